@@ -1,0 +1,46 @@
+"""Seat letters A–D, clockwise around a table (RULES.md §1)."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Seat(enum.StrEnum):
+    """A seat at a table; play passes clockwise A → B → C → D → A."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+    @property
+    def index(self) -> int:
+        return SEATS.index(self)
+
+
+SEATS: tuple[Seat, ...] = (Seat.A, Seat.B, Seat.C, Seat.D)
+MIN_SEATS = 3
+MAX_SEATS = 4
+
+
+class SeatCountError(ValueError):
+    """A table was given a number of seats other than 3 or 4."""
+
+
+def seats_for(count: int) -> tuple[Seat, ...]:
+    """The seats in play at a table of ``count`` players."""
+    if not MIN_SEATS <= count <= MAX_SEATS:
+        raise SeatCountError(f"seats: a table seats 3 or 4 players, got {count}")
+    return SEATS[:count]
+
+
+def next_seat(seat: Seat, count: int) -> Seat:
+    """The seat after ``seat`` clockwise at a table of ``count`` players."""
+    return SEATS[(seat.index + 1) % count]
+
+
+def starting_seat(game_number: int, count: int) -> Seat:
+    """Game 1 is started by seat A, game 2 by B, … wrapping around (RULES.md §1)."""
+    if game_number < 1:
+        raise ValueError(f"game_number: games are numbered from 1, got {game_number}")
+    return SEATS[(game_number - 1) % count]
