@@ -14,7 +14,8 @@ class Seat(enum.StrEnum):
     D = "D"
 
     @property
-    def index(self) -> int:
+    def position(self) -> int:
+        """0 for A, 1 for B, … (clockwise order)."""
         return SEATS.index(self)
 
 
@@ -36,7 +37,7 @@ def seats_for(count: int) -> tuple[Seat, ...]:
 
 def next_seat(seat: Seat, count: int) -> Seat:
     """The seat after ``seat`` clockwise at a table of ``count`` players."""
-    return SEATS[(seat.index + 1) % count]
+    return SEATS[(seat.position + 1) % count]
 
 
 def starting_seat(game_number: int, count: int) -> Seat:

@@ -1,0 +1,191 @@
+"""What the table's buttons mean: raw edges in, clock commands out (pure).
+
+The pass button, the judge key and the optional call-judge button only report
+edges with their timestamps; this module turns them into clock commands:
+
+* pass press: end the move (the clock applies the lockout against double slams);
+  held for ``call_hold`` seconds right after a pass: a player's judge call.
+* judge key press: pauses at once; a short press while paused resumes.
+  Held for ``judge_hold`` seconds: opens the judge menu. In the menu the pass
+  button steps to the next action and a judge-key press carries it out.
+* call-judge button: a player's judge call.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import msgspec
+
+from tablekit.clock import (
+    AnyClockEvent,
+    ClockError,
+    LastLapSource,
+    MoveClock,
+    MovePassed,
+    PauseReason,
+    Phase,
+)
+
+DEFAULT_JUDGE_HOLD = 1.5
+DEFAULT_CALL_HOLD = 3.0
+
+
+class Button(enum.StrEnum):
+    PASS = "pass"
+    JUDGE = "judge"
+    CALL = "call"
+    """The optional small call-judge button."""
+
+
+class ButtonEdge(msgspec.Struct, frozen=True):
+    button: Button
+    pressed: bool
+    at: float
+
+
+class JudgeAction(enum.StrEnum):
+    RESUME = "Resume the clock"
+    RESTART_MOVE = "Restart this move"
+    UNDO_PASS = "Undo last pass"
+    LAST_LAP = "Start last lap"
+    END_GAME = "End game: empty rack"
+    START_GAME = "Start next game"
+    CLOSE = "Close menu"
+
+
+@dataclass(frozen=True)
+class JudgeMenu:
+    actions: tuple[JudgeAction, ...]
+    selected: int = 0
+
+    @property
+    def current(self) -> JudgeAction:
+        return self.actions[self.selected]
+
+    def step(self) -> JudgeMenu:
+        return JudgeMenu(self.actions, (self.selected + 1) % len(self.actions))
+
+
+@dataclass
+class _Held:
+    since: float
+    passed: bool = False
+    """The press that began this hold was an accepted pass."""
+    fired: bool = False
+
+
+@dataclass
+class TableControls:
+    """Interprets button edges for one table; owns the judge menu state."""
+
+    clock: MoveClock
+    judge_hold: float = DEFAULT_JUDGE_HOLD
+    call_hold: float = DEFAULT_CALL_HOLD
+    menu: JudgeMenu | None = None
+    message: str = ""
+    """A short line for the display, e.g. why a judge action was refused."""
+    _down: dict[Button, _Held] = field(default_factory=dict)
+    _judge_paused_now: bool = False
+
+    def edge(self, e: ButtonEdge) -> list[AnyClockEvent]:
+        if e.pressed:
+            return self._press(e.button, e.at)
+        held = self._down.pop(e.button, None)
+        if e.button is Button.JUDGE and held is not None and not held.fired:
+            if self.menu is not None:
+                return self._choose(self.menu.current, e.at)
+            if not self._judge_paused_now:
+                return self.clock.resume(e.at)
+        return []
+
+    def tick(self, now: float) -> list[AnyClockEvent]:
+        events = self.clock.tick(now)
+        judge = self._down.get(Button.JUDGE)
+        if judge is not None and not judge.fired and now - judge.since >= self.judge_hold:
+            judge.fired = True
+            events += self.clock.pause(now)
+            self.menu = JudgeMenu(self.available_actions())
+        held = self._down.get(Button.PASS)
+        if (
+            held is not None
+            and held.passed
+            and not held.fired
+            and now - held.since >= self.call_hold
+        ):
+            held.fired = True
+            events += self.clock.call_judge(now, since=held.since)
+        return events
+
+    def choose(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
+        """Carry out a judge action directly (the simulator's number keys)."""
+        if self.menu is None or action not in self.menu.actions:
+            return []
+        return self._choose(action, now)
+
+    def available_actions(self) -> tuple[JudgeAction, ...]:
+        s = self.clock.state
+        actions: list[JudgeAction] = []
+        if s.phase in (Phase.RUNNING, Phase.TIME_UP):
+            actions += [JudgeAction.RESUME, JudgeAction.RESTART_MOVE]
+            if s.undo:
+                actions.append(JudgeAction.UNDO_PASS)
+            if s.last_lap_left is None:
+                actions.append(JudgeAction.LAST_LAP)
+            actions.append(JudgeAction.END_GAME)
+        else:
+            if s.phase is Phase.GAME_OVER and s.undo:
+                actions.append(JudgeAction.UNDO_PASS)
+            actions.append(JudgeAction.START_GAME)
+        actions.append(JudgeAction.CLOSE)
+        return tuple(actions)
+
+    # -- internals ------------------------------------------------------------------
+
+    def _press(self, button: Button, now: float) -> list[AnyClockEvent]:
+        if button is Button.JUDGE:
+            self._down[Button.JUDGE] = _Held(since=now)
+            events = [] if self.menu is not None else self.clock.pause(now)
+            self._judge_paused_now = bool(events)
+            return events
+        if button is Button.CALL:
+            return self.clock.call_judge(now)
+        if self.menu is not None:
+            self.menu = self.menu.step()
+            return []
+        events = self.clock.press(now)
+        self._down[Button.PASS] = _Held(
+            since=now, passed=any(isinstance(e, MovePassed) for e in events)
+        )
+        return events
+
+    def _choose(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
+        self.menu = None
+        self.message = ""
+        try:
+            return self._carry_out(action, now)
+        except ClockError as err:
+            self.message = str(err)
+            return []
+
+    def _carry_out(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
+        clock = self.clock
+        match action:
+            case JudgeAction.RESUME:
+                return clock.resume(now)
+            case JudgeAction.RESTART_MOVE:
+                return clock.restart_move(now)
+            case JudgeAction.UNDO_PASS:
+                events = clock.undo_pass(now)
+                if clock.state.paused is None and clock.state.phase is not Phase.READY:
+                    events += clock.pause(now, PauseReason.JUDGE)
+                return events
+            case JudgeAction.LAST_LAP:
+                return clock.start_last_lap(now, LastLapSource.TABLE)
+            case JudgeAction.END_GAME:
+                return clock.end_game(now)
+            case JudgeAction.START_GAME:
+                return clock.start_game(now)
+            case JudgeAction.CLOSE:
+                return []

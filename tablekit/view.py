@@ -1,0 +1,59 @@
+"""What a table unit shows: one immutable snapshot for every output device.
+
+The loop builds a :class:`TableView` after each change; the display, the LEDs
+and buzzer, and the terminal printer render it with the current time
+(``render(view, now)``), so outputs are views and never poked from elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tablekit.clock import ClockState, PauseReason, Phase
+from tablekit.controls import JudgeMenu
+from tablekit.seats import Seat
+
+
+@dataclass(frozen=True)
+class TableView:
+    clock: ClockState
+    table: int | None = None
+    names: dict[Seat, str] = field(default_factory=dict)
+    """Player names by seat, from the hub's assignment; empty before one arrives."""
+    menu: JudgeMenu | None = None
+    message: str = ""
+    online: bool | None = None
+    """Link to the hub: None when the unit runs without one."""
+    offline_since: float | None = None
+
+    def name(self, seat: Seat | None) -> str:
+        if seat is None:
+            return ""
+        return self.names.get(seat, f"Seat {seat}")
+
+    def remaining(self, now: float) -> float:
+        return self.clock.remaining_at(now)
+
+    @property
+    def judge_called(self) -> bool:
+        return self.clock.paused is PauseReason.PLAYER_CALL
+
+    @property
+    def state_word(self) -> str:
+        """The state in words, so that no state is told by colour alone."""
+        c = self.clock
+        if c.paused is PauseReason.JUDGE:
+            return "PAUSED — JUDGE"
+        if c.paused is PauseReason.PLAYER_CALL:
+            return "JUDGE CALLED"
+        if c.paused is PauseReason.RECOVERED:
+            return "PAUSED — RESTARTED"
+        if c.phase is Phase.TIME_UP:
+            return "TIME"
+        if c.phase is Phase.GAME_OVER:
+            return "GAME OVER"
+        if c.phase is Phase.READY:
+            return "READY"
+        if c.last_lap_left is not None:
+            return "LAST LAP"
+        return "PLAYING"

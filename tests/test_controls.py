@@ -1,0 +1,159 @@
+"""Button edges → clock commands: presses, holds and the judge menu."""
+
+from __future__ import annotations
+
+from tablekit.clock import (
+    ClockPaused,
+    ClockResumed,
+    GameOver,
+    LastLapStarted,
+    MoveClock,
+    MovePassed,
+    MoveRestarted,
+    PassUndone,
+    PauseReason,
+    Phase,
+)
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
+from tablekit.seats import Seat
+
+
+def controls() -> TableControls:
+    c = TableControls(MoveClock())
+    tap(c, Button.PASS, 0.0)  # start game 1: seat A to move
+    return c
+
+
+def tap(c: TableControls, button: Button, at: float, length: float = 0.1) -> list[object]:
+    events: list[object] = list(c.edge(ButtonEdge(button, True, at)))
+    events += c.tick(at + length)
+    events += c.edge(ButtonEdge(button, False, at + length))
+    return events
+
+
+def hold_judge(c: TableControls, at: float) -> list[object]:
+    events: list[object] = list(c.edge(ButtonEdge(Button.JUDGE, True, at)))
+    events += c.tick(at + 1.0)
+    events += c.tick(at + 1.6)
+    events += c.edge(ButtonEdge(Button.JUDGE, False, at + 2.0))
+    return events
+
+
+def test_pass_press_passes() -> None:
+    c = controls()
+    [event] = tap(c, Button.PASS, 5.0)
+    assert isinstance(event, MovePassed) and event.seat is Seat.A
+
+
+def test_judge_press_pauses_and_next_press_resumes() -> None:
+    c = controls()
+    [paused] = tap(c, Button.JUDGE, 5.0)
+    assert isinstance(paused, ClockPaused) and paused.reason is PauseReason.JUDGE
+    assert tap(c, Button.PASS, 8.0) == []
+    [resumed] = tap(c, Button.JUDGE, 10.0)
+    assert isinstance(resumed, ClockResumed)
+    assert c.clock.state.paused is None
+
+
+def test_judge_hold_opens_menu_and_pass_steps_through_it() -> None:
+    c = controls()
+    tap(c, Button.PASS, 5.0)
+    events = hold_judge(c, 6.0)
+    assert [type(e) for e in events] == [ClockPaused]
+    assert c.menu is not None
+    assert c.menu.actions == (
+        JudgeAction.RESUME,
+        JudgeAction.RESTART_MOVE,
+        JudgeAction.UNDO_PASS,
+        JudgeAction.LAST_LAP,
+        JudgeAction.END_GAME,
+        JudgeAction.CLOSE,
+    )
+    assert tap(c, Button.PASS, 9.0) == []  # steps, does not pass
+    assert c.menu.current is JudgeAction.RESTART_MOVE
+    [restarted] = tap(c, Button.JUDGE, 10.0)
+    assert isinstance(restarted, MoveRestarted) and restarted.seat is Seat.B
+    assert c.menu is None
+    assert c.clock.state.paused is PauseReason.JUDGE  # the judge resumes when ready
+    [resumed] = tap(c, Button.JUDGE, 12.0)
+    assert isinstance(resumed, ClockResumed) and resumed.remaining == 40.0
+
+
+def test_menu_undo_pass() -> None:
+    c = controls()
+    tap(c, Button.PASS, 5.0)
+    hold_judge(c, 7.0)
+    [undone] = c.choose(JudgeAction.UNDO_PASS, 9.5)
+    assert isinstance(undone, PassUndone) and undone.seat is Seat.A and undone.remaining == 35.0
+    assert c.clock.state.paused is PauseReason.JUDGE
+
+
+def test_menu_last_lap_and_end_game() -> None:
+    c = controls()
+    hold_judge(c, 3.0)
+    [lap] = c.choose(JudgeAction.LAST_LAP, 5.0)
+    assert isinstance(lap, LastLapStarted)
+    hold_judge(c, 6.0)
+    assert JudgeAction.LAST_LAP not in c.available_actions()
+    [over] = c.choose(JudgeAction.END_GAME, 8.5)
+    assert isinstance(over, GameOver)
+    assert c.clock.state.phase is Phase.GAME_OVER
+
+
+def test_menu_after_game_over_starts_next_game() -> None:
+    c = controls()
+    hold_judge(c, 3.0)
+    c.choose(JudgeAction.END_GAME, 5.0)
+    assert tap(c, Button.PASS, 6.0) == []
+    hold_judge(c, 7.0)
+    assert c.menu is not None and JudgeAction.START_GAME in c.menu.actions
+    [started] = c.choose(JudgeAction.START_GAME, 9.5)
+    assert c.clock.state.game == 2 and c.clock.state.active is Seat.B
+    assert started.game == 2
+
+
+def test_close_menu_keeps_the_pause() -> None:
+    c = controls()
+    hold_judge(c, 3.0)
+    assert c.choose(JudgeAction.CLOSE, 5.0) == []
+    assert c.menu is None and c.clock.state.paused is PauseReason.JUDGE
+
+
+def test_refused_action_is_explained() -> None:
+    c = controls()
+    hold_judge(c, 3.0)
+    c.choose(JudgeAction.END_GAME, 4.0)
+    hold_judge(c, 5.0)
+    assert c.menu is not None
+    # undo is not offered without a pass; choosing an unavailable action does nothing
+    assert c.choose(JudgeAction.RESTART_MOVE, 7.0) == []
+
+
+def test_holding_pass_after_a_pass_calls_the_judge() -> None:
+    c = controls()
+    [passed] = c.edge(ButtonEdge(Button.PASS, True, 10.0))
+    assert isinstance(passed, MovePassed)
+    assert c.tick(12.0) == []
+    [called] = c.tick(13.0)
+    assert isinstance(called, ClockPaused) and called.reason is PauseReason.PLAYER_CALL
+    assert called.seat is Seat.B and called.remaining == 40.0
+    assert c.tick(20.0) == []  # fires once
+    c.edge(ButtonEdge(Button.PASS, False, 21.0))
+    assert tap(c, Button.PASS, 22.0) == []  # only the judge resumes
+    [resumed] = tap(c, Button.JUDGE, 25.0)
+    assert isinstance(resumed, ClockResumed)
+
+
+def test_holding_an_ignored_press_does_not_call_the_judge() -> None:
+    c = controls()
+    c.edge(ButtonEdge(Button.PASS, True, 10.0))
+    c.edge(ButtonEdge(Button.PASS, False, 10.05))
+    c.edge(ButtonEdge(Button.PASS, True, 10.1))  # double slam, ignored
+    assert c.tick(14.0) == []
+    assert c.clock.state.paused is None
+
+
+def test_call_button_calls_the_judge() -> None:
+    c = controls()
+    [called] = tap(c, Button.CALL, 5.0)
+    assert isinstance(called, ClockPaused) and called.reason is PauseReason.PLAYER_CALL
