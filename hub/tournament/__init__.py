@@ -1,0 +1,158 @@
+"""Pure tournament core of the hub: players, seating, standings, formats, league, progress.
+
+No I/O here: the hub stores :mod:`hub.tournament.progress` facts and rebuilds the state
+from them. Module map — one concept per module:
+
+* :mod:`.players` — :class:`Player` and registration-list helpers
+* :mod:`.standings` — BP/SP totals and standings with shared places (RULES.md §3.5)
+* :mod:`.seating` — seating methods and :class:`Seating` (RULES.md §4)
+* :mod:`.draw` — random draw avoiding repeated table-mates
+* :mod:`.formats` — formats as data (stages, groups, selectors, rank rules)
+* :mod:`.presets` — winter (000), school (004), championship (002), league (003)
+* :mod:`.ranking` — final ranking rows and titles
+* :mod:`.league` — league tournament points and the season table
+* :mod:`.progress` — facts and :class:`EventState`, the fold over them
+"""
+
+from hub.tournament.draw import draw_avoiding_repeats, met_pairs
+from hub.tournament.errors import (
+    DuplicatePlayerError,
+    FormatError,
+    MissingResultsError,
+    PlayerCountError,
+    PlayerStatusError,
+    ResultError,
+    RoundStateError,
+    SeatingMismatchError,
+    TournamentError,
+    UnknownPlayerError,
+)
+from hub.tournament.formats import (
+    Everyone,
+    Group,
+    RankRule,
+    Selector,
+    Stage,
+    TablePlaces,
+    Title,
+    TopAcrossTables,
+    TopOverall,
+    TournamentFormat,
+)
+from hub.tournament.league import (
+    SeasonRow,
+    award_points,
+    season_seeds,
+    season_table,
+    tournament_points,
+)
+from hub.tournament.players import Player, by_rating, index_players
+from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset
+from hub.tournament.progress import (
+    EventState,
+    Fact,
+    GameRecorded,
+    MissingGame,
+    Phase,
+    PlayerCheckedIn,
+    PlayerLateArrived,
+    PlayerRegistered,
+    PlayerScore,
+    PlayerWithdrawn,
+    RoundClosed,
+    RoundSeated,
+    SeatedTable,
+    SeedsDeclared,
+    check_in_all,
+    decode_fact,
+    encode_fact,
+    seat_next,
+)
+from hub.tournament.ranking import RankingRow
+from hub.tournament.seating import (
+    Seating,
+    SeatingMethod,
+    TablePlacing,
+    by_standings,
+    by_table_placement,
+    league_seeded,
+    random_draw,
+    seeded_snake,
+    table_sizes,
+    three_tables_needed,
+)
+from hub.tournament.standings import (
+    GameScores,
+    StandingRow,
+    Standings,
+    compute_standings,
+)
+
+__all__ = [
+    "PRESET_NAMES",
+    "DuplicatePlayerError",
+    "EventState",
+    "Everyone",
+    "Fact",
+    "FormatError",
+    "GameRecorded",
+    "GameScores",
+    "Group",
+    "MissingGame",
+    "MissingResultsError",
+    "Phase",
+    "Player",
+    "PlayerCheckedIn",
+    "PlayerCountError",
+    "PlayerLateArrived",
+    "PlayerRegistered",
+    "PlayerScore",
+    "PlayerStatusError",
+    "PlayerWithdrawn",
+    "RankRule",
+    "RankingRow",
+    "ResultError",
+    "RoundClosed",
+    "RoundSeated",
+    "RoundStateError",
+    "SeasonRow",
+    "SeatedTable",
+    "Seating",
+    "SeatingMethod",
+    "SeatingMismatchError",
+    "SeedsDeclared",
+    "Selector",
+    "Stage",
+    "StandingRow",
+    "Standings",
+    "TablePlaces",
+    "TablePlacing",
+    "Title",
+    "TopAcrossTables",
+    "TopOverall",
+    "TournamentError",
+    "TournamentFormat",
+    "UnknownPlayerError",
+    "award_points",
+    "by_rating",
+    "by_standings",
+    "by_table_placement",
+    "check_in_all",
+    "compute_standings",
+    "decode_fact",
+    "draw_avoiding_repeats",
+    "encode_fact",
+    "index_players",
+    "league_scheme_for",
+    "league_seeded",
+    "met_pairs",
+    "preset",
+    "random_draw",
+    "season_seeds",
+    "season_table",
+    "seat_next",
+    "seeded_snake",
+    "table_sizes",
+    "three_tables_needed",
+    "tournament_points",
+]

@@ -1,0 +1,154 @@
+"""Tournament formats as data: a sequence of stages, each a round of play.
+
+A **stage** is one seating and ``games`` games at every table, under a ruleset named by
+a string ("000", "002" … resolved elsewhere). A stage has one or more **groups**; each
+group picks its players with a **selector**, seats them with a seating method and plays
+on its own tables (tables are numbered across the stage in group order). Groups of one
+stage play for different final places: a player in an earlier group always ranks above
+a player in a later group of the same stage.
+
+Each stage also says how its players are **ranked** (:class:`RankRule`) and over which
+stages' games its totals count (``counts``, default: the stage itself). The final
+ranking walks the stages from the last to the first: the last stage's ranking gives the
+top places, then the players who stopped at the stage before follow in that stage's
+order, and so on.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import msgspec
+
+from hub.tournament.errors import FormatError, PlayerCountError
+from hub.tournament.seating import SeatingMethod
+
+
+class RankRule(enum.StrEnum):
+    #: BP then SP over the games of the stages in ``counts``, level players share a place.
+    TOTALS = "totals"
+    #: Table 1's players above table 2's …; inside a table BP then SP over this stage.
+    TABLE_BLOCKS = "table-blocks"
+    #: Place at one's own table in this stage, then BP, then SP over this stage.
+    TABLE_PLACE = "table-place"
+
+
+class Everyone(msgspec.Struct, frozen=True, tag="everyone"):
+    """Every player present (checked in or arrived late, not withdrawn)."""
+
+
+class TopOverall(msgspec.Struct, frozen=True, tag="top-overall"):
+    """The best ``k`` of stage ``of``'s ranking; a tie at the cut is broken by lot."""
+
+    k: int
+    of: str
+
+
+class TablePlaces(msgspec.Struct, frozen=True, tag="table-places"):
+    """Places ``first``–``last`` at each table of stage ``of`` (BP, SP there, then lot)."""
+
+    first: int
+    last: int
+    of: str
+
+
+class TopAcrossTables(msgspec.Struct, frozen=True, tag="top-across-tables"):
+    """The best ``k`` (all when ``None``) of stage ``of`` ranked across tables by table
+    place, then BP, then SP, then lot (8 tables of 4, k = 16: the top 2 of each table)."""
+
+    of: str
+    k: int | None = None
+
+
+Selector = Everyone | TopOverall | TablePlaces | TopAcrossTables
+
+
+class Group(msgspec.Struct, frozen=True):
+    """Players of one stage who play together for a block of places."""
+
+    name: str
+    entry: Selector
+    seating: SeatingMethod
+    #: Fixed number of tables (league schemes); ``None`` = balanced split.
+    tables: int | None = None
+
+
+class Stage(msgspec.Struct, frozen=True):
+    name: str
+    games: int
+    ruleset: str
+    groups: tuple[Group, ...]
+    ranking: RankRule = RankRule.TOTALS
+    #: Stages whose games count for this stage's TOTALS ranking; empty = this stage only.
+    counts: tuple[str, ...] = ()
+
+    def counted(self) -> tuple[str, ...]:
+        return self.counts or (self.name,)
+
+
+class Title(msgspec.Struct, frozen=True):
+    """A title for final places ``first``–``last`` (a shared place keeps the title)."""
+
+    first: int
+    last: int
+    name: str
+
+
+class TournamentFormat(msgspec.Struct, frozen=True):
+    name: str
+    stages: tuple[Stage, ...]
+    min_players: int
+    max_players: int
+    titles: tuple[Title, ...] = ()
+    #: League tournament: final places earn league tournament points (003).
+    league: bool = False
+    description: str = ""
+
+    def stage_index(self, name: str) -> int:
+        for i, stage in enumerate(self.stages):
+            if stage.name == name:
+                return i
+        raise FormatError(f"format {self.name!r}: no stage named {name!r}")
+
+    def check_player_count(self, count: int) -> None:
+        """Raise :class:`PlayerCountError` naming ``count`` and the allowed range."""
+        if not self.min_players <= count <= self.max_players:
+            raise PlayerCountError(
+                f"format {self.name!r}: {count} players, it needs "
+                f"{self.min_players}–{self.max_players}"
+            )
+
+    def validate(self) -> TournamentFormat:
+        """Check names and references; returns ``self`` for chaining."""
+        if not self.stages:
+            raise FormatError(f"format {self.name!r}: no stages")
+        if self.min_players > self.max_players:
+            raise FormatError(f"format {self.name!r}: min_players above max_players")
+        seen: list[str] = []
+        for stage in self.stages:
+            if stage.name in seen:
+                raise FormatError(f"format {self.name!r}: stage {stage.name!r} defined twice")
+            if stage.games < 1:
+                raise FormatError(f"stage {stage.name!r}: games must be at least 1")
+            if not stage.groups:
+                raise FormatError(f"stage {stage.name!r}: no groups")
+            for name in stage.counts:
+                if name not in [*seen, stage.name]:
+                    raise FormatError(
+                        f"stage {stage.name!r}: counts stage {name!r}, which is not "
+                        "this or an earlier stage"
+                    )
+            for group in stage.groups:
+                entry = group.entry
+                if not isinstance(entry, Everyone) and entry.of not in seen:
+                    raise FormatError(
+                        f"stage {stage.name!r} group {group.name!r}: selects from "
+                        f"{entry.of!r}, which is not an earlier stage"
+                    )
+                if isinstance(entry, TablePlaces) and not 1 <= entry.first <= entry.last:
+                    raise FormatError(
+                        f"stage {stage.name!r} group {group.name!r}: table places "
+                        f"{entry.first}–{entry.last} are not a range from 1"
+                    )
+            seen.append(stage.name)
+        return self

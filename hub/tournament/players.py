@@ -1,0 +1,64 @@
+"""Players and registration-list helpers (no I/O: CSV import lives elsewhere)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec
+
+from hub.tournament.errors import DuplicatePlayerError, UnknownPlayerError
+
+
+class Player(msgspec.Struct, frozen=True):
+    """A registered player.
+
+    ``rating`` is whatever orders players for seeding: a rating, or the current season's
+    league points. ``None`` means unrated (ranked after every rated player).
+    """
+
+    id: str
+    name: str
+    club: str | None = None
+    rating: float | None = None
+
+
+def index_players(players: Iterable[Player]) -> dict[str, Player]:
+    """Players keyed by id, in input order; a repeated id is an error naming it."""
+    out: dict[str, Player] = {}
+    for player in players:
+        if not player.id:
+            raise DuplicatePlayerError(f"players: empty player id for {player.name!r}")
+        if player.id in out:
+            raise DuplicatePlayerError(f"players: player id {player.id!r} registered twice")
+        out[player.id] = player
+    return out
+
+
+def require_known(
+    ids: Iterable[str], known: Mapping[str, Player] | Iterable[str], what: str
+) -> None:
+    """Raise :class:`UnknownPlayerError` naming the first id not in ``known``."""
+    pool = known if isinstance(known, Mapping) else set(known)
+    for pid in ids:
+        if pid not in pool:
+            raise UnknownPlayerError(f"{what}: unknown player {pid!r}")
+
+
+def require_distinct(ids: Sequence[str], what: str) -> None:
+    """Raise :class:`DuplicatePlayerError` naming the first id that appears twice."""
+    seen: set[str] = set()
+    for pid in ids:
+        if pid in seen:
+            raise DuplicatePlayerError(f"{what}: player {pid!r} appears twice")
+        seen.add(pid)
+
+
+def by_rating(players: Iterable[Player], rng: random.Random) -> list[Player]:
+    """Players ordered by rating, highest first; unrated last; equal ratings by lot."""
+    pool = sorted(players, key=lambda p: p.id)
+    lots = {p.id: rng.random() for p in pool}
+    return sorted(
+        pool,
+        key=lambda p: (p.rating is None, -(p.rating or 0.0), lots[p.id]),
+    )

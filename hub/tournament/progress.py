@@ -1,0 +1,677 @@
+"""The event as a fold over plain facts (pure: no I/O, no clock).
+
+The hub stores :data:`Fact` values as events and rebuilds :class:`EventState` from them
+after a restart with :meth:`EventState.replay`. Fact types (msgspec Structs, tagged by
+the ``fact`` field in JSON):
+
+* :class:`PlayerRegistered` — a player joins the registration list (any time before the
+  end; a walk-in during the event is registered, then :class:`PlayerLateArrived`).
+* :class:`PlayerCheckedIn` — a registered player is present before the first draw.
+  Only present players are drawn; registered players who never check in are ignored.
+* :class:`PlayerLateArrived` — a registered player turns up after the first draw; they
+  join the next stage whose entry is "everyone" (later selections by earlier results
+  cannot include someone who did not play those results).
+* :class:`PlayerWithdrawn` — leaves the event; takes effect at the next draw (results
+  of the round being played are still expected). Withdrawn players are never selected
+  again; in the final ranking they stay in the block of the last stage they played.
+* :class:`SeedsDeclared` — players to keep at different first-stage tables (league
+  seeding, best first); without it the highest-rated present players (``Player.rating``)
+  are seeded; with no ratings at all the draw is unseeded.
+* :class:`RoundSeated` — the next stage was drawn with ``seed``. Replay recomputes the
+  draw from the seed and refuses a fact whose tables differ (:class:`SeatingMismatchError`),
+  so a seating is always reproducible and auditable.
+* :class:`GameRecorded` — one game's result at one table, per player ``(big, small)``.
+  Recording the same game again replaces it (a correction; who/why is the hub's record).
+  Results are accepted only for the latest seated stage, until the next one is drawn.
+* :class:`RoundClosed` — the stage's results are complete; the next stage may be drawn.
+
+Each stage is one round. Within a draw, the generator ``random.Random(seed)`` first
+draws one lot number per registered player (in id order) used to break ties that
+remain after BP and SP at a cut or in a seeded order, then seats the groups in order.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Iterable, Mapping, Sequence
+
+import msgspec
+
+from hub.tournament.draw import draw_avoiding_repeats, met_pairs
+from hub.tournament.errors import (
+    DuplicatePlayerError,
+    MissingResultsError,
+    PlayerStatusError,
+    ResultError,
+    RoundStateError,
+    SeatingMismatchError,
+    TournamentError,
+    UnknownPlayerError,
+)
+from hub.tournament.formats import (
+    Everyone,
+    Group,
+    RankRule,
+    Selector,
+    Stage,
+    TablePlaces,
+    TopAcrossTables,
+    TopOverall,
+    TournamentFormat,
+)
+from hub.tournament.league import award_points
+from hub.tournament.players import Player, by_rating
+from hub.tournament.ranking import RankingRow, stack_blocks
+from hub.tournament.seating import (
+    Seating,
+    SeatingMethod,
+    TablePlacing,
+    by_standings,
+    by_table_placement,
+    league_seeded,
+    random_draw,
+    seeded_snake,
+    table_placement_order,
+)
+from hub.tournament.standings import (
+    GameScores,
+    StandingRow,
+    Standings,
+    Totals,
+    compute_standings,
+    lot_keys,
+    standings_from_totals,
+    strict_order,
+    totals,
+)
+
+LEAGUE_SEEDS = 4
+
+
+# --------------------------------------------------------------------------- facts
+
+
+class PlayerScore(msgspec.Struct, frozen=True):
+    player_id: str
+    big: int
+    small: int
+
+
+class SeatedTable(msgspec.Struct, frozen=True):
+    """Table ``number`` (from 1, across the stage) of group ``group``, seat order A…D."""
+
+    number: int
+    group: str
+    players: tuple[str, ...]
+
+
+class PlayerRegistered(msgspec.Struct, frozen=True, tag="player-registered", tag_field="fact"):
+    player: Player
+
+
+class PlayerCheckedIn(msgspec.Struct, frozen=True, tag="player-checked-in", tag_field="fact"):
+    player_id: str
+
+
+class PlayerLateArrived(msgspec.Struct, frozen=True, tag="player-late-arrived", tag_field="fact"):
+    player_id: str
+
+
+class PlayerWithdrawn(msgspec.Struct, frozen=True, tag="player-withdrawn", tag_field="fact"):
+    player_id: str
+    reason: str = ""
+
+
+class SeedsDeclared(msgspec.Struct, frozen=True, tag="seeds-declared", tag_field="fact"):
+    player_ids: tuple[str, ...]
+
+
+class RoundSeated(msgspec.Struct, frozen=True, tag="round-seated", tag_field="fact"):
+    stage: str
+    seed: int
+    tables: tuple[SeatedTable, ...]
+    #: Pairs seated together who already sat together earlier in the event.
+    repeats: int = 0
+
+
+class GameRecorded(msgspec.Struct, frozen=True, tag="game-recorded", tag_field="fact"):
+    stage: str
+    table: int
+    game: int
+    scores: tuple[PlayerScore, ...]
+
+
+class RoundClosed(msgspec.Struct, frozen=True, tag="round-closed", tag_field="fact"):
+    stage: str
+
+
+Fact = (
+    PlayerRegistered
+    | PlayerCheckedIn
+    | PlayerLateArrived
+    | PlayerWithdrawn
+    | SeedsDeclared
+    | RoundSeated
+    | GameRecorded
+    | RoundClosed
+)
+
+
+def encode_fact(fact: Fact) -> bytes:
+    return msgspec.json.encode(fact)
+
+
+def decode_fact(data: bytes | str) -> Fact:
+    fact: Fact = msgspec.json.decode(data, type=Fact)
+    return fact
+
+
+def check_in_all(players: Iterable[Player]) -> list[Fact]:
+    """Facts registering and checking in ``players`` (the usual start of an event)."""
+    facts: list[Fact] = []
+    for player in players:
+        facts.append(PlayerRegistered(player))
+        facts.append(PlayerCheckedIn(player.id))
+    return facts
+
+
+# --------------------------------------------------------------------------- state
+
+
+class Phase(enum.StrEnum):
+    REGISTRATION = "registration"  # nothing drawn yet
+    PLAYING = "playing"  # a stage is seated and open
+    BETWEEN_ROUNDS = "between-rounds"  # the last stage is closed, more to come
+    FINISHED = "finished"
+
+
+class MissingGame(msgspec.Struct, frozen=True):
+    table: int
+    game: int
+
+
+class _Round:
+    __slots__ = ("closed", "results", "seed", "stage", "tables")
+
+    def __init__(self, stage: Stage, seed: int, tables: tuple[SeatedTable, ...]) -> None:
+        self.stage = stage
+        self.seed = seed
+        self.tables = tables
+        self.results: dict[tuple[int, int], dict[str, tuple[int, int]]] = {}
+        self.closed = False
+
+    def copy(self) -> _Round:
+        other = _Round(self.stage, self.seed, self.tables)
+        other.results = dict(self.results)
+        other.closed = self.closed
+        return other
+
+    def games(self) -> list[GameScores]:
+        return list(self.results.values())
+
+    def table_games(self, number: int) -> list[GameScores]:
+        return [g for (t, _), g in self.results.items() if t == number]
+
+    def player_ids(self) -> list[str]:
+        return [pid for t in self.tables for pid in t.players]
+
+
+class EventState:
+    """The tournament so far; immutable from outside: :meth:`apply` returns a new state."""
+
+    def __init__(self, fmt: TournamentFormat) -> None:
+        self.format = fmt.validate()
+        self._players: dict[str, Player] = {}
+        self._present: set[str] = set()
+        self._withdrawn: dict[str, str] = {}
+        self._late: dict[str, int] = {}
+        self._seeds: tuple[str, ...] = ()
+        self._rounds: list[_Round] = []
+        self._facts = 0
+
+    # ---- building
+
+    @classmethod
+    def replay(cls, fmt: TournamentFormat, facts: Iterable[Fact]) -> EventState:
+        """Fold ``facts`` (in order) onto a new event of format ``fmt``."""
+        state = cls(fmt)
+        for fact in facts:
+            state._apply_in_place(fact)
+        return state
+
+    def apply(self, fact: Fact) -> EventState:
+        """The state after ``fact``; raises a :class:`TournamentError` if it does not fit."""
+        other = self._clone()
+        other._apply_in_place(fact)
+        return other
+
+    def _clone(self) -> EventState:
+        other = EventState.__new__(EventState)
+        other.format = self.format
+        other._players = dict(self._players)
+        other._present = set(self._present)
+        other._withdrawn = dict(self._withdrawn)
+        other._late = dict(self._late)
+        other._seeds = self._seeds
+        other._rounds = [*self._rounds[:-1], self._rounds[-1].copy()] if self._rounds else []
+        other._facts = self._facts
+        return other
+
+    def _apply_in_place(self, fact: Fact) -> None:
+        if isinstance(fact, PlayerRegistered):
+            self._register(fact.player)
+        elif isinstance(fact, PlayerCheckedIn):
+            self._arrive(fact.player_id, late=False)
+        elif isinstance(fact, PlayerLateArrived):
+            self._arrive(fact.player_id, late=True)
+        elif isinstance(fact, PlayerWithdrawn):
+            self._withdraw(fact.player_id, fact.reason)
+        elif isinstance(fact, SeedsDeclared):
+            self._declare_seeds(fact.player_ids)
+        elif isinstance(fact, RoundSeated):
+            self._seat(fact)
+        elif isinstance(fact, GameRecorded):
+            self._record(fact)
+        else:
+            self._close(fact.stage)
+        self._facts += 1
+
+    def _player(self, player_id: str, what: str) -> Player:
+        try:
+            return self._players[player_id]
+        except KeyError:
+            raise UnknownPlayerError(f"{what}: unknown player {player_id!r}") from None
+
+    def _register(self, player: Player) -> None:
+        if self.phase is Phase.FINISHED:
+            raise RoundStateError(f"register {player.id!r}: the event is finished")
+        if not player.id:
+            raise DuplicatePlayerError(f"register: empty player id for {player.name!r}")
+        if player.id in self._players:
+            raise DuplicatePlayerError(f"register: player id {player.id!r} is already registered")
+        self._players[player.id] = player
+
+    def _arrive(self, player_id: str, *, late: bool) -> None:
+        what = "late arrival" if late else "check-in"
+        self._player(player_id, what)
+        if player_id in self._withdrawn:
+            raise PlayerStatusError(f"{what}: player {player_id!r} has withdrawn")
+        if player_id in self._present:
+            raise PlayerStatusError(f"{what}: player {player_id!r} is already present")
+        if self.phase is Phase.FINISHED:
+            raise RoundStateError(f"{what} of {player_id!r}: the event is finished")
+        if late and not self._rounds:
+            raise RoundStateError(
+                f"late arrival of {player_id!r}: nothing is drawn yet, check the player in"
+            )
+        if not late and self._rounds:
+            raise RoundStateError(
+                f"check-in of {player_id!r}: stage {self._rounds[0].stage.name!r} is already "
+                "drawn, record a late arrival"
+            )
+        self._present.add(player_id)
+        if late:
+            self._late[player_id] = len(self._rounds)
+
+    def _withdraw(self, player_id: str, reason: str) -> None:
+        self._player(player_id, "withdraw")
+        if player_id in self._withdrawn:
+            raise PlayerStatusError(f"withdraw: player {player_id!r} has already withdrawn")
+        self._withdrawn[player_id] = reason
+        self._present.discard(player_id)
+
+    def _declare_seeds(self, player_ids: Sequence[str]) -> None:
+        for pid in player_ids:
+            self._player(pid, "seeds")
+        if len(set(player_ids)) != len(player_ids):
+            raise DuplicatePlayerError(f"seeds: a player is listed twice in {list(player_ids)}")
+        if self._rounds:
+            raise RoundStateError("seeds: the first stage is already drawn")
+        self._seeds = tuple(player_ids)
+
+    def _seat(self, fact: RoundSeated) -> None:
+        expected = self.draw_next(fact.seed)
+        if fact.stage != expected.stage:
+            raise RoundStateError(
+                f"seat {fact.stage!r}: the next stage to draw is {expected.stage!r}"
+            )
+        if fact.tables != expected.tables:
+            raise SeatingMismatchError(
+                f"seat {fact.stage!r}: the recorded tables differ from the draw of seed {fact.seed}"
+            )
+        stage = self.format.stages[len(self._rounds)]
+        self._rounds.append(_Round(stage, fact.seed, fact.tables))
+
+    def _record(self, fact: GameRecorded) -> None:
+        if not self._rounds:
+            raise ResultError(f"result for {fact.stage!r}: nothing is drawn yet")
+        rnd = self._rounds[-1]
+        if fact.stage != rnd.stage.name:
+            raise ResultError(
+                f"result for {fact.stage!r}: results are accepted only for the latest "
+                f"stage {rnd.stage.name!r}"
+            )
+        if not 1 <= fact.table <= len(rnd.tables):
+            raise ResultError(
+                f"result for {fact.stage!r}: no table {fact.table} (tables 1–{len(rnd.tables)})"
+            )
+        if not 1 <= fact.game <= rnd.stage.games:
+            raise ResultError(
+                f"result for {fact.stage!r} table {fact.table}: no game {fact.game} "
+                f"(games 1–{rnd.stage.games})"
+            )
+        seated = rnd.tables[fact.table - 1].players
+        given = [s.player_id for s in fact.scores]
+        if sorted(given) != sorted(seated):
+            raise ResultError(
+                f"result for {fact.stage!r} table {fact.table} game {fact.game}: players "
+                f"{sorted(given)} do not match the table's {sorted(seated)}"
+            )
+        rnd.results[(fact.table, fact.game)] = {s.player_id: (s.big, s.small) for s in fact.scores}
+
+    def _close(self, stage: str) -> None:
+        open_round = self._open_round()
+        if open_round is None or open_round.stage.name != stage:
+            open_name = open_round.stage.name if open_round else None
+            raise RoundStateError(
+                f"close {stage!r}: it is not the open stage (open: {open_name!r})"
+            )
+        missing = self.missing_results()
+        if missing:
+            listed = ", ".join(f"table {m.table} game {m.game}" for m in missing)
+            raise MissingResultsError(f"close {stage!r}: no result for {listed}")
+        self._rounds[-1].closed = True
+
+    # ---- status
+
+    @property
+    def facts_applied(self) -> int:
+        return self._facts
+
+    @property
+    def players(self) -> Mapping[str, Player]:
+        return dict(self._players)
+
+    @property
+    def present(self) -> frozenset[str]:
+        """Players who would be drawn now (checked in or arrived late, not withdrawn)."""
+        return frozenset(self._present)
+
+    @property
+    def withdrawn(self) -> frozenset[str]:
+        return frozenset(self._withdrawn)
+
+    @property
+    def phase(self) -> Phase:
+        if not self._rounds:
+            return Phase.REGISTRATION
+        if not self._rounds[-1].closed:
+            return Phase.PLAYING
+        if len(self._rounds) == len(self.format.stages):
+            return Phase.FINISHED
+        return Phase.BETWEEN_ROUNDS
+
+    def _open_round(self) -> _Round | None:
+        if self._rounds and not self._rounds[-1].closed:
+            return self._rounds[-1]
+        return None
+
+    @property
+    def current_stage(self) -> Stage | None:
+        """The open stage, else the next one to draw; ``None`` when finished."""
+        open_round = self._open_round()
+        if open_round:
+            return open_round.stage
+        if len(self._rounds) < len(self.format.stages):
+            return self.format.stages[len(self._rounds)]
+        return None
+
+    @property
+    def stages_played(self) -> tuple[str, ...]:
+        """Names of the stages drawn so far (the last may still be open)."""
+        return tuple(r.stage.name for r in self._rounds)
+
+    def _round(self, stage: str) -> _Round:
+        for rnd in self._rounds:
+            if rnd.stage.name == stage:
+                return rnd
+        self.format.stage_index(stage)  # unknown name -> FormatError
+        raise RoundStateError(f"stage {stage!r} has not been drawn yet")
+
+    def seating(self, stage: str) -> tuple[SeatedTable, ...]:
+        return self._round(stage).tables
+
+    def seed_of(self, stage: str) -> int:
+        return self._round(stage).seed
+
+    def results(self, stage: str) -> dict[tuple[int, int], dict[str, tuple[int, int]]]:
+        """Recorded games of ``stage``: ``(table, game) -> {player: (big, small)}``."""
+        return {k: dict(v) for k, v in self._round(stage).results.items()}
+
+    def missing_results(self) -> tuple[MissingGame, ...]:
+        """Games of the open stage that have no result yet (table, game)."""
+        rnd = self._open_round()
+        if rnd is None:
+            return ()
+        return tuple(
+            MissingGame(t.number, g)
+            for t in rnd.tables
+            for g in range(1, rnd.stage.games + 1)
+            if (t.number, g) not in rnd.results
+        )
+
+    def can_close(self) -> bool:
+        return self._open_round() is not None and not self.missing_results()
+
+    # ---- rankings
+
+    def _games(self, stages: Iterable[str]) -> list[GameScores]:
+        wanted = set(stages)
+        return [g for rnd in self._rounds if rnd.stage.name in wanted for g in rnd.games()]
+
+    def overall_standings(self) -> Standings:
+        """BP then SP over every game played so far, every player who played or is present."""
+        played = [pid for rnd in self._rounds for pid in rnd.player_ids()]
+        return compute_standings(
+            (g for rnd in self._rounds for g in rnd.games()), [*played, *sorted(self._present)]
+        )
+
+    def table_standings(self, stage: str, table: int) -> Standings:
+        """Standings of one table over that stage's games (for top-k per table)."""
+        rnd = self._round(stage)
+        if not 1 <= table <= len(rnd.tables):
+            raise RoundStateError(f"stage {stage!r}: no table {table}")
+        return compute_standings(rnd.table_games(table), rnd.tables[table - 1].players)
+
+    def standings(self, stage: str | None = None) -> Standings:
+        """The ranking of ``stage``'s players by its rule (default: the latest stage).
+
+        For a TOTALS stage this is the standings after that round; groups of a stage rank
+        one under another (an earlier group plays for better places).
+        """
+        if stage is None:
+            if not self._rounds:
+                raise RoundStateError("standings: nothing is drawn yet")
+            stage = self._rounds[-1].stage.name
+        return self._stage_ranking(self._round(stage))
+
+    def _stage_ranking(self, rnd: _Round) -> Standings:
+        rows: list[StandingRow] = []
+        for group in rnd.stage.groups:
+            tables = [t for t in rnd.tables if t.group == group.name]
+            chunks: list[Standings]
+            if rnd.stage.ranking is RankRule.TOTALS:
+                ids = [pid for t in tables for pid in t.players]
+                acc = totals(self._games(rnd.stage.counted()), ids)
+                chunks = [standings_from_totals(acc[pid] for pid in ids)]
+            elif rnd.stage.ranking is RankRule.TABLE_BLOCKS:
+                chunks = [self.table_standings(rnd.stage.name, t.number) for t in tables]
+            else:
+                chunks = [self._table_place_ranking(rnd, tables)]
+            for chunk in chunks:
+                offset = len(rows)
+                rows.extend(msgspec.structs.replace(r, place=r.place + offset) for r in chunk.rows)
+        return Standings(tuple(rows))
+
+    def _placings(self, rnd: _Round, tables: Sequence[SeatedTable]) -> list[TablePlacing]:
+        out: list[TablePlacing] = []
+        for t in tables:
+            for row in self.table_standings(rnd.stage.name, t.number).rows:
+                out.append(TablePlacing(row.player_id, t.number, row.place, row.big, row.small))
+        return out
+
+    def _table_place_ranking(self, rnd: _Round, tables: Sequence[SeatedTable]) -> Standings:
+        placings = sorted(
+            self._placings(rnd, tables), key=lambda p: (p.place, -p.big, -p.small, p.player_id)
+        )
+        games = {pid: sum(1 for g in rnd.games() if pid in g) for pid in rnd.player_ids()}
+        rows: list[StandingRow] = []
+        for i, p in enumerate(placings):
+            prev = placings[i - 1] if i else None
+            same = prev is not None and (prev.place, prev.big, prev.small) == (
+                p.place,
+                p.big,
+                p.small,
+            )
+            place = rows[-1].place if same else i + 1
+            rows.append(StandingRow(place, p.player_id, p.big, p.small, games[p.player_id]))
+        return Standings(tuple(rows))
+
+    def final_ranking(self) -> tuple[RankingRow, ...]:
+        """Final places with titles (RULES.md §4); only when the event is finished."""
+        if self.phase is not Phase.FINISHED:
+            raise RoundStateError(f"final ranking: the event is not finished ({self.phase})")
+        return stack_blocks(
+            ((rnd.stage.name, self._stage_ranking(rnd)) for rnd in reversed(self._rounds)),
+            self.format.titles,
+        )
+
+    def league_points(self) -> dict[str, int]:
+        """League tournament points per participant (003), from the final ranking."""
+        if not self.format.league:
+            raise TournamentError(f"league points: format {self.format.name!r} is not a league")
+        return award_points({row.player_id: row.place for row in self.final_ranking()})
+
+    # ---- drawing
+
+    def draw_next(self, seed: int) -> RoundSeated:
+        """The seating of the next stage drawn with ``seed`` (a fact to record; not applied)."""
+        phase = self.phase
+        if phase is Phase.PLAYING:
+            raise RoundStateError(
+                f"draw: stage {self._rounds[-1].stage.name!r} is still open, close it first"
+            )
+        if phase is Phase.FINISHED:
+            raise RoundStateError("draw: the event is finished")
+        stage = self.format.stages[len(self._rounds)]
+        if not self._rounds:
+            self.format.check_player_count(len(self._present))
+        rng = random.Random(seed)
+        lots = lot_keys(self._players, rng)
+        met = met_pairs(t.players for rnd in self._rounds for t in rnd.tables)
+        tables: list[SeatedTable] = []
+        repeats = 0
+        taken: set[str] = set()
+        for group in stage.groups:
+            entrants = self._select(group.entry, lots)
+            if not entrants:
+                raise RoundStateError(
+                    f"draw {stage.name!r} group {group.name!r}: no players are selected"
+                )
+            clash = taken.intersection(entrants)
+            if clash:
+                raise DuplicatePlayerError(
+                    f"draw {stage.name!r}: {sorted(clash)} selected by two groups"
+                )
+            taken.update(entrants)
+            seating = self._seat_group(
+                group, entrants=entrants, rng=rng, seed=seed, lots=lots, met=met
+            )
+            repeats += seating.repeats
+            for players in seating.tables:
+                tables.append(SeatedTable(len(tables) + 1, group.name, players))
+        return RoundSeated(stage.name, seed, tuple(tables), repeats)
+
+    def _active(self, pid: str) -> bool:
+        return pid not in self._withdrawn
+
+    def _select(self, entry: Selector, lots: Mapping[str, float]) -> list[str]:
+        if isinstance(entry, Everyone):
+            current = self.overall_standings()
+            present = self._present
+            return [pid for pid in strict_order(current, lots) if pid in present]
+        rnd = self._round(entry.of)
+        if isinstance(entry, TopOverall):
+            ranking = self._stage_ranking(rnd)
+            return [pid for pid in strict_order(ranking, lots) if self._active(pid)][: entry.k]
+        placings = self._active_placings(rnd, lots)
+        order = table_placement_order(placings, lots)
+        if isinstance(entry, TopAcrossTables):
+            return order if entry.k is None else order[: entry.k]
+        assert isinstance(entry, TablePlaces)
+        chosen = {p.player_id for p in placings if entry.first <= p.place <= entry.last}
+        return [pid for pid in order if pid in chosen]
+
+    def _active_placings(self, rnd: _Round, lots: Mapping[str, float]) -> list[TablePlacing]:
+        """Active players of ``rnd`` with their strict place at their table (lot for ties)."""
+        out: list[TablePlacing] = []
+        for t in rnd.tables:
+            table = self.table_standings(rnd.stage.name, t.number)
+            active = [pid for pid in strict_order(table, lots) if self._active(pid)]
+            for place, pid in enumerate(active, start=1):
+                row = table.row(pid)
+                out.append(TablePlacing(pid, t.number, place, row.big, row.small))
+        return out
+
+    def _seat_group(
+        self,
+        group: Group,
+        *,
+        entrants: list[str],
+        rng: random.Random,
+        seed: int,
+        lots: Mapping[str, float],
+        met: dict[str, set[str]],
+    ) -> Seating:
+        method = group.seating
+        if method is SeatingMethod.RANDOM:
+            return random_draw(sorted(entrants), rng, seed=seed, tables=group.tables, met=met)
+        if method is SeatingMethod.RANDOM_AVOIDING_REPEATS:
+            return draw_avoiding_repeats(sorted(entrants), met, rng, seed=seed, tables=group.tables)
+        if method is SeatingMethod.BY_STANDINGS:
+            return by_standings(entrants, tables=group.tables, met=met)
+        if method is SeatingMethod.SEEDED_SNAKE:
+            return seeded_snake(entrants, tables=group.tables, met=met)
+        if method is SeatingMethod.BY_TABLE_PLACEMENT:
+            entry = group.entry
+            if isinstance(entry, Everyone):
+                raise RoundStateError(
+                    f"group {group.name!r}: seating by table placement needs an earlier stage"
+                )
+            wanted = set(entrants)
+            source = self._active_placings(self._round(entry.of), lots)
+            placings = [p for p in source if p.player_id in wanted]
+            return by_table_placement(
+                placings, rng, seed=seed, tables=group.tables, met=met, lots=lots
+            )
+        seeds = self._league_seeds(entrants, rng)
+        return league_seeded(sorted(entrants), seeds, rng, seed=seed, tables=group.tables, met=met)
+
+    def _league_seeds(self, entrants: Sequence[str], rng: random.Random) -> list[str]:
+        pool = set(entrants)
+        if self._seeds:
+            return [pid for pid in self._seeds if pid in pool][:LEAGUE_SEEDS]
+        rated = [p for pid in sorted(pool) if (p := self._players[pid]).rating is not None]
+        return [p.id for p in by_rating(rated, rng)][:LEAGUE_SEEDS]
+
+
+def seat_next(state: EventState, seed: int) -> tuple[EventState, RoundSeated]:
+    """Draw the next stage with ``seed`` and apply it: the new state and the fact to store."""
+    fact = state.draw_next(seed)
+    return state.apply(fact), fact
+
+
+def totals_of(standings: Standings) -> dict[str, Totals]:
+    """Per-player totals of a standings table (handy for displays and checks)."""
+    return {r.player_id: Totals(r.player_id, r.big, r.small, r.games) for r in standings.rows}

@@ -1,0 +1,120 @@
+"""Standings (RULES.md §3.5): totals of big points (BP) and small points (SP).
+
+Order by total BP, then total SP, both descending. Players still level share a place
+(competition ranking: 1, 2, 2, 4); the order in which games or players were given never
+decides anything. Inside a shared place rows are listed by player id, only so that the
+output is deterministic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TypeAlias
+
+import msgspec
+
+#: One game: for each player at the table, ``(big, small)`` points.
+GameScores: TypeAlias = Mapping[str, tuple[int, int]]
+
+
+class StandingRow(msgspec.Struct, frozen=True):
+    """One line of a standings table; ``place`` is shared by players who are level."""
+
+    place: int
+    player_id: str
+    big: int
+    small: int
+    games: int
+
+
+class Standings(msgspec.Struct, frozen=True):
+    """Rows in standings order (best first)."""
+
+    rows: tuple[StandingRow, ...]
+
+    def ids(self) -> tuple[str, ...]:
+        return tuple(row.player_id for row in self.rows)
+
+    def row(self, player_id: str) -> StandingRow:
+        for row in self.rows:
+            if row.player_id == player_id:
+                return row
+        raise KeyError(player_id)
+
+    def place_of(self, player_id: str) -> int:
+        return self.row(player_id).place
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+class Totals(msgspec.Struct, frozen=True):
+    """A player's totals over some games."""
+
+    player_id: str
+    big: int = 0
+    small: int = 0
+    games: int = 0
+
+
+def totals(games: Iterable[GameScores], participants: Iterable[str] = ()) -> dict[str, Totals]:
+    """Sum BP, SP and games played per player; ``participants`` appear even with no game."""
+    acc: dict[str, list[int]] = {pid: [0, 0, 0] for pid in participants}
+    for game in games:
+        for pid, (big, small) in game.items():
+            entry = acc.setdefault(pid, [0, 0, 0])
+            entry[0] += big
+            entry[1] += small
+            entry[2] += 1
+    return {pid: Totals(pid, big, small, n) for pid, (big, small, n) in acc.items()}
+
+
+def standings_from_totals(all_totals: Iterable[Totals]) -> Standings:
+    """Rank totals by BP then SP (descending); level players share the place."""
+    ordered = sorted(all_totals, key=lambda t: (-t.big, -t.small, t.player_id))
+    rows: list[StandingRow] = []
+    for i, t in enumerate(ordered):
+        if i and (ordered[i - 1].big, ordered[i - 1].small) == (t.big, t.small):
+            place = rows[-1].place
+        else:
+            place = i + 1
+        rows.append(StandingRow(place, t.player_id, t.big, t.small, t.games))
+    return Standings(tuple(rows))
+
+
+def compute_standings(games: Iterable[GameScores], participants: Iterable[str] = ()) -> Standings:
+    """Standings over ``games``; ``participants`` with no game are listed with zeros."""
+    return standings_from_totals(totals(games, participants).values())
+
+
+def lot_keys(player_ids: Iterable[str], rng: random.Random) -> dict[str, float]:
+    """One random key per player, drawn in player-id order (so a seed reproduces it)."""
+    return {pid: rng.random() for pid in sorted(set(player_ids))}
+
+
+def strict_order(standings: Standings, lots: Mapping[str, float]) -> list[str]:
+    """Player ids in standings order with remaining ties broken by lot (for a cut or a seed).
+
+    Players missing from ``lots`` sort after lotted ones inside their tie, by id.
+    """
+    return [
+        row.player_id
+        for row in sorted(
+            standings.rows,
+            key=lambda r: (
+                r.place,
+                r.player_id not in lots,
+                lots.get(r.player_id, 0.0),
+                r.player_id,
+            ),
+        )
+    ]
+
+
+def restrict(standings_rows: Sequence[StandingRow], ids: Iterable[str]) -> Standings:
+    """Re-rank a subset of rows among themselves."""
+    keep = set(ids)
+    return standings_from_totals(
+        Totals(r.player_id, r.big, r.small, r.games) for r in standings_rows if r.player_id in keep
+    )
