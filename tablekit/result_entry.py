@@ -1,0 +1,474 @@
+"""Entering a game's result at the table with a numeric keypad (pure state machine).
+
+After a game the unit walks the seats in order A, B, C(, D). For each seat it asks two
+values, then shows the whole table's small and big points, and every seated player
+confirms in turn. The shell feeds abstract :class:`Key` presses and draws
+:attr:`ResultEntry.view`; nothing here raises for anything a player or judge types —
+problems become :attr:`EntryView.message` and the flow stays where the problem is.
+
+Keys (a plain USB numpad)::
+
+    0-9        type a number
+    ENTER      accept the typed number and go on; with nothing typed, keep the value
+               already entered (jokers: nothing typed means 0)
+    BACKSPACE  delete the last digit; with nothing typed, go back one step
+    -          go back one step (tiles of a seat ← its jokers ← the next seat's tiles;
+               from the score screen back to the last seat's jokers)
+    .          clear what is typed
+    * or /     toggle "never opened" for the seat being entered (scores the flat
+               not-opened penalty; tiles and jokers are still entered, they are checked)
+    +          not used
+
+Per seat: ``TILES`` — the sum of the numbers on the tiles left (jokers not counted; 0 if
+the rack is empty), ENTER; ``JOKERS`` — jokers left on the rack, 0–2, ENTER (a bare
+ENTER means none). A typical loser is "23 ENTER ENTER", the winner "0 ENTER ENTER".
+After a seat's jokers the flow moves on to the next seat still missing values, or to
+the score screen once every seat has them (so a correction is quick).
+
+Score screen (``CONFIRM``): the prompt names the next seat to confirm; that player
+presses ENTER. A digit 1–4 jumps to correct seat A–D (1 = A), ``-`` goes back to the
+last seat. Any change to a value, opening or ending clears every confirmation given so
+far, so the whole table confirms what is finally submitted. Going back without changing
+anything keeps them.
+
+The judge's inputs come from the shell as method calls: :meth:`judge_set_opening` (the
+could-have-opened 200 or its waiver), :meth:`judge_set_ending` and
+:meth:`judge_override` (accept the shown score on behalf of the players). Once
+``READY`` the shell submits :attr:`report`, then reports the hub's answer with
+:meth:`mark_submitted`, :meth:`mark_accepted` or :meth:`mark_rejected`; a rejected result
+can be corrected (``-`` or a seat digit), or re-confirmed unchanged with ENTER, and
+submitted again.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Final
+
+import msgspec
+
+from tablekit.rulesets import Ruleset
+from tablekit.scoring import (
+    GameEnding,
+    GameNumberError,
+    GameReport,
+    GameScore,
+    Opening,
+    RackReport,
+    ScoreError,
+    SeatError,
+    score_game,
+    validate_rack,
+    validate_racks,
+)
+from tablekit.seats import Seat, SeatCountError, seats_for
+
+
+class Key(enum.StrEnum):
+    """An abstract key from the numeric keypad."""
+
+    D0 = "0"
+    D1 = "1"
+    D2 = "2"
+    D3 = "3"
+    D4 = "4"
+    D5 = "5"
+    D6 = "6"
+    D7 = "7"
+    D8 = "8"
+    D9 = "9"
+    ENTER = "ENTER"
+    BACKSPACE = "BACKSPACE"
+    PLUS = "+"
+    MINUS = "-"
+    STAR = "*"
+    SLASH = "/"
+    DOT = "."
+
+
+class Step(enum.StrEnum):
+    """Where the flow is."""
+
+    TILES = "tiles"  # typing a seat's tile value
+    JOKERS = "jokers"  # typing a seat's joker count
+    CONFIRM = "confirm"  # score shown, seats confirming in turn
+    READY = "ready"  # everyone confirmed (or judge override): report ready to submit
+    SUBMITTED = "submitted"  # sent, waiting for the hub
+    ACCEPTED = "accepted"  # the hub accepted it; the flow is over
+    REJECTED = "rejected"  # the hub rejected it; correct and submit again
+
+
+MAX_TILE_DIGITS: Final = 3  # 728 is the most a rack can hold
+MAX_JOKER_DIGITS: Final = 1
+_TOGGLE_OPENING: Final = {Opening.OPENED: Opening.NOT_OPENED, Opening.NOT_OPENED: Opening.OPENED}
+
+
+class RackEntry(msgspec.Struct, frozen=True):
+    """A seat's values so far; ``None`` means not entered yet."""
+
+    seat: Seat
+    tiles: int | None = None
+    jokers: int | None = None
+    opening: Opening = Opening.OPENED
+
+    @property
+    def complete(self) -> bool:
+        return self.tiles is not None and self.jokers is not None
+
+    def to_report(self) -> RackReport:
+        return RackReport(
+            seat=self.seat, tiles=self.tiles or 0, jokers=self.jokers or 0, opening=self.opening
+        )
+
+
+class EntryView(msgspec.Struct, frozen=True):
+    """Everything a display needs to draw the flow at one moment.
+
+    ``seat`` is the seat being entered (``TILES``/``JOKERS``) or the next one to
+    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on.
+    """
+
+    game: int
+    ending: GameEnding
+    step: Step
+    seat: Seat | None
+    buffer: str
+    racks: tuple[RackEntry, ...]
+    confirmed: tuple[Seat, ...]
+    judge_override: bool
+    message: str
+    score: GameScore | None
+    rejection: str
+
+
+class EntryStateError(RuntimeError):
+    """The shell reported a hub answer that does not fit the flow's step."""
+
+
+class ResultEntry:
+    """The result-entry flow of one game at one table."""
+
+    def __init__(
+        self, game: int, seats: Sequence[Seat], ruleset: Ruleset, ending: GameEnding
+    ) -> None:
+        if isinstance(game, bool) or not isinstance(game, int) or game < 1:
+            raise GameNumberError(
+                (), "game", f"game must be an integer of at least 1, got {game!r}"
+            )
+        try:
+            expected = seats_for(len(seats))
+        except SeatCountError as exc:
+            raise SeatError(seats, "seats", str(exc)) from None
+        if tuple(seats) != expected:
+            raise SeatError(
+                seats,
+                "seats",
+                f"seats must be {', '.join(expected)} in order, got {', '.join(seats)}",
+            )
+        self._game = game
+        self._seats = expected
+        self._ruleset = ruleset
+        self._ending = GameEnding(ending)
+        self._racks = {seat: RackEntry(seat) for seat in expected}
+        self._step = Step.TILES
+        self._index = 0
+        self._buffer = ""
+        self._message = ""
+        self._confirmed: list[Seat] = []
+        self._override = False
+        self._score: GameScore | None = None
+        self._rejection = ""
+
+    # --- what the shell reads --------------------------------------------------------
+
+    @property
+    def view(self) -> EntryView:
+        if self._step in (Step.TILES, Step.JOKERS):
+            seat: Seat | None = self._seats[self._index]
+        elif self._step == Step.CONFIRM:
+            seat = next(s for s in self._seats if s not in self._confirmed)
+        else:
+            seat = None
+        return EntryView(
+            game=self._game,
+            ending=self._ending,
+            step=self._step,
+            seat=seat,
+            buffer=self._buffer,
+            racks=tuple(self._racks.values()),
+            confirmed=tuple(self._confirmed),
+            judge_override=self._override,
+            message=self._message,
+            score=self._score,
+            rejection=self._rejection,
+        )
+
+    @property
+    def report(self) -> GameReport | None:
+        """The confirmed report, from ``READY`` on (``None`` before)."""
+        if self._step in (Step.READY, Step.SUBMITTED, Step.ACCEPTED, Step.REJECTED):
+            return self._build_report()
+        return None
+
+    # --- player keys -------------------------------------------------------------------
+
+    def press(self, key: Key | str) -> EntryView:
+        """Handle one key press; ``ValueError`` only for a string that is not a :class:`Key`."""
+        key = Key(key)
+        self._message = ""
+        if key == Key.PLUS:
+            self._message = "key + is not used; ENTER accepts"
+        elif self._step in (Step.TILES, Step.JOKERS):
+            self._press_entry(key)
+        elif self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
+            self._press_review(key)
+        elif self._step == Step.SUBMITTED:
+            self._message = "result sent; waiting for the hub"
+        else:
+            self._message = "result accepted by the hub"
+        return self.view
+
+    def _press_entry(self, key: Key) -> None:
+        seat = self._seats[self._index]
+        limit = MAX_TILE_DIGITS if self._step == Step.TILES else MAX_JOKER_DIGITS
+        if key.isdigit():
+            if len(self._buffer) >= limit:
+                what = "tiles" if self._step == Step.TILES else "jokers"
+                self._message = f"seat {seat}: {what}: at most {limit} digit(s)"
+            else:
+                self._buffer += key.value
+        elif key == Key.ENTER:
+            if self._step == Step.TILES:
+                self._enter_tiles(seat)
+            else:
+                self._enter_jokers(seat)
+        elif key == Key.BACKSPACE and self._buffer:
+            self._buffer = self._buffer[:-1]
+        elif key in (Key.BACKSPACE, Key.MINUS):
+            self._back()
+        elif key == Key.DOT:
+            self._buffer = ""
+        elif key in (Key.STAR, Key.SLASH):
+            self._toggle_opening(seat)
+
+    def _enter_tiles(self, seat: Seat) -> None:
+        entry = self._racks[seat]
+        if not self._buffer:
+            if entry.tiles is None:
+                self._message = (
+                    f"seat {seat}: tiles: type the value of the tiles left (0 if none), then ENTER"
+                )
+                return
+            value = entry.tiles
+        else:
+            value = int(self._buffer)
+            try:
+                validate_rack(RackReport(seat=seat, tiles=value))
+            except ScoreError as exc:
+                self._message = str(exc)
+                return
+        self._update(seat, tiles=value)
+        self._go(Step.JOKERS, self._index)
+
+    def _enter_jokers(self, seat: Seat) -> None:
+        entry = self._racks[seat]
+        value = int(self._buffer) if self._buffer else (entry.jokers or 0)
+        candidate = msgspec.structs.replace(entry, jokers=value)
+        others = [e.to_report() for e in self._racks.values() if e.complete and e.seat != seat]
+        try:
+            validate_racks([*others, candidate.to_report()])
+        except ScoreError as exc:
+            self._message = str(exc)
+            return
+        self._update(seat, jokers=value)
+        if all(e.complete for e in self._racks.values()):
+            self._finish()
+        else:
+            following = [
+                i
+                for i in range(self._index + 1, len(self._seats))
+                if not self._racks[self._seats[i]].complete
+            ]
+            first_missing = next(
+                i for i, s in enumerate(self._seats) if not self._racks[s].complete
+            )
+            self._go(Step.TILES, following[0] if following else first_missing)
+
+    def _back(self) -> None:
+        if self._step == Step.JOKERS:
+            self._go(Step.TILES, self._index)
+        elif self._step == Step.TILES and self._index > 0:
+            self._go(Step.JOKERS, self._index - 1)
+        elif self._step == Step.TILES:
+            self._message = "this is the first seat; nothing to go back to"
+        else:  # from the score screen (or a rejected result) back into the values
+            self._go(Step.JOKERS, len(self._seats) - 1)
+
+    def _toggle_opening(self, seat: Seat) -> None:
+        opening = self._racks[seat].opening
+        if opening not in _TOGGLE_OPENING:
+            self._message = (
+                f"seat {seat}: opening: {opening.value} is a judge decision; "
+                "only the judge can change it"
+            )
+            return
+        self._update(seat, opening=_TOGGLE_OPENING[opening])
+
+    def _press_review(self, key: Key) -> None:
+        if key.isdigit():
+            number = int(key.value)
+            if 1 <= number <= len(self._seats):
+                self.correct(self._seats[number - 1])
+            else:
+                self._message = f"press 1–{len(self._seats)} to correct seat A–{self._seats[-1]}"
+        elif key in (Key.MINUS, Key.BACKSPACE):
+            self._back()
+        elif key == Key.ENTER and self._step == Step.CONFIRM:
+            seat = next(s for s in self._seats if s not in self._confirmed)
+            self._confirmed.append(seat)
+            if len(self._confirmed) == len(self._seats):
+                self._step = Step.READY
+        elif key == Key.ENTER and self._step == Step.REJECTED:
+            self._finish()  # confirm the same values again to resubmit
+        elif key == Key.ENTER:
+            self._message = "everyone has confirmed; the result is being sent"
+        else:
+            self._message = f"to change a value press - or the seat's number 1–{len(self._seats)}"
+
+    def correct(self, seat: Seat) -> EntryView:
+        """Jump to ``seat``'s tile value to correct it (a seat digit on the score screen)."""
+        if self._step in (Step.SUBMITTED, Step.ACCEPTED):
+            self._message = "the result is with the hub; the judge corrects it there"
+        elif seat not in self._racks:
+            self._message = f"seat {seat}: not at this table"
+        else:
+            self._go(Step.TILES, self._seats.index(seat))
+        return self.view
+
+    # --- judge inputs ----------------------------------------------------------------
+
+    def judge_set_opening(self, seat: Seat, opening: Opening) -> EntryView:
+        """The judge's opening decision for ``seat`` (e.g. ``COULD_HAVE_OPENED``, ``WAIVED``)."""
+        self._message = ""
+        if self._judge_locked():
+            return self.view
+        if seat not in self._racks:
+            self._message = f"seat {seat}: not at this table"
+            return self.view
+        self._update(seat, opening=Opening(opening))
+        self._rescore()
+        return self.view
+
+    def judge_set_ending(self, ending: GameEnding) -> EntryView:
+        """The judge corrects how the game ended."""
+        self._message = ""
+        if self._judge_locked():
+            return self.view
+        ending = GameEnding(ending)
+        if ending != self._ending:
+            self._ending = ending
+            self._values_changed()
+        self._rescore()
+        return self.view
+
+    def judge_override(self) -> EntryView:
+        """The judge accepts the shown score on behalf of the players."""
+        self._message = ""
+        if self._judge_locked():
+            return self.view
+        if self._step in (Step.TILES, Step.JOKERS):
+            if not all(e.complete for e in self._racks.values()):
+                self._message = "judge override: enter every seat's values first"
+                return self.view
+            self._finish()
+        if self._step in (Step.CONFIRM, Step.REJECTED, Step.READY) and self._score is not None:
+            self._override = True
+            self._step = Step.READY
+        return self.view
+
+    def _judge_locked(self) -> bool:
+        if self._step in (Step.SUBMITTED, Step.ACCEPTED):
+            self._message = "the result is with the hub; the judge corrects it there"
+            return True
+        return False
+
+    # --- hub answers (reported by the shell) ---------------------------------------------
+
+    def mark_submitted(self) -> EntryView:
+        self._expect(Step.READY, "submitted")
+        self._step = Step.SUBMITTED
+        self._message = ""
+        return self.view
+
+    def mark_accepted(self) -> EntryView:
+        self._expect(Step.SUBMITTED, "accepted")
+        self._step = Step.ACCEPTED
+        self._message = ""
+        return self.view
+
+    def mark_rejected(self, reason: str) -> EntryView:
+        """The hub refused the result; the table must confirm again whatever it resends."""
+        self._expect(Step.SUBMITTED, "rejected")
+        self._step = Step.REJECTED
+        self._rejection = reason
+        self._message = f"rejected by the hub: {reason}"
+        self._confirmed.clear()
+        self._override = False
+        return self.view
+
+    def _expect(self, step: Step, what: str) -> None:
+        if self._step != step:
+            raise EntryStateError(f"result can be marked {what} only when {step}, not {self._step}")
+
+    # --- internals ------------------------------------------------------------------
+
+    def _go(self, step: Step, index: int) -> None:
+        self._step = step
+        self._index = index
+        self._buffer = ""
+        self._rejection = ""
+
+    def _update(self, seat: Seat, **changes: object) -> None:
+        old = self._racks[seat]
+        new = msgspec.structs.replace(old, **changes)
+        if new != old:
+            self._racks[seat] = new
+            self._values_changed()
+
+    def _values_changed(self) -> None:
+        self._confirmed.clear()
+        self._override = False
+        self._score = None
+
+    def _rescore(self) -> None:
+        """After a judge change on the score screen, score again (or show the problem)."""
+        if self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
+            self._finish()
+
+    def _build_report(self) -> GameReport:
+        return GameReport(
+            game=self._game,
+            ending=self._ending,
+            racks=tuple(e.to_report() for e in self._racks.values()),
+        )
+
+    def _finish(self) -> None:
+        """Score the complete table and show it, or stay at the offending step."""
+        try:
+            self._score = score_game(self._build_report(), self._ruleset)
+        except ScoreError as exc:
+            self._score = None
+            self._message = str(exc)
+            entering = self._step in (Step.TILES, Step.JOKERS)
+            if entering and self._seats[self._index] in exc.seats:
+                return  # the problem is at the step the players are on: stay
+            if exc.seats:
+                step = Step.TILES if exc.field == "tiles" else Step.JOKERS
+                self._go(step, self._seats.index(exc.seats[0]))
+            elif not entering:
+                self._go(Step.JOKERS, len(self._seats) - 1)
+            return
+        self._rejection = ""
+        done = self._override or len(self._confirmed) == len(self._seats)
+        self._step = Step.READY if done else Step.CONFIRM

@@ -1,0 +1,287 @@
+"""Scoring and clock parameters of each tournament's rules (RULES.md §2, §3).
+
+Every number that differs between the source documents lives in a :class:`Ruleset`;
+the scoring code never hard-codes one. The built-in rulesets are named after the seed
+documents ("000" … "004") with friendly aliases; events with their own numbers load
+custom rulesets from TOML::
+
+    [ruleset]                 # one ruleset ...
+    name = "club"
+    based_on = "002"          # start from a known ruleset, override some fields
+    move_seconds = 45
+
+    [rulesets.cup]            # ... or several, named by their table
+    based_on = "league"
+    joker_penalty = 30
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import math
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+import msgspec
+
+
+class RulesetError(ValueError):
+    """A ruleset is invalid or unknown; the message names the field or the name."""
+
+
+class BigPointScheme(enum.StrEnum):
+    """How a game's big points are awarded (RULES.md §3.4)."""
+
+    WIN_ONLY = "win_only"  # winner(s) 1, everyone else 0
+    PLACEMENT = "placement"  # points by the place in the game's small points
+
+
+MAX_MOVE_SECONDS: Final = 600.0
+
+
+class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The parameters one tournament plays and scores by.
+
+    Validated on construction (and on msgspec decoding), so a ``Ruleset`` in hand is
+    always usable.
+    """
+
+    name: str
+    title: str
+    move_seconds: float = 40.0
+    joker_penalty: int = 50
+    not_opened_penalty: int = 100
+    could_have_opened_penalty: int = 200
+    big_points: BigPointScheme = BigPointScheme.WIN_ONLY
+    placement_points_4: tuple[int, int, int, int] = (4, 2, 1, 0)
+    placement_points_3: tuple[int, int, int] = (4, 2, 0)
+    invert_small_display: bool = False
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+    def placement_points(self, players: int) -> tuple[int, ...]:
+        """Big points by place (1st first) at a table of ``players``."""
+        if players == 4:
+            return self.placement_points_4
+        if players == 3:
+            return self.placement_points_3
+        raise RulesetError(f"placement points: a table seats 3 or 4 players, got {players}")
+
+
+def _is_int(value: object) -> bool:
+    # bool is an int subclass, but True is never a meaningful penalty.
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _validate(rs: Ruleset) -> None:
+    def fail(field: str, text: str) -> RulesetError:
+        return RulesetError(f"ruleset {rs.name!r}: {field} {text}")
+
+    if not isinstance(rs.name, str) or not rs.name.strip():
+        raise RulesetError(f"ruleset: name must be a non-empty string, got {rs.name!r}")
+    if not isinstance(rs.title, str):
+        raise fail("title", f"must be a string, got {rs.title!r}")
+    seconds = rs.move_seconds
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not math.isfinite(seconds)
+        or not 0 < seconds <= MAX_MOVE_SECONDS
+    ):
+        raise fail("move_seconds", f"must be a number above 0 and at most 600, got {seconds!r}")
+    for field in ("joker_penalty", "not_opened_penalty", "could_have_opened_penalty"):
+        value = getattr(rs, field)
+        if not _is_int(value) or value < 0:
+            raise fail(field, f"must be an integer of at least 0, got {value!r}")
+    try:
+        BigPointScheme(rs.big_points)
+    except ValueError:
+        known = ", ".join(s.value for s in BigPointScheme)
+        raise fail("big_points", f"must be one of {known}, got {rs.big_points!r}") from None
+    for field, length in (("placement_points_4", 4), ("placement_points_3", 3)):
+        points = getattr(rs, field)
+        if (
+            not isinstance(points, tuple)
+            or len(points) != length
+            or not all(_is_int(p) and p >= 0 for p in points)
+        ):
+            raise fail(field, f"must be {length} integers of at least 0, got {points!r}")
+        if any(a < b for a, b in itertools.pairwise(points)):
+            raise fail(field, f"must not increase from 1st place down, got {points!r}")
+    if not isinstance(rs.invert_small_display, bool):
+        raise fail(
+            "invert_small_display", f"must be true or false, got {rs.invert_small_display!r}"
+        )
+
+
+_WINTER = Ruleset(name="000", title="Winter tournament (Zimowy Turniej Rummikub)")
+BUILTIN: Final[Mapping[str, Ruleset]] = {
+    rs.name: rs
+    for rs in (
+        _WINTER,
+        msgspec.structs.replace(_WINTER, name="001", title="Tournament game rules"),
+        Ruleset(
+            name="002",
+            title="Championship (placement big points)",
+            move_seconds=60.0,
+            big_points=BigPointScheme.PLACEMENT,
+            invert_small_display=True,
+        ),
+        Ruleset(name="003", title="National league", joker_penalty=100),
+        Ruleset(name="004", title="Inter-school contest"),
+    )
+}
+ALIASES: Final[Mapping[str, str]] = {
+    "winter": "000",
+    "championship": "002",
+    "league": "003",
+    "school": "004",
+}
+
+
+def known_names(custom: Mapping[str, Ruleset] | None = None) -> list[str]:
+    """Every name :func:`get_ruleset` accepts, built-in names first."""
+    return [*BUILTIN, *ALIASES, *sorted(custom or {})]
+
+
+def get_ruleset(name: str, custom: Mapping[str, Ruleset] | None = None) -> Ruleset:
+    """The ruleset called ``name``: built-in name or alias (any case), or a custom one."""
+    key = name.strip()
+    if custom and key in custom:
+        return custom[key]
+    key = ALIASES.get(key.lower(), key)
+    if key in BUILTIN:
+        return BUILTIN[key]
+    known = ", ".join(known_names(custom))
+    raise RulesetError(f"ruleset: unknown name {name!r}; known names: {known}")
+
+
+# Field name → (accepted TOML value types, description for the error message).
+_TOML_FIELDS: Final[Mapping[str, tuple[tuple[type, ...], str]]] = {
+    "title": ((str,), "a string"),
+    "move_seconds": ((int, float), "a number"),
+    "joker_penalty": ((int,), "an integer"),
+    "not_opened_penalty": ((int,), "an integer"),
+    "could_have_opened_penalty": ((int,), "an integer"),
+    "big_points": ((str,), "a string"),
+    "placement_points_4": ((list,), "an array of 4 integers"),
+    "placement_points_3": ((list,), "an array of 3 integers"),
+    "invert_small_display": ((bool,), "true or false"),
+}
+
+
+def load_rulesets(path: str | Path) -> dict[str, Ruleset]:
+    """Custom rulesets from a TOML file, by name (see the module docstring).
+
+    ``based_on`` may name a built-in ruleset, an alias or another ruleset of the same
+    file. Custom names may not shadow built-in names or aliases.
+    """
+    path = Path(path)
+    try:
+        with path.open("rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+    return parse_rulesets(doc, source=str(path))
+
+
+def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, Ruleset]:
+    """Custom rulesets from an already parsed TOML document."""
+    tables: dict[str, tuple[str, Mapping[str, Any]]] = {}  # name -> (where, table)
+    for key, value in doc.items():
+        if key == "ruleset":
+            if not isinstance(value, dict):
+                raise RulesetError(f"{source}: ruleset must be a table")
+            name = value.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise RulesetError(f"{source}: ruleset.name must be a non-empty string")
+            if name in tables:
+                raise RulesetError(f"{source}: ruleset: ruleset {name!r} is defined twice")
+            tables[name] = ("ruleset", value)
+        elif key == "rulesets":
+            if not isinstance(value, dict):
+                raise RulesetError(f"{source}: rulesets must be a table of tables")
+            for name, table in value.items():
+                where = f"rulesets.{name}"
+                if not isinstance(table, dict):
+                    raise RulesetError(f"{source}: {where} must be a table")
+                if "name" in table:
+                    raise RulesetError(
+                        f"{source}: {where}.name: the name comes from the table name; remove it"
+                    )
+                if name in tables:
+                    raise RulesetError(f"{source}: {where}: ruleset {name!r} is defined twice")
+                tables[name] = (where, table)
+        else:
+            raise RulesetError(
+                f"{source}: unknown top-level key {key!r}; expected [ruleset] or [rulesets.NAME]"
+            )
+    if not tables:
+        raise RulesetError(f"{source}: no [ruleset] or [rulesets.NAME] table")
+    for name, (where, _) in tables.items():
+        if name in BUILTIN or name.lower() in ALIASES:
+            raise RulesetError(
+                f"{source}: {where}: name {name!r} is a built-in ruleset; choose another name"
+            )
+
+    built: dict[str, Ruleset] = {}
+
+    def build(name: str, chain: tuple[str, ...]) -> Ruleset:
+        if name in built:
+            return built[name]
+        where, table = tables[name]
+        base_name = table.get("based_on")
+        fields: dict[str, Any] = {"name": name, "title": name}
+        if base_name is not None:
+            if not isinstance(base_name, str):
+                raise RulesetError(f"{source}: {where}.based_on must be a string")
+            if base_name in chain:
+                cycle = " -> ".join((*chain, base_name))
+                raise RulesetError(f"{source}: {where}.based_on: circular ({cycle})")
+            if base_name in tables:
+                base = build(base_name, (*chain, base_name))
+            else:
+                try:
+                    base = get_ruleset(base_name)
+                except RulesetError as exc:
+                    raise RulesetError(f"{source}: {where}.based_on: {exc}") from None
+            fields.update(msgspec.structs.asdict(base))
+            fields["name"] = name
+            fields["title"] = f"{name} (based on {base.title})"
+        for key, raw in table.items():
+            if key in ("name", "based_on"):
+                continue
+            if key not in _TOML_FIELDS:
+                known = ", ".join(["based_on", *_TOML_FIELDS])
+                raise RulesetError(f"{source}: {where}: unknown key {key!r}; known keys: {known}")
+            types, wanted = _TOML_FIELDS[key]
+            if isinstance(raw, bool) != (bool in types) or not isinstance(raw, types):
+                raise RulesetError(f"{source}: {where}.{key} must be {wanted}, got {raw!r}")
+            value: Any = raw
+            if isinstance(value, list):
+                value = tuple(value)
+            if key == "move_seconds":
+                value = float(value)
+            elif key == "big_points":
+                try:
+                    value = BigPointScheme(value)
+                except ValueError:
+                    known = ", ".join(s.value for s in BigPointScheme)
+                    raise RulesetError(
+                        f"{source}: {where}.big_points must be one of {known}, got {value!r}"
+                    ) from None
+            fields[key] = value
+        try:
+            ruleset = Ruleset(**fields)
+        except RulesetError as exc:
+            raise RulesetError(f"{source}: {where}: {exc}") from None
+        built[name] = ruleset
+        return ruleset
+
+    for name in tables:
+        build(name, (name,))
+    return built
