@@ -1,0 +1,495 @@
+"""The table ↔ hub protocol: topics, typed and versioned messages, strict decoding.
+
+One module used by both ends (table units and the hub) and documented for third
+parties in ``docs/protocol.md``. Every payload is a JSON object with a version
+field ``v``; every topic carries exactly one message type, so the topic says what
+to decode and adding a message type means adding a topic kind and a struct.
+
+Decoding is strict: oversize payloads are refused before they are parsed, unknown
+fields, wrong types and out-of-range numbers are refused with a :class:`DecodeError`
+whose ``reason`` names what is wrong. A message that decodes is safe to use.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Annotated, Any, Final, TypeVar
+
+import msgspec
+
+from tablekit.clock import AnyClockEvent, ClockState, PauseReason, Phase
+from tablekit.seats import MAX_SEATS, MIN_SEATS, Seat
+
+PROTOCOL_VERSION: Final = 1
+TOPIC_PREFIX: Final = "rummikub/v1"
+MAX_PAYLOAD: Final = 4096
+"""Bytes; larger payloads are refused before parsing (and by the broker's max_packet_size)."""
+MAX_TABLE: Final = 999
+MAX_GAME: Final = 9999
+MAX_MOVE: Final = 100_000
+MAX_SEQ: Final = 2**53
+MAX_SECONDS: Final = 86_400.0
+"""Upper bound of any duration field (one day)."""
+MAX_WALL: Final = 1e11
+"""Upper bound of a wall timestamp (Unix seconds, year ~5138)."""
+
+SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+UNIT_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+
+
+class DecodeError(ValueError):
+    """A payload or topic that does not conform to the protocol; ``reason`` says why."""
+
+    def __init__(self, reason: str, code: str = "invalid") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        """A category for counters: topic, oversize, json, version, invalid, range, table."""
+
+
+# --- field types -----------------------------------------------------------------------
+
+Version = Annotated[int, msgspec.Meta(ge=1, le=PROTOCOL_VERSION)]
+TableNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)]
+GameNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
+MoveNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
+Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]
+SeqOrZero = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
+Wall = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_WALL)]
+Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_SECONDS)]
+MoveSeconds = Annotated[float, msgspec.Meta(gt=0.0, le=3600.0)]
+SeatCount = Annotated[int, msgspec.Meta(ge=MIN_SEATS, le=MAX_SEATS)]
+UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
+Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
+
+AnyUnitEvent = AnyClockEvent
+"""Everything a unit reports through its journal; result submissions join this union."""
+
+
+class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    v: Version
+
+
+# --- unit → hub --------------------------------------------------------------------------
+
+
+class EventEnvelope(_Message, frozen=True):
+    """One journalled domain event: ``(unit, seq)`` is unique and never reused."""
+
+    unit: UnitId
+    table: TableNo
+    seq: Seq
+    ts: Wall
+    """Unit's wall time when the event was journalled."""
+    event: AnyUnitEvent
+
+
+class TableSnapshot(_Message, frozen=True):
+    """Retained state of one table, republished on every change (never every tick)."""
+
+    table: TableNo
+    unit: UnitId
+    game: GameNo
+    move: MoveNo
+    phase: Phase
+    active: Seat | None
+    remaining: Seconds
+    """Seconds left for the active seat, measured at ``measured_at``."""
+    measured_at: Wall
+    """Unit's wall time at which ``remaining`` was measured."""
+    paused: PauseReason | None
+    last_lap_left: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS)] | None
+    timeouts: Annotated[tuple[Count, ...], msgspec.Meta(max_length=MAX_SEATS)]
+    """Timeouts in the current game, per seat in seat order."""
+    seats: SeatCount
+    move_seconds: MoveSeconds
+
+    @property
+    def running(self) -> bool:
+        """The active seat's time is running down."""
+        return self.phase is Phase.RUNNING and self.paused is None
+
+    def remaining_at(self, wall_now: float) -> float:
+        """Extrapolated seconds left at ``wall_now`` (on the receiver's wall clock)."""
+        if not self.running:
+            return self.remaining
+        return max(0.0, self.remaining - max(0.0, wall_now - self.measured_at))
+
+
+class StatusReason(enum.StrEnum):
+    CONNECTED = "connected"
+    SHUTDOWN = "shutdown"
+    """The unit (or hub) disconnected cleanly."""
+    LOST = "lost"
+    """The Last Will: the broker lost the connection."""
+
+
+class UnitStatus(_Message, frozen=True):
+    """Retained online/offline status of a table unit; the offline form is its Last Will."""
+
+    unit: UnitId
+    table: TableNo
+    online: bool
+    reason: StatusReason
+    ts: Wall
+    """Unit's wall time when composed (for a Last Will: when the unit connected)."""
+
+
+class HubStatus(_Message, frozen=True):
+    """Retained online/offline status of the hub; the offline form is its Last Will."""
+
+    online: bool
+    reason: StatusReason
+    ts: Wall
+
+
+# --- hub → unit ----------------------------------------------------------------------------
+
+
+class SeatAssignment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seat: Seat
+    name: Name
+    player: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    """The organizer's player id, when there is one."""
+
+
+class AssignedRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The ruleset parameters a unit needs; new ones are added with defaults."""
+
+    move_seconds: MoveSeconds = 40.0
+    ruleset: Annotated[str, msgspec.Meta(max_length=40)] = ""
+    """Name of the tournament's ruleset (tablekit.rulesets), for result entry."""
+
+
+class Assignment(_Message, frozen=True):
+    """Retained: who sits where at a table and which game they play next."""
+
+    table: TableNo
+    game: GameNo
+    seats: Annotated[
+        tuple[SeatAssignment, ...], msgspec.Meta(min_length=MIN_SEATS, max_length=MAX_SEATS)
+    ]
+    starter: Seat | None = None
+    """Seat that starts the game; None = by rotation (game 1: A, game 2: B, …)."""
+    rules: AssignedRules = AssignedRules()
+    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    issued: Wall = 0.0
+
+    def __post_init__(self) -> None:
+        letters = [s.seat for s in self.seats]
+        expected = [Seat(letter) for letter in "ABCD"[: len(letters)]]
+        if letters != expected:
+            got = ",".join(str(x) for x in letters)
+            raise ValueError(f"seats must be {','.join(expected)} in order, got {got}")
+        if self.starter is not None and self.starter not in letters:
+            raise ValueError(f"starter {self.starter} is not a seat of this table")
+
+    def names(self) -> dict[Seat, str]:
+        return {s.seat: s.name for s in self.seats}
+
+
+class BroadcastKind(enum.StrEnum):
+    LAST_LAP = "last_lap"
+    """The round's time is over: every running game plays its last lap."""
+    START_ROUND = "start_round"
+    MESSAGE = "message"
+    """A line of text for every table display."""
+
+
+class Broadcast(_Message, frozen=True):
+    """Retained hub → all tables message; apply each ``id`` at most once."""
+
+    id: Seq
+    kind: BroadcastKind
+    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    text: Text = ""
+    ts: Wall = 0.0
+
+
+class Ack(_Message, frozen=True):
+    """The hub committed every event of ``unit`` up to and including ``upto``.
+
+    ``resend_from`` asks the unit to republish its journal from that seq (a gap).
+    """
+
+    unit: UnitId
+    upto: SeqOrZero
+    resend_from: Seq | None = None
+
+
+class ResultAck(_Message, frozen=True):
+    """The hub accepted or rejected a table's submitted result for ``game``."""
+
+    unit: UnitId
+    game: GameNo
+    accepted: bool
+    reason: Text = ""
+
+
+AnyMessage = (
+    EventEnvelope
+    | TableSnapshot
+    | UnitStatus
+    | HubStatus
+    | Assignment
+    | Broadcast
+    | Ack
+    | ResultAck
+)
+
+
+# --- topics --------------------------------------------------------------------------------
+
+
+class Kind(enum.StrEnum):
+    """What a topic carries; the value is the topic's last level."""
+
+    EVENTS = "events"
+    STATE = "state"
+    STATUS = "status"
+    ASSIGN = "assign"
+    ACK = "ack"
+    RESULT = "result"
+    BROADCAST = "broadcast"
+    HUB_STATUS = "hub_status"
+
+
+MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
+    Kind.EVENTS: EventEnvelope,
+    Kind.STATE: TableSnapshot,
+    Kind.STATUS: UnitStatus,
+    Kind.ASSIGN: Assignment,
+    Kind.ACK: Ack,
+    Kind.RESULT: ResultAck,
+    Kind.BROADCAST: Broadcast,
+    Kind.HUB_STATUS: HubStatus,
+}
+_UNIT_KINDS: Final = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
+_HUB_TABLE_KINDS: Final = (Kind.ASSIGN, Kind.ACK, Kind.RESULT)
+
+
+@dataclass(frozen=True)
+class TopicRef:
+    kind: Kind
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The topic tree of one event at one venue: ``rummikub/v1/{venue}/{event}/…``."""
+
+    venue: str
+    event: str
+
+    def __post_init__(self) -> None:
+        for field, value in (("venue", self.venue), ("event", self.event)):
+            if not SEGMENT_RE.match(value):
+                raise ValueError(
+                    f"{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
+                    f"digit), got {value!r}"
+                )
+
+    @property
+    def base(self) -> str:
+        return f"{TOPIC_PREFIX}/{self.venue}/{self.event}"
+
+    def events(self, table: int) -> str:
+        return f"{self.base}/table/{table}/events"
+
+    def state(self, table: int) -> str:
+        return f"{self.base}/table/{table}/state"
+
+    def status(self, table: int) -> str:
+        return f"{self.base}/table/{table}/status"
+
+    def assign(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/assign"
+
+    def ack(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/ack"
+
+    def result(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/result"
+
+    @property
+    def broadcast(self) -> str:
+        return f"{self.base}/hub/broadcast"
+
+    @property
+    def hub_status(self) -> str:
+        return f"{self.base}/hub/status"
+
+    def unit_filters(self, table: int) -> list[str]:
+        """What a table unit subscribes to."""
+        return [f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status]
+
+    def hub_filters(self) -> list[str]:
+        """What the hub subscribes to."""
+        return [f"{self.base}/table/+/{kind}" for kind in _UNIT_KINDS]
+
+    def parse(self, topic: str) -> TopicRef:
+        """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
+        base = self.base + "/"
+        if not topic.startswith(base):
+            raise DecodeError(f"topic {topic!r} is not under {self.base}", "topic")
+        parts = topic[len(base) :].split("/")
+        if parts == ["hub", "broadcast"]:
+            return TopicRef(Kind.BROADCAST)
+        if parts == ["hub", "status"]:
+            return TopicRef(Kind.HUB_STATUS)
+        if len(parts) == 3 and parts[0] == "table":
+            kinds, number = _UNIT_KINDS, parts[1]
+        elif len(parts) == 4 and parts[:2] == ["hub", "table"]:
+            kinds, number = _HUB_TABLE_KINDS, parts[2]
+        else:
+            raise DecodeError(f"topic {topic!r} is not a protocol topic", "topic")
+        if parts[-1] not in kinds:
+            raise DecodeError(f"topic {topic!r}: unknown message kind {parts[-1]!r}", "topic")
+        if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
+            raise DecodeError(
+                f"topic {topic!r}: table must be 1-{MAX_TABLE}, got {number!r}", "topic"
+            )
+        return TopicRef(Kind(parts[-1]), int(number))
+
+
+# --- encoding and decoding ----------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class _Peek(msgspec.Struct):
+    v: Any = None
+
+
+_peek_decoder: Final = msgspec.json.Decoder(_Peek)
+_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+_encoder: Final = msgspec.json.Encoder()
+
+# Fields of the clock's events (tablekit.clock, not constrained there) and their ranges.
+_EVENT_INT_RANGES: Final[Mapping[str, tuple[int, int]]] = {
+    "game": (1, MAX_GAME),
+    "move": (0, MAX_MOVE),
+    "seats": (MIN_SEATS, MAX_SEATS),
+    "moves_left": (0, MAX_SEATS),
+}
+_EVENT_FLOAT_RANGES: Final[Mapping[str, tuple[float, float]]] = {
+    "move_seconds": (1e-9, 3600.0),
+}
+
+
+def encode(message: msgspec.Struct) -> bytes:
+    """The JSON payload of a message (compact, UTF-8)."""
+    return _encoder.encode(message)
+
+
+def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
+    """Decode ``payload`` as message type ``kind``, strictly; DecodeError with a reason."""
+    name = kind.__name__
+    if len(payload) > MAX_PAYLOAD:
+        raise DecodeError(
+            f"{name}: payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}", "oversize"
+        )
+    try:
+        version = _peek_decoder.decode(payload).v
+    except msgspec.DecodeError as err:
+        raise DecodeError(f"{name}: {_reason(err)}", "json") from None
+    if version is None:
+        raise DecodeError(f"{name}: missing the protocol version field `v`", "version")
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        raise DecodeError(
+            f"{name}: unsupported protocol version {version!r} "
+            f"(this end speaks {PROTOCOL_VERSION})",
+            "version",
+        )
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    try:
+        message: T = decoder.decode(payload)
+    except msgspec.DecodeError as err:
+        raise DecodeError(f"{name}: {_reason(err)}") from None
+    if isinstance(message, EventEnvelope):
+        try:
+            check_event(message.event)
+        except DecodeError as err:
+            raise DecodeError(f"{name}: {err.reason} - at `$.event`", err.code) from None
+    return message
+
+
+def decode_topic(
+    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
+) -> tuple[TopicRef, AnyMessage]:
+    """Decode a message by its topic, checking that a table-scoped payload names that table."""
+    ref = topics.parse(topic)
+    message: AnyMessage = decode(MESSAGE_OF_KIND[ref.kind], payload)
+    table = getattr(message, "table", None)
+    if table is not None and ref.table is not None and table != ref.table:
+        raise DecodeError(
+            f"{type(message).__name__}: payload is for table {table} but was published "
+            f"on the topic of table {ref.table}",
+            "table",
+        )
+    return ref, message
+
+
+def check_event(event: msgspec.Struct) -> None:
+    """Range checks on a domain event's numbers (the clock's structs carry no limits)."""
+    for field in event.__struct_fields__:
+        value = getattr(event, field)
+        where = f"{type(event).__name__}.{field}"
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            low, high = _EVENT_INT_RANGES.get(field, (0, MAX_MOVE))
+            if not low <= value <= high:
+                raise DecodeError(f"event {where}: {value} is outside {low}..{high}", "range")
+        elif isinstance(value, float):
+            flow, fhigh = _EVENT_FLOAT_RANGES.get(field, (0.0, MAX_SECONDS))
+            if not (math.isfinite(value) and flow <= value <= fhigh):
+                raise DecodeError(f"event {where}: {value} is outside {flow:g}..{fhigh:g}", "range")
+
+
+def _reason(err: msgspec.DecodeError) -> str:
+    text = str(err)
+    if "malformed" in text or "truncated" in text:
+        return f"not valid JSON ({text})"
+    return text
+
+
+# --- helpers for both ends ------------------------------------------------------------------
+
+
+def envelope(unit: str, table: int, seq: int, ts: float, event: AnyUnitEvent) -> EventEnvelope:
+    return EventEnvelope(v=PROTOCOL_VERSION, unit=unit, table=table, seq=seq, ts=ts, event=event)
+
+
+def snapshot_of(
+    state: ClockState, mono_now: float, wall_now: float, table: int, unit_id: str
+) -> TableSnapshot:
+    """The retained snapshot of a clock state at ``mono_now`` (pure)."""
+    if state.stats:
+        timeouts = tuple(s.timeouts for s in state.stats)
+    else:
+        timeouts = tuple(0 for _ in state.seats)
+    return TableSnapshot(
+        v=PROTOCOL_VERSION,
+        table=table,
+        unit=unit_id,
+        game=state.game,
+        move=state.move,
+        phase=state.phase,
+        active=state.active,
+        remaining=round(min(max(state.remaining_at(mono_now), 0.0), MAX_SECONDS), 3),
+        measured_at=wall_now,
+        paused=state.paused,
+        last_lap_left=state.last_lap_left,
+        timeouts=timeouts,
+        seats=state.rules.seats,
+        move_seconds=state.rules.move_seconds,
+    )

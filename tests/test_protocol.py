@@ -1,0 +1,280 @@
+"""The protocol module: round trips, topics, strict rejection with reasons."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tablekit.clock import (
+    ClockPaused,
+    ClockResumed,
+    ClockRules,
+    GameEndReason,
+    GameOver,
+    GameStarted,
+    LastLapSource,
+    LastLapStarted,
+    MoveClock,
+    MovePassed,
+    MoveRestarted,
+    MoveTimedOut,
+    PassUndone,
+    PauseReason,
+    Phase,
+)
+from tablekit.protocol import (
+    MAX_PAYLOAD,
+    Ack,
+    AssignedRules,
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    DecodeError,
+    EventEnvelope,
+    HubStatus,
+    Kind,
+    ResultAck,
+    SeatAssignment,
+    StatusReason,
+    TableSnapshot,
+    TopicRef,
+    Topics,
+    UnitStatus,
+    decode,
+    decode_topic,
+    encode,
+    envelope,
+    snapshot_of,
+)
+from tablekit.seats import Seat
+
+TOPICS = Topics("hall", "open2025")
+
+ALL_EVENTS = [
+    GameStarted(game=1, move=1, starter=Seat.A, seats=4, move_seconds=40.0),
+    MovePassed(game=1, move=1, seat=Seat.A, used=12.5),
+    MovePassed(game=1, move=2, seat=Seat.B, used=40.0, timed_out=True, overtime=3.25),
+    MoveTimedOut(game=1, move=3, seat=Seat.C),
+    ClockPaused(game=1, move=3, seat=Seat.C, reason=PauseReason.PLAYER_CALL, remaining=7.0),
+    ClockPaused(game=1, move=3, seat=None, reason=PauseReason.RECOVERED, remaining=0.0),
+    ClockResumed(game=1, move=3, seat=Seat.C, remaining=7.0, paused_for=60.0),
+    MoveRestarted(game=1, move=3, seat=Seat.C, discarded=33.0),
+    PassUndone(game=1, move=2, seat=Seat.B, remaining=11.0),
+    LastLapStarted(game=1, move=4, source=LastLapSource.HUB, moves_left=4),
+    GameOver(game=1, move=9, reason=GameEndReason.LAST_LAP_DONE, seat=Seat.A),
+]
+
+SEATS = (
+    SeatAssignment(Seat.A, "Ann", "p1"),
+    SeatAssignment(Seat.B, "Bob"),
+    SeatAssignment(Seat.C, "Cy"),
+    SeatAssignment(Seat.D, "Di"),
+)
+
+
+def other_messages() -> list[msgspec.Struct]:
+    state = MoveClock(ClockRules(seats=3, move_seconds=30.0)).state
+    return [
+        snapshot_of(state, 0.0, 1.7e9, 3, "unit-03"),
+        UnitStatus(v=1, unit="unit-03", table=3, online=False, reason=StatusReason.LOST, ts=1.7e9),
+        HubStatus(v=1, online=True, reason=StatusReason.CONNECTED, ts=1.7e9),
+        Assignment(v=1, table=3, game=2, seats=SEATS, starter=Seat.B),
+        Assignment(
+            v=1,
+            table=3,
+            game=1,
+            seats=SEATS[:3],
+            rules=AssignedRules(move_seconds=60.0, ruleset="002"),
+            round=4,
+            issued=1.7e9,
+        ),
+        Broadcast(v=1, id=7, kind=BroadcastKind.LAST_LAP, round=2, ts=1.7e9),
+        Broadcast(v=1, id=8, kind=BroadcastKind.MESSAGE, text="Lunch at 13:00"),
+        Ack(v=1, unit="unit-03", upto=41),
+        Ack(v=1, unit="unit-03", upto=0, resend_from=1),
+        ResultAck(v=1, unit="unit-03", game=2, accepted=False, reason="seat B: 2 jokers"),
+    ]
+
+
+@pytest.mark.parametrize("event", ALL_EVENTS, ids=lambda e: type(e).__name__)
+def test_every_clock_event_round_trips_in_an_envelope(event: object) -> None:
+    env = envelope("unit-03", 3, 17, 1_700_000_000.25, event)  # type: ignore[arg-type]
+    payload = encode(env)
+    assert decode(EventEnvelope, payload) == env
+    ref, message = decode_topic(TOPICS, TOPICS.events(3), payload)
+    assert ref == TopicRef(Kind.EVENTS, 3)
+    assert message == env
+
+
+@pytest.mark.parametrize("message", other_messages(), ids=lambda m: type(m).__name__)
+def test_every_other_message_round_trips(message: msgspec.Struct) -> None:
+    assert decode(type(message), encode(message)) == message
+
+
+def test_topics_parse_back_to_their_kind_and_table() -> None:
+    cases = {
+        TOPICS.events(12): TopicRef(Kind.EVENTS, 12),
+        TOPICS.state(1): TopicRef(Kind.STATE, 1),
+        TOPICS.status(999): TopicRef(Kind.STATUS, 999),
+        TOPICS.assign(5): TopicRef(Kind.ASSIGN, 5),
+        TOPICS.ack(5): TopicRef(Kind.ACK, 5),
+        TOPICS.result(5): TopicRef(Kind.RESULT, 5),
+        TOPICS.broadcast: TopicRef(Kind.BROADCAST),
+        TOPICS.hub_status: TopicRef(Kind.HUB_STATUS),
+    }
+    for topic, ref in cases.items():
+        assert topic.startswith("rummikub/v1/hall/open2025/")
+        assert TOPICS.parse(topic) == ref
+
+
+@pytest.mark.parametrize(
+    ("topic", "reason"),
+    [
+        ("rummikub/v1/other/open2025/table/1/events", "is not under"),
+        ("rummikub/v1/hall/open2025/table/1/chat", "unknown message kind"),
+        ("rummikub/v1/hall/open2025/table/0/events", "table must be 1-999"),
+        ("rummikub/v1/hall/open2025/table/007/events", "table must be 1-999"),
+        ("rummikub/v1/hall/open2025/table/x/events", "table must be 1-999"),
+        ("rummikub/v1/hall/open2025/hub/table/1/events", "unknown message kind"),
+        ("rummikub/v1/hall/open2025/table/1/events/x", "not a protocol topic"),
+    ],
+)
+def test_bad_topics_are_refused_with_a_reason(topic: str, reason: str) -> None:
+    with pytest.raises(DecodeError, match=reason) as err:
+        TOPICS.parse(topic)
+    assert err.value.code == "topic"
+
+
+def test_topic_segments_are_checked() -> None:
+    with pytest.raises(ValueError, match="venue"):
+        Topics("hall/2", "x")
+    with pytest.raises(ValueError, match="event"):
+        Topics("hall", "+")
+
+
+GOOD = json.loads(encode(envelope("unit-03", 3, 5, 1.7e9, ALL_EVENTS[1])))
+
+
+def mutated(**changes: object) -> bytes:
+    data = json.loads(json.dumps(GOOD))
+    for path, value in changes.items():
+        target = data
+        keys = path.split("__")
+        for key in keys[:-1]:
+            target = target[key]
+        if value is KeyError:
+            del target[keys[-1]]
+        else:
+            target[keys[-1]] = value
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize(
+    ("payload", "code", "reason"),
+    [
+        (b"{not json", "json", "not valid JSON"),
+        (b"", "json", "not valid JSON"),
+        (b"[1,2]", "json", "Expected `object`"),
+        (b"x" * (MAX_PAYLOAD + 1), "oversize", "exceeds 4096"),
+        (mutated(v=2), "version", "unsupported protocol version 2"),
+        (mutated(v="1"), "version", "unsupported protocol version '1'"),
+        (mutated(v=KeyError), "version", "missing the protocol version"),
+        (mutated(extra=1), "invalid", "unknown field `extra`"),
+        (mutated(event__color="red"), "invalid", "unknown field `color`"),
+        (mutated(seq=0), "invalid", "Expected `int` >= 1 - at `$.seq`"),
+        (mutated(seq="5"), "invalid", "Expected `int`, got `str` - at `$.seq`"),
+        (mutated(table=1000), "invalid", "<= 999 - at `$.table`"),
+        (mutated(ts=-1), "invalid", "at `$.ts`"),
+        (mutated(unit="a b"), "invalid", "at `$.unit`"),
+        (mutated(unit=KeyError), "invalid", "missing required field `unit`"),
+        (mutated(event__type="move_stolen"), "invalid", "Invalid value 'move_stolen'"),
+        (mutated(event__seat="E"), "invalid", "at `$.event.seat`"),
+        (mutated(event__used=True), "invalid", "got `bool` - at `$.event.used`"),
+        (mutated(event__used=-1.0), "range", "MovePassed.used: -1.0 is outside"),
+        (mutated(event__used=1e6), "range", "MovePassed.used"),
+        (mutated(event__game=0), "range", "MovePassed.game: 0 is outside 1..9999"),
+        (mutated(event__move=10**7), "range", "MovePassed.move"),
+        (b'{"v":1,"seq":1e999}', "invalid", "out of range"),
+    ],
+)
+def test_strict_decoding_refuses_with_a_reason(payload: bytes, code: str, reason: str) -> None:
+    with pytest.raises(DecodeError) as err:
+        decode(EventEnvelope, payload)
+    assert reason in err.value.reason
+    assert err.value.code == code
+    assert err.value.reason.startswith("EventEnvelope: ")
+
+
+def test_payload_for_another_table_is_refused() -> None:
+    payload = encode(envelope("unit-03", 3, 5, 1.7e9, ALL_EVENTS[1]))
+    with pytest.raises(DecodeError, match=r"for table 3 but was published on .* table 4") as err:
+        decode_topic(TOPICS, TOPICS.events(4), payload)
+    assert err.value.code == "table"
+
+
+def test_assignment_is_validated() -> None:
+    good = json.loads(encode(Assignment(v=1, table=3, game=1, seats=SEATS)))
+    bad_order = {**good, "seats": [good["seats"][1], good["seats"][0], good["seats"][2]]}
+    with pytest.raises(DecodeError, match="seats must be A,B,C in order, got B,A,C"):
+        decode(Assignment, json.dumps(bad_order).encode())
+    with pytest.raises(DecodeError, match=re.escape("length >= 3 - at `$.seats`")):
+        decode(Assignment, json.dumps({**good, "seats": good["seats"][:2]}).encode())
+    three = {**good, "seats": good["seats"][:3], "starter": "D"}
+    with pytest.raises(DecodeError, match="starter D is not a seat"):
+        decode(Assignment, json.dumps(three).encode())
+    with pytest.raises(DecodeError, match=re.escape("at `$.rules.move_seconds`")):
+        decode(Assignment, json.dumps({**good, "rules": {"move_seconds": 0}}).encode())
+    name = {**good["seats"][0], "name": "Ann\nDROP TABLE"}
+    with pytest.raises(DecodeError, match=re.escape("seats[0].name")):
+        decode(Assignment, json.dumps({**good, "seats": [name, *good["seats"][1:]]}).encode())
+
+
+def test_snapshot_reports_the_clock_and_extrapolates() -> None:
+    clock = MoveClock(ClockRules(seats=4, move_seconds=40.0))
+    clock.press(100.0)  # game 1 starts, A to move
+    clock.press(110.0)  # A used 10 s
+    snap = snapshot_of(clock.state, 125.0, 1_700_000_000.0, 7, "u7")
+    assert (snap.table, snap.unit, snap.game, snap.move) == (7, "u7", 1, 2)
+    assert snap.phase is Phase.RUNNING and snap.active is Seat.B
+    assert snap.remaining == 25.0 and snap.measured_at == 1_700_000_000.0
+    assert snap.timeouts == (0, 0, 0, 0) and snap.seats == 4 and snap.move_seconds == 40.0
+    assert snap.remaining_at(1_700_000_010.0) == 15.0
+    assert snap.remaining_at(1_700_000_100.0) == 0.0
+    clock.pause(126.0)
+    paused = snapshot_of(clock.state, 200.0, 1_700_000_075.0, 7, "u7")
+    assert paused.paused is PauseReason.JUDGE and not paused.running
+    assert paused.remaining_at(1_700_009_999.0) == paused.remaining == 24.0
+    clock.resume(201.0)
+    clock.tick(226.0)
+    timed_out = snapshot_of(clock.state, 230.0, 1_700_000_105.0, 7, "u7")
+    assert timed_out.phase is Phase.TIME_UP and timed_out.timeouts == (0, 1, 0, 0)
+    ready = snapshot_of(MoveClock(ClockRules(seats=3)).state, 0.0, 0.0, 1, "u1")
+    assert ready.timeouts == (0, 0, 0) and ready.active is None
+
+
+@given(
+    unit=st.from_regex(r"\A[A-Za-z0-9][A-Za-z0-9_.-]{0,63}\Z"),
+    table=st.integers(1, 999),
+    seq=st.integers(1, 2**53),
+    ts=st.floats(0, 1e11),
+    used=st.floats(0, 86_400),
+)
+def test_envelopes_round_trip_for_any_valid_values(
+    unit: str, table: int, seq: int, ts: float, used: float
+) -> None:
+    env = envelope(unit, table, seq, ts, MovePassed(game=1, move=1, seat=Seat.D, used=used))
+    assert decode(EventEnvelope, encode(env)) == env
+
+
+@given(st.binary(max_size=300))
+def test_random_bytes_never_escape_as_another_exception(payload: bytes) -> None:
+    for kind in (EventEnvelope, TableSnapshot, Assignment, Ack):
+        try:
+            decode(kind, payload)
+        except DecodeError as err:
+            assert err.reason
