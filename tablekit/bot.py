@@ -1,0 +1,155 @@
+"""Simulated players: press the unit's buttons at human-like random intervals.
+
+Used by the demo and the tests. A bot only puts button edges on the unit's
+inbox, exactly like the GPIO callbacks, and reads the unit's latest view to
+decide what a person at the table would do next.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tablekit.clock import PauseReason, Phase
+from tablekit.controls import Button, ButtonEdge, JudgeAction
+from tablekit.unit import MenuChoice
+from tablekit.view import TableView
+
+
+@dataclass(frozen=True)
+class BotStyle:
+    """How a table of simulated players behaves; ``pace`` scales every duration."""
+
+    pace: float = 1.0
+    median_move: float = 12.0
+    """Median seconds a move takes (log-normal spread)."""
+    timeout_chance: float = 0.04
+    judge_chance: float = 0.01
+    """Chance per move that the judge is called and pauses the clock."""
+    moves_per_game: tuple[int, int] = (40, 90)
+    last_lap_chance: float = 0.3
+    """Chance that a game ends by the bank running empty instead of a player going out."""
+    judge_hold: float = 1.5
+    """The unit's judge-key hold time: the bot holds a little longer to open the menu."""
+    games: int | None = None
+    """Stop after this many games (None: play on until stopped)."""
+
+
+class TableBot:
+    def __init__(
+        self,
+        put: Callable[[object], None],
+        view: Callable[[], TableView],
+        style: BotStyle | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.put = put
+        self.view = view
+        self.style = style or BotStyle()
+        self.rng = random.Random(seed)
+        self.stop_event = threading.Event()
+        self.presses = 0
+        self.games_started = 0
+        self._thread = threading.Thread(target=self._run, name="table-bot", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self.stop_event.set()
+        self._thread.join(timeout=5)
+
+    # -- behaviour ---------------------------------------------------------------------
+
+    def _run(self) -> None:
+        moves_left = self._game_length()
+        while not self.stop_event.is_set():
+            v = self.view()
+            c = v.clock
+            if c.paused is not None:
+                self._sleep(self._human(3.0, 12.0))
+                self._tap(Button.JUDGE)  # the judge settles it and resumes
+            elif c.phase is Phase.READY:
+                if self.style.games is not None and self.games_started >= self.style.games:
+                    return
+                self._sleep(self._human(1.0, 3.0))
+                self._press_pass()
+                self.games_started += 1
+                moves_left = self._game_length()
+            elif c.phase is Phase.GAME_OVER:
+                if self.style.games is not None and self.games_started >= self.style.games:
+                    return
+                self._sleep(self._human(3.0, 6.0))
+                self._judge_action(JudgeAction.START_GAME)
+                self.games_started += 1
+                moves_left = self._game_length()
+            elif c.phase is Phase.TIME_UP:
+                self._sleep(self._human(2.0, 8.0))  # carrying out the penalty
+                self._press_pass()
+            else:
+                moves_left -= 1
+                self._play_move(v, moves_left)
+
+    def _play_move(self, v: TableView, moves_left: int) -> None:
+        style, rng = self.style, self.rng
+        move_seconds = v.clock.rules.move_seconds
+        if moves_left == 0 and v.clock.last_lap_left is None:
+            if rng.random() < style.last_lap_chance:
+                self._judge_action(JudgeAction.LAST_LAP)
+            else:
+                self._sleep(self._human(3.0, 10.0))
+                self._judge_action(JudgeAction.END_GAME)
+                return
+        if rng.random() < style.timeout_chance:
+            think = move_seconds + 0.3
+        else:
+            think = min(rng.lognormvariate(0.0, 0.6) * style.median_move * style.pace,
+                        move_seconds * 0.9)
+        if not self._sleep(think):
+            return
+        state = self.view().clock
+        if state.phase is Phase.RUNNING and state.paused is None:
+            self._press_pass()
+            if rng.random() < style.judge_chance:
+                self._sleep(self._human(0.5, 2.0))
+                self._tap(Button.JUDGE)
+
+    def _game_length(self) -> int:
+        low, high = self.style.moves_per_game
+        return self.rng.randint(low, high)
+
+    def _human(self, low: float, high: float) -> float:
+        """A person's pause of between low and high seconds, scaled by the pace."""
+        return self.rng.uniform(low, high) * self.style.pace
+
+    # -- button helpers ------------------------------------------------------------------
+
+    def _sleep(self, seconds: float) -> bool:
+        """False when the bot is being stopped."""
+        return not self.stop_event.wait(seconds)
+
+    def _edge(self, button: Button, pressed: bool) -> None:
+        self.put(ButtonEdge(button, pressed, time.monotonic()))
+
+    def _tap(self, button: Button) -> None:
+        self._edge(button, True)
+        self._sleep(0.05)
+        self._edge(button, False)
+        self._sleep(0.05)  # let the unit take it before the bot looks again
+
+    def _press_pass(self) -> None:
+        self.presses += 1
+        self._tap(Button.PASS)
+
+    def _judge_action(self, action: JudgeAction) -> None:
+        """Hold the judge key to open the menu, choose, then resume the clock."""
+        self._edge(Button.JUDGE, True)
+        self._sleep(self.style.judge_hold + 0.1)
+        self._edge(Button.JUDGE, False)
+        self.put(MenuChoice(action, time.monotonic()))
+        self._sleep(0.1)
+        if self.view().clock.paused is PauseReason.JUDGE:
+            self._tap(Button.JUDGE)

@@ -1,0 +1,163 @@
+"""The unit loop: inputs in, events journaled before the link hears of them."""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import time
+from collections import Counter
+from collections.abc import Sequence
+
+import msgspec
+
+from tablekit.bot import BotStyle, TableBot
+from tablekit.clock import (
+    AnyClockEvent,
+    ClockRules,
+    ClockState,
+    GameStarted,
+    LastLapStarted,
+    MoveClock,
+    MovePassed,
+    Phase,
+)
+from tablekit.controls import Button, ButtonEdge
+from tablekit.seats import Seat
+from tablekit.unit import LinkStatus, Quit, RoundTimeOver, Seating, TableUnit
+from tablekit.view import TableView
+
+
+class Journal:
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+        self.events: list[AnyClockEvent] = []
+        self.state: bytes = b""
+
+    def record(self, events: Sequence[AnyClockEvent], state: bytes) -> None:
+        self.log.append("record")
+        self.events += events
+        self.state = state
+
+
+class Link:
+    def __init__(self, log: list[str]) -> None:
+        self.log = log
+        self.views: list[TableView] = []
+
+    def notify(self) -> None:
+        self.log.append("notify")
+
+    def publish_state(self, view: TableView, now: float) -> None:
+        self.views.append(view)
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def make_unit(seats: int = 4) -> tuple[TableUnit, Journal, Link, FakeTime]:
+    log: list[str] = []
+    journal, link, clock_time = Journal(log), Link(log), FakeTime()
+    unit = TableUnit(
+        MoveClock(ClockRules(seats=seats)), recorder=journal, uplink=link, monotonic=clock_time
+    )
+    return unit, journal, link, clock_time
+
+
+def press(unit: TableUnit, at: float) -> None:
+    unit.handle(ButtonEdge(Button.PASS, True, at))
+    unit.handle(ButtonEdge(Button.PASS, False, at + 0.05))
+
+
+def test_events_are_journaled_before_the_link_is_told() -> None:
+    unit, journal, link, _ = make_unit()
+    press(unit, 100.0)
+    press(unit, 105.0)
+    assert [type(e) for e in journal.events] == [GameStarted, MovePassed]
+    assert journal.log == ["record", "notify", "record", "notify"]
+    restored = msgspec.json.decode(journal.state, type=ClockState)
+    assert restored.active is Seat.B
+    assert link.views[-1].clock.active is Seat.B
+
+
+def test_state_is_published_on_change_not_every_frame() -> None:
+    unit, _, link, clock_time = make_unit()
+    press(unit, 100.0)
+    published = len(link.views)
+    for _ in range(5):
+        clock_time.now += 0.05
+        unit.apply(unit.controls.tick(clock_time.now), clock_time.now)
+    assert len(link.views) == published
+
+
+def test_seating_waits_for_the_game_to_end() -> None:
+    unit, _, _, _ = make_unit()
+    press(unit, 100.0)
+    names = {Seat.A: "Anna", Seat.B: "Bartek", Seat.C: "Celina"}
+    unit.handle(Seating(names=names, game=2, rules=ClockRules(seats=3, move_seconds=60)))
+    assert unit.clock.state.phase is Phase.RUNNING and unit.clock.state.rules.seats == 4
+    unit.clock.end_game(101.0)
+    unit.apply([], 101.0)
+    assert unit.clock.state.phase is Phase.READY and unit.clock.state.game == 2
+    assert unit.view.name(Seat.B) == "Bartek"
+    press(unit, 102.0)
+    assert unit.clock.state.active is Seat.B and unit.clock.state.rules.move_seconds == 60
+
+
+def test_redelivered_seating_never_rewinds_the_clock() -> None:
+    unit, _, _, _ = make_unit()
+    seating = Seating(names={}, game=1, rules=ClockRules())
+    unit.handle(seating)
+    press(unit, 100.0)
+    unit.clock.end_game(101.0)
+    unit.clock.start_game(102.0)
+    unit.clock.end_game(103.0)
+    unit.handle(seating)  # the retained assignment again, after a reconnect
+    assert unit.clock.state.phase is Phase.GAME_OVER and unit.clock.state.game == 2
+
+
+def test_round_time_over_starts_the_last_lap() -> None:
+    unit, journal, _, _ = make_unit()
+    press(unit, 100.0)
+    unit.handle(RoundTimeOver(at=101.0))
+    assert isinstance(journal.events[-1], LastLapStarted)
+
+
+def test_link_status_marks_offline_since() -> None:
+    unit, _, _, _ = make_unit()
+    unit.handle(LinkStatus(online=False, at=50.0))
+    unit.handle(LinkStatus(online=False, at=60.0))
+    assert unit.view.online is False and unit.view.offline_since == 50.0
+    unit.handle(LinkStatus(online=True, at=70.0))
+    assert unit.view.online is True and unit.view.offline_since is None
+
+
+def test_loop_runs_bots_and_every_pass_moves_clockwise() -> None:
+    log: list[str] = []
+    journal = Journal(log)
+    rules = ClockRules(seats=3, move_seconds=1.0, lockout=0.1)
+    unit = TableUnit(MoveClock(rules), recorder=journal)
+    style = BotStyle(pace=0.02, timeout_chance=0.1, moves_per_game=(8, 12), judge_hold=1.5)
+    bot = TableBot(unit.put, lambda: unit.view, style, seed=7)
+    loop = threading.Thread(target=unit.run)
+    loop.start()
+    bot.start()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        counts = Counter(type(e).__name__ for e in journal.events)
+        if counts["GameOver"] >= 1 and counts["MovePassed"] >= 15:
+            break
+        time.sleep(0.1)
+    bot.stop()
+    unit.put(Quit())
+    loop.join(timeout=5)
+    assert not loop.is_alive()
+    passes = [e for e in journal.events if isinstance(e, MovePassed)]
+    assert len(passes) >= 15
+    for before, after in itertools.pairwise(passes):
+        if after.game == before.game and after.move == before.move + 1:
+            assert after.seat.position == (before.seat.position + 1) % 3
