@@ -1,0 +1,403 @@
+"""The table unit's TOML config: strict decoding with errors that name the field.
+
+Every section and field has a default, so an empty file is a valid desktop
+config; ``tablekit/default-unit.toml`` spells the defaults out with comments.
+Pins are BCM GPIO numbers (``17``) or strings (``"GPIO17"``, ``"BCM17"``,
+``"BOARD11"`` = physical header pin 11); ``false`` leaves a device out.
+
+A bad file raises :class:`ConfigError` whose message names the file and the
+field, e.g. ``unit.toml: clock.move_seconds: must be above 0 and at most 3600,
+got -5.0``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from tablekit.clock import ClockRules
+from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file and field."""
+
+
+_NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+_FIELD_PREFIX = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])?): ")
+
+MAX_MOVE_SECONDS = 3600.0
+MIN_TONE_HZ = 20.0
+MAX_TONE_HZ = 6000.0
+"""TonalBuzzer spans one octave either side of the tone; MIDI ends near 12.5 kHz."""
+
+
+def _check(ok: bool, message: str) -> None:
+    if not ok:
+        raise ValueError(message)
+
+
+# --- sections -----------------------------------------------------------------
+
+
+class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    table: int = 1
+    unit_id: str = ""
+    """Defaults to ``table-NN`` from ``table``."""
+    journal: str = "tablekit-journal.sqlite3"
+    """SQLite journal; a relative path is taken from the unit's state directory."""
+
+    def __post_init__(self) -> None:
+        _check(self.table >= 1, f"table: tables are numbered from 1, got {self.table}")
+        if not self.unit_id:
+            msgspec.structs.force_setattr(self, "unit_id", f"table-{self.table:02d}")
+        _check(
+            bool(_NAME.fullmatch(self.unit_id)),
+            f"unit_id: 1 to 32 of A-Z a-z 0-9 _ -, got {self.unit_id!r}",
+        )
+        _check(bool(self.journal.strip()), "journal: must name a file, got an empty string")
+
+    def journal_path(self, state_dir: Path) -> Path:
+        """The journal file: ``journal`` itself if absolute, else under ``state_dir``."""
+        path = Path(self.journal).expanduser()
+        return path if path.is_absolute() else state_dir / path
+
+
+class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    seats: int = 4
+    move_seconds: float = 40.0
+    lockout: float = 0.4
+    """A pass press this soon after the last accepted one is ignored (double slams)."""
+    judge_hold: float = DEFAULT_JUDGE_HOLD
+    """Seconds the judge key is held to open the judge menu."""
+    call_hold: float = DEFAULT_CALL_HOLD
+    """Seconds the pass button is held right after a pass to call the judge."""
+
+    def __post_init__(self) -> None:
+        _check(self.seats in (3, 4), f"seats: a table seats 3 or 4 players, got {self.seats}")
+        _check(
+            0 < self.move_seconds <= MAX_MOVE_SECONDS,
+            f"move_seconds: must be above 0 and at most 3600, got {self.move_seconds}",
+        )
+        _check(
+            0 <= self.lockout < self.move_seconds,
+            f"lockout: must be at least 0 and below move_seconds ({self.move_seconds}), "
+            f"got {self.lockout}",
+        )
+        _check(0 < self.judge_hold <= 10, f"judge_hold: must be in (0, 10], got {self.judge_hold}")
+        _check(0 < self.call_hold <= 30, f"call_hold: must be in (0, 30], got {self.call_hold}")
+
+
+class BuzzerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    mode: Literal["beeps", "quiet"] = "beeps"
+    """``quiet``: lights only, the buzzer never sounds."""
+    beeps_at: tuple[float, ...] = (10.0, 5.0, 4.0, 3.0, 2.0, 1.0)
+    """Seconds remaining at which a short beep starts."""
+    beep_length: float = 0.15
+    long_tone: float = 2.0
+    """Seconds of tone when the time runs out (0: none)."""
+    tone: float | None = None
+    """Hz for a passive buzzer driven by TonalBuzzer; None = active buzzer."""
+
+    def __post_init__(self) -> None:
+        for i, mark in enumerate(self.beeps_at):
+            _check(
+                0 < mark <= MAX_MOVE_SECONDS,
+                f"beeps_at[{i}]: must be above 0 and at most 3600, got {mark}",
+            )
+        _check(
+            len(set(self.beeps_at)) == len(self.beeps_at),
+            f"beeps_at: a mark is listed twice in {list(self.beeps_at)}",
+        )
+        _check(
+            0 < self.beep_length < 1,
+            f"beep_length: must be above 0 and below 1 second, got {self.beep_length}",
+        )
+        _check(0 <= self.long_tone <= 30, f"long_tone: must be in [0, 30], got {self.long_tone}")
+        if self.tone is not None:
+            _check(
+                MIN_TONE_HZ <= self.tone <= MAX_TONE_HZ,
+                f"tone: must be {MIN_TONE_HZ:g} to {MAX_TONE_HZ:g} Hz, got {self.tone}",
+            )
+
+    @property
+    def quiet(self) -> bool:
+        return self.mode == "quiet"
+
+
+# -- pins ---------------------------------------------------------------------
+
+GPIO_PINS = range(28)
+"""BCM GPIO numbers present on the 40-pin header."""
+
+BOARD_TO_BCM: dict[int, int] = {
+    3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23, 18: 24,
+    19: 10, 21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5, 31: 6, 32: 12,
+    33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
+}  # fmt: skip
+"""Physical header pin → BCM GPIO; the other header pins are power and ground."""
+
+BCM_TO_BOARD: dict[int, int] = {bcm: board for board, bcm in BOARD_TO_BCM.items()}
+
+DEFAULT_LED_BAR: tuple[int, ...] = (22, 23, 24, 25, 12, 19, 16, 26, 20, 21)
+"""Bottom LED first; avoids the I2C, SPI0, UART and ID EEPROM pins."""
+
+
+class PinSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """Resolved BCM GPIO numbers; None (or an empty bar) = device left out."""
+
+    pass_button: int | None = 17
+    judge_key: int | None = 27
+    call_button: int | None = None
+    buzzer: int | None = 18
+    status_led: tuple[int, int, int] | None = (5, 6, 13)
+    """Red, green, blue."""
+    led_bar: tuple[int, ...] = DEFAULT_LED_BAR
+    active_high: bool = True
+    """RGB LED: True = common cathode (to GND), False = common anode (to 3V3)."""
+    pull_up: bool = True
+    """Buttons: True = wired to GND with the internal pull-up; False = to 3V3."""
+
+    def __post_init__(self) -> None:
+        seen: dict[int, str] = {}
+        for use, pin in self.uses():
+            _check(
+                pin in GPIO_PINS,
+                f"{use}: GPIO{pin} is not on the 40-pin header (GPIO0 to GPIO27)",
+            )
+            if pin in seen:
+                raise ValueError(f"{use}: GPIO{pin} is already used by pins.{seen[pin]}")
+            seen[pin] = use
+
+    def uses(self) -> list[tuple[str, int]]:
+        """Every (field, BCM pin) in use, in config order."""
+        out: list[tuple[str, int]] = []
+        for name in ("pass_button", "judge_key", "call_button", "buzzer"):
+            pin = getattr(self, name)
+            if pin is not None:
+                out.append((name, pin))
+        if self.status_led is not None:
+            out += [(f"status_led[{i}]", p) for i, p in enumerate(self.status_led)]
+        out += [(f"led_bar[{i}]", p) for i, p in enumerate(self.led_bar)]
+        return out
+
+
+_PinValue = int | str | bool
+
+
+class _PinsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """``[pins]`` as written: numbers or names, ``false`` for none."""
+
+    pass_button: _PinValue = 17
+    judge_key: _PinValue = 27
+    call_button: _PinValue = False
+    buzzer: _PinValue = 18
+    status_led: tuple[_PinValue, ...] | bool = (5, 6, 13)
+    led_bar: tuple[_PinValue, ...] | bool = DEFAULT_LED_BAR
+    active_high: bool = True
+    pull_up: bool = True
+
+    def resolve(self) -> PinSettings:
+        def one(field: str, value: _PinValue) -> int | None:
+            if value is False:
+                return None
+            return parse_pin(value, field)
+
+        def many(field: str, value: tuple[_PinValue, ...] | bool) -> tuple[int, ...]:
+            if value is False:
+                return ()
+            if value is True:
+                raise ValueError(f"{field}: true is not a pin list; give pins or false")
+            return tuple(parse_pin(v, f"{field}[{i}]") for i, v in enumerate(value))
+
+        status = many("status_led", self.status_led)
+        _check(
+            len(status) in (0, 3),
+            f"status_led: needs 3 pins (red, green, blue) or false, got {len(status)}",
+        )
+        return PinSettings(
+            pass_button=one("pass_button", self.pass_button),
+            judge_key=one("judge_key", self.judge_key),
+            call_button=one("call_button", self.call_button),
+            buzzer=one("buzzer", self.buzzer),
+            status_led=(status[0], status[1], status[2]) if status else None,
+            led_bar=many("led_bar", self.led_bar),
+            active_high=self.active_high,
+            pull_up=self.pull_up,
+        )
+
+
+_PIN_NAME = re.compile(r"(GPIO|BCM|BOARD)(\d{1,2})")
+
+
+def parse_pin(value: object, field: str = "pin") -> int:
+    """A pin as written in the config → BCM GPIO number; ValueError names ``field``."""
+    how = "use a BCM number 0-27, 'GPIO17', 'BCM17' or 'BOARD11'"
+    if isinstance(value, bool):
+        raise ValueError(f"{field}: true is not a pin; give a pin or false ({how})")
+    if isinstance(value, int):
+        if value in GPIO_PINS:
+            return value
+        raise ValueError(f"{field}: unknown pin {value} ({how})")
+    if isinstance(value, str):
+        m = _PIN_NAME.fullmatch(value.strip().upper())
+        if m is not None:
+            kind, number = m.group(1), int(m.group(2))
+            if kind == "BOARD" and number in BOARD_TO_BCM:
+                return BOARD_TO_BCM[number]
+            if kind != "BOARD" and number in GPIO_PINS:
+                return number
+            if kind == "BOARD" and 1 <= number <= 40:
+                raise ValueError(
+                    f"{field}: header pin {number} is power or ground, not a GPIO ({value!r})"
+                )
+        raise ValueError(f"{field}: unknown pin {value!r} ({how})")
+    raise ValueError(f"{field}: unknown pin {value!r} ({how})")
+
+
+# -- display and link ------------------------------------------------------------
+
+
+class DisplaySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    width: int = 480
+    height: int = 320
+    fullscreen: bool = False
+    fps: int = 15
+    rotate: Literal[0, 90, 180, 270] = 0
+    """Software rotation in degrees (KMSDRM ignores the system's display rotation)."""
+
+    def __post_init__(self) -> None:
+        _check(160 <= self.width <= 4096, f"width: must be 160 to 4096, got {self.width}")
+        _check(120 <= self.height <= 4096, f"height: must be 120 to 4096, got {self.height}")
+        _check(1 <= self.fps <= 60, f"fps: must be 1 to 60, got {self.fps}")
+
+
+class LinkSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The MQTT link to the hub; the section's absence means no link."""
+
+    host: str
+    port: int = 1883
+    username: str | None = None
+    password_file: str | None = None
+    venue: str = "hall"
+    event: str = "demo"
+    keepalive: int = 15
+    tls: bool = False
+
+    def __post_init__(self) -> None:
+        _check(bool(self.host.strip()), "host: must name the broker, got an empty string")
+        _check(1 <= self.port <= 65535, f"port: must be 1 to 65535, got {self.port}")
+        for name in ("venue", "event"):
+            value = getattr(self, name)
+            _check(
+                bool(_NAME.fullmatch(value)),
+                f"{name}: 1 to 32 of A-Z a-z 0-9 _ - (it is a topic level), got {value!r}",
+            )
+        _check(5 <= self.keepalive <= 3600, f"keepalive: must be 5 to 3600 s, got {self.keepalive}")
+
+
+# -- the whole file --------------------------------------------------------------
+
+
+class UnitConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    unit: UnitSettings = UnitSettings()
+    clock: ClockSettings = ClockSettings()
+    buzzer: BuzzerSettings = BuzzerSettings()
+    pins: PinSettings = PinSettings()
+    display: DisplaySettings = DisplaySettings()
+    link: LinkSettings | None = None
+
+    def clock_rules(self) -> ClockRules:
+        c = self.clock
+        return ClockRules(seats=c.seats, move_seconds=c.move_seconds, lockout=c.lockout)
+
+
+class _UnitFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    unit: UnitSettings = UnitSettings()
+    clock: ClockSettings = ClockSettings()
+    buzzer: BuzzerSettings = BuzzerSettings()
+    pins: _PinsFile = _PinsFile()
+    display: DisplaySettings = DisplaySettings()
+    link: LinkSettings | None = None
+
+
+_SECTIONS: dict[str, type[msgspec.Struct]] = {
+    "unit": UnitSettings,
+    "clock": ClockSettings,
+    "buzzer": BuzzerSettings,
+    "pins": _PinsFile,
+    "display": DisplaySettings,
+    "link": LinkSettings,
+}
+
+_CHOICES = {"buzzer.mode": "'beeps' or 'quiet'", "display.rotate": "0, 90, 180 or 270"}
+
+
+def parse_config(text: str, source: str = "<config>") -> UnitConfig:
+    """Decode a unit config; ``source`` (usually the file name) leads every error."""
+    try:
+        raw = msgspec.toml.decode(text, type=_UnitFile)
+    except msgspec.ValidationError as err:
+        raise ConfigError(f"{source}: {_describe(str(err))}") from None
+    except msgspec.DecodeError as err:
+        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+    try:
+        pins = raw.pins.resolve()
+    except ValueError as err:
+        raise ConfigError(f"{source}: pins.{err}") from None
+    return UnitConfig(
+        unit=raw.unit,
+        clock=raw.clock,
+        buzzer=raw.buzzer,
+        pins=pins,
+        display=raw.display,
+        link=raw.link,
+    )
+
+
+def load_config(path: Path | None) -> UnitConfig:
+    """The config in ``path``, or the built-in defaults when ``path`` is None."""
+    if path is None:
+        return UnitConfig()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise ConfigError(f"{path}: cannot read the config: {err}") from None
+    return parse_config(text, str(path))
+
+
+def default_config_path() -> Path:
+    """The packaged, commented example config (its values are the defaults)."""
+    return Path(__file__).with_name("default-unit.toml")
+
+
+def _describe(message: str) -> str:
+    """msgspec's "<what> - at `$.a.b`" → "a.b: <what>", naming the field."""
+    what, sep, where = message.rpartition(" - at `")
+    if not sep:
+        what, where = message, "$"
+    path = where.rstrip("`").removeprefix("$").removeprefix(".")
+    unknown = re.fullmatch(r"Object contains unknown field `(.+)`", what)
+    if unknown is not None:
+        field = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
+        return f"{field}: unknown field; {_known_fields(path)}"
+    own = _FIELD_PREFIX.match(what)
+    if own is not None and path:
+        return f"{path}.{what}"  # our own check, already prefixed with its field
+    if not path:
+        return what
+    if what.startswith("Invalid enum value") and path in _CHOICES:
+        return f"{path}: {what[0].lower()}{what[1:]}; expected {_CHOICES[path]}"
+    return f"{path}: {what[0].lower()}{what[1:]}"
+
+
+def _known_fields(path: str) -> str:
+    if not path:
+        return "the sections are " + ", ".join(f"[{name}]" for name in _SECTIONS)
+    section: Any = _SECTIONS.get(path)
+    if section is None:
+        return "not expected here"
+    return f"[{path}] has " + ", ".join(section.__struct_fields__)
