@@ -126,11 +126,13 @@ class EntryView(msgspec.Struct, frozen=True):
     """Everything a display needs to draw the flow at one moment.
 
     ``seat`` is the seat being entered (``TILES``/``JOKERS``) or the next one to
-    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on.
+    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on; draw its
+    small points with :func:`tablekit.scoring.displayed_small` and ``ruleset``.
     """
 
     game: int
     ending: GameEnding
+    ruleset: Ruleset  # for drawing small points in the ruleset's display convention
     step: Step
     seat: Seat | None
     buffer: str
@@ -193,6 +195,7 @@ class ResultEntry:
         return EntryView(
             game=self._game,
             ending=self._ending,
+            ruleset=self._ruleset,
             step=self._step,
             seat=seat,
             buffer=self._buffer,
@@ -285,15 +288,8 @@ class ResultEntry:
         if all(e.complete for e in self._racks.values()):
             self._finish()
         else:
-            following = [
-                i
-                for i in range(self._index + 1, len(self._seats))
-                if not self._racks[self._seats[i]].complete
-            ]
-            first_missing = next(
-                i for i, s in enumerate(self._seats) if not self._racks[s].complete
-            )
-            self._go(Step.TILES, following[0] if following else first_missing)
+            missing = next(i for i, s in enumerate(self._seats) if not self._racks[s].complete)
+            self._go(Step.TILES, missing)
 
     def _back(self) -> None:
         if self._step == Step.JOKERS:

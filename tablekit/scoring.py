@@ -25,7 +25,8 @@ Interpretations this module commits to:
   place, and the next player's place counts everyone above (two tied for 2nd at a
   4-table are both 2nd, the last player is 4th). Placement big points follow the
   place, so ties share the higher place's points. The player who went out is always
-  placed first alone, even in the corner case of zero penalties giving a loser 0 SP.
+  placed first alone, even when zero penalties leave every loser at 0 and so tie them
+  with the winner's 0 SP.
 """
 
 from __future__ import annotations

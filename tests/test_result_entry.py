@@ -20,6 +20,7 @@ from tablekit.scoring import (
     Opening,
     RackReport,
     SeatError,
+    displayed_small,
 )
 from tablekit.seats import Seat
 
@@ -98,6 +99,9 @@ def test_three_player_table_under_002_shows_placement_points() -> None:
     assert view.score is not None
     # B out: +18; A and C tied at -9 for 2nd: 2 BP each.
     assert [(s.small, s.big) for s in view.score.scores] == [(-9, 2), (18, 4), (-9, 2)]
+    # 002 shows the signs inverted: the winner -18, the others +9.
+    shown = [displayed_small(s, view.ruleset) for s in view.score.scores]
+    assert shown == [9, -18, 9]
 
 
 def test_mistyped_value_corrected_with_backspace_before_enter() -> None:
@@ -363,3 +367,23 @@ def test_flow_construction_is_checked() -> None:
     message = r"^seats A, C, B: seats must be A, B, C in order, got A, C, B$"
     with pytest.raises(SeatError, match=message):
         ResultEntry(1, (A, C, B), rs, OUT)
+
+
+def test_judge_ending_change_clears_confirmations_and_rescores() -> None:
+    flow = new(seats=3, ending=NOBODY)
+    view = press(flow, "0 E E 6 E E 7 E E E E")
+    assert view.confirmed == (A, B)
+    view = flow.judge_set_ending(OUT)  # A did go out during the last lap
+    assert (view.step, view.confirmed, view.ending) == (Step.CONFIRM, (), OUT)
+    assert small(view) == {A: 13, B: -6, C: -7}
+    assert flow.judge_set_ending(OUT).confirmed == ()
+
+
+def test_after_a_jump_ahead_the_flow_returns_to_the_first_seat_missing_values() -> None:
+    flow = new(seats=3)
+    view = flow.correct(C)  # the shell let C type first
+    assert (view.step, view.seat) == (Step.TILES, C)
+    view = press(flow, "7 E E")
+    assert (view.step, view.seat) == (Step.TILES, A)
+    view = press(flow, "0 E E")
+    assert (view.step, view.seat) == (Step.TILES, B)

@@ -214,14 +214,15 @@ def test_racks_in_any_order_are_scored_in_seat_order() -> None:
 
 
 def test_zero_penalties_keep_the_player_who_went_out_first_alone() -> None:
-    # joker_penalty 0: B's rack (one joker) is worth 0, the same SP as A who went out.
-    # A is still the sole winner and 1st; B is 2nd. Pot 0 + 10 + 20 = 30.
-    rs = Ruleset(name="free jokers", title="t", joker_penalty=0,
+    # joker_penalty 0 and not_opened_penalty 0: B (one joker) and C (never opened) are
+    # worth 0, so everyone has 0 SP. A went out and is still the sole winner and 1st;
+    # B and C share 2nd: 4, 2, 2 BP.
+    rs = Ruleset(name="free", title="t", joker_penalty=0, not_opened_penalty=0,
                  big_points=BigPointScheme.PLACEMENT)
-    report = GameReport(game=1, ending=OUT, racks=(rack(A), rack(B, 0, 1), rack(C, 10),
-                                                  rack(D, 20)))
+    report = GameReport(game=1, ending=OUT, racks=(rack(A), rack(B, 0, 1),
+                                                  rack(C, 30, opening=NOT)))
     got = [(s.small, s.big, s.place, s.winner) for s in score_game(report, rs).scores]
-    assert got == [(30, 4, 1, True), (0, 2, 2, False), (-10, 1, 3, False), (-20, 0, 4, False)]
+    assert got == [(0, 4, 1, True), (0, 2, 2, False), (0, 2, 2, False)]
 
 
 def test_custom_placement_points_are_used() -> None:
