@@ -128,8 +128,8 @@ class GpioOutputs:
     def bar_length(self) -> int:
         return len(self.bar) if self.bar is not None else 0
 
-    def show(self, view: TableView, now: float) -> Signals:
-        """Render ``view`` at ``now`` onto the devices; returns what it rendered."""
+    def show(self, view: TableView, now: float) -> None:
+        """Render ``view`` at ``now`` onto the devices (``last`` keeps what was shown)."""
         signals = render_signals(view, now, self._settings, self.bar_length)
         last = self.last
         if self.bar is not None and (last is None or signals.bar != last.bar):
@@ -141,7 +141,6 @@ class GpioOutputs:
         ):
             self._sound(signals)
         self.last = signals
-        return signals
 
     def _sound(self, signals: Signals) -> None:
         if isinstance(self.buzzer, TonalBuzzer):

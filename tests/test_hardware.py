@@ -25,7 +25,8 @@ from tablekit.clock import (
 from tablekit.config import PinSettings, UnitConfig, parse_config
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
 from tablekit.hardware import GpioInputs, GpioOutputs
-from tablekit.signals import AMBER, BLUE, GREEN, RED
+from tablekit.signals import AMBER, BLUE, GREEN, OFF, RED
+from tablekit.unit import TableUnit
 from tablekit.view import TableView
 
 CONFIG = UnitConfig()
@@ -395,3 +396,25 @@ def test_close_releases_the_pins(factory: MockFactory) -> None:
     table.outputs.close()
     with GpioInputs(CONFIG, lambda _: None, factory), GpioOutputs(CONFIG, factory) as outputs:
         assert outputs.bar_length == 10
+
+
+def test_gpio_devices_in_the_unit_loop(factory: MockFactory) -> None:
+    now = FakeTime()
+    outputs = GpioOutputs(CONFIG, factory)
+    unit = TableUnit(MoveClock(CONFIG.clock_rules()), outputs=[outputs], monotonic=now)
+    inputs = GpioInputs(CONFIG, unit.put, factory, clock=now)
+    factory.pin(PASS).drive_low()
+    unit.step()
+    assert unit.clock.state.phase is Phase.RUNNING
+    assert [float(factory.pin(p).state) for p in PINS.led_bar] == [1.0] * 10
+    now.t += 35.9  # 4.1 s left: the loop's frame shows the flashing red and a beep
+    factory.pin(PASS).drive_high()
+    unit.step()
+    assert outputs.last is not None
+    assert outputs.last.status == OFF
+    now.t += 0.1
+    unit.step()
+    assert outputs.last.status == RED
+    assert factory.pin(BUZZER).state
+    inputs.close()
+    outputs.close()
