@@ -1,0 +1,80 @@
+"""League tournament points and season table (003)."""
+
+from __future__ import annotations
+
+import pytest
+from test_tournament_support import make_players, play_event
+
+from hub.tournament import (
+    Player,
+    SeedsDeclared,
+    TournamentError,
+    award_points,
+    preset,
+    season_seeds,
+    season_table,
+    tournament_points,
+)
+
+
+def test_points_for_eight_and_sixteen() -> None:
+    assert [tournament_points(p, 8) for p in range(1, 9)] == [9, 7, 6, 5, 4, 3, 2, 1]
+    assert [tournament_points(p, 16) for p in range(1, 17)] == [17, *range(15, 0, -1)]
+
+
+def test_points_capped_at_seventeen_only_top_sixteen_score() -> None:
+    twenty = [tournament_points(p, 20) for p in range(1, 21)]
+    assert twenty == [17, *range(15, 0, -1), 0, 0, 0, 0]
+    assert all(tournament_points(p, 32) == 0 for p in range(17, 33))
+    assert tournament_points(1, 32) == 17
+    with pytest.raises(TournamentError, match="place 9 is not a place among 8"):
+        tournament_points(9, 8)
+
+
+def test_shared_place_gets_the_better_places_points() -> None:
+    assert award_points({"a": 1, "b": 2, "c": 2, "d": 4}) == {"a": 5, "b": 3, "c": 3, "d": 1}
+
+
+def test_season_table_ties_by_starts_then_shared() -> None:
+    t1 = {"a": 9, "b": 7, "c": 6}
+    t2 = {"a": 1, "b": 3, "c": 4}
+    t3 = {"b": 0, "d": 4}
+    rows = season_table([t1, t2, t3])
+    assert [(r.place, r.player_id, r.points, r.starts) for r in rows] == [
+        (1, "b", 10, 3),
+        (2, "a", 10, 2),
+        (2, "c", 10, 2),
+        (4, "d", 4, 1),
+    ]
+    assert season_seeds(rows, {"a", "c", "d"}, k=2) == ("a", "c")
+
+
+def test_season_table_more_starts_rank_higher_parameter() -> None:
+    t1 = {"a": 5, "b": 5}
+    t2 = {"a": 0}
+    higher = season_table([t1, t2])
+    assert [(r.place, r.player_id) for r in higher] == [(1, "a"), (2, "b")]
+    lower = season_table([t1, t2], more_starts_ranks_higher=False)
+    assert [(r.place, r.player_id) for r in lower] == [(1, "b"), (2, "a")]
+    level = season_table([{"a": 3, "b": 3}])
+    assert [r.place for r in level] == [1, 1]
+
+
+def test_season_seeding_puts_current_top_four_at_different_tables() -> None:
+    players: list[Player] = make_players(16)
+    tournaments: list[dict[str, int]] = []
+    for number in range(3):
+        extra = []
+        seeds: tuple[str, ...] = ()
+        if tournaments:
+            seeds = season_seeds(season_table(tournaments), {p.id for p in players})
+            assert len(seeds) == 4
+            extra = [SeedsDeclared(seeds)]
+        state, _ = play_event(preset("league", players=16), players, 100 + number, extra=extra)
+        first = state.seating("tables")
+        if seeds:
+            assert [next(t.number for t in first if s in t.players) for s in seeds] == [1, 2, 3, 4]
+        tournaments.append(state.league_points())
+    rows = season_table(tournaments)
+    assert sum(r.points for r in rows) == 3 * sum(tournament_points(p, 16) for p in range(1, 17))
+    assert all(r.starts == 3 for r in rows)
