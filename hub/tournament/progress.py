@@ -78,7 +78,6 @@ from hub.tournament.standings import (
     GameScores,
     StandingRow,
     Standings,
-    Totals,
     compute_standings,
     lot_keys,
     standings_from_totals,
@@ -671,7 +670,3 @@ def seat_next(state: EventState, seed: int) -> tuple[EventState, RoundSeated]:
     fact = state.draw_next(seed)
     return state.apply(fact), fact
 
-
-def totals_of(standings: Standings) -> dict[str, Totals]:
-    """Per-player totals of a standings table (handy for displays and checks)."""
-    return {r.player_id: Totals(r.player_id, r.big, r.small, r.games) for r in standings.rows}
