@@ -203,7 +203,7 @@ def test_withdrawn_finalist_is_replaced_by_the_next_at_the_table() -> None:
     assert len(final.players) == 4 and len(consolation.players) == 3
 
 
-def test_tampered_seating_is_refused() -> None:
+def test_draw_audit_finds_a_tampered_seating() -> None:
     state = _start("school", 8)
     fact = state.draw_next(9)
     t1, t2 = fact.tables
@@ -215,7 +215,9 @@ def test_tampered_seating_is_refused() -> None:
         ),
     )
     with pytest.raises(SeatingMismatchError, match="differ from the draw of seed 9"):
-        state.apply(swapped)
+        state.audit_draw(swapped)
+    state.audit_draw(fact)
+    assert state.apply(swapped).seating("round-1") == swapped.tables  # what was played stands
     with pytest.raises(RoundStateError, match="next stage to draw is 'round-1'"):
         state.apply(msgspec.structs.replace(fact, stage="round-2"))
 

@@ -17,9 +17,10 @@ the ``fact`` field in JSON):
 * :class:`SeedsDeclared` — players to keep at different first-stage tables (league
   seeding, best first); without it the highest-rated present players (``Player.rating``)
   are seeded; with no ratings at all the draw is unseeded.
-* :class:`RoundSeated` — the next stage was drawn with ``seed``. Replay recomputes the
-  draw from the seed and refuses a fact whose tables differ (:class:`SeatingMismatchError`),
-  so a seating is always reproducible and auditable.
+* :class:`RoundSeated` — the next stage was drawn with ``seed``. The recorded tables are
+  what was played, so replay trusts them (a later hub version with a different draw
+  still loads the event); :meth:`EventState.audit_draw` recomputes the draw from the
+  seed to audit it (:class:`SeatingMismatchError` when the tables differ).
 * :class:`GameRecorded` — one game's result at one table, per player ``(big, small)``.
   Recording the same game again replaces it (a correction; who/why is the hub's record).
   Results are accepted only for the latest seated stage, until the next one is drawn.
@@ -330,17 +331,36 @@ class EventState:
         self._seeds = tuple(player_ids)
 
     def _seat(self, fact: RoundSeated) -> None:
-        expected = self.draw_next(fact.seed)
-        if fact.stage != expected.stage:
+        if self.phase is Phase.PLAYING:
             raise RoundStateError(
-                f"seat {fact.stage!r}: the next stage to draw is {expected.stage!r}"
+                f"seat {fact.stage!r}: stage {self._rounds[-1].stage.name!r} is still open"
             )
-        if fact.tables != expected.tables:
+        if len(self._rounds) == len(self.format.stages):
+            raise RoundStateError(f"seat {fact.stage!r}: the event is finished")
+        stage = self.format.stages[len(self._rounds)]
+        if fact.stage != stage.name:
+            raise RoundStateError(f"seat {fact.stage!r}: the next stage to draw is {stage.name!r}")
+        seated = [pid for table in fact.tables for pid in table.players]
+        for pid in seated:
+            self._player(pid, f"seat {fact.stage!r}")
+        if len(set(seated)) != len(seated):
+            raise DuplicatePlayerError(f"seat {fact.stage!r}: a player sits at two tables")
+        for table in fact.tables:
+            if not 3 <= len(table.players) <= 4:
+                raise RoundStateError(
+                    f"seat {fact.stage!r}: table {table.number} has {len(table.players)} "
+                    "players, a table seats 3 or 4"
+                )
+        self._rounds.append(_Round(stage, fact.seed, fact.tables))
+
+    def audit_draw(self, fact: RoundSeated) -> None:
+        """Check that ``fact`` is exactly the draw of its seed from this state (the one
+        before it was applied); :class:`SeatingMismatchError` if not."""
+        expected = self.draw_next(fact.seed)
+        if fact.stage != expected.stage or fact.tables != expected.tables:
             raise SeatingMismatchError(
                 f"seat {fact.stage!r}: the recorded tables differ from the draw of seed {fact.seed}"
             )
-        stage = self.format.stages[len(self._rounds)]
-        self._rounds.append(_Round(stage, fact.seed, fact.tables))
 
     def _record(self, fact: GameRecorded) -> None:
         if not self._rounds:
