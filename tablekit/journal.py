@@ -1,0 +1,196 @@
+"""The table unit's durable journal: every event with its ``seq``, plus the latest state.
+
+SQLite in WAL mode with ``synchronous=FULL``: :meth:`Journal.record` appends the
+events with the next sequence numbers and replaces the stored clock state in one
+transaction, so after a crash the state and the events always agree. Entries stay
+until the hub acknowledges them (:meth:`Journal.acked`), then they are deleted: the
+hub's store is the record, and the journal stays small over a long day. The last
+assigned ``seq`` is kept in a meta row, so sequence numbers are never reused even
+when every entry has been deleted.
+
+Thread-safe: the unit loop records, the link thread reads and deletes; one
+connection is shared under a lock.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS entries (
+    seq INTEGER PRIMARY KEY,
+    ts REAL NOT NULL,
+    event BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS state (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    blob BLOB NOT NULL,
+    ts REAL NOT NULL
+);
+"""
+
+_encoder = msgspec.json.Encoder()
+
+
+class JournalError(RuntimeError):
+    """The journal file belongs to another unit or cannot be used."""
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    seq: int
+    ts: float
+    """Wall time at which the event was recorded."""
+    event: bytes
+    """The event as JSON (a tagged struct, e.g. ``{"type":"move_passed",…}``)."""
+
+
+class Journal:
+    def __init__(self, path: str | Path, unit_id: str) -> None:
+        self.path = Path(path)
+        self.unit_id = unit_id
+        self._lock = threading.Lock()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(
+            self.path, check_same_thread=False, isolation_level=None, timeout=10.0
+        )
+        try:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            with self._tx():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self._db.execute(statement)
+                stored = self._meta("unit_id")
+                if stored is None:
+                    self._set_meta("unit_id", unit_id)
+                    self._set_meta("last_seq", 0)
+                    self._set_meta("acked_upto", 0)
+                elif stored != unit_id:
+                    raise JournalError(
+                        f"journal {self.path} belongs to unit {stored!r}, not {unit_id!r}"
+                    )
+        except sqlite3.DatabaseError as err:
+            self._db.close()
+            raise JournalError(f"journal {self.path}: {err}") from err
+        except JournalError:
+            self._db.close()
+            raise
+
+    # -- writing (the unit loop) -----------------------------------------------------------
+
+    def record(
+        self,
+        events: Sequence[msgspec.Struct],
+        state: bytes | None = None,
+        wall: float | None = None,
+    ) -> list[int]:
+        """Append ``events`` with the next seqs and store ``state``, in one commit."""
+        ts = time.time() if wall is None else wall
+        with self._lock, self._tx():
+            last = int(self._meta("last_seq") or 0)
+            seqs = list(range(last + 1, last + 1 + len(events)))
+            if events:
+                self._db.executemany(
+                    "INSERT INTO entries (seq, ts, event) VALUES (?, ?, ?)",
+                    [(seq, ts, _encoder.encode(e)) for seq, e in zip(seqs, events, strict=True)],
+                )
+                self._set_meta("last_seq", seqs[-1])
+            if state is not None:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO state (id, blob, ts) VALUES (1, ?, ?)", (state, ts)
+                )
+        return seqs
+
+    def acked(self, upto_seq: int) -> int:
+        """The hub committed everything up to ``upto_seq``: drop those entries.
+
+        Returns how many entries were removed. An ack beyond the last seq this
+        journal ever assigned is refused (it cannot be about this journal).
+        """
+        with self._lock, self._tx():
+            last = int(self._meta("last_seq") or 0)
+            if upto_seq > last:
+                raise JournalError(
+                    f"ack up to seq {upto_seq} but this journal has only assigned up to {last}"
+                )
+            if upto_seq <= int(self._meta("acked_upto") or 0):
+                return 0
+            cur = self._db.execute("DELETE FROM entries WHERE seq <= ?", (upto_seq,))
+            self._set_meta("acked_upto", upto_seq)
+            return cur.rowcount
+
+    # -- reading (the link thread, the restart) ------------------------------------------
+
+    def pending(self, after: int = 0, limit: int | None = None) -> list[JournalEntry]:
+        """Unacked entries with ``seq > after``, in seq order (at most ``limit``)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, ts, event FROM entries WHERE seq > ? ORDER BY seq LIMIT ?",
+                (after, -1 if limit is None else limit),
+            ).fetchall()
+        return [JournalEntry(int(s), float(t), bytes(e)) for s, t, e in rows]
+
+    def load_state(self) -> bytes | None:
+        with self._lock:
+            row = self._db.execute("SELECT blob FROM state WHERE id = 1").fetchone()
+        return None if row is None else bytes(row[0])
+
+    @property
+    def last_seq(self) -> int:
+        with self._lock:
+            return int(self._meta("last_seq") or 0)
+
+    @property
+    def acked_upto(self) -> int:
+        with self._lock:
+            return int(self._meta("acked_upto") or 0)
+
+    def pending_count(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT count(*) FROM entries").fetchone()[0])
+
+    def integrity_check(self) -> str:
+        with self._lock:
+            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    def _meta(self, key: str) -> Any:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else row[0]
+
+    def _set_meta(self, key: str, value: object) -> None:
+        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+class _Transaction:
+    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self._db.execute("COMMIT")
+        else:
+            self._db.execute("ROLLBACK")

@@ -1,0 +1,128 @@
+"""The unit's journal: seqs, one-commit state, acks, restarts, threads."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from tablekit.clock import ClockRules, ClockState, MoveClock, MovePassed
+from tablekit.journal import Journal, JournalError
+from tablekit.seats import Seat
+
+
+def passed(move: int) -> MovePassed:
+    return MovePassed(game=1, move=move, seat=Seat.A, used=1.5)
+
+
+def test_seqs_are_consecutive_and_survive_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    j = Journal(path, "u1")
+    assert j.record([passed(1), passed(2)], state=b"s1", wall=10.0) == [1, 2]
+    assert j.record([], state=b"s2") == []
+    j.close()
+    j = Journal(path, "u1")
+    assert j.load_state() == b"s2"
+    assert j.record([passed(3)], wall=11.0) == [3]
+    entries = j.pending()
+    assert [e.seq for e in entries] == [1, 2, 3]
+    assert entries[0].ts == 10.0
+    assert msgspec.json.decode(entries[2].event, type=MovePassed) == passed(3)
+
+
+def test_acked_entries_are_deleted_and_seqs_never_reused(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "u1")
+    j.record([passed(m) for m in range(1, 6)])
+    assert j.acked(3) == 3
+    assert [e.seq for e in j.pending()] == [4, 5]
+    assert j.acked(2) == 0  # an old ack changes nothing
+    assert j.acked(5) == 2
+    assert j.pending() == [] and j.pending_count() == 0
+    assert j.record([passed(6)]) == [6]
+    assert (j.last_seq, j.acked_upto) == (6, 5)
+
+
+def test_pending_pages_after_a_seq(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "u1")
+    j.record([passed(m) for m in range(1, 11)])
+    assert [e.seq for e in j.pending(after=3, limit=4)] == [4, 5, 6, 7]
+
+
+def test_an_ack_beyond_the_last_seq_is_refused(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "u1")
+    j.record([passed(1)])
+    with pytest.raises(
+        JournalError, match="ack up to seq 9 but this journal has only assigned up to 1"
+    ):
+        j.acked(9)
+    assert j.pending_count() == 1
+
+
+def test_a_journal_of_another_unit_is_refused(tmp_path: Path) -> None:
+    Journal(tmp_path / "j.db", "u1").close()
+    with pytest.raises(JournalError, match="belongs to unit 'u1', not 'u2'"):
+        Journal(tmp_path / "j.db", "u2")
+
+
+def test_a_corrupt_file_is_refused_with_its_name(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    path.write_bytes(b"this is not a database" * 100)
+    with pytest.raises(JournalError, match=r"j\.db"):
+        Journal(path, "u1")
+
+
+def test_the_journal_file_is_in_wal_mode(tmp_path: Path) -> None:
+    path = tmp_path / "j.db"
+    Journal(path, "u1").close()
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_events_and_state_commit_together(tmp_path: Path) -> None:
+    """A failing record leaves neither its events nor its state behind."""
+    j = Journal(tmp_path / "j.db", "u1")
+    j.record([passed(1)], state=b"good")
+
+    class Unencodable(msgspec.Struct):
+        x: object
+
+    with pytest.raises(TypeError):
+        j.record([passed(2), Unencodable(x=object())], state=b"bad")  # type: ignore[list-item]
+    assert j.load_state() == b"good"
+    assert j.last_seq == 1 and j.pending_count() == 1
+
+
+def test_the_clock_state_restores_from_the_journal(tmp_path: Path) -> None:
+    clock = MoveClock(ClockRules(seats=3, move_seconds=30.0))
+    j = Journal(tmp_path / "j.db", "u1")
+    for t in (0.0, 5.0, 12.0):
+        j.record(clock.press(t), state=msgspec.json.encode(clock.state))
+    state = msgspec.json.decode(j.load_state() or b"", type=ClockState)
+    assert state == clock.state
+
+
+def test_threads_record_and_ack_concurrently(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "u1")
+    done = threading.Event()
+
+    def writer() -> None:
+        for m in range(1, 201):
+            j.record([passed(m)])
+        done.set()
+
+    def acker() -> None:
+        while not done.is_set() or j.pending_count():
+            entries = j.pending(limit=7)
+            if entries:
+                j.acked(entries[-1].seq)
+
+    threads = [threading.Thread(target=writer), threading.Thread(target=acker)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert j.last_seq == 200 and j.acked_upto == 200 and j.pending_count() == 0
+    assert j.integrity_check() == "ok"
