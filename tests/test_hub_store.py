@@ -1,0 +1,101 @@
+"""The hub's event store: unique (source, seq), derived rows in the same commit."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hub.store import HUB_SOURCE, EventStore, StoreError
+from tablekit.clock import ClockRules, GameStarted, MoveClock, MovePassed
+from tablekit.protocol import PROTOCOL_VERSION, Assignment, SeatAssignment, envelope
+from tablekit.seats import Seat
+
+
+def env(unit: str, seq: int, move: int = 1, used: float = 3.0, table: int = 1):  # type: ignore[no-untyped-def]
+    return envelope(
+        unit, table, seq, 1000.0 + seq, MovePassed(game=1, move=move, seat=Seat.A, used=used)
+    )
+
+
+def test_duplicates_are_ignored_and_conflicts_told_apart(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    first = store.ingest([env("u1", 1), env("u1", 2)])
+    assert (first.inserted, first.duplicates, first.conflicts) == (2, 0, 0)
+    again = store.ingest([env("u1", 2), env("u1", 1, used=9.0)])
+    assert (again.inserted, again.duplicates, again.conflicts) == (0, 1, 1)
+    assert store.counts() == {"move_passed": 2, "total": 2}
+    assert [m.used for m in store.moves()] == [3.0, 3.0]
+
+
+def test_contiguous_high_water_and_gaps(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    r = store.ingest([env("u1", 1), env("u1", 2), env("u1", 5), env("u2", 2)])
+    assert (r.marks["u1"].contiguous, r.marks["u1"].max_seq, r.marks["u1"].gap) == (2, 5, 3)
+    assert (r.marks["u2"].contiguous, r.marks["u2"].gap) == (0, 1)
+    r = store.ingest([env("u1", 4), env("u1", 3)])
+    assert (r.marks["u1"].contiguous, r.marks["u1"].gap) == (5, None)
+    assert store.mark("u1") is not None and store.marks()["u1"].events == 5
+
+
+def test_events_of_a_table_come_back_in_seq_order(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([env("u1", s, move=s, table=3) for s in (3, 1, 2)])
+    store.ingest([env("u9", 1, table=4)])
+    got = store.events(table=3)
+    assert [e.seq for e in got] == [1, 2, 3]
+    assert [e.event().move for e in got] == [1, 2, 3]
+    assert store.events(table=3, game=2) == []
+    assert [m.move for m in store.moves(table=3, game=1)] == [1, 2, 3]
+    assert [e.source for e in store.events(kind="move_passed")] == ["u1", "u1", "u1", "u9"]
+
+
+def test_moves_have_the_clock_durations(tmp_path: Path) -> None:
+    clock = MoveClock(ClockRules(seats=3, move_seconds=30.0))
+    events = clock.press(0.0) + clock.press(7.25) + clock.press(40.0) + clock.press(80.5)
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([envelope("u1", 2, i + 1, 1.0, e) for i, e in enumerate(events)])
+    moves = store.moves(table=2)
+    assert [(m.seat, m.used, m.timed_out) for m in moves] == [
+        ("A", 7.25, False),
+        ("B", 30.0, True),
+        ("C", 30.0, True),
+    ]
+    assert moves[1].overtime == pytest.approx(2.75)
+    assert isinstance(store.events(kind="game_started")[0].event(), GameStarted)
+
+
+def test_hub_facts_get_their_own_seqs(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    seats = tuple(SeatAssignment(s, n) for s, n in zip(Seat, "ABC", strict=False))
+    a = Assignment(v=PROTOCOL_VERSION, table=2, game=1, seats=seats)
+    assert store.append_fact("assign", a, table=2, game=1) == 1
+    assert store.append_fact("broadcast", lambda seq: a) == 2
+    assert store.marks()[HUB_SOURCE].contiguous == 2
+    assert [e.kind for e in store.events(source=HUB_SOURCE)] == ["assign", "broadcast"]
+
+
+def test_rebuild_recomputes_the_derived_tables(tmp_path: Path) -> None:
+    path = tmp_path / "hub.db"
+    store = EventStore(path)
+    store.ingest([env("u1", s, move=s) for s in (1, 2, 4)] + [env("u2", 1)])
+    store.append_fact("assign", b"{}")
+    before = (store.marks(), store.moves())
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM moves")
+    db.execute("UPDATE sources SET contiguous = 0")
+    db.commit()
+    assert store.rebuild() == 5
+    assert (store.marks(), store.moves()) == before
+    assert store.integrity_check() == "ok"
+
+
+def test_a_store_of_another_schema_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "hub.db"
+    EventStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = 99 WHERE key = 'schema'")
+    db.commit()
+    with pytest.raises(StoreError, match="schema 99"):
+        EventStore(path)
