@@ -1,0 +1,148 @@
+"""The hub's live view of every table (pure): what a hub screen renders.
+
+Built from the tables' retained snapshots and online/offline status plus the
+arrival of their events; nothing here reads a clock or a socket: every update
+takes the hub's wall time ``at`` and every countdown is extrapolated to the
+``now`` the renderer passes in (tables do not stream ticks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from tablekit.clock import PauseReason, Phase
+from tablekit.protocol import TableSnapshot, UnitStatus
+
+
+@dataclass(frozen=True)
+class TableLive:
+    table: int
+    unit: str | None = None
+    snapshot: TableSnapshot | None = None
+    online: bool | None = None
+    """None until a status arrives."""
+    status_at: float | None = None
+    """Hub wall time of the last online/offline change."""
+    last_heard: float | None = None
+    """Hub wall time of the last message of any kind from this table."""
+    skew: float = 0.0
+    """Hub wall time minus the unit's, estimated when the snapshot arrived."""
+
+    @property
+    def judge_called(self) -> bool:
+        return self.snapshot is not None and self.snapshot.paused is PauseReason.PLAYER_CALL
+
+    def remaining(self, now: float) -> float | None:
+        """Seconds left for the active seat at hub time ``now`` (None without a snapshot)."""
+        if self.snapshot is None:
+            return None
+        return self.snapshot.remaining_at(now - self.skew)
+
+    def state_word(self) -> str:
+        s = self.snapshot
+        if self.online is False:
+            return "OFFLINE"
+        if s is None:
+            return "NO DATA"
+        if s.paused is PauseReason.PLAYER_CALL:
+            return "JUDGE CALLED"
+        if s.paused is not None:
+            return "PAUSED"
+        if s.phase is Phase.TIME_UP:
+            return "TIME"
+        if s.phase is Phase.GAME_OVER:
+            return "GAME OVER"
+        if s.phase is Phase.READY:
+            return "READY"
+        if s.last_lap_left is not None:
+            return "LAST LAP"
+        return "PLAYING"
+
+
+@dataclass(frozen=True)
+class LiveView:
+    tables: Mapping[int, TableLive] = field(default_factory=lambda: MappingProxyType({}))
+
+    def table(self, table: int) -> TableLive:
+        return self.tables.get(table, TableLive(table))
+
+    def with_snapshot(self, snap: TableSnapshot, at: float, max_skew: float = 5.0) -> LiveView:
+        """A new snapshot arrived at hub time ``at``.
+
+        A unit's wall clock may be off (a Pi without RTC before NTP); the skew is
+        taken into account only when it is larger than ``max_skew``, where it
+        cannot be network delay.
+        """
+        skew = at - snap.measured_at
+        old = self.table(snap.table)
+        return self._put(
+            replace(
+                old,
+                unit=snap.unit,
+                snapshot=snap,
+                last_heard=at,
+                skew=skew if abs(skew) > max_skew else 0.0,
+            )
+        )
+
+    def with_status(self, status: UnitStatus, at: float) -> LiveView:
+        old = self.table(status.table)
+        changed = old.online != status.online
+        return self._put(
+            replace(
+                old,
+                unit=status.unit,
+                online=status.online,
+                status_at=at if changed or old.status_at is None else old.status_at,
+                last_heard=at if status.online else old.last_heard,
+            )
+        )
+
+    def heard(self, table: int, at: float) -> LiveView:
+        """Any message (e.g. an event) from ``table`` arrived at ``at``."""
+        return self._put(replace(self.table(table), last_heard=at))
+
+    @property
+    def offline(self) -> list[int]:
+        return sorted(t for t, live in self.tables.items() if live.online is False)
+
+    @property
+    def judge_calls(self) -> list[int]:
+        return sorted(t for t, live in self.tables.items() if live.judge_called)
+
+    def rows(self, now: float) -> list[tuple[str, ...]]:
+        """One row of text per table, for a terminal or a simple screen."""
+        out: list[tuple[str, ...]] = []
+        for number in sorted(self.tables):
+            live = self.tables[number]
+            s = live.snapshot
+            remaining = live.remaining(now)
+            heard = "-" if live.last_heard is None else f"{max(0.0, now - live.last_heard):.0f}s"
+            out.append(
+                (
+                    str(number),
+                    live.unit or "-",
+                    live.state_word(),
+                    "-" if s is None else str(s.game),
+                    "-" if s is None else str(s.move),
+                    "-" if s is None or s.active is None else str(s.active),
+                    "-" if remaining is None else f"{remaining:.0f}",
+                    heard,
+                )
+            )
+        return out
+
+    def render_text(self, now: float) -> str:
+        header = ("table", "unit", "state", "game", "move", "seat", "left", "heard")
+        rows = [header, *self.rows(now)]
+        widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
+        return "\n".join(
+            "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows
+        )
+
+    def _put(self, live: TableLive) -> LiveView:
+        tables = dict(self.tables)
+        tables[live.table] = live
+        return LiveView(MappingProxyType(tables))

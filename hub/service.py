@@ -1,0 +1,655 @@
+"""The hub service: ingest the tables' events durably, ack them, keep the live view.
+
+Threads: paho's network thread decodes every message (bad ones are counted,
+logged and acknowledged to the broker at once, so they never block good
+traffic); valid events go to one writer thread, which commits them in batches
+(:meth:`hub.store.EventStore.ingest`), then acks each MQTT message to the broker
+(``manual_ack``: a hub killed before its commit gets the messages again from its
+persistent session) and publishes one :class:`~tablekit.protocol.Ack` per unit
+with its highest contiguous seq, asking for a resend when it sees a gap.
+
+Command line (``rummikub-hub``)::
+
+    rummikub-hub serve --broker 127.0.0.1:1883 --db hub.db --venue hall --event open
+    rummikub-hub assign --table 3 --names A=Ann,B=Bob,C=Cy,D=Di --game 1 [--starter B]
+    rummikub-hub broadcast last-lap [--round 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import queue
+import signal
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from hub.live import LiveView
+from hub.store import EventStore, IngestResult, StoreError
+from tablekit.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    AssignedRules,
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    DecodeError,
+    EventEnvelope,
+    HubStatus,
+    SeatAssignment,
+    StatusReason,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    decode_topic,
+    encode,
+)
+from tablekit.seats import Seat
+
+log = logging.getLogger("hub.service")
+
+SESSION_EXPIRY = 7 * 24 * 3600
+"""Seconds the broker keeps the hub's session (and queues its messages) while it is away."""
+BATCH_MAX = 500
+RESEND_INTERVAL = 1.0
+"""Seconds between two resend requests to the same unit for the same gap."""
+BAD_LOG_BURST = 20
+"""Bad-message log lines per 10 s; the rest are only counted."""
+
+
+class HubService:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        db: str | Path,
+        topics: Topics,
+        *,
+        mqtt_version: int = 5,
+        client_id: str | None = None,
+        username: str | None = None,
+        password: str | None = None,
+        keepalive: int = 15,
+        session_expiry: int = SESSION_EXPIRY,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.topics = topics
+        self.keepalive = keepalive
+        self.store = EventStore(db)
+        self._counts: Counter[str] = Counter()
+        self._count_lock = threading.Lock()
+        self._live = LiveView()
+        self._live_lock = threading.Lock()
+        self._inbox: queue.SimpleQueue[tuple[EventEnvelope, int, int] | None] = queue.SimpleQueue()
+        self._online = threading.Event()
+        self._stopping = threading.Event()
+        self._resent: dict[str, tuple[int, float]] = {}
+        self._bad_window = (0.0, 0)
+        self._v5 = mqtt_version == 5
+        self._session_expiry = session_expiry
+        client_id = client_id or f"hub-{topics.venue}-{topics.event}"
+        if self._v5:
+            self.client = mqtt.Client(
+                CallbackAPIVersion.VERSION2,
+                client_id=client_id,
+                protocol=mqtt.MQTTv5,
+                manual_ack=True,
+            )
+        else:
+            self.client = mqtt.Client(
+                CallbackAPIVersion.VERSION2,
+                client_id=client_id,
+                protocol=mqtt.MQTTv311,
+                clean_session=False,
+                manual_ack=True,
+            )
+        self.client.suppress_exceptions = True
+        self.client.reconnect_delay_set(1, 8)
+        self.client.max_queued_messages_set(0)
+        if username is not None:
+            self.client.username_pw_set(username, password)
+        self.client.will_set(
+            topics.hub_status, encode(self._hub_status(False, StatusReason.LOST)), 1, retain=True
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self._writer = threading.Thread(target=self._write_loop, name="hub-writer", daemon=True)
+
+    # -- lifecycle ----------------------------------------------------------------------------
+
+    def start(self) -> None:
+        if self._v5:
+            props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+            props.SessionExpiryInterval = self._session_expiry
+            self.client.connect_async(
+                self.host, self.port, self.keepalive, clean_start=False, properties=props
+            )
+        else:
+            self.client.connect_async(self.host, self.port, self.keepalive)
+        self._writer.start()
+        self.client.loop_start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        self._stopping.set()
+        self._inbox.put(None)
+        if self._writer.is_alive():
+            self._writer.join(timeout)
+        if self._online.is_set():
+            info = self.client.publish(
+                self.topics.hub_status,
+                encode(self._hub_status(False, StatusReason.SHUTDOWN)),
+                1,
+                retain=True,
+            )
+            deadline = time.monotonic() + timeout
+            while not info.is_published() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        self.client.disconnect()
+        self.client.loop_stop()
+        self.store.close()
+
+    def wait_online(self, timeout: float) -> bool:
+        return self._online.wait(timeout)
+
+    @property
+    def online(self) -> bool:
+        return self._online.is_set()
+
+    # -- what others read -----------------------------------------------------------------------
+
+    def counters(self) -> dict[str, int]:
+        """received, stored, duplicates, conflicts, rejected, rejected_<code>, acks_sent, …"""
+        with self._count_lock:
+            return dict(self._counts)
+
+    @property
+    def live(self) -> LiveView:
+        with self._live_lock:
+            return self._live
+
+    # -- organizer commands ---------------------------------------------------------------------
+
+    def assign(self, assignment: Assignment) -> None:
+        """Record the assignment and publish it, retained, to its table."""
+        self.store.append_fact("assign", assignment, table=assignment.table, game=assignment.game)
+        self.client.publish(
+            self.topics.assign(assignment.table), encode(assignment), 1, retain=True
+        )
+
+    def broadcast(self, kind: BroadcastKind, round_no: int = 0, text: str = "") -> Broadcast:
+        """Record a broadcast (its id is the fact's seq) and publish it, retained."""
+        sent: list[Broadcast] = []
+
+        def build(seq: int) -> Broadcast:
+            sent.append(
+                Broadcast(
+                    v=PROTOCOL_VERSION, id=seq, kind=kind, round=round_no, text=text, ts=time.time()
+                )
+            )
+            return sent[-1]
+
+        self.store.append_fact("broadcast", build)
+        message = sent[-1]
+        self.client.publish(self.topics.broadcast, encode(message), 1, retain=True)
+        return message
+
+    # -- paho callbacks (network thread) ------------------------------------------------------
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
+    ) -> None:
+        try:
+            if reason.is_failure:
+                log.warning("hub: broker refused the connection: %s", reason)
+                return
+            client.subscribe([(f, 1) for f in self.topics.hub_filters()])
+            client.publish(
+                self.topics.hub_status,
+                encode(self._hub_status(True, StatusReason.CONNECTED)),
+                1,
+                retain=True,
+            )
+            self._online.set()
+            log.info(
+                "hub: online at %s:%d (session present: %s)",
+                self.host,
+                self.port,
+                getattr(flags, "session_present", "?"),
+            )
+        except Exception:
+            self._count("callback_errors")
+            log.exception("hub: error in on_connect")
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
+    ) -> None:
+        self._online.clear()
+        if not self._stopping.is_set():
+            log.warning("hub: lost the broker (%s); reconnecting", reason)
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        handed_over = False
+        try:
+            self._count("received")
+            try:
+                ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+            except DecodeError as err:
+                self._reject(msg.topic, err)
+                return
+            now = time.time()
+            if isinstance(message, EventEnvelope):
+                self._inbox.put((message, msg.mid, msg.qos))
+                handed_over = True
+            elif isinstance(message, TableSnapshot):
+                self._count("snapshots")
+                with self._live_lock:
+                    self._live = self._live.with_snapshot(message, now)
+            elif isinstance(message, UnitStatus):
+                self._count("statuses")
+                with self._live_lock:
+                    self._live = self._live.with_status(message, now)
+            else:
+                self._reject(msg.topic, DecodeError(f"{ref.kind} is not for the hub", "topic"))
+        except Exception:
+            self._count("callback_errors")
+            log.exception("hub: error handling a message on %s", msg.topic)
+        finally:
+            if not handed_over:
+                self._ack_broker(msg.mid, msg.qos)
+
+    # -- the writer thread ----------------------------------------------------------------------
+
+    def _write_loop(self) -> None:
+        while True:
+            item = self._inbox.get()
+            if item is None:
+                return
+            batch = [item]
+            while len(batch) < BATCH_MAX:
+                try:
+                    more = self._inbox.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    self._inbox.put(None)
+                    break
+                batch.append(more)
+            try:
+                self._commit(batch)
+            except Exception:
+                self._count("store_errors")
+                log.exception(
+                    "hub: could not store %d events; the broker will redeliver", len(batch)
+                )
+                if self._stopping.wait(1.0):
+                    return
+
+    def _commit(self, batch: Sequence[tuple[EventEnvelope, int, int]]) -> None:
+        envelopes = [env for env, _, _ in batch]
+        now = time.time()
+        result = self.store.ingest(envelopes, received=now)
+        for _, mid, qos in batch:
+            self._ack_broker(mid, qos)
+        self._count_result(result)
+        tables = {env.unit: env.table for env in envelopes}
+        with self._live_lock:
+            live = self._live
+            for table in set(tables.values()):
+                live = live.heard(table, now)
+            self._live = live
+        for unit, table in tables.items():
+            mark = result.marks[unit]
+            resend = None
+            if mark.gap is not None and self._should_request(unit, mark.gap, now):
+                resend = mark.gap
+                self._count("resend_requests")
+                log.info("hub: unit %s is missing seq %d; asking for a resend", unit, mark.gap)
+            ack = Ack(v=PROTOCOL_VERSION, unit=unit, upto=mark.contiguous, resend_from=resend)
+            self.client.publish(self.topics.ack(table), encode(ack), 1)
+            self._count("acks_sent")
+
+    def _should_request(self, unit: str, gap: int, now: float) -> bool:
+        last = self._resent.get(unit)
+        if last is not None and last[0] == gap and now - last[1] < RESEND_INTERVAL:
+            return False
+        self._resent[unit] = (gap, now)
+        return True
+
+    # -- internals ----------------------------------------------------------------------------
+
+    def _ack_broker(self, mid: int, qos: int) -> None:
+        if qos > 0:
+            self.client.ack(mid, qos)
+
+    def _reject(self, topic: str, err: DecodeError) -> None:
+        self._count("rejected", f"rejected_{err.code}")
+        now = time.monotonic()
+        start, logged = self._bad_window
+        if now - start > 10.0:
+            start, logged = now, 0
+        if logged < BAD_LOG_BURST:
+            log.warning("hub: rejected a message on %s: %s", topic, err.reason)
+        self._bad_window = (start, logged + 1)
+
+    def _count(self, *names: str, n: int = 1) -> None:
+        with self._count_lock:
+            for name in names:
+                self._counts[name] += n
+
+    def _count_result(self, result: IngestResult) -> None:
+        with self._count_lock:
+            self._counts["stored"] += result.inserted
+            self._counts["duplicates"] += result.duplicates
+            self._counts["conflicts"] += result.conflicts
+        if result.conflicts:
+            log.warning(
+                "hub: %d events reused a known (unit, seq) with other content", result.conflicts
+            )
+
+    def _hub_status(self, online: bool, reason: StatusReason) -> HubStatus:
+        return HubStatus(v=PROTOCOL_VERSION, online=online, reason=reason, ts=time.time())
+
+
+# --- one-shot publishing (the CLI and the organizer tools) ----------------------------------
+
+
+def make_assignment(
+    table: int,
+    names: Mapping[Seat, str],
+    game: int,
+    *,
+    starter: Seat | None = None,
+    move_seconds: float = 40.0,
+    ruleset: str = "",
+    round_no: int = 0,
+) -> Assignment:
+    """A validated assignment (ValueError naming the problem)."""
+    seats = tuple(SeatAssignment(seat, names[seat]) for seat in sorted(names, key=str))
+    return Assignment(
+        v=PROTOCOL_VERSION,
+        table=table,
+        game=game,
+        seats=seats,
+        starter=starter,
+        rules=AssignedRules(move_seconds=move_seconds, ruleset=ruleset),
+        round=round_no,
+        issued=time.time(),
+    )
+
+
+def publish_once(
+    host: str,
+    port: int,
+    messages: Sequence[tuple[str, bytes]],
+    *,
+    mqtt_version: int = 5,
+    username: str | None = None,
+    password: str | None = None,
+    timeout: float = 10.0,
+) -> None:
+    """Connect, publish each ``(topic, payload)`` retained at QoS 1, wait, disconnect."""
+    protocol = mqtt.MQTTv5 if mqtt_version == 5 else mqtt.MQTTv311
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=protocol)
+    if username is not None:
+        client.username_pw_set(username, password)
+    client.connect(host, port, 30)
+    client.loop_start()
+    try:
+        infos = [client.publish(topic, payload, 1, retain=True) for topic, payload in messages]
+        for info in infos:
+            info.wait_for_publish(timeout)
+            if not info.is_published():
+                raise TimeoutError(f"the broker at {host}:{port} did not confirm in {timeout} s")
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+# --- command line ------------------------------------------------------------------------------
+
+
+def parse_broker(text: str) -> tuple[str, int]:
+    host, sep, port_text = text.rpartition(":")
+    if not sep:
+        host, port_text = text, "1883"
+    if not host:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {port_text!r} in {text!r}")
+    return host, int(port_text)
+
+
+def parse_names(text: str) -> dict[Seat, str]:
+    names: dict[Seat, str] = {}
+    for part in text.split(","):
+        letter, sep, name = part.partition("=")
+        letter, name = letter.strip().upper(), name.strip()
+        if not sep or not name:
+            raise argparse.ArgumentTypeError(f"expected SEAT=NAME, got {part!r} in {text!r}")
+        if letter not in "ABCD" or len(letter) != 1:
+            raise argparse.ArgumentTypeError(f"seat must be A, B, C or D, got {letter!r}")
+        if Seat(letter) in names:
+            raise argparse.ArgumentTypeError(f"seat {letter} is named twice")
+        names[Seat(letter)] = name
+    return names
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--broker",
+        type=parse_broker,
+        default=("127.0.0.1", 1883),
+        metavar="HOST:PORT",
+        help="MQTT broker (default 127.0.0.1:1883)",
+    )
+    common.add_argument("--venue", default="hall", help="topic level: the venue (default hall)")
+    common.add_argument("--event", default="demo", help="topic level: the event (default demo)")
+    common.add_argument(
+        "--mqtt",
+        type=int,
+        choices=(3, 5),
+        default=5,
+        help="MQTT version: 5 (Mosquitto) or 3 for 3.1.1 (amqtt)",
+    )
+    common.add_argument("--username")
+    common.add_argument("--password-file", type=Path)
+    common.add_argument("-v", "--verbose", action="store_true")
+
+    parser = argparse.ArgumentParser(prog="rummikub-hub", description="The tournament hub.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", parents=[common], help="run the hub service")
+    serve.add_argument("--db", type=Path, required=True, help="event store (SQLite file)")
+    serve.add_argument(
+        "--embedded-broker",
+        action="store_true",
+        help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
+    )
+    serve.add_argument(
+        "--show-live",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="print the live view of all tables every SECONDS",
+    )
+
+    assign = sub.add_parser("assign", parents=[common], help="seat players at a table")
+    assign.add_argument("--table", type=_positive, required=True)
+    assign.add_argument("--names", type=parse_names, required=True, metavar="A=Ann,B=Bob,…")
+    assign.add_argument("--game", type=_positive, default=1)
+    assign.add_argument("--starter", choices=list("ABCD"))
+    assign.add_argument("--move-seconds", type=float, default=40.0)
+    assign.add_argument("--round", type=int, default=0)
+    assign.add_argument("--db", type=Path, help="also record it in this event store")
+
+    bcast = sub.add_parser("broadcast", parents=[common], help="tell every table")
+    bcast.add_argument("kind", choices=["last-lap", "start-round", "message"])
+    bcast.add_argument("--round", type=int, default=0)
+    bcast.add_argument("--text", default="")
+    bcast.add_argument("--db", type=Path, help="also record it in this event store")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
+        args_list.insert(0, "serve")
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        topics = Topics(args.venue, args.event)
+    except ValueError as err:
+        parser.error(str(err))
+    password = None
+    if args.password_file is not None:
+        try:
+            password = args.password_file.read_text(encoding="utf-8").strip()
+        except OSError as err:
+            parser.error(f"--password-file: {err}")
+    host, port = args.broker
+    try:
+        if args.command == "serve":
+            return _serve(args, topics, host, port, password)
+        if args.command == "assign":
+            return _assign(args, topics, host, port, password, error=parser.error)
+        return _broadcast(args, topics, host, port, password)
+    except (StoreError, OSError, TimeoutError) as err:
+        print(f"rummikub-hub: {err}", file=sys.stderr)
+        return 1
+
+
+def _serve(
+    args: argparse.Namespace, topics: Topics, host: str, port: int, password: str | None
+) -> int:
+    from hub.broker import EmbeddedBroker
+
+    embedded = None
+    mqtt_version = args.mqtt
+    if args.embedded_broker:
+        embedded = EmbeddedBroker(port, host=host)
+        embedded.start()
+        mqtt_version = 3
+        log.info("hub: embedded amqtt broker on %s:%d (MQTT 3.1.1)", host, port)
+    service = HubService(
+        host,
+        port,
+        args.db,
+        topics,
+        mqtt_version=mqtt_version,
+        username=args.username,
+        password=password,
+    )
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    service.start()
+    last_stats = time.monotonic()
+    try:
+        while not stop.wait(args.show_live or 1.0):
+            if args.show_live:
+                print(service.live.render_text(time.time()), flush=True)
+            if time.monotonic() - last_stats >= 60:
+                last_stats = time.monotonic()
+                log.info("hub: %s", service.counters())
+    finally:
+        service.stop()
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+def _assign(
+    args: argparse.Namespace,
+    topics: Topics,
+    host: str,
+    port: int,
+    password: str | None,
+    *,
+    error: Callable[[str], Any],
+) -> int:
+    try:
+        assignment = make_assignment(
+            args.table,
+            args.names,
+            args.game,
+            starter=Seat(args.starter) if args.starter else None,
+            move_seconds=args.move_seconds,
+            round_no=args.round,
+        )
+    except ValueError as err:
+        error(f"assign: {err}")
+        return 2
+    if args.db is not None:
+        store = EventStore(args.db)
+        store.append_fact("assign", assignment, table=assignment.table, game=assignment.game)
+        store.close()
+    publish_once(
+        host,
+        port,
+        [(topics.assign(args.table), encode(assignment))],
+        mqtt_version=args.mqtt,
+        username=args.username,
+        password=password,
+    )
+    print(f"table {args.table}: game {args.game} assigned")
+    return 0
+
+
+def _broadcast(
+    args: argparse.Namespace, topics: Topics, host: str, port: int, password: str | None
+) -> int:
+    kind = BroadcastKind(args.kind.replace("-", "_"))
+
+    def build(ident: int) -> Broadcast:
+        return Broadcast(
+            v=PROTOCOL_VERSION,
+            id=ident,
+            kind=kind,
+            round=args.round,
+            text=args.text,
+            ts=time.time(),
+        )
+
+    if args.db is not None:
+        store = EventStore(args.db)
+        ident = store.append_fact("broadcast", build)
+        store.close()
+    else:
+        ident = int(time.time() * 1000)
+    message = build(ident)
+    publish_once(
+        host,
+        port,
+        [(topics.broadcast, encode(message))],
+        mqtt_version=args.mqtt,
+        username=args.username,
+        password=password,
+    )
+    print(f"broadcast {kind} (id {ident}) sent")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,343 @@
+"""The table unit's MQTT link to the hub: durable delivery of the journal, hub messages in.
+
+Threads: paho's network thread (``loop_start``) runs the callbacks; one sender
+thread of ours moves journal entries to paho. The unit loop only calls
+:meth:`TableLink.notify` and :meth:`TableLink.publish_state`, both cheap and
+thread-safe; everything the hub sends is decoded and handed to the loop through
+``put`` (never applied here), together with :class:`~tablekit.unit.LinkStatus`
+on every connect and disconnect.
+
+Delivery (docs/protocol.md, "Durable delivery"): entries leave the journal only
+when the hub's :class:`~tablekit.protocol.Ack` names them. After every connect,
+after the hub comes back online, on a resend request and when acks stop coming
+for ``retransmit_after`` seconds, the sender republishes from the first unacked
+seq, in order. At most ``window`` entries are outstanding at a time, so a long
+outage drains steadily instead of flooding paho's in-memory queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, ParamSpec
+
+import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from tablekit.config import LinkSettings
+from tablekit.journal import Journal, JournalEntry, JournalError
+from tablekit.protocol import (
+    PROTOCOL_VERSION,
+    Ack,
+    DecodeError,
+    HubStatus,
+    ResultAck,
+    StatusReason,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    decode_topic,
+    encode,
+    snapshot_of,
+)
+from tablekit.unit import LinkStatus
+from tablekit.view import TableView
+
+log = logging.getLogger(__name__)
+
+P = ParamSpec("P")
+
+
+def guarded(fn: Callable[P, None]) -> Callable[P, None]:
+    """Log, never raise: an exception in a paho callback would kill its network thread."""
+
+    @wraps(fn)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> None:
+        try:
+            fn(*args, **kwargs)
+        except Exception:
+            log.exception("link: error in %s (ignored)", fn.__name__)
+
+    return wrapper
+
+
+class _OutEnvelope(msgspec.Struct):
+    """EventEnvelope with the journalled event bytes spliced in unchanged."""
+
+    v: int
+    unit: str
+    table: int
+    seq: int
+    ts: float
+    event: msgspec.Raw
+
+
+def envelope_payload(unit_id: str, table: int, entry: JournalEntry) -> bytes:
+    return msgspec.json.encode(
+        _OutEnvelope(
+            PROTOCOL_VERSION, unit_id, table, entry.seq, entry.ts, msgspec.Raw(entry.event)
+        )
+    )
+
+
+def read_password(settings: LinkSettings) -> str | None:
+    if settings.password_file is None:
+        return None
+    return Path(settings.password_file).read_text(encoding="utf-8").strip()
+
+
+class TableLink:
+    def __init__(
+        self,
+        settings: LinkSettings,
+        journal: Journal,
+        table: int,
+        unit_id: str,
+        put: Callable[[object], None],
+        *,
+        mqtt_version: int = 4,
+        window: int = 200,
+        retransmit_after: float = 5.0,
+        reconnect_delay: tuple[int, int] = (1, 8),
+    ) -> None:
+        """``mqtt_version``: 4 = MQTT 3.1.1 (works with every broker), 5 = MQTT 5."""
+        self.settings = settings
+        self.journal = journal
+        self.table = table
+        self.unit_id = unit_id
+        self.put = put
+        self.topics = Topics(settings.venue, settings.event)
+        self.window = window
+        self.retransmit_after = retransmit_after
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._connected = False
+        self._resend = True
+        self._sent_upto = 0
+        self._last_progress = time.monotonic()
+        self._snapshot: bytes | None = None
+        self.published = 0
+        self.retransmits = 0
+        protocol = mqtt.MQTTv5 if mqtt_version == 5 else mqtt.MQTTv311
+        self._v5 = protocol == mqtt.MQTTv5
+        kwargs: dict[str, Any] = {} if self._v5 else {"clean_session": True}
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2,
+            client_id=f"unit-{unit_id}",
+            protocol=protocol,
+            **kwargs,
+        )
+        self.client.suppress_exceptions = True
+        self.client.reconnect_delay_set(*reconnect_delay)
+        self.client.max_queued_messages_set(0)
+        if settings.username is not None:
+            self.client.username_pw_set(settings.username, read_password(settings))
+        if settings.tls:
+            self.client.tls_set()
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        self._sender = threading.Thread(target=self._send_loop, name="link-sender", daemon=True)
+
+    # -- the unit loop's side -------------------------------------------------------------
+
+    def start(self) -> None:
+        self._set_will()
+        self.client.connect_async(self.settings.host, self.settings.port, self.settings.keepalive)
+        self.client.loop_start()
+        self._sender.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Say offline (clean shutdown), disconnect and stop both threads."""
+        self._stopping.set()
+        self._wake.set()
+        if self._connected:
+            info = self.client.publish(
+                self.topics.status(self.table),
+                encode(self._status(online=False, reason=StatusReason.SHUTDOWN)),
+                qos=1,
+                retain=True,
+            )
+            deadline = time.monotonic() + timeout
+            while not info.is_published() and time.monotonic() < deadline and self._connected:
+                time.sleep(0.01)
+        self.client.disconnect()
+        self.client.loop_stop()
+        if self._sender.is_alive():
+            self._sender.join(timeout)
+
+    def notify(self) -> None:
+        """There are new journal entries (thread-safe, cheap)."""
+        self._wake.set()
+
+    def publish_state(self, snapshot: TableSnapshot | TableView, now: float | None = None) -> None:
+        """Publish the table's retained snapshot (a TableView is converted at ``now``)."""
+        if isinstance(snapshot, TableView):
+            mono = time.monotonic() if now is None else now
+            snapshot = snapshot_of(snapshot.clock, mono, time.time(), self.table, self.unit_id)
+        payload = encode(snapshot)
+        with self._lock:
+            self._snapshot = payload
+            connected = self._connected
+        if connected:
+            self.client.publish(self.topics.state(self.table), payload, qos=1, retain=True)
+
+    @property
+    def online(self) -> bool:
+        return self._connected
+
+    # -- paho callbacks (network thread) --------------------------------------------------
+
+    @guarded
+    def _on_connect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
+    ) -> None:
+        if reason.is_failure:
+            log.warning("link: broker refused the connection: %s", reason)
+            return
+        client.subscribe([(f, 1) for f in self.topics.unit_filters(self.table)])
+        client.publish(
+            self.topics.status(self.table),
+            encode(self._status(online=True, reason=StatusReason.CONNECTED)),
+            qos=1,
+            retain=True,
+        )
+        with self._lock:
+            self._connected = True
+            self._resend = True
+            snapshot = self._snapshot
+        if snapshot is not None:
+            client.publish(self.topics.state(self.table), snapshot, qos=1, retain=True)
+        log.info("link: online (%s:%s)", self.settings.host, self.settings.port)
+        self.put(LinkStatus(online=True, at=time.monotonic()))
+        self._wake.set()
+
+    @guarded
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
+    ) -> None:
+        with self._lock:
+            was = self._connected
+            self._connected = False
+        if was:
+            log.warning("link: offline (%s)", reason)
+            self.put(LinkStatus(online=False, at=time.monotonic()))
+        self._set_will()
+
+    @guarded
+    def _on_publish(
+        self, client: mqtt.Client, userdata: object, mid: int, reason: Any, props: Any
+    ) -> None:
+        if self._v5 and reason.is_failure:
+            log.error("link: broker refused a publish (mid %d): %s", mid, reason)
+
+    @guarded
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        try:
+            ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+        except DecodeError as err:
+            log.warning("link: ignored a message on %s: %s", msg.topic, err.reason)
+            return
+        if ref.table is not None and ref.table != self.table:
+            return
+        if isinstance(message, Ack | ResultAck) and message.unit != self.unit_id:
+            return
+        if isinstance(message, Ack):
+            self._on_ack(message)
+        elif isinstance(message, HubStatus) and message.online:
+            with self._lock:
+                self._resend = True
+            self._wake.set()
+        self.put(message)
+
+    def _on_ack(self, ack: Ack) -> None:
+        try:
+            removed = self.journal.acked(ack.upto)
+        except JournalError as err:
+            log.error("link: ignored an ack for unit %s: %s", self.unit_id, err)
+            return
+        with self._lock:
+            if removed:
+                self._last_progress = time.monotonic()
+            if ack.resend_from is not None:
+                self._sent_upto = min(self._sent_upto, ack.resend_from - 1)
+                self.retransmits += 1
+                log.info("link: hub asked for a resend from seq %d", ack.resend_from)
+        self._wake.set()
+
+    # -- the sender thread -----------------------------------------------------------------
+
+    def _send_loop(self) -> None:
+        while not self._stopping.is_set():
+            self._wake.wait(timeout=0.25)
+            self._wake.clear()
+            try:
+                self._pump()
+            except Exception:
+                log.exception("link: sender error (retrying)")
+                self._stopping.wait(0.5)
+
+    def _pump(self) -> None:
+        while not self._stopping.is_set():
+            acked = self.journal.acked_upto
+            now = time.monotonic()
+            with self._lock:
+                if not self._connected:
+                    return
+                if self._resend:
+                    self._resend = False
+                    self._sent_upto = acked
+                    self._last_progress = now
+                elif self._sent_upto > acked and now - self._last_progress > self.retransmit_after:
+                    log.info(
+                        "link: no ack for %.1f s, republishing from seq %d",
+                        now - self._last_progress,
+                        acked + 1,
+                    )
+                    self._sent_upto = acked
+                    self._last_progress = now
+                    self.retransmits += 1
+                self._sent_upto = max(self._sent_upto, acked)
+                after = self._sent_upto
+                room = self.window - (after - acked)
+            if room <= 0:
+                return
+            entries = self.journal.pending(after=after, limit=room)
+            if not entries:
+                return
+            topic = self.topics.events(self.table)
+            for entry in entries:
+                self.client.publish(topic, envelope_payload(self.unit_id, self.table, entry), qos=1)
+                self.published += 1
+            with self._lock:
+                if self._sent_upto == after:
+                    self._sent_upto = entries[-1].seq
+                    if after == acked:
+                        self._last_progress = max(self._last_progress, now)
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _status(self, online: bool, reason: StatusReason) -> UnitStatus:
+        return UnitStatus(
+            v=PROTOCOL_VERSION,
+            unit=self.unit_id,
+            table=self.table,
+            online=online,
+            reason=reason,
+            ts=time.time(),
+        )
+
+    def _set_will(self) -> None:
+        self.client.will_set(
+            self.topics.status(self.table),
+            encode(self._status(online=False, reason=StatusReason.LOST)),
+            qos=1,
+            retain=True,
+        )

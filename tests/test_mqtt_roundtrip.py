@@ -1,0 +1,158 @@
+"""Presses on simulated units reach the hub's store in order with their durations."""
+
+from __future__ import annotations
+
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.broker import MosquittoBroker
+from hub.service import HubService, make_assignment
+from tablekit.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.config import LinkSettings
+from tablekit.journal import Journal
+from tablekit.link import TableLink
+from tablekit.protocol import (
+    Ack,
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    HubStatus,
+    Topics,
+    snapshot_of,
+)
+from tablekit.seats import Seat
+from tablekit.unit import LinkStatus
+
+pytestmark = pytest.mark.mqtt
+
+VENUE, EVENT = "hall", "test"
+
+
+class SimUnit:
+    """What the unit loop does, in-process: clock → journal → link.notify."""
+
+    def __init__(self, tmp: Path, broker: MosquittoBroker, table: int, **link_options: Any) -> None:
+        self.table = table
+        self.unit_id = f"unit-{table:02d}"
+        self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self.clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
+        self.journal = Journal(tmp / f"{self.unit_id}.db", self.unit_id)
+        settings = LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT)
+        self.link = TableLink(
+            settings, self.journal, table, self.unit_id, self.inbox.put, **link_options
+        )
+        self.sent: list[AnyClockEvent] = []
+
+    def apply(self, events: list[AnyClockEvent], now: float) -> None:
+        if events:
+            self.journal.record(events, state=msgspec.json.encode(self.clock.state))
+            self.sent += events
+            self.link.notify()
+            self.link.publish_state(
+                snapshot_of(self.clock.state, now, time.time(), self.table, self.unit_id)
+            )
+
+    def received(self) -> list[object]:
+        items = []
+        while True:
+            try:
+                items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return items
+
+
+@pytest.fixture
+def hub(tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]):  # type: ignore[no-untyped-def]
+    broker = mosquitto()
+    service = HubService(broker.host, broker.port, tmp_path / "hub.db", Topics(VENUE, EVENT))
+    service.start()
+    assert service.wait_online(10)
+    yield broker, service
+    service.stop()
+
+
+def test_presses_on_four_units_arrive_in_order_with_durations(
+    tmp_path: Path, hub, wait_until
+) -> None:  # type: ignore[no-untyped-def]
+    broker, service = hub
+    units = [SimUnit(tmp_path, broker, table) for table in (1, 2, 3, 4)]
+    for unit in units:
+        unit.link.start()
+    wait_until(lambda: all(u.link.online for u in units), what="units online")
+    now = 0.0
+    for step in range(60):
+        for i, unit in enumerate(units):
+            unit.apply(unit.clock.press(now + i + (step % 7) * 1.5), now)
+        now += 12.0
+    units[2].apply(units[2].clock.pause(now, PauseReason.PLAYER_CALL), now)
+    total = sum(len(u.sent) for u in units)
+    wait_until(lambda: service.store.counts().get("total") == total, 20, "all events stored")
+    wait_until(lambda: all(u.journal.pending_count() == 0 for u in units), 10, "journals acked")
+    for unit in units:
+        stored = service.store.events(table=unit.table)
+        assert [e.seq for e in stored] == list(range(1, len(unit.sent) + 1))
+        assert [e.event() for e in stored] == unit.sent
+        expected = [(str(e.seat), e.used) for e in unit.sent if isinstance(e, MovePassed)]
+        assert [(m.seat, m.used) for m in service.store.moves(table=unit.table)] == expected
+        assert expected[0] == ("A", 13.5)  # started at t, passed at t + 12 + 1.5
+        assert service.store.mark(unit.unit_id).contiguous == len(unit.sent)  # type: ignore[union-attr]
+        assert any(isinstance(m, Ack) for m in unit.received())
+    counters = service.counters()
+    assert counters["stored"] == total and counters.get("rejected", 0) == 0
+    live = service.live
+    wait_until(lambda: service.live.table(3).judge_called, 5, "judge call on the live view")
+    assert set(live.tables) == {1, 2, 3, 4} and live.table(1).online is True
+    assert service.store.integrity_check() == "ok"
+    for unit in units:
+        unit.link.stop()
+
+
+def test_assignment_and_broadcast_reach_the_units(tmp_path: Path, hub, wait_until) -> None:  # type: ignore[no-untyped-def]
+    broker, service = hub
+    unit = SimUnit(tmp_path, broker, 5)
+    service.assign(
+        make_assignment(5, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 2, starter=Seat.C)
+    )
+    unit.link.start()
+    got: list[object] = []
+
+    def has(kind: type) -> bool:
+        got.extend(unit.received())
+        return any(isinstance(m, kind) for m in got)
+
+    wait_until(lambda: has(Assignment), what="the retained assignment")
+    sent = service.broadcast(BroadcastKind.LAST_LAP, round_no=3)
+    wait_until(lambda: has(Broadcast), what="the broadcast")
+    assignment = next(m for m in got if isinstance(m, Assignment))
+    assert assignment.names() == {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}
+    assert (assignment.game, assignment.starter) == (2, Seat.C)
+    assert next(m for m in got if isinstance(m, Broadcast)) == sent
+    assert any(isinstance(m, HubStatus) and m.online for m in got)
+    assert isinstance(got[0], LinkStatus) and got[0].online
+    assert [e.kind for e in service.store.events(source="hub")] == ["assign", "broadcast"]
+    unit.link.stop()
+    wait_until(lambda: service.live.table(5).online is False, what="clean offline status")
+
+
+def test_bare_paho_can_read_what_the_hub_publishes(tmp_path: Path, hub, wait_until) -> None:  # type: ignore[no-untyped-def]
+    """A third-party dashboard needs nothing but an MQTT client and the documented topics."""
+    broker, service = hub
+    seen: dict[str, bytes] = {}
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.on_message = lambda c, u, m: seen.__setitem__(m.topic, m.payload)
+    client.connect(broker.host, broker.port)
+    client.subscribe(f"rummikub/v1/{VENUE}/{EVENT}/#", 1)
+    client.loop_start()
+    service.assign(make_assignment(9, {Seat.A: "A", Seat.B: "B", Seat.C: "C", Seat.D: "D"}, 1))
+    wait_until(lambda: f"rummikub/v1/{VENUE}/{EVENT}/hub/table/9/assign" in seen)
+    assert seen[f"rummikub/v1/{VENUE}/{EVENT}/hub/status"].startswith(b'{"v":1,"online":true')
+    client.loop_stop()
+    client.disconnect()
