@@ -144,6 +144,8 @@ class GameRecorded(msgspec.Struct, frozen=True, tag="game-recorded", tag_field="
 
 class RoundClosed(msgspec.Struct, frozen=True, tag="round-closed", tag_field="fact"):
     stage: str
+    #: The judge closed it with games missing: those games count as not played.
+    forced: bool = False
 
 
 Fact = (
@@ -274,7 +276,7 @@ class EventState:
         elif isinstance(fact, GameRecorded):
             self._record(fact)
         else:
-            self._close(fact.stage)
+            self._close(fact.stage, forced=fact.forced)
         self._facts += 1
 
     def _player(self, player_id: str, what: str) -> Player:
@@ -389,7 +391,7 @@ class EventState:
             )
         rnd.results[(fact.table, fact.game)] = {s.player_id: (s.big, s.small) for s in fact.scores}
 
-    def _close(self, stage: str) -> None:
+    def _close(self, stage: str, *, forced: bool = False) -> None:
         open_round = self._open_round()
         if open_round is None or open_round.stage.name != stage:
             open_name = open_round.stage.name if open_round else None
@@ -397,7 +399,7 @@ class EventState:
                 f"close {stage!r}: it is not the open stage (open: {open_name!r})"
             )
         missing = self.missing_results()
-        if missing:
+        if missing and not forced:
             listed = ", ".join(f"table {m.table} game {m.game}" for m in missing)
             raise MissingResultsError(f"close {stage!r}: no result for {listed}")
         self._rounds[-1].closed = True

@@ -1,0 +1,437 @@
+"""The event as the hub knows it: a pure fold over the records in its store.
+
+Every organizer command, every accepted table result and every judge correction
+is a :data:`Record` appended to the store (``hub.store``); :class:`Competition`
+is rebuilt from them after a restart and updated record by record while the hub
+runs. Nothing here does I/O, and nothing is ever overwritten: a correction is a
+newer :class:`ResultRecorded` for the same game, and :meth:`Competition.history`
+shows every version with who, when and why.
+
+The hub never trusts points computed by a table: each game's points are scored
+here from the reported racks with the stage's ruleset.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import msgspec
+
+from hub.tournament import (
+    EventState,
+    Fact,
+    GameRecorded,
+    PlayerScore,
+    SeatedTable,
+    Stage,
+    TournamentError,
+    TournamentFormat,
+    preset,
+)
+from hub.tournament import Phase as EventPhase
+from tablekit.protocol import AssignedRules, Assignment, SeatAssignment
+from tablekit.rulesets import Ruleset, get_ruleset
+from tablekit.scoring import GameReport, GameScore, ScoreError, score_game
+from tablekit.seats import Seat, seats_for
+
+PROVISIONAL_LEAGUE = "league-top32"
+"""Accepts 8–32 players: the automatic league scheme registers under it."""
+
+
+class CompetitionError(ValueError):
+    """A record or command that does not fit the event as it stands."""
+
+
+class ResultSource(enum.StrEnum):
+    TABLE = "table"
+    """Entered and confirmed by the players at the table unit."""
+    JUDGE = "judge"
+    """Entered or corrected by a judge at the hub."""
+
+
+# --- records (stored in the hub's event store, tag field "record") -----------------------
+
+
+class _Record(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="record", forbid_unknown_fields=True
+):
+    at: float
+    """Wall time the hub recorded it."""
+    by: str = ""
+    """Who did it: an organizer's or judge's name, or a table unit's id."""
+
+
+class EventCreated(_Record, frozen=True, tag="event-created"):
+    name: str = ""
+    preset: str = ""
+    format: TournamentFormat | None = None
+    """Fixed at creation; for the automatic league scheme at the first draw."""
+    semifinal: int = 8
+    ruleset: str | None = None
+    """Overrides every stage's ruleset (e.g. a custom one)."""
+    rulesets: dict[str, Ruleset] = {}
+    """Custom rulesets the event uses, stored so the event can be replayed anywhere."""
+    round_minutes: float | None = None
+
+
+class FormatFixed(_Record, frozen=True, tag="format-fixed"):
+    format: TournamentFormat
+
+
+class OrganizerFact(_Record, frozen=True, tag="organizer"):
+    """A tournament fact (players, draws, closing a round) and why, when it matters."""
+
+    fact: Fact
+    why: str = ""
+
+
+class RoundStarted(_Record, frozen=True, tag="round-started"):
+    stage: str
+    minutes: float | None = None
+
+
+class RoundTimeOver(_Record, frozen=True, tag="round-time-over"):
+    stage: str
+
+
+class ResultRecorded(_Record, frozen=True, tag="result-recorded"):
+    stage: str
+    table: int
+    report: GameReport
+    source: ResultSource = ResultSource.TABLE
+    why: str = ""
+    unit: str = ""
+    seq: int = 0
+    """The table unit's journal seq of the submission, when it came from a table."""
+
+
+class ResultRejected(_Record, frozen=True, tag="result-rejected"):
+    """A table's submission the hub refused, kept for the audit trail."""
+
+    table: int
+    game: int
+    reason: str
+    unit: str = ""
+    seq: int = 0
+
+
+Record = (
+    EventCreated
+    | FormatFixed
+    | OrganizerFact
+    | RoundStarted
+    | RoundTimeOver
+    | ResultRecorded
+    | ResultRejected
+)
+
+_record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
+
+
+def decode_record(payload: bytes) -> Record:
+    return _record_decoder.decode(payload)
+
+
+def record_kind(record: Record) -> str:
+    return str(type(record).__struct_config__.tag)
+
+
+# --- derived views ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ResultVersion:
+    """One version of a game's result, as scored by the hub."""
+
+    record: ResultRecorded
+    score: GameScore
+    players: dict[Seat, str]
+
+    @property
+    def game(self) -> int:
+        return self.record.report.game
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: int
+    players: tuple[str, ...]
+    games_done: int
+    games: int
+
+    @property
+    def finished(self) -> bool:
+        return self.games_done >= self.games
+
+    @property
+    def next_game(self) -> int:
+        return min(self.games_done + 1, self.games)
+
+
+@dataclass
+class Competition:
+    """The whole event, derived from its records."""
+
+    created: EventCreated | None = None
+    state: EventState | None = None
+    results: dict[tuple[str, int, int], list[ResultVersion]] = field(default_factory=dict)
+    started: dict[str, RoundStarted] = field(default_factory=dict)
+    time_over: dict[str, RoundTimeOver] = field(default_factory=dict)
+    rejected: list[ResultRejected] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
+    """The tournament facts so far, to replay when the league format is fixed."""
+    fixed: bool = False
+    """The format is final (always, except an automatic league before its first draw)."""
+    records: int = 0
+
+    @classmethod
+    def replay(cls, records: Iterable[Record]) -> Competition:
+        competition = cls()
+        for record in records:
+            competition._apply(record)
+        return competition
+
+    def apply(self, record: Record) -> Competition:
+        """A new competition with ``record`` applied; this one is left unchanged.
+
+        Raises :class:`CompetitionError` (or a tournament error) when the record does
+        not fit, so a command is checked by applying it before it is stored.
+        """
+        new = copy.copy(self)
+        new.results = {k: list(v) for k, v in self.results.items()}
+        new.started = dict(self.started)
+        new.time_over = dict(self.time_over)
+        new.rejected = list(self.rejected)
+        new.facts = list(self.facts)
+        new._apply(record)
+        return new
+
+    # -- what the organizer and the screen ask -----------------------------------------------
+
+    @property
+    def event(self) -> EventState:
+        if self.state is None:
+            raise CompetitionError("no event yet: create one first (rummikub event create)")
+        return self.state
+
+    @property
+    def format(self) -> TournamentFormat:
+        return self.event.format
+
+    def ruleset(self, stage: Stage | str) -> Ruleset:
+        name = stage if isinstance(stage, str) else stage.ruleset
+        if isinstance(stage, str) and self.state is not None:
+            name = next((s.ruleset for s in self.format.stages if s.name == stage), stage)
+        created = self.created
+        custom = created.rulesets if created is not None else {}
+        if created is not None and created.ruleset:
+            name = created.ruleset
+        return get_ruleset(name, custom)
+
+    def open_stage(self) -> Stage | None:
+        if self.state is None or self.state.phase is not EventPhase.PLAYING:
+            return None
+        return self.state.current_stage
+
+    def round_number(self, stage: str) -> int:
+        return self.format.stage_index(stage) + 1
+
+    def tables(self) -> list[TableProgress]:
+        """Progress of every table of the open (or last) round."""
+        if self.state is None or not self.state.stages_played:
+            return []
+        stage_name = self.state.stages_played[-1]
+        stage = self.format.stages[self.format.stage_index(stage_name)]
+        done: dict[int, int] = {}
+        for table, _game in self.state.results(stage_name):
+            done[table] = done.get(table, 0) + 1
+        return [
+            TableProgress(t.number, t.players, done.get(t.number, 0), stage.games)
+            for t in self.state.seating(stage_name)
+        ]
+
+    def history(self, stage: str, table: int, game: int) -> list[ResultVersion]:
+        return list(self.results.get((stage, table, game), []))
+
+    def assignments(self) -> list[Assignment]:
+        """What every table of the open round should show: seats, names, next game."""
+        stage = self.open_stage()
+        if stage is None:
+            return []
+        assert self.state is not None
+        players = self.state.players
+        rules = self.ruleset(stage)
+        assigned = AssignedRules(move_seconds=rules.move_seconds, ruleset=rules.name)
+        out = []
+        for progress in self.tables():
+            seats = tuple(
+                SeatAssignment(seat=seat, name=_short(players[pid].name), player=pid)
+                for seat, pid in zip(
+                    seats_for(len(progress.players)), progress.players, strict=True
+                )
+            )
+            out.append(
+                Assignment(
+                    v=1,
+                    table=progress.table,
+                    game=progress.next_game,
+                    seats=seats,
+                    rules=assigned,
+                    round=self.round_number(stage.name),
+                )
+            )
+        return out
+
+    def round_deadline(self) -> tuple[str, float] | None:
+        """(stage, wall time) at which the open round's time runs out, if it has a limit."""
+        stage = self.open_stage()
+        if stage is None or stage.name not in self.started:
+            return None
+        started = self.started[stage.name]
+        minutes = started.minutes
+        if minutes is None and self.created is not None:
+            minutes = self.created.round_minutes
+        if minutes is None:
+            return None
+        return stage.name, started.at + minutes * 60.0
+
+    def check_result(self, table: int, report: GameReport) -> str | None:
+        """Why a table's submitted result cannot be accepted, or None if it can."""
+        stage = self.open_stage()
+        if stage is None:
+            return "no round is being played"
+        try:
+            self._scored(stage.name, table, report, allow_replace=False)
+        except (CompetitionError, ScoreError, TournamentError) as err:
+            return str(err)
+        return None
+
+    # -- the fold ---------------------------------------------------------------------------
+
+    def _apply(self, record: Record) -> None:
+        match record:
+            case EventCreated():
+                if self.created is not None:
+                    raise CompetitionError(f"the event {self.created.name!r} already exists")
+                self.created = record
+                # The automatic league scheme depends on the entry count: players register
+                # under the widest scheme until the first draw fixes the real one.
+                fmt = record.format or preset(PROVISIONAL_LEAGUE)
+                self.state = EventState(fmt.validate())
+                self.fixed = record.format is not None
+            case FormatFixed(format=fmt):
+                if self.fixed:
+                    raise CompetitionError("the format is already fixed")
+                self.state = EventState.replay(fmt.validate(), self.facts)
+                self.fixed = True
+            case OrganizerFact(fact=fact):
+                self._apply_fact(fact)
+            case RoundStarted(stage=stage):
+                open_stage = self.open_stage()
+                if open_stage is None or open_stage.name != stage:
+                    raise CompetitionError(f"start {stage!r}: it is not the round being played")
+                if stage in self.started:
+                    raise CompetitionError(f"start {stage!r}: the round has already started")
+                self.started[stage] = record
+            case RoundTimeOver(stage=stage):
+                self.time_over.setdefault(stage, record)
+            case ResultRecorded():
+                self._record_result(record)
+            case ResultRejected():
+                self.rejected.append(record)
+        self.records += 1
+
+    def _apply_fact(self, fact: Fact) -> None:
+        if self.state is None:
+            raise CompetitionError("no event yet: create one first (rummikub event create)")
+        self.state = self.state.apply(fact)
+        self.facts.append(fact)
+
+    def _record_result(self, record: ResultRecorded) -> None:
+        version = self._scored(
+            record.stage,
+            record.table,
+            record.report,
+            allow_replace=record.source is ResultSource.JUDGE,
+        )
+        version = ResultVersion(record, version.score, version.players)
+        assert self.state is not None
+        scores = tuple(
+            PlayerScore(version.players[s.seat], s.big, s.small) for s in version.score.scores
+        )
+        self.state = self.state.apply(
+            GameRecorded(record.stage, record.table, record.report.game, scores)
+        )
+        self.results.setdefault((record.stage, record.table, record.report.game), []).append(
+            version
+        )
+
+    def _scored(
+        self, stage_name: str, table: int, report: GameReport, *, allow_replace: bool
+    ) -> ResultVersion:
+        state = self.event
+        try:
+            seated: SeatedTable = state.seating(stage_name)[table - 1]
+        except IndexError:
+            raise CompetitionError(f"table {table}: not in round {stage_name!r}") from None
+        stage = self.format.stages[self.format.stage_index(stage_name)]
+        if not 1 <= report.game <= stage.games:
+            raise CompetitionError(
+                f"table {table}: round {stage_name!r} has games 1–{stage.games}, got game "
+                f"{report.game}"
+            )
+        if (table, report.game) in state.results(stage_name) and not allow_replace:
+            raise CompetitionError(
+                f"table {table} game {report.game}: a result is already recorded (the game is "
+                "closed); a judge corrects it at the hub"
+            )
+        if len(report.racks) != len(seated.players):
+            raise CompetitionError(
+                f"table {table}: {len(seated.players)} players sit there, the result has "
+                f"{len(report.racks)} seats"
+            )
+        score = score_game(report, self.ruleset(stage))
+        players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
+        placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
+        return ResultVersion(placeholder, score, players)
+
+
+def _short(name: str) -> str:
+    """Names on a table display: at most 40 characters (the protocol's limit)."""
+    return name if len(name) <= 40 else name[:39] + "…"
+
+
+def new_event(
+    name: str,
+    preset_name: str,
+    *,
+    at: float,
+    by: str = "",
+    semifinal: int = 8,
+    ruleset: str | None = None,
+    rulesets: Mapping[str, Ruleset] | None = None,
+    round_minutes: float | None = None,
+) -> EventCreated:
+    """The record that creates an event from a preset (the format fixed now, except
+    the automatic league scheme, which needs the number of players)."""
+    fmt = None if preset_name == "league" else preset(preset_name, semifinal=semifinal)
+    custom = dict(rulesets or {})
+    if ruleset is not None:
+        get_ruleset(ruleset, custom)  # unknown name -> a clear error now, not mid-event
+    if fmt is not None:
+        for stage in fmt.stages:
+            get_ruleset(ruleset or stage.ruleset, custom)
+    return EventCreated(
+        at=at,
+        by=by,
+        name=name,
+        preset=preset_name,
+        format=fmt,
+        semifinal=semifinal,
+        ruleset=ruleset,
+        rulesets=custom,
+        round_minutes=round_minutes,
+    )

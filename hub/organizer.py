@@ -1,0 +1,263 @@
+"""Organizer commands on one event's store (the CLI, the hub service and the demo).
+
+Each command is checked by applying its records to the event as it stands
+(:class:`~hub.competition.Competition` is a pure fold) and only then stored, all of
+a command's records in one transaction: a refused command leaves nothing behind.
+Everything the hub knows is in the store, so a restarted hub resumes the event
+exactly where it was.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+
+from hub.competition import (
+    Competition,
+    CompetitionError,
+    EventCreated,
+    FormatFixed,
+    OrganizerFact,
+    Record,
+    ResultRecorded,
+    ResultRejected,
+    ResultSource,
+    ResultVersion,
+    RoundStarted,
+    RoundTimeOver,
+    decode_record,
+    new_event,
+    record_kind,
+)
+from hub.store import HUB_SOURCE, EventStore
+from hub.tournament import (
+    Fact,
+    Player,
+    PlayerCheckedIn,
+    PlayerLateArrived,
+    PlayerRegistered,
+    PlayerWithdrawn,
+    RoundClosed,
+    RoundSeated,
+    SeedsDeclared,
+    preset,
+)
+from tablekit.rulesets import Ruleset
+from tablekit.scoring import GameReport
+
+RECORD_KINDS = frozenset(
+    str(t.__struct_config__.tag)
+    for t in (
+        EventCreated,
+        FormatFixed,
+        OrganizerFact,
+        RoundStarted,
+        RoundTimeOver,
+        ResultRecorded,
+        ResultRejected,
+    )
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The hub's answer to a table's submitted result."""
+
+    accepted: bool
+    reason: str
+    record: ResultRecorded | ResultRejected
+
+
+class Organizer:
+    def __init__(
+        self, store: EventStore, *, by: str = "", clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
+        self.by = by
+        self.clock = clock
+        self._competition = Competition()
+        self._seen = 0
+        """Highest hub seq folded into ``_competition``."""
+
+    # -- reading -------------------------------------------------------------------------
+
+    @property
+    def competition(self) -> Competition:
+        """The event as stored now (folds in what other processes recorded)."""
+        mark = self.store.mark(HUB_SOURCE)
+        if mark is not None and mark.max_seq > self._seen:
+            competition = self._competition
+            for stored in self.store.events(source=HUB_SOURCE, after_seq=self._seen):
+                if stored.kind in RECORD_KINDS:
+                    competition = competition.apply(decode_record(stored.payload))
+                self._seen = stored.seq
+            self._competition = competition
+        return self._competition
+
+    # -- commands -------------------------------------------------------------------------
+
+    def create_event(
+        self,
+        name: str,
+        preset_name: str,
+        *,
+        semifinal: int = 8,
+        ruleset: str | None = None,
+        rulesets: dict[str, Ruleset] | None = None,
+        round_minutes: float | None = None,
+    ) -> EventCreated:
+        record = new_event(
+            name,
+            preset_name,
+            at=self.clock(),
+            by=self.by,
+            semifinal=semifinal,
+            ruleset=ruleset,
+            rulesets=rulesets,
+            round_minutes=round_minutes,
+        )
+        self.record(record)
+        return record
+
+    def register(self, players: Sequence[Player], *, check_in: bool = False) -> None:
+        facts: list[Fact] = []
+        for player in players:
+            facts.append(PlayerRegistered(player))
+            if check_in:
+                facts.append(PlayerCheckedIn(player.id))
+        self.record_facts(facts)
+
+    def next_player_id(self, offset: int = 0) -> str:
+        """A fresh id for a new player: P001, P002, …"""
+        taken = set(self.competition.event.players)
+        n = len(taken) + 1 + offset
+        while f"P{n:03d}" in taken:
+            n += 1
+        return f"P{n:03d}"
+
+    def check_in(self, player_ids: Iterable[str]) -> None:
+        self.record_facts([PlayerCheckedIn(pid) for pid in player_ids])
+
+    def late_arrival(self, player_id: str) -> None:
+        self.record_facts([PlayerLateArrived(player_id)])
+
+    def withdraw(self, player_id: str, reason: str = "") -> None:
+        self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
+
+    def declare_seeds(self, player_ids: Sequence[str]) -> None:
+        self.record_facts([SeedsDeclared(tuple(player_ids))])
+
+    def draw(self, seed: int | None = None) -> RoundSeated:
+        """Seat the next round (fixing the automatic league scheme at the first draw)."""
+        competition = self.competition
+        seed = secrets.randbelow(2**31) if seed is None else seed
+        records: list[Record] = []
+        created = competition.created
+        if created is not None and not competition.fixed:
+            fmt = preset(created.preset, players=len(competition.event.present))
+            records.append(FormatFixed(at=self.clock(), by=self.by, format=fmt))
+            competition = competition.apply(records[0])
+        seated = competition.event.draw_next(seed)
+        records.append(OrganizerFact(at=self.clock(), by=self.by, fact=seated))
+        self.record(*records)
+        return seated
+
+    def start_round(self, minutes: float | None = None) -> RoundStarted:
+        stage = self.competition.open_stage()
+        if stage is None:
+            raise CompetitionError("start: no round is drawn and open; draw one first")
+        record = RoundStarted(at=self.clock(), by=self.by, stage=stage.name, minutes=minutes)
+        self.record(record)
+        return record
+
+    def enter_result(
+        self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
+    ) -> ResultVersion:
+        """A judge enters (or corrects, saying why) a game's result at the hub."""
+        competition = self.competition
+        stage_name = stage or _latest_stage(competition)
+        if competition.history(stage_name, table, report.game) and not why.strip():
+            raise CompetitionError(
+                f"table {table} game {report.game}: a result is recorded; a correction "
+                "needs a reason (--why)"
+            )
+        record = ResultRecorded(
+            at=self.clock(),
+            by=self.by,
+            stage=stage_name,
+            table=table,
+            report=report,
+            source=ResultSource.JUDGE,
+            why=why,
+        )
+        competition = self.record(record)
+        return competition.history(stage_name, table, report.game)[-1]
+
+    def judge_table_result(
+        self, table: int, report: GameReport, *, unit: str, seq: int
+    ) -> Verdict:
+        """The record answering a table's submitted result (not stored: the hub service
+        stores it in the same transaction as the unit's event)."""
+        competition = self.competition
+        reason = competition.check_result(table, report)
+        stage = competition.open_stage()
+        if reason is None and stage is not None:
+            accepted = ResultRecorded(
+                at=self.clock(), by=unit, stage=stage.name, table=table, report=report,
+                unit=unit, seq=seq,
+            )
+            return Verdict(True, "", accepted)
+        reason = reason or "no round is being played"
+        rejected = ResultRejected(
+            at=self.clock(), by=unit, table=table, game=report.game, reason=reason,
+            unit=unit, seq=seq,
+        )
+        return Verdict(False, reason, rejected)
+
+    def close_round(self, *, force: bool = False, why: str = "") -> RoundClosed:
+        stage = self.competition.open_stage()
+        if stage is None:
+            raise CompetitionError("close: no round is open")
+        if force and not why.strip():
+            raise CompetitionError("close --force: say why the missing games are not played")
+        fact = RoundClosed(stage.name, forced=force)
+        self.record_facts([fact], why=why)
+        return fact
+
+    def time_over_due(self, now: float) -> RoundTimeOver | None:
+        """Record that the open round's time has run out, once, when it has."""
+        competition = self.competition
+        deadline = competition.round_deadline()
+        if deadline is None:
+            return None
+        stage, at = deadline
+        if now < at or stage in competition.time_over:
+            return None
+        record = RoundTimeOver(at=now, by=self.by or "hub", stage=stage)
+        self.record(record)
+        return record
+
+    # -- storing ----------------------------------------------------------------------------
+
+    def record_facts(self, facts: Sequence[Fact], *, why: str = "") -> Competition:
+        now = self.clock()
+        return self.record(
+            *(OrganizerFact(at=now, by=self.by, fact=fact, why=why) for fact in facts)
+        )
+
+    def record(self, *records: Record) -> Competition:
+        """Check ``records`` against the event, then store them in one transaction."""
+        competition = self.competition
+        for record in records:
+            competition = competition.apply(record)
+        self.store.append_facts([(record_kind(r), r) for r in records])
+        return self.competition  # folds what was stored, with anything stored meanwhile
+
+
+def _latest_stage(competition: Competition) -> str:
+    played = competition.event.stages_played
+    if not played:
+        raise CompetitionError("no round has been drawn yet")
+    return played[-1]
