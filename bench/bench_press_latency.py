@@ -1,0 +1,152 @@
+"""Press → clock updated → LED output changed, through MockFactory pins and the unit loop.
+
+Each round drives the pass pin low in this thread; gpiozero (MockFactory: in the
+caller's thread) runs GpioInputs' callback, which puts a ButtonEdge on the unit's
+inbox; the real loop (tablekit.unit.TableUnit.run, in its own thread like on a
+Pi) drains it, applies controls and clock, and calls GpioOutputs.show, which
+lights the bar's top LED again for the next seat's full time. The figure is the
+time from driving the pin to that LED pin's write. Next to it, in the same run:
+the bare gpiozero ``when_pressed`` callback latency (pin driven → callback).
+
+A short move (``--move-seconds``, default 1 s) with a 10 ms lockout makes the
+top LED dim within one frame after a pass, so that every accepted pass changes
+the LED again; the path measured is the same as with a 40 s move. Each round
+waits for that dimming frame, so 1,000 presses take about a minute.
+
+    python bench/bench_press_latency.py [--presses 1000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from gpiozero import Button as GpioButton
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+try:
+    from tablekit.clock import MoveClock, Phase
+except ModuleNotFoundError:  # run from a checkout without installing
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from tablekit.clock import MoveClock, Phase
+
+from tablekit.config import parse_config
+from tablekit.hardware import GpioInputs, GpioOutputs
+from tablekit.unit import Quit, TableUnit
+
+
+class WatchedPin(MockPWMPin):  # type: ignore[misc]
+    """A mock PWM pin that reports each write to ``watch`` with a timestamp."""
+
+    watch: Any = None
+
+    def _set_state(self, value: float) -> None:
+        super()._set_state(value)
+        if self.watch is not None:
+            self.watch(time.perf_counter(), value)
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    cuts = statistics.quantiles(samples, n=100, method="inclusive")
+    return statistics.median(samples), cuts[98]
+
+
+def bare_callback_latency(factory: MockFactory, pin: int, rounds: int) -> list[float]:
+    fired: list[float] = []
+    button = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=factory)
+    button.when_pressed = lambda: fired.append(time.perf_counter())
+    mock = factory.pin(pin)
+    out = []
+    for _ in range(rounds):
+        fired.clear()
+        start = time.perf_counter()
+        mock.drive_low()
+        out.append(fired[0] - start)
+        mock.drive_high()
+    button.close()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--presses", type=int, default=1000)
+    parser.add_argument("--move-seconds", type=float, default=1.0)
+    args = parser.parse_args()
+
+    config = parse_config(
+        f'[clock]\nmove_seconds = {args.move_seconds}\nlockout = 0.01\n[buzzer]\nmode = "quiet"\n',
+        "bench",
+    )
+    factory = MockFactory(pin_class=WatchedPin)
+    outputs = GpioOutputs(config, factory)
+    unit = TableUnit(
+        MoveClock(config.clock_rules()),
+        outputs=[outputs],
+        fps=20,  # the top of the unit's 10-20 Hz range: each round waits for a frame
+        judge_hold=config.clock.judge_hold,
+        call_hold=config.clock.call_hold,
+    )
+    inputs = GpioInputs(config, unit.put, factory)
+    assert config.pins.pass_button is not None
+    pass_pin = factory.pin(config.pins.pass_button)
+    top = factory.pin(config.pins.led_bar[-1])
+    lit = threading.Event()
+    lit_at: list[float] = []
+
+    def on_top_write(at: float, value: float) -> None:
+        if value >= 1.0 and not lit.is_set():
+            lit_at.append(at)
+            lit.set()
+
+    loop = threading.Thread(target=unit.run, name="unit-loop", daemon=True)
+    loop.start()
+    pass_pin.drive_low()  # starts the game
+    pass_pin.drive_high()
+    step = args.move_seconds / (len(config.pins.led_bar) * 8)
+
+    # The bare callback first, on a pin the unit does not use, with the loop idling.
+    bare = bare_callback_latency(factory, 4, args.presses)
+
+    through: list[float] = []
+    for _ in range(args.presses):
+        time.sleep(2 * step)
+        while float(top.state) >= 1.0:  # wait for a frame that dims the top LED
+            time.sleep(0.002)
+        lit.clear()
+        lit_at.clear()
+        top.watch = on_top_write
+        start = time.perf_counter()
+        pass_pin.drive_low()
+        if not lit.wait(1.0):
+            raise SystemExit("the LED did not change within 1 s of a press")
+        top.watch = None
+        through.append(lit_at[0] - start)
+        pass_pin.drive_high()
+    unit.put(Quit())
+    loop.join(2.0)
+    state = unit.clock.state
+    assert state.phase is Phase.RUNNING
+    inputs.close()
+    outputs.close()
+
+    b50, b99 = percentiles(bare)
+    t50, t99 = percentiles(through)
+    passes = sum(s.moves for s in state.stats)
+    print(f"presses measured: {len(through)}; passes recorded by the clock: {passes}")
+    print(row("bare gpiozero when_pressed (Mock pin)", b50, b99))
+    print(row("press → clock → LED pin (unit loop)", t50, t99))
+    print(f"{'ratio (through / bare)':<40} p50 {t50 / b50:8.1f}×    p99 {t99 / b99:8.1f}×")
+
+
+def row(label: str, p50: float, p99: float) -> str:
+    return f"{label:<40} p50 {p50 * 1e6:8.1f} µs  p99 {p99 * 1e6:8.1f} µs"
+
+
+if __name__ == "__main__":
+    main()
