@@ -54,6 +54,8 @@ READ_LIMIT = 200
 NO_HOST_PERIOD_MS = 1200
 BUZZER_DUTY = 32768
 
+HOST_KINDS = (ringproto.RING, ringproto.BUZZER, ringproto.PING)
+
 TICKS_PERIOD = 1 << 30
 """``time.ticks_ms()`` wraps here on MicroPython."""
 
@@ -182,25 +184,8 @@ class Firmware:
             self._message(seq, kind, fields, now)
 
     def _message(self, seq, kind, fields, now):
-        if kind == ringproto.RING:
-            values = ringproto.ints(fields, 6)
-            if values is None or not 0 <= values[0] <= ringproto.LEVEL_FULL:
-                self.decoder.errors += 1
-                return
-            level, r, g, b, blink, phase = values
-            self.ring = (level, _byte(r), _byte(g), _byte(b), blink, max(0, phase))
-            self.ring_at = now
-            self.ring_seq = seq
-        elif kind == ringproto.BUZZER:
-            values = ringproto.ints(fields, 2)
-            if values is None:
-                self.decoder.errors += 1
-                return
-            self.buzzer = (1 if values[0] else 0, max(0, values[1]))
-            self.buzzer_seq = seq
-            self.board.buzz(self.buzzer[0], self.buzzer[1])
-        elif kind != ringproto.PING:
-            return  # a device -> host kind (an echo) or a newer host: not for us
+        if kind not in HOST_KINDS:
+            return  # a device -> host kind (an echo) or a newer host's: not for us
         self.lost += ringproto.seq_lost(self.rx_seq, seq)
         self.rx_seq = seq
         if self.host_at is None:
@@ -210,8 +195,26 @@ class Firmware:
                 (ringproto.PROTOCOL, FIRMWARE_VERSION, self.leds, ringproto.BUTTONS),
             )
         self.host_at = now
-        if kind == ringproto.PING:
-            self._heartbeat(now)
+        if kind == ringproto.RING:
+            values = ringproto.ints(fields, 6)
+            if values is None or not 0 <= values[0] <= ringproto.LEVEL_FULL:
+                self.decoder.errors += 1
+                return
+            level, r, g, b, blink, phase = values
+            self.ring = (level, _byte(r), _byte(g), _byte(b), blink, max(0, phase))
+            self.ring_at = now
+            self.ring_seq = seq
+            self.drawn_at = now - FRAME_MS  # draw it at once
+        elif kind == ringproto.BUZZER:
+            values = ringproto.ints(fields, 2)
+            if values is None:
+                self.decoder.errors += 1
+                return
+            self.buzzer = (1 if values[0] else 0, max(0, values[1]))
+            self.buzzer_seq = seq
+            self.board.buzz(self.buzzer[0], self.buzzer[1])
+        else:
+            self._heartbeat(now)  # the answer to a ping
 
     # -- device -> host --------------------------------------------------------------
 
