@@ -13,6 +13,7 @@ got -5.0``.
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 from typing import Any, Literal
 
@@ -401,3 +402,32 @@ def _known_fields(path: str) -> str:
     if section is None:
         return "not expected here"
     return f"[{path}] has " + ", ".join(section.__struct_fields__)
+
+
+def describe_pins(pins: PinSettings) -> list[str]:
+    """One line per used pin: header pin, BCM GPIO, device; for a builder's check."""
+    lines = []
+    for use, bcm in sorted(pins.uses(), key=lambda u: BCM_TO_BOARD[u[1]]):
+        lines.append(f"header pin {BCM_TO_BOARD[bcm]:>2}  GPIO{bcm:<2}  {use}")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tablekit.config [FILE]``: check a config and print its pin table."""
+    args = sys.argv[1:] if argv is None else argv
+    path = Path(args[0]) if args else None
+    try:
+        config = load_config(path)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    print(f"{path or 'built-in defaults'}: OK — table {config.unit.table} ({config.unit.unit_id})")
+    print("\n".join(describe_pins(config.pins)))
+    pull = "to GND, internal pull-up" if config.pins.pull_up else "to 3V3, pull-down"
+    anode = "common cathode" if config.pins.active_high else "common anode"
+    print(f"buttons wired {pull}; RGB LED {anode}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -20,15 +20,18 @@ buttons are made with ``bounce_time=None``.
 
 from __future__ import annotations
 
+import queue
+import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from gpiozero import RGBLED, Buzzer, LEDBarGraph, TonalBuzzer
 from gpiozero import Button as GpioButton
 from gpiozero.tones import Tone
 
-from tablekit.config import UnitConfig
+from tablekit.config import ConfigError, UnitConfig, load_config
 from tablekit.controls import Button, ButtonEdge
 from tablekit.signals import RGB, Signals, render_signals
 from tablekit.view import TableView
@@ -176,3 +179,73 @@ class GpioOutputs:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def walk_test(
+    config: UnitConfig,
+    pin_factory: Any = None,
+    *,
+    listen: float = 15.0,
+    step: float = 0.4,
+    say: Callable[[str], None] = print,
+    sleep: Callable[[float], None] = time.sleep,
+) -> list[ButtonEdge]:
+    """A builder's wiring check: each output in turn, then the buttons' edges.
+
+    Lights the bar one LED at a time, shows red, green and blue on the status
+    LED, sounds the buzzer once, then reports every button edge for ``listen``
+    seconds and returns them.
+    """
+    edges: queue.SimpleQueue[object] = queue.SimpleQueue()
+    seen: list[ButtonEdge] = []
+    with GpioOutputs(config, pin_factory) as outputs, GpioInputs(config, edges.put, pin_factory):
+        bar, status, buzzer = outputs.bar, outputs.status, outputs.buzzer
+        if bar is not None:
+            for i, pin in enumerate(config.pins.led_bar, start=1):
+                say(f"bar LED {i} of {len(bar)} (GPIO{pin})")
+                bar.value = i / len(bar)
+                sleep(step)
+            bar.value = 0
+        if status is not None and config.pins.status_led is not None:
+            for name, colour, pin in zip(
+                ("red", "green", "blue"),
+                ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)),
+                config.pins.status_led,
+                strict=True,
+            ):
+                say(f"status LED {name} (GPIO{pin})")
+                status.value = colour
+                sleep(step)
+            status.value = (0.0, 0.0, 0.0)
+        if buzzer is not None:
+            say(f"buzzer (GPIO{config.pins.buzzer})")
+            outputs._sound(Signals(0.0, (0.0, 0.0, 0.0), True, config.buzzer.tone))
+            sleep(step)
+            outputs._sound(Signals(0.0, (0.0, 0.0, 0.0), False))
+        say(f"press the buttons; listening for {listen:g} s")
+        end = time.monotonic() + listen
+        while (left := end - time.monotonic()) > 0:
+            try:
+                edge = edges.get(timeout=min(left, 0.1))
+            except queue.Empty:
+                continue
+            assert isinstance(edge, ButtonEdge)
+            seen.append(edge)
+            say(f"{edge.button} {'pressed' if edge.pressed else 'released'}")
+    return seen
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tablekit.hardware [FILE] [SECONDS]``: walk through the wiring."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        config = load_config(Path(args[0]) if args else None)
+    except ConfigError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    walk_test(config, listen=float(args[1]) if len(args) > 1 else 15.0)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -17,9 +17,13 @@ from tablekit.config import (
     PinSettings,
     UnitConfig,
     default_config_path,
+    describe_pins,
     load_config,
     parse_config,
     parse_pin,
+)
+from tablekit.config import (
+    main as config_main,
 )
 
 
@@ -213,3 +217,23 @@ def test_pin_names_normalise_to_bcm(pin: int, prefix: str) -> None:
 def test_numbers_off_the_header_are_refused(pin: int) -> None:
     with pytest.raises(ValueError, match="unknown pin"):
         parse_pin(pin, "pass_button")
+
+
+def test_check_command_prints_the_pin_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert config_main([]) == 0
+    out = capsys.readouterr().out
+    assert "header pin 11  GPIO17  pass_button" in out
+    assert "header pin 40  GPIO21  led_bar[9]" in out
+    bad = tmp_path / "unit.toml"
+    bad.write_text("[pins]\nbuzzer = 17\n")
+    assert config_main([str(bad)]) == 1
+    assert "pins.buzzer: GPIO17 is already used by pins.pass_button" in capsys.readouterr().err
+
+
+def test_pin_table_lists_every_used_pin_by_header_position() -> None:
+    lines = describe_pins(PinSettings())
+    assert len(lines) == 3 + 3 + 10  # pass, judge, buzzer; RGB; bar (no call button)
+    headers = [int(line.split()[2]) for line in lines]
+    assert headers == sorted(headers)

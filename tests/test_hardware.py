@@ -24,7 +24,7 @@ from tablekit.clock import (
 )
 from tablekit.config import PinSettings, UnitConfig, parse_config
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
-from tablekit.hardware import GpioInputs, GpioOutputs
+from tablekit.hardware import GpioInputs, GpioOutputs, walk_test
 from tablekit.signals import AMBER, BLUE, GREEN, OFF, RED
 from tablekit.unit import TableUnit
 from tablekit.view import TableView
@@ -418,3 +418,22 @@ def test_gpio_devices_in_the_unit_loop(factory: MockFactory) -> None:
     assert factory.pin(BUZZER).state
     inputs.close()
     outputs.close()
+
+
+def test_walk_test_lights_each_output_and_reports_the_buttons(factory: MockFactory) -> None:
+    said: list[str] = []
+
+    def say(line: str) -> None:
+        said.append(line)
+        if line.startswith("press the buttons"):
+            factory.pin(JUDGE).drive_low()
+            factory.pin(JUDGE).drive_high()
+
+    edges = walk_test(CONFIG, factory, listen=0.05, say=say, sleep=lambda _: None)
+    assert [(e.button, e.pressed) for e in edges] == [(Button.JUDGE, True), (Button.JUDGE, False)]
+    assert said[:10] == [f"bar LED {i} of 10 (GPIO{p})" for i, p in enumerate(PINS.led_bar, 1)]
+    assert "status LED green (GPIO6)" in said
+    assert said[-2:] == ["judge pressed", "judge released"]
+    # Every bar LED was lit once: the last write lit them all before going dark.
+    assert all(any(s == 1.0 for _, s in factory.pin(p).states) for p in PINS.led_bar)
+    assert any(s for _, s in factory.pin(BUZZER).states)
