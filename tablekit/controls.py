@@ -27,6 +27,11 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
+from tablekit.result_entry import ResultEntry, Step
+from tablekit.scoring import GameEnding, Opening
+
+_JUDGED_STEPS = frozenset({Step.TILES, Step.JOKERS, Step.CONFIRM, Step.REJECTED})
+"""Result-entry steps where the judge's decisions still apply."""
 
 DEFAULT_JUDGE_HOLD = 1.5
 DEFAULT_CALL_HOLD = 3.0
@@ -52,6 +57,10 @@ class JudgeAction(enum.StrEnum):
     LAST_LAP = "Start last lap"
     END_GAME = "End game: empty rack"
     START_GAME = "Start next game"
+    ACCEPT_RESULT = "Accept result for the table"
+    COULD_HAVE_OPENED = "This seat could have opened: 200"
+    WAIVE_200 = "This seat announced opening: no 200"
+    SWITCH_ENDING = "Switch: went out / nobody out"
     CLOSE = "Close menu"
 
 
@@ -84,21 +93,26 @@ class TableControls:
     judge_hold: float = DEFAULT_JUDGE_HOLD
     call_hold: float = DEFAULT_CALL_HOLD
     menu: JudgeMenu | None = None
+    entry: ResultEntry | None = None
+    """The result being entered after the game, if any: the judge decides its 200s."""
     message: str = ""
     """A short line for the display, e.g. why a judge action was refused."""
     _down: dict[Button, _Held] = field(default_factory=dict)
     _judge_paused_now: bool = False
 
     def edge(self, e: ButtonEdge) -> list[AnyClockEvent]:
+        # Holds and expiry up to the edge's own time first: a loop that ticked late
+        # must not turn a long hold into a short press.
+        events = self.tick(e.at)
         if e.pressed:
-            return self._press(e.button, e.at)
+            return events + self._press(e.button, e.at)
         held = self._down.pop(e.button, None)
         if e.button is Button.JUDGE and held is not None and not held.fired:
             if self.menu is not None:
-                return self._choose(self.menu.current, e.at)
+                return events + self._choose(self.menu.current, e.at)
             if not self._judge_paused_now:
-                return self.clock.resume(e.at)
-        return []
+                return events + self.clock.resume(e.at)
+        return events
 
     def tick(self, now: float) -> list[AnyClockEvent]:
         events = self.clock.tick(now)
@@ -135,6 +149,13 @@ class TableControls:
                 actions.append(JudgeAction.LAST_LAP)
             actions.append(JudgeAction.END_GAME)
         else:
+            if self.entry is not None and self.entry.view.step in _JUDGED_STEPS:
+                actions += [
+                    JudgeAction.ACCEPT_RESULT,
+                    JudgeAction.COULD_HAVE_OPENED,
+                    JudgeAction.WAIVE_200,
+                    JudgeAction.SWITCH_ENDING,
+                ]
             if s.phase is Phase.GAME_OVER and s.undo:
                 actions.append(JudgeAction.UNDO_PASS)
             actions.append(JudgeAction.START_GAME)
@@ -189,3 +210,26 @@ class TableControls:
                 return clock.start_game(now)
             case JudgeAction.CLOSE:
                 return []
+        entry = self.entry
+        if entry is None:
+            return []
+        seat = entry.view.seat
+        match action:
+            case JudgeAction.ACCEPT_RESULT:
+                entry.judge_override()
+            case JudgeAction.COULD_HAVE_OPENED | JudgeAction.WAIVE_200 if seat is not None:
+                opening = (
+                    Opening.COULD_HAVE_OPENED
+                    if action is JudgeAction.COULD_HAVE_OPENED
+                    else Opening.WAIVED
+                )
+                entry.judge_set_opening(seat, opening)
+            case JudgeAction.SWITCH_ENDING:
+                ending = entry.view.ending
+                entry.judge_set_ending(
+                    GameEnding.NOBODY_OUT if ending is GameEnding.WENT_OUT else GameEnding.WENT_OUT
+                )
+            case _:
+                self.message = "choose a seat first: the flow is not at a seat"
+        self.message = self.message or entry.view.message
+        return []

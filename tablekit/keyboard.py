@@ -59,10 +59,8 @@ from collections.abc import Callable, Mapping
 from types import TracebackType
 from typing import Any
 
-import msgspec
-
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD, Button, ButtonEdge, JudgeMenu
-from tablekit.unit import MenuChoice, Quit
+from tablekit.unit import KeyPress, MenuChoice, Quit
 
 Put = Callable[[object], None]
 Clock = Callable[[], float]
@@ -93,13 +91,6 @@ KEYPAD_KEYS = frozenset(
         ".",
     ]
 )
-
-
-class KeyPress(msgspec.Struct, frozen=True):
-    """A data key for result entry: "0"–"9", "enter", "backspace", "+", "-", "*", "/", "."."""
-
-    key: str
-    at: float
 
 
 AnyKeyInput = ButtonEdge | KeyPress | MenuChoice | Quit

@@ -144,6 +144,26 @@ class EntryView(msgspec.Struct, frozen=True):
     rejection: str
 
 
+class ResultSubmitted(
+    msgspec.Struct,
+    frozen=True,
+    tag="result_submitted",
+    tag_field="type",
+    forbid_unknown_fields=True,
+):
+    """The table's confirmed result, journalled and sent to the hub like a clock event.
+
+    The hub scores ``report`` itself (it never trusts points computed by a unit) and
+    answers with a result ack naming ``game``.
+    """
+
+    game: int
+    move: int
+    """Moves played in the game (for the record)."""
+    report: GameReport
+    judge_override: bool = False
+
+
 class EntryStateError(RuntimeError):
     """The shell reported a hub answer that does not fit the flow's step."""
 

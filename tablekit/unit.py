@@ -18,10 +18,25 @@ from typing import Protocol
 
 import msgspec
 
-from tablekit.clock import AnyClockEvent, ClockRules, LastLapSource, MoveClock, Phase
+from tablekit.clock import (
+    AnyClockEvent,
+    ClockRules,
+    GameEndReason,
+    GameOver,
+    GameStarted,
+    LastLapSource,
+    MoveClock,
+    Phase,
+)
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
+from tablekit.result_entry import Key, ResultEntry, ResultSubmitted, Step
+from tablekit.rulesets import Ruleset, get_ruleset
+from tablekit.scoring import GameEnding
 from tablekit.seats import Seat
 from tablekit.view import TableView
+
+UnitEvent = AnyClockEvent | ResultSubmitted
+"""Everything a unit journals and sends to the hub."""
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +52,7 @@ class Output(Protocol):
 class Recorder(Protocol):
     """Durable event journal: events and the state they led to, in one commit."""
 
-    def record(self, events: Sequence[AnyClockEvent], state: bytes) -> None: ...
+    def record(self, events: Sequence[UnitEvent], state: bytes) -> None: ...
 
 
 class Uplink(Protocol):
@@ -60,6 +75,23 @@ class MenuChoice:
 
 
 @dataclass(frozen=True)
+class KeyPress:
+    """A key of the numeric keypad, for result entry ("0"–"9", "enter", "backspace", …)."""
+
+    key: str
+    at: float
+
+
+@dataclass(frozen=True)
+class ResultVerdict:
+    """The hub's answer to the table's submitted result."""
+
+    game: int
+    accepted: bool
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class LinkStatus:
     online: bool
     at: float
@@ -73,6 +105,9 @@ class Seating:
     game: int
     rules: ClockRules
     starter: Seat | None = None
+    round: int = 0
+    ruleset: Ruleset | None = None
+    """Scoring rules for result entry; None keeps the unit's own."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +134,7 @@ class TableUnit:
         judge_hold: float = 1.5,
         call_hold: float = 3.0,
         fps: float = 15.0,
+        ruleset: Ruleset | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
@@ -113,6 +149,9 @@ class TableUnit:
         self.view = TableView(clock=clock.state, table=table, online=online)
         self.pending: Seating | None = None
         """An assignment that arrived mid-game; applied when the game is over."""
+        self.seating: Seating | None = None
+        self.ruleset = ruleset or get_ruleset("000")
+        self.entry: ResultEntry | None = None
         self.running = True
 
     def put(self, item: object) -> None:
@@ -152,28 +191,34 @@ class TableUnit:
     def handle(self, item: object) -> None:
         """Apply one input."""
         now = self.monotonic()
-        events: list[AnyClockEvent] = []
+        events: list[UnitEvent] = []
         match item:
             case ButtonEdge():
-                events = self.controls.edge(item)
+                events = list(self.controls.edge(item))
             case MenuChoice(action=action, at=at):
-                events = self.controls.choose(action, at)
+                events = list(self.controls.choose(action, at))
+            case KeyPress(key=key):
+                if self.entry is not None:
+                    self.entry.press(Key(key.upper()))
+            case ResultVerdict():
+                self._verdict(item)
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)
             case Seating():
                 self.pending = item
             case RoundTimeOver(at=at):
-                events = self.clock.start_last_lap(at, LastLapSource.HUB)
+                events = list(self.clock.start_last_lap(at, LastLapSource.HUB))
             case Quit():
                 self.running = False
             case _:
                 log.warning("ignored unknown input %r", item)
         self.apply(events, now)
 
-    def apply(self, events: list[AnyClockEvent], now: float) -> None:
+    def apply(self, events: Sequence[UnitEvent], now: float) -> None:
         """Record events durably, then refresh the view and tell the link."""
         self._take_pending_seating()
+        events = [*events, *self._follow_result_entry(events)]
         if events:
             if self.recorder is not None:
                 self.recorder.record(events, state=msgspec.json.encode(self.clock.state))
@@ -189,6 +234,7 @@ class TableUnit:
             clock=self.clock.state,
             menu=self.controls.menu,
             message=self.controls.message,
+            entry=None if self.entry is None else self.entry.view,
         )
         if view != self.view or changed:
             self.view = view
@@ -207,6 +253,57 @@ class TableUnit:
             return
         self.pending = None
         self.view = replace(self.view, names=dict(seating.names))
-        ahead = seating.game > state.game
+        if seating.ruleset is not None:
+            self.ruleset = seating.ruleset
+        previous, self.seating = self.seating, seating
+        if previous is not None and seating == previous:
+            return
+        later_round = previous is not None and seating.round > previous.round
+        ahead = later_round or seating.game > state.game
         if ahead or (state.phase is Phase.READY and seating.game == state.game):
             self.clock.prepare(seating.rules, seating.game, seating.starter)
+            self.entry = self.controls.entry = None
+
+    # -- result entry -----------------------------------------------------------------------
+
+    def _follow_result_entry(self, events: Sequence[UnitEvent]) -> list[UnitEvent]:
+        """Open the entry when a game ends; submit it once the table has confirmed."""
+        for event in events:
+            if isinstance(event, GameOver):
+                ending = (
+                    GameEnding.WENT_OUT
+                    if event.reason is GameEndReason.WENT_OUT
+                    else GameEnding.NOBODY_OUT
+                )
+                self.entry = ResultEntry(event.game, self.clock.state.seats, self.ruleset, ending)
+            elif isinstance(event, GameStarted):
+                self.entry = None
+        self.controls.entry = self.entry
+        entry = self.entry
+        if entry is None or entry.view.step is not Step.READY or entry.report is None:
+            return []
+        submitted = ResultSubmitted(
+            game=entry.view.game,
+            move=self.clock.state.move,
+            report=entry.report,
+            judge_override=entry.view.judge_override,
+        )
+        entry.mark_submitted()
+        if self.uplink is None:
+            entry.mark_accepted()  # no hub: the journal is the record
+        return [submitted]
+
+    def _verdict(self, verdict: ResultVerdict) -> None:
+        entry = self.entry
+        if entry is None or entry.view.game != verdict.game:
+            return
+        step = entry.view.step
+        if verdict.accepted and step is not Step.ACCEPTED:
+            if step is not Step.SUBMITTED:
+                # Entered by the judge at the hub, or sent before this unit restarted.
+                self.entry = self.controls.entry = None
+                self.controls.message = f"game {verdict.game}: result recorded at the hub"
+                return
+            entry.mark_accepted()
+        elif not verdict.accepted and step is Step.SUBMITTED:
+            entry.mark_rejected(verdict.reason)

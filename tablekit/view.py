@@ -11,7 +11,18 @@ from dataclasses import dataclass, field
 
 from tablekit.clock import ClockState, PauseReason, Phase
 from tablekit.controls import JudgeMenu
+from tablekit.result_entry import EntryView, Step
 from tablekit.seats import Seat
+
+_ENTRY_WORDS = {
+    Step.TILES: "ENTER RESULT",
+    Step.JOKERS: "ENTER RESULT",
+    Step.CONFIRM: "CONFIRM RESULT",
+    Step.READY: "RESULT CONFIRMED",
+    Step.SUBMITTED: "RESULT SENT",
+    Step.ACCEPTED: "RESULT IN",
+    Step.REJECTED: "RESULT REJECTED",
+}
 
 
 @dataclass(frozen=True)
@@ -25,6 +36,8 @@ class TableView:
     online: bool | None = None
     """Link to the hub: None when the unit runs without one."""
     offline_since: float | None = None
+    entry: EntryView | None = None
+    """The result being entered after the game (keypad), if any."""
 
     def name(self, seat: Seat | None) -> str:
         if seat is None:
@@ -51,6 +64,8 @@ class TableView:
         if c.phase is Phase.TIME_UP:
             return "TIME"
         if c.phase is Phase.GAME_OVER:
+            if self.entry is not None:
+                return _ENTRY_WORDS[self.entry.step]
             return "GAME OVER"
         if c.phase is Phase.READY:
             return "READY"

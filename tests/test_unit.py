@@ -12,7 +12,6 @@ import msgspec
 
 from tablekit.bot import BotStyle, TableBot
 from tablekit.clock import (
-    AnyClockEvent,
     ClockRules,
     ClockState,
     GameStarted,
@@ -21,19 +20,30 @@ from tablekit.clock import (
     MovePassed,
     Phase,
 )
-from tablekit.controls import Button, ButtonEdge
+from tablekit.controls import Button, ButtonEdge, JudgeAction
+from tablekit.result_entry import ResultSubmitted, Step
 from tablekit.seats import Seat
-from tablekit.unit import LinkStatus, Quit, RoundTimeOver, Seating, TableUnit
+from tablekit.unit import (
+    KeyPress,
+    LinkStatus,
+    MenuChoice,
+    Quit,
+    ResultVerdict,
+    RoundTimeOver,
+    Seating,
+    TableUnit,
+    UnitEvent,
+)
 from tablekit.view import TableView
 
 
 class Journal:
     def __init__(self, log: list[str]) -> None:
         self.log = log
-        self.events: list[AnyClockEvent] = []
+        self.events: list[UnitEvent] = []
         self.state: bytes = b""
 
-    def record(self, events: Sequence[AnyClockEvent], state: bytes) -> None:
+    def record(self, events: Sequence[UnitEvent], state: bytes) -> None:
         self.log.append("record")
         self.events += events
         self.state = state
@@ -161,3 +171,78 @@ def test_loop_runs_bots_and_every_pass_moves_clockwise() -> None:
     for before, after in itertools.pairwise(passes):
         if after.game == before.game and after.move == before.move + 1:
             assert after.seat.position == (before.seat.position + 1) % 3
+
+
+def type_keys(unit: TableUnit, keys: str) -> None:
+    for word in keys.split():
+        for key in [word] if word in ("enter", "backspace") else list(word):
+            unit.handle(KeyPress(key, 0.0))
+
+
+def finished_game(seats: int = 3) -> tuple[TableUnit, Journal, Link]:
+    unit, journal, link, _ = make_unit(seats)
+    press(unit, 100.0)
+    press(unit, 105.0)
+    unit.handle(ButtonEdge(Button.JUDGE, True, 106.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 108.0))  # held: the judge menu
+    unit.handle(MenuChoice(JudgeAction.END_GAME, 108.5))
+    return unit, journal, link
+
+
+def test_game_over_opens_result_entry_and_submits_once_confirmed() -> None:
+    unit, journal, _ = finished_game()
+    assert unit.view.entry is not None and unit.view.entry.step is Step.TILES
+    assert unit.view.state_word == "ENTER RESULT"
+    # A 12, B went out, C 33 with a joker — then each seat confirms
+    type_keys(unit, "12 enter enter 0 enter enter 33 enter 1 enter")
+    assert unit.view.entry is not None and unit.view.entry.step is Step.CONFIRM
+    type_keys(unit, "enter enter")
+    assert not any(isinstance(e, ResultSubmitted) for e in journal.events)
+    type_keys(unit, "enter")
+    [submitted] = [e for e in journal.events if isinstance(e, ResultSubmitted)]
+    assert [r.tiles for r in submitted.report.racks] == [12, 0, 33]
+    assert submitted.report.racks[2].jokers == 1
+    assert unit.view.entry is not None and unit.view.entry.step is Step.SUBMITTED
+    unit.handle(ResultVerdict(game=1, accepted=True))
+    assert unit.view.state_word == "RESULT IN"
+
+
+def test_rejected_result_is_corrected_and_sent_again() -> None:
+    unit, journal, _ = finished_game()
+    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
+    unit.handle(ResultVerdict(game=1, accepted=False, reason="table 1: wrong round"))
+    assert unit.view.entry is not None and unit.view.entry.step is Step.REJECTED
+    assert unit.view.state_word == "RESULT REJECTED"
+    type_keys(unit, "1 backspace backspace 21 enter enter")  # seat A: 12 → 21
+    type_keys(unit, "enter enter enter")
+    sent = [e for e in journal.events if isinstance(e, ResultSubmitted)]
+    assert [s.report.racks[0].tiles for s in sent] == [12, 21]
+
+
+def test_judge_accepts_the_result_for_the_table() -> None:
+    unit, journal, _ = finished_game()
+    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter")
+    unit.handle(ButtonEdge(Button.JUDGE, True, 120.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
+    unit.handle(MenuChoice(JudgeAction.ACCEPT_RESULT, 122.5))
+    [submitted] = [e for e in journal.events if isinstance(e, ResultSubmitted)]
+    assert submitted.judge_override
+
+
+def test_result_entered_at_the_hub_closes_the_entry() -> None:
+    unit, _, _ = finished_game()
+    unit.handle(ResultVerdict(game=1, accepted=True))
+    assert unit.view.entry is None
+    assert "recorded at the hub" in unit.view.message
+
+
+def test_without_a_hub_the_journal_is_the_record() -> None:
+    log: list[str] = []
+    journal = Journal(log)
+    unit = TableUnit(MoveClock(ClockRules(seats=3)), recorder=journal)
+    press(unit, 1.0)
+    unit.handle(ButtonEdge(Button.JUDGE, True, 2.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 4.0))
+    unit.handle(MenuChoice(JudgeAction.END_GAME, 4.5))
+    type_keys(unit, "0 enter enter 5 enter enter 7 enter enter enter enter enter")
+    assert unit.view.entry is not None and unit.view.entry.step is Step.ACCEPTED
