@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -237,3 +238,24 @@ def test_pin_table_lists_every_used_pin_by_header_position() -> None:
     assert len(lines) == 3 + 3 + 10  # pass, judge, buzzer; RGB; bar (no call button)
     headers = [int(line.split()[2]) for line in lines]
     assert headers == sorted(headers)
+
+
+def test_wiring_doc_pin_table_matches_the_defaults() -> None:
+    doc = Path(__file__).resolve().parent.parent / "docs" / "wiring.md"
+    rows = re.findall(r"^\| (\d+) \| GPIO(\d+) \| ([^|]+) \|", doc.read_text(), re.MULTILINE)
+    pins = PinSettings()
+    assert pins.status_led is not None
+    expected = {
+        "pass button": pins.pass_button,
+        "judge key": pins.judge_key,
+        "buzzer": pins.buzzer,
+        **{f"LED bar, LED {i}": pin for i, pin in enumerate(pins.led_bar, 1)},
+        **dict(zip(("red", "green", "blue"), pins.status_led, strict=True)),
+    }
+    documented: dict[str, int] = {}
+    for header, gpio, device in rows:
+        assert BCM_TO_BOARD[int(gpio)] == int(header), (header, gpio)
+        name = device.strip().removesuffix(" (bottom)").removesuffix(" (top)")
+        name = name.removeprefix("status RGB LED, ")
+        documented[name] = int(gpio)
+    assert documented == expected
