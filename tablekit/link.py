@@ -104,14 +104,19 @@ class TableLink:
         window: int = 200,
         retransmit_after: float = 5.0,
         reconnect_delay: tuple[int, int] = (1, 8),
+        keepalive: int | None = None,
     ) -> None:
-        """``mqtt_version``: 4 = MQTT 3.1.1 (works with every broker), 5 = MQTT 5."""
+        """``mqtt_version``: 4 = MQTT 3.1.1 (works with every broker), 5 = MQTT 5.
+
+        ``keepalive`` overrides ``settings.keepalive`` (tests use a short one).
+        """
         self.settings = settings
         self.journal = journal
         self.table = table
         self.unit_id = unit_id
         self.put = put
         self.topics = Topics(settings.venue, settings.event)
+        self.keepalive = settings.keepalive if keepalive is None else keepalive
         self.window = window
         self.retransmit_after = retransmit_after
         self._lock = threading.Lock()
@@ -150,7 +155,7 @@ class TableLink:
 
     def start(self) -> None:
         self._set_will()
-        self.client.connect_async(self.settings.host, self.settings.port, self.settings.keepalive)
+        self.client.connect_async(self.settings.host, self.settings.port, self.keepalive)
         self.client.loop_start()
         self._sender.start()
 

@@ -104,7 +104,8 @@ class TableSnapshot(_Message, frozen=True):
     measured_at: Wall
     """Unit's wall time at which ``remaining`` was measured."""
     paused: PauseReason | None
-    last_lap_left: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS)] | None
+    last_lap_left: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS + 1)] | None
+    """Moves left in the last lap, the one in progress included (seats + 1 at its start)."""
     timeouts: Annotated[tuple[Count, ...], msgspec.Meta(max_length=MAX_SEATS)]
     """Timeouts in the current game, per seat in seat order."""
     seats: SeatCount
@@ -376,7 +377,7 @@ _EVENT_INT_RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "game": (1, MAX_GAME),
     "move": (0, MAX_MOVE),
     "seats": (MIN_SEATS, MAX_SEATS),
-    "moves_left": (0, MAX_SEATS),
+    "moves_left": (0, MAX_SEATS + 1),
 }
 _EVENT_FLOAT_RANGES: Final[Mapping[str, tuple[float, float]]] = {
     "move_seconds": (1e-9, 3600.0),

@@ -53,9 +53,7 @@ def main() -> int:
     args = p.parse_args()
     host, port = args.broker.rsplit(":", 1)
 
-    settings = LinkSettings(
-        host=host, port=int(port), venue=args.venue, event=args.event, keepalive=args.keepalive
-    )
+    settings = LinkSettings(host=host, port=int(port), venue=args.venue, event=args.event)
     journal = Journal(args.journal, args.unit)
     link = TableLink(
         settings,
@@ -65,6 +63,7 @@ def main() -> int:
         lambda _item: None,
         mqtt_version=args.mqtt,
         retransmit_after=2.0,
+        keepalive=args.keepalive,
     )
     rng = random.Random(args.seed * 1000 + journal.last_seq)
     stored = journal.load_state()
