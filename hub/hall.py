@@ -1,0 +1,640 @@
+"""What the hub screen shows: a pure model of the hall (no pygame, no I/O, no clock).
+
+Everything here takes ``now`` (wall time, Unix seconds, on the hub's clock) from the
+caller. The MQTT shell (:mod:`hub.screen_feed`) builds a :class:`HallView` from the
+retained table snapshots, statuses, assignments and the hub's round/standings
+messages; the renderer (:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows
+anything about tiles — clocks, names, states and scores only.
+
+Rules defined here (and documented in the screen's guide):
+
+* **Countdown**: ``remaining − (now − measured_at)``, clamped to ``[0, remaining]``,
+  frozen while the table is paused, in TIME, between games or offline. Shown as whole
+  seconds rounded **up** (40 at the start of a move, 0 only when the time is gone).
+* **Judge queue**: tables paused by the judge key, paused by a player's judge call, or
+  paused after a unit restart (the judge resumes those), oldest first (ties by table
+  number), with how long they have waited. A table waiting longer than
+  :data:`JUDGE_FLASH_AFTER` seconds flashes.
+* **Slow tables** (:func:`slow_tables`): evaluated only while the round clock runs (no
+  round deadline yet, or before it, and no last lap), among online tables, when at
+  least :data:`SLOW_MIN_TABLES` are in play. A table is slow when
+
+  1. **games**: it has finished fewer games than the hall's lower quartile (nearest
+     rank) *and* at least one whole game fewer than the hall median, or
+  2. **pace**: its moves per minute in the current game, observed over at least
+     :data:`SLOW_MIN_OBSERVED` seconds, are below :data:`SLOW_PACE_RATIO` × the median
+     pace of the tables with an observed pace (at least :data:`SLOW_MIN_TABLES` of
+     them), and it has not finished more games than the hall median.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+import random
+import statistics
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Annotated, Final
+
+import msgspec
+
+from tablekit.clock import PauseReason, Phase
+
+JUDGE_FLASH_AFTER: Final = 120.0
+"""Seconds a table may wait for the judge before its queue entry and cell flash."""
+FLASH_PERIOD: Final = 1.0
+"""Seconds of one flash cycle (half on, half off)."""
+SLOW_MIN_TABLES: Final = 3
+SLOW_PACE_RATIO: Final = 0.6
+SLOW_MIN_OBSERVED: Final = 180.0
+SEAT_LETTERS: Final = "ABCD"
+
+# --- hub → screen messages (retained) ---------------------------------------------------
+# Self-contained on purpose: the lead moves them into tablekit.protocol later. Same
+# conventions as the protocol: a version field ``v``, strict decoding.
+
+SCREEN_MESSAGE_VERSION: Final = 1
+_Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
+_Label = Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
+_Wall = Annotated[float, msgspec.Meta(ge=0.0, le=1e11)]
+_Small = Annotated[int, msgspec.Meta(ge=0, le=9999)]
+_Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
+_Table = Annotated[int, msgspec.Meta(ge=1, le=999)]
+_Version = Annotated[int, msgspec.Meta(ge=1, le=SCREEN_MESSAGE_VERSION)]
+
+
+class _ScreenMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    v: _Version
+
+
+class RoundInfo(_ScreenMessage, frozen=True):
+    """Retained on ``…/hub/round``: the round in play (or just closed)."""
+
+    stage: _Label
+    """Stage name as shown, e.g. "Eliminations", "Final"."""
+    round: _Small
+    games: _Small = 0
+    """Games per table in this round (0: unknown, shown as "G2")."""
+    first_game: Annotated[int, msgspec.Meta(ge=1, le=9999)] = 1
+    """The units' game number of the round's first game (game numbers may run on)."""
+    deadline: _Wall | None = None
+    """Wall time at which the round's time is over; None: no round clock."""
+    last_lap: bool = False
+    """The hub has called the last lap (round time over)."""
+    closed: bool = False
+    """Every result of the round is in; the standings are final for this round."""
+    hide_standings: bool = False
+    """Keep the standings off the screen until the round is closed."""
+
+
+class StandingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    place: Annotated[int, msgspec.Meta(ge=1, le=9999)]
+    """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
+    name: _Name
+    big: _Points
+    small: _Points
+    games: _Small
+
+
+class StandingsBoard(_ScreenMessage, frozen=True):
+    """Retained on ``…/hub/standings``: the standings as of ``after_round``."""
+
+    stage: _Label
+    after_round: _Small
+    rows: Annotated[tuple[StandingLine, ...], msgspec.Meta(max_length=1000)]
+    final: bool = False
+
+
+class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: _Name
+    table: _Table
+    seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
+
+
+class SeatingBoard(_ScreenMessage, frozen=True):
+    """Retained on ``…/hub/seating``: the next round's seating ("find your table")."""
+
+    stage: _Label
+    round: _Small
+    rows: Annotated[tuple[SeatingLine, ...], msgspec.Meta(max_length=1000)]
+
+
+# --- the model ------------------------------------------------------------------------------
+
+
+class ResultState(enum.StrEnum):
+    NONE = "none"
+    ENTERING = "entering"
+    """The game is over and the table is entering its result on the keypad."""
+    IN = "in"
+    """The hub has accepted the result of the table's current game."""
+
+
+@dataclass(frozen=True)
+class TableView:
+    """One table as the screen knows it."""
+
+    number: int
+    seats: tuple[str, ...] = ()
+    """Player names in seat order A, B, C(, D); empty names when not assigned."""
+    stage: str = ""
+    game: int = 1
+    """Game number within the round (1-based)."""
+    games: int = 0
+    """Games per table in the round (0: unknown)."""
+    phase: Phase = Phase.READY
+    active: int | None = None
+    """Index of the seat to move (0 = A)."""
+    remaining: float = 0.0
+    measured_at: float = 0.0
+    """Wall time at which ``remaining`` was measured."""
+    move_seconds: float = 40.0
+    paused: PauseReason | None = None
+    paused_since: float | None = None
+    last_lap_left: int | None = None
+    timeouts: tuple[int, ...] = ()
+    move: int = 0
+    online: bool = True
+    offline_since: float | None = None
+    result: ResultState = ResultState.NONE
+    known: bool = True
+    """False until a state snapshot has arrived (only an assignment or status so far)."""
+    pace_since: float | None = None
+    """Wall time from which the current game's pace is observed."""
+    pace_moves: int = 0
+    """Moves already made at ``pace_since``."""
+
+    @property
+    def seat_count(self) -> int:
+        return len(self.seats)
+
+    @property
+    def games_done(self) -> int:
+        """Games finished at this table in the round."""
+        return self.game - 1 + (1 if self.phase is Phase.GAME_OVER else 0)
+
+    @property
+    def game_label(self) -> str:
+        return f"G{self.game}/{self.games}" if self.games else f"G{self.game}"
+
+
+@dataclass(frozen=True)
+class HallView:
+    tables: tuple[TableView, ...] = ()
+    """Sorted by table number."""
+    round: RoundInfo | None = None
+    standings: StandingsBoard | None = None
+    seating: SeatingBoard | None = None
+    hide_standings: bool = False
+    """The operator's option (``--hide-standings``), or-ed with the round's flag."""
+    title: str = ""
+
+    def table(self, number: int) -> TableView:
+        for t in self.tables:
+            if t.number == number:
+                return t
+        raise KeyError(number)
+
+    @property
+    def standings_hidden(self) -> bool:
+        """Standings stay off the screen until the round is closed."""
+        hide = self.hide_standings or (self.round is not None and self.round.hide_standings)
+        return hide and not (self.round is not None and self.round.closed)
+
+
+# --- countdowns --------------------------------------------------------------------------
+
+
+def is_running(t: TableView) -> bool:
+    return t.online and t.phase is Phase.RUNNING and t.paused is None
+
+
+def remaining_at(t: TableView, now: float) -> float:
+    """Extrapolated seconds left for the active seat at ``now``."""
+    if t.phase is Phase.TIME_UP:
+        return 0.0
+    if not is_running(t):
+        return max(0.0, t.remaining)
+    return min(t.remaining, max(0.0, t.remaining - (now - t.measured_at)))
+
+
+def countdown_text(seconds: float) -> str:
+    """Whole seconds rounded up: ``"34"``; a minute or more as ``"1:40"``."""
+    s = max(0, math.ceil(seconds - 1e-9))
+    if s < 100:
+        return str(s)
+    return f"{s // 60}:{s % 60:02d}"
+
+
+def clock_text(seconds: float) -> str:
+    """A duration rounded up: ``"42:13"`` or ``"1:02:13"``."""
+    s = max(0, math.ceil(seconds - 1e-9))
+    h, rest = divmod(s, 3600)
+    m, sec = divmod(rest, 60)
+    return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
+
+
+def wait_text(seconds: float) -> str:
+    """A waiting time, whole seconds rounded down: ``"45 s"``, ``"3:05"``."""
+    s = max(0, int(seconds))
+    if s < 60:
+        return f"{s} s"
+    return clock_text(s)
+
+
+def round_left(info: RoundInfo | None, now: float) -> float | None:
+    """Seconds left in the round, or None without a round clock."""
+    if info is None or info.deadline is None:
+        return None
+    return max(0.0, info.deadline - now)
+
+
+def round_over(info: RoundInfo | None, now: float) -> bool:
+    """The round's time has run out (or the hub called the last lap)."""
+    if info is None:
+        return False
+    return info.last_lap or (info.deadline is not None and now >= info.deadline)
+
+
+def round_running(info: RoundInfo | None, now: float) -> bool:
+    return not round_over(info, now) and not (info is not None and info.closed)
+
+
+# --- state words -------------------------------------------------------------------------
+
+
+class State(enum.StrEnum):
+    """A table's state in words; the value is the word shown (OFFLINE gets its duration)."""
+
+    PLAYING = "PLAYING"
+    TIME = "TIME"
+    PAUSED_JUDGE = "PAUSED – JUDGE"
+    JUDGE_CALLED = "JUDGE CALLED"
+    PAUSED_RESTART = "PAUSED – RESTART"
+    LAST_LAP = "LAST LAP"
+    ENTERING_RESULT = "ENTERING RESULT"
+    RESULT_IN = "RESULT IN"
+    OFFLINE = "OFFLINE"
+    READY = "READY"
+    GAME_OVER = "GAME OVER"
+    NO_DATA = "NO DATA"
+
+
+JUDGE_STATES: Final = frozenset({State.PAUSED_JUDGE, State.JUDGE_CALLED, State.PAUSED_RESTART})
+_PAUSE_STATE: Final = {
+    PauseReason.JUDGE: State.PAUSED_JUDGE,
+    PauseReason.PLAYER_CALL: State.JUDGE_CALLED,
+    PauseReason.RECOVERED: State.PAUSED_RESTART,
+}
+
+
+def state_of(t: TableView) -> State:
+    if not t.online:
+        return State.OFFLINE
+    if not t.known:
+        return State.NO_DATA
+    if t.paused is not None and t.phase in (Phase.RUNNING, Phase.TIME_UP):
+        return _PAUSE_STATE[t.paused]
+    if t.phase is Phase.GAME_OVER:
+        if t.result is ResultState.IN:
+            return State.RESULT_IN
+        if t.result is ResultState.ENTERING:
+            return State.ENTERING_RESULT
+        return State.GAME_OVER
+    if t.phase is Phase.TIME_UP:
+        return State.TIME
+    if t.phase is Phase.RUNNING:
+        return State.LAST_LAP if t.last_lap_left is not None else State.PLAYING
+    return State.READY
+
+
+def state_text(t: TableView, now: float) -> str:
+    """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration."""
+    state = state_of(t)
+    if state is State.OFFLINE:
+        if t.offline_since is None:
+            return "OFFLINE"
+        return f"OFFLINE for {wait_text(now - t.offline_since)}"
+    return state.value
+
+
+# --- judge queue ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgeCall:
+    table: int
+    state: State
+    since: float
+    waiting: float
+    flashing: bool
+
+
+def judge_queue(
+    hall: HallView, now: float, flash_after: float = JUDGE_FLASH_AFTER
+) -> list[JudgeCall]:
+    """Tables waiting for the judge, oldest first, with their waiting time."""
+    calls = []
+    for t in hall.tables:
+        state = state_of(t)
+        if state not in JUDGE_STATES:
+            continue
+        since = t.paused_since if t.paused_since is not None else t.measured_at
+        waiting = max(0.0, now - since)
+        calls.append(JudgeCall(t.number, state, since, waiting, waiting >= flash_after))
+    calls.sort(key=lambda c: (c.since, c.table))
+    return calls
+
+
+def flash_on(now: float, period: float = FLASH_PERIOD) -> bool:
+    """The phase of every flashing element (all flash in step)."""
+    return (now % period) < period / 2
+
+
+# --- slow tables --------------------------------------------------------------------------
+
+
+def pace(t: TableView, now: float, min_observed: float = SLOW_MIN_OBSERVED) -> float | None:
+    """Moves per minute in the current game, or None when not observed long enough."""
+    if t.pace_since is None or t.phase not in (Phase.RUNNING, Phase.TIME_UP):
+        return None
+    span = now - t.pace_since
+    if span < min_observed:
+        return None
+    return max(0, t.move - t.pace_moves) * 60.0 / span
+
+
+@dataclass(frozen=True)
+class SlowTable:
+    table: int
+    reason: str
+    """Short words for the judge panel: "1 game behind", "pace 9 vs 22/min"."""
+
+
+def _lower_quartile(values: Sequence[int]) -> int:
+    ordered = sorted(values)
+    return ordered[math.ceil(len(ordered) / 4) - 1]
+
+
+def slow_tables(hall: HallView, now: float) -> list[SlowTable]:
+    """Tables whose games run far behind the hall (rule in the module docstring)."""
+    if not round_running(hall.round, now):
+        return []
+    playing = [t for t in hall.tables if t.online and t.known and t.seats]
+    if len(playing) < SLOW_MIN_TABLES:
+        return []
+    done = [t.games_done for t in playing]
+    median_done = statistics.median(done)
+    quartile = _lower_quartile(done)
+    paces = {t.number: p for t in playing if (p := pace(t, now)) is not None}
+    median_pace = statistics.median(paces.values()) if len(paces) >= SLOW_MIN_TABLES else None
+    slow = []
+    for t in playing:
+        behind = median_done - t.games_done
+        if t.games_done < quartile and behind >= 1:
+            games = math.floor(behind)
+            slow.append(SlowTable(t.number, f"{games} game{'s' if games > 1 else ''} behind"))
+            continue
+        own = paces.get(t.number)
+        if (
+            median_pace is not None
+            and own is not None
+            and own < SLOW_PACE_RATIO * median_pace
+            and t.games_done <= median_done
+        ):
+            slow.append(SlowTable(t.number, f"pace {own:.0f} vs {median_pace:.0f}/min"))
+    return slow
+
+
+# --- standings and seating -----------------------------------------------------------------
+
+
+def place_labels(rows: Sequence[StandingLine]) -> list[str]:
+    """``"1"``, ``"2="``, ``"2="``, ``"4"``: a shared place is marked on every sharing row."""
+    counts: dict[int, int] = {}
+    for r in rows:
+        counts[r.place] = counts.get(r.place, 0) + 1
+    return [f"{r.place}=" if counts[r.place] > 1 else str(r.place) for r in rows]
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+_FOLD: Final = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "đ": "d"})
+
+
+def name_key(name: str) -> tuple[str, str]:
+    """Alphabetical order that ignores case and accents (Łukasz sorts with L)."""
+    folded = unicodedata.normalize("NFKD", name.translate(_FOLD))
+    base = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
+    return (base, name)
+
+
+def seating_sorted(board: SeatingBoard) -> list[SeatingLine]:
+    return sorted(board.rows, key=lambda r: (name_key(r.name), r.table, r.seat))
+
+
+# --- pages --------------------------------------------------------------------------------
+
+
+class PageKind(enum.StrEnum):
+    WALL = "wall"
+    STANDINGS = "standings"
+    SEATING = "seating"
+
+
+@dataclass(frozen=True)
+class Page:
+    kind: PageKind
+    index: int = 0
+    """Sub-page of that kind (0-based)."""
+    count: int = 1
+
+
+def page_ranges(total: int, per_page: int) -> list[range]:
+    """Split ``total`` items into balanced pages of at most ``per_page``."""
+    if total <= 0:
+        return [range(0)]
+    pages = math.ceil(total / max(1, per_page))
+    size = math.ceil(total / pages)
+    return [range(i * size, min(total, (i + 1) * size)) for i in range(pages)]
+
+
+def page_sequence(wall_pages: int, standings_pages: int, seating_pages: int) -> list[Page]:
+    """The rotation: every wall page, then standings, then seating (0 pages: skipped)."""
+    seq: list[Page] = []
+    for kind, n in (
+        (PageKind.WALL, wall_pages),
+        (PageKind.STANDINGS, standings_pages),
+        (PageKind.SEATING, seating_pages),
+    ):
+        seq.extend(Page(kind, i, n) for i in range(n))
+    return seq or [Page(PageKind.WALL)]
+
+
+@dataclass
+class Pager:
+    """Which page is on screen: rotates every ``cycle`` seconds; keys jump (pure, mutable).
+
+    ``cycle`` 0 disables the rotation. A jump restarts the page's timer.
+    """
+
+    cycle: float
+    started: float = 0.0
+    current: Page = field(default_factory=lambda: Page(PageKind.WALL))
+
+    def update(self, sequence: Sequence[Page], now: float) -> Page:
+        """The page at ``now`` given the current sequence (which may have changed)."""
+        if self.current not in sequence:
+            same_kind = [p for p in sequence if p.kind is self.current.kind]
+            if same_kind:
+                self.current = same_kind[min(self.current.index, len(same_kind) - 1)]
+            else:
+                self.current, self.started = sequence[0], now
+        if self.cycle > 0 and now - self.started >= self.cycle:
+            steps = int((now - self.started) // self.cycle)
+            i = sequence.index(self.current)
+            self.current = sequence[(i + steps) % len(sequence)]
+            self.started += steps * self.cycle
+        return self.current
+
+    def next(self, sequence: Sequence[Page], now: float, step: int = 1) -> Page:
+        i = sequence.index(self.current) if self.current in sequence else -1
+        self.current = sequence[(i + step) % len(sequence)]
+        self.started = now
+        return self.current
+
+    def select(self, sequence: Sequence[Page], kind: PageKind, now: float) -> Page:
+        """Jump to the first page of ``kind`` (or its next sub-page if already there)."""
+        pages = [p for p in sequence if p.kind is kind]
+        if not pages:
+            self.current = Page(kind, 0, 0)
+        elif self.current.kind is kind and self.current in pages:
+            self.current = pages[(pages.index(self.current) + 1) % len(pages)]
+        else:
+            self.current = pages[0]
+        self.started = now
+        return self.current
+
+
+# --- a sample hall (demo, tests, benchmark) --------------------------------------------------
+
+_FIRST: Final = (
+    "Anna Jan Łukasz Maria Piotr Zofia Tomasz Ewa Krzysztof Agnieszka Michał Katarzyna Paweł "
+    "Magdalena Marek Joanna Adam Barbara Ola Wojciech"
+)
+_LAST: Final = (
+    "Nowak Kowalski Wiśniewska Wójcik Kamiński Lewandowska Zieliński Szymańska Woźniak "
+    "Dąbrowski Kozłowska Jankowski Mazur Kwiatkowska Krawczyk Piotrowski Grabowska Pawłowski "
+    "Michalska Brzęczyszczykiewicz"
+)
+
+
+def sample_names(count: int, seed: int = 7) -> list[str]:
+    """``count`` distinct plausible names ("Surname First"), reproducible by ``seed``."""
+    rng = random.Random(seed)
+    pool = [f"{last} {first}" for last in _LAST.split() for first in _FIRST.split()]
+    rng.shuffle(pool)
+    names = pool[:count]
+    while len(names) < count:
+        names.append(f"{pool[len(names) % len(pool)]} {len(names) // len(pool) + 1}")
+    return names
+
+
+def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
+    """A plausible hall of ``tables`` tables in every state, with standings and seating."""
+    rng = random.Random(seed)
+    three = (4 - (tables * 4) % 4) % 4 if tables > 2 else 0
+    sizes = [3 if i >= tables - three else 4 for i in range(tables)]
+    names = sample_names(sum(sizes), seed)
+    info = RoundInfo(
+        v=SCREEN_MESSAGE_VERSION, stage="Eliminations", round=2, games=3, deadline=now + 2533.0
+    )
+    views: list[TableView] = []
+    k = 0
+    specials: dict[int, str] = {}
+    if tables >= 2:
+        specials = {2: "judge", 4: "offline", 5: "call", 7: "time", 8: "entering", 9: "in"}
+        specials.update({3: "lastlap", 6: "ready", 10: "slow", 11: "over"})
+    for i, size in enumerate(sizes):
+        number = i + 1
+        seats = tuple(names[k : k + size])
+        k += size
+        kind = specials.get(number, "play") if tables > 1 else "play"
+        game = rng.choice((2, 2, 2, 3)) if kind != "slow" else 1
+        move = rng.randint(50, 90)
+        active = move % size
+        t = TableView(
+            number=number,
+            seats=seats,
+            stage="R2",
+            game=game,
+            games=3,
+            phase=Phase.RUNNING,
+            active=active,
+            remaining=float(rng.randint(3, 40)) - 0.25,
+            measured_at=now - rng.random() * 2,
+            move=move,
+            timeouts=tuple(rng.choice((0, 0, 0, 0, 1, 2)) for _ in range(size)),
+            pace_since=now - 240.0,
+            pace_moves=move - rng.randint(40, 56),
+        )
+        if kind == "judge":
+            t = replace(t, paused=PauseReason.JUDGE, paused_since=now - 150.0)
+        elif kind == "call":
+            t = replace(t, paused=PauseReason.PLAYER_CALL, paused_since=now - 35.0)
+        elif kind == "offline":
+            t = replace(t, online=False, offline_since=now - 42.0)
+        elif kind == "time":
+            t = replace(t, phase=Phase.TIME_UP, remaining=0.0)
+        elif kind == "entering":
+            t = replace(t, phase=Phase.GAME_OVER, active=None, result=ResultState.ENTERING)
+        elif kind == "in":
+            t = replace(t, phase=Phase.GAME_OVER, active=None, result=ResultState.IN)
+        elif kind == "over":
+            t = replace(t, phase=Phase.GAME_OVER, active=None)
+        elif kind == "lastlap":
+            t = replace(t, last_lap_left=3)
+        elif kind == "ready":
+            t = replace(t, phase=Phase.READY, active=None, move=0, game=2, remaining=40.0)
+        elif kind == "slow":
+            t = replace(t, pace_moves=move - 12, timeouts=(2, 1, 0, 3)[:size])
+        views.append(t)
+    standings = sample_standings(names, seed)
+    seating = SeatingBoard(
+        v=SCREEN_MESSAGE_VERSION,
+        stage="Eliminations",
+        round=3,
+        rows=tuple(
+            SeatingLine(name=n, table=1 + j // 4, seat=SEAT_LETTERS[j % 4])
+            for j, n in enumerate(rng.sample(names, len(names)))
+            if 1 + j // 4 <= 999
+        ),
+    )
+    return HallView(
+        tables=tuple(views),
+        round=info,
+        standings=standings,
+        seating=seating,
+        title="Winter Championship",
+    )
+
+
+def sample_standings(names: Iterable[str], seed: int = 7) -> StandingsBoard:
+    rng = random.Random(seed + 1)
+    scored = [(rng.randint(0, 4), rng.randint(-40, 60) * 5, n) for n in names]
+    if len(scored) >= 4:  # make sure some places are shared
+        scored[1] = (scored[0][0], scored[0][1], scored[1][2])
+        scored[3] = (scored[2][0], scored[2][1], scored[3][2])
+    scored.sort(key=lambda s: (-s[0], -s[1], name_key(s[2])))
+    rows: list[StandingLine] = []
+    for i, (big, small, name) in enumerate(scored):
+        level = i and (scored[i - 1][0], scored[i - 1][1]) == (big, small)
+        place = rows[-1].place if level else i + 1
+        rows.append(StandingLine(place=place, name=name, big=big, small=small, games=6))
+    return StandingsBoard(
+        v=SCREEN_MESSAGE_VERSION, stage="Eliminations", after_round=1, rows=tuple(rows)
+    )
