@@ -1,0 +1,363 @@
+"""The hub screen's MQTT feed: retained table and hub messages folded into a HallView.
+
+Two parts, like the rest of the kit:
+
+* :class:`HallTracker` — pure. Folds decoded messages, each with the hub wall time it
+  arrived, into the screen's model (:class:`hub.hall.HallView`). Snapshots and statuses
+  go through :class:`hub.live.LiveView` (which also estimates a unit's clock skew);
+  the tracker adds what only the screen needs: names from the assignments, the game
+  within the round, since when a table is paused, the pace of its game and whether
+  its result is in.
+* :class:`ScreenFeed` — the shell. A paho client whose network thread only decodes
+  and queues; the screen's loop drains the queue into the tracker (one owner of
+  state). Bad payloads are logged and counted, never raised.
+
+Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained:
+``{base}/table/+/state`` and ``…/status`` (units), ``{base}/hub/table/+/assign`` and
+``…/result`` (hub → units), and three hub → screen messages defined in
+:mod:`hub.hall`: ``{base}/hub/round`` (:class:`~hub.hall.RoundInfo`),
+``{base}/hub/standings`` (:class:`~hub.hall.StandingsBoard`) and
+``{base}/hub/seating`` (:class:`~hub.hall.SeatingBoard`).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.hall import (
+    SCREEN_MESSAGE_VERSION,
+    HallView,
+    ResultState,
+    RoundInfo,
+    SeatingBoard,
+    StandingsBoard,
+    TableView,
+)
+from hub.live import LiveView
+from tablekit.clock import PauseReason, Phase
+from tablekit.protocol import (
+    MAX_PAYLOAD,
+    Assignment,
+    DecodeError,
+    Kind,
+    ResultAck,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    decode_topic,
+)
+
+log = logging.getLogger("hub.screen_feed")
+
+MAX_SCREEN_PAYLOAD: Final = 256 * 1024
+"""Standings of a few hundred players exceed the units' 4 KiB limit; this one is generous."""
+SCREEN_KINDS: Final[dict[str, type[msgspec.Struct]]] = {
+    "round": RoundInfo,
+    "standings": StandingsBoard,
+    "seating": SeatingBoard,
+}
+
+ScreenMessage = RoundInfo | StandingsBoard | SeatingBoard
+M = TypeVar("M", bound=msgspec.Struct)
+
+
+def screen_topic(topics: Topics, kind: str) -> str:
+    """``{base}/hub/round``, ``…/hub/standings`` or ``…/hub/seating``."""
+    if kind not in SCREEN_KINDS:
+        raise ValueError(f"screen topic kind must be one of {', '.join(SCREEN_KINDS)}")
+    return f"{topics.base}/hub/{kind}"
+
+
+def screen_filters(topics: Topics) -> list[str]:
+    """Everything the screen subscribes to."""
+    base = topics.base
+    return [
+        f"{base}/table/+/state",
+        f"{base}/table/+/status",
+        f"{base}/hub/table/+/assign",
+        f"{base}/hub/table/+/result",
+        *(screen_topic(topics, kind) for kind in SCREEN_KINDS),
+    ]
+
+
+_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+
+
+def decode_screen(kind: type[M], payload: bytes | bytearray | memoryview) -> M:
+    """Strictly decode a hub → screen message; DecodeError naming what is wrong."""
+    name = kind.__name__
+    if len(payload) > MAX_SCREEN_PAYLOAD:
+        raise DecodeError(f"{name}: payload of {len(payload)} bytes is too large", "oversize")
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    try:
+        message: M = decoder.decode(payload)
+    except msgspec.DecodeError as err:
+        text = str(err)
+        if "Expected `int` <= " in text and "$.v" in text:
+            text = f"unsupported version (this screen speaks {SCREEN_MESSAGE_VERSION})"
+        raise DecodeError(f"{name}: {text}") from None
+    return message
+
+
+def encode_screen(message: ScreenMessage) -> bytes:
+    return msgspec.json.encode(message)
+
+
+# --- the pure fold ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Pause:
+    game: int
+    reason: PauseReason
+    since: float
+
+
+@dataclass(frozen=True)
+class _Pace:
+    game: int
+    since: float
+    moves: int
+
+
+class HallTracker:
+    """Folds decoded messages into a :class:`HallView` (pure; ``at`` = hub wall time)."""
+
+    def __init__(self, title: str = "", hide_standings: bool = False) -> None:
+        self.title = title
+        self.hide_standings = hide_standings
+        self.live = LiveView()
+        self.assignments: dict[int, Assignment] = {}
+        self.results: dict[int, ResultAck] = {}
+        self.pauses: dict[int, _Pause] = {}
+        self.paces: dict[int, _Pace] = {}
+        self.round: RoundInfo | None = None
+        self.standings: StandingsBoard | None = None
+        self.seating: SeatingBoard | None = None
+        self._view: HallView | None = None
+
+    def apply(self, message: object, at: float, table: int | None = None) -> None:
+        """One decoded message; ``table`` is the topic's table (for a ResultAck)."""
+        self._view = None
+        match message:
+            case TableSnapshot():
+                self._snapshot(message, at)
+            case UnitStatus():
+                self.live = self.live.with_status(message, at)
+            case Assignment():
+                self.assignments[message.table] = message
+            case ResultAck() if table is not None:
+                self.results[table] = message
+            case RoundInfo():
+                self.round = message
+            case StandingsBoard():
+                self.standings = message
+            case SeatingBoard():
+                self.seating = message
+            case _:
+                pass
+
+    def _snapshot(self, snap: TableSnapshot, at: float) -> None:
+        self.live = self.live.with_snapshot(snap, at)
+        measured = snap.measured_at + self.live.table(snap.table).skew
+        number = snap.table
+        if snap.paused is None:
+            self.pauses.pop(number, None)
+        else:
+            old = self.pauses.get(number)
+            if old is None or (old.game, old.reason) != (snap.game, snap.paused):
+                self.pauses[number] = _Pause(snap.game, snap.paused, min(measured, at))
+        pace = self.paces.get(number)
+        if snap.phase in (Phase.RUNNING, Phase.TIME_UP):
+            if pace is None or pace.game != snap.game or snap.move < pace.moves:
+                self.paces[number] = _Pace(snap.game, min(measured, at), snap.move)
+        elif pace is not None and pace.game != snap.game:
+            del self.paces[number]
+
+    def view(self) -> HallView:
+        if self._view is None:
+            self._view = self._build()
+        return self._view
+
+    def _build(self) -> HallView:
+        numbers = set(self.live.tables) | set(self.assignments)
+        tables = tuple(self._table(n) for n in sorted(numbers))
+        return HallView(
+            tables=tables,
+            round=self.round,
+            standings=self.standings,
+            seating=self.seating,
+            hide_standings=self.hide_standings,
+            title=self.title,
+        )
+
+    def _table(self, number: int) -> TableView:
+        live = self.live.table(number)
+        snap = live.snapshot
+        assignment = self.assignments.get(number)
+        info = self.round
+        names: tuple[str, ...] = ()
+        if assignment is not None:
+            names = tuple(s.name for s in assignment.seats)
+        if snap is not None and len(names) != snap.seats:
+            names = tuple(names[i] if i < len(names) else "" for i in range(snap.seats))
+        round_no = info.round if info is not None else (assignment.round if assignment else 0)
+        stage = f"R{round_no}" if round_no else ""
+        games = info.games if info is not None else 0
+        first = info.first_game if info is not None else 1
+        online = live.online is not False
+        offline_since = live.status_at if not online else None
+        if snap is None:
+            game = assignment.game if assignment is not None else first
+            return TableView(
+                number=number,
+                seats=names,
+                stage=stage,
+                game=max(1, game - first + 1),
+                games=games,
+                online=online,
+                offline_since=offline_since,
+                known=False,
+            )
+        result = ResultState.NONE
+        ack = self.results.get(number)
+        if ack is not None and ack.game == snap.game and ack.accepted:
+            result = ResultState.IN
+        elif snap.phase is Phase.GAME_OVER:
+            result = ResultState.ENTERING
+        pause = self.pauses.get(number)
+        pace = self.paces.get(number)
+        return TableView(
+            number=number,
+            seats=names,
+            stage=stage,
+            game=max(1, snap.game - first + 1),
+            games=games,
+            phase=snap.phase,
+            active=snap.active.position if snap.active is not None else None,
+            remaining=snap.remaining,
+            measured_at=snap.measured_at + live.skew,
+            move_seconds=snap.move_seconds,
+            paused=snap.paused,
+            paused_since=pause.since if pause is not None else None,
+            last_lap_left=snap.last_lap_left,
+            timeouts=snap.timeouts,
+            move=snap.move,
+            online=online,
+            offline_since=offline_since,
+            result=result,
+            pace_since=pace.since if pace is not None and pace.game == snap.game else None,
+            pace_moves=pace.moves if pace is not None else 0,
+        )
+
+
+# --- the MQTT shell ------------------------------------------------------------------------------
+
+
+class ScreenFeed:
+    """Subscribes to the hall's retained messages; :meth:`hall` returns the current view."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        topics: Topics,
+        *,
+        title: str = "",
+        hide_standings: bool = False,
+        client_id: str = "",
+    ) -> None:
+        self.host, self.port, self.topics = host, port, topics
+        self.tracker = HallTracker(title, hide_standings)
+        self.inbox: queue.SimpleQueue[tuple[object, float, int | None]] = queue.SimpleQueue()
+        self.counters: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self.connected = threading.Event()
+        self._screen_topics = {screen_topic(topics, k): cls for k, cls in SCREEN_KINDS.items()}
+        self.client = mqtt.Client(
+            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311
+        )
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(1, 10)
+
+    def start(self) -> None:
+        """Connect in the background (retrying forever; the screen shows what it has)."""
+        self.client.connect_async(self.host, self.port, keepalive=30)
+        self.client.loop_start()
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def hall(self, now: float) -> HallView:
+        """Apply everything that arrived, then the current view (``now`` is unused but
+        kept so a feed and a fixed hall are interchangeable)."""
+        del now
+        while True:
+            try:
+                message, at, table = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self.tracker.apply(message, at, table)
+        return self.tracker.view()
+
+    # paho callbacks: decode and queue only, never raise
+
+    def _on_connect(
+        self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
+    ) -> None:
+        if getattr(rc, "is_failure", False):
+            log.warning("screen feed: broker refused the connection: %s", rc)
+            return
+        for topic in screen_filters(self.topics):
+            client.subscribe(topic, qos=1)
+        self.connected.set()
+        log.info("screen feed: connected to %s:%s", self.host, self.port)
+
+    def _on_disconnect(
+        self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
+    ) -> None:
+        self.connected.clear()
+        log.warning("screen feed: disconnected (%s); retrying", rc)
+
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        at = time.time()
+        try:
+            if not msg.payload:
+                self._count("empty")  # a cleared retained message
+                return
+            screen_kind = self._screen_topics.get(msg.topic)
+            if screen_kind is not None:
+                self.inbox.put((decode_screen(screen_kind, msg.payload), at, None))
+                self._count("screen")
+                return
+            if len(msg.payload) > MAX_PAYLOAD:
+                raise DecodeError(f"{msg.topic}: payload too large", "oversize")
+            ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+            if ref.kind in (Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT):
+                self.inbox.put((message, at, ref.table))
+                self._count(ref.kind.value)
+        except DecodeError as err:
+            self._count("rejected")
+            log.warning("screen feed: ignored %s: %s", msg.topic, err.reason)
+        except Exception:
+            self._count("error")
+            log.exception("screen feed: error on %s (ignored)", msg.topic)
+
+    def _count(self, name: str) -> None:
+        with self._lock:
+            self.counters[name] += 1
