@@ -33,6 +33,8 @@ from tablekit.scoring import GameEnding, Opening
 _JUDGED_STEPS = frozenset({Step.TILES, Step.JOKERS, Step.CONFIRM, Step.REJECTED})
 """Result-entry steps where the judge's decisions still apply."""
 
+DEFAULT_SETTLE = 0.05
+"""A press this soon after the same button's release is contact bounce, not a press."""
 DEFAULT_JUDGE_HOLD = 1.5
 DEFAULT_CALL_HOLD = 3.0
 
@@ -92,6 +94,7 @@ class TableControls:
     clock: MoveClock
     judge_hold: float = DEFAULT_JUDGE_HOLD
     call_hold: float = DEFAULT_CALL_HOLD
+    settle: float = DEFAULT_SETTLE
     menu: JudgeMenu | None = None
     entry: ResultEntry | None = None
     """The result being entered after the game, if any: the judge decides its 200s."""
@@ -99,13 +102,17 @@ class TableControls:
     """A short line for the display, e.g. why a judge action was refused."""
     _down: dict[Button, _Held] = field(default_factory=dict)
     _judge_paused_now: bool = False
+    _released: dict[Button, float] = field(default_factory=dict)
 
     def edge(self, e: ButtonEdge) -> list[AnyClockEvent]:
         # Holds and expiry up to the edge's own time first: a loop that ticked late
         # must not turn a long hold into a short press.
         events = self.tick(e.at)
         if e.pressed:
+            if e.button is Button.PASS and e.at - self._released.get(e.button, -1e9) < self.settle:
+                return events  # the release of a long press bouncing (the lockout is over)
             return events + self._press(e.button, e.at)
+        self._released[e.button] = e.at
         held = self._down.pop(e.button, None)
         if e.button is Button.JUDGE and held is not None and not held.fired:
             if self.menu is not None:

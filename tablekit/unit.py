@@ -21,6 +21,7 @@ import msgspec
 from tablekit.clock import (
     AnyClockEvent,
     ClockRules,
+    ClockState,
     GameEndReason,
     GameOver,
     GameStarted,
@@ -29,8 +30,9 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
+from tablekit.protocol import Ack, Assignment, Broadcast, BroadcastKind, HubStatus, ResultAck
 from tablekit.result_entry import Key, ResultEntry, ResultSubmitted, Step
-from tablekit.rulesets import Ruleset, get_ruleset
+from tablekit.rulesets import Ruleset, RulesetError, get_ruleset
 from tablekit.scoring import GameEnding
 from tablekit.seats import Seat
 from tablekit.view import TableView
@@ -97,8 +99,7 @@ class LinkStatus:
     at: float
 
 
-@dataclass(frozen=True)
-class Seating:
+class Seating(msgspec.Struct, frozen=True):
     """The hub's assignment for this table: who sits where, and the next game."""
 
     names: dict[Seat, str]
@@ -108,6 +109,13 @@ class Seating:
     round: int = 0
     ruleset: Ruleset | None = None
     """Scoring rules for result entry; None keeps the unit's own."""
+
+
+class SavedUnit(msgspec.Struct, frozen=True):
+    """What the journal keeps of the unit with every event, to resume after a restart."""
+
+    clock: ClockState
+    seating: Seating | None = None
 
 
 @dataclass(frozen=True)
@@ -202,6 +210,14 @@ class TableUnit:
                     self.entry.press(Key(key.upper()))
             case ResultVerdict():
                 self._verdict(item)
+            case Assignment():
+                self.pending = self._seating_of(item)
+            case ResultAck(game=game, accepted=accepted, reason=reason):
+                self._verdict(ResultVerdict(game, accepted, reason))
+            case Broadcast():
+                events = self._broadcast(item, now)
+            case Ack() | HubStatus():
+                pass  # the link's business
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)
@@ -221,7 +237,8 @@ class TableUnit:
         events = [*events, *self._follow_result_entry(events)]
         if events:
             if self.recorder is not None:
-                self.recorder.record(events, state=msgspec.json.encode(self.clock.state))
+                saved = SavedUnit(clock=self.clock.state, seating=self.seating)
+                self.recorder.record(events, state=msgspec.json.encode(saved))
             if self.uplink is not None:
                 self.uplink.notify()
             for event in events:
@@ -263,6 +280,46 @@ class TableUnit:
         if ahead or (state.phase is Phase.READY and seating.game == state.game):
             self.clock.prepare(seating.rules, seating.game, seating.starter)
             self.entry = self.controls.entry = None
+
+    def restore(self, saved: bytes, now: float) -> None:
+        """Resume from the journal's last state: the clock waits for the judge."""
+        unit = msgspec.json.decode(saved, type=SavedUnit)
+        self.clock.state = unit.clock
+        self.clock.recover(now)
+        self.seating = unit.seating
+        if unit.seating is not None:
+            self.view = replace(self.view, names=dict(unit.seating.names))
+            self.ruleset = unit.seating.ruleset or self.ruleset
+        self.refresh(now)
+
+    # -- messages from the hub --------------------------------------------------------------
+
+    def _seating_of(self, a: Assignment) -> Seating:
+        try:
+            ruleset: Ruleset | None = get_ruleset(a.rules.ruleset) if a.rules.ruleset else None
+        except RulesetError:
+            log.warning("assignment names ruleset %r this unit does not know", a.rules.ruleset)
+            ruleset = None
+        rules = ClockRules(
+            seats=len(a.seats), move_seconds=a.rules.move_seconds, lockout=self.clock.rules.lockout
+        )
+        return Seating(
+            names=a.names(), game=a.game, rules=rules, starter=a.starter, round=a.round,
+            ruleset=ruleset,
+        )
+
+    def _broadcast(self, b: Broadcast, now: float) -> list[UnitEvent]:
+        current_round = self.seating.round if self.seating is not None else b.round
+        if b.round not in (0, current_round):
+            return []  # a retained broadcast of an earlier round
+        match b.kind:
+            case BroadcastKind.LAST_LAP:
+                return list(self.clock.start_last_lap(now, LastLapSource.HUB))
+            case BroadcastKind.START_ROUND:
+                self.controls.message = b.text or f"Round {b.round} has started"
+            case BroadcastKind.MESSAGE:
+                self.controls.message = b.text
+        return []
 
     # -- result entry -----------------------------------------------------------------------
 

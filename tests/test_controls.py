@@ -157,3 +157,16 @@ def test_call_button_calls_the_judge() -> None:
     c = controls()
     [called] = tap(c, Button.CALL, 5.0)
     assert isinstance(called, ClockPaused) and called.reason is PauseReason.PLAYER_CALL
+
+
+def test_bouncing_release_after_a_long_press_gives_no_second_pass() -> None:
+    c = controls()
+    [passed] = c.edge(ButtonEdge(Button.PASS, True, 10.0))
+    assert isinstance(passed, MovePassed)
+    events = []
+    for i, pressed in enumerate([False, True, False, True, False]):  # 0.5 ms chatter at 11 s
+        events += c.edge(ButtonEdge(Button.PASS, pressed, 11.0 + i * 0.0005))
+    assert events == []
+    assert c.clock.state.active is Seat.B
+    [passed] = tap(c, Button.PASS, 12.0)  # the next player's real press still counts
+    assert isinstance(passed, MovePassed) and passed.seat is Seat.B

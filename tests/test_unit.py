@@ -13,7 +13,6 @@ import msgspec
 from tablekit.bot import BotStyle, TableBot
 from tablekit.clock import (
     ClockRules,
-    ClockState,
     GameStarted,
     LastLapStarted,
     MoveClock,
@@ -21,8 +20,9 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.controls import Button, ButtonEdge, JudgeAction
+from tablekit.protocol import AssignedRules, Assignment, Broadcast, BroadcastKind, SeatAssignment
 from tablekit.result_entry import ResultSubmitted, Step
-from tablekit.seats import Seat
+from tablekit.seats import SEATS, Seat
 from tablekit.unit import (
     KeyPress,
     LinkStatus,
@@ -30,6 +30,7 @@ from tablekit.unit import (
     Quit,
     ResultVerdict,
     RoundTimeOver,
+    SavedUnit,
     Seating,
     TableUnit,
     UnitEvent,
@@ -89,8 +90,8 @@ def test_events_are_journaled_before_the_link_is_told() -> None:
     press(unit, 105.0)
     assert [type(e) for e in journal.events] == [GameStarted, MovePassed]
     assert journal.log == ["record", "notify", "record", "notify"]
-    restored = msgspec.json.decode(journal.state, type=ClockState)
-    assert restored.active is Seat.B
+    restored = msgspec.json.decode(journal.state, type=SavedUnit)
+    assert restored.clock.active is Seat.B
     assert link.views[-1].clock.active is Seat.B
 
 
@@ -246,3 +247,59 @@ def test_without_a_hub_the_journal_is_the_record() -> None:
     unit.handle(MenuChoice(JudgeAction.END_GAME, 4.5))
     type_keys(unit, "0 enter enter 5 enter enter 7 enter enter enter enter enter")
     assert unit.view.entry is not None and unit.view.entry.step is Step.ACCEPTED
+
+
+def assignment(round_: int, game: int, seats: int = 3, move_seconds: float = 60.0) -> Assignment:
+    names = ["Anna", "Bartek", "Celina", "Darek"][:seats]
+    return Assignment(
+        v=1,
+        table=1,
+        game=game,
+        round=round_,
+        seats=tuple(SeatAssignment(seat=s, name=n) for s, n in zip(SEATS, names, strict=False)),
+        rules=AssignedRules(move_seconds=move_seconds, ruleset="002"),
+    )
+
+
+def test_hub_assignment_seats_the_table_with_its_ruleset() -> None:
+    unit, _, _, _ = make_unit()
+    unit.handle(assignment(1, 1))
+    assert unit.clock.state.rules.seats == 3 and unit.clock.state.rules.move_seconds == 60
+    assert unit.ruleset.name == "002" and unit.view.name(Seat.C) == "Celina"
+
+
+def test_broadcasts_of_an_earlier_round_are_ignored() -> None:
+    unit, journal, _, _ = make_unit()
+    unit.handle(assignment(2, 1))
+    press(unit, 100.0)
+    unit.handle(Broadcast(v=1, id=7, kind=BroadcastKind.LAST_LAP, round=1))
+    assert unit.clock.state.last_lap_left is None
+    unit.handle(Broadcast(v=1, id=8, kind=BroadcastKind.LAST_LAP, round=2))
+    assert isinstance(journal.events[-1], LastLapStarted)
+
+
+def test_restart_at_the_end_of_a_round_takes_the_next_rounds_seating() -> None:
+    unit, journal, _, _ = make_unit()
+    unit.handle(assignment(1, 2))
+    press(unit, 100.0)
+    unit.handle(ButtonEdge(Button.JUDGE, True, 103.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 105.0))
+    unit.handle(MenuChoice(JudgeAction.END_GAME, 105.5))  # journals GameOver and the state
+    rebooted, _, _, _ = make_unit()
+    rebooted.restore(journal.state, 5.0)
+    assert rebooted.clock.state.game == 2 and rebooted.seating is not None
+    rebooted.handle(assignment(1, 2))  # the retained one again: nothing changes
+    assert rebooted.clock.state.phase is Phase.GAME_OVER
+    rebooted.handle(assignment(2, 1))
+    assert rebooted.clock.state.phase is Phase.READY and rebooted.clock.state.game == 1
+
+
+def test_restart_mid_game_resumes_paused_for_the_judge() -> None:
+    unit, journal, _, _ = make_unit()
+    press(unit, 100.0)
+    press(unit, 110.0)
+    rebooted, _, _, _ = make_unit()
+    rebooted.restore(journal.state, 3.0)
+    assert rebooted.clock.state.active is Seat.B
+    assert rebooted.view.state_word == "PAUSED — RESTARTED"
+    assert rebooted.clock.state.remaining_at(50.0) == 40.0
