@@ -308,12 +308,16 @@ class RingBoard:
 
     def _run(self) -> None:
         delay = self._retry_min
+        reported = -1
         while not self._stop.is_set():
             answered = False
             try:
                 answered = self._connect_and_serve()
             except (serial.SerialException, OSError) as exc:
-                log.warning("ring board %s: %s", self.port or "(auto)", exc)
+                # Once per outage, not at every retry while the board is unplugged.
+                level = logging.WARNING if self.connections != reported else logging.DEBUG
+                reported = self.connections
+                log.log(level, "ring board %s: %s", self.port or "(auto)", exc)
             except Exception:
                 log.exception("ring board: unexpected error; reconnecting")
             self._release_all("the board went away")
