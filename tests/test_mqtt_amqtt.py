@@ -1,0 +1,55 @@
+"""The protocol on MQTT 3.1.1: the embedded amqtt broker, hub and unit link."""
+
+from __future__ import annotations
+
+import queue
+import time
+from pathlib import Path
+
+import msgspec
+
+from hub.broker import EmbeddedBroker
+from hub.service import HubService, make_assignment
+from tablekit.clock import ClockRules, MoveClock
+from tablekit.config import LinkSettings
+from tablekit.journal import Journal
+from tablekit.link import TableLink
+from tablekit.protocol import Assignment, Topics, snapshot_of
+from tablekit.seats import Seat
+
+
+def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> None:  # type: ignore[no-untyped-def]
+    broker = EmbeddedBroker()
+    broker.start()
+    service = HubService(
+        broker.host, broker.port, tmp_path / "hub.db", Topics("hall", "demo"), mqtt_version=4
+    )
+    inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+    journal = Journal(tmp_path / "unit.db", "unit-02")
+    settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="demo")
+    link = TableLink(settings, journal, 2, "unit-02", inbox.put, mqtt_version=4)
+    try:
+        service.start()
+        assert service.wait_online(10)
+        service.assign(make_assignment(2, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 1))
+        link.start()
+        clock = MoveClock(ClockRules(seats=3, move_seconds=30.0, lockout=0.0))
+        sent = []
+        for i in range(40):
+            events = clock.press(i * 7.0)
+            journal.record(events, state=msgspec.json.encode(clock.state))
+            sent += events
+            link.notify()
+        link.publish_state(snapshot_of(clock.state, 280.0, time.time(), 2, "unit-02"))
+        wait_until(lambda: journal.pending_count() == 0, 15, "hub acks over MQTT 3.1.1")
+        assert [e.event() for e in service.store.events(source="unit-02")] == sent
+        wait_until(lambda: service.live.table(2).snapshot is not None, 10, "the snapshot")
+        assert service.live.table(2).snapshot.move == clock.state.move  # type: ignore[union-attr]
+        got = []
+        while not inbox.empty():
+            got.append(inbox.get())
+        assert any(isinstance(m, Assignment) and m.table == 2 for m in got)
+    finally:
+        link.stop()
+        service.stop()
+        broker.stop()

@@ -1,0 +1,162 @@
+"""Thousands of bad messages at the hub: it stays up, stores none, good traffic flows."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.broker import MosquittoBroker
+from hub.service import HubService
+from tablekit.clock import ClockPaused, MovePassed, PauseReason
+from tablekit.protocol import (
+    MAX_PAYLOAD,
+    StatusReason,
+    Topics,
+    UnitStatus,
+    encode,
+    envelope,
+)
+from tablekit.seats import Seat
+
+pytestmark = pytest.mark.mqtt
+
+TOPICS = Topics("hall", "fuzz")
+UNIT, TABLE = "unit-03", 3
+
+
+@pytest.fixture
+def hub(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]
+) -> Iterator[tuple[MosquittoBroker, HubService]]:
+    broker = mosquitto()
+    service = HubService(broker.host, broker.port, tmp_path / "hub.db", TOPICS)
+    service.start()
+    assert service.wait_online(10)
+    yield broker, service
+    service.stop()
+
+
+def good_event(seq: int) -> bytes:
+    event = MovePassed(game=1, move=seq, seat=Seat("ABCD"[(seq - 1) % 4]), used=seq % 40 + 0.5)
+    return encode(envelope(UNIT, TABLE, seq, 1_700_000_000.0 + seq, event))
+
+
+def bad_messages(rng: random.Random, good: list[bytes]) -> list[tuple[str, bytes, str]]:
+    """(topic, payload, expected outcome: a rejection code, 'duplicate' or 'conflict')."""
+    events = TOPICS.events(TABLE)
+
+    def mutate(**changes: object) -> bytes:
+        data = json.loads(rng.choice(good))
+        data.update(changes)
+        return json.dumps(data).encode()
+
+    def mutate_event(**changes: object) -> bytes:
+        data = json.loads(rng.choice(good))
+        data["event"].update(changes)
+        return json.dumps(data).encode()
+
+    makers: list[Callable[[], tuple[str, bytes, str]]] = [
+        lambda: (events, rng.randbytes(rng.randint(0, 200)), "json"),
+        lambda: (events, rng.choice(good)[: rng.randint(0, 60)], "json"),
+        lambda: (events, b"[" * 2000, "json"),
+        lambda: (events, rng.choice(good) + b" " * MAX_PAYLOAD, "oversize"),
+        lambda: (events, mutate(v=rng.choice([0, 2, 99, "1", None])), "version"),
+        lambda: (events, mutate(sneaky=True), "invalid"),
+        lambda: (events, mutate(seq=rng.choice([0, -1, 2**60, "7", 1.5])), "invalid"),
+        lambda: (events, mutate(unit=rng.choice(["", "a/b", "x" * 65, 5])), "invalid"),
+        lambda: (events, mutate(ts=rng.choice([-5, 1e300, "now"])), "invalid"),
+        lambda: (events, mutate_event(used=rng.choice([-1.0, 1e9])), "range"),
+        lambda: (events, mutate_event(game=rng.choice([0, 10**6])), "range"),
+        lambda: (events, mutate_event(type="move_stolen"), "invalid"),
+        lambda: (events, mutate_event(seat="Z"), "invalid"),
+        lambda: (events, mutate(v=1, table=TABLE + 1), "table"),
+        lambda: (TOPICS.events(TABLE + 1), rng.choice(good), "table"),
+        lambda: (f"{TOPICS.base}/table/0/events", rng.choice(good), "topic"),
+        lambda: (f"{TOPICS.base}/table/03/events", rng.choice(good), "topic"),
+        lambda: (f"{TOPICS.base}/table/abc/state", b"{}", "topic"),
+        lambda: (TOPICS.state(TABLE), mutate(), "invalid"),
+        lambda: (TOPICS.status(TABLE), b'{"v":1,"online":"yes"}', "invalid"),
+        lambda: (events, rng.choice(good), "duplicate"),
+        lambda: (events, mutate_event(used=77.7), "conflict"),
+    ]
+    return [rng.choice(makers)() for _ in range(3000)]
+
+
+def test_hub_survives_fuzz_and_keeps_accepting_good_traffic(hub, wait_until) -> None:  # type: ignore[no-untyped-def]
+    broker, service = hub
+    rng = random.Random(20250101)
+    good = [good_event(seq) for seq in range(1, 301)]
+    first, rest = good[:50], good[50:]
+    bad = bad_messages(rng, first)
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    published = 0
+    for payload in first:  # known events, so that replays are replays
+        client.publish(TOPICS.events(TABLE), payload, 1)
+        published += 1
+    wait_until(lambda: service.store.counts().get("total") == 50, 10, "the first good events")
+    infos = []
+    good_iter = iter(rest)
+    for i, (topic, payload, _) in enumerate(bad):
+        infos.append(client.publish(topic, payload, rng.choice([0, 1])))
+        published += 1
+        if i % 12 == 0:
+            nxt = next(good_iter, None)
+            if nxt is not None:
+                infos.append(client.publish(TOPICS.events(TABLE), nxt, 1))
+                published += 1
+    for payload in good_iter:
+        client.publish(TOPICS.events(TABLE), payload, 1)
+        published += 1
+
+    def settled() -> bool:
+        c = service.counters()
+        done = ("stored", "duplicates", "conflicts", "rejected", "snapshots", "statuses")
+        return sum(c.get(k, 0) for k in done) >= published
+
+    wait_until(settled, 30, "every message handled")
+
+    counters = service.counters()
+    expected = Counter(outcome for _, _, outcome in bad)
+    rejected_codes = {k: v for k, v in expected.items() if k not in ("duplicate", "conflict")}
+    for code, n in rejected_codes.items():
+        assert counters.get(f"rejected_{code}", 0) == n, (code, counters)
+    assert counters["rejected"] == sum(rejected_codes.values())
+    assert counters["duplicates"] >= expected["duplicate"], (counters, expected)
+    assert counters["conflicts"] == expected["conflict"]
+    assert counters.get("callback_errors", 0) == 0
+
+    stored = service.store.events(source=UNIT)
+    assert [e.seq for e in stored] == list(range(1, 301))
+    assert [e.payload for e in stored] == [
+        json.dumps(json.loads(p)["event"], separators=(",", ":")).encode() for p in good
+    ]
+    assert service.store.counts()["total"] == 300
+    assert service.store.mark(UNIT).contiguous == 300  # type: ignore[union-attr]
+    assert service.online and service.store.integrity_check() == "ok"
+
+    # ... and it still answers: a new unit's event is stored and its status seen.
+    client.publish(
+        TOPICS.status(9),
+        encode(
+            UnitStatus(
+                v=1, unit="unit-09", table=9, online=True, reason=StatusReason.CONNECTED, ts=1.0
+            )
+        ),
+        1,
+    )
+    pause = ClockPaused(game=1, move=1, seat=Seat.A, reason=PauseReason.JUDGE, remaining=3.0)
+    client.publish(TOPICS.events(9), encode(envelope("unit-09", 9, 1, 2.0, pause)), 1)
+    wait_until(lambda: service.store.mark("unit-09") is not None, 10, "a later good event")
+    wait_until(lambda: service.live.table(9).online is True, 10, "a later status")
+    client.loop_stop()
+    client.disconnect()
