@@ -1,0 +1,131 @@
+"""The unit's link: works with no broker, drains when one appears, guards its callbacks."""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.broker import MosquittoBroker, free_port
+from tablekit.clock import ClockRules, MoveClock
+from tablekit.config import LinkSettings
+from tablekit.journal import Journal
+from tablekit.link import TableLink, envelope_payload, guarded
+from tablekit.protocol import Ack, EventEnvelope, Topics, decode, encode
+from tablekit.unit import LinkStatus
+
+pytestmark = pytest.mark.mqtt
+TOPICS = Topics("hall", "link")
+
+
+def record_presses(journal: Journal, n: int) -> None:
+    clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
+    for i in range(n):
+        journal.record(clock.press(i * 3.0), state=msgspec.json.encode(clock.state))
+
+
+def test_the_envelope_splices_the_journalled_event(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "j.db", "u1")
+    record_presses(journal, 2)
+    entry = journal.pending()[1]
+    env = decode(EventEnvelope, envelope_payload("u1", 4, entry))
+    assert (env.unit, env.table, env.seq, env.ts) == ("u1", 4, 2, entry.ts)
+    assert msgspec.json.encode(env.event) == entry.event
+
+
+def test_guarded_callbacks_log_instead_of_raising(caplog: pytest.LogCaptureFixture) -> None:
+    @guarded
+    def boom() -> None:
+        raise RuntimeError("kaput")
+
+    with caplog.at_level(logging.ERROR):
+        boom()
+    assert "error in boom" in caplog.text and "kaput" in caplog.text
+
+
+def test_no_broker_then_a_broker_the_journal_drains(  # type: ignore[no-untyped-def]
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until
+) -> None:
+    port = free_port()
+    inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    journal = Journal(tmp_path / "j.db", "u1")
+    settings = LinkSettings(host="127.0.0.1", port=port, venue="hall", event="link")
+    link = TableLink(settings, journal, 1, "u1", inbox.put)
+    link.start()
+    record_presses(journal, 30)
+    link.notify()
+    assert not link.online and journal.pending_count() == 30  # no broker: nothing lost
+
+    broker = mosquitto(port=port)
+    got: list[EventEnvelope] = []
+    hub = mqtt.Client(CallbackAPIVersion.VERSION2)
+
+    def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        env = decode(EventEnvelope, msg.payload)
+        got.append(env)
+        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=env.seq)), 1)
+
+    hub.on_message = on_message
+    hub.connect(broker.host, broker.port)
+    hub.subscribe(TOPICS.events(1), 1)
+    hub.loop_start()
+    wait_until(lambda: link.online, 15, "the link reconnecting with backoff")
+    wait_until(lambda: journal.pending_count() == 0, 15, "the journal draining")
+    assert sorted({e.seq for e in got}) == list(range(1, 31))
+    statuses = []
+    while not inbox.empty():
+        statuses.append(inbox.get())
+    assert any(isinstance(s, LinkStatus) and s.online for s in statuses)
+    assert any(isinstance(s, Ack) and s.upto == 30 for s in statuses)
+
+    # An ack from another journal (seq beyond the last one assigned) is ignored.
+    hub.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=999)), 1)
+    record_presses_more = MoveClock(ClockRules(seats=4, lockout=0.0))
+    journal.record(record_presses_more.press(0.0))
+    link.notify()
+    wait_until(lambda: journal.acked_upto == 31, 10, "the next event acked")
+    broker.kill()
+    wait_until(lambda: not link.online, 10, "offline noticed")
+    seen = []
+    while not inbox.empty():
+        seen.append(inbox.get())
+    assert any(isinstance(s, LinkStatus) and not s.online for s in seen)
+    hub.loop_stop()
+    link.stop()
+
+
+def test_a_silent_hub_gets_a_retransmission(  # type: ignore[no-untyped-def]
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until
+) -> None:
+    """Events published while nobody subscribed are sent again when no ack comes."""
+    broker = mosquitto()
+    journal = Journal(tmp_path / "j.db", "u1")
+    settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="link")
+    link = TableLink(settings, journal, 1, "u1", lambda _: None, retransmit_after=0.5)
+    link.start()
+    wait_until(lambda: link.online, 10)
+    record_presses(journal, 5)
+    link.notify()
+    wait_until(lambda: link.published >= 5, 10, "first publish (lost: no subscriber)")
+    seqs: list[int] = []
+    hub = mqtt.Client(CallbackAPIVersion.VERSION2)
+
+    def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        seqs.append(decode(EventEnvelope, msg.payload).seq)
+        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=max(seqs))), 1)
+
+    hub.on_message = on_message
+    hub.connect(broker.host, broker.port)
+    hub.subscribe(TOPICS.events(1), 1)
+    hub.loop_start()
+    wait_until(lambda: journal.pending_count() == 0, 10, "retransmitted and acked")
+    assert link.retransmits >= 1 and sorted(set(seqs)) == [1, 2, 3, 4, 5]
+    hub.loop_stop()
+    link.stop()
