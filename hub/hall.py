@@ -488,7 +488,8 @@ class Pager:
 
     def update(self, sequence: Sequence[Page], now: float) -> Page:
         """The page at ``now`` given the current sequence (which may have changed)."""
-        if self.current not in sequence:
+        placeholder = self.current.count == 0  # chosen by key, nothing to show: a notice
+        if self.current not in sequence and not placeholder:
             same_kind = [p for p in sequence if p.kind is self.current.kind]
             if same_kind:
                 self.current = same_kind[min(self.current.index, len(same_kind) - 1)]
@@ -496,7 +497,7 @@ class Pager:
                 self.current, self.started = sequence[0], now
         if self.cycle > 0 and now - self.started >= self.cycle:
             steps = int((now - self.started) // self.cycle)
-            i = sequence.index(self.current)
+            i = sequence.index(self.current) if self.current in sequence else -1
             self.current = sequence[(i + steps) % len(sequence)]
             self.started += steps * self.cycle
         return self.current
@@ -547,7 +548,7 @@ def sample_names(count: int, seed: int = 7) -> list[str]:
 def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     """A plausible hall of ``tables`` tables in every state, with standings and seating."""
     rng = random.Random(seed)
-    three = (4 - (tables * 4) % 4) % 4 if tables > 2 else 0
+    three = min(3, tables // 5) if tables >= 10 else 0  # a few 3-player tables at the end
     sizes = [3 if i >= tables - three else 4 for i in range(tables)]
     names = sample_names(sum(sizes), seed)
     info = RoundInfo(

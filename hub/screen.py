@@ -521,7 +521,7 @@ class HallScreen:
                 return "TABLES"
             first = hall.tables[slots.start].number
             last = hall.tables[slots.stop - 1].number
-            return f"TABLES {first}–{last}{of}"
+            return f"TABLE {first}{of}" if first == last else f"TABLES {first}–{last}{of}"
         if page.kind is PageKind.STANDINGS:
             board = hall.standings
             after = f" AFTER ROUND {board.after_round}" if board and board.after_round else ""

@@ -8,7 +8,7 @@ at 1080p and 720p because they scale with the screen height):
 
 * every text on screen — names, state words, labels, list rows: at least
   :data:`MIN_TEXT_FRAC` of the screen height (20 px at 1080p, 13 px at 720p);
-* table numbers and countdowns: at least :data:`BIG_TEXT_FRAC` (34 px at 1080p, 23 px at
+* table numbers and countdowns: at least :data:`BIG_TEXT_FRAC` (33 px at 1080p, 23 px at
   720p); the round clock :data:`CLOCK_TEXT_FRAC` (54 px at 1080p, 36 px at 720p).
 
 The wall uses the fewest pages at which a cell can hold its text at these sizes, then

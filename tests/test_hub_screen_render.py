@@ -1,0 +1,237 @@
+"""The hub screen rendered with SDL's dummy driver: every page to PNG, layout and content.
+
+PNGs go to ``artifacts/hub-screen/<W>x<H>/<N>-tables/`` at the repo root.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from itertools import combinations
+from pathlib import Path
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import msgspec
+import pygame
+import pytest
+
+from hub.hall import (
+    HallView,
+    Page,
+    PageKind,
+    State,
+    countdown_text,
+    judge_queue,
+    remaining_at,
+    sample_hall,
+    state_of,
+)
+from hub.screen import HallScreen, cell_content, main
+from hub.screen_layout import min_text
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
+NOW = 1_800_000_000.0
+SIZES = [(1920, 1080), (1280, 720)]
+COUNTS = [1, 9, 24, 60]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pygame():
+    pygame.init()
+    yield
+    pygame.quit()
+
+
+def check_texts_fit(screen: HallScreen) -> None:
+    bounds = screen.surface.get_rect()
+    placed = screen.all_placed()
+    assert placed
+    for p in placed:
+        assert p.box.contains(p.rect), f"{p.text!r} ({p.rect}) overflows its box {p.box}"
+        assert bounds.contains(p.rect), f"{p.text!r} is off screen"
+        assert p.size >= screen.layout.text, f"{p.text!r} at {p.size} px < {screen.layout.text}"
+
+
+def texts_in(screen: HallScreen, region: str) -> list[str]:
+    return [p.text for p in screen.placed.get(region, [])]
+
+
+def cell_region(screen: HallScreen, number: int) -> str:
+    rect = screen.cells[number]
+    grid = screen._grid
+    assert grid is not None
+    return f"cell:{grid.cells.index(rect)}"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", COUNTS)
+def test_every_page_renders_to_png_with_a_sound_layout(count, size, capsys):
+    hall = sample_hall(count, NOW)
+    surface = pygame.Surface(size)
+    screen = HallScreen(surface)
+    out = ARTIFACTS / f"{size[0]}x{size[1]}" / f"{count}-tables"
+    out.mkdir(parents=True, exist_ok=True)
+    pages = screen.sequence(hall)
+    kinds = [p.kind for p in pages]
+    assert kinds.count(PageKind.STANDINGS) >= 1
+    assert kinds.count(PageKind.SEATING) >= 1
+    shown: list[int] = []
+    for page in pages:
+        screen.draw_page(hall, page, NOW)
+        path = out / f"{page.kind.value}-{page.index + 1}.png"
+        pygame.image.save(surface, str(path))
+        check_texts_fit(screen)
+        if page.kind is PageKind.WALL:
+            cells = list(screen.cells.values())
+            for a, b in combinations(cells, 2):
+                assert not a.colliderect(b), f"cells {a} and {b} overlap"
+            for rect in cells:
+                assert screen.layout.wall.contains(rect)
+                assert not rect.colliderect(screen.layout.sidebar)
+                assert not rect.colliderect(screen.layout.header)
+                assert rect.height * 100 >= size[1] * 15  # a cell is at least 15 % high
+            shown.extend(screen.cells)
+    assert sorted(shown) == [t.number for t in hall.tables]  # each table on one page
+    with capsys.disabled():
+        print(f"\n  hub screen PNGs: {out}")
+
+
+def test_sixty_tables_fit_on_two_pages_at_both_resolutions():
+    for size in SIZES:
+        screen = HallScreen(pygame.Surface(size))
+        grid = screen.grid(60)
+        assert (grid.pages, grid.per_page) == (2, 30)
+        assert screen.layout.text == min_text(size[1]) >= 13
+
+
+def test_wall_content_judge_queue_offline_countdown():
+    hall = sample_hall(24, NOW)
+    screen = HallScreen(pygame.Surface((1920, 1080)))
+    now = NOW + 3.4
+    screen.draw_page(hall, Page(PageKind.WALL), now)
+
+    paused = [t for t in hall.tables if state_of(t) is State.PAUSED_JUDGE]
+    assert paused
+    sidebar = texts_in(screen, "sidebar")
+    for t in paused:
+        assert f"T{t.number}" in sidebar
+    assert "PAUSED" in sidebar and "CALLED" in sidebar
+    queue = judge_queue(hall, now)
+    assert sidebar.index(f"T{queue[0].table}") < sidebar.index(f"T{queue[1].table}")
+
+    offline = next(t for t in hall.tables if state_of(t) is State.OFFLINE)
+    assert "OFFLINE for 45 s" in texts_in(screen, cell_region(screen, offline.number))
+
+    for t in hall.tables:
+        if state_of(t) is State.PLAYING:
+            expected = countdown_text(remaining_at(t, now))
+            assert expected in texts_in(screen, cell_region(screen, t.number))
+            assert cell_content(t, now, False).countdown == expected
+
+
+def test_the_countdown_shown_follows_the_clock_for_a_given_now():
+    t = replace(sample_hall(1, NOW).tables[0], remaining=30.0, measured_at=NOW)
+    hall = HallView(tables=(t,))
+    screen = HallScreen(pygame.Surface((1280, 720)))
+    for elapsed, shown in ((0.0, "30"), (0.5, "30"), (1.0, "29"), (12.3, "18"), (31.0, "0")):
+        screen.draw_page(hall, Page(PageKind.WALL), NOW + elapsed)
+        assert shown in texts_in(screen, "cell:0"), (elapsed, texts_in(screen, "cell:0"))
+
+
+def test_shared_places_render_as_shared():
+    hall = sample_hall(9, NOW)
+    assert hall.standings is not None
+    screen = HallScreen(pygame.Surface((1920, 1080)))
+    screen.draw_page(hall, Page(PageKind.STANDINGS, 0, 1), NOW)
+    texts = texts_in(screen, "body")
+    places = [r.place for r in hall.standings.rows]
+    shared = {p for p in places if places.count(p) > 1}
+    assert shared
+    for p in shared:
+        assert texts.count(f"{p}=") == places.count(p)
+    assert "2= shared place (level on BP and SP)" in texts
+
+
+def test_hidden_standings_leave_the_rotation_and_show_a_notice():
+    hall = replace(sample_hall(9, NOW), hide_standings=True)
+    screen = HallScreen(pygame.Surface((1280, 720)))
+    assert PageKind.STANDINGS not in {p.kind for p in screen.sequence(hall)}
+    screen.key(pygame.K_2, hall, NOW)
+    screen.frame(hall, NOW)
+    assert "Standings are shown when round 2 is closed" in texts_in(screen, "body")
+    assert hall.round is not None
+    closed = replace(hall, round=msgspec.structs.replace(hall.round, closed=True))
+    assert PageKind.STANDINGS in {p.kind for p in screen.sequence(closed)}
+
+
+def test_keys_switch_pages():
+    hall = sample_hall(60, NOW)
+    screen = HallScreen(pygame.Surface((1280, 720)), cycle=0)
+    screen.frame(hall, NOW)
+    assert screen.pager.current == Page(PageKind.WALL, 0, 2)
+    for key, expected in (
+        (pygame.K_SPACE, Page(PageKind.WALL, 1, 2)),
+        (pygame.K_3, PageKind.SEATING),
+        (pygame.K_2, PageKind.STANDINGS),
+        (pygame.K_1, Page(PageKind.WALL, 0, 2)),
+        (pygame.K_LEFT, PageKind.SEATING),
+    ):
+        assert screen.key(key, hall, NOW)
+        screen.frame(hall, NOW)
+        current = screen.pager.current
+        assert current == expected or current.kind == expected
+    assert not screen.key(pygame.K_q, hall, NOW)
+
+
+def test_only_what_changed_is_redrawn():
+    hall = sample_hall(60, NOW)
+    screen = HallScreen(pygame.Surface((1920, 1080)), cycle=0)
+    assert screen.frame(hall, NOW) == [screen.surface.get_rect()]  # a new page: all of it
+    on_page = hall.tables[:30]
+    slow = {t.number for t in on_page if t.number == 10}
+    previous = NOW
+    for now in (NOW + 0.1, NOW + 0.2, NOW + 1.0, NOW + 1.1, NOW + 2.5):
+        dirty = screen.frame(hall, now)
+        expected = {
+            tuple(screen.cells[t.number])
+            for t in on_page
+            if cell_content(t, previous, t.number in slow) != cell_content(t, now, t.number in slow)
+        }
+        cells = set(map(tuple, screen.cells.values()))
+        assert {tuple(r) for r in dirty if tuple(r) in cells} == expected
+        assert len(expected) < len(on_page)
+        previous = now
+    assert screen.frame(hall, NOW + 2.5) == []  # the same instant again: nothing
+
+
+def test_png_command_renders_every_page(tmp_path, capsys):
+    assert main(["--demo", "9", "--size", "1280x720", "--png", str(tmp_path)]) == 0
+    written = capsys.readouterr().out.split()
+    names = sorted(Path(p).name for p in written)
+    assert names == ["seating-1.png", "standings-1.png", "wall-1.png"]
+    image = pygame.image.load(written[0])
+    assert image.get_size() == (1280, 720)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--size", "100x100"], "size must be from 640x360"),
+        (["--size", "big"], "expected WIDTHxHEIGHT"),
+        (["--broker", "host:0"], "port must be 1-65535"),
+        (["--cycle", "-3"], "seconds must be 0-3600"),
+        (["--demo", "0"], "number of tables 1-200"),
+    ],
+)
+def test_bad_arguments_get_clear_errors(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_bad_topic_level_is_a_clear_error(capsys):
+    assert main(["--venue", "no spaces", "--png", "/nonexistent-never-written"]) == 2
+    assert "venue" in capsys.readouterr().err
