@@ -54,7 +54,7 @@ class Output(Protocol):
 class Recorder(Protocol):
     """Durable event journal: events and the state they led to, in one commit."""
 
-    def record(self, events: Sequence[UnitEvent], state: bytes) -> None: ...
+    def record(self, events: Sequence[UnitEvent], state: bytes) -> object: ...
 
 
 class Uplink(Protocol):
@@ -165,6 +165,11 @@ class TableUnit:
     def put(self, item: object) -> None:
         """Thread-safe: hand an input to the loop."""
         self.inbox.put(item)
+
+    def attach(self, uplink: Uplink) -> None:
+        """Connect the hub link (made after the unit: it needs :meth:`put`)."""
+        self.uplink = uplink
+        self.view = replace(self.view, online=False)
 
     # -- the loop ------------------------------------------------------------------
 

@@ -1,0 +1,85 @@
+"""The unit's entry points as a user runs them: a real process, keys on stdin."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tablekit.journal import Journal
+from tablekit.sdnotify import Notifier
+
+SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
+
+
+def run_sim(tmp_path: Path, script: list[tuple[float, str]], *args: str) -> str:
+    proc = subprocess.Popen(
+        [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3"), *args],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    assert proc.stdin is not None
+    for pause, keys in script:
+        time.sleep(pause)
+        proc.stdin.write(keys.encode())
+        proc.stdin.flush()
+    out, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 0, out.decode()
+    return out.decode()
+
+
+def test_headless_simulator_plays_and_enters_a_result(tmp_path: Path) -> None:
+    out = run_sim(
+        tmp_path,
+        [(1.0, " "), (0.6, " "), (0.6, "j"), (0.6, "j"), (0.6, "J"), (2.3, "5"),
+         (0.4, "12\n\n0\n\n33\n\n7\n\n"), (0.4, "\n\n\n\n"), (0.4, "q")],
+    )
+    lines = out.splitlines()
+    assert any("PLAYING  seat B" in line for line in lines)
+    assert any("PAUSED — JUDGE  seat B" in line for line in lines)
+    assert any("judge menu: ▶1 Resume the clock" in line for line in lines)
+    assert "A:-12/0 B:+52/1 C:-33/0 D:-7/0" in lines[-1]
+    assert "RESULT IN" in lines[-1]
+    journal = Journal(tmp_path / "journal.sqlite3", "table-01")
+    assert journal.last_seq >= 6  # started, passed, paused, resumed, paused, over, result
+
+
+def test_restarted_simulator_resumes_paused_from_its_journal(tmp_path: Path) -> None:
+    run_sim(tmp_path, [(1.0, " "), (0.6, " "), (0.6, " "), (0.5, "q")])
+    out = run_sim(tmp_path, [(1.5, "q")])
+    assert "PAUSED — RESTARTED  seat C" in out
+
+
+def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
+    config = tmp_path / "unit.toml"
+    config.write_text("[clock]\nmove_seconds = 0\n")
+    proc = subprocess.run(
+        [*SIM, "--headless", "--config", str(config)],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+    )
+    assert proc.returncode != 0
+    assert "clock.move_seconds" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_sd_notify_reaches_systemds_socket(tmp_path: Path) -> None:
+    path = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as server:
+        server.bind(path)
+        server.settimeout(2)
+        notifier = Notifier({"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "4000000"})
+        assert notifier.ready("table 3")
+        assert server.recv(100) == b"READY=1\nSTATUS=table 3"
+        assert notifier.alive(100.0)
+        assert not notifier.alive(101.0)  # at most twice per 4 s watchdog period
+        assert notifier.alive(102.5)
+        assert server.recv(100) == b"WATCHDOG=1"
+
+
+def test_sd_notify_outside_systemd_does_nothing() -> None:
+    notifier = Notifier({})
+    assert not notifier.ready() and not notifier.alive(1.0) and notifier.watchdog is None
