@@ -1,0 +1,246 @@
+"""The hub screen in a real X window (Xvfb), fed by simulated tables through real Mosquitto.
+
+The screenshot comes from the X server (``xwd -root``), not from pygame, and is saved
+under ``artifacts/hub-screen/xvfb/``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pygame
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.hall import RoundInfo, SeatingBoard, SeatingLine, State, sample_names
+from hub.screen import CELL_BG, STATE_COLOURS, TEXT
+from hub.screen_feed import encode_screen, screen_topic
+from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
+from tablekit.clock import PauseReason, Phase
+from tablekit.protocol import (
+    Assignment,
+    SeatAssignment,
+    StatusReason,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    encode,
+)
+from tablekit.seats import Seat
+
+pytestmark = pytest.mark.mqtt
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "hub-screen" / "xvfb"
+SIZE = (1280, 720)
+TABLES = 9
+PAUSED_TABLE = 2
+OFFLINE_TABLE = 4
+TIME_TABLE = 7
+
+
+def free_display() -> int:
+    for n in range(60, 400):
+        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
+            return n
+    raise RuntimeError("no free X display number")
+
+
+@pytest.fixture
+def xvfb():
+    binary = shutil.which("Xvfb")
+    assert binary, "Xvfb is not installed (apt install xvfb)"
+    for _ in range(5):
+        n = free_display()
+        proc = subprocess.Popen(
+            [binary, f":{n}", "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and proc.poll() is None:
+            if Path(f"/tmp/.X11-unix/X{n}").exists():
+                break
+            time.sleep(0.05)
+        if proc.poll() is None:
+            break
+    else:
+        pytest.fail("Xvfb did not start")
+    yield f":{n}"
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def grab(display: str, path: Path) -> pygame.Surface:
+    """A screenshot of the whole X screen, through xwd and ImageMagick."""
+    xwd = subprocess.run(
+        ["xwd", "-root", "-silent", "-display", display], check=True, capture_output=True
+    ).stdout
+    subprocess.run(["convert", "xwd:-", f"png:{path}"], input=xwd, check=True)
+    return pygame.image.load(str(path))
+
+
+def share(image: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int]) -> float:
+    """Fraction of the pixels of ``rect`` within a small distance of ``colour``."""
+    hits = total = 0
+    for y in range(rect.top + 2, rect.bottom - 2, 2):
+        for x in range(rect.left + 2, rect.right - 2, 2):
+            r, g, b, *_ = image.get_at((x, y))
+            total += 1
+            if abs(r - colour[0]) + abs(g - colour[1]) + abs(b - colour[2]) <= 24:
+                hits += 1
+    return hits / max(1, total)
+
+
+def snapshot(table: int, now: float, **kw: object) -> TableSnapshot:
+    fields: dict[str, object] = {
+        "v": 1,
+        "table": table,
+        "unit": f"unit-{table}",
+        "game": 1,
+        "move": 10 + table,
+        "phase": Phase.RUNNING,
+        "active": Seat("ABCD"[table % 4]),
+        "remaining": 38.0,
+        "measured_at": now,
+        "paused": None,
+        "last_lap_left": None,
+        "timeouts": (0, 1, 0, 0),
+        "seats": 4,
+        "move_seconds": 40.0,
+    }
+    fields.update(kw)
+    return TableSnapshot(**fields)  # type: ignore[arg-type]
+
+
+def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
+    broker = mosquitto()
+    topics = Topics("hall", "xvfb")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="simulated-tables")
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    now = time.time()
+    names = sample_names(TABLES * 4)
+
+    def publish(topic: str, payload: bytes) -> None:
+        client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
+
+    publish(
+        screen_topic(topics, "round"),
+        encode_screen(RoundInfo(v=1, stage="Eliminations", round=1, games=2, deadline=now + 1800)),
+    )
+    publish(
+        screen_topic(topics, "seating"),
+        encode_screen(
+            SeatingBoard(
+                v=1, stage="Final", round=2, rows=(SeatingLine(name=names[0], table=1, seat="A"),)
+            )
+        ),
+    )
+    for n in range(1, TABLES + 1):
+        seats = tuple(
+            SeatAssignment(seat=Seat(s), name=names[(n - 1) * 4 + i]) for i, s in enumerate("ABCD")
+        )
+        publish(topics.assign(n), encode(Assignment(v=1, table=n, game=1, seats=seats, round=1)))
+        online = n != OFFLINE_TABLE
+        status = UnitStatus(
+            v=1,
+            unit=f"unit-{n}",
+            table=n,
+            online=online,
+            reason=StatusReason.CONNECTED if online else StatusReason.LOST,
+            ts=now,
+        )
+        publish(topics.status(n), encode(status))
+        paused = PauseReason.JUDGE if n == PAUSED_TABLE else None
+        publish(topics.state(n), encode(snapshot(n, now, paused=paused)))
+
+    env = dict(os.environ, DISPLAY=xvfb, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy")
+    log_path = ARTIFACTS / "screen.log"
+    with log_path.open("wb") as log:
+        screen = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "hub.screen",
+                "--broker",
+                f"{broker.host}:{broker.port}",
+                "--venue",
+                "hall",
+                "--event",
+                "xvfb",
+                "--size",
+                f"{SIZE[0]}x{SIZE[1]}",
+                "--cycle",
+                "0",
+                "--title",
+                "Xvfb test",
+            ],
+            env=env,
+            cwd=ROOT,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        layout = screen_layout(*SIZE)
+        gap = max(4, round(SIZE[1] * CELL_GAP_FRAC))
+        grid = plan_wall(TABLES, layout.wall, layout.min_unit, gap)
+        bands = {n: cell_geometry(grid.cells[n - 1], grid.unit).band for n in range(1, 10)}
+        shot = ARTIFACTS / "wall.png"
+        playing_bg = STATE_COLOURS[State.PLAYING][0]
+
+        def wall_is_live() -> pygame.Surface | None:
+            assert screen.poll() is None, log_path.read_text(errors="replace")
+            image = grab(xvfb, shot)
+            ok = share(image, bands[1], playing_bg) > 0.5
+            ok = (
+                ok and share(image, bands[PAUSED_TABLE], STATE_COLOURS[State.PAUSED_JUDGE][0]) > 0.3
+            )
+            ok = ok and share(image, bands[OFFLINE_TABLE], STATE_COLOURS[State.OFFLINE][0]) > 0.5
+            return image if ok else None
+
+        image = wait_until(wall_is_live, timeout=30, what="the live wall on the X screen")
+        colours = {
+            image.get_at((x, y))[:3] for x in range(0, SIZE[0], 7) for y in range(0, SIZE[1], 7)
+        }
+        assert len(colours) > 50  # not a uniform image
+        first = grid.cells[0]
+        assert share(image, first, CELL_BG) > 0.2  # the cell's background
+        assert share(image, first, TEXT) > 0.005  # with text on it
+
+        # A table's time runs out: the unit publishes a new snapshot, the wall follows.
+        publish(
+            topics.state(TIME_TABLE),
+            encode(snapshot(TIME_TABLE, time.time(), phase=Phase.TIME_UP, remaining=0.0)),
+        )
+        time_bg = STATE_COLOURS[State.TIME][0]
+        wait_until(
+            lambda: (
+                share(grab(xvfb, ARTIFACTS / "wall-after-timeout.png"), bands[TIME_TABLE], time_bg)
+                > 0.5
+            ),
+            timeout=15,
+            what="table 7's TIME band on the X screen",
+        )
+        print(f"\n  X server screenshots: {shot} and {ARTIFACTS / 'wall-after-timeout.png'}")
+    finally:
+        screen.terminate()
+        try:
+            screen.wait(5)
+        except subprocess.TimeoutExpired:
+            screen.kill()
+            screen.wait()
+        client.loop_stop()
+        client.disconnect()
