@@ -373,10 +373,10 @@ class Competition:
         self, stage_name: str, table: int, report: GameReport, *, allow_replace: bool
     ) -> ResultVersion:
         state = self.event
-        try:
-            seated: SeatedTable = state.seating(stage_name)[table - 1]
-        except IndexError:
-            raise CompetitionError(f"table {table}: not in round {stage_name!r}") from None
+        seating = state.seating(stage_name)
+        if not 1 <= table <= len(seating):
+            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
+        seated: SeatedTable = seating[table - 1]
         stage = self.format.stages[self.format.stage_index(stage_name)]
         if not 1 <= report.game <= stage.games:
             raise CompetitionError(

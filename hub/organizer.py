@@ -130,12 +130,16 @@ class Organizer:
         self.record_facts(facts)
 
     def next_player_id(self, offset: int = 0) -> str:
-        """A fresh id for a new player: P001, P002, …"""
+        """A fresh id for a new player: P001, P002, …; ``offset`` skips that many fresh
+        ids, so a batch gets distinct ids (``next_player_id(i)`` for its i-th player)."""
         taken = set(self.competition.event.players)
-        n = len(taken) + 1 + offset
-        while f"P{n:03d}" in taken:
+        n = len(taken)
+        while True:
             n += 1
-        return f"P{n:03d}"
+            if f"P{n:03d}" not in taken:
+                if offset == 0:
+                    return f"P{n:03d}"
+                offset -= 1
 
     def check_in(self, player_ids: Iterable[str]) -> None:
         self.record_facts([PlayerCheckedIn(pid) for pid in player_ids])
