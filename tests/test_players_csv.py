@@ -1,0 +1,138 @@
+"""Importing players from CSV: columns, delimiters, encodings and clear errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_cli_support import Cli
+
+from hub.organizer import Organizer
+from hub.players_csv import PlayersCsvError, new_players, parse_players_csv
+from hub.store import EventStore
+from hub.tournament import Player
+
+
+def parse(text: str, *, bom: bool = False) -> list[tuple[str, str | None, float | None]]:
+    data = (b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8")
+    return [(p.name, p.club, p.rating) for p in parse_players_csv(data, "p.csv").players]
+
+
+def error(data: bytes | str) -> str:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    with pytest.raises(PlayersCsvError) as err:
+        parse_players_csv(raw, "p.csv")
+    return str(err.value)
+
+
+def test_polish_semicolon_export_with_bom_and_decimal_comma() -> None:
+    text = "Zawodnik;Klub;Punkty\r\nŁukasz Żółć;KS Łódź;12,5\r\n\r\nAnna  Nowak ;;\r\n"
+    assert parse(text, bom=True) == [("Łukasz Żółć", "KS Łódź", 12.5), ("Anna Nowak", None, None)]
+
+
+def test_english_comma_file_with_quotes_and_any_column_order() -> None:
+    text = 'Rating,Player,School\n1500,"Kowalski, Jan",SP 3\n,Ewa,\n'
+    assert parse(text) == [("Kowalski, Jan", "SP 3", 1500.0), ("Ewa", None, None)]
+
+
+def test_header_names_ignore_case_and_accents() -> None:
+    assert parse("IMIE I NAZWISKO\tSZKOLA\nOla\tSP 1\n") == [("Ola", "SP 1", None)]
+    assert parse("imię i nazwisko,szkoła,ranking\nOla,SP 1,3\n") == [("Ola", "SP 1", 3.0)]
+
+
+def test_first_and_last_name_columns_are_joined() -> None:
+    assert parse("Imię;Nazwisko;Klub\nJan;Kowalski;X\n") == [("Jan Kowalski", "X", None)]
+
+
+def test_unknown_columns_are_reported() -> None:
+    result = parse_players_csv(b"name;email;club\nOla;o@x.pl;A\n", "p.csv")
+    assert result.ignored_columns == ("email",) and result.delimiter == ";"
+
+
+def test_missing_name_column() -> None:
+    assert error("Nazwa;Klub\nOla;A\n") == (
+        "p.csv line 1 (header): no name column (found 'Nazwa', 'Klub'); name the column "
+        "'name' or 'imię i nazwisko' (or use two columns 'imię' and 'nazwisko')"
+    )
+
+
+def test_two_name_columns() -> None:
+    assert "two name columns ('name' and 'Zawodnik')" in error("name;Zawodnik\nA;B\n")
+
+
+def test_empty_name_names_the_line() -> None:
+    assert error("name;club\nOla;A\n ;B\n") == "p.csv line 3: name is empty"
+
+
+def test_duplicate_in_the_file_names_both_lines() -> None:
+    assert error("name;club\nOla Kot;SP 1\nJan;SP 1\nola  kot;sp 1\n") == (
+        "p.csv line 4: duplicate player 'ola kot' (sp 1) (already on line 2)"
+    )
+
+
+def test_same_name_in_another_club_is_another_player() -> None:
+    assert len(parse("name;club\nOla Kot;SP 1\nOla Kot;SP 2\n")) == 2
+
+
+def test_bad_rating() -> None:
+    assert error("name;rating\nOla;12x\n") == "p.csv line 2: rating '12x' is not a number"
+
+
+def test_not_utf8_names_line_and_byte() -> None:
+    data = "name;club\nOla;A\nŁukasz;Łódź\n".encode("cp1250")
+    message = error(data)
+    assert message.startswith("p.csv line 3: not UTF-8 text (byte 0xA3 at column 1)")
+    assert "re-save the file as UTF-8" in message
+
+
+def test_empty_file_and_header_only() -> None:
+    assert error("") == "p.csv: the file is empty (a header row is required)"
+    assert error("name;club\n") == "p.csv: no players below the header row"
+
+
+def test_duplicate_of_a_registered_player() -> None:
+    rows = parse_players_csv(b"name;club\nJan;A\nOla Kot;SP 1\n", "p.csv").players
+    registered = {"P001": Player("P001", "Ola  KOT", "sp 1")}
+    with pytest.raises(PlayersCsvError) as err:
+        new_players(rows, registered, lambda i: f"P{i + 2:03d}", "p.csv")
+    assert str(err.value) == (
+        "p.csv line 3: duplicate player 'Ola Kot' (SP 1) (already registered as P001)"
+    )
+
+
+def test_import_is_all_or_nothing(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "winter", "--name", "Zima")
+    c.ok("players", "add", "Ola Kot", "--club", "SP 1")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("name;club\nJan;A\nOla Kot;SP 1\n", encoding="utf-8")
+    err = c.fails("players", "import", str(bad))
+    assert "line 3: duplicate player 'Ola Kot' (SP 1) (already registered as P001)" in err
+    assert list(c.competition().event.players) == ["P001"]
+    cp = tmp_path / "cp1250.csv"
+    cp.write_bytes("name\nŻaneta\n".encode("cp1250"))
+    assert "line 2: not UTF-8 text" in c.fails("players", "import", str(cp))
+    assert "no name column" in c.fails("players", "import", str(_write(tmp_path, "x;y\n1;2\n")))
+    assert "cannot read the file" in c.fails("players", "import", str(tmp_path / "none.csv"))
+    good = _write(tmp_path, "name;club;rating\nJan;A;3\nEwa;B;\n")
+    out = c.ok("players", "import", str(good), "--check-in")
+    assert "Imported 2 players from" in out and "(P002–P003), checked in" in out
+    assert c.competition().event.present == {"P002", "P003"}
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / f"f{abs(hash(text))}.csv"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_batch_ids_stay_distinct_when_ids_have_gaps(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "winter", "--name", "Zima")
+    store = EventStore(c.db)
+    org = Organizer(store, by="test")
+    org.register([Player("P001", "Ola"), Player("P003", "Jan")])
+    assert [org.next_player_id(i) for i in range(3)] == ["P004", "P005", "P006"]
+    store.close()
+    path = _write(tmp_path, "name\nA\nB\nC\n")
+    assert "(P004–P006)" in c.ok("players", "import", str(path))
