@@ -1,0 +1,581 @@
+"""Tables, CSV files and printable HTML documents from a :class:`~hub.competition.Competition`.
+
+Pure: every function returns text; the CLI writes the files. One :class:`Grid` (title,
+headers, rows) feeds the terminal, the CSV and the HTML, so they always agree.
+
+CSV files are written by the CLI as UTF-8 **with** a byte-order mark: Excel opens a
+double-clicked CSV without one in the Windows code page (cp1250 in Poland) and turns
+"Łódź" into "ĹĂłdĹş"; with the mark it reads UTF-8. Google Sheets and LibreOffice read
+both and drop the mark. The delimiter is ``,`` (what Google Sheets and most tools
+expect); ``export csv --semicolon`` writes ``;`` for a Polish Excel, whose list
+separator is ``;``.
+
+Small points are stored winner-positive. The terminal and the printed documents show
+them the way the stage's ruleset writes them (002 writes the winner's as minus), with a
+note saying so; the CSV files carry the stored value (``sp``) and, for such a ruleset,
+the written one too (``sp_shown``).
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from hub.competition import Competition, ResultVersion
+from hub.tournament import Player, Standings
+from tablekit.rulesets import Ruleset
+from tablekit.scoring import Opening, displayed_small
+from tablekit.seats import seats_for, starting_seat
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A titled table of text cells."""
+
+    title: str
+    headers: tuple[str, ...]
+    rows: Sequence[tuple[str, ...]] = ()
+    note: str = ""
+    numeric: frozenset[int] = frozenset()
+    """Column indexes to right-align."""
+
+
+# --- names, places, points --------------------------------------------------------------
+
+_POLISH = "aąbcćdeęfghijklłmnńoóprsśtuvwxyzźż"
+
+
+def name_key(name: str) -> tuple[tuple[int, int, str], ...]:
+    """Polish alphabetical order (a < ą < b … l < ł < m … z < ź < ż), ignoring case;
+    other accented letters sort with their base letter."""
+    key: list[tuple[int, int, str]] = []
+    for char in unicodedata.normalize("NFC", name).casefold():
+        index = _POLISH.find(char)
+        if index >= 0:
+            key.append((0, index, ""))
+            continue
+        base = "".join(
+            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
+        )
+        index = _POLISH.find(base[:1]) if base else -1
+        key.append((0, index, char) if index >= 0 else (1, 0, char))
+    return tuple(key)
+
+
+def place_labels(places: Sequence[int]) -> list[str]:
+    """``1, 2=, 2=, 4``: a shared place is marked ``=`` on every row sharing it."""
+    counts: dict[int, int] = {}
+    for place in places:
+        counts[place] = counts.get(place, 0) + 1
+    return [f"{p}=" if counts[p] > 1 else str(p) for p in places]
+
+
+def signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def seat_code(table: int, index: int) -> str:
+    return f"{table}{seats_for(4)[index]}"
+
+
+def _player(comp: Competition, pid: str) -> Player:
+    return comp.event.players.get(pid) or Player(pid, pid)
+
+
+def _sp_note(rules: Ruleset) -> str:
+    if rules.invert_small_display:
+        return (
+            f"SP as ruleset {rules.name} writes them: the winner's with minus, the others' "
+            "with plus (lower is better)."
+        )
+    return ""
+
+
+def _latest_stage(comp: Competition) -> str:
+    played = comp.event.stages_played
+    if not played:
+        raise ValueError("nothing is drawn yet: draw the first round (rummikub round draw)")
+    return played[-1]
+
+
+# --- grids --------------------------------------------------------------------------------
+
+
+def standings_grid(
+    comp: Competition,
+    stage: str | None = None,
+    table: int | None = None,
+    *,
+    overall: bool = False,
+) -> Grid:
+    """The standings of ``stage`` (default: the latest), of one of its tables, or overall."""
+    event = comp.event
+    stage = stage or _latest_stage(comp)
+    rules = comp.ruleset(stage)
+    standings: Standings
+    if overall:
+        standings, title = event.overall_standings(), "Overall standings (every game so far)"
+    elif table is not None:
+        standings = event.table_standings(stage, table)
+        title = f"Standings of table {table}, {stage}"
+    else:
+        standings, title = event.standings(stage), f"Standings after {stage}"
+    labels = place_labels([r.place for r in standings.rows])
+    rows = []
+    for label, row in zip(labels, standings.rows, strict=True):
+        player = _player(comp, row.player_id)
+        rows.append(
+            (
+                label,
+                player.name,
+                player.club or "",
+                row.player_id,
+                str(row.big),
+                signed(displayed_small(row.small, rules)),
+                str(row.games),
+            )
+        )
+    return Grid(
+        title,
+        ("Place", "Player", "Club", "ID", "BP", "SP", "Games"),
+        rows,
+        note=_sp_note(rules),
+        numeric=frozenset({4, 5, 6}),
+    )
+
+
+def ranking_grid(comp: Competition) -> Grid:
+    """The final ranking with titles (and league tournament points for a league event)."""
+    event = comp.event
+    ranking = event.final_ranking()
+    league = event.league_points() if event.format.league else {}
+    rules = comp.ruleset(_latest_stage(comp))
+    labels = place_labels([r.place for r in ranking])
+    headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
+    if league:
+        headers = (*headers, "League pts")
+    rows = []
+    for label, row in zip(labels, ranking, strict=True):
+        player = _player(comp, row.player_id)
+        cells: tuple[str, ...] = (
+            label,
+            player.name,
+            player.club or "",
+            row.player_id,
+            row.title or "",
+            row.stage,
+            str(row.big),
+            signed(displayed_small(row.small, rules)),
+        )
+        if league:
+            cells = (*cells, str(league[row.player_id]))
+        rows.append(cells)
+    name = comp.created.name if comp.created else ""
+    return Grid(
+        f"Final ranking — {name}" if name else "Final ranking",
+        headers,
+        rows,
+        note=_sp_note(rules),
+        numeric=frozenset({6, 7, 8}),
+    )
+
+
+def seating_grid(comp: Competition, stage: str | None = None) -> Grid:
+    """Every seat of ``stage`` (default: the latest) in table order."""
+    stage = stage or _latest_stage(comp)
+    rows = []
+    for seated in comp.event.seating(stage):
+        for index, pid in enumerate(seated.players):
+            player = _player(comp, pid)
+            rows.append(
+                (
+                    str(seated.number),
+                    seat_code(seated.number, index),
+                    player.name,
+                    player.club or "",
+                    pid,
+                )
+            )
+    return Grid(
+        f"Seating, {stage}",
+        ("Table", "Seat", "Player", "Club", "ID"),
+        rows,
+        numeric=frozenset({0}),
+    )
+
+
+def players_grid(comp: Competition) -> Grid:
+    event = comp.event
+    present, withdrawn = event.present, event.withdrawn
+    rows = []
+    for pid, player in sorted(event.players.items()):
+        status = "withdrawn" if pid in withdrawn else "present" if pid in present else "registered"
+        rating = "" if player.rating is None else f"{player.rating:g}"
+        rows.append((pid, player.name, player.club or "", rating, status))
+    return Grid(
+        f"Players ({len(rows)} registered, {len(present)} present)",
+        ("ID", "Name", "Club", "Rating", "Status"),
+        rows,
+        numeric=frozenset({3}),
+    )
+
+
+def version_grid(
+    comp: Competition, stage: str, table: int, versions: Sequence[ResultVersion]
+) -> Grid:
+    """The seats of one game's result versions (the latest last)."""
+    rules = comp.ruleset(stage)
+    rows = []
+    for number, version in enumerate(versions, start=1):
+        racks = {r.seat: r for r in version.record.report.racks}
+        for score in version.score.scores:
+            rack = racks[score.seat]
+            player = _player(comp, version.players[score.seat])
+            rows.append(
+                (
+                    str(number),
+                    f"{table}{score.seat}",
+                    player.name,
+                    rack_text(rack.tiles, rack.jokers, Opening(rack.opening)),
+                    str(score.rack_value),
+                    signed(displayed_small(score.small, rules)),
+                    str(score.big),
+                    str(score.place),
+                )
+            )
+    game = versions[-1].game if versions else 0
+    return Grid(
+        f"Table {table}, game {game}, {stage}",
+        ("Ver", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place"),
+        rows,
+        note=_sp_note(rules),
+        numeric=frozenset({4, 5, 6, 7}),
+    )
+
+
+def rack_text(tiles: int, jokers: int, opening: Opening) -> str:
+    """A rack in the CLI's rack syntax (``23``, ``12j``, ``85np``)."""
+    flag = {
+        Opening.OPENED: "",
+        Opening.NOT_OPENED: "np",
+        Opening.COULD_HAVE_OPENED: "cho",
+        Opening.WAIVED: "waived",
+    }[opening]
+    return f"{tiles}{'j' * jokers}{flag}"
+
+
+# --- CSV ------------------------------------------------------------------------------------
+
+
+def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: str = ",") -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
+    writer.writerow(headers)
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def standings_csv(comp: Competition, delimiter: str = ",") -> str:
+    """Standings after the latest stage: place, player, BP, SP (stored), games."""
+    stage = _latest_stage(comp)
+    rules = comp.ruleset(stage)
+    standings = comp.event.standings(stage)
+    headers = ["stage", "place", "player_id", "name", "club", "bp", "sp", "games"]
+    if rules.invert_small_display:
+        headers.append("sp_shown")
+    rows = []
+    for row in standings.rows:
+        player = _player(comp, row.player_id)
+        cells = [
+            stage,
+            str(row.place),
+            row.player_id,
+            player.name,
+            player.club or "",
+            str(row.big),
+            str(row.small),
+            str(row.games),
+        ]
+        if rules.invert_small_display:
+            cells.append(str(displayed_small(row.small, rules)))
+        rows.append(cells)
+    return csv_text(headers, rows, delimiter)
+
+
+RESULT_HEADERS = (
+    "stage",
+    "round",
+    "table",
+    "game",
+    "seat",
+    "code",
+    "player_id",
+    "name",
+    "club",
+    "ending",
+    "tiles",
+    "jokers",
+    "opening",
+    "rack_value",
+    "sp",
+    "sp_shown",
+    "bp",
+    "place",
+    "winner",
+    "version",
+    "source",
+    "recorded_by",
+    "recorded_at",
+    "why",
+)
+
+
+def results_csv(comp: Competition, delimiter: str = ",") -> str:
+    """One row per player per game: the result as it counts (the latest version)."""
+    rows = []
+    for (stage, table, game), versions in sorted(
+        comp.results.items(), key=lambda kv: (comp.format.stage_index(kv[0][0]), kv[0][1:])
+    ):
+        rules = comp.ruleset(stage)
+        version = versions[-1]
+        record = version.record
+        racks = {r.seat: r for r in record.report.racks}
+        for score in version.score.scores:
+            rack = racks[score.seat]
+            pid = version.players[score.seat]
+            player = _player(comp, pid)
+            rows.append(
+                (
+                    stage,
+                    str(comp.round_number(stage)),
+                    str(table),
+                    str(game),
+                    str(score.seat),
+                    f"{table}{score.seat}",
+                    pid,
+                    player.name,
+                    player.club or "",
+                    str(record.report.ending),
+                    str(rack.tiles),
+                    str(rack.jokers),
+                    str(rack.opening),
+                    str(score.rack_value),
+                    str(score.small),
+                    str(displayed_small(score.small, rules)),
+                    str(score.big),
+                    str(score.place),
+                    "1" if score.winner else "0",
+                    str(len(versions)),
+                    str(record.source),
+                    record.by,
+                    _iso(record.at),
+                    record.why,
+                )
+            )
+    return csv_text(RESULT_HEADERS, rows, delimiter)
+
+
+def seating_csv(comp: Competition, delimiter: str = ",") -> str:
+    """Every stage drawn so far: stage, table, seat code, player."""
+    rows = []
+    for stage in comp.event.stages_played:
+        for seated in comp.event.seating(stage):
+            for index, pid in enumerate(seated.players):
+                player = _player(comp, pid)
+                rows.append(
+                    (
+                        stage,
+                        str(comp.round_number(stage)),
+                        str(seated.number),
+                        seated.group,
+                        seat_code(seated.number, index),
+                        pid,
+                        player.name,
+                        player.club or "",
+                    )
+                )
+    return csv_text(
+        ("stage", "round", "table", "group", "code", "player_id", "name", "club"),
+        rows,
+        delimiter,
+    )
+
+
+def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
+    grid = ranking_grid(comp)
+    return csv_text(grid.headers, grid.rows, delimiter)
+
+
+def _iso(at: float) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().isoformat(timespec="seconds")
+
+
+# --- HTML -----------------------------------------------------------------------------------
+
+_CSS = """
+@page { size: A4; margin: 12mm; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; font-size: 16pt;
+       color: #000; margin: 0; }
+h1 { font-size: 24pt; margin: 0 0 4mm; }
+h2 { font-size: 20pt; margin: 6mm 0 2mm; }
+p.meta, p.note { font-size: 12pt; margin: 0 0 3mm; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 1px solid #000; padding: 1.5mm 2mm; text-align: left; vertical-align: top; }
+th { background: #e6e6e6; }
+td.num, th.num { text-align: right; }
+td.code { font-weight: bold; white-space: nowrap; }
+.block { break-inside: avoid; page-break-inside: avoid; }
+.page { break-after: page; page-break-after: always; }
+.page:last-child { break-after: auto; page-break-after: auto; }
+.tables { columns: 2; column-gap: 8mm; }
+.tables .block { margin-bottom: 5mm; }
+.sheet td.box { height: 12mm; min-width: 18mm; }
+.sheet td.tick { width: 14mm; }
+.sign { margin-top: 8mm; font-size: 12pt; }
+@media screen { body { margin: 10mm auto; max-width: 190mm; } }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _document(title: str, body: str) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="pl">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}</body>\n"
+        "</html>\n"
+    )
+
+
+def _num(numeric: bool) -> str:
+    return ' class="num"' if numeric else ""
+
+
+def grid_html(grid: Grid, heading: str = "h2") -> str:
+    head = "".join(f"<th{_num(i in grid.numeric)}>{_e(h)}</th>" for i, h in enumerate(grid.headers))
+    body = "".join(
+        "<tr>"
+        + "".join(f"<td{_num(i in grid.numeric)}>{_e(c)}</td>" for i, c in enumerate(row))
+        + "</tr>\n"
+        for row in grid.rows
+    )
+    note = f'<p class="note">{_e(grid.note)}</p>\n' if grid.note else ""
+    return (
+        f"<{heading}>{_e(grid.title)}</{heading}>\n{note}<table>\n<thead><tr>{head}</tr></thead>\n"
+        f"<tbody>\n{body}</tbody>\n</table>\n"
+    )
+
+
+def _event_name(comp: Competition) -> str:
+    return comp.created.name if comp.created is not None else "Rummikub"
+
+
+def seating_html(comp: Competition, stage: str | None = None) -> str:
+    """The seating by table, for the wall: big table numbers, seat codes and names."""
+    stage = stage or _latest_stage(comp)
+    blocks = []
+    for seated in comp.event.seating(stage):
+        rows = "".join(
+            f'<tr><td class="code">{_e(seat_code(seated.number, i))}</td>'
+            f"<td>{_e(_player(comp, pid).name)}</td><td>{_e(_player(comp, pid).club or '')}</td>"
+            "</tr>\n"
+            for i, pid in enumerate(seated.players)
+        )
+        blocks.append(
+            f'<div class="block"><h2>Table {seated.number}</h2>\n<table>\n{rows}</table></div>\n'
+        )
+    title = f"{_event_name(comp)} — seating, {stage}"
+    body = (
+        f'<h1>{_e(title)}</h1>\n<p class="meta">Round {comp.round_number(stage)}. '
+        "Seat A sits first; the others follow clockwise B, C, D.</p>\n"
+        f'<div class="tables">\n{"".join(blocks)}</div>\n'
+    )
+    return _document(title, body)
+
+
+def find_table_html(comp: Competition, stage: str | None = None) -> str:
+    """Every player alphabetically with their table and seat ("find your table")."""
+    stage = stage or _latest_stage(comp)
+    entries = [
+        (_player(comp, pid), seated.number, seat_code(seated.number, i))
+        for seated in comp.event.seating(stage)
+        for i, pid in enumerate(seated.players)
+    ]
+    entries.sort(key=lambda e: (name_key(e[0].name), e[0].id))
+    rows = "".join(
+        f"<tr><td>{_e(p.name)}</td><td>{_e(p.club or '')}</td>"
+        f'<td class="num">{number}</td><td class="code">{_e(code)}</td></tr>\n'
+        for p, number, code in entries
+    )
+    title = f"{_event_name(comp)} — find your table, {stage}"
+    body = (
+        f"<h1>{_e(title)}</h1>\n<table>\n<thead><tr><th>Player</th><th>Club</th>"
+        f'<th class="num">Table</th><th>Seat</th></tr></thead>\n<tbody>\n{rows}</tbody>\n'
+        "</table>\n"
+    )
+    return _document(title, body)
+
+
+def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
+    """One page per table: the players and, per game, empty boxes to write the result."""
+    stage = stage or _latest_stage(comp)
+    index = comp.format.stage_index(stage)
+    games = comp.format.stages[index].games
+    rules = comp.ruleset(stage)
+    pages = []
+    for seated in comp.event.seating(stage):
+        count = len(seated.players)
+        players = "".join(
+            f'<tr><td class="code">{_e(seat_code(seated.number, i))}</td>'
+            f"<td>{_e(_player(comp, pid).name)}</td><td>{_e(_player(comp, pid).club or '')}</td>"
+            "</tr>\n"
+            for i, pid in enumerate(seated.players)
+        )
+        sheets = []
+        for game in range(1, games + 1):
+            starter = starting_seat(game, count)
+            rows = "".join(
+                f'<tr><td class="code">{seated.number}{seat}</td>'
+                f"<td>{_e(_player(comp, pid).name)}</td>"
+                '<td class="box"></td><td class="box"></td><td class="tick">☐</td>'
+                '<td class="box"></td><td class="box"></td><td class="box"></td></tr>\n'
+                for seat, pid in zip(seats_for(count), seated.players, strict=True)
+            )
+            sheets.append(
+                f'<div class="block"><h2>Game {game} — seat {starter} starts</h2>\n'
+                '<p class="meta">☐ somebody went out &nbsp; ☐ nobody went out (last lap)</p>\n'
+                '<table class="sheet">\n<thead><tr><th>Seat</th><th>Player</th>'
+                "<th>Tiles left</th><th>Jokers</th><th>Never opened</th><th>SP</th><th>BP</th>"
+                f"<th>Initials</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n"
+            )
+        pages.append(
+            f'<section class="page">\n<h1>{_e(_event_name(comp))} — table {seated.number}</h1>\n'
+            f'<p class="meta">{_e(stage)} (round {comp.round_number(stage)}), {games} games, '
+            f"ruleset {_e(rules.name)}: {rules.move_seconds:g} s per move, joker "
+            f"{rules.joker_penalty}, never opened {rules.not_opened_penalty} "
+            f"(could have opened {rules.could_have_opened_penalty}).</p>\n"
+            f"<table>\n{players}</table>\n{''.join(sheets)}"
+            '<p class="sign">Judge: ______________________ &nbsp; Time: ________</p>\n'
+            "</section>\n"
+        )
+    title = f"{_event_name(comp)} — score sheets, {stage}"
+    return _document(title, "".join(pages))
+
+
+def standings_html(comp: Competition, stage: str | None = None) -> str:
+    grid = standings_grid(comp, stage)
+    title = f"{_event_name(comp)} — {grid.title}"
+    return _document(title, f"<h1>{_e(_event_name(comp))}</h1>\n{grid_html(grid)}")
+
+
+def ranking_html(comp: Competition) -> str:
+    grid = ranking_grid(comp)
+    return _document(grid.title, grid_html(grid, "h1"))

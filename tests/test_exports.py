@@ -1,0 +1,126 @@
+"""Exports: Polish order, shared places, HTML escaping, CSV quoting and the displayed SP."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from test_cli_support import Cli
+
+from hub import exports
+from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
+from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, preset
+from tablekit.scoring import GameEnding, GameReport, RackReport
+from tablekit.seats import Seat
+
+
+def test_polish_alphabetical_order() -> None:
+    names = [
+        "Żaneta",
+        "Zenon",
+        "Łucja",
+        "Lucyna",
+        "Ćma",
+        "Celina",
+        "adam",
+        "Ąbc",
+        "Bożena",
+        "Émile",
+    ]
+    assert sorted(names, key=exports.name_key) == [
+        "adam",
+        "Ąbc",
+        "Bożena",
+        "Celina",
+        "Ćma",
+        "Émile",
+        "Lucyna",
+        "Łucja",
+        "Zenon",
+        "Żaneta",
+    ]
+
+
+def test_place_labels_mark_shared_places() -> None:
+    assert exports.place_labels([1, 2, 2, 4]) == ["1", "2=", "2=", "4"]
+
+
+def event(names: list[str], preset_name: str = "school") -> Competition:
+    comp = Competition().apply(
+        EventCreated(at=1.0, name="Turniej <i>", preset=preset_name, format=preset(preset_name))
+    )
+    for i, name in enumerate(names, start=1):
+        player = Player(f"P{i:03d}", name, 'Klub "A" & B')
+        comp = comp.apply(OrganizerFact(at=1.0, fact=PlayerRegistered(player)))
+        comp = comp.apply(OrganizerFact(at=1.0, fact=PlayerCheckedIn(player.id)))
+    seated = comp.event.draw_next(3)
+    return comp.apply(OrganizerFact(at=2.0, fact=seated))
+
+
+def test_html_escapes_names_and_titles() -> None:
+    comp = event(["<script>alert(1)</script>", "Ola & Ela", "Jan", "Ewa"])
+    for doc in (
+        exports.seating_html(comp),
+        exports.find_table_html(comp),
+        exports.scoresheets_html(comp),
+        exports.standings_html(comp),
+    ):
+        assert "<script>" not in doc
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in doc
+        assert "Ola &amp; Ela" in doc
+        assert "Turniej &lt;i&gt;" in doc
+    assert "Klub &quot;A&quot; &amp; B" in exports.seating_html(comp)
+
+
+def test_csv_quotes_delimiters_and_keeps_polish_letters() -> None:
+    comp = event(["Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"])
+    for delimiter in (",", ";"):
+        rows = list(
+            csv.DictReader(io.StringIO(exports.seating_csv(comp, delimiter)), delimiter=delimiter)
+        )
+        assert {r["name"] for r in rows} == {"Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"}
+        assert {r["code"] for r in rows} == {"1A", "1B", "1C", "1D"}
+
+
+def test_championship_shows_small_points_as_002_writes_them() -> None:
+    comp = event([f"Gracz {i}" for i in range(16)], "championship")
+    table = comp.event.seating("elimination-1")[0]
+    report = GameReport(
+        game=1,
+        ending=GameEnding.WENT_OUT,
+        racks=(
+            RackReport(Seat.A, 0),
+            RackReport(Seat.B, 10),
+            RackReport(Seat.C, 20),
+            RackReport(Seat.D, 30),
+        ),
+    )
+    comp = comp.apply(
+        ResultRecorded(at=3.0, by="judge", stage="elimination-1", table=1, report=report)
+    )
+    grid = exports.standings_grid(comp)
+    winner = next(r for r in grid.rows if r[3] == table.players[0])
+    assert winner[4:6] == ("4", "-60")  # placement BP; SP written as 002 does
+    assert "winner's with minus" in grid.note
+    rows = list(csv.DictReader(io.StringIO(exports.results_csv(comp))))
+    first = next(r for r in rows if r["seat"] == "A")
+    assert (first["sp"], first["sp_shown"], first["bp"], first["version"]) == (
+        "60",
+        "-60",
+        "4",
+        "1",
+    )
+    assert "sp_shown" in exports.standings_csv(comp).splitlines()[0]
+
+
+def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "winter", "--name", "Zima")
+    for name in ("Żaneta", "Łucja", "Ćwik"):
+        c.ok("players", "add", name, "--check-in")
+    c.ok("round", "draw", "--seed", "2")
+    c.ok("export", "csv", str(tmp_path / "out"), "--semicolon")
+    text = (tmp_path / "out" / "seating.csv").read_bytes().decode("utf-8-sig")
+    assert text.splitlines()[0] == "stage;round;table;group;code;player_id;name;club"
+    assert not (tmp_path / "out" / "ranking.csv").exists()  # not finished
