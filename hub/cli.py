@@ -1,0 +1,1016 @@
+"""``rummikub``: the organizer's command line for the whole tournament day.
+
+Every command works on one event file (``--db``, default ``$RUMMIKUB_DB`` or
+``./rummikub-event.sqlite3``), the hub's event store: each command is checked against
+the event as it stands and stored in one transaction, so a refused command changes
+nothing and a restarted hub (or this command in a new terminal) carries on exactly
+where the event was. ``--by`` names who runs the command (default ``$USER``); it is
+recorded with every record. Every error is one line on stderr and exit code 2.
+
+::
+
+    rummikub event create --preset school --name "Konkurs szkolny" [--round-minutes 50]
+    rummikub event show
+    rummikub players add "Anna Nowak" --club "SP 3" [--rating 12] [--check-in]
+    rummikub players import players.csv [--check-in]
+    rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
+    rummikub players seeds ID…
+    rummikub round draw [--seed N] | start [--minutes N] | status | close [--force --why …]
+    rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
+    rummikub result history --table 2 --game 1
+    rummikub standings [--stage NAME] [--table N] [--overall]
+    rummikub ranking
+    rummikub export csv DIR [--semicolon] | export html DIR
+    rummikub season table EVENT.sqlite3… | season seeds EVENT.sqlite3… [--declare]
+
+Rack syntax (``--racks``): one ``SEAT=VALUE`` per player, separated by spaces or
+commas (or the values alone, in seat order A, B, C, D). VALUE is the sum of the tile
+numbers left on the rack, then one ``j`` per joker left, then optionally ``np`` (never
+opened: the flat 100), ``cho`` (the judge finds the player could have opened: 200) or
+``waived`` (could have opened, but had announced the opening: 100)::
+
+    0        went out (an empty rack)
+    23       tiles worth 23 left
+    12j      tiles worth 12 and one joker; jj = two jokers; j alone = one joker only
+    85np     never opened (tiles worth 85, scored as the flat penalty)
+
+The ending is "went out" when a rack is 0, else "nobody out" (bank empty or round time
+over after the last lap); ``--ending`` states it explicitly.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn, TextIO
+
+import msgspec
+
+from hub import exports
+from hub.competition import Competition, CompetitionError, ResultVersion
+from hub.exports import Grid
+from hub.live import LiveView
+from hub.organizer import Organizer
+from hub.players_csv import PlayersCsvError, clean, new_players, player_key, read_players_csv
+from hub.season import SeasonError, open_competition, season_event, season_lines, seeds_for
+from hub.season import name_key as season_name_key
+from hub.store import EventStore, StoreError
+from hub.tournament import (
+    PRESET_NAMES,
+    Everyone,
+    Phase,
+    Player,
+    RoundSeated,
+    Stage,
+    TablePlaces,
+    TopAcrossTables,
+    TopOverall,
+    TournamentError,
+    league_scheme_for,
+)
+from tablekit.rulesets import Ruleset, RulesetError, load_rulesets
+from tablekit.scoring import GameEnding, GameReport, Opening, RackReport, ScoreError
+from tablekit.seats import SEATS, Seat, SeatCountError, seats_for
+
+PROG = "rummikub"
+DEFAULT_DB = "rummikub-event.sqlite3"
+ENDINGS = {"went-out": GameEnding.WENT_OUT, "nobody-out": GameEnding.NOBODY_OUT}
+_FLAGS = {
+    "": Opening.OPENED,
+    "np": Opening.NOT_OPENED,
+    "cho": Opening.COULD_HAVE_OPENED,
+    "waived": Opening.WAIVED,
+}
+_RACK = re.compile(r"(?P<tiles>\d+)?(?P<jokers>j{0,2})(?P<flag>np|cho|waived)?")
+_RACK_HELP = "tiles, then j per joker, then np/cho/waived: e.g. 0, 23, 12j, jj, 85np"
+
+
+class CliError(Exception):
+    """Bad input on the command line: the message is the one line the user sees."""
+
+
+# --- output -------------------------------------------------------------------------------
+
+
+def render(grid: Grid) -> str:
+    """An aligned plain-text table with its title (and note)."""
+    rows = [grid.headers, *grid.rows]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(grid.headers))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(
+            c.rjust(w) if i in grid.numeric else c.ljust(w)
+            for i, (c, w) in enumerate(zip(cells, widths, strict=True))
+        ).rstrip()
+
+    out = [grid.title, line(grid.headers), "  ".join("-" * w for w in widths)]
+    out += [line(r) for r in grid.rows]
+    if not grid.rows:
+        out.append("(none)")
+    if grid.note:
+        out.append(grid.note)
+    return "\n".join(out)
+
+
+def when(at: float) -> str:
+    return dt.datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S")
+
+
+def clock_text(seconds: float) -> str:
+    seconds = max(0, round(seconds))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> Grid:
+    """Progress of every table of the open (or last) round; with the hub's live view
+    (``hub.live``), also each table's clock state and the active seat's time left."""
+    progress = comp.tables()
+    players = comp.event.players
+    headers: tuple[str, ...] = ("Table", "Players", "Games", "State")
+    if live is not None:
+        headers = (*headers, "Clock", "Game", "Seat", "Left")
+    rows = []
+    for t in progress:
+        state = "done" if t.finished else f"playing game {t.next_game}"
+        names = ", ".join(players[pid].name for pid in t.players)
+        cells: tuple[str, ...] = (str(t.table), names, f"{t.games_done}/{t.games}", state)
+        if live is not None:
+            table = live.table(t.table)
+            snap = table.snapshot
+            left = table.remaining(now)
+            cells = (
+                *cells,
+                table.state_word(),
+                "-" if snap is None else str(snap.game),
+                "-" if snap is None or snap.active is None else str(snap.active),
+                "-" if left is None else f"{left:.0f}s",
+            )
+        rows.append(cells)
+    stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
+    done = sum(t.finished for t in progress)
+    return Grid(
+        f"{stage}: {done} of {len(progress)} tables done",
+        headers,
+        rows,
+        numeric=frozenset({0}),
+    )
+
+
+def round_clock_text(comp: Competition, now: float) -> str:
+    stage = comp.open_stage()
+    if stage is None:
+        return ""
+    started = comp.started.get(stage.name)
+    if started is None:
+        return f"{stage.name} is drawn, not started (rummikub round start)"
+    text = f"{stage.name} started {when(started.at)} by {started.by or '-'}"
+    deadline = comp.round_deadline()
+    if deadline is None:
+        return text + "; no round time limit"
+    left = deadline[1] - now
+    if stage.name in comp.time_over or left <= 0:
+        return text + f"; round time over at {when(deadline[1])}: last lap"
+    return text + f"; round time left {clock_text(left)} (ends {when(deadline[1])})"
+
+
+# --- parsing helpers ----------------------------------------------------------------------
+
+
+def parse_rack(value: str, seat: Seat) -> RackReport:
+    """One seat's rack in the rack syntax (module docstring)."""
+    text = value.strip().lower()
+    match = _RACK.fullmatch(text)
+    if text and text in _FLAGS:
+        raise CliError(
+            f"seat {seat}: {value.strip()!r} needs the tiles left too, e.g. "
+            f"85{text} (the penalty replaces them, but they are recorded and checked)"
+        )
+    if not text or match is None or (match["tiles"] is None and not match["jokers"]):
+        raise CliError(f"seat {seat}: {value.strip()!r} is not a rack ({_RACK_HELP})")
+    tiles = int(match["tiles"] or 0)
+    return RackReport(
+        seat=seat, tiles=tiles, jokers=len(match["jokers"]), opening=_FLAGS[match["flag"] or ""]
+    )
+
+
+def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
+    """Every seat of a table of ``count`` players from ``--racks``."""
+    seats = seats_for(count)
+    tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
+    named = [t for t in tokens if "=" in t]
+    if named and len(named) != len(tokens):
+        raise CliError("--racks: give every seat as SEAT=VALUE, or only the values in seat order")
+    values: dict[Seat, str] = {}
+    if named:
+        for token in tokens:
+            letter, _, value = token.partition("=")
+            try:
+                seat = Seat(letter.strip().upper())
+            except ValueError:
+                raise CliError(f"--racks: {letter!r} is not a seat (A, B, C or D)") from None
+            if seat not in seats:
+                raise CliError(
+                    f"--racks: seat {seat} is not at this table ({count} players: "
+                    f"{', '.join(seats)})"
+                )
+            if seat in values:
+                raise CliError(f"--racks: seat {seat} is given twice")
+            values[seat] = value
+    else:
+        if len(tokens) != count:
+            raise CliError(
+                f"--racks: {count} players sit at this table (seats {', '.join(seats)}), "
+                f"got {len(tokens)} values"
+            )
+        values = dict(zip(seats, tokens, strict=True))
+    missing = [s for s in seats if s not in values]
+    if missing:
+        raise CliError(f"--racks: no value for seat {', '.join(missing)}")
+    try:
+        return tuple(parse_rack(values[s], s) for s in seats)
+    except CliError as err:
+        raise CliError(f"--racks: {err}") from None
+
+
+def ending_for(racks: Sequence[RackReport], ending: str | None) -> GameEnding:
+    if ending is not None:
+        return ENDINGS[ending]
+    return GameEnding.WENT_OUT if any(r.empty for r in racks) else GameEnding.NOBODY_OUT
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _minutes(text: str) -> float:
+    try:
+        value = float(text.replace(",", "."))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not 0 < value <= 24 * 60:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1440, got {text}")
+    return value
+
+
+def _number(text: str) -> float:
+    try:
+        return float(text.replace(",", "."))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+
+
+# --- the context ----------------------------------------------------------------------------
+
+
+@dataclass
+class Ctx:
+    db: Path
+    by: str
+    out: TextIO
+    clock: Callable[[], float] = time.time
+    _organizer: Organizer | None = None
+
+    def organizer(self, *, create: bool = False) -> Organizer:
+        if self._organizer is None:
+            if not create and not self.db.is_file():
+                raise CliError(
+                    f"no event file {self.db}: create the event first (rummikub event create) "
+                    "or give --db / RUMMIKUB_DB"
+                )
+            self._organizer = Organizer(EventStore(self.db), by=self.by, clock=self.clock)
+        return self._organizer
+
+    def competition(self) -> Competition:
+        return self.organizer().competition
+
+    def print(self, *lines: str) -> None:
+        for line in lines:
+            print(line, file=self.out)
+
+    def close(self) -> None:
+        if self._organizer is not None:
+            self._organizer.store.close()
+
+
+def resolve_player(comp: Competition, text: str) -> str:
+    """A player id from ``P007``, ``p7`` or ``7``."""
+    players = comp.event.players
+    key = text.strip()
+    if key in players:
+        return key
+    digits = key[1:] if key[:1] in "pP" else key
+    if digits.isdigit() and f"P{int(digits):03d}" in players:
+        return f"P{int(digits):03d}"
+    raise CliError(f"unknown player {text!r} (see rummikub players list)")
+
+
+# --- commands: event ------------------------------------------------------------------------
+
+
+def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
+    custom: dict[str, Ruleset] = {}
+    if args.rulesets is not None:
+        if not Path(args.rulesets).is_file():
+            raise CliError(f"--rulesets: no such file {args.rulesets}")
+        custom = load_rulesets(args.rulesets)
+    name = clean(args.name)
+    if not name:
+        raise CliError("event create: --name is empty")
+    org = ctx.organizer(create=True)
+    org.create_event(
+        name,
+        args.preset,
+        semifinal=args.semifinal,
+        ruleset=args.ruleset,
+        rulesets=custom,
+        round_minutes=args.round_minutes,
+    )
+    ctx.print(f"Created event {name!r} in {ctx.db}")
+    return cmd_event_show(ctx, args)
+
+
+def _entry_text(stage: Stage) -> str:
+    parts = []
+    for group in stage.groups:
+        entry = group.entry
+        if isinstance(entry, Everyone):
+            who = "everyone present"
+        elif isinstance(entry, TopOverall):
+            who = f"top {entry.k} of {entry.of}"
+        elif isinstance(entry, TablePlaces):
+            who = f"places {entry.first}–{entry.last} at each table of {entry.of}"
+        elif isinstance(entry, TopAcrossTables):
+            who = f"{'all' if entry.k is None else f'best {entry.k}'} of {entry.of} by table place"
+        else:
+            who = str(entry)
+        label = "" if group.name in ("all", stage.name) else f"{group.name}: "
+        parts.append(f"{label}{who}, {group.seating.value}")
+    return "; ".join(parts)
+
+
+def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    created = comp.created
+    assert created is not None  # competition() raised otherwise
+    event = comp.event
+    fmt = event.format
+    lines = [f"Event:    {created.name}", f"Preset:   {created.preset}"]
+    if comp.fixed:
+        lines.append(f"Format:   {fmt.description or fmt.name}")
+    else:
+        count = len(event.present)
+        try:
+            scheme = f"now league-{league_scheme_for(count)}"
+        except TournamentError:
+            scheme = "8–32 players needed"
+        lines.append(
+            f"Format:   league scheme chosen at the first draw by the players present "
+            f"({count} present: {scheme})"
+        )
+    lines.append(
+        f"Players:  {len(event.players)} registered, "
+        f"{len(event.present)} present, {len(event.withdrawn)} withdrawn "
+        f"(format takes {fmt.min_players}–{fmt.max_players})"
+    )
+    phase = event.phase
+    open_stage = comp.open_stage()
+    if phase is Phase.PLAYING and open_stage is not None:
+        lines.append(
+            f"Phase:    playing {open_stage.name} "
+            f"(round {comp.round_number(open_stage.name)} of {len(fmt.stages)})"
+        )
+    elif phase is Phase.BETWEEN_ROUNDS and event.current_stage is not None:
+        lines.append(f"Phase:    between rounds; next {event.current_stage.name}")
+    else:
+        lines.append(f"Phase:    {phase.value}")
+    minutes = f"{created.round_minutes:g} min" if created.round_minutes else "no limit"
+    lines.append(f"Round time: {minutes}")
+    ctx.print(*lines)
+    if comp.fixed:
+        rows = []
+        for i, stage in enumerate(fmt.stages, start=1):
+            rules = comp.ruleset(stage)
+            rows.append(
+                (
+                    str(i),
+                    stage.name,
+                    str(stage.games),
+                    f"{rules.name} ({rules.move_seconds:g} s, {rules.big_points.value})",
+                    _entry_text(stage),
+                )
+            )
+        ctx.print(
+            "",
+            render(
+                Grid(
+                    "Stages",
+                    ("#", "Stage", "Games", "Ruleset", "Players"),
+                    rows,
+                    numeric=frozenset({0, 2}),
+                )
+            ),
+        )
+    return 0
+
+
+# --- commands: players ----------------------------------------------------------------------
+
+
+def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    name = clean(args.name)
+    if not name:
+        raise CliError("players add: the name is empty")
+    club = clean(args.club) if args.club else None
+    key = player_key(name, club)
+    for player in comp.event.players.values():
+        if player_key(player.name, player.club) == key:
+            raise CliError(
+                f"players add: duplicate player {name!r}"
+                + (f" ({club})" if club else "")
+                + f": already registered as {player.id}"
+            )
+    player = Player(org.next_player_id(), name, club, args.rating)
+    org.register([player], check_in=args.check_in)
+    ctx.print(
+        f"{player.id}  {name}"
+        + (f" ({club})" if club else "")
+        + (" registered and checked in" if args.check_in else " registered")
+    )
+    return 0
+
+
+def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    parsed = read_players_csv(args.file)
+    players = new_players(
+        parsed.players, org.competition.event.players, org.next_player_id, str(args.file)
+    )
+    org.register(players, check_in=args.check_in)
+    ctx.print(
+        f"Imported {len(players)} players from {args.file} ({players[0].id}–{players[-1].id})"
+        + (", checked in" if args.check_in else "")
+    )
+    if parsed.ignored_columns:
+        ctx.print(f"Ignored columns: {', '.join(parsed.ignored_columns)}")
+    return 0
+
+
+def cmd_players_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    ctx.print(render(exports.players_grid(ctx.competition())))
+    return 0
+
+
+def cmd_players_check_in(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    event = comp.event
+    if args.all:
+        if args.ids:
+            raise CliError("players check-in: give player ids or --all, not both")
+        ids = [
+            pid
+            for pid in sorted(event.players)
+            if pid not in event.present and pid not in event.withdrawn
+        ]
+        if not ids:
+            ctx.print("Everyone registered is already checked in")
+            return 0
+    elif not args.ids:
+        raise CliError("players check-in: give player ids or --all")
+    else:
+        ids = [resolve_player(comp, text) for text in args.ids]
+    org.check_in(ids)
+    ctx.print(
+        f"Checked in {len(ids)}: {', '.join(ids)}; {len(org.competition.event.present)} present"
+    )
+    return 0
+
+
+def cmd_players_late(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    pid = resolve_player(org.competition, args.id)
+    org.late_arrival(pid)
+    ctx.print(f"{pid} arrived late: joins the next round drawn for everyone present")
+    return 0
+
+
+def cmd_players_withdraw(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    pid = resolve_player(org.competition, args.id)
+    reason = args.reason.strip()
+    if not reason:
+        raise CliError("players withdraw: --reason is empty")
+    org.withdraw(pid, reason)
+    ctx.print(f"{pid} withdrawn ({reason}): not drawn again; results already played stay")
+    return 0
+
+
+def cmd_players_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    ids = [resolve_player(comp, text) for text in args.ids]
+    org.declare_seeds(ids)
+    names = ", ".join(f"{pid} {comp.event.players[pid].name}" for pid in ids)
+    ctx.print(f"Seeds (kept at different first-stage tables, best first): {names}")
+    return 0
+
+
+# --- commands: rounds -----------------------------------------------------------------------
+
+
+def seating_text(comp: Competition, seated: RoundSeated) -> str:
+    grid = exports.seating_grid(comp, seated.stage)
+    three = sum(len(t.players) == 3 for t in seated.tables)
+    games = comp.format.stages[comp.format.stage_index(seated.stage)].games
+    starts = ", ".join(f"game {g}: seat {SEATS[(g - 1) % 4]}" for g in range(1, games + 1))
+    return "\n".join(
+        [
+            f"Round {comp.round_number(seated.stage)} ({seated.stage}): {len(seated.tables)} "
+            f"tables ({three} of 3 players), seed {seated.seed}, repeated pairs: "
+            f"{seated.repeats}",
+            render(grid),
+            f"Starting seat by rotation — {starts}"
+            + (" (3-player tables wrap after C)" if three and games > 3 else ""),
+        ]
+    )
+
+
+def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    seated = org.draw(args.seed)
+    ctx.print(seating_text(org.competition, seated))
+    return 0
+
+
+def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    started = org.start_round(args.minutes)
+    comp = org.competition
+    ctx.print(f"Started {started.stage} at {when(started.at)}")
+    deadline = comp.round_deadline()
+    if deadline is not None:
+        ctx.print(
+            f"Round time ends at {when(deadline[1])}: then every table still playing "
+            "gets the last lap"
+        )
+    return 0
+
+
+def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    now = ctx.clock()
+    if not comp.event.stages_played:
+        ctx.print(
+            f"Nothing drawn yet: {len(comp.event.present)} players present (rummikub round draw)"
+        )
+        return 0
+    clock_line = round_clock_text(comp, now)
+    if clock_line:
+        ctx.print(clock_line)
+    ctx.print(render(status_grid(comp, now)))
+    missing = comp.event.missing_results()
+    if missing and comp.open_stage() is not None:
+        ctx.print("Missing: " + ", ".join(f"table {m.table} game {m.game}" for m in missing))
+    for rejected in comp.rejected[-5:]:
+        ctx.print(
+            f"Rejected at {when(rejected.at)}: table {rejected.table} game "
+            f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
+        )
+    return 0
+
+
+def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
+    if args.why and not args.force:
+        raise CliError("round close: --why goes with --force")
+    org = ctx.organizer()
+    closed = org.close_round(force=args.force, why=args.why or "")
+    comp = org.competition
+    ctx.print(
+        f"Closed {closed.stage}"
+        + (" (forced: missing games count as not played)" if closed.forced else "")
+    )
+    ctx.print(render(exports.standings_grid(comp, closed.stage)))
+    nxt = comp.event.current_stage
+    if comp.event.phase is Phase.FINISHED:
+        ctx.print("The event is finished: rummikub ranking")
+    elif nxt is not None:
+        ctx.print(f"Next: {nxt.name} (rummikub round draw)")
+    return 0
+
+
+# --- commands: results ----------------------------------------------------------------------
+
+
+def _table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:
+    seating = comp.event.seating(stage)
+    if not 1 <= table <= len(seating):
+        raise CliError(f"table {table}: {stage} has tables 1–{len(seating)}")
+    return seating[table - 1].players
+
+
+def _stage_arg(comp: Competition, stage: str | None) -> str:
+    played = comp.event.stages_played
+    if not played:
+        raise CliError("nothing is drawn yet: rummikub round draw")
+    if stage is None:
+        return played[-1]
+    if stage not in played:
+        raise CliError(f"--stage: {stage!r} is not drawn (drawn: {', '.join(played)})")
+    return stage
+
+
+def _prompt_racks(
+    comp: Competition, players: Sequence[str], table: int, ask: Callable[[str], str]
+) -> tuple[RackReport, ...]:
+    racks = []
+    for seat, pid in zip(seats_for(len(players)), players, strict=True):
+        while True:
+            text = ask(f"{table}{seat} {comp.event.players[pid].name}: ")
+            try:
+                racks.append(parse_rack(text, seat))
+                break
+            except CliError as err:
+                print(err, file=sys.stderr)
+    return tuple(racks)
+
+
+def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    stage = _stage_arg(comp, args.stage)
+    players = _table_seats(comp, stage, args.table)
+    interactive = args.racks is None
+    if interactive:
+        if not sys.stdin.isatty():
+            raise CliError("result enter: give --racks (stdin is not a terminal to ask on)")
+        racks = _prompt_racks(comp, players, args.table, input)
+    else:
+        racks = parse_racks(args.racks, len(players))
+    why = args.why or ""
+    if interactive and not why and comp.history(stage, args.table, args.game):
+        why = input("A result is recorded: reason for the correction: ")
+    report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
+    version = org.enter_result(args.table, report, why=why, stage=stage)
+    versions = org.competition.history(stage, args.table, args.game)
+    ctx.print(_version_header(len(versions), version))
+    ctx.print(render(exports.version_grid(org.competition, stage, args.table, [version])))
+    return 0
+
+
+def _version_header(number: int, version: ResultVersion) -> str:
+    record = version.record
+    kind = "correction" if number > 1 else "result"
+    text = (
+        f"Version {number} ({kind}, {record.source.value}) recorded {when(record.at)} by "
+        f"{record.by or '-'}, ending {record.report.ending.value}"
+    )
+    return text + (f"; why: {record.why}" if record.why else "")
+
+
+def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    stage = _stage_arg(comp, args.stage)
+    _table_seats(comp, stage, args.table)
+    versions = comp.history(stage, args.table, args.game)
+    if not versions:
+        ctx.print(f"Table {args.table} game {args.game} ({stage}): no result yet")
+        return 0
+    for number, version in enumerate(versions, start=1):
+        ctx.print(_version_header(number, version))
+    ctx.print(render(exports.version_grid(comp, stage, args.table, versions)))
+    return 0
+
+
+# --- commands: standings, ranking, exports --------------------------------------------------
+
+
+def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    stage = _stage_arg(comp, args.stage)
+    if args.table is not None:
+        _table_seats(comp, stage, args.table)
+    ctx.print(render(exports.standings_grid(comp, stage, args.table, overall=args.overall)))
+    return 0
+
+
+def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
+    ctx.print(render(exports.ranking_grid(ctx.competition())))
+    return 0
+
+
+def _write(directory: Path, name: str, text: str, encoding: str) -> Path:
+    path = directory / name
+    tmp = directory / f".{name}.tmp"
+    tmp.write_text(text, encoding=encoding, newline="")
+    tmp.replace(path)
+    return path
+
+
+def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    _stage_arg(comp, None)
+    delimiter = ";" if args.semicolon else ","
+    files = {
+        "standings.csv": exports.standings_csv(comp, delimiter),
+        "results.csv": exports.results_csv(comp, delimiter),
+        "seating.csv": exports.seating_csv(comp, delimiter),
+    }
+    if comp.event.phase is Phase.FINISHED:
+        files["ranking.csv"] = exports.ranking_csv(comp, delimiter)
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        ctx.print(str(_write(args.dir, name, text, "utf-8-sig")))
+    return 0
+
+
+def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    stage = _stage_arg(comp, args.stage)
+    files = {
+        "seating.html": exports.seating_html(comp, stage),
+        "find-your-table.html": exports.find_table_html(comp, stage),
+        "scoresheets.html": exports.scoresheets_html(comp, stage),
+        "standings.html": exports.standings_html(comp, stage),
+    }
+    if comp.event.phase is Phase.FINISHED:
+        files["ranking.html"] = exports.ranking_html(comp)
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        ctx.print(str(_write(args.dir, name, text, "utf-8")))
+    return 0
+
+
+# --- commands: season -----------------------------------------------------------------------
+
+
+def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
+    events = [season_event(open_competition(p), str(p)) for p in args.events]
+    lines, _ = season_lines(events)
+    headers = (
+        "Place",
+        "Player",
+        "Club",
+        "Points",
+        "Starts",
+        *(f"T{i}" for i in range(1, len(events) + 1)),
+    )
+    labels = exports.place_labels([line.place for line in lines])
+    rows = [
+        (
+            label,
+            line.name,
+            line.club or "",
+            str(line.points),
+            str(line.starts),
+            *("-" if p is None else str(p) for p in line.per_event),
+        )
+        for label, line in zip(labels, lines, strict=True)
+    ]
+    ctx.print(
+        render(
+            Grid(
+                f"Season table ({len(events)} tournaments)",
+                headers,
+                rows,
+                numeric=frozenset(range(3, len(headers))),
+            )
+        )
+    )
+    ctx.print(*(f"T{i}: {e.name} ({e.source})" for i, e in enumerate(events, start=1)))
+    return 0
+
+
+def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
+    events = [season_event(open_competition(p), str(p)) for p in args.events]
+    _, rows = season_lines(events)
+    org = ctx.organizer()
+    event = org.competition.event
+    seeds = seeds_for(rows, event.players, event.withdrawn)
+    if not seeds:
+        raise CliError("season seeds: no registered player of this event is in the season table")
+    points = {r.player_id: r.points for r in rows}
+    for i, player in enumerate(seeds, start=1):
+        key = season_name_key(player.name)
+        ctx.print(f"{i}. {player.id}  {player.name}  ({points[key]} season points)")
+    if args.declare:
+        org.declare_seeds([p.id for p in seeds])
+        ctx.print("Declared as seeds: they play at different first-stage tables")
+    else:
+        ctx.print("Not declared yet: add --declare to seed them")
+    return 0
+
+
+# --- the parser -----------------------------------------------------------------------------
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = _Parser(add_help=False)
+    common.add_argument(
+        "--db",
+        type=Path,
+        default=argparse.SUPPRESS,
+        help="the event file (default $RUMMIKUB_DB or ./" + DEFAULT_DB + ")",
+    )
+    common.add_argument(
+        "--by",
+        default=argparse.SUPPRESS,
+        help="who runs the command, recorded with it (default $USER)",
+    )
+    parser = _Parser(prog=PROG, description="Rummikub tournament organizer: the whole day.")
+    parser.add_argument("--db", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--by", default=None, help=argparse.SUPPRESS)
+    groups = parser.add_subparsers(dest="group", metavar="COMMAND", parser_class=_Parser)
+    groups.required = True
+
+    def leaf(
+        sub: argparse._SubParsersAction[_Parser],
+        name: str,
+        func: Callable[..., int],
+        help_text: str,
+    ) -> _Parser:
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        p.set_defaults(func=func)
+        return p
+
+    def group(name: str, help_text: str) -> argparse._SubParsersAction[_Parser]:
+        p = groups.add_parser(name, help=help_text, description=help_text)
+        sub = p.add_subparsers(dest="command", metavar="ACTION", parser_class=_Parser)
+        sub.required = True
+        return sub
+
+    event = group("event", "create the event from a preset, show it")
+    p = leaf(event, "create", cmd_event_create, "create the event from a preset")
+    p.add_argument("--preset", required=True, choices=PRESET_NAMES)
+    p.add_argument("--name", required=True)
+    p.add_argument(
+        "--semifinal", type=int, default=8, help="championship: players in the semifinal (8, or 6)"
+    )
+    p.add_argument("--ruleset", help="one ruleset for every stage (built-in or custom name)")
+    p.add_argument("--rulesets", type=Path, help="TOML file with custom rulesets")
+    p.add_argument(
+        "--round-minutes",
+        type=_minutes,
+        help="round time; when it runs out the tables play the last lap",
+    )
+    leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
+
+    players = group("players", "register, import, check in, late arrivals, withdrawals")
+    p = leaf(players, "add", cmd_players_add, "register one player")
+    p.add_argument("name")
+    p.add_argument("--club")
+    p.add_argument("--rating", type=_number, help="rating or league points (for seeding)")
+    p.add_argument("--check-in", action="store_true")
+    p = leaf(players, "import", cmd_players_import, "register every player of a CSV file")
+    p.add_argument("file", type=Path)
+    p.add_argument("--check-in", action="store_true")
+    leaf(players, "list", cmd_players_list, "every registered player and their status")
+    p = leaf(players, "check-in", cmd_players_check_in, "mark players present before the draw")
+    p.add_argument("ids", nargs="*", metavar="ID")
+    p.add_argument("--all", action="store_true", help="everyone registered")
+    p = leaf(players, "late", cmd_players_late, "a player arrived after the first draw")
+    p.add_argument("id", metavar="ID")
+    p = leaf(players, "withdraw", cmd_players_withdraw, "a player leaves the event")
+    p.add_argument("id", metavar="ID")
+    p.add_argument("--reason", required=True)
+    p = leaf(
+        players,
+        "seeds",
+        cmd_players_seeds,
+        "declare seeds kept at different first-stage tables (league), best first",
+    )
+    p.add_argument("ids", nargs="+", metavar="ID")
+
+    rounds = group("round", "draw, start, follow and close a round")
+    p = leaf(rounds, "draw", cmd_round_draw, "seat the next round")
+    p.add_argument("--seed", type=int, help="the draw's seed (default: random, recorded)")
+    p = leaf(rounds, "start", cmd_round_start, "start the round (and its timer)")
+    p.add_argument("--minutes", type=_minutes, help="this round's time (default: the event's)")
+    leaf(rounds, "status", cmd_round_status, "progress of every table")
+    p = leaf(rounds, "close", cmd_round_close, "close the round when every result is in")
+    p.add_argument("--force", action="store_true", help="close with games missing")
+    p.add_argument("--why", help="why the missing games are not played (with --force)")
+
+    results = group("result", "enter or correct a game's result, show its history")
+    p = leaf(results, "enter", cmd_result_enter, "enter (or correct) a game's result")
+    p.add_argument("--table", type=_positive_int, required=True)
+    p.add_argument("--game", type=_positive_int, required=True)
+    p.add_argument("--racks", help='e.g. "A=0 B=23 C=12j D=85np" (see rummikub --help)')
+    p.add_argument("--ending", choices=sorted(ENDINGS))
+    p.add_argument("--why", help="reason for a correction (required when correcting)")
+    p.add_argument("--stage", help="default: the latest round")
+    p = leaf(results, "history", cmd_result_history, "every version of a game's result")
+    p.add_argument("--table", type=_positive_int, required=True)
+    p.add_argument("--game", type=_positive_int, required=True)
+    p.add_argument("--stage")
+
+    p = leaf(groups, "standings", cmd_standings, "standings of a round, a table or overall")
+    p.add_argument("--stage")
+    p.add_argument("--table", type=_positive_int)
+    p.add_argument("--overall", action="store_true", help="every game of the event so far")
+    leaf(groups, "ranking", cmd_ranking, "final ranking with titles (and league points)")
+
+    export = group("export", "CSV for spreadsheets, HTML to print")
+    p = leaf(
+        export,
+        "csv",
+        cmd_export_csv,
+        "standings.csv, results.csv, seating.csv (and ranking.csv when finished)",
+    )
+    p.add_argument("dir", type=Path)
+    p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
+    p = leaf(
+        export,
+        "html",
+        cmd_export_html,
+        "seating, find-your-table, score sheets, standings (and ranking) to print",
+    )
+    p.add_argument("dir", type=Path)
+    p.add_argument("--stage", help="default: the latest round")
+
+    season = group("season", "league season across tournaments")
+    p = leaf(season, "table", cmd_season_table, "season table over finished league events")
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
+    p = leaf(
+        season,
+        "seeds",
+        cmd_season_seeds,
+        "the season's top 4 among this event's players (matched by name)",
+    )
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
+    p.add_argument("--declare", action="store_true", help="record them as this event's seeds")
+    return parser
+
+
+ERRORS: tuple[type[BaseException], ...] = (
+    CliError,
+    CompetitionError,
+    TournamentError,
+    ScoreError,
+    RulesetError,
+    PlayersCsvError,
+    SeasonError,
+    StoreError,
+    SeatCountError,
+    msgspec.ValidationError,
+    OSError,
+)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    out: TextIO | None = None,
+    clock: Callable[[], float] = time.time,
+) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    ctx: Ctx | None = None
+    try:
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as stop:  # --help
+            return int(stop.code or 0)
+        db = args.db or Path(os.environ.get("RUMMIKUB_DB") or DEFAULT_DB)
+        by = args.by or os.environ.get("USER") or "organizer"
+        ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
+        result: int = args.func(ctx, args)
+        return result
+    except ERRORS as err:
+        message = str(err).strip() or type(err).__name__
+        if isinstance(err, OSError) and err.filename is not None:
+            message = f"{err.filename}: {err.strerror or message}"
+        message = " ".join(message.split())
+        if not message.startswith(PROG):
+            message = f"{PROG}: {message}"
+        print(message, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted, nothing more recorded", file=sys.stderr)
+        return 130
+    finally:
+        if ctx is not None:
+            ctx.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

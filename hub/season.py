@@ -1,0 +1,126 @@
+"""A league season (003) across tournaments, each one its own event file.
+
+Players are matched across tournaments by name (case, accents and repeated spaces
+ignored: "Łukasz  Nowak" = "lukasz nowak"); the club may change between tournaments.
+The season table sums the league tournament points of each finished league event;
+ties are broken by the number of starts (more starts ranks higher, RULES.md §4), and
+players still level share the place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.competition import Competition
+from hub.organizer import Organizer
+from hub.players_csv import fold
+from hub.store import EventStore
+from hub.tournament import Phase, Player, SeasonRow, season_seeds, season_table
+
+
+class SeasonError(ValueError):
+    """An event file that cannot count for the season; the message names the file."""
+
+
+@dataclass(frozen=True)
+class SeasonEvent:
+    source: str
+    name: str
+    points: dict[str, int]
+    """League tournament points per player name key."""
+    players: dict[str, Player]
+    """The event's player per name key."""
+
+
+@dataclass(frozen=True)
+class SeasonLine:
+    place: int
+    name: str
+    club: str | None
+    points: int
+    starts: int
+    per_event: tuple[int | None, ...]
+    """Points in each event, in the order given (None: did not start)."""
+
+
+def name_key(name: str) -> str:
+    return fold(name)
+
+
+def open_competition(path: str | Path) -> Competition:
+    """The event stored in ``path`` (which must exist: nothing is created)."""
+    path = Path(path)
+    if not path.is_file():
+        raise SeasonError(f"{path}: no such event file")
+    store = EventStore(path)
+    try:
+        return Organizer(store).competition
+    finally:
+        store.close()
+
+
+def season_event(comp: Competition, source: str) -> SeasonEvent:
+    """One finished league tournament's points, keyed by player name."""
+    created = comp.created
+    if created is None or comp.state is None:
+        raise SeasonError(f"{source}: no event in this file")
+    event = comp.event
+    if not event.format.league:
+        raise SeasonError(f"{source}: {created.name!r} is not a league event ({created.preset})")
+    if event.phase is not Phase.FINISHED:
+        raise SeasonError(f"{source}: {created.name!r} is not finished ({event.phase})")
+    points: dict[str, int] = {}
+    players: dict[str, Player] = {}
+    for pid, pts in event.league_points().items():
+        player = event.players[pid]
+        key = name_key(player.name)
+        if key in players:
+            raise SeasonError(
+                f"{source}: two players named {player.name!r} ({players[key].id}, {pid}); "
+                "the season matches players by name"
+            )
+        points[key] = pts
+        players[key] = player
+    return SeasonEvent(source, created.name, points, players)
+
+
+def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple[SeasonRow, ...]]:
+    """The season table (and the core's rows, keyed by name) over ``events``."""
+    rows = season_table([e.points for e in events])
+    latest: dict[str, Player] = {}
+    for event in events:
+        latest.update(event.players)
+    lines = [
+        SeasonLine(
+            row.place,
+            latest[row.player_id].name,
+            latest[row.player_id].club,
+            row.points,
+            row.starts,
+            tuple(e.points.get(row.player_id) for e in events),
+        )
+        for row in rows
+    ]
+    return lines, rows
+
+
+def seeds_for(
+    rows: Sequence[SeasonRow],
+    players: Mapping[str, Player],
+    withdrawn: frozenset[str] = frozenset(),
+) -> list[Player]:
+    """The season's best four among ``players`` (by id, matched by name), best first."""
+    by_key: dict[str, Player] = {}
+    for pid, player in players.items():
+        if pid in withdrawn:
+            continue
+        key = name_key(player.name)
+        if key in by_key:
+            raise SeasonError(
+                f"two registered players named {player.name!r} ({by_key[key].id}, {pid}); "
+                "the season matches players by name"
+            )
+        by_key[key] = player
+    return [by_key[key] for key in season_seeds(rows, set(by_key))]

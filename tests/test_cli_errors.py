@@ -1,0 +1,235 @@
+"""Bad input at the CLI: one clear line on stderr, exit code 2, nothing stored."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from test_cli_support import Cli, play_round
+
+from hub import cli
+from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
+from tablekit.seats import Seat
+
+
+@pytest.fixture
+def school(tmp_path: Path) -> Cli:
+    c = Cli(tmp_path / "event.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
+    for i in range(8):
+        c.ok("players", "add", f"Uczeń {i + 1}", "--club", "SP 1", "--check-in")
+    return c
+
+
+@pytest.fixture
+def playing(school: Cli) -> Cli:
+    school.ok("round", "draw", "--seed", "1")
+    school.ok("round", "start")
+    return school
+
+
+def test_no_event_file_is_named_and_not_created(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "missing.sqlite3")
+    err = c.fails("players", "list")
+    assert "no event file" in err and "missing.sqlite3" in err
+    assert not c.db.exists()
+
+
+def test_usage_errors_are_one_line(school: Cli) -> None:
+    err = school.fails("result", "enter", "--game", "1")
+    assert "the following arguments are required: --table" in err
+    err = school.fails("result", "enter", "--table", "0", "--game", "1", "--racks", "0 1 2 3")
+    assert "--table: must be at least 1" in err
+    err = school.fails("event", "create", "--preset", "chess", "--name", "x")
+    assert "invalid choice: 'chess'" in err
+    assert school.fails("frobnicate").startswith("rummikub: argument COMMAND")
+
+
+def test_event_cannot_be_created_twice(school: Cli) -> None:
+    err = school.fails("event", "create", "--preset", "winter", "--name", "Again")
+    assert err == "rummikub: the event 'Szkoła' already exists"
+
+
+def test_unknown_ruleset_and_bad_ruleset_file(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    assert "unknown name 'blitz'" in c.fails(
+        "event", "create", "--preset", "winter", "--name", "W", "--ruleset", "blitz"
+    )
+    bad = tmp_path / "rules.toml"
+    bad.write_text("[ruleset]\nname = 'club'\nbased_on = '000'\njoker_penalty = -5\n")
+    err = c.fails("event", "create", "--preset", "winter", "--name", "W", "--rulesets", str(bad))
+    assert "joker_penalty" in err
+    good = tmp_path / "good.toml"
+    good.write_text("[ruleset]\nname = 'club'\nbased_on = '000'\nmove_seconds = 45\n")
+    out = c.ok(
+        "event",
+        "create",
+        "--preset",
+        "winter",
+        "--name",
+        "W",
+        "--rulesets",
+        str(good),
+        "--ruleset",
+        "club",
+    )
+    assert "club (45 s, win_only)" in out
+
+
+def test_championship_with_15_players_is_refused_at_the_draw(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "mp.sqlite3")
+    c.ok("event", "create", "--preset", "championship", "--name", "MP")
+    for i in range(15):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    err = c.fails("round", "draw")
+    assert "15 players, it needs 16–36" in err
+
+
+def test_duplicate_player_added_by_hand(school: Cli) -> None:
+    err = school.fails("players", "add", "  uczeń   1 ", "--club", "sp 1")
+    assert "duplicate player 'uczeń 1' (sp 1): already registered as P001" in err
+
+
+def test_check_in_after_the_draw_and_unknown_player(playing: Cli) -> None:
+    playing.ok("players", "add", "Spóźniony")
+    assert "record a late arrival" in playing.fails("players", "check-in", "P009")
+    assert "unknown player 'P077'" in playing.fails("players", "late", "P077")
+    out = playing.ok("players", "late", "9")
+    assert "P009 arrived late" in out
+    assert "--reason" in playing.fails("players", "withdraw", "P002")
+
+
+def test_close_with_missing_results_lists_them(playing: Cli) -> None:
+    play_round(playing, random.Random(1), skip={(2, 2)})
+    err = playing.fails("round", "close")
+    assert err == "rummikub: close 'round-1': no result for table 2 game 2"
+    assert "say why" in playing.fails("round", "close", "--force")
+    assert "--why goes with --force" in playing.fails("round", "close", "--why", "late")
+    out = playing.ok("round", "close", "--force", "--why", "table 2 left early")
+    assert "forced" in out
+
+
+def test_correction_needs_a_reason(playing: Cli) -> None:
+    playing.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "0 5 6 7")
+    err = playing.fails("result", "enter", "--table", "1", "--game", "1", "--racks", "0 5 6 8")
+    assert err == (
+        "rummikub: table 1 game 1: a result is recorded; a correction needs a reason (--why)"
+    )
+    history = playing.ok("result", "history", "--table", "1", "--game", "1")
+    assert "Version 2" not in history
+
+
+@pytest.mark.parametrize(
+    ("racks", "message"),
+    [
+        ("A=0 B=23 C=x7 D=1", "seat C: 'x7' is not a rack"),
+        ("A=0 B=23 C=12jjj D=1", "seat C: '12jjj' is not a rack"),
+        ("A=0 B=23 C=12", "no value for seat D"),
+        ("A=0 B=23 C=12 E=4", "'E' is not a seat"),
+        ("A=0 A=23 C=12 D=4", "seat A is given twice"),
+        ("0 23 12", "4 players sit at this table (seats A, B, C, D), got 3 values"),
+        ("A=0 23 12 4", "give every seat as SEAT=VALUE"),
+        ("A=0 B=23 C=12 D=np", "seat D: 'np' needs the tiles left too, e.g. 85np"),
+        ("A=0 B=0 C=12 D=4", "only one player can empty the rack"),
+        ("A=0 B=800 C=12 D=4", "seat B: tiles must be an integer between 0 and 728"),
+        ("A=0 B=2jj C=1j D=4", "a table has only 2 jokers, got 3"),
+    ],
+)
+def test_bad_racks_are_refused(playing: Cli, racks: str, message: str) -> None:
+    err = playing.fails("result", "enter", "--table", "1", "--game", "1", "--racks", racks)
+    assert message in err
+
+
+def test_went_out_without_an_empty_rack(playing: Cli) -> None:
+    err = playing.fails(
+        "result",
+        "enter",
+        "--table",
+        "1",
+        "--game",
+        "1",
+        "--racks",
+        "3 5 6 7",
+        "--ending",
+        "went-out",
+    )
+    assert "no rack is empty" in err
+
+
+def test_unknown_table_and_game(playing: Cli) -> None:
+    err = playing.fails("result", "enter", "--table", "7", "--game", "1", "--racks", "0 1 2 3")
+    assert err == "rummikub: table 7: round-1 has tables 1–2"
+    err = playing.fails("result", "enter", "--table", "1", "--game", "3", "--racks", "0 1 2 3")
+    assert "games 1–2, got game 3" in err
+    err = playing.fails("result", "history", "--table", "3", "--game", "1")
+    assert "table 3: round-1 has tables 1–2" in err
+
+
+def test_no_racks_without_a_terminal(playing: Cli) -> None:
+    err = playing.fails("result", "enter", "--table", "1", "--game", "1")
+    assert "give --racks (stdin is not a terminal" in err
+
+
+def test_interactive_entry_asks_per_seat_until_valid(
+    playing: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answers = iter(["0", "oops", "12j", "85np", "7"])
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    run = playing.run("result", "enter", "--table", "2", "--game", "1")
+    assert run.code == 0 and "Version 1 (result, judge)" in run.out
+    assert run.err.startswith("seat B: 'oops' is not a rack")
+    racks = playing.competition().history("round-1", 2, 1)[0].record.report.racks
+    assert [(r.tiles, r.jokers, r.opening) for r in racks] == [
+        (0, 0, Opening.OPENED),
+        (12, 1, Opening.OPENED),
+        (85, 0, Opening.NOT_OPENED),
+        (7, 0, Opening.OPENED),
+    ]
+
+
+def test_rack_syntax() -> None:
+    assert cli.parse_racks("a=0, b=23 c=12J d=40jcho", 4)[3].opening is Opening.COULD_HAVE_OPENED
+    racks = cli.parse_racks("5 jj 9waived", 3)
+    assert [(r.seat, r.tiles, r.jokers) for r in racks] == [
+        (Seat.A, 5, 0),
+        (Seat.B, 0, 2),
+        (Seat.C, 9, 0),
+    ]
+    assert racks[2].opening is Opening.WAIVED
+    assert cli.ending_for(racks, None) is GameEnding.NOBODY_OUT
+    assert cli.ending_for(cli.parse_racks("0 1 2", 3), None) is GameEnding.WENT_OUT
+
+
+def test_season_needs_finished_league_events(school: Cli, tmp_path: Path) -> None:
+    err = school.fails("season", "table", str(school.db))
+    assert "'Szkoła' is not a league event (school)" in err
+    err = school.fails("season", "table", str(tmp_path / "nope.sqlite3"))
+    assert "nope.sqlite3: no such event file" in err
+    assert not (tmp_path / "nope.sqlite3").exists()
+
+
+def test_a_file_that_is_not_an_event_store(tmp_path: Path) -> None:
+    path = tmp_path / "notes.sqlite3"
+    path.write_text("this is not a database\n" * 100)
+    c = Cli(path)
+    err = c.run("players", "list")
+    assert err.code == 2 and "notes.sqlite3" in err.err and err.err.count("\n") == 1
+
+
+def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> None:
+    comp = playing.competition()
+    report = GameReport(
+        game=1,
+        ending=GameEnding.WENT_OUT,
+        racks=(
+            RackReport(Seat.A, 0),
+            RackReport(Seat.B, 3),
+            RackReport(Seat.C, 4),
+            RackReport(Seat.D, 5),
+        ),
+    )
+    assert comp.check_result(0, report) == "table 0: not in round 'round-1'"
+    assert comp.check_result(-1, report) == "table -1: not in round 'round-1'"
+    assert comp.check_result(2, report) is None

@@ -1,0 +1,131 @@
+"""Helpers for driving ``hub.cli.main`` in-process (shared by the CLI tests)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub import cli
+from hub.competition import Competition
+from hub.organizer import Organizer
+from hub.store import EventStore
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+class Clock:
+    """A wall clock the test moves by hand (one second per reading)."""
+
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+class Cli:
+    def __init__(self, db: Path, by: str = "organizer Ola") -> None:
+        self.db = db
+        self.by = by
+        self.clock = Clock()
+
+    def run(self, *argv: str, by: str | None = None) -> Run:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = cli.main(
+                ["--db", str(self.db), "--by", by or self.by, *argv], out=out, clock=self.clock
+            )
+        return Run(code, out.getvalue(), err.getvalue())
+
+    def ok(self, *argv: str, by: str | None = None) -> str:
+        result = self.run(*argv, by=by)
+        assert result.code == 0, f"{argv}: {result.err}"
+        assert result.err == ""
+        return result.out
+
+    def fails(self, *argv: str) -> str:
+        """Run a command that must be refused: exit 2, one line on stderr, nothing stored."""
+        before = self.records()
+        result = self.run(*argv)
+        assert result.code == 2, f"{argv} succeeded: {result.out}"
+        assert result.err.endswith("\n") and result.err.count("\n") == 1, result.err
+        assert "Traceback" not in result.err
+        assert self.records() == before
+        return result.err.strip()
+
+    def records(self) -> int:
+        if not self.db.exists():
+            return 0
+        store = EventStore(self.db)
+        try:
+            return store.counts()["total"]
+        finally:
+            store.close()
+
+    def competition(self) -> Competition:
+        store = EventStore(self.db)
+        try:
+            return Organizer(store).competition
+        finally:
+            store.close()
+
+
+def random_racks(seats: int, rng: random.Random) -> str:
+    """A valid ``--racks`` value for a table of ``seats``: mostly someone went out,
+    sometimes nobody did; jokers and never-opened racks now and then."""
+    letters = "ABCD"[:seats]
+    went_out = rng.random() < 0.8
+    winner = rng.randrange(seats)
+    jokers_left = 2
+    parts = []
+    for i, letter in enumerate(letters):
+        if went_out and i == winner:
+            parts.append(f"{letter}=0")
+            continue
+        tiles = rng.randint(1, 90)
+        jokers = rng.choice([0, 0, 0, 1]) if jokers_left else 0
+        jokers_left -= jokers
+        flag = "np" if rng.random() < 0.1 else ""
+        parts.append(f"{letter}={tiles}{'j' * jokers}{flag}")
+    return " ".join(parts)
+
+
+def seat_counts(comp: Competition) -> dict[int, int]:
+    return {t.table: len(t.players) for t in comp.tables()}
+
+
+def play_round(
+    c: Cli, rng: random.Random, *, skip: set[tuple[int, int]] | None = None
+) -> list[tuple[int, int]]:
+    """Enter every missing game of the open round with ``result enter``; returns them."""
+    comp = c.competition()
+    seats = seat_counts(comp)
+    entered = []
+    for missing in comp.event.missing_results():
+        if skip and (missing.table, missing.game) in skip:
+            continue
+        c.ok(
+            "result",
+            "enter",
+            "--table",
+            str(missing.table),
+            "--game",
+            str(missing.game),
+            "--racks",
+            random_racks(seats[missing.table], rng),
+        )
+        entered.append((missing.table, missing.game))
+    return entered
+
+
+REPEATS = re.compile(r"repeated pairs: (\d+)")
