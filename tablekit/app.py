@@ -102,6 +102,15 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
     return unit
 
 
+def ring_board(config: UnitConfig, unit: TableUnit) -> Output:
+    """The optional RP2040 ring board: its buttons feed the loop, its ring shows the clock."""
+    from tablekit.ringboard import RingBoard
+
+    assert config.ringboard is not None
+    port = None if config.ringboard.port == "auto" else config.ringboard.port
+    return RingBoard(port, unit.put, buzzer=config.buzzer, tone=config.buzzer.tone)
+
+
 def run(unit: TableUnit, cleanups: Sequence[Callable[[], None]] = ()) -> None:
     """Run the loop on this thread until Quit, SIGTERM or Ctrl-C; then close everything."""
 
@@ -176,6 +185,8 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
         unit.outputs = outputs
         inputs = GpioInputs(config, unit.put)
         stack.callback(inputs.close)
+        if config.ringboard is not None:
+            outputs.append(ring_board(config, unit))
         bot = _start_bot(unit, config, args) if args.bot else None
         notifier.ready(f"table {config.unit.table}")
         run(unit, [bot.stop] if bot else [])
@@ -199,10 +210,12 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
     window = args.window or (not args.headless and display_available())
     unit = build(config, args.journal or Path(journal.name).resolve())
     cleanups: list[Callable[[], None]] = []
+    if config.ringboard is not None:
+        unit.outputs.append(ring_board(config, unit))
     if window:
-        unit.outputs = [WindowOutput(config, unit, keys=True)]
+        unit.outputs.append(WindowOutput(config, unit, keys=True))
     else:
-        unit.outputs = [TerminalPrinter()]
+        unit.outputs.append(TerminalPrinter())
         print(
             "tablekit-sim: no display — headless. Keys: space pass, j judge, J judge held "
             "(menu), digits choose, P hold pass (call judge), c call judge, q quit.",

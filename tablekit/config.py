@@ -300,6 +300,19 @@ class LinkSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(5 <= self.keepalive <= 3600, f"keepalive: must be 5 to 3600 s, got {self.keepalive}")
 
 
+class RingBoardSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The optional RP2040 ring board on USB serial (firmware/); absent = none."""
+
+    port: str = "auto"
+    """A serial device such as /dev/ttyACM0, or "auto" to find the board by its USB id."""
+
+    def __post_init__(self) -> None:
+        _check(
+            self.port == "auto" or self.port.startswith("/dev/"),
+            f"port: \"auto\" or a device path under /dev/, got {self.port!r}",
+        )
+
+
 # -- the whole file --------------------------------------------------------------
 
 
@@ -310,6 +323,7 @@ class UnitConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pins: PinSettings = PinSettings()
     display: DisplaySettings = DisplaySettings()
     link: LinkSettings | None = None
+    ringboard: RingBoardSettings | None = None
 
     def clock_rules(self) -> ClockRules:
         c = self.clock
@@ -323,6 +337,7 @@ class _UnitFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     pins: _PinsFile = _PinsFile()
     display: DisplaySettings = DisplaySettings()
     link: LinkSettings | None = None
+    ringboard: RingBoardSettings | None = None
 
 
 _SECTIONS: dict[str, type[msgspec.Struct]] = {
@@ -332,6 +347,7 @@ _SECTIONS: dict[str, type[msgspec.Struct]] = {
     "pins": _PinsFile,
     "display": DisplaySettings,
     "link": LinkSettings,
+    "ringboard": RingBoardSettings,
 }
 
 _CHOICES = {"buzzer.mode": "'beeps' or 'quiet'", "display.rotate": "0, 90, 180 or 270"}
@@ -356,6 +372,7 @@ def parse_config(text: str, source: str = "<config>") -> UnitConfig:
         pins=pins,
         display=raw.display,
         link=raw.link,
+        ringboard=raw.ringboard,
     )
 
 

@@ -16,6 +16,7 @@ from tablekit.config import (
     ConfigError,
     LinkSettings,
     PinSettings,
+    RingBoardSettings,
     UnitConfig,
     default_config_path,
     describe_pins,
@@ -259,3 +260,12 @@ def test_wiring_doc_pin_table_matches_the_defaults() -> None:
         name = name.removeprefix("status RGB LED, ")
         documented[name] = int(gpio)
     assert documented == expected
+
+
+def test_ring_board_section() -> None:
+    assert parse_config("").ringboard is None
+    assert parse_config("[ringboard]\n").ringboard == RingBoardSettings(port="auto")
+    config = parse_config('[ringboard]\nport = "/dev/ttyACM0"\n')
+    assert config.ringboard is not None and config.ringboard.port == "/dev/ttyACM0"
+    with pytest.raises(ConfigError, match=r"ringboard.port: \"auto\" or a device path"):
+        parse_config('[ringboard]\nport = "COM3"\n', "unit.toml")
