@@ -244,3 +244,34 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
             screen.wait()
         client.loop_stop()
         client.disconnect()
+
+
+def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until):
+    from hub.screen_feed import ScreenFeed
+
+    broker = mosquitto()
+    topics = Topics("hall", "feed")
+    feed = ScreenFeed(broker.host, broker.port, topics)
+    feed.start()
+    try:
+        assert feed.connected.wait(10)
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bad-unit")
+        client.connect(broker.host, broker.port)
+        client.loop_start()
+        now = time.time()
+        for topic, payload in (
+            (topics.state(1), b"{not json"),
+            (topics.state(2), encode(snapshot(3, now))),  # names another table
+            (screen_topic(topics, "round"), b'{"v":9,"stage":"x","round":1}'),
+            (topics.state(5), encode(snapshot(5, now))),
+        ):
+            client.publish(topic, payload, qos=1).wait_for_publish(5)
+        wait_until(
+            lambda: [t.number for t in feed.hall(time.time()).tables] == [5],
+            what="table 5 in the hall",
+        )
+        wait_until(lambda: feed.counters["rejected"] == 3, what="three rejections")
+        client.loop_stop()
+        client.disconnect()
+    finally:
+        feed.stop()
