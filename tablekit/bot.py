@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from tablekit.clock import PauseReason, Phase
 from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.unit import MenuChoice
+from tablekit.result_entry import Step
+from tablekit.scoring import GameEnding
+from tablekit.unit import KeyPress, MenuChoice
 from tablekit.view import TableView
 
 
@@ -36,6 +38,11 @@ class BotStyle:
     """The unit's judge-key hold time: the bot holds a little longer to open the menu."""
     games: int | None = None
     """Stop after this many games (None: play on until stopped)."""
+    start_games: bool = True
+    """Start the next game from the judge menu; False when the hub's assignments do."""
+
+
+_TYPING = frozenset({Step.TILES, Step.JOKERS, Step.CONFIRM, Step.REJECTED})
 
 
 class TableBot:
@@ -80,8 +87,17 @@ class TableBot:
                 self.games_started += 1
                 moves_left = self._game_length()
             elif c.phase is Phase.GAME_OVER:
+                if v.entry is not None and v.entry.step in _TYPING:
+                    self._enter_result(v)
+                    continue
+                if v.entry is not None and v.entry.step is not Step.ACCEPTED:
+                    self._sleep(0.2)  # waiting for the hub's answer
+                    continue
                 if self.style.games is not None and self.games_started >= self.style.games:
                     return
+                if not self.style.start_games:
+                    self._sleep(0.2)  # the hub's next assignment starts the next game
+                    continue
                 self._sleep(self._human(3.0, 6.0))
                 self._judge_action(JudgeAction.START_GAME)
                 self.games_started += 1
@@ -116,6 +132,38 @@ class TableBot:
             if rng.random() < style.judge_chance:
                 self._sleep(self._human(0.5, 2.0))
                 self._tap(Button.JUDGE)
+
+    def _enter_result(self, v: TableView) -> None:
+        """Type the table's racks on the keypad, as the players would, and confirm."""
+        entry = v.entry
+        assert entry is not None
+        if entry.step is Step.CONFIRM or entry.step is Step.REJECTED:
+            self._key("enter")
+            return
+        rng = self.rng
+        seats = v.clock.seats
+        went_out = entry.ending is GameEnding.WENT_OUT
+        winner = rng.randrange(len(seats))
+        for i, _seat in enumerate(seats):
+            tiles = 0 if went_out and i == winner else rng.randint(1, 45)
+            jokers = 0 if tiles == 0 else int(rng.random() < 0.08)
+            if rng.random() < 0.05 and tiles > 9:  # a slip of the finger, corrected
+                self._type(str(tiles + 1))
+                self._key("backspace")
+                self._key("backspace")
+            self._type(str(tiles))
+            self._key("enter")
+            self._type(str(jokers))
+            self._key("enter")
+            self._sleep(self._human(1.0, 3.0))
+
+    def _type(self, digits: str) -> None:
+        for digit in digits:
+            self._key(digit)
+
+    def _key(self, key: str) -> None:
+        self.put(KeyPress(key, time.monotonic()))
+        self._sleep(0.03)
 
     def _game_length(self) -> int:
         low, high = self.style.moves_per_game
