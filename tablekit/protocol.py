@@ -22,6 +22,8 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 
 from tablekit.clock import AnyClockEvent, ClockState, PauseReason, Phase
+from tablekit.result_entry import ResultSubmitted
+from tablekit.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
 from tablekit.seats import MAX_SEATS, MIN_SEATS, Seat
 
 PROTOCOL_VERSION: Final = 1
@@ -68,8 +70,8 @@ Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
 
-AnyUnitEvent = AnyClockEvent
-"""Everything a unit reports through its journal; result submissions join this union."""
+AnyUnitEvent = AnyClockEvent | ResultSubmitted
+"""Everything a unit reports through its journal: the clock's events and its results."""
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -378,6 +380,8 @@ _EVENT_INT_RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "move": (0, MAX_MOVE),
     "seats": (MIN_SEATS, MAX_SEATS),
     "moves_left": (0, MAX_SEATS + 1),
+    "tiles": (0, MAX_TILE_VALUE),
+    "jokers": (0, JOKERS_PER_TABLE),
 }
 _EVENT_FLOAT_RANGES: Final[Mapping[str, tuple[float, float]]] = {
     "move_seconds": (1e-9, 3600.0),
@@ -440,11 +444,20 @@ def decode_topic(
 
 
 def check_event(event: msgspec.Struct) -> None:
-    """Range checks on a domain event's numbers (the clock's structs carry no limits)."""
+    """Range checks on a domain event's numbers (the clock's structs carry no limits),
+    down into nested values such as a submitted result's racks."""
     for field in event.__struct_fields__:
         value = getattr(event, field)
         where = f"{type(event).__name__}.{field}"
         if isinstance(value, bool):
+            continue
+        if isinstance(value, msgspec.Struct):
+            check_event(value)
+            continue
+        if isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, msgspec.Struct):
+                    check_event(item)
             continue
         if isinstance(value, int):
             low, high = _EVENT_INT_RANGES.get(field, (0, MAX_MOVE))

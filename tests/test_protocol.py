@@ -278,3 +278,23 @@ def test_random_bytes_never_escape_as_another_exception(payload: bytes) -> None:
             decode(kind, payload)
         except DecodeError as err:
             assert err.reason
+
+
+def test_result_submission_travels_in_the_envelope_and_racks_are_range_checked() -> None:
+    from tablekit.result_entry import ResultSubmitted
+    from tablekit.scoring import GameEnding, GameReport, RackReport
+
+    report = GameReport(
+        game=2,
+        ending=GameEnding.WENT_OUT,
+        racks=(RackReport(Seat.A, tiles=0), RackReport(Seat.B, tiles=17, jokers=1),
+               RackReport(Seat.C, tiles=5)),
+    )
+    env = EventEnvelope(
+        v=1, unit="table-03", table=3, seq=9, ts=1.0,
+        event=ResultSubmitted(game=2, move=40, report=report),
+    )
+    assert decode(EventEnvelope, encode(env)) == env
+    bad = encode(env).replace(b'"tiles":17', b'"tiles":999')
+    with pytest.raises(DecodeError, match=r"RackReport.tiles: 999 is outside 0..728"):
+        decode(EventEnvelope, bad)

@@ -1,0 +1,226 @@
+"""What the tables and screens must be told, derived from the event's records.
+
+The hub service asks the conductor two things: the verdict on a table's submitted
+result (stored in the same transaction as the submission, see
+:meth:`Conductor.judge`), and — after every commit and once a second — the
+retained messages whose content changed (:meth:`Conductor.messages`): each
+table's assignment and latest result verdict, the round, standings and seating
+boards for the screens, and the last-lap broadcast when the round's time is
+over. Everything comes from the store, so a restarted hub tells the tables and
+screens exactly what it told them before.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import msgspec
+
+from hub.competition import (
+    Competition,
+    CompetitionError,
+    ResultRecorded,
+    ResultRejected,
+    RoundTimeOver,
+    record_kind,
+)
+from hub.hall import RoundInfo, SeatingBoard, SeatingLine, StandingLine, StandingsBoard
+from hub.organizer import Organizer
+from hub.screen_feed import screen_topic
+from hub.tournament import Phase as EventPhase
+from hub.tournament import TournamentError
+from tablekit.protocol import (
+    PROTOCOL_VERSION,
+    Broadcast,
+    BroadcastKind,
+    EventEnvelope,
+    ResultAck,
+    Topics,
+    encode,
+)
+from tablekit.result_entry import ResultSubmitted
+from tablekit.seats import seats_for
+
+log = logging.getLogger("hub.conductor")
+
+NAME_LIMIT = 40
+"""Characters of a player's name in screen messages (the protocol's limit)."""
+
+
+@dataclass(frozen=True)
+class Outgoing:
+    topic: str
+    payload: bytes
+    retain: bool = True
+
+
+class Conductor:
+    def __init__(
+        self, organizer: Organizer, topics: Topics, *, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.organizer = organizer
+        self.topics = topics
+        self.clock = clock
+        self._sent: dict[str, bytes] = {}
+
+    def reset(self) -> None:
+        """Forget what was sent (after a reconnect the broker may have lost it)."""
+        self._sent.clear()
+
+    # -- results from the tables ---------------------------------------------------------------
+
+    def judge(self, envelope: EventEnvelope) -> list[tuple[str, msgspec.Struct]]:
+        """The records answering a newly stored unit event (a result submission)."""
+        event = envelope.event
+        if not isinstance(event, ResultSubmitted):
+            return []
+        try:
+            verdict = self.organizer.judge_table_result(
+                envelope.table, event.report, unit=envelope.unit, seq=envelope.seq
+            )
+        except (CompetitionError, TournamentError) as err:
+            rejected = ResultRejected(
+                at=self.clock(), by=envelope.unit, table=envelope.table, game=event.game,
+                reason=str(err), unit=envelope.unit, seq=envelope.seq,
+            )
+            return [(record_kind(rejected), rejected)]
+        log.info(
+            "table %d game %d: result %s%s", envelope.table, event.game,
+            "accepted" if verdict.accepted else "rejected: ", verdict.reason,
+        )
+        return [(record_kind(verdict.record), verdict.record)]
+
+    # -- retained messages ----------------------------------------------------------------------
+
+    def messages(self) -> list[Outgoing]:
+        """Messages whose content changed since they were last sent (or since reset)."""
+        due = self.organizer.time_over_due(self.clock())
+        out: list[Outgoing] = []
+        competition = self.organizer.competition
+        for message in self._all(competition):
+            if self._sent.get(message.topic) != message.payload:
+                self._sent[message.topic] = message.payload
+                out.append(message)
+        if due is not None:
+            log.info("round %s: time is over, last lap at every table", due.stage)
+        return out
+
+    def _all(self, competition: Competition) -> Iterator[Outgoing]:
+        if competition.created is None:
+            return
+        for assignment in competition.assignments():
+            yield Outgoing(self.topics.assign(assignment.table), encode(assignment))
+        yield from self._verdicts(competition)
+        yield from self._boards(competition)
+        yield from self._time_over(competition)
+
+    def _verdicts(self, competition: Competition) -> Iterator[Outgoing]:
+        """Each table's latest answer, retained: a unit that restarted while waiting
+        for it gets it on reconnect."""
+        latest: dict[int, ResultRecorded | ResultRejected] = {}
+        for versions in competition.results.values():
+            for version in versions:
+                record = version.record
+                if record.unit and _newer(record, latest.get(record.table)):
+                    latest[record.table] = record
+        for rejected in competition.rejected:
+            if _newer(rejected, latest.get(rejected.table)):
+                latest[rejected.table] = rejected
+        for table, answer in sorted(latest.items()):
+            if isinstance(answer, ResultRecorded):
+                ack = ResultAck(
+                    v=PROTOCOL_VERSION, unit=answer.unit, game=answer.report.game, accepted=True
+                )
+            else:
+                ack = ResultAck(
+                    v=PROTOCOL_VERSION, unit=answer.unit, game=answer.game, accepted=False,
+                    reason=answer.reason[:200],
+                )
+            yield Outgoing(self.topics.result(table), encode(ack))
+
+    def _boards(self, competition: Competition) -> Iterator[Outgoing]:
+        state = competition.event
+        if not state.stages_played:
+            return
+        stage_name = state.stages_played[-1]
+        fmt = competition.format
+        stage = fmt.stages[fmt.stage_index(stage_name)]
+        closed = state.phase is not EventPhase.PLAYING
+        deadline = competition.round_deadline()
+        info = RoundInfo(
+            v=1,
+            stage=_label(stage_name),
+            round=competition.round_number(stage_name),
+            games=stage.games,
+            deadline=deadline[1] if deadline else None,
+            last_lap=stage_name in competition.time_over,
+            closed=closed,
+        )
+        yield Outgoing(screen_topic(self.topics, "round"), msgspec.json.encode(info))
+        players = state.players
+        finished = state.phase is EventPhase.FINISHED
+        if finished:
+            rows = tuple(
+                StandingLine(
+                    place=r.place, name=_name(players[r.player_id].name), big=r.big,
+                    small=r.small, games=r.games,
+                )
+                for r in state.final_ranking()
+            )
+        else:
+            rows = tuple(
+                StandingLine(
+                    place=r.place, name=_name(players[r.player_id].name), big=r.big,
+                    small=r.small, games=r.games,
+                )
+                for r in state.standings(stage_name).rows
+            )
+        board = StandingsBoard(
+            v=1, stage=_label(stage_name), after_round=competition.round_number(stage_name),
+            rows=rows, final=finished,
+        )
+        yield Outgoing(screen_topic(self.topics, "standings"), msgspec.json.encode(board))
+        seating = SeatingBoard(
+            v=1,
+            stage=_label(stage_name),
+            round=competition.round_number(stage_name),
+            rows=tuple(
+                SeatingLine(name=_name(players[pid].name), table=table.number, seat=str(seat))
+                for table in state.seating(stage_name)
+                for seat, pid in zip(seats_for(len(table.players)), table.players, strict=True)
+            ),
+        )
+        yield Outgoing(screen_topic(self.topics, "seating"), msgspec.json.encode(seating))
+
+    def _time_over(self, competition: Competition) -> Iterator[Outgoing]:
+        stage = competition.open_stage()
+        if stage is None or stage.name not in competition.time_over:
+            return
+        record: RoundTimeOver = competition.time_over[stage.name]
+        round_no = competition.round_number(stage.name)
+        broadcast = Broadcast(
+            v=PROTOCOL_VERSION,
+            id=round_no,
+            kind=BroadcastKind.LAST_LAP,
+            round=round_no,
+            text=f"Round {round_no}: time is over — last lap",
+            ts=record.at,
+        )
+        yield Outgoing(self.topics.broadcast, encode(broadcast))
+
+
+def _newer(
+    record: ResultRecorded | ResultRejected, than: ResultRecorded | ResultRejected | None
+) -> bool:
+    return than is None or record.at >= than.at
+
+
+def _name(name: str) -> str:
+    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def _label(text: str) -> str:
+    return text[:NAME_LIMIT]
