@@ -1,0 +1,140 @@
+"""The conductor: verdicts on table results and the retained messages of the event."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+
+from hub.conductor import Conductor
+from hub.hall import RoundInfo, SeatingBoard, StandingsBoard
+from hub.organizer import Organizer
+from hub.store import EventStore
+from hub.tournament import Player
+from tablekit.protocol import (
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    EventEnvelope,
+    ResultAck,
+    Topics,
+    decode,
+)
+from tablekit.result_entry import ResultSubmitted
+from tablekit.scoring import GameEnding, GameReport, RackReport
+from tablekit.seats import seats_for
+
+TOPICS = Topics("hall", "cup")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def event(tmp_path: Path, clock: Clock, players: int = 7) -> tuple[Organizer, Conductor]:
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ala", clock=clock)
+    org.create_event("Konkurs", "school", round_minutes=30)
+    entrants = [Player(org.next_player_id(i), f"Gracz {i}") for i in range(players)]
+    org.register(entrants, check_in=True)
+    org.draw(seed=3)
+    return org, Conductor(org, TOPICS, clock=clock)
+
+
+def submission(table: int, game: int, seats: int, seq: int, tiles: int = 9) -> EventEnvelope:
+    racks = tuple(
+        RackReport(s, tiles=0 if i == 0 else tiles + i) for i, s in enumerate(seats_for(seats))
+    )
+    report = GameReport(game=game, ending=GameEnding.WENT_OUT, racks=racks)
+    return EventEnvelope(
+        v=1, unit=f"table-{table:02d}", table=table, seq=seq, ts=1.0,
+        event=ResultSubmitted(game=game, move=30, report=report),
+    )
+
+
+def by_topic(conductor: Conductor) -> dict[str, bytes]:
+    return {m.topic: m.payload for m in conductor.messages()}
+
+
+def test_retained_messages_tell_tables_and_screens_the_event(tmp_path: Path) -> None:
+    _, conductor = event(tmp_path, Clock())
+    sent = by_topic(conductor)
+    a1 = decode(Assignment, sent[TOPICS.assign(1)])
+    a2 = decode(Assignment, sent[TOPICS.assign(2)])
+    assert (a1.game, a1.round, len(a1.seats), len(a2.seats)) == (1, 1, 4, 3)
+    info = msgspec.json.decode(sent[f"{TOPICS.base}/hub/round"], type=RoundInfo)
+    assert info.round == 1 and info.games == 2 and not info.closed and info.deadline is None
+    seating = msgspec.json.decode(sent[f"{TOPICS.base}/hub/seating"], type=SeatingBoard)
+    assert len(seating.rows) == 7
+    standings = msgspec.json.decode(sent[f"{TOPICS.base}/hub/standings"], type=StandingsBoard)
+    assert {r.place for r in standings.rows} == {1}  # nobody has played: all level
+    assert conductor.messages() == []  # nothing changed: nothing sent again
+    conductor.reset()
+    assert len(conductor.messages()) == len(sent)
+
+
+def test_a_table_result_is_judged_stored_and_answered(tmp_path: Path) -> None:
+    org, conductor = event(tmp_path, Clock())
+    conductor.messages()
+    env = submission(2, 1, 3, seq=12)
+    [(kind, record)] = conductor.judge(env)
+    assert kind == "result-recorded"
+    org.record(record)  # what the service does in the ingest transaction
+    sent = by_topic(conductor)
+    ack = decode(ResultAck, sent[TOPICS.result(2)])
+    assert ack == ResultAck(v=1, unit="table-02", game=1, accepted=True)
+    assert decode(Assignment, sent[TOPICS.assign(2)]).game == 2
+    standings = msgspec.json.decode(sent[f"{TOPICS.base}/hub/standings"], type=StandingsBoard)
+    assert standings.rows[0].big == 1 and standings.rows[0].small == 10 + 11  # B 9+1, C 9+2
+
+
+def test_a_bad_result_is_rejected_with_the_reason(tmp_path: Path) -> None:
+    org, conductor = event(tmp_path, Clock())
+    [(kind, record)] = conductor.judge(submission(2, 1, 4, seq=5))
+    assert kind == "result-rejected"
+    org.record(record)
+    ack = decode(ResultAck, by_topic(conductor)[TOPICS.result(2)])
+    assert not ack.accepted and "3 players sit there" in ack.reason
+
+
+def test_clock_events_need_no_verdict(tmp_path: Path) -> None:
+    from tablekit.clock import MovePassed
+    from tablekit.seats import Seat
+
+    _, conductor = event(tmp_path, Clock())
+    env = EventEnvelope(
+        v=1, unit="table-01", table=1, seq=1, ts=1.0,
+        event=MovePassed(game=1, move=1, seat=Seat.A, used=3.0),
+    )
+    assert conductor.judge(env) == []
+
+
+def test_round_time_over_broadcasts_the_last_lap_once(tmp_path: Path) -> None:
+    clock = Clock()
+    org, conductor = event(tmp_path, clock)
+    org.start_round()
+    conductor.messages()
+    clock.now += 29 * 60
+    assert all(m.topic != TOPICS.broadcast for m in conductor.messages())
+    clock.now += 61
+    sent = by_topic(conductor)
+    broadcast = decode(Broadcast, sent[TOPICS.broadcast])
+    assert broadcast.kind is BroadcastKind.LAST_LAP and broadcast.round == 1
+    info = msgspec.json.decode(sent[f"{TOPICS.base}/hub/round"], type=RoundInfo)
+    assert info.last_lap
+    assert conductor.messages() == []
+
+
+def test_a_restarted_hub_sends_the_same(tmp_path: Path) -> None:
+    clock = Clock()
+    org, conductor = event(tmp_path, clock)
+    rng = random.Random(1)
+    [(_, record)] = conductor.judge(submission(1, 1, 4, seq=3, tiles=rng.randint(1, 9)))
+    org.record(record)
+    before = by_topic(conductor)
+    again = Conductor(Organizer(EventStore(tmp_path / "hub.sqlite3"), clock=clock), TOPICS)
+    assert by_topic(again) == before
