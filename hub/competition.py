@@ -200,13 +200,22 @@ class Competition:
         Raises :class:`CompetitionError` (or a tournament error) when the record does
         not fit, so a command is checked by applying it before it is stored.
         """
+        return self.apply_all((record,))
+
+    def apply_all(self, records: Iterable[Record]) -> Competition:
+        """A new competition with ``records`` applied in order; this one is left unchanged.
+
+        One copy for the whole batch (replaying a long event stays linear); raises like
+        :meth:`apply`, and then nothing of the batch is applied.
+        """
         new = copy.copy(self)
         new.results = {k: list(v) for k, v in self.results.items()}
         new.started = dict(self.started)
         new.time_over = dict(self.time_over)
         new.rejected = list(self.rejected)
         new.facts = list(self.facts)
-        new._apply(record)
+        for record in records:
+            new._apply(record)
         return new
 
     # -- what the organizer and the screen ask -----------------------------------------------

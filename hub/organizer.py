@@ -88,12 +88,10 @@ class Organizer:
         """The event as stored now (folds in what other processes recorded)."""
         mark = self.store.mark(HUB_SOURCE)
         if mark is not None and mark.max_seq > self._seen:
-            competition = self._competition
-            for stored in self.store.events(source=HUB_SOURCE, after_seq=self._seen):
-                if stored.kind in RECORD_KINDS:
-                    competition = competition.apply(decode_record(stored.payload))
-                self._seen = stored.seq
-            self._competition = competition
+            stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
+            records = [decode_record(e.payload) for e in stored if e.kind in RECORD_KINDS]
+            self._competition = self._competition.apply_all(records)
+            self._seen = max(e.seq for e in stored)
         return self._competition
 
     # -- commands -------------------------------------------------------------------------
@@ -253,9 +251,7 @@ class Organizer:
 
     def record(self, *records: Record) -> Competition:
         """Check ``records`` against the event, then store them in one transaction."""
-        competition = self.competition
-        for record in records:
-            competition = competition.apply(record)
+        self.competition.apply_all(records)
         self.store.append_facts([(record_kind(r), r) for r in records])
         return self.competition  # folds what was stored, with anything stored meanwhile
 
