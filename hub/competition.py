@@ -273,7 +273,7 @@ class Competition:
         assert self.state is not None
         players = self.state.players
         rules = self.ruleset(stage)
-        assigned = AssignedRules(move_seconds=rules.move_seconds, ruleset=rules.name)
+        assigned = AssignedRules(move_seconds=rules.move_seconds, ruleset=rules.name, scoring=rules)
         out = []
         for progress in self.tables():
             seats = tuple(

@@ -23,6 +23,7 @@ import msgspec
 
 from tablekit.clock import AnyClockEvent, ClockState, PauseReason, Phase
 from tablekit.result_entry import ResultSubmitted
+from tablekit.rulesets import Ruleset
 from tablekit.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
 from tablekit.seats import MAX_SEATS, MIN_SEATS, Seat
 
@@ -168,6 +169,8 @@ class AssignedRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     move_seconds: MoveSeconds = 40.0
     ruleset: Annotated[str, msgspec.Meta(max_length=40)] = ""
     """Name of the tournament's ruleset (tablekit.rulesets), for result entry."""
+    scoring: Ruleset | None = None
+    """The ruleset itself, so a unit scores a custom ruleset exactly as the hub does."""
 
 
 class Assignment(_Message, frozen=True):

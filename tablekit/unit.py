@@ -300,11 +300,12 @@ class TableUnit:
     # -- messages from the hub --------------------------------------------------------------
 
     def _seating_of(self, a: Assignment) -> Seating:
-        try:
-            ruleset: Ruleset | None = get_ruleset(a.rules.ruleset) if a.rules.ruleset else None
-        except RulesetError:
-            log.warning("assignment names ruleset %r this unit does not know", a.rules.ruleset)
-            ruleset = None
+        ruleset = a.rules.scoring
+        if ruleset is None and a.rules.ruleset:
+            try:
+                ruleset = get_ruleset(a.rules.ruleset)
+            except RulesetError:
+                log.warning("assignment names ruleset %r this unit does not know", a.rules.ruleset)
         rules = ClockRules(
             seats=len(a.seats), move_seconds=a.rules.move_seconds, lockout=self.clock.rules.lockout
         )
