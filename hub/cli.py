@@ -92,6 +92,14 @@ _RACK = re.compile(r"(?P<tiles>\d+)?(?P<jokers>j{0,2})(?P<flag>np|cho|waived)?")
 _RACK_HELP = "tiles, then j per joker, then np/cho/waived: e.g. 0, 23, 12j, jj, 85np"
 
 
+RACK_SYNTAX = """\
+rack syntax (result enter --racks): "A=0 B=23 C=12j D=85np", or the values alone in
+seat order. A value is the sum of the tiles left, then j per joker left, then np
+(never opened: 100), cho (could have opened: 200) or waived (announced: 100).
+0 = went out. The ending is "went out" if a rack is 0, else "nobody out".
+"""
+
+
 class CliError(Exception):
     """Bad input on the command line: the message is the one line the user sees."""
 
@@ -836,9 +844,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=argparse.SUPPRESS,
         help="who runs the command, recorded with it (default $USER)",
     )
-    parser = _Parser(prog=PROG, description="Rummikub tournament organizer: the whole day.")
-    parser.add_argument("--db", type=Path, default=None, help=argparse.SUPPRESS)
-    parser.add_argument("--by", default=None, help=argparse.SUPPRESS)
+    parser = _Parser(
+        prog=PROG,
+        description="Rummikub tournament organizer: the whole day.",
+        epilog=RACK_SYNTAX,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        help=f"the event file (default $RUMMIKUB_DB or ./{DEFAULT_DB}); also after COMMAND",
+    )
+    parser.add_argument(
+        "--by", default=None, help="who runs the command, recorded with it (default $USER)"
+    )
     groups = parser.add_subparsers(dest="group", metavar="COMMAND", parser_class=_Parser)
     groups.required = True
 
