@@ -124,6 +124,7 @@ class MosquittoBroker:
             "connection_messages true",
             f"max_queued_messages {self.max_queued_messages}",
             f"max_inflight_messages {self.max_inflight_messages}",
+            "set_tcp_nodelay true",
         ]
         if os.geteuid() == 0:
             lines.append(f"user {getpass.getuser()}")  # do not drop to user mosquitto

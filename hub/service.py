@@ -36,6 +36,7 @@ from paho.mqtt.properties import Properties
 
 from hub.live import LiveView
 from hub.store import EventStore, IngestResult, StoreError
+from tablekit.link import no_delay
 from tablekit.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -214,6 +215,7 @@ class HubService:
             if reason.is_failure:
                 log.warning("hub: broker refused the connection: %s", reason)
                 return
+            no_delay(client)
             client.subscribe([(f, 1) for f in self.topics.hub_filters()])
             client.publish(
                 self.topics.hub_status,

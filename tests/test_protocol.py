@@ -287,11 +287,18 @@ def test_result_submission_travels_in_the_envelope_and_racks_are_range_checked()
     report = GameReport(
         game=2,
         ending=GameEnding.WENT_OUT,
-        racks=(RackReport(Seat.A, tiles=0), RackReport(Seat.B, tiles=17, jokers=1),
-               RackReport(Seat.C, tiles=5)),
+        racks=(
+            RackReport(Seat.A, tiles=0),
+            RackReport(Seat.B, tiles=17, jokers=1),
+            RackReport(Seat.C, tiles=5),
+        ),
     )
     env = EventEnvelope(
-        v=1, unit="table-03", table=3, seq=9, ts=1.0,
+        v=1,
+        unit="table-03",
+        table=3,
+        seq=9,
+        ts=1.0,
         event=ResultSubmitted(game=2, move=40, report=report),
     )
     assert decode(EventEnvelope, encode(env)) == env
