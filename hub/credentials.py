@@ -1,0 +1,527 @@
+"""Broker credentials and access rules for a venue: one account per table unit and service.
+
+``python -m hub.credentials --tables 24 --venue hall --event cup2026 --out DIR`` writes
+a bundle to copy onto the machines (see ``docs/deployment.md``)::
+
+    DIR/accounts.tsv                     every username, role and secret (keep it safe)
+    DIR/mosquitto/rummikub.conf          the broker config (deploy/mosquitto/rummikub.conf)
+    DIR/mosquitto/rummikub.passwd        Mosquitto password_file (PBKDF2-SHA512 hashes)
+    DIR/mosquitto/rummikub.acl           Mosquitto acl_file
+    DIR/hub/hub.env                      venue, event, broker for the hub's systemd units
+    DIR/hub/hub-password                 the hub service's secret
+    DIR/hub/admin-password               for ``rummikub-hub assign|broadcast`` by the organizer
+    DIR/readers/{name}.password          one per hub screen / read-only dashboard
+    DIR/units/table-07/unit.toml         the unit's config: [unit], [display], [link]
+    DIR/units/table-07/mqtt-password     the unit's secret
+
+Running it again on the same ``DIR`` keeps every secret it already holds (so adding
+tables does not invalidate the units already set up); ``--rotate`` makes new ones.
+
+The access scheme (``acl_file``; whatever is not granted is denied):
+
+* ``table-NN`` (one per table unit) may **write** only ``…/table/N/events``,
+  ``…/table/N/state`` and ``…/table/N/status`` (its Last Will), and **read** only
+  ``…/hub/table/N/#``, ``…/hub/broadcast`` and ``…/hub/status``.
+* ``hub`` (the hub service) and ``hub-admin`` (the organizer's one-shot commands) read
+  ``…/table/#`` and write ``…/hub/#``. They are two accounts because the broker
+  uses the username as the MQTT client id: a command connecting as ``hub`` would
+  take over, and with a clean start discard, the hub service's durable session.
+* readers (``screen``, ``dashboard-1``, …) read everything under the event's prefix
+  and write nothing.
+
+Mosquitto's ``%u`` substitution only works for a whole topic level, and the table
+number is a level of its own while the username is ``table-07``; so the ACL spells
+out one ``user`` block per account instead of ``pattern`` lines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import csv
+import enum
+import hashlib
+import io
+import os
+import secrets
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from tablekit.protocol import MAX_PAYLOAD, MAX_TABLE, Topics
+
+PBKDF2_ITERATIONS: Final = 101
+"""What ``mosquitto_passwd`` 2.0 writes (``$7$101$…``); Mosquitto reads the count."""
+SALT_BYTES: Final = 12
+SECRET_BYTES: Final = 18
+"""24 URL-safe characters: ~144 bits, no quoting needed in TOML or a shell."""
+HEADER_ALLOWANCE: Final = 512
+"""Bytes above the payload for a PUBLISH: fixed header ≤ 5, topic ≤ 2 + ~110 (venue and
+event of 32 characters, table 999), packet id 2, MQTT 5 properties; CONNECT packets
+(username, password, a Will of ~120 bytes) are smaller still."""
+MAX_PACKET_SIZE: Final = MAX_PAYLOAD + HEADER_ALLOWANCE
+MAX_QUEUED_MESSAGES: Final = 100_000
+"""Per client; the hub's durable session queues every table's events while it is away."""
+
+ADMIN_USER: Final = "hub-admin"
+HUB_USER: Final = "hub"
+READER_PREFIXES: Final = ("screen", "dashboard")
+_SECRET_ALPHABET: Final = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+)
+
+
+class CredentialsError(ValueError):
+    """Bad options or an unusable bundle directory; the message says what is wrong."""
+
+
+class Role(enum.StrEnum):
+    TABLE = "table"
+    HUB = "hub"
+    ADMIN = "admin"
+    READER = "reader"
+
+
+@dataclass(frozen=True)
+class Account:
+    username: str
+    role: Role
+    secret: str
+    table: int | None = None
+
+
+def table_username(table: int) -> str:
+    """The table unit's username, the same as its default ``unit_id``: ``table-07``."""
+    if not 1 <= table <= MAX_TABLE:
+        raise CredentialsError(f"table must be 1-{MAX_TABLE}, got {table}")
+    return f"table-{table:02d}"
+
+
+def reader_names(screens: int, dashboards: int) -> list[str]:
+    """``screen`` (or ``screen-1``, ``screen-2``, … for several), ``dashboard-1``, …"""
+    if screens < 0 or dashboards < 0:
+        raise CredentialsError("screens and dashboards must be 0 or more")
+    names = ["screen"] if screens == 1 else [f"screen-{i}" for i in range(1, screens + 1)]
+    return names + [f"dashboard-{i}" for i in range(1, dashboards + 1)]
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def make_accounts(
+    tables: int,
+    *,
+    screens: int = 1,
+    dashboards: int = 0,
+    known: dict[str, str] | None = None,
+    secret: Callable[[], str] = new_secret,
+) -> list[Account]:
+    """Every account of a venue; a username in ``known`` keeps its secret."""
+    if not 1 <= tables <= MAX_TABLE:
+        raise CredentialsError(f"--tables must be 1-{MAX_TABLE}, got {tables}")
+    known = known or {}
+
+    def account(username: str, role: Role, table: int | None = None) -> Account:
+        return Account(username, role, known.get(username) or secret(), table)
+
+    out = [account(HUB_USER, Role.HUB), account(ADMIN_USER, Role.ADMIN)]
+    out += [account(name, Role.READER) for name in reader_names(screens, dashboards)]
+    out += [account(table_username(n), Role.TABLE, n) for n in range(1, tables + 1)]
+    for acc in out:
+        check_secret(acc.username, acc.secret)
+    return out
+
+
+def check_secret(username: str, secret: str) -> None:
+    if len(secret) < 16 or not set(secret) <= _SECRET_ALPHABET:
+        raise CredentialsError(
+            f"{username}: a secret must be at least 16 of A-Z a-z 0-9 - _ (got {len(secret)} "
+            "characters)"
+        )
+
+
+# --- Mosquitto password_file -------------------------------------------------------------
+
+
+def password_hash(secret: str, salt: bytes, iterations: int = PBKDF2_ITERATIONS) -> str:
+    """Mosquitto 2.0's PBKDF2-SHA512 format: ``$7$iterations$base64(salt)$base64(hash)``."""
+    digest = hashlib.pbkdf2_hmac("sha512", secret.encode(), salt, iterations)
+    b64 = base64.b64encode
+    return f"$7${iterations}${b64(salt).decode()}${b64(digest).decode()}"
+
+
+def verify_hash(secret: str, hashed: str) -> bool:
+    """Whether ``hashed`` (a password_file entry after ``user:``) matches ``secret``."""
+    parts = hashed.split("$")
+    if len(parts) != 5 or parts[:2] != ["", "7"] or not parts[2].isdigit():
+        return False
+    salt = base64.b64decode(parts[3])
+    return secrets.compare_digest(password_hash(secret, salt, int(parts[2])), hashed)
+
+
+def password_file_text(
+    accounts: Iterable[Account], salt: Callable[[int], bytes] = os.urandom
+) -> str:
+    return "".join(f"{a.username}:{password_hash(a.secret, salt(SALT_BYTES))}\n" for a in accounts)
+
+
+# --- Mosquitto acl_file --------------------------------------------------------------------
+
+
+def acl_text(topics: Topics, accounts: Iterable[Account], *, anonymous_read: bool) -> str:
+    """The acl_file: one ``user`` block per account, explicit topics (see the module doc).
+
+    ``anonymous_read``: the lines before the first ``user`` apply to anonymous clients,
+    admitted only on the loopback listener for the hub screen (read only).
+    """
+    base = topics.base
+    lines = [
+        "# Generated by python -m hub.credentials. Mosquitto denies whatever is not granted",
+        "# here, so no `deny` lines are needed: nothing broader is granted that they could cut.",
+        f"# Topic tree of this event: {base}/ (docs/protocol.md)",
+        "",
+    ]
+    if anonymous_read:
+        lines += [
+            "# Anonymous clients (only the loopback listener admits them): read only.",
+            f"topic read {base}/#",
+            "",
+        ]
+    for acc in accounts:
+        lines.append(f"user {acc.username}")
+        if acc.role is Role.TABLE:
+            n = acc.table
+            lines += [
+                f"topic write {base}/table/{n}/events",
+                f"topic write {base}/table/{n}/state",
+                f"topic write {base}/table/{n}/status",
+                f"topic read {base}/hub/table/{n}/#",
+                f"topic read {base}/hub/broadcast",
+                f"topic read {base}/hub/status",
+            ]
+        elif acc.role in (Role.HUB, Role.ADMIN):
+            lines += [f"topic read {base}/table/#", f"topic readwrite {base}/hub/#"]
+        else:
+            lines.append(f"topic read {base}/#")
+        lines.append("")
+    return "\n".join(lines)
+
+
+# --- Mosquitto config ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    """Where the broker listens and keeps its files; the defaults are a hub Pi's."""
+
+    port: int = 1883
+    bind: str = ""
+    """Address of the main listener; empty = every interface (venue network and loopback)."""
+    local_port: int = 1884
+    """Loopback-only listener admitting anonymous read-only clients (the hub screen); 0 = none."""
+    websockets_port: int = 0
+    """Websockets listener for browser dashboards (password + read-only account); 0 = none."""
+    password_file: str = "/etc/mosquitto/rummikub.passwd"
+    acl_file: str = "/etc/mosquitto/rummikub.acl"
+    persistence_location: str = "/var/lib/mosquitto/"
+    log_file: str = "/var/log/mosquitto/mosquitto.log"
+    autosave_interval: int = 120
+    run_as: str = ""
+    """``user``: empty = Mosquitto's default (started as root it drops to ``mosquitto``)."""
+    extra: tuple[str, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        for name in ("port", "local_port", "websockets_port"):
+            value = getattr(self, name)
+            low = 1 if name == "port" else 0
+            if not low <= value <= 65535:
+                raise CredentialsError(f"{name} must be {low}-65535, got {value}")
+        ports = [p for p in (self.port, self.local_port, self.websockets_port) if p]
+        if len(set(ports)) != len(ports):
+            raise CredentialsError(f"the listeners need distinct ports, got {ports}")
+
+
+def broker_config(settings: BrokerSettings = BrokerSettings()) -> str:
+    """The Mosquitto 2.0 config for a venue (``deploy/mosquitto/rummikub.conf``)."""
+    s = settings
+    auth = [
+        "allow_anonymous false",
+        f"password_file {s.password_file}",
+        f"acl_file {s.acl_file}",
+        "# The username becomes the client id: nobody can take over another's session.",
+        "use_username_as_clientid true",
+    ]
+    lines = [
+        "# Mosquitto for a Rummikub venue (hub Pi). Generated by python -m hub.credentials;",
+        "# docs/deployment.md explains every line. Accounts and ACL: same directory.",
+        "",
+        "# Security settings (password_file, acl_file, allow_anonymous) belong to each listener.",
+        "per_listener_settings true",
+        "",
+        "# Persistence: retained assignments/states and the hub's durable session survive a",
+        "# restart (a snapshot every autosave_interval s; the units' journals cover the rest).",
+        "persistence true",
+        f"persistence_location {s.persistence_location}",
+        f"autosave_interval {s.autosave_interval}",
+        "# Sessions of units that never come back are dropped after two weeks.",
+        "persistent_client_expiration 14d",
+        "",
+        "# A log file: 2.0.11 block-buffers its stdout log.",
+        f"log_dest file {s.log_file}",
+        "log_type error",
+        "log_type warning",
+        "log_type notice",
+        "log_type information",
+        "connection_messages true",
+        "log_timestamp_format %Y-%m-%dT%H:%M:%S",
+        "",
+        f"# Payloads are at most {MAX_PAYLOAD} bytes (tablekit/protocol.py MAX_PAYLOAD), plus",
+        f"# {HEADER_ALLOWANCE} for the topic and headers. A bigger packet disconnects its sender.",
+        f"max_packet_size {MAX_PACKET_SIZE}",
+        "# The default 1000 silently drops messages queued for the hub while it is away.",
+        f"max_queued_messages {MAX_QUEUED_MESSAGES}",
+        "set_tcp_nodelay true",
+    ]
+    if s.run_as:
+        lines.append(f"user {s.run_as}")
+    lines += [
+        "",
+        "# The venue network and loopback: table units, the hub service, the organizer.",
+        f"listener {s.port}{' ' + s.bind if s.bind else ''}",
+        *auth,
+        "",
+    ]
+    if s.local_port:
+        lines += [
+            "# Loopback only: the hub screen (rummikub-screen has no username option yet).",
+            "# Anonymous clients here may read the event's topics and write nothing.",
+            f"listener {s.local_port} 127.0.0.1",
+            "allow_anonymous true",
+            f"acl_file {s.acl_file}",
+            "",
+        ]
+    ws = [
+        f"listener {s.websockets_port or 9001}",
+        "protocol websockets",
+        *auth,
+    ]
+    if s.websockets_port:
+        lines += ["# Browser dashboards (read-only accounts): MQTT over websockets.", *ws, ""]
+    else:
+        lines += [
+            "# Browser dashboards (read-only accounts) over websockets: generate with",
+            "# --websockets-port 9001, or uncomment:",
+            *(f"#{line}" if line.startswith("#") else f"# {line}" for line in ws),
+            "",
+        ]
+    lines += list(s.extra)
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- per-machine files ---------------------------------------------------------------------
+
+
+def unit_toml(account: Account, topics: Topics, host: str, port: int) -> str:
+    """A table unit's config (valid for ``tablekit.config``); add [pins] etc. as wired."""
+    if account.table is None:
+        raise CredentialsError(f"{account.username} is not a table unit")
+    return f"""\
+# Table {account.table} at {topics.venue}/{topics.event}. Generated by python -m hub.credentials.
+# Installed as /etc/tablekit/unit.toml by deploy/provision-unit.sh. Add [clock], [pins],
+# [buzzer] sections as wired and ruled (tablekit/default-unit.toml lists them all).
+
+[unit]
+table = {account.table}
+unit_id = "{account.username}"
+journal = "tablekit-journal.sqlite3"   # in the service's state directory /var/lib/tablekit
+
+[display]
+fullscreen = true
+
+[link]
+host = "{host}"
+port = {port}
+username = "{account.username}"
+password_file = "/etc/tablekit/mqtt-password"
+venue = "{topics.venue}"
+event = "{topics.event}"
+keepalive = 15
+"""
+
+
+def hub_env(topics: Topics, port: int, local_port: int) -> str:
+    screen_port = local_port or port
+    return f"""\
+# Read by rummikub-hub.service and rummikub-screen.service (systemd EnvironmentFile).
+RUMMIKUB_VENUE={topics.venue}
+RUMMIKUB_EVENT={topics.event}
+RUMMIKUB_BROKER=127.0.0.1:{port}
+RUMMIKUB_SCREEN_BROKER=127.0.0.1:{screen_port}
+"""
+
+
+def accounts_tsv(accounts: Iterable[Account]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+    writer.writerow(["username", "role", "table", "secret"])
+    for a in accounts:
+        writer.writerow([a.username, a.role.value, "" if a.table is None else a.table, a.secret])
+    return out.getvalue()
+
+
+def read_known(path: Path) -> dict[str, str]:
+    """username → secret from an earlier bundle's accounts.tsv (empty if there is none)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except OSError as err:
+        raise CredentialsError(f"{path}: cannot read: {err.strerror}") from None
+    known: dict[str, str] = {}
+    for i, row in enumerate(csv.DictReader(io.StringIO(text), delimiter="\t"), start=2):
+        username, secret = row.get("username"), row.get("secret")
+        if not username or not secret:
+            raise CredentialsError(f"{path}:{i}: expected username, role, table, secret")
+        check_secret(f"{path}:{i}: {username}", secret)
+        known[username] = secret
+    return known
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """Every file of a venue's bundle: relative path → text (all secret, mode 0600)."""
+
+    files: dict[str, str]
+    accounts: list[Account]
+
+
+def make_bundle(
+    topics: Topics,
+    accounts: Sequence[Account],
+    *,
+    host: str = "hub.local",
+    broker: BrokerSettings = BrokerSettings(),
+    salt: Callable[[int], bytes] = os.urandom,
+) -> Bundle:
+    files = {
+        "accounts.tsv": accounts_tsv(accounts),
+        "mosquitto/rummikub.conf": broker_config(broker),
+        "mosquitto/rummikub.passwd": password_file_text(accounts, salt),
+        "mosquitto/rummikub.acl": acl_text(
+            topics, accounts, anonymous_read=bool(broker.local_port)
+        ),
+        "hub/hub.env": hub_env(topics, broker.port, broker.local_port),
+    }
+    for acc in accounts:
+        secret = acc.secret + "\n"
+        if acc.role is Role.HUB:
+            files["hub/hub-password"] = secret
+        elif acc.role is Role.ADMIN:
+            files["hub/admin-password"] = secret
+        elif acc.role is Role.READER:
+            files[f"readers/{acc.username}.password"] = secret
+        else:
+            files[f"units/{acc.username}/unit.toml"] = unit_toml(acc, topics, host, broker.port)
+            files[f"units/{acc.username}/mqtt-password"] = secret
+    return Bundle(files, list(accounts))
+
+
+def write_bundle(bundle: Bundle, out: Path) -> list[Path]:
+    """Write every file with mode 0600 (directories 0700); returns the paths written."""
+    written = []
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o700)
+    for rel, text in sorted(bundle.files.items()):
+        path = out / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.chmod(0o700)
+        tmp = path.with_name(path.name + ".tmp")
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        tmp.chmod(0o600)
+        tmp.replace(path)
+        written.append(path)
+    return written
+
+
+# --- command line ------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m hub.credentials",
+        description="Generate broker accounts, the Mosquitto password file and ACL, and each "
+        "table unit's config for one event at one venue.",
+    )
+    p.add_argument("--tables", type=int, help="number of table units (table-01 …)")
+    p.add_argument("--venue", help="topic level: the venue")
+    p.add_argument("--event", help="topic level: the event")
+    p.add_argument("--out", type=Path, help="bundle directory (reused secrets are kept)")
+    p.add_argument("--host", default="hub.local", help="the hub as the units reach it")
+    p.add_argument("--port", type=int, default=1883, help="the broker's main listener")
+    p.add_argument(
+        "--local-port",
+        type=int,
+        default=1884,
+        help="loopback anonymous read-only listener for the hub screen (0 = none)",
+    )
+    p.add_argument("--websockets-port", type=int, default=0, help="websockets listener (0 = none)")
+    p.add_argument("--screens", type=int, default=1, help="read-only accounts screen[-N]")
+    p.add_argument("--dashboards", type=int, default=0, help="read-only accounts dashboard-N")
+    p.add_argument("--rotate", action="store_true", help="new secrets for every account")
+    p.add_argument(
+        "--print-broker-config",
+        action="store_true",
+        help="print the Mosquitto config for these ports and exit",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        broker = BrokerSettings(
+            port=args.port, local_port=args.local_port, websockets_port=args.websockets_port
+        )
+        if args.print_broker_config:
+            sys.stdout.write(broker_config(broker))
+            return 0
+        missing = [f"--{n}" for n in ("tables", "venue", "event", "out") if not getattr(args, n)]
+        if missing:
+            parser.error(f"missing {', '.join(missing)}")
+        try:
+            topics = Topics(args.venue, args.event)
+        except ValueError as err:
+            raise CredentialsError(str(err)) from None
+        out: Path = args.out
+        if out.exists() and not out.is_dir():
+            raise CredentialsError(f"--out {out}: exists and is not a directory")
+        known = {} if args.rotate else read_known(out / "accounts.tsv")
+        accounts = make_accounts(
+            args.tables, screens=args.screens, dashboards=args.dashboards, known=known
+        )
+        bundle = make_bundle(topics, accounts, host=args.host, broker=broker)
+        write_bundle(bundle, out)
+    except CredentialsError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 1
+    kept = sum(1 for a in accounts if a.username in known)
+    print(
+        f"{out}: {len(accounts)} accounts ({args.tables} tables; {kept} secrets kept, "
+        f"{len(accounts) - kept} new) for {topics.base}/"
+    )
+    print(f"  hub Pi:   sudo deploy/provision-hub.sh --bundle {out}")
+    print(f"  table N:  sudo deploy/provision-unit.sh --bundle {out}/units/table-NN")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
