@@ -29,6 +29,7 @@ window), ``kmsdrm`` (a Pi without a desktop; use ``fullscreen``). Run
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections import OrderedDict
@@ -326,6 +327,44 @@ def _draw_icon(surface: pygame.Surface, icon: Icon, under: Colour) -> None:
             r = round(min(w, h) * 0.42)
             center = (round(x + w / 2), round(y + h / 2))
             pygame.draw.circle(surface, c, center, r, max(2, round(r * 0.3)))
+        case IconKind.CHECK:
+            thick = max(3, round(min(w, h) * 0.2))
+            pygame.draw.lines(
+                surface, c, False, [pt(0.1, 0.52), pt(0.4, 0.82), pt(0.92, 0.18)], thick
+            )
+            for fx, fy in ((0.1, 0.52), (0.4, 0.82), (0.92, 0.18)):
+                jx, jy = pt(fx, fy)
+                pygame.draw.circle(surface, c, (round(jx), round(jy)), thick // 2)
+        case IconKind.STAR:
+            points = []
+            for i in range(10):
+                reach = 0.5 if i % 2 == 0 else 0.21
+                angle = math.pi * (i / 5 - 0.5)
+                points.append(pt(0.5 + reach * math.cos(angle), 0.54 + reach * math.sin(angle)))
+            pygame.draw.polygon(surface, c, points)
+        case IconKind.HOURGLASS:
+            pygame.draw.polygon(surface, c, [pt(0.18, 0.06), pt(0.82, 0.06), pt(0.5, 0.5)])
+            pygame.draw.polygon(surface, c, [pt(0.5, 0.5), pt(0.82, 0.94), pt(0.18, 0.94)])
+            bar = max(2, round(h * 0.07))
+            pygame.draw.rect(surface, c, (round(x + w * 0.1), y, round(w * 0.8), bar))
+            pygame.draw.rect(surface, c, (round(x + w * 0.1), y + h - bar, round(w * 0.8), bar))
+        case IconKind.KEYPAD:
+            gap = max(1, round(min(w, h) * 0.08))
+            cell = (min(w, h) - gap * 2) / 3
+            ox, oy = x + (w - min(w, h)) / 2, y + (h - min(w, h)) / 2
+            for row in range(3):
+                for col in range(3):
+                    pygame.draw.rect(
+                        surface,
+                        c,
+                        (
+                            round(ox + col * (cell + gap)),
+                            round(oy + row * (cell + gap)),
+                            max(1, round(cell)),
+                            max(1, round(cell)),
+                        ),
+                        border_radius=max(1, round(cell / 5)),
+                    )
         case IconKind.OFFLINE:
             r = round(min(w, h) * 0.44)
             cx, cy = round(x + w / 2), round(y + h / 2)

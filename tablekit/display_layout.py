@@ -16,6 +16,8 @@ word and an icon shape as well as a colour (never colour alone).
 from __future__ import annotations
 
 import enum
+import functools
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +26,9 @@ import msgspec
 
 from tablekit.clock import ClockRules, ClockState, GameEndReason, PauseReason, Phase
 from tablekit.controls import JudgeAction, JudgeMenu
+from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
+from tablekit.rulesets import Ruleset, get_ruleset
+from tablekit.scoring import GameEnding, Opening, SeatScore, displayed_small
 from tablekit.seats import Seat, next_seat
 from tablekit.view import TableView
 
@@ -44,6 +49,10 @@ PURPLE: Colour = (150, 40, 160)
 SLATE: Colour = (48, 64, 92)
 DARK_GREY: Colour = (64, 66, 74)
 BAR_TRACK: Colour = (40, 43, 50)
+BRIGHT_GREEN: Colour = (70, 210, 120)
+KEYCAP: Colour = (206, 210, 216)
+DARK_AMBER: Colour = (150, 90, 0)
+ROW_LINE: Colour = (34, 37, 44)
 
 WARN_SECONDS = 10
 """At or below this many whole seconds the digits turn amber (the buzzer's first beep)."""
@@ -68,6 +77,14 @@ class IconKind(enum.StrEnum):
     OFFLINE = "offline"
     POINTER = "pointer"
     """The ▶ that marks the selected judge-menu item."""
+    KEYPAD = "keypad"
+    """A grid of keys: a result is being typed on the keypad."""
+    CHECK = "check"
+    """✓: a seat's values are in, a seat confirmed, the hub accepted the result."""
+    STAR = "star"
+    """★: the winner of the game (the game's top place)."""
+    HOURGLASS = "hourglass"
+    """Waiting for the hub's answer."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +306,8 @@ def _style(view: TableView) -> _Style:
     if c.phase is Phase.TIME_UP:
         seat = f" — SEAT {c.active} {view.name(c.active)}" if c.active else ""
         return _Style(f"TIME{seat}", IconKind.STOP, RED, WHITE)
+    if c.phase is Phase.GAME_OVER and view.entry is not None:
+        return _entry_style(view, view.entry)
     if c.phase is Phase.GAME_OVER:
         return _Style(word, IconKind.FLAG, DARK_GREY, WHITE)
     if c.phase is Phase.READY:
@@ -478,12 +497,18 @@ def _game_over(lay: Layout, view: TableView) -> Panel:
     )
 
 
-def _menu(lay: Layout, menu: JudgeMenu) -> Panel:
+def _menu(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
     box, p = lay.below_band, lay.pad
     rows = len(menu.actions) + 2
     row_h = min((box.h - p * 4) // rows, round(box.w * 0.085))
     title = Box(box.x + p * 4, box.y + p * 2, box.w - p * 8, row_h)
-    items: list[Item] = [Text("JUDGE MENU", title.inset(0, p), WHITE, Align.LEFT)]
+    entry = view.entry
+    if entry is not None and entry.seat is not None and view.clock.phase is Phase.GAME_OVER:
+        # "This seat could have opened" etc. act on the seat the flow is at: name it.
+        heading = f"JUDGE MENU — SEAT {entry.seat}  {view.name(entry.seat)}"
+    else:
+        heading = "JUDGE MENU"
+    items: list[Item] = [Text(heading, title.inset(0, p), WHITE, Align.LEFT)]
     for i, action in enumerate(menu.actions):
         row = Box(title.x, title.bottom + i * row_h, title.w, row_h - max(1, p // 2))
         selected = i == menu.selected
@@ -514,7 +539,10 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
     else:
         panels.append(_band(lay, view, style, lay.band, True))
     if view.menu is not None:
-        panels.append(_menu(lay, view.menu))
+        panels.append(_menu(lay, view.menu, view))
+        return tuple(panels)
+    if c.phase is Phase.GAME_OVER and view.entry is not None:
+        panels += _entry_panels(lay, view, view.entry)
         return tuple(panels)
     if c.phase is Phase.GAME_OVER:
         panels.append(_game_over(lay, view))
@@ -534,6 +562,569 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
         panels.append(_footer(lay, view, c.on_deck, f"GAME {c.game} · MOVE {c.move}"))
     panels.append(_message(lay, view))
     return tuple(panels)
+
+
+# --- result entry ------------------------------------------------------------------------
+#
+# After a game the unit walks the seats with a numeric keypad (tablekit.result_entry).
+# Three screens share the space under the band: typing (whose turn, what to type, the
+# typed number, the seats so far), the score table to confirm, and the hub's answer. The
+# typed number has a panel of its own, so a key press redraws only that panel.
+
+_ENTRY_LOOK: dict[Step, tuple[IconKind, Colour, Colour]] = {
+    Step.TILES: (IconKind.KEYPAD, SLATE, WHITE),
+    Step.JOKERS: (IconKind.KEYPAD, SLATE, WHITE),
+    Step.CONFIRM: (IconKind.CHECK, SLATE, WHITE),
+    Step.READY: (IconKind.HOURGLASS, DARK_GREY, WHITE),
+    Step.SUBMITTED: (IconKind.HOURGLASS, DARK_GREY, WHITE),
+    Step.ACCEPTED: (IconKind.CHECK, GREEN, WHITE),
+    Step.REJECTED: (IconKind.ALERT, AMBER, BLACK),
+}
+"""Band icon, background and text colour of each step (word and shape, not colour alone)."""
+
+_TYPING = (Step.TILES, Step.JOKERS)
+_PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+_OPENING_TAGS = {
+    Opening.NOT_OPENED: "NEVER OPENED",
+    Opening.COULD_HAVE_OPENED: "COULD HAVE OPENED",
+    Opening.WAIVED: "NEVER OPENED · 200 WAIVED",
+}
+
+
+def _entry_style(view: TableView, entry: EntryView) -> _Style:
+    icon, bg, fg = _ENTRY_LOOK[entry.step]
+    return _Style(view.state_word, icon, bg, fg)
+
+
+def text_width(text: str, h: int) -> int:
+    """About how wide ``text`` comes out in a box ``h`` high (bold DejaVu Sans, line
+    height 1.17 em), a little generous; the layout shares rows with it. The renderer
+    still fits every text to its own box, so an estimate off by a little only costs a
+    little size."""
+    em = 0.0
+    for ch in text:
+        if ch == " ":
+            em += 0.36
+        elif ch.isdigit():
+            em += 0.72
+        elif ch.isupper():
+            em += 0.80
+        elif ch.islower():
+            em += 0.66
+        elif ch in ".,:;·|!()'":
+            em += 0.45
+        elif ch == "⌫":
+            em += 1.4
+        else:
+            em += 0.88
+    return math.ceil(em * h / 1.17)
+
+
+@functools.lru_cache(maxsize=512)
+def _split(text: str, lines: int) -> tuple[str, ...]:
+    """``text`` broken at spaces into ``lines`` lines with the narrowest widest line."""
+    words = text.split()
+    if lines <= 1 or len(words) < lines:
+        return (" ".join(words),)
+    best: tuple[str, ...] = (text,)
+    best_w = math.inf
+    for cuts in itertools.combinations(range(1, len(words)), lines - 1):
+        bounds = (0, *cuts, len(words))
+        candidate = tuple(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))
+        widest = max(text_width(line, 100) for line in candidate)
+        if widest < best_w:
+            best, best_w = candidate, widest
+    return best
+
+
+def wrap(
+    text: str,
+    box: Box,
+    colour: Colour,
+    align: Align = Align.CENTER,
+    *,
+    max_lines: int = 3,
+    line_cap: int | None = None,
+) -> list[Text]:
+    """``text`` as up to ``max_lines`` lines filling ``box`` as large as they fit
+    (a line more only when it makes the text clearly larger), centred vertically."""
+    if not text or box.w <= 0 or box.h <= 0:
+        return []
+    size = 0.0
+    lines: tuple[str, ...] = (text,)
+    for n in range(1, max_lines + 1):
+        candidate = _split(text, n)
+        if len(candidate) < n:
+            break
+        line_h = box.h // n if line_cap is None else min(box.h // n, line_cap)
+        widest = max(text_width(line, line_h) for line in candidate)
+        fitted = line_h * min(1.0, box.w / max(1, widest))
+        if fitted > size * 1.12:
+            size, lines = fitted, candidate
+    h = max(1, min(box.h // len(lines), round(size)))
+    top = box.y + (box.h - h * len(lines)) // 2
+    return [
+        Text(line, Box(box.x, top + i * h, box.w, h), colour, align, shrink=0.6)
+        for i, line in enumerate(lines)
+    ]
+
+
+def key_hints(box: Box, hints: tuple[tuple[str, str], ...], cap: int) -> list[Item]:
+    """Keycaps with what they do — ``[ENTER] next  [−] back`` — in one row (two if one
+    would be too small), as large as fits ``box`` up to ``cap`` high, centred."""
+    rows_options = [hints] if len(hints) < 2 else [hints, hints[: (len(hints) + 1) // 2]]
+    best: tuple[int, list[tuple[tuple[str, str], ...]]] = (0, [hints])
+    for first in rows_options:
+        rows = [first, hints[len(first) :]] if len(first) < len(hints) else [first]
+        h = min(cap, box.h // len(rows))
+        widest = max(_hints_width(row, h) for row in rows)
+        if widest > box.w:
+            h = int(h * box.w / widest)
+            while h > 4 and max(_hints_width(row, h) for row in rows) > box.w:
+                h -= 1
+        if h > best[0] * 1.15:
+            best = (h, rows)
+    h, rows = best
+    items: list[Item] = []
+    top = box.y + (box.h - h * len(rows)) // 2
+    for r, row in enumerate(rows):
+        x = box.x + (box.w - _hints_width(row, h)) // 2
+        y = top + r * h
+        for i, (key, label) in enumerate(row):
+            kh, lh = round(h * 0.56), round(h * 0.62)
+            chip = Box(
+                x, y + max(1, h // 12), text_width(key, kh) + h // 2, h - 2 * max(1, h // 12)
+            )
+            items.append(Fill(chip, KEYCAP, radius=max(2, h // 6)))
+            items.append(
+                Text(key, Box(chip.x + h // 4, y + (h - kh) // 2, chip.w - h // 2, kh), BLACK)
+            )
+            x = chip.right + round(h * 0.2)
+            if label:
+                lw = text_width(label, lh)
+                items.append(Text(label, Box(x, y + (h - lh) // 2, lw, lh), WHITE, Align.LEFT))
+                x += lw
+            if i < len(row) - 1:
+                x += round(h * 0.55)
+    return items
+
+
+def _hints_width(row: tuple[tuple[str, str], ...], h: int) -> int:
+    kh, lh = round(h * 0.56), round(h * 0.62)
+    width = 0
+    for key, label in row:
+        width += text_width(key, kh) + h // 2 + round(h * 0.2)
+        width += text_width(label, lh) if label else 0
+    return width + round(h * 0.55) * (len(row) - 1)
+
+
+def _signed(points: int) -> str:
+    """Small points with their sign: +57, −23 (a real minus, as wide as the plus), 0."""
+    if points > 0:
+        return f"+{points}"
+    if points < 0:
+        return f"−{-points}"
+    return "0"
+
+
+def _rack_words(rack: RackEntry, current: bool, step: Step) -> str:
+    if rack.tiles is None:
+        return "typing…" if current else "—"
+    if rack.jokers:
+        return f"{rack.tiles} +{rack.jokers} joker{'s' if rack.jokers > 1 else ''}"
+    if rack.jokers is None:
+        return f"{rack.tiles} +jokers?" if current and step is Step.JOKERS else str(rack.tiles)
+    return str(rack.tiles)
+
+
+def _opening_note(rack: RackEntry, ruleset: Ruleset) -> str:
+    """What a not-opened mark means for the seat, or "" when it opened."""
+    match rack.opening:
+        case Opening.NOT_OPENED:
+            return f"NEVER OPENED — scores {ruleset.not_opened_penalty} · * undoes"
+        case Opening.COULD_HAVE_OPENED:
+            return f"JUDGE: COULD HAVE OPENED — scores {ruleset.could_have_opened_penalty}"
+        case Opening.WAIVED:
+            return f"JUDGE: 200 WAIVED — scores {ruleset.not_opened_penalty}"
+    return ""
+
+
+def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
+    """Where each entry panel goes: they tile the space under the band."""
+    r = lay.below_band
+    hint_h = round(r.h * (0.17 if lay.portrait else 0.22 if step in _TYPING else 0.2))
+    body = Box(r.x, r.y, r.w, r.h - hint_h)
+    hint = Box(r.x, body.bottom, r.w, hint_h)
+    if step in _TYPING:
+        if lay.portrait:
+            seat_h, ask_h, buf_h = (round(body.h * f) for f in (0.16, 0.14, 0.26))
+            seat = Box(r.x, body.y, r.w, seat_h)
+            ask = Box(r.x, seat.bottom, r.w, ask_h)
+            buffer = Box(r.x, ask.bottom, r.w, buf_h)
+            seats = Box(r.x, buffer.bottom, r.w, body.bottom - buffer.bottom)
+        else:
+            list_w = round(r.w * 0.4)
+            left_w = r.w - list_w
+            seat_h, ask_h = round(body.h * 0.33), round(body.h * 0.2)
+            seat = Box(r.x, body.y, left_w, seat_h)
+            ask = Box(r.x, seat.bottom, left_w, ask_h)
+            buffer = Box(r.x, ask.bottom, left_w, body.bottom - ask.bottom)
+            seats = Box(r.x + left_w, body.y, list_w, body.h)
+        return {"seat": seat, "ask": ask, "buffer": buffer, "seats": seats, "hint": hint}
+    if step is Step.CONFIRM:
+        table_h = round(body.h * (0.66 if lay.portrait else 0.7))
+        table = Box(r.x, body.y, r.w, table_h)
+        prompt = Box(r.x, table.bottom, r.w, body.bottom - table.bottom)
+        return {"table": table, "prompt": prompt, "hint": hint}
+    status_h = round(body.h * (0.45 if step is Step.REJECTED else 0.4))
+    status = Box(r.x, body.y, r.w, status_h)
+    table = Box(r.x, status.bottom, r.w, body.bottom - status.bottom)
+    return {"status": status, "table": table, "hint": hint}
+
+
+def _entry_panels(lay: Layout, view: TableView, e: EntryView) -> list[Panel]:
+    boxes = _entry_regions(lay, e.step)
+    panels: list[Panel] = []
+    if e.step in _TYPING:
+        panels += [
+            _entry_seat(lay, view, e, boxes["seat"]),
+            _entry_ask(lay, e, boxes["ask"]),
+            _entry_buffer(lay, e, boxes["buffer"]),
+            _entry_seats(lay, view, e, boxes["seats"]),
+        ]
+    elif e.step is Step.CONFIRM:
+        panels += [
+            Panel(
+                "entry-table",
+                boxes["table"],
+                BACKGROUND,
+                _score_table(lay, view, e, boxes["table"], e.seat),
+            ),
+            _entry_prompt(lay, view, e, boxes["prompt"]),
+        ]
+    else:
+        panels += [
+            _entry_status(lay, view, e, boxes["status"]),
+            Panel(
+                "entry-table",
+                boxes["table"],
+                BACKGROUND,
+                _score_table(lay, view, e, boxes["table"], None),
+            ),
+        ]
+    panels.append(_entry_hint(lay, view, e, boxes["hint"]))
+    return panels
+
+
+def _entry_seat(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+    """Whose rack is being entered: the seat letter on a tile and the name, huge."""
+    p = lay.pad
+    side = box.h - p * 4
+    tile = Box(box.x + p * 4, box.y + p * 2, side, side)
+    text_x = tile.right + p * 4
+    width = box.right - text_x - p * 4
+    label = Box(text_x, tile.y, width, round(side * 0.3))
+    name = Box(text_x, label.bottom + p, width, tile.bottom - label.bottom - p)
+    seats = [r.seat for r in e.racks]
+    assert e.seat is not None
+    number = seats.index(e.seat) + 1
+    items: tuple[Item, ...] = (
+        Fill(tile, WHITE, radius=max(2, side // 10)),
+        Text(str(e.seat), tile.inset(round(side * 0.16)), BLACK, tight=True, template="W"),
+        Text(f"SEAT {e.seat} · {number} OF {len(seats)}", label, DIM, Align.LEFT),
+        Text(view.name(e.seat), name, WHITE, Align.LEFT, shrink=0.55),
+    )
+    return Panel("entry-seat", box, BACKGROUND, items)
+
+
+def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
+    """What to type, and what a bare ENTER does (or the seat's never-opened mark)."""
+    p = lay.pad
+    inner = box.inset(p * 4, p)
+    ask_h = round(inner.h * 0.58)
+    ask = Box(inner.x, inner.y, inner.w, ask_h)
+    sub = Box(inner.x, ask.bottom, inner.w, inner.h - ask_h)
+    rack = next(r for r in e.racks if r.seat == e.seat)
+    if e.step is Step.TILES:
+        question = "Tiles left on the rack (sum)"
+        keeps = (
+            "0 if the rack is empty" if rack.tiles is None else f"ENTER alone keeps {rack.tiles}"
+        )
+    else:
+        question = "Jokers left (0–2)"
+        keeps = (
+            "ENTER alone: no joker" if rack.jokers is None else f"ENTER alone keeps {rack.jokers}"
+        )
+    note = _opening_note(rack, e.ruleset)
+    items: tuple[Item, ...] = (
+        Text(question, ask, WHITE, Align.LEFT, shrink=0.6),
+        Text(note or keeps, sub, AMBER if note else DIM, Align.LEFT, shrink=0.6),
+    )
+    return Panel("entry-ask", box, BACKGROUND, items)
+
+
+def _entry_buffer(lay: Layout, e: EntryView, box: Box) -> Panel:
+    """The number typed so far, very large in a frame; greyed, what ENTER alone takes."""
+    p = lay.pad
+    frame = box.inset(p * 4, p * 2)
+    if not lay.portrait:
+        frame = Box(frame.x, frame.y, min(frame.w, round(frame.h * 2.6)), frame.h)
+    rack = next(r for r in e.racks if r.seat == e.seat)
+    if e.buffer:
+        shown, colour = e.buffer, WHITE
+    else:
+        kept = rack.tiles if e.step is Step.TILES else (rack.jokers or 0)
+        shown, colour = ("" if kept is None else str(kept)), GREY
+    digits = frame.inset(max(p * 3, frame.h // 8))
+    items: tuple[Item, ...] = (
+        Fill(frame, WHITE, radius=p * 3, width=max(2, p)),
+        Text(shown, digits, colour, tight=True, template="000"),
+    )
+    return Panel("entry-buffer", box, BACKGROUND, items)
+
+
+def _entry_seats(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+    """Every seat with its values so far: ✓ when both are in; the seat being typed is
+    lit and says "typing…" (or shows its values when they are being corrected)."""
+    p = lay.pad
+    items: list[Item] = [Fill(Box(box.x, box.y, max(1, p // 2), box.h), PANEL_EDGE)]
+    inner = box.inset(p * 3, p * 2)
+    row_h = inner.h // len(e.racks)
+    for i, rack in enumerate(e.racks):
+        current = rack.seat == e.seat
+        row = Box(inner.x, inner.y + i * row_h, inner.w, row_h - p)
+        if current:
+            items.append(Fill(row, SLATE, radius=p * 2))
+        side = round(row.h * 0.72)
+        tile = Box(row.x + p * 2, row.y + (row.h - side) // 2, side, side)
+        items.append(Fill(tile, WHITE, radius=max(2, side // 8)))
+        items.append(
+            Text(str(rack.seat), tile.inset(round(side * 0.16)), BLACK, tight=True, template="W")
+        )
+        mark = round(row.h * 0.4)
+        check = Box(row.right - mark - p * 2, row.y + (row.h - mark) // 2, mark, mark)
+        text_x = tile.right + p * 2
+        text_w = check.x - p - text_x
+        name = Box(text_x, row.y + p, text_w, round(row.h * 0.4))
+        value = Box(text_x, name.bottom, text_w, row.bottom - name.bottom - p)
+        tag = _OPENING_TAGS.get(rack.opening)
+        if tag:
+            items.append(Text(tag, name, AMBER, Align.LEFT, shrink=0.8))
+        else:
+            first_name = view.name(rack.seat).split()[0]
+            items.append(Text(first_name, name, WHITE if current else DIM, Align.LEFT, shrink=0.8))
+        words = _rack_words(rack, current, e.step)
+        colour = WHITE if rack.tiles is not None else GREY
+        items.append(Text(words, value, colour, Align.LEFT, shrink=0.7))
+        if rack.complete:
+            items.append(Icon(IconKind.CHECK, check, BRIGHT_GREEN))
+    return Panel("entry-seats", box, BACKGROUND, tuple(items))
+
+
+def _score_table(
+    lay: Layout, view: TableView, e: EntryView, box: Box, highlight: Seat | None
+) -> tuple[Item, ...]:
+    """The whole table: seat, player, rack value, small and big points, place (★ for the
+    winner) and ✓ for each confirmation; the seat to confirm on a white row."""
+    p = lay.pad
+    inner = box.inset(p * 3, p * 2)
+    n = len(e.racks)
+    head_h = round(inner.h / (n + 0.6) * 0.6)
+    row_h = (inner.h - head_h) // n
+    fractions = (
+        (0.08, 0.37, 0.12, 0.14, 0.08, 0.14, 0.07)
+        if not lay.portrait
+        else (0.1, 0.24, 0.14, 0.17, 0.09, 0.16, 0.1)
+    )
+    edges = [inner.x + round(inner.w * sum(fractions[:i])) for i in range(len(fractions) + 1)]
+    edges[-1] = inner.right
+
+    def cell(col: int, y: int, h: int) -> Box:
+        return Box(edges[col] + p, y, edges[col + 1] - edges[col] - p * 2, h)
+
+    items: list[Item] = []
+    head = ("", "PLAYER", "RACK", "SMALL", "BIG", "PLACE", "OK")
+    align = (Align.CENTER, Align.LEFT, *[Align.RIGHT] * 3, Align.RIGHT, Align.CENTER)
+    for col, word in enumerate(head):
+        if word:
+            items.append(
+                Text(
+                    word,
+                    cell(col, inner.y, head_h).inset(0, head_h // 6),
+                    DIM,
+                    align[col],
+                    shrink=0.3,
+                )
+            )
+    for i, rack in enumerate(e.racks):
+        y = inner.y + head_h + i * row_h
+        row = Box(inner.x, y + 1, inner.w, row_h - 2)
+        lit = rack.seat == highlight
+        fg = BLACK if lit else WHITE
+        if lit:
+            items.append(Fill(row, WHITE, radius=p * 2))
+        else:
+            items.append(Fill(Box(inner.x, y, inner.w, 1), ROW_LINE))
+        tile_cell = cell(0, row.y, row.h)
+        side = min(row.h - p, tile_cell.w)
+        tile = Box(tile_cell.x + (tile_cell.w - side) // 2, row.y + (row.h - side) // 2, side, side)
+        items.append(Fill(tile, BLACK if lit else WHITE, radius=max(2, side // 8)))
+        letter = Text(
+            str(rack.seat),
+            tile.inset(round(side * 0.16)),
+            WHITE if lit else BLACK,
+            tight=True,
+            template="W",
+        )
+        items.append(letter)
+        name_cell = cell(1, row.y, row.h)
+        name_h = round(row.h * 0.58)
+        tag = _OPENING_TAGS.get(rack.opening)
+        tag_h = round(row.h * 0.34) if tag else 0
+        top = row.y + (row.h - name_h - tag_h) // 2
+        name = Box(name_cell.x, top, name_cell.w, name_h)
+        who = view.name(rack.seat)
+        if lay.portrait:
+            who = who.split()[0]
+        items.append(Text(who, name, fg, Align.LEFT, shrink=0.8))
+        if tag:
+            tag_box = Box(name_cell.x, name.bottom, name_cell.w, tag_h)
+            items.append(Text(tag, tag_box, DARK_AMBER if lit else AMBER, Align.LEFT, shrink=0.8))
+        score = _seat_score(e, rack.seat)
+        number_h = round(row.h * 0.62)
+        ny = row.y + (row.h - number_h) // 2
+        if score is None:
+            values = ("—", "—", "—", "—")
+        else:
+            values = (
+                str(score.rack_value),
+                _signed(displayed_small(score, e.ruleset)),
+                str(score.big),
+                _PLACES.get(score.place, str(score.place)),
+            )
+        templates = ("000", "−000", "0", "2nd")
+        for col, (text, template) in enumerate(zip(values, templates, strict=True), start=2):
+            box_ = cell(col, ny, number_h)
+            if col == 5 and score is not None and score.winner:
+                mark = min(number_h, box_.w // 3)
+                star = Box(box_.x, row.y + (row.h - mark) // 2, mark, mark)
+                items.append(Icon(IconKind.STAR, star, BLACK if lit else AMBER))
+                box_ = Box(star.right + p, ny, box_.right - star.right - p, number_h)
+            items.append(Text(text, box_, fg, Align.RIGHT, template=template, shrink=0.3))
+        ok = cell(6, row.y, row.h)
+        if rack.seat in e.confirmed:
+            mark = min(ok.w, number_h)
+            items.append(
+                Icon(
+                    IconKind.CHECK,
+                    Box(ok.x + (ok.w - mark) // 2, row.y + (row.h - mark) // 2, mark, mark),
+                    GREEN if lit else BRIGHT_GREEN,
+                )
+            )
+    return tuple(items)
+
+
+def _seat_score(e: EntryView, seat: Seat) -> SeatScore | None:
+    if e.score is None:
+        return None
+    try:
+        return e.score.for_seat(seat)
+    except KeyError:
+        return None
+
+
+def _entry_prompt(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+    """The seat whose player confirms now, large."""
+    p = lay.pad
+    assert e.seat is not None
+    text = f"Seat {e.seat} — {view.name(e.seat)}: press ENTER to confirm"
+    items = wrap(text, box.inset(p * 4, p * 2), WHITE, max_lines=2)
+    return Panel("entry-prompt", box, BACKGROUND, tuple(items))
+
+
+def _entry_status(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+    """The hub's side: sent and waiting, accepted, or rejected with the hub's reason."""
+    p = lay.pad
+    inner = box.inset(p * 4, p * 2)
+    side = (
+        min(round(inner.h * 0.8), round(inner.w * 0.2))
+        if e.step is not Step.REJECTED
+        else min(round(inner.h * 0.5), round(inner.w * 0.14))
+    )
+    icon = Box(inner.x, inner.y + (inner.h - side) // 2, side, side)
+    text = Box(icon.right + p * 4, inner.y, inner.right - icon.right - p * 4, inner.h)
+    items: list[Item] = []
+    if e.step is Step.REJECTED:
+        items.append(Icon(IconKind.ALERT, icon, AMBER))
+        label_h = round(text.h * 0.26)
+        label = Box(text.x, text.y, text.w, label_h)
+        items += wrap("THE HUB DID NOT ACCEPT IT:", label, AMBER, Align.LEFT, max_lines=2)
+        reason = Box(text.x, text.y + label_h, text.w, text.h - label_h)
+        items += wrap(e.rejection or "no reason given", reason, WHITE, Align.LEFT, max_lines=3)
+        return Panel("entry-status", box, BACKGROUND, tuple(items))
+    if e.step is Step.ACCEPTED:
+        items.append(Icon(IconKind.CHECK, icon, BRIGHT_GREEN))
+        title, sub = "Result in", f"Game {e.game} is recorded at the hub"
+    else:
+        items.append(Icon(IconKind.HOURGLASS, icon, WHITE))
+        title = "Sent to the hub"
+        if view.online is False:
+            sub = "offline: it goes when the link is back"
+        elif e.judge_override:
+            sub = "accepted by the judge — waiting for the hub…"
+        else:
+            sub = "waiting for its answer…"
+    title_h = round(text.h * 0.6)
+    items += wrap(title, Box(text.x, text.y, text.w, title_h), WHITE, Align.LEFT, max_lines=2)
+    sub_box = Box(text.x, text.y + title_h, text.w, text.h - title_h)
+    items += wrap(sub, sub_box, DIM, Align.LEFT, max_lines=2)
+    return Panel("entry-status", box, BACKGROUND, tuple(items))
+
+
+def _entry_message(e: EntryView, view: TableView) -> str:
+    """The problem to show: the entry's own (validation, keys), else the unit's message."""
+    if e.message and not (e.rejection and e.message == f"rejected by the hub: {e.rejection}"):
+        return e.message
+    return view.message
+
+
+def _entry_hint(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+    """The keys for this step, or — in amber, with a warning sign — what went wrong."""
+    p = lay.pad
+    items: list[Item] = [Fill(Box(box.x, box.y, box.w, max(1, p // 2)), PANEL_EDGE)]
+    message = _entry_message(e, view)
+    inner = box.inset(p * 3, p * 2)
+    last = e.racks[-1].seat
+    seats = f"1–{len(e.racks)}"
+    if message:
+        items.append(Fill(inner, AMBER, radius=p * 2))
+        side = min(inner.h - p * 2, round(inner.w * 0.1))
+        icon = Box(inner.x + p * 3, inner.y + (inner.h - side) // 2, side, side)
+        items.append(Icon(IconKind.ALERT, icon, BLACK))
+        text = Box(
+            icon.right + p * 3, inner.y + p, inner.right - icon.right - p * 6, inner.h - p * 2
+        )
+        items += wrap(message, text, BLACK, Align.LEFT, max_lines=2)
+    elif e.step in _TYPING:
+        items += key_hints(
+            inner,
+            (("ENTER", "next"), ("⌫", "or"), ("−", "back"), ("*", "never opened")),
+            inner.h,
+        )
+    elif e.step is Step.CONFIRM:
+        items += key_hints(
+            inner, (("ENTER", "confirm"), (seats, f"correct seat A–{last}"), ("−", "back")), inner.h
+        )
+    elif e.step is Step.REJECTED:
+        items += key_hints(
+            inner, (("−", "or"), (seats, "correct"), ("ENTER", "send again")), inner.h
+        )
+    elif e.step is Step.ACCEPTED:
+        items += wrap("Judge: hold the key for the next game", inner, DIM, max_lines=2)
+    else:
+        waiting = "Waiting for the hub · corrections now by the judge"
+        items += wrap(waiting, inner, DIM, max_lines=2)
+    return Panel("entry-hint", box, BACKGROUND, tuple(items))
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -603,4 +1194,64 @@ def sample_views(now: float) -> dict[str, TableView]:
         ),
         "message": view(at(30.0), message="undo pass: there is no pass to undo in this game"),
         "no-names": TableView(running),
+        **_entry_samples(game_over),
+    }
+
+
+def _typed(entry: ResultEntry, keys: str) -> ResultEntry:
+    """``entry`` after ``keys``: digits, + - * / . and the words ENTER, BACKSPACE."""
+    for word in keys.split():
+        for key in [word] if word in ("ENTER", "BACKSPACE") else list(word):
+            entry.press(Key(key))
+    return entry
+
+
+def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
+    """The result-entry screens, each reached by real key presses on a ResultEntry."""
+    seats = game_over.seats
+
+    def entry(keys: str, ruleset: str = "000") -> ResultEntry:
+        flow = ResultEntry(game_over.game, seats, get_ruleset(ruleset), GameEnding.WENT_OUT)
+        return _typed(flow, keys)
+
+    def view(flow: ResultEntry, menu: JudgeMenu | None = None) -> TableView:
+        return TableView(
+            game_over, table=7, names=SAMPLE_NAMES, menu=menu, online=True, entry=flow.view
+        )
+
+    # A 23; B went out; C 17 and a joker; D 31 and never opened.
+    typed = "23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER * 31 ENTER ENTER"
+
+    def confirming(ruleset: str) -> ResultEntry:
+        return entry(f"{typed} ENTER ENTER", ruleset)
+
+    def sent() -> ResultEntry:
+        flow = entry(f"{typed} ENTER ENTER ENTER ENTER")
+        flow.mark_submitted()
+        return flow
+
+    accepted = sent()
+    accepted.mark_accepted()
+    rejected = sent()
+    rejected.mark_rejected("table 7, game 2: the judge already entered this result at the hub")
+    judge = entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER")
+    actions = (
+        JudgeAction.ACCEPT_RESULT,
+        JudgeAction.COULD_HAVE_OPENED,
+        JudgeAction.WAIVE_200,
+        JudgeAction.SWITCH_ENDING,
+        JudgeAction.START_GAME,
+        JudgeAction.CLOSE,
+    )
+    return {
+        "entry-tiles": view(entry("23 ENTER ENTER 0 ENTER ENTER 17")),
+        "entry-jokers": view(entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER")),
+        "entry-not-opened": view(entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER * 31")),
+        "entry-error": view(entry("23 ENTER ENTER 0 ENTER ENTER 999 ENTER")),
+        "entry-confirm": view(confirming("000")),
+        "entry-confirm-002": view(confirming("002")),
+        "entry-sent": view(sent()),
+        "entry-accepted": view(accepted),
+        "entry-rejected": view(rejected),
+        "entry-judge-menu": view(judge, JudgeMenu(actions, selected=1)),
     }
