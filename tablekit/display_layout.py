@@ -765,7 +765,7 @@ def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
         else:
             list_w = round(r.w * 0.4)
             left_w = r.w - list_w
-            seat_h, ask_h = round(body.h * 0.33), round(body.h * 0.2)
+            seat_h, ask_h = round(body.h * 0.3), round(body.h * 0.19)
             seat = Box(r.x, body.y, left_w, seat_h)
             ask = Box(r.x, seat.bottom, left_w, ask_h)
             buffer = Box(r.x, ask.bottom, left_w, body.bottom - ask.bottom)
@@ -776,7 +776,7 @@ def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
         table = Box(r.x, body.y, r.w, table_h)
         prompt = Box(r.x, table.bottom, r.w, body.bottom - table.bottom)
         return {"table": table, "prompt": prompt, "hint": hint}
-    status_h = round(body.h * (0.45 if step is Step.REJECTED else 0.4))
+    status_h = round(body.h * (0.5 if step is Step.REJECTED else 0.4))
     status = Box(r.x, body.y, r.w, status_h)
     table = Box(r.x, status.bottom, r.w, body.bottom - status.bottom)
     return {"status": status, "table": table, "hint": hint}
@@ -875,7 +875,7 @@ def _entry_buffer(lay: Layout, e: EntryView, box: Box) -> Panel:
     else:
         kept = rack.tiles if e.step is Step.TILES else (rack.jokers or 0)
         shown, colour = ("" if kept is None else str(kept)), GREY
-    digits = frame.inset(max(p * 3, frame.h // 8))
+    digits = frame.inset(max(p * 2, frame.h // 10))
     items: tuple[Item, ...] = (
         Fill(frame, WHITE, radius=p * 3, width=max(2, p)),
         Text(shown, digits, colour, tight=True, template="000"),
@@ -1046,22 +1046,20 @@ def _entry_status(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel
     """The hub's side: sent and waiting, accepted, or rejected with the hub's reason."""
     p = lay.pad
     inner = box.inset(p * 4, p * 2)
-    side = (
-        min(round(inner.h * 0.8), round(inner.w * 0.2))
-        if e.step is not Step.REJECTED
-        else min(round(inner.h * 0.5), round(inner.w * 0.14))
-    )
-    icon = Box(inner.x, inner.y + (inner.h - side) // 2, side, side)
-    text = Box(icon.right + p * 4, inner.y, inner.right - icon.right - p * 4, inner.h)
     items: list[Item] = []
     if e.step is Step.REJECTED:
+        # The reason is what the players must read: it gets the whole width.
+        label_h = round(inner.h * 0.24)
+        icon = Box(inner.x, inner.y, label_h, label_h)
         items.append(Icon(IconKind.ALERT, icon, AMBER))
-        label_h = round(text.h * 0.26)
-        label = Box(text.x, text.y, text.w, label_h)
+        label = Box(icon.right + p * 3, inner.y, inner.right - icon.right - p * 3, label_h)
         items += wrap("THE HUB DID NOT ACCEPT IT:", label, AMBER, Align.LEFT, max_lines=2)
-        reason = Box(text.x, text.y + label_h, text.w, text.h - label_h)
+        reason = Box(inner.x, inner.y + label_h + p, inner.w, inner.h - label_h - p)
         items += wrap(e.rejection or "no reason given", reason, WHITE, Align.LEFT, max_lines=3)
         return Panel("entry-status", box, BACKGROUND, tuple(items))
+    side = min(round(inner.h * 0.8), round(inner.w * 0.2))
+    icon = Box(inner.x, inner.y + (inner.h - side) // 2, side, side)
+    text = Box(icon.right + p * 4, inner.y, inner.right - icon.right - p * 4, inner.h)
     if e.step is Step.ACCEPTED:
         items.append(Icon(IconKind.CHECK, icon, BRIGHT_GREEN))
         title, sub = "Result in", f"Game {e.game} is recorded at the hub"
