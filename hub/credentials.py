@@ -314,7 +314,7 @@ def broker_config(settings: BrokerSettings = BrokerSettings()) -> str:
         lines += [
             "# Browser dashboards (read-only accounts) over websockets: generate with",
             "# --websockets-port 9001, or uncomment:",
-            *(f"#{line}" if line.startswith("#") else f"# {line}" for line in ws),
+            *(f"# {line}" for line in ws if not line.startswith("#")),
             "",
         ]
     lines += list(s.extra)
@@ -436,8 +436,9 @@ def write_bundle(bundle: Bundle, out: Path) -> list[Path]:
     out.chmod(0o700)
     for rel, text in sorted(bundle.files.items()):
         path = out / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.parent.chmod(0o700)
+        for parent in reversed(Path(rel).parents[:-1]):
+            (out / parent).mkdir(exist_ok=True)
+            (out / parent).chmod(0o700)
         tmp = path.with_name(path.name + ".tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as f:
