@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Set up the hub Pi on Raspberry Pi OS Bookworm Lite 64-bit (idempotent; run as root):
+# Mosquitto with the venue's accounts and ACL, the hub service, the hub screen on the TV.
+#
+#   sudo deploy/provision-hub.sh --bundle BUNDLE [options]
+#
+# BUNDLE is what `python -m hub.credentials --tables N --venue V --event E --out BUNDLE`
+# wrote (on this Pi or the organizer's machine). The steps: apt packages, the tablekit
+# user, the venv with this checkout, Mosquitto's config/password file/ACL, /etc/tablekit,
+# the systemd units, console autologin off. Run it again after `git pull` or after
+# generating accounts for more tables. docs/deployment.md has more.
+#
+# Options:
+#   --bundle DIR     the credentials bundle (mosquitto/, hub/, readers/)
+#   --no-screen      no hub screen on this Pi (a TV elsewhere, or none)
+#   --no-start       enable the services but do not (re)start them now
+#   --skip-apt       do not install apt packages
+#   --root DIR       install files under DIR, print the system commands (tests, images)
+#   --dry-run        print everything, change nothing
+set -euo pipefail
+# shellcheck source-path=SCRIPTDIR source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+
+parse_common "$@"
+set -- ${REST[@]+"${REST[@]}"}
+BUNDLE="" SCREEN=1 START=1 APT=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --bundle) [ $# -ge 2 ] || die "--bundle needs a directory"; BUNDLE=$2; shift 2 ;;
+        --no-screen) SCREEN=0; shift ;;
+        --no-start) START=0; shift ;;
+        --skip-apt) APT=0; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown option $1 (see --help)" ;;
+    esac
+done
+[ -n "$BUNDLE" ] || die "give --bundle DIR (python -m hub.credentials --out DIR makes one)"
+for f in mosquitto/rummikub.conf mosquitto/rummikub.passwd mosquitto/rummikub.acl \
+    hub/hub.env hub/hub-password hub/admin-password; do
+    [ -f "$BUNDLE/$f" ] || die "--bundle $BUNDLE: missing $f (is it a credentials bundle?)"
+done
+need_root
+# shellcheck disable=SC1091  # the bundle's env file: RUMMIKUB_VENUE, RUMMIKUB_EVENT, ...
+. "$BUNDLE/hub/hub.env"
+TABLES=$(grep -c '^user table-' "$BUNDLE/mosquitto/rummikub.acl" || true)
+
+say "== hub for ${RUMMIKUB_VENUE:-?}/${RUMMIKUB_EVENT:-?}, $TABLES tables${ROOT:+, into $ROOT}$([ "$DRY_RUN" -eq 1 ] && printf ' (dry run)')"
+
+if [ "$APT" -eq 1 ]; then
+    # mosquitto (+ clients for checks); libdrm2 libgbm1 libegl1 libgles2: pygame-ce's
+    # bundled SDL on KMSDRM for the screen; avahi-daemon: the units find hub.local.
+    apt_packages python3-venv python3-pip mosquitto mosquitto-clients libdrm2 libgbm1 libegl1 \
+        libgles2 fonts-dejavu-core avahi-daemon sqlite3
+fi
+ensure_service_user video render input
+install_venv
+
+# Mosquitto: our own config file next to Debian's (left untouched), started by a drop-in.
+# The password file and ACL are read by user mosquitto, and by nobody else.
+install_file "$BUNDLE/mosquitto/rummikub.conf" /etc/mosquitto/rummikub.conf root:root 0644
+install_file "$BUNDLE/mosquitto/rummikub.passwd" /etc/mosquitto/rummikub.passwd mosquitto:mosquitto 0600
+install_file "$BUNDLE/mosquitto/rummikub.acl" /etc/mosquitto/rummikub.acl mosquitto:mosquitto 0600
+install_file "$SRC/deploy/systemd/mosquitto-rummikub.conf" \
+    /etc/systemd/system/mosquitto.service.d/rummikub.conf root:root 0644
+
+# The hub's own files: the env for both units, the secrets for the service user only.
+install_dir /etc/tablekit root:"$SERVICE_USER" 0750
+install_file "$BUNDLE/hub/hub.env" /etc/tablekit/hub.env root:"$SERVICE_USER" 0640
+install_file "$BUNDLE/hub/hub-password" /etc/tablekit/hub-password "$SERVICE_USER:$SERVICE_USER" 0600
+install_file "$BUNDLE/hub/admin-password" /etc/tablekit/admin-password "$SERVICE_USER:$SERVICE_USER" 0600
+if [ -d "$BUNDLE/readers" ]; then
+    install_dir /etc/tablekit/readers root:root 0700
+    for f in "$BUNDLE"/readers/*.password; do
+        [ -e "$f" ] || continue
+        install_file "$f" "/etc/tablekit/readers/$(basename "$f")" root:root 0600
+    done
+fi
+
+UNITS=(mosquitto.service rummikub-hub.service)
+install_file "$SRC/deploy/systemd/rummikub-hub.service" /etc/systemd/system/rummikub-hub.service root:root 0644
+if [ "$SCREEN" -eq 1 ]; then
+    install_file "$SRC/deploy/systemd/rummikub-screen.service" \
+        /etc/systemd/system/rummikub-screen.service root:root 0644
+    UNITS+=(rummikub-screen.service)
+fi
+disable_console_autologin
+enable_services "$START" "${UNITS[@]}"
+SHOWN=${UNITS[*]%.service}
+
+cat <<EOF
+
+Done. Next:
+  * services:        systemctl status ${SHOWN// / }
+  * logs:            journalctl -u rummikub-hub -f; tail -f /var/log/mosquitto/mosquitto.log
+  * each table:      copy BUNDLE/units/table-NN to its Pi, then there:
+                     sudo deploy/provision-unit.sh --bundle table-NN --hostname table-NN
+  * seat a table:    sudo -u $SERVICE_USER $VENV/bin/rummikub-hub assign --table 1 \\
+                       --names A=Ann,B=Bob,C=Cy,D=Di --venue ${RUMMIKUB_VENUE:-VENUE} --event ${RUMMIKUB_EVENT:-EVENT} \\
+                       --username hub-admin --password-file /etc/tablekit/admin-password \\
+                       --db /var/lib/rummikub-hub/hub.sqlite3
+  * dashboards:      read-only passwords in /etc/tablekit/readers/
+  * keep BUNDLE/accounts.tsv safe (every secret); rerun hub.credentials with the same
+    --out to add tables without changing the secrets already handed out.
+EOF
