@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 import enum
+import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
@@ -39,6 +40,9 @@ from tablekit.seats import Seat, seats_for
 
 PROVISIONAL_LEAGUE = "league-top32"
 """Accepts 8–32 players: the automatic league scheme registers under it."""
+
+
+log = logging.getLogger("hub.competition")
 
 
 class CompetitionError(ValueError):
@@ -185,6 +189,8 @@ class Competition:
     """The tournament facts so far, to replay when the league format is fixed."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
+    skipped: list[tuple[Record, str]] = field(default_factory=list)
+    """Stored records that did not apply, with the reason (see :meth:`apply_all`)."""
     records: int = 0
 
     @classmethod
@@ -202,11 +208,13 @@ class Competition:
         """
         return self.apply_all((record,))
 
-    def apply_all(self, records: Iterable[Record]) -> Competition:
+    def apply_all(self, records: Iterable[Record], *, stored: bool = False) -> Competition:
         """A new competition with ``records`` applied in order; this one is left unchanged.
 
-        One copy for the whole batch (replaying a long event stays linear); raises like
-        :meth:`apply`, and then nothing of the batch is applied.
+        One copy for the whole batch (replaying a long event stays linear). A command's
+        records raise like :meth:`apply`, and then nothing of the batch is applied. Records
+        already ``stored`` never stop the fold: one that no longer applies (written by
+        another version of the hub, say) is set aside in :attr:`skipped` with the reason.
         """
         new = copy.copy(self)
         new.results = {k: list(v) for k, v in self.results.items()}
@@ -214,8 +222,16 @@ class Competition:
         new.time_over = dict(self.time_over)
         new.rejected = list(self.rejected)
         new.facts = list(self.facts)
+        new.skipped = list(self.skipped)
         for record in records:
-            new._apply(record)
+            if not stored:
+                new._apply(record)
+                continue
+            try:
+                new._apply(record)
+            except (CompetitionError, TournamentError, ScoreError) as err:
+                log.error("stored record %s does not apply: %s", record_kind(record), err)
+                new.skipped.append((record, str(err)))
         return new
 
     # -- what the organizer and the screen ask -----------------------------------------------

@@ -90,9 +90,14 @@ class Organizer:
         if mark is not None and mark.max_seq > self._seen:
             stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
             records = [decode_record(e.payload) for e in stored if e.kind in RECORD_KINDS]
-            self._competition = self._competition.apply_all(records)
+            self._competition = self._competition.apply_all(records, stored=True)
             self._seen = max(e.seq for e in stored)
         return self._competition
+
+    def forget(self) -> None:
+        """Fold the whole store again on the next read (after a rolled-back write)."""
+        self._competition = Competition()
+        self._seen = 0
 
     # -- commands -------------------------------------------------------------------------
 

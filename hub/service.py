@@ -34,7 +34,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from hub.conductor import Conductor
 from hub.live import LiveView
+from hub.organizer import Organizer
 from hub.store import EventStore, IngestResult, StoreError
 from tablekit.link import no_delay
 from tablekit.protocol import (
@@ -64,6 +66,17 @@ SESSION_EXPIRY = 7 * 24 * 3600
 BATCH_MAX = 500
 RESEND_INTERVAL = 1.0
 """Seconds between two resend requests to the same unit for the same gap."""
+TICK_INTERVAL = 1.0
+"""Seconds between the writer's looks at the event (round clock, organizer commands)."""
+Received = tuple[EventEnvelope, int, int]
+"""An event as it arrived: the envelope, its MQTT message id and QoS (for the broker ack)."""
+
+
+class _Tick:
+    """Wakes the writer to publish without a new event."""
+
+
+_TICK = _Tick()
 BAD_LOG_BURST = 20
 """Bad-message log lines per 10 s; the rest are only counted."""
 
@@ -88,11 +101,15 @@ class HubService:
         self.topics = topics
         self.keepalive = keepalive
         self.store = EventStore(db)
+        self.organizer = Organizer(self.store, by="hub")
+        self.conductor = Conductor(self.organizer, topics)
+        self._republish = threading.Event()
+        self._republish.set()
         self._counts: Counter[str] = Counter()
         self._count_lock = threading.Lock()
         self._live = LiveView()
         self._live_lock = threading.Lock()
-        self._inbox: queue.SimpleQueue[tuple[EventEnvelope, int, int] | None] = queue.SimpleQueue()
+        self._inbox: queue.SimpleQueue[Received | _Tick | None] = queue.SimpleQueue()
         self._online = threading.Event()
         self._stopping = threading.Event()
         self._resent: dict[str, tuple[int, float]] = {}
@@ -224,6 +241,8 @@ class HubService:
                 retain=True,
             )
             self._online.set()
+            self._republish.set()  # the writer re-sends every retained message
+            self._inbox.put(_TICK)
             log.info(
                 "hub: online at %s:%d (session present: %s)",
                 self.host,
@@ -274,11 +293,15 @@ class HubService:
     # -- the writer thread ----------------------------------------------------------------------
 
     def _write_loop(self) -> None:
+        """The single owner of the store's writes and of what the hub publishes."""
         while True:
-            item = self._inbox.get()
+            try:
+                item = self._inbox.get(timeout=TICK_INTERVAL)
+            except queue.Empty:
+                item = _TICK
             if item is None:
                 return
-            batch = [item]
+            batch: list[Received] = [] if isinstance(item, _Tick) else [item]
             while len(batch) < BATCH_MAX:
                 try:
                     more = self._inbox.get_nowait()
@@ -287,21 +310,36 @@ class HubService:
                 if more is None:
                     self._inbox.put(None)
                     break
-                batch.append(more)
+                if not isinstance(more, _Tick):
+                    batch.append(more)
             try:
-                self._commit(batch)
+                if batch:
+                    self._commit(batch)
+                self._conduct()
             except Exception:
                 self._count("store_errors")
+                self.organizer.forget()
                 log.exception(
                     "hub: could not store %d events; the broker will redeliver", len(batch)
                 )
                 if self._stopping.wait(1.0):
                     return
 
+    def _conduct(self) -> None:
+        """Publish what the tables and screens must be told and has changed."""
+        if not self._online.is_set():
+            return
+        if self._republish.is_set():
+            self._republish.clear()
+            self.conductor.reset()
+        for out in self.conductor.messages():
+            self.client.publish(out.topic, out.payload, 1, retain=out.retain)
+            self._count("conducted")
+
     def _commit(self, batch: Sequence[tuple[EventEnvelope, int, int]]) -> None:
         envelopes = [env for env, _, _ in batch]
         now = time.time()
-        result = self.store.ingest(envelopes, received=now)
+        result = self.store.ingest(envelopes, received=now, derive=self.conductor.judge)
         for _, mid, qos in batch:
             self._ack_broker(mid, qos)
         self._count_result(result)

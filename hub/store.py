@@ -133,6 +133,8 @@ class IngestResult:
     inserted: int = 0
     duplicates: int = 0
     """Exact replays of an event already stored (ignored)."""
+    facts: int = 0
+    """Hub facts derived from the new events (verdicts on results) in the same commit."""
     conflicts: int = 0
     """A known (source, seq) with a different content (ignored, worth a look)."""
     marks: dict[str, SourceMark] = field(default_factory=dict)
@@ -170,9 +172,18 @@ class EventStore:
     # -- writing -----------------------------------------------------------------------------
 
     def ingest(
-        self, envelopes: Iterable[EventEnvelope], received: float | None = None
+        self,
+        envelopes: Iterable[EventEnvelope],
+        received: float | None = None,
+        *,
+        derive: Callable[[EventEnvelope], Sequence[tuple[str, msgspec.Struct]]] | None = None,
     ) -> IngestResult:
-        """Store unit events (duplicates ignored) and the derived rows, in one commit."""
+        """Store unit events (duplicates ignored) and the derived rows, in one commit.
+
+        ``derive`` answers each newly stored event with hub facts (e.g. the verdict on a
+        submitted result), stored in the same commit: an event and its answer are kept
+        together or not at all, and a replayed event is never answered twice.
+        """
         now = time.time() if received is None else received
         result = IngestResult()
         touched: set[str] = set()
@@ -187,6 +198,9 @@ class EventStore:
                     self._derive(
                         env.unit, env.seq, table=env.table, ts=env.ts, received=now, event=env.event
                     )
+                    for fact_kind, fact in derive(env) if derive is not None else ():
+                        self._append_hub(fact_kind, fact, table=env.table, game=None, now=now)
+                        result.facts += 1
                 elif self._same(env.unit, env.seq, payload):
                     result.duplicates += 1
                 else:
@@ -227,18 +241,29 @@ class EventStore:
         seqs: list[int] = []
         with self._lock, self._tx():
             for kind, payload in facts:
-                mark = self._mark(HUB_SOURCE)
-                seq = 1 if mark is None else mark.max_seq + 1
-                if isinstance(payload, bytes):
-                    body = payload
-                elif isinstance(payload, msgspec.Struct):
-                    body = _encoder.encode(payload)
-                else:
-                    body = _encoder.encode(payload(seq))
-                self._insert((HUB_SOURCE, seq, table, kind, game, now, now, body))
-                self._bump_source(HUB_SOURCE, seq, table=table, ts=now, received=now)
-                seqs.append(seq)
+                seqs.append(self._append_hub(kind, payload, table=table, game=game, now=now))
         return seqs
+
+    def _append_hub(
+        self,
+        kind: str,
+        payload: msgspec.Struct | bytes | Callable[[int], msgspec.Struct],
+        *,
+        table: int | None,
+        game: int | None,
+        now: float,
+    ) -> int:
+        mark = self._mark(HUB_SOURCE)
+        seq = 1 if mark is None else mark.max_seq + 1
+        if isinstance(payload, bytes):
+            body = payload
+        elif isinstance(payload, msgspec.Struct):
+            body = _encoder.encode(payload)
+        else:
+            body = _encoder.encode(payload(seq))
+        self._insert((HUB_SOURCE, seq, table, kind, game, now, now, body))
+        self._bump_source(HUB_SOURCE, seq, table=table, ts=now, received=now)
+        return seq
 
     def rebuild(self) -> int:
         """Recompute every derived table from ``events``; returns the events read."""
