@@ -60,8 +60,9 @@ class JudgeAction(enum.StrEnum):
     END_GAME = "End game: empty rack"
     START_GAME = "Start next game"
     ACCEPT_RESULT = "Accept result for the table"
-    COULD_HAVE_OPENED = "This seat could have opened: 200"
-    WAIVE_200 = "This seat announced opening: no 200"
+    COULD_HAVE_OPENED = "This seat could have opened: penalty"
+    """The could-have-opened penalty of the ruleset (200 in every source document)."""
+    WAIVE_PENALTY = "This seat announced opening: waive"
     SWITCH_ENDING = "Switch: went out / nobody out"
     CLOSE = "Close menu"
 
@@ -109,6 +110,7 @@ class TableControls:
         # must not turn a long hold into a short press.
         events = self.tick(e.at)
         if e.pressed:
+            self.message = ""  # a new press: the table has seen the last message
             if e.button is Button.PASS and e.at - self._released.get(e.button, -1e9) < self.settle:
                 return events  # the release of a long press bouncing (the lockout is over)
             return events + self._press(e.button, e.at)
@@ -160,7 +162,7 @@ class TableControls:
                 actions += [
                     JudgeAction.ACCEPT_RESULT,
                     JudgeAction.COULD_HAVE_OPENED,
-                    JudgeAction.WAIVE_200,
+                    JudgeAction.WAIVE_PENALTY,
                     JudgeAction.SWITCH_ENDING,
                 ]
             if s.phase is Phase.GAME_OVER and s.undo:
@@ -224,7 +226,7 @@ class TableControls:
         match action:
             case JudgeAction.ACCEPT_RESULT:
                 entry.judge_override()
-            case JudgeAction.COULD_HAVE_OPENED | JudgeAction.WAIVE_200 if seat is not None:
+            case JudgeAction.COULD_HAVE_OPENED | JudgeAction.WAIVE_PENALTY if seat is not None:
                 opening = (
                     Opening.COULD_HAVE_OPENED
                     if action is JudgeAction.COULD_HAVE_OPENED
@@ -238,5 +240,4 @@ class TableControls:
                 )
             case _:
                 self.message = "choose a seat first: the flow is not at a seat"
-        self.message = self.message or entry.view.message
         return []

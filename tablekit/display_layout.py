@@ -1236,7 +1236,7 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
     actions = (
         JudgeAction.ACCEPT_RESULT,
         JudgeAction.COULD_HAVE_OPENED,
-        JudgeAction.WAIVE_200,
+        JudgeAction.WAIVE_PENALTY,
         JudgeAction.SWITCH_ENDING,
         JudgeAction.START_GAME,
         JudgeAction.CLOSE,

@@ -458,8 +458,10 @@ class ResultEntry:
         self._score = None
 
     def _rescore(self) -> None:
-        """After a judge change on the score screen, score again (or show the problem)."""
-        if self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
+        """After a judge change, score again (or show the problem) once every seat's values
+        are in: on the score screen, or where an earlier problem sent the players back."""
+        complete = all(e.complete for e in self._racks.values())
+        if self._step in (Step.CONFIRM, Step.READY, Step.REJECTED) or complete:
             self._finish()
 
     def _build_report(self) -> GameReport:

@@ -22,7 +22,7 @@ from tablekit.scoring import (
     SeatError,
     displayed_small,
 )
-from tablekit.seats import Seat
+from tablekit.seats import Seat, seats_for
 
 A, B, C, D = Seat.A, Seat.B, Seat.C, Seat.D
 OUT = GameEnding.WENT_OUT
@@ -387,3 +387,14 @@ def test_after_a_jump_ahead_the_flow_returns_to_the_first_seat_missing_values() 
     assert (view.step, view.seat) == (Step.TILES, A)
     view = press(flow, "0 E E")
     assert (view.step, view.seat) == (Step.TILES, B)
+
+
+def test_judge_switching_the_ending_rescores_a_complete_table() -> None:
+    # Entered as "went out", but nobody's rack is empty: the bank ran out.
+    flow = ResultEntry(1, seats_for(3), get_ruleset("000"), GameEnding.WENT_OUT)
+    for key in ["1", "2", "ENTER", "ENTER", "5", "ENTER", "ENTER", "3", "0", "ENTER", "ENTER"]:
+        flow.press(key)
+    assert flow.view.step is Step.JOKERS and "going out" in flow.view.message
+    view = flow.judge_set_ending(GameEnding.NOBODY_OUT)
+    assert view.step is Step.CONFIRM
+    assert view.score is not None and view.score.winners == (Seat.B,)
