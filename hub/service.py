@@ -57,6 +57,7 @@ from tablekit.protocol import (
     decode_topic,
     encode,
 )
+from tablekit.sdnotify import Notifier
 from tablekit.seats import Seat
 
 log = logging.getLogger("hub.service")
@@ -77,6 +78,8 @@ class _Tick:
 
 
 _TICK = _Tick()
+WRITER_STALL = 10.0
+"""Seconds without a turn of the writer's loop after which the watchdog is not fed."""
 BAD_LOG_BURST = 20
 """Bad-message log lines per 10 s; the rest are only counted."""
 
@@ -105,6 +108,8 @@ class HubService:
         self.conductor = Conductor(self.organizer, topics)
         self._republish = threading.Event()
         self._republish.set()
+        self.heartbeat = time.monotonic()
+        """When the writer last went round its loop (the watchdog checks it is alive)."""
         self._counts: Counter[str] = Counter()
         self._count_lock = threading.Lock()
         self._live = LiveView()
@@ -299,6 +304,7 @@ class HubService:
                 item = self._inbox.get(timeout=TICK_INTERVAL)
             except queue.Empty:
                 item = _TICK
+            self.heartbeat = time.monotonic()
             if item is None:
                 return
             batch: list[Received] = [] if isinstance(item, _Tick) else [item]
@@ -605,12 +611,18 @@ def _serve(
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     service.start()
-    last_stats = time.monotonic()
+    notifier = Notifier()
+    notifier.ready(f"hub for {topics.base}")
+    last_stats = last_live = time.monotonic()
     try:
-        while not stop.wait(args.show_live or 1.0):
-            if args.show_live:
+        while not stop.wait(1.0):
+            now = time.monotonic()
+            if now - service.heartbeat < WRITER_STALL:
+                notifier.alive()  # a stalled writer stops the pings: systemd restarts the hub
+            if args.show_live and now - last_live >= args.show_live:
+                last_live = now
                 print(service.live.render_text(time.time()), flush=True)
-            if time.monotonic() - last_stats >= 60:
+            if now - last_stats >= 60:
                 last_stats = time.monotonic()
                 log.info("hub: %s", service.counters())
     finally:
