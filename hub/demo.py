@@ -66,7 +66,8 @@ class Demo:
         self.threads: list[threading.Thread] = []
 
     def start(self) -> None:
-        self.broker = start_broker(self.workdir / "broker")
+        prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
+        self.broker = start_broker(self.workdir / "broker", prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = type(self.broker).__name__ == "MosquittoBroker"
         print(
@@ -260,6 +261,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="round time before the last lap (default 8)")
     p.add_argument("--seed", type=int, default=None, help="random seed for draws and players")
     p.add_argument("--dir", type=Path, default=None, help="where to keep the files (default: temp)")
+    p.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto",
+                   help="Mosquitto when installed (auto), or the embedded MQTT 3.1.1 broker")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--window", action="store_true", help="always open the hub screen window")
     mode.add_argument("--headless", action="store_true", help="terminal summary and PNGs only")
