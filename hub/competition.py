@@ -408,7 +408,7 @@ class Competition:
                 f"table {table}: round {stage_name!r} has games 1–{stage.games}, got game "
                 f"{report.game}"
             )
-        if (table, report.game) in state.results(stage_name) and not allow_replace:
+        if state.has_result(stage_name, table, report.game) and not allow_replace:
             raise CompetitionError(
                 f"table {table} game {report.game}: a result is already recorded (the game is "
                 "closed); a judge corrects it at the hub"

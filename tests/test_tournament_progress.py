@@ -228,3 +228,15 @@ def test_seeds_by_rating_when_none_declared() -> None:
     for seed in range(10):
         tables = state.draw_next(seed).tables
         assert [t.players[0] for t in tables] == ["r16", "r15", "r14", "r13"]
+
+
+def test_has_result_answers_without_copying() -> None:
+    state = _start("school", 8)
+    seated = state.draw_next(1)
+    state = state.apply(seated)
+    table = seated.tables[0]
+    assert not state.has_result(seated.stage, 1, 1)
+    scores = tuple(PlayerScore(pid, int(i == 0), 10 if i == 0 else -5) for i, pid in
+                   enumerate(table.players))
+    state = state.apply(GameRecorded(seated.stage, 1, 1, scores))
+    assert state.has_result(seated.stage, 1, 1) and not state.has_result(seated.stage, 1, 2)

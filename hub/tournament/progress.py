@@ -470,6 +470,10 @@ class EventState:
         """Recorded games of ``stage``: ``(table, game) -> {player: (big, small)}``."""
         return {k: dict(v) for k, v in self._round(stage).results.items()}
 
+    def has_result(self, stage: str, table: int, game: int) -> bool:
+        """Whether ``stage``'s table ``table`` has a recorded result for ``game`` (no copy)."""
+        return (table, game) in self._round(stage).results
+
     def missing_results(self) -> tuple[MissingGame, ...]:
         """Games of the open stage that have no result yet (table, game)."""
         rnd = self._open_round()
