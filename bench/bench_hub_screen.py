@@ -31,7 +31,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from hub.hall import HallView, ResultState, TableView, sample_hall
+from hub.hall import HallView, ResultState, TableCell, sample_hall
 from hub.screen import FRAME_RATE, HallScreen
 from tablekit.clock import PauseReason, Phase
 
@@ -55,7 +55,7 @@ def all_running(hall: HallView, now: float) -> HallView:
     return replace(hall, tables=tables)
 
 
-def change(t: TableView, now: float, rng: random.Random) -> TableView:
+def change(t: TableCell, now: float, rng: random.Random) -> TableCell:
     roll = rng.random()
     if t.paused is not None:
         return replace(t, paused=None, paused_since=None, measured_at=now)

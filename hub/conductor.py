@@ -27,9 +27,7 @@ from hub.competition import (
     RoundTimeOver,
     record_kind,
 )
-from hub.hall import RoundInfo, SeatingBoard, SeatingLine, StandingLine, StandingsBoard
 from hub.organizer import Organizer
-from hub.screen_feed import screen_topic
 from hub.tournament import Phase as EventPhase
 from hub.tournament import TournamentError
 from tablekit.protocol import (
@@ -38,6 +36,11 @@ from tablekit.protocol import (
     BroadcastKind,
     EventEnvelope,
     ResultAck,
+    RoundInfo,
+    SeatingBoard,
+    SeatingLine,
+    StandingLine,
+    StandingsBoard,
     Topics,
     encode,
 )
@@ -151,7 +154,7 @@ class Conductor:
         closed = state.phase is not EventPhase.PLAYING
         deadline = competition.round_deadline()
         info = RoundInfo(
-            v=1,
+            v=PROTOCOL_VERSION,
             stage=_label(stage_name),
             round=competition.round_number(stage_name),
             games=stage.games,
@@ -159,7 +162,7 @@ class Conductor:
             last_lap=stage_name in competition.time_over,
             closed=closed,
         )
-        yield Outgoing(screen_topic(self.topics, "round"), msgspec.json.encode(info))
+        yield Outgoing(self.topics.round, encode(info))
         players = state.players
         finished = state.phase is EventPhase.FINISHED
         if finished:
@@ -179,12 +182,12 @@ class Conductor:
                 for r in state.standings(stage_name).rows
             )
         board = StandingsBoard(
-            v=1, stage=_label(stage_name), after_round=competition.round_number(stage_name),
-            rows=rows, final=finished,
+            v=PROTOCOL_VERSION, stage=_label(stage_name),
+            after_round=competition.round_number(stage_name), rows=rows, final=finished,
         )
-        yield Outgoing(screen_topic(self.topics, "standings"), msgspec.json.encode(board))
+        yield Outgoing(self.topics.standings, encode(board))
         seating = SeatingBoard(
-            v=1,
+            v=PROTOCOL_VERSION,
             stage=_label(stage_name),
             round=competition.round_number(stage_name),
             rows=tuple(
@@ -193,7 +196,7 @@ class Conductor:
                 for seat, pid in zip(seats_for(len(table.players)), table.players, strict=True)
             ),
         )
-        yield Outgoing(screen_topic(self.topics, "seating"), msgspec.json.encode(seating))
+        yield Outgoing(self.topics.seating, encode(seating))
 
     def _time_over(self, competition: Competition) -> Iterator[Outgoing]:
         stage = competition.open_stage()

@@ -2,9 +2,10 @@
 
 Everything here takes ``now`` (wall time, Unix seconds, on the hub's clock) from the
 caller. The MQTT shell (:mod:`hub.screen_feed`) builds a :class:`HallView` from the
-retained table snapshots, statuses, assignments and the hub's round/standings
-messages; the renderer (:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows
-anything about tiles — clocks, names, states and scores only.
+retained table snapshots, statuses, assignments and the hub's round, standings and
+seating messages (all defined in :mod:`tablekit.protocol`); the renderer
+(:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows anything about tiles —
+clocks, names, states and scores only.
 
 Rules defined here (and documented in the screen's guide):
 
@@ -36,11 +37,17 @@ import statistics
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Final
-
-import msgspec
+from typing import Final
 
 from tablekit.clock import PauseReason, Phase
+from tablekit.protocol import (
+    PROTOCOL_VERSION,
+    RoundInfo,
+    SeatingBoard,
+    SeatingLine,
+    StandingLine,
+    StandingsBoard,
+)
 
 JUDGE_FLASH_AFTER: Final = 120.0
 """Seconds a table may wait for the judge before its queue entry and cell flash."""
@@ -50,76 +57,6 @@ SLOW_MIN_TABLES: Final = 3
 SLOW_PACE_RATIO: Final = 0.6
 SLOW_MIN_OBSERVED: Final = 180.0
 SEAT_LETTERS: Final = "ABCD"
-
-# --- hub → screen messages (retained) ---------------------------------------------------
-# Self-contained on purpose: the lead moves them into tablekit.protocol later. Same
-# conventions as the protocol: a version field ``v``, strict decoding.
-
-SCREEN_MESSAGE_VERSION: Final = 1
-_Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
-_Label = Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
-_Wall = Annotated[float, msgspec.Meta(ge=0.0, le=1e11)]
-_Small = Annotated[int, msgspec.Meta(ge=0, le=9999)]
-_Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
-_Table = Annotated[int, msgspec.Meta(ge=1, le=999)]
-_Version = Annotated[int, msgspec.Meta(ge=1, le=SCREEN_MESSAGE_VERSION)]
-
-
-class _ScreenMessage(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    v: _Version
-
-
-class RoundInfo(_ScreenMessage, frozen=True):
-    """Retained on ``…/hub/round``: the round in play (or just closed)."""
-
-    stage: _Label
-    """Stage name as shown, e.g. "Eliminations", "Final"."""
-    round: _Small
-    games: _Small = 0
-    """Games per table in this round (0: unknown, shown as "G2")."""
-    first_game: Annotated[int, msgspec.Meta(ge=1, le=9999)] = 1
-    """The units' game number of the round's first game (game numbers may run on)."""
-    deadline: _Wall | None = None
-    """Wall time at which the round's time is over; None: no round clock."""
-    last_lap: bool = False
-    """The hub has called the last lap (round time over)."""
-    closed: bool = False
-    """Every result of the round is in; the standings are final for this round."""
-    hide_standings: bool = False
-    """Keep the standings off the screen until the round is closed."""
-
-
-class StandingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    place: Annotated[int, msgspec.Meta(ge=1, le=9999)]
-    """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
-    name: _Name
-    big: _Points
-    small: _Points
-    games: _Small
-
-
-class StandingsBoard(_ScreenMessage, frozen=True):
-    """Retained on ``…/hub/standings``: the standings as of ``after_round``."""
-
-    stage: _Label
-    after_round: _Small
-    rows: Annotated[tuple[StandingLine, ...], msgspec.Meta(max_length=1000)]
-    final: bool = False
-
-
-class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: _Name
-    table: _Table
-    seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
-
-
-class SeatingBoard(_ScreenMessage, frozen=True):
-    """Retained on ``…/hub/seating``: the next round's seating ("find your table")."""
-
-    stage: _Label
-    round: _Small
-    rows: Annotated[tuple[SeatingLine, ...], msgspec.Meta(max_length=1000)]
-
 
 # --- the model ------------------------------------------------------------------------------
 
@@ -133,7 +70,7 @@ class ResultState(enum.StrEnum):
 
 
 @dataclass(frozen=True)
-class TableView:
+class TableCell:
     """One table as the screen knows it."""
 
     number: int
@@ -182,7 +119,7 @@ class TableView:
 
 @dataclass(frozen=True)
 class HallView:
-    tables: tuple[TableView, ...] = ()
+    tables: tuple[TableCell, ...] = ()
     """Sorted by table number."""
     round: RoundInfo | None = None
     standings: StandingsBoard | None = None
@@ -191,7 +128,7 @@ class HallView:
     """The operator's option (``--hide-standings``), or-ed with the round's flag."""
     title: str = ""
 
-    def table(self, number: int) -> TableView:
+    def table(self, number: int) -> TableCell:
         for t in self.tables:
             if t.number == number:
                 return t
@@ -207,11 +144,11 @@ class HallView:
 # --- countdowns --------------------------------------------------------------------------
 
 
-def is_running(t: TableView) -> bool:
+def is_running(t: TableCell) -> bool:
     return t.online and t.phase is Phase.RUNNING and t.paused is None
 
 
-def remaining_at(t: TableView, now: float) -> float:
+def remaining_at(t: TableCell, now: float) -> float:
     """Extrapolated seconds left for the active seat at ``now``."""
     if t.phase is Phase.TIME_UP:
         return 0.0
@@ -290,7 +227,7 @@ _PAUSE_STATE: Final = {
 }
 
 
-def state_of(t: TableView) -> State:
+def state_of(t: TableCell) -> State:
     if not t.online:
         return State.OFFLINE
     if not t.known:
@@ -310,7 +247,7 @@ def state_of(t: TableView) -> State:
     return State.READY
 
 
-def state_text(t: TableView, now: float) -> str:
+def state_text(t: TableCell, now: float) -> str:
     """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration."""
     state = state_of(t)
     if state is State.OFFLINE:
@@ -356,7 +293,7 @@ def flash_on(now: float, period: float = FLASH_PERIOD) -> bool:
 # --- slow tables --------------------------------------------------------------------------
 
 
-def pace(t: TableView, now: float, min_observed: float = SLOW_MIN_OBSERVED) -> float | None:
+def pace(t: TableCell, now: float, min_observed: float = SLOW_MIN_OBSERVED) -> float | None:
     """Moves per minute in the current game, or None when not observed long enough."""
     if t.pace_since is None or t.phase not in (Phase.RUNNING, Phase.TIME_UP):
         return None
@@ -552,9 +489,9 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     sizes = [3 if i >= tables - three else 4 for i in range(tables)]
     names = sample_names(sum(sizes), seed)
     info = RoundInfo(
-        v=SCREEN_MESSAGE_VERSION, stage="Eliminations", round=2, games=3, deadline=now + 2533.0
+        v=PROTOCOL_VERSION, stage="Eliminations", round=2, games=3, deadline=now + 2533.0
     )
-    views: list[TableView] = []
+    views: list[TableCell] = []
     k = 0
     specials: dict[int, str] = {}
     if tables >= 2:
@@ -568,7 +505,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         game = rng.choice((2, 2, 2, 3)) if kind != "slow" else 1
         move = rng.randint(50, 90)
         active = move % size
-        t = TableView(
+        t = TableCell(
             number=number,
             seats=seats,
             stage="R2",
@@ -606,7 +543,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         views.append(t)
     standings = sample_standings(names, seed)
     seating = SeatingBoard(
-        v=SCREEN_MESSAGE_VERSION,
+        v=PROTOCOL_VERSION,
         stage="Eliminations",
         round=3,
         rows=tuple(
@@ -636,6 +573,4 @@ def sample_standings(names: Iterable[str], seed: int = 7) -> StandingsBoard:
         level = i and (scored[i - 1][0], scored[i - 1][1]) == (big, small)
         place = rows[-1].place if level else i + 1
         rows.append(StandingLine(place=place, name=name, big=big, small=small, games=6))
-    return StandingsBoard(
-        v=SCREEN_MESSAGE_VERSION, stage="Eliminations", after_round=1, rows=tuple(rows)
-    )
+    return StandingsBoard(v=PROTOCOL_VERSION, stage="Eliminations", after_round=1, rows=tuple(rows))

@@ -41,7 +41,7 @@ from hub.hall import (
     PageKind,
     Pager,
     State,
-    TableView,
+    TableCell,
     clock_text,
     countdown_text,
     flash_on,
@@ -251,7 +251,7 @@ class CellContent:
 
 
 def cell_content(
-    t: TableView, now: float, slow: bool, flash_after: float = JUDGE_FLASH_AFTER
+    t: TableCell, now: float, slow: bool, flash_after: float = JUDGE_FLASH_AFTER
 ) -> CellContent:
     state = state_of(t)
     countdown, urgent, frozen = "", False, False

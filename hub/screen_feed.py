@@ -12,12 +12,13 @@ Two parts, like the rest of the kit:
   and queues; the screen's loop drains the queue into the tracker (one owner of
   state). Bad payloads are logged and counted, never raised.
 
-Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained:
+Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined in
+:mod:`tablekit.protocol` (:meth:`~tablekit.protocol.Topics.screen_filters`):
 ``{base}/table/+/state`` and ``…/status`` (units), ``{base}/hub/table/+/assign`` and
-``…/result`` (hub → units), and three hub → screen messages defined in
-:mod:`hub.hall`: ``{base}/hub/round`` (:class:`~hub.hall.RoundInfo`),
-``{base}/hub/standings`` (:class:`~hub.hall.StandingsBoard`) and
-``{base}/hub/seating`` (:class:`~hub.hall.SeatingBoard`).
+``…/result`` (hub → units), and the three hub → screen messages ``{base}/hub/round``
+(:class:`~tablekit.protocol.RoundInfo`), ``{base}/hub/standings``
+(:class:`~tablekit.protocol.StandingsBoard`) and ``{base}/hub/seating``
+(:class:`~tablekit.protocol.SeatingBoard`).
 """
 
 from __future__ import annotations
@@ -28,29 +29,22 @@ import threading
 import time
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, Final
 
-import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.hall import (
-    SCREEN_MESSAGE_VERSION,
-    HallView,
-    ResultState,
-    RoundInfo,
-    SeatingBoard,
-    StandingsBoard,
-    TableView,
-)
+from hub.hall import HallView, ResultState, TableCell
 from hub.live import LiveView
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
-    MAX_PAYLOAD,
     Assignment,
     DecodeError,
     Kind,
     ResultAck,
+    RoundInfo,
+    SeatingBoard,
+    StandingsBoard,
     TableSnapshot,
     Topics,
     UnitStatus,
@@ -59,60 +53,10 @@ from tablekit.protocol import (
 
 log = logging.getLogger("hub.screen_feed")
 
-MAX_SCREEN_PAYLOAD: Final = 256 * 1024
-"""Standings of a few hundred players exceed the units' 4 KiB limit; this one is generous."""
-SCREEN_KINDS: Final[dict[str, type[msgspec.Struct]]] = {
-    "round": RoundInfo,
-    "standings": StandingsBoard,
-    "seating": SeatingBoard,
-}
-
-ScreenMessage = RoundInfo | StandingsBoard | SeatingBoard
-M = TypeVar("M", bound=msgspec.Struct)
-
-
-def screen_topic(topics: Topics, kind: str) -> str:
-    """``{base}/hub/round``, ``…/hub/standings`` or ``…/hub/seating``."""
-    if kind not in SCREEN_KINDS:
-        raise ValueError(f"screen topic kind must be one of {', '.join(SCREEN_KINDS)}")
-    return f"{topics.base}/hub/{kind}"
-
-
-def screen_filters(topics: Topics) -> list[str]:
-    """Everything the screen subscribes to."""
-    base = topics.base
-    return [
-        f"{base}/table/+/state",
-        f"{base}/table/+/status",
-        f"{base}/hub/table/+/assign",
-        f"{base}/hub/table/+/result",
-        *(screen_topic(topics, kind) for kind in SCREEN_KINDS),
-    ]
-
-
-_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
-
-
-def decode_screen(kind: type[M], payload: bytes | bytearray | memoryview) -> M:
-    """Strictly decode a hub → screen message; DecodeError naming what is wrong."""
-    name = kind.__name__
-    if len(payload) > MAX_SCREEN_PAYLOAD:
-        raise DecodeError(f"{name}: payload of {len(payload)} bytes is too large", "oversize")
-    decoder = _decoders.get(kind)
-    if decoder is None:
-        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
-    try:
-        message: M = decoder.decode(payload)
-    except msgspec.DecodeError as err:
-        text = str(err)
-        if "Expected `int` <= " in text and "$.v" in text:
-            text = f"unsupported version (this screen speaks {SCREEN_MESSAGE_VERSION})"
-        raise DecodeError(f"{name}: {text}") from None
-    return message
-
-
-def encode_screen(message: ScreenMessage) -> bytes:
-    return msgspec.json.encode(message)
+_FOLDED: Final = frozenset(
+    {Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS, Kind.SEATING}
+)
+"""The topic kinds the screen folds into its view (it subscribes to nothing else)."""
 
 
 # --- the pure fold ------------------------------------------------------------------------------
@@ -203,7 +147,7 @@ class HallTracker:
             title=self.title,
         )
 
-    def _table(self, number: int) -> TableView:
+    def _table(self, number: int) -> TableCell:
         live = self.live.table(number)
         snap = live.snapshot
         assignment = self.assignments.get(number)
@@ -221,7 +165,7 @@ class HallTracker:
         offline_since = live.status_at if not online else None
         if snap is None:
             game = assignment.game if assignment is not None else first
-            return TableView(
+            return TableCell(
                 number=number,
                 seats=names,
                 stage=stage,
@@ -239,7 +183,7 @@ class HallTracker:
             result = ResultState.ENTERING
         pause = self.pauses.get(number)
         pace = self.paces.get(number)
-        return TableView(
+        return TableCell(
             number=number,
             seats=names,
             stage=stage,
@@ -285,7 +229,6 @@ class ScreenFeed:
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
-        self._screen_topics = {screen_topic(topics, k): cls for k, cls in SCREEN_KINDS.items()}
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311
         )
@@ -323,7 +266,7 @@ class ScreenFeed:
         if getattr(rc, "is_failure", False):
             log.warning("screen feed: broker refused the connection: %s", rc)
             return
-        for topic in screen_filters(self.topics):
+        for topic in self.topics.screen_filters():
             client.subscribe(topic, qos=1)
         self.connected.set()
         log.info("screen feed: connected to %s:%s", self.host, self.port)
@@ -340,15 +283,8 @@ class ScreenFeed:
             if not msg.payload:
                 self._count("empty")  # a cleared retained message
                 return
-            screen_kind = self._screen_topics.get(msg.topic)
-            if screen_kind is not None:
-                self.inbox.put((decode_screen(screen_kind, msg.payload), at, None))
-                self._count("screen")
-                return
-            if len(msg.payload) > MAX_PAYLOAD:
-                raise DecodeError(f"{msg.topic}: payload too large", "oversize")
             ref, message = decode_topic(self.topics, msg.topic, msg.payload)
-            if ref.kind in (Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT):
+            if ref.kind in _FOLDED:
                 self.inbox.put((message, at, ref.table))
                 self._count(ref.kind.value)
         except DecodeError as err:

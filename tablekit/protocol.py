@@ -1,7 +1,7 @@
-"""The table ↔ hub protocol: topics, typed and versioned messages, strict decoding.
+"""The table ↔ hub ↔ screen protocol: topics, typed and versioned messages, strict decoding.
 
-One module used by both ends (table units and the hub) and documented for third
-parties in ``docs/protocol.md``. Every payload is a JSON object with a version
+One module used by every end (table units, the hub, the hub screen and dashboards) and
+documented for third parties in ``docs/protocol.md``. Every payload is a JSON object with a version
 field ``v``; every topic carries exactly one message type, so the topic says what
 to decode and adding a message type means adding a topic kind and a struct.
 
@@ -31,6 +31,10 @@ PROTOCOL_VERSION: Final = 1
 TOPIC_PREFIX: Final = "rummikub/v1"
 MAX_PAYLOAD: Final = 4096
 """Bytes; larger payloads are refused before parsing (and by the broker's max_packet_size)."""
+MAX_BOARD_PAYLOAD: Final = 256 * 1024
+"""Bytes of a standings or seating board (hub → screens): a few hundred players' rows
+exceed :data:`MAX_PAYLOAD`; every other message keeps that limit."""
+MAX_BOARD_ROWS: Final = 1000
 MAX_TABLE: Final = 999
 MAX_GAME: Final = 9999
 MAX_MOVE: Final = 100_000
@@ -70,6 +74,10 @@ UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
 Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
+RoundNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
+"""A round number; 0 = not part of a round."""
+Label = Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
+Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
 
 AnyUnitEvent = AnyClockEvent | ResultSubmitted
 """Everything a unit reports through its journal: the clock's events and its results."""
@@ -184,7 +192,7 @@ class Assignment(_Message, frozen=True):
     starter: Seat | None = None
     """Seat that starts the game; None = by rotation (game 1: A, game 2: B, …)."""
     rules: AssignedRules = AssignedRules()
-    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    round: RoundNo = 0
     issued: Wall = 0.0
 
     def __post_init__(self) -> None:
@@ -213,7 +221,7 @@ class Broadcast(_Message, frozen=True):
 
     id: Seq
     kind: BroadcastKind
-    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    round: RoundNo = 0
     text: Text = ""
     ts: Wall = 0.0
 
@@ -238,6 +246,64 @@ class ResultAck(_Message, frozen=True):
     reason: Text = ""
 
 
+# --- hub → screens and dashboards -----------------------------------------------------------
+
+
+class RoundInfo(_Message, frozen=True):
+    """Retained on ``…/hub/round``: the round in play (or just closed)."""
+
+    stage: Label
+    """Stage name as shown, e.g. "Eliminations", "Final"."""
+    round: RoundNo
+    games: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    """Games per table in this round (0: unknown, shown as "G2")."""
+    first_game: GameNo = 1
+    """The units' game number of the round's first game (game numbers may run on)."""
+    deadline: Wall | None = None
+    """Wall time at which the round's time is over; None: no round clock."""
+    last_lap: bool = False
+    """The hub has called the last lap (round time over)."""
+    closed: bool = False
+    """Every result of the round is in; the standings are final for this round."""
+    hide_standings: bool = False
+    """Keep the standings off the screen until the round is closed."""
+
+
+class StandingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    place: Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
+    """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
+    name: Name
+    big: Points
+    small: Points
+    games: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
+
+
+class StandingsBoard(_Message, frozen=True):
+    """Retained on ``…/hub/standings``: the standings as of ``after_round``."""
+
+    stage: Label
+    after_round: RoundNo
+    rows: Annotated[tuple[StandingLine, ...], msgspec.Meta(max_length=MAX_BOARD_ROWS)]
+    final: bool = False
+
+
+class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: Name
+    table: TableNo
+    seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
+
+
+class SeatingBoard(_Message, frozen=True):
+    """Retained on ``…/hub/seating``: the next round's seating ("find your table")."""
+
+    stage: Label
+    round: RoundNo
+    rows: Annotated[tuple[SeatingLine, ...], msgspec.Meta(max_length=MAX_BOARD_ROWS)]
+
+
+ScreenMessage = RoundInfo | StandingsBoard | SeatingBoard
+"""The hub → screen messages."""
+
 AnyMessage = (
     EventEnvelope
     | TableSnapshot
@@ -247,7 +313,16 @@ AnyMessage = (
     | Broadcast
     | Ack
     | ResultAck
+    | RoundInfo
+    | StandingsBoard
+    | SeatingBoard
 )
+
+MAX_PAYLOAD_OF: Final[Mapping[type[Any], int]] = {
+    StandingsBoard: MAX_BOARD_PAYLOAD,
+    SeatingBoard: MAX_BOARD_PAYLOAD,
+}
+"""Payload limits other than :data:`MAX_PAYLOAD`."""
 
 
 # --- topics --------------------------------------------------------------------------------
@@ -264,6 +339,9 @@ class Kind(enum.StrEnum):
     RESULT = "result"
     BROADCAST = "broadcast"
     HUB_STATUS = "hub_status"
+    ROUND = "round"
+    STANDINGS = "standings"
+    SEATING = "seating"
 
 
 MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
@@ -275,9 +353,14 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.RESULT: ResultAck,
     Kind.BROADCAST: Broadcast,
     Kind.HUB_STATUS: HubStatus,
+    Kind.ROUND: RoundInfo,
+    Kind.STANDINGS: StandingsBoard,
+    Kind.SEATING: SeatingBoard,
 }
 _UNIT_KINDS: Final = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
 _HUB_TABLE_KINDS: Final = (Kind.ASSIGN, Kind.ACK, Kind.RESULT)
+SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING)
+"""The hub → screen messages, each on ``{base}/hub/{kind}``."""
 
 
 @dataclass(frozen=True)
@@ -331,6 +414,24 @@ class Topics:
     def hub_status(self) -> str:
         return f"{self.base}/hub/status"
 
+    @property
+    def round(self) -> str:
+        return f"{self.base}/hub/round"
+
+    @property
+    def standings(self) -> str:
+        return f"{self.base}/hub/standings"
+
+    @property
+    def seating(self) -> str:
+        return f"{self.base}/hub/seating"
+
+    def screen(self, kind: Kind) -> str:
+        """The topic of a hub → screen message kind (:data:`SCREEN_KINDS`)."""
+        if kind not in SCREEN_KINDS:
+            raise ValueError(f"not a screen message kind: {kind!r}")
+        return f"{self.base}/hub/{kind}"
+
     def unit_filters(self, table: int) -> list[str]:
         """What a table unit subscribes to."""
         return [f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status]
@@ -338,6 +439,17 @@ class Topics:
     def hub_filters(self) -> list[str]:
         """What the hub subscribes to."""
         return [f"{self.base}/table/+/{kind}" for kind in _UNIT_KINDS]
+
+    def screen_filters(self) -> list[str]:
+        """What the hub screen subscribes to (a dashboard may take the same)."""
+        base = self.base
+        return [
+            f"{base}/table/+/{Kind.STATE}",
+            f"{base}/table/+/{Kind.STATUS}",
+            f"{base}/hub/table/+/{Kind.ASSIGN}",
+            f"{base}/hub/table/+/{Kind.RESULT}",
+            *(self.screen(kind) for kind in SCREEN_KINDS),
+        ]
 
     def parse(self, topic: str) -> TopicRef:
         """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
@@ -349,6 +461,8 @@ class Topics:
             return TopicRef(Kind.BROADCAST)
         if parts == ["hub", "status"]:
             return TopicRef(Kind.HUB_STATUS)
+        if len(parts) == 2 and parts[0] == "hub" and parts[1] in SCREEN_KINDS:
+            return TopicRef(Kind(parts[1]))
         if len(parts) == 3 and parts[0] == "table":
             kinds, number = _UNIT_KINDS, parts[1]
         elif len(parts) == 4 and parts[:2] == ["hub", "table"]:
@@ -399,10 +513,9 @@ def encode(message: msgspec.Struct) -> bytes:
 def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     """Decode ``payload`` as message type ``kind``, strictly; DecodeError with a reason."""
     name = kind.__name__
-    if len(payload) > MAX_PAYLOAD:
-        raise DecodeError(
-            f"{name}: payload of {len(payload)} bytes exceeds {MAX_PAYLOAD}", "oversize"
-        )
+    limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
+    if len(payload) > limit:
+        raise DecodeError(f"{name}: payload of {len(payload)} bytes exceeds {limit}", "oversize")
     try:
         version = _peek_decoder.decode(payload).v
     except msgspec.DecodeError as err:

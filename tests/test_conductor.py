@@ -5,10 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-import msgspec
-
 from hub.conductor import Conductor
-from hub.hall import RoundInfo, SeatingBoard, StandingsBoard
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
@@ -18,8 +15,12 @@ from tablekit.protocol import (
     BroadcastKind,
     EventEnvelope,
     ResultAck,
+    RoundInfo,
+    SeatingBoard,
+    StandingsBoard,
     Topics,
     decode,
+    decode_topic,
 )
 from tablekit.result_entry import ResultSubmitted
 from tablekit.scoring import GameEnding, GameReport, RackReport
@@ -66,12 +67,14 @@ def test_retained_messages_tell_tables_and_screens_the_event(tmp_path: Path) -> 
     a1 = decode(Assignment, sent[TOPICS.assign(1)])
     a2 = decode(Assignment, sent[TOPICS.assign(2)])
     assert (a1.game, a1.round, len(a1.seats), len(a2.seats)) == (1, 1, 4, 3)
-    info = msgspec.json.decode(sent[f"{TOPICS.base}/hub/round"], type=RoundInfo)
+    info = decode(RoundInfo, sent[TOPICS.round])
     assert info.round == 1 and info.games == 2 and not info.closed and info.deadline is None
-    seating = msgspec.json.decode(sent[f"{TOPICS.base}/hub/seating"], type=SeatingBoard)
+    seating = decode(SeatingBoard, sent[TOPICS.seating])
     assert len(seating.rows) == 7
-    standings = msgspec.json.decode(sent[f"{TOPICS.base}/hub/standings"], type=StandingsBoard)
+    standings = decode(StandingsBoard, sent[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}  # nobody has played: all level
+    kinds = {type(decode_topic(TOPICS, t, p)[1]) for t, p in sent.items()}  # all strict
+    assert {RoundInfo, SeatingBoard, StandingsBoard, Assignment} <= kinds
     assert conductor.messages() == []  # nothing changed: nothing sent again
     conductor.reset()
     assert len(conductor.messages()) == len(sent)
@@ -88,7 +91,7 @@ def test_a_table_result_is_judged_stored_and_answered(tmp_path: Path) -> None:
     ack = decode(ResultAck, sent[TOPICS.result(2)])
     assert ack == ResultAck(v=1, unit="table-02", game=1, accepted=True)
     assert decode(Assignment, sent[TOPICS.assign(2)]).game == 2
-    standings = msgspec.json.decode(sent[f"{TOPICS.base}/hub/standings"], type=StandingsBoard)
+    standings = decode(StandingsBoard, sent[TOPICS.standings])
     assert standings.rows[0].big == 1 and standings.rows[0].small == 10 + 11  # B 9+1, C 9+2
 
 
@@ -124,7 +127,7 @@ def test_round_time_over_broadcasts_the_last_lap_once(tmp_path: Path) -> None:
     sent = by_topic(conductor)
     broadcast = decode(Broadcast, sent[TOPICS.broadcast])
     assert broadcast.kind is BroadcastKind.LAST_LAP and broadcast.round == 1
-    info = msgspec.json.decode(sent[f"{TOPICS.base}/hub/round"], type=RoundInfo)
+    info = decode(RoundInfo, sent[TOPICS.round])
     assert info.last_lap
     assert conductor.messages() == []
 

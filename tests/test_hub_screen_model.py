@@ -4,23 +4,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import msgspec
 import pytest
 
 from hub.hall import (
-    SCREEN_MESSAGE_VERSION,
     HallView,
     Page,
     PageKind,
     Pager,
     ResultState,
-    RoundInfo,
-    SeatingBoard,
-    SeatingLine,
-    StandingLine,
-    StandingsBoard,
     State,
-    TableView,
+    TableCell,
     clock_text,
     countdown_text,
     judge_queue,
@@ -38,13 +31,17 @@ from hub.hall import (
     state_of,
     state_text,
 )
-from hub.screen_feed import HallTracker, decode_screen, encode_screen
+from hub.screen_feed import HallTracker
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
     Assignment,
-    DecodeError,
     ResultAck,
+    RoundInfo,
     SeatAssignment,
+    SeatingBoard,
+    SeatingLine,
+    StandingLine,
+    StandingsBoard,
     StatusReason,
     TableSnapshot,
     UnitStatus,
@@ -55,8 +52,8 @@ NOW = 1_800_000_000.0
 NAMES = ("Ann", "Bob", "Cy", "Di")
 
 
-def table(number: int = 1, **kw: object) -> TableView:
-    base = TableView(
+def table(number: int = 1, **kw: object) -> TableCell:
+    base = TableCell(
         number=number,
         seats=NAMES,
         game=1,
@@ -184,11 +181,11 @@ def test_judge_queue_oldest_first_with_waiting_time_and_flashing():
 # --- slow tables --------------------------------------------------------------------------
 
 
-def hall_of(*tables: TableView, round_info: RoundInfo | None = None) -> HallView:
+def hall_of(*tables: TableCell, round_info: RoundInfo | None = None) -> HallView:
     return HallView(tables=tables, round=round_info if round_info else info(deadline=NOW + 900))
 
 
-def paced(number: int, moves_per_min: float, game: int = 2, observed: float = 300.0) -> TableView:
+def paced(number: int, moves_per_min: float, game: int = 2, observed: float = 300.0) -> TableCell:
     moves = round(moves_per_min * observed / 60)
     return table(number, game=game, move=moves + 5, pace_since=NOW - observed, pace_moves=5)
 
@@ -323,27 +320,6 @@ def test_sample_hall_has_every_state():
     assert [t.seat_count for t in sample_hall(10, NOW).tables].count(
         3
     ) == 2  # the last two tables seat three
-
-
-# --- messages -------------------------------------------------------------------------------
-
-
-def test_screen_messages_round_trip_and_are_strict():
-    message = info(deadline=NOW, games=3)
-    assert decode_screen(RoundInfo, encode_screen(message)) == message
-    with pytest.raises(DecodeError, match="unknown field"):
-        decode_screen(RoundInfo, b'{"v":1,"stage":"x","round":1,"colour":"red"}')
-    with pytest.raises(DecodeError, match="unsupported version"):
-        decode_screen(RoundInfo, b'{"v":2,"stage":"x","round":1}')
-    with pytest.raises(DecodeError, match=r"\$\.rows\[0\]\.seat"):
-        decode_screen(
-            SeatingBoard,
-            b'{"v":1,"stage":"x","round":1,"rows":[{"name":"a","table":1,"seat":"E"}]}',
-        )
-    with pytest.raises(DecodeError):
-        decode_screen(StandingsBoard, b"not json")
-    assert SCREEN_MESSAGE_VERSION == 1
-    assert msgspec.json.decode(encode_screen(message))["v"] == 1
 
 
 # --- the tracker (messages → hall) ------------------------------------------------------------

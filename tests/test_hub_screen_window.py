@@ -18,14 +18,16 @@ import pygame
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.hall import RoundInfo, SeatingBoard, SeatingLine, State, sample_names
+from hub.hall import State, sample_names
 from hub.screen import CELL_BG, STATE_COLOURS, TEXT
-from hub.screen_feed import encode_screen, screen_topic
 from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
     Assignment,
+    RoundInfo,
     SeatAssignment,
+    SeatingBoard,
+    SeatingLine,
     StatusReason,
     TableSnapshot,
     Topics,
@@ -138,12 +140,12 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
 
     publish(
-        screen_topic(topics, "round"),
-        encode_screen(RoundInfo(v=1, stage="Eliminations", round=1, games=2, deadline=now + 1800)),
+        topics.round,
+        encode(RoundInfo(v=1, stage="Eliminations", round=1, games=2, deadline=now + 1800)),
     )
     publish(
-        screen_topic(topics, "seating"),
-        encode_screen(
+        topics.seating,
+        encode(
             SeatingBoard(
                 v=1, stage="Final", round=2, rows=(SeatingLine(name=names[0], table=1, seat="A"),)
             )
@@ -262,7 +264,7 @@ def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until
         for topic, payload in (
             (topics.state(1), b"{not json"),
             (topics.state(2), encode(snapshot(3, now))),  # names another table
-            (screen_topic(topics, "round"), b'{"v":9,"stage":"x","round":1}'),
+            (topics.round, b'{"v":9,"stage":"x","round":1}'),
             (topics.state(5), encode(snapshot(5, now))),
         ):
             client.publish(topic, payload, qos=1).wait_for_publish(5)

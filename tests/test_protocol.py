@@ -28,7 +28,10 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.protocol import (
+    MAX_BOARD_PAYLOAD,
+    MAX_BOARD_ROWS,
     MAX_PAYLOAD,
+    SCREEN_KINDS,
     Ack,
     AssignedRules,
     Assignment,
@@ -39,7 +42,12 @@ from tablekit.protocol import (
     HubStatus,
     Kind,
     ResultAck,
+    RoundInfo,
     SeatAssignment,
+    SeatingBoard,
+    SeatingLine,
+    StandingLine,
+    StandingsBoard,
     StatusReason,
     TableSnapshot,
     TopicRef,
@@ -98,7 +106,31 @@ def other_messages() -> list[msgspec.Struct]:
         Ack(v=1, unit="unit-03", upto=41),
         Ack(v=1, unit="unit-03", upto=0, resend_from=1),
         ResultAck(v=1, unit="unit-03", game=2, accepted=False, reason="seat B: 2 jokers"),
+        *screen_messages(),
     ]
+
+
+def screen_messages() -> list[msgspec.Struct]:
+    return [
+        RoundInfo(v=1, stage="Eliminations", round=2),
+        RoundInfo(
+            v=1, stage="Final", round=5, games=3, first_game=7, deadline=1.7e9, last_lap=True,
+            closed=True, hide_standings=True,
+        ),
+        StandingsBoard(
+            v=1, stage="Eliminations", after_round=1, final=True,
+            rows=(
+                StandingLine(place=1, name="Łukasz", big=3, small=120, games=3),
+                StandingLine(place=2, name="Ann", big=1, small=-45, games=3),
+                StandingLine(place=2, name="Bob", big=1, small=-45, games=3),
+            ),
+        ),
+        StandingsBoard(v=1, stage="", after_round=0, rows=()),
+        SeatingBoard(
+            v=1, stage="Final", round=3,
+            rows=(SeatingLine(name="Ann", table=12, seat="D"), SeatingLine("Bob", 1, "A")),
+        ),
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize("event", ALL_EVENTS, ids=lambda e: type(e).__name__)
@@ -126,6 +158,9 @@ def test_topics_parse_back_to_their_kind_and_table() -> None:
         TOPICS.result(5): TopicRef(Kind.RESULT, 5),
         TOPICS.broadcast: TopicRef(Kind.BROADCAST),
         TOPICS.hub_status: TopicRef(Kind.HUB_STATUS),
+        TOPICS.round: TopicRef(Kind.ROUND),
+        TOPICS.standings: TopicRef(Kind.STANDINGS),
+        TOPICS.seating: TopicRef(Kind.SEATING),
     }
     for topic, ref in cases.items():
         assert topic.startswith("rummikub/v1/hall/open2025/")
@@ -142,6 +177,9 @@ def test_topics_parse_back_to_their_kind_and_table() -> None:
         ("rummikub/v1/hall/open2025/table/x/events", "table must be 1-999"),
         ("rummikub/v1/hall/open2025/hub/table/1/events", "unknown message kind"),
         ("rummikub/v1/hall/open2025/table/1/events/x", "not a protocol topic"),
+        ("rummikub/v1/hall/open2025/hub/rounds", "not a protocol topic"),
+        ("rummikub/v1/hall/open2025/hub/standings/1", "not a protocol topic"),
+        ("rummikub/v1/hall/open2025/table/1/round", "unknown message kind"),
     ],
 )
 def test_bad_topics_are_refused_with_a_reason(topic: str, reason: str) -> None:
@@ -232,6 +270,111 @@ def test_assignment_is_validated() -> None:
     name = {**good["seats"][0], "name": "Ann\nDROP TABLE"}
     with pytest.raises(DecodeError, match=re.escape("seats[0].name")):
         decode(Assignment, json.dumps({**good, "seats": [name, *good["seats"][1:]]}).encode())
+
+
+# --- hub → screen messages ---------------------------------------------------------------------
+
+
+def test_screen_messages_travel_on_their_own_topics() -> None:
+    base = "rummikub/v1/hall/open2025"
+    assert [TOPICS.round, TOPICS.standings, TOPICS.seating] == [
+        f"{base}/hub/round", f"{base}/hub/standings", f"{base}/hub/seating"
+    ]  # fmt: skip
+    assert [TOPICS.screen(kind) for kind in SCREEN_KINDS] == [
+        TOPICS.round, TOPICS.standings, TOPICS.seating
+    ]  # fmt: skip
+    with pytest.raises(ValueError, match="not a screen message kind"):
+        TOPICS.screen(Kind.STATE)
+    assert TOPICS.screen_filters() == [
+        f"{base}/table/+/state", f"{base}/table/+/status", f"{base}/hub/table/+/assign",
+        f"{base}/hub/table/+/result", TOPICS.round, TOPICS.standings, TOPICS.seating,
+    ]  # fmt: skip
+    for message in screen_messages():
+        topic = {RoundInfo: TOPICS.round, StandingsBoard: TOPICS.standings}.get(
+            type(message), TOPICS.seating
+        )
+        ref, decoded = decode_topic(TOPICS, topic, encode(message))
+        assert (ref.table, decoded) == (None, message)
+    # Each topic carries its one type: a round on the standings topic is refused.
+    with pytest.raises(DecodeError, match="StandingsBoard: Object contains unknown field `round`"):
+        decode_topic(TOPICS, TOPICS.standings, encode(screen_messages()[0]))
+
+
+def test_screen_messages_keep_their_wire_format() -> None:
+    """Field names and JSON as the hub has always sent them (the screens in the field)."""
+    assert encode(RoundInfo(v=1, stage="Final", round=2, deadline=1.7e9)) == (
+        b'{"v":1,"stage":"Final","round":2,"games":0,"first_game":1,"deadline":1700000000.0,'
+        b'"last_lap":false,"closed":false,"hide_standings":false}'
+    )
+    line = StandingLine(place=1, name="Ann", big=2, small=-5, games=3)
+    assert encode(StandingsBoard(v=1, stage="E", after_round=1, rows=(line,), final=True)) == (
+        b'{"v":1,"stage":"E","after_round":1,'
+        b'"rows":[{"place":1,"name":"Ann","big":2,"small":-5,"games":3}],"final":true}'
+    )
+    seat = SeatingLine(name="Ann", table=3, seat="B")
+    assert encode(SeatingBoard(v=1, stage="E", round=2, rows=(seat,))) == (
+        b'{"v":1,"stage":"E","round":2,"rows":[{"name":"Ann","table":3,"seat":"B"}]}'
+    )
+
+
+ROUND = b'{"v":1,"stage":"x","round":1}'
+SEATING = b'{"v":1,"stage":"x","round":1,"rows":[%s]}'
+STANDINGS = b'{"v":1,"stage":"x","after_round":1,"rows":[%s]}'
+ROW = b'{"place":1,"name":"Ann","big":0,"small":0,"games":1}'
+
+
+@pytest.mark.parametrize(
+    ("kind", "payload", "code", "reason"),
+    [
+        (RoundInfo, b"not json", "json", "RoundInfo: not valid JSON"),
+        (RoundInfo, b'{"stage":"x","round":1}', "version", "missing the protocol version"),
+        (RoundInfo, ROUND.replace(b'"v":1', b'"v":2'), "version", "unsupported protocol version 2"),
+        (RoundInfo, ROUND[:-1] + b',"colour":"red"}', "invalid", "unknown field `colour`"),
+        (RoundInfo, ROUND.replace(b"1}", b"10000}"), "invalid", "<= 9999 - at `$.round`"),
+        (RoundInfo, ROUND[:-1] + b',"first_game":0}', "invalid", "at `$.first_game`"),
+        (RoundInfo, ROUND[:-1] + b',"deadline":-1}', "invalid", "at `$.deadline`"),
+        (RoundInfo, ROUND.replace(b'"x"', b'"' + b"s" * 41 + b'"'), "invalid", "$.stage"),
+        (RoundInfo, ROUND.replace(b'"x"', b'"a\\nb"'), "invalid", "$.stage"),
+        (SeatingBoard, SEATING % b'{"name":"a","table":1,"seat":"E"}', "invalid",
+         "at `$.rows[0].seat`"),
+        (SeatingBoard, SEATING % b'{"name":"a","table":1000,"seat":"A"}', "invalid",
+         "at `$.rows[0].table`"),
+        (SeatingBoard, SEATING % b'{"name":"","table":1,"seat":"A"}', "invalid",
+         "at `$.rows[0].name`"),
+        (StandingsBoard, STANDINGS % ROW.replace(b'"place":1', b'"place":0'), "invalid",
+         "at `$.rows[0].place`"),
+        (StandingsBoard, STANDINGS % ROW.replace(b'"big":0', b'"big":2000000'), "invalid",
+         "at `$.rows[0].big`"),
+        (StandingsBoard, STANDINGS % b",".join([ROW] * (MAX_BOARD_ROWS + 1)), "invalid",
+         "length <= 1000 - at `$.rows`"),
+        (StandingsBoard, b"x" * (MAX_BOARD_PAYLOAD + 1), "oversize",
+         f"exceeds {MAX_BOARD_PAYLOAD}"),
+        (RoundInfo, b"x" * (MAX_PAYLOAD + 1), "oversize", f"exceeds {MAX_PAYLOAD}"),
+    ],
+)  # fmt: skip
+def test_screen_messages_are_decoded_strictly(
+    kind: type[msgspec.Struct], payload: bytes, code: str, reason: str
+) -> None:
+    with pytest.raises(DecodeError) as err:
+        decode(kind, payload)
+    assert reason in err.value.reason
+    assert (err.value.code, err.value.reason.split(":")[0]) == (code, kind.__name__)
+
+
+def test_boards_of_a_big_event_fit_their_limit() -> None:
+    """Standings of 1000 players with long names decode; the units' 4 KiB would not do."""
+    long_name = "Brzęczyszczykiewicz Agnieszka-Łucja " + "x" * 4
+    rows = tuple(
+        StandingLine(place=i + 1, name=long_name, big=-1000, small=-999_999, games=9999)
+        for i in range(MAX_BOARD_ROWS)
+    )
+    payload = encode(StandingsBoard(v=1, stage="s" * 40, after_round=9999, rows=rows))
+    assert MAX_PAYLOAD < len(payload) <= MAX_BOARD_PAYLOAD
+    assert len(decode(StandingsBoard, payload).rows) == MAX_BOARD_ROWS
+    seating = tuple(SeatingLine(name=long_name, table=999, seat="D") for _ in rows)
+    payload = encode(SeatingBoard(v=1, stage="s" * 40, round=9999, rows=seating))
+    assert MAX_PAYLOAD < len(payload) <= MAX_BOARD_PAYLOAD
+    assert decode(SeatingBoard, payload).rows == seating
 
 
 def test_snapshot_reports_the_clock_and_extrapolates() -> None:
