@@ -21,6 +21,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from typing import Any
 import msgspec
 
 from tablekit.clock import MovePassed
+from tablekit.durable import open_durable, transaction
 from tablekit.protocol import AnyUnitEvent, EventEnvelope
 
 HUB_SOURCE = "hub"
@@ -144,14 +146,12 @@ class IngestResult:
 class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
-        self._db = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=30.0
-        )
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db = open_durable(self.path, timeout=30.0)
+        except sqlite3.DatabaseError as err:
+            raise StoreError(f"store {self.path}: {err}") from err
+        try:
             with self._tx():
                 for statement in _SCHEMA:
                     self._db.execute(statement)
@@ -459,8 +459,8 @@ class EventStore:
         ).fetchone()
         return None if row is None else SourceMark(*row)
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
+    def _tx(self) -> AbstractContextManager[None]:
+        return transaction(self._db)
 
 
 def _kind(event: msgspec.Struct) -> str:
@@ -476,14 +476,3 @@ def _filters(alias: str = "e", **values: Any) -> tuple[str, Sequence[Any]]:
             clauses.append(f"{alias}.{columns[name]} = ?")
             args.append(value)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), args
-
-
-class _Transaction:
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        self._db.execute("COMMIT" if exc_type is None else "ROLLBACK")

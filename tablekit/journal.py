@@ -18,11 +18,14 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgspec
+
+from tablekit.durable import open_durable, transaction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -59,13 +62,11 @@ class Journal:
         self.path = Path(path)
         self.unit_id = unit_id
         self._lock = threading.Lock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(
-            self.path, check_same_thread=False, isolation_level=None, timeout=10.0
-        )
         try:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
+            self._db = open_durable(self.path, timeout=10.0)
+        except sqlite3.DatabaseError as err:
+            raise JournalError(f"journal {self.path}: {err}") from err
+        try:
             with self._tx():
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
@@ -169,8 +170,8 @@ class Journal:
 
     # -- internals ------------------------------------------------------------------------
 
-    def _tx(self) -> _Transaction:
-        return _Transaction(self._db)
+    def _tx(self) -> AbstractContextManager[None]:
+        return transaction(self._db)
 
     def _meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -178,19 +179,3 @@ class Journal:
 
     def _set_meta(self, key: str, value: object) -> None:
         self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
-
-
-class _Transaction:
-    """BEGIN IMMEDIATE … COMMIT, rolled back on any exception."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self._db = db
-
-    def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
-        if exc_type is None:
-            self._db.execute("COMMIT")
-        else:
-            self._db.execute("ROLLBACK")
