@@ -12,8 +12,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import TableSnapshot, UnitStatus
+from tablekit.clock import PauseReason
+from tablekit.protocol import StatusReason, TableSnapshot, UnitStatus
+from tablekit.view import clock_word
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,8 @@ class TableLive:
     """Hub wall time of the last message of any kind from this table."""
     skew: float = 0.0
     """Hub wall time minus the unit's, estimated when the snapshot arrived."""
+    status: UnitStatus | None = None
+    """The last online/offline status message (its ``ts`` is on the unit's clock)."""
 
     @property
     def judge_called(self) -> bool:
@@ -40,25 +43,33 @@ class TableLive:
             return None
         return self.snapshot.remaining_at(now - self.skew)
 
+    @property
+    def went_offline_at(self) -> float | None:
+        """Hub wall time at which the unit went offline, when its status tells: only a
+        clean shutdown notice carries it. A Last Will (``lost``) was composed when the
+        unit connected, so it does not say when the connection was lost: None then."""
+        status = self.status
+        if status is None or status.online or status.reason is not StatusReason.SHUTDOWN:
+            return None
+        return status.ts + self.skew
+
+    @property
+    def last_alive_at(self) -> float | None:
+        """The latest hub wall time at which the unit's own messages show it running
+        (its last snapshot or status), None without either; for a table whose
+        connection was lost, it has been offline for at most ``now - last_alive_at``."""
+        times = [m.ts for m in (self.status,) if m is not None]
+        if self.snapshot is not None:
+            times.append(self.snapshot.measured_at)
+        return max(times) + self.skew if times else None
+
     def state_word(self) -> str:
         s = self.snapshot
         if self.online is False:
             return "OFFLINE"
         if s is None:
             return "NO DATA"
-        if s.paused is PauseReason.PLAYER_CALL:
-            return "JUDGE CALLED"
-        if s.paused is not None:
-            return "PAUSED"
-        if s.phase is Phase.TIME_UP:
-            return "TIME"
-        if s.phase is Phase.GAME_OVER:
-            return "GAME OVER"
-        if s.phase is Phase.READY:
-            return "READY"
-        if s.last_lap_left is not None:
-            return "LAST LAP"
-        return "PLAYING"
+        return clock_word(s.phase, s.paused, s.last_lap_left)
 
 
 @dataclass(frozen=True)
@@ -95,6 +106,7 @@ class LiveView:
                 old,
                 unit=status.unit,
                 online=status.online,
+                status=status,
                 status_at=at if changed or old.status_at is None else old.status_at,
                 last_heard=at if status.online else old.last_heard,
             )
