@@ -7,6 +7,12 @@ nothing and a restarted hub (or this command in a new terminal) carries on exact
 where the event was. ``--by`` names who runs the command (default ``$USER``); it is
 recorded with every record. Every error is one line on stderr and exit code 2.
 
+``round status`` also reads the tables' live clocks from the MQTT broker when it has
+one: ``--broker``, ``--venue``, ``--event``, ``--username`` and ``--password-file``
+default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
+``$RUMMIKUB_EVENT`` (else ``demo``), ``$RUMMIKUB_USERNAME`` and
+``$RUMMIKUB_PASSWORD_FILE``.
+
 ::
 
     rummikub event create --preset school --name "Konkurs szkolny" [--round-minutes 50]
@@ -15,7 +21,8 @@ recorded with every record. Every error is one line on stderr and exit code 2.
     rummikub players import players.csv [--check-in]
     rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
     rummikub players seeds ID…
-    rummikub round draw [--seed N] | start [--minutes N] | status | close [--force --why …]
+    rummikub round draw [--seed N] | start [--minutes N] | close [--force --why …]
+    rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
     rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
     rummikub result history --table 2 --game 1
     rummikub standings [--stage NAME] [--table N] [--overall]
@@ -44,23 +51,28 @@ import argparse
 import datetime as dt
 import os
 import re
+import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn, TextIO
+from typing import Any, Final, NoReturn, TextIO
 
 import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 
 from hub import exports
-from hub.competition import Competition, CompetitionError, ResultVersion
+from hub.competition import Competition, CompetitionError, ResultVersion, TableProgress
 from hub.exports import Grid
-from hub.live import LiveView
+from hub.hall import State, countdown_text, wait_text
+from hub.live import LiveView, TableLive
 from hub.organizer import Organizer
 from hub.players_csv import PlayersCsvError, clean, new_players, player_key, read_players_csv
 from hub.season import SeasonError, open_competition, season_event, season_lines, seeds_for
 from hub.season import name_key as season_name_key
+from hub.service import parse_broker
 from hub.store import EventStore, StoreError
 from hub.tournament import (
     PRESET_NAMES,
@@ -75,6 +87,11 @@ from hub.tournament import (
     TournamentError,
     league_scheme_for,
 )
+from tablekit.clock import PauseReason
+from tablekit.clock import Phase as ClockPhase
+from tablekit.config import LinkSettings
+from tablekit.link import read_password
+from tablekit.protocol import DecodeError, Kind, TableSnapshot, Topics, UnitStatus, decode_topic
 from tablekit.rulesets import Ruleset, RulesetError, load_rulesets
 from tablekit.scoring import GameEnding, GameReport, Opening, RackReport, ScoreError
 from tablekit.seats import SEATS, Seat, SeatCountError, seats_for
@@ -136,14 +153,229 @@ def clock_text(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
+# --- live clock states (round status --broker) ------------------------------------------
+
+LIVE_QUIET: Final = 0.3
+"""Seconds without a new retained message after which the gathering stops."""
+LIVE_LIMIT: Final = 2.0
+"""Seconds at most spent gathering retained messages once subscribed."""
+CONNECT_TIMEOUT: Final = 3.0
+RETAINED_MAX_SKEW: Final = 6 * 3600.0
+"""A retained snapshot may be minutes old (a paused table republishes nothing), so its
+age cannot be told from a unit's clock error: the unit's clock is trusted unless it is
+off by more than this (a Pi without its time yet), see :meth:`LiveView.with_snapshot`."""
+LIVE_HINT: Final = (
+    "Live clock states (playing, paused, judge calls, offline) need --broker HOST:PORT "
+    "(or RUMMIKUB_BROKER)"
+)
+_PAUSED: Final = {
+    PauseReason.JUDGE: State.PAUSED_JUDGE,
+    PauseReason.PLAYER_CALL: State.JUDGE_CALLED,
+    PauseReason.RECOVERED: State.PAUSED_RESTART,
+}
+_JUDGE_STATES: Final = frozenset(_PAUSED.values())
+_RUNNING_STATES: Final = frozenset({State.PLAYING, State.LAST_LAP, State.TIME})
+_NO_SEAT_STATES: Final = frozenset(
+    {
+        State.OFFLINE,
+        State.NO_DATA,
+        State.READY,
+        State.GAME_OVER,
+        State.ENTERING_RESULT,
+        State.RESULT_IN,
+    }
+)
+
+
+@dataclass(frozen=True)
+class LiveSource:
+    """Where the tables publish: the broker and the event's topic tree."""
+
+    host: str
+    port: int
+    topics: Topics
+    username: str | None = None
+    password: str | None = None
+
+
+def fold_retained(
+    topics: Topics, messages: Iterable[tuple[str, bytes]], at: float
+) -> tuple[LiveView, int]:
+    """The live view of the tables' retained state and status messages gathered at hub
+    time ``at`` (pure), and how many messages were not valid protocol messages."""
+    live = LiveView()
+    ignored = 0
+    for topic, payload in messages:
+        if not payload:
+            continue  # a cleared retained message
+        try:
+            _, message = decode_topic(topics, topic, payload)
+        except DecodeError:
+            ignored += 1
+            continue
+        if isinstance(message, TableSnapshot):
+            live = live.with_snapshot(message, at, max_skew=RETAINED_MAX_SKEW)
+        elif isinstance(message, UnitStatus):
+            live = live.with_status(message, at)
+    return live, ignored
+
+
+class _Gather:
+    """paho callbacks of :func:`gather_retained`, run in the caller's thread by
+    ``client.loop``: retained messages by topic, the last one kept."""
+
+    def __init__(self, filters: Sequence[str]) -> None:
+        self.filters = filters
+        self.refused: str | None = None
+        self.connected = False
+        self.subscribed_at: float | None = None
+        self.last_at = 0.0
+        self.messages: dict[str, bytes] = {}
+
+    def on_connect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any = None
+    ) -> None:
+        if getattr(reason, "is_failure", False):
+            self.refused = f"refused the connection ({reason})"
+            return
+        self.connected = True
+        client.subscribe([(topic, 1) for topic in self.filters])
+
+    def on_subscribe(
+        self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any = None
+    ) -> None:
+        if any(getattr(r, "is_failure", False) for r in reasons):
+            self.refused = "refused the subscription to the tables' topics"
+            return
+        self.subscribed_at = self.last_at = time.monotonic()
+
+    def on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.retain:
+            self.messages[msg.topic] = bytes(msg.payload)
+            self.last_at = time.monotonic()
+
+
+def gather_retained(
+    source: LiveSource,
+    *,
+    quiet: float = LIVE_QUIET,
+    limit: float = LIVE_LIMIT,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> list[tuple[str, bytes]]:
+    """Connect (MQTT 3.1.1, a fresh client id, a clean session), subscribe to every
+    table's state and status, collect the retained messages until none has come for
+    ``quiet`` seconds (at most ``limit`` seconds), disconnect. CliError when the broker
+    cannot be reached, refuses, or does not answer within ``connect_timeout``."""
+    where = f"the MQTT broker at {source.host}:{source.port}"
+    topics = source.topics
+    gather = _Gather(
+        [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"]
+    )
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=f"rk-status-{secrets.token_hex(6)}",
+        protocol=mqtt.MQTTv311,
+        clean_session=True,
+    )
+    client.connect_timeout = connect_timeout
+    if source.username is not None:
+        client.username_pw_set(source.username, source.password)
+    client.on_connect = gather.on_connect
+    client.on_subscribe = gather.on_subscribe
+    client.on_message = gather.on_message
+    try:
+        client.connect(source.host, source.port, keepalive=30)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise CliError(f"round status: cannot reach {where}: {reason}") from None
+    try:
+        deadline = time.monotonic() + connect_timeout
+        while gather.subscribed_at is None:
+            if gather.refused is not None:
+                raise CliError(f"round status: {where} {gather.refused}")
+            if time.monotonic() > deadline:
+                step = "subscription" if gather.connected else "connection"
+                raise CliError(
+                    f"round status: {where} did not confirm the {step} within {connect_timeout:g} s"
+                )
+            if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS and gather.refused is None:
+                raise CliError(f"round status: {where} closed the connection")
+        stop_at = gather.subscribed_at + limit
+        while True:
+            now = time.monotonic()
+            if now - gather.last_at >= quiet or now >= stop_at:
+                break
+            if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS:
+                raise CliError(f"round status: {where} closed the connection")
+    finally:
+        client.disconnect()
+    return sorted(gather.messages.items())
+
+
+def _live_state(comp: Competition, stage: str, table: TableLive) -> State:
+    """A table's clock state in the hall screen's words (``hub.hall.State``); whether a
+    finished game's result is in comes from the event store."""
+    snap = table.snapshot
+    word = table.state_word()
+    if word == "OFFLINE":
+        return State.OFFLINE
+    if snap is None:
+        return State.NO_DATA
+    if snap.paused is not None:
+        return _PAUSED[snap.paused]
+    if snap.phase is ClockPhase.GAME_OVER:
+        if (table.table, snap.game) in comp.event.results(stage):
+            return State.RESULT_IN
+        return State.ENTERING_RESULT
+    return State(word)
+
+
+def _since_text(seconds: float) -> str:
+    return wait_text(max(0.0, seconds))
+
+
+def _live_text(state: State, table: TableLive, now: float) -> str:
+    """The state word with how long it has lasted (or the last lap's moves left)."""
+    snap = table.snapshot
+    if state is State.OFFLINE:
+        went = table.went_offline_at
+        if went is not None:
+            return f"OFFLINE for {_since_text(now - went)}"
+        alive = table.last_alive_at
+        if alive is not None:
+            return f"OFFLINE (connection lost; last heard {_since_text(now - alive)} ago)"
+        return State.OFFLINE.value
+    if snap is None:
+        return state.value
+    if state in _JUDGE_STATES:
+        # A snapshot is republished on every change: a paused one was taken at the pause.
+        return f"{state.value} for {_since_text(now - (snap.measured_at + table.skew))}"
+    if state is State.LAST_LAP and snap.last_lap_left is not None:
+        moves = snap.last_lap_left
+        return f"LAST LAP ({moves} move{'' if moves == 1 else 's'} left)"
+    return state.value
+
+
+def _seat_text(comp: Competition, progress: TableProgress, table: TableLive, state: State) -> str:
+    snap = table.snapshot
+    if snap is None or snap.active is None or state in _NO_SEAT_STATES:
+        return "-"
+    position = snap.active.position
+    if position >= len(progress.players):
+        return str(snap.active)
+    return f"{snap.active} {comp.event.players[progress.players[position]].name}"
+
+
 def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> Grid:
-    """Progress of every table of the open (or last) round; with the hub's live view
-    (``hub.live``), also each table's clock state and the active seat's time left."""
+    """Progress of every table of the open (or last) round; with the tables' live view
+    (``hub.live``), also each table's clock state (since when), game, the seat to move
+    and that seat's time left, extrapolated to ``now``."""
     progress = comp.tables()
     players = comp.event.players
+    stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
     headers: tuple[str, ...] = ("Table", "Players", "Games", "State")
     if live is not None:
-        headers = (*headers, "Clock", "Game", "Seat", "Left")
+        headers = (*headers, "Live", "Game", "Seat", "Left")
     rows = []
     for t in progress:
         state = "done" if t.finished else f"playing game {t.next_game}"
@@ -152,23 +384,74 @@ def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> 
         if live is not None:
             table = live.table(t.table)
             snap = table.snapshot
+            word = _live_state(comp, stage, table)
             left = table.remaining(now)
+            show_left = left is not None and word in _RUNNING_STATES | _JUDGE_STATES
             cells = (
                 *cells,
-                table.state_word(),
+                _live_text(word, table, now),
                 "-" if snap is None else str(snap.game),
-                "-" if snap is None or snap.active is None else str(snap.active),
-                "-" if left is None else f"{left:.0f}s",
+                _seat_text(comp, t, table, word),
+                countdown_text(left) if show_left and left is not None else "-",
             )
         rows.append(cells)
-    stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
     done = sum(t.finished for t in progress)
     return Grid(
         f"{stage}: {done} of {len(progress)} tables done",
         headers,
         rows,
-        numeric=frozenset({0}),
+        numeric=frozenset({0, 7} if live is not None else {0}),
     )
+
+
+def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
+    """The round's tables counted by live state (a finished table counts as done
+    whatever its unit shows), then the tables waiting for the judge, oldest first."""
+    progress = comp.tables()
+    stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
+    counts = {"done": 0, "playing": 0, "paused": 0, "judge": 0, "offline": 0}
+    extra = {"entering result": 0, "between games": 0, "no data": 0}
+    calls: list[tuple[float, int, str]] = []
+    for t in progress:
+        table = live.table(t.table)
+        state = _live_state(comp, stage, table)
+        snap = table.snapshot
+        if state in _JUDGE_STATES and snap is not None:
+            since = snap.measured_at + table.skew
+            seat = _seat_text(comp, t, table, state)
+            text = f"  table {t.table}: {_live_text(state, table, now)}"
+            calls.append((since, t.table, text if seat == "-" else f"{text}, seat {seat}"))
+        if t.finished:
+            counts["done"] += 1
+        elif state in _RUNNING_STATES:
+            counts["playing"] += 1
+        elif state in (State.PAUSED_JUDGE, State.PAUSED_RESTART):
+            counts["paused"] += 1
+        elif state is State.JUDGE_CALLED:
+            counts["judge"] += 1
+        elif state is State.OFFLINE:
+            counts["offline"] += 1
+        elif state is State.ENTERING_RESULT:
+            extra["entering result"] += 1
+        elif state is State.NO_DATA:
+            extra["no data"] += 1
+        else:
+            extra["between games"] += 1
+    judge = counts["judge"]
+    parts = [
+        f"{counts['done']} done",
+        f"{counts['playing']} playing",
+        f"{counts['paused']} paused",
+        f"{judge} judge call{'' if judge == 1 else 's'}",
+        f"{counts['offline']} offline",
+        *(f"{n} {what}" for what, n in extra.items() if n),
+    ]
+    lines = [f"Tables: {', '.join(parts)}"]
+    if calls:
+        calls.sort()
+        lines.append("Waiting for the judge, oldest first:")
+        lines += [line for _, _, line in calls]
+    return lines
 
 
 def round_clock_text(comp: Competition, now: float) -> str:
@@ -579,18 +862,80 @@ def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource | None:
+    """The broker and topics of ``round status`` from its options, else from the
+    environment (RUMMIKUB_BROKER, _VENUE, _EVENT, _USERNAME, _PASSWORD_FILE); None
+    without a broker."""
+    broker: tuple[str, int] | None = args.broker
+    if broker is None and env.get("RUMMIKUB_BROKER"):
+        try:
+            broker = parse_broker(env["RUMMIKUB_BROKER"])
+        except argparse.ArgumentTypeError as err:
+            raise CliError(f"RUMMIKUB_BROKER: {err}") from None
+    if broker is None:
+        given = [
+            option
+            for option, value in (
+                ("--venue", args.venue),
+                ("--event", args.event),
+                ("--username", args.username),
+                ("--password-file", args.password_file),
+            )
+            if value is not None
+        ]
+        if given:
+            raise CliError(f"round status: {', '.join(given)} needs --broker HOST:PORT")
+        return None
+    venue = args.venue or env.get("RUMMIKUB_VENUE") or "hall"
+    event = args.event or env.get("RUMMIKUB_EVENT") or "demo"
+    username = args.username or env.get("RUMMIKUB_USERNAME") or None
+    password_file = args.password_file or env.get("RUMMIKUB_PASSWORD_FILE") or None
+    if password_file is not None and username is None:
+        raise CliError("round status: --password-file needs --username")
+    try:
+        topics = Topics(venue, event)
+    except ValueError as err:
+        raise CliError(f"round status: {err} (--venue/--event)") from None
+    settings = LinkSettings(
+        host=broker[0],
+        port=broker[1],
+        username=username,
+        password_file=None if password_file is None else str(password_file),
+        venue=venue,
+        event=event,
+    )
+    return LiveSource(broker[0], broker[1], topics, username, read_password(settings))
+
+
 def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
+    source = live_source(args, os.environ)
     comp = ctx.competition()
-    now = ctx.clock()
     if not comp.event.stages_played:
         ctx.print(
             f"Nothing drawn yet: {len(comp.event.present)} players present (rummikub round draw)"
         )
         return 0
+    live: LiveView | None = None
+    ignored = 0
+    messages: list[tuple[str, bytes]] = []
+    if source is not None:
+        messages = gather_retained(source)
+    now = ctx.clock()
+    if source is not None:
+        live, ignored = fold_retained(source.topics, messages, now)
     clock_line = round_clock_text(comp, now)
     if clock_line:
         ctx.print(clock_line)
-    ctx.print(render(status_grid(comp, now)))
+    ctx.print(render(status_grid(comp, now, live)))
+    if source is not None and live is not None:
+        ctx.print(*live_summary(comp, live, now))
+        if not live.tables:
+            ctx.print(
+                f"No table unit has published under {source.topics.base}/table/ on "
+                f"{source.host}:{source.port}: check --venue and --event"
+            )
+        if ignored:
+            ctx.print(f"Ignored {ignored} retained message(s) that are not valid protocol messages")
     missing = comp.event.missing_results()
     if missing and comp.open_stage() is not None:
         ctx.print("Missing: " + ", ".join(f"table {m.table} game {m.game}" for m in missing))
@@ -599,6 +944,8 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
             f"Rejected at {when(rejected.at)}: table {rejected.table} game "
             f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
         )
+    if live is None:
+        ctx.print(LIVE_HINT)
     return 0
 
 
@@ -925,7 +1272,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="the draw's seed (default: random, recorded)")
     p = leaf(rounds, "start", cmd_round_start, "start the round (and its timer)")
     p.add_argument("--minutes", type=_minutes, help="this round's time (default: the event's)")
-    leaf(rounds, "status", cmd_round_status, "progress of every table")
+    p = leaf(
+        rounds,
+        "status",
+        cmd_round_status,
+        "progress of every table; with --broker also each table's live clock state",
+    )
+    p.add_argument(
+        "--broker",
+        type=parse_broker,
+        metavar="HOST:PORT",
+        help="MQTT broker the tables publish to (default $RUMMIKUB_BROKER)",
+    )
+    p.add_argument("--venue", help="topic level: the venue (default $RUMMIKUB_VENUE or hall)")
+    p.add_argument("--event", help="topic level: the event (default $RUMMIKUB_EVENT or demo)")
+    p.add_argument("--username", help="broker account (default $RUMMIKUB_USERNAME)")
+    p.add_argument(
+        "--password-file",
+        type=Path,
+        help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
+    )
     p = leaf(rounds, "close", cmd_round_close, "close the round when every result is in")
     p.add_argument("--force", action="store_true", help="close with games missing")
     p.add_argument("--why", help="why the missing games are not played (with --force)")
