@@ -55,20 +55,25 @@ class TableView:
     def state_word(self) -> str:
         """The state in words, so that no state is told by colour alone."""
         c = self.clock
-        if c.paused is PauseReason.JUDGE:
-            return "PAUSED — JUDGE"
-        if c.paused is PauseReason.PLAYER_CALL:
-            return "JUDGE CALLED"
-        if c.paused is PauseReason.RECOVERED:
-            return "PAUSED — RESTARTED"
-        if c.phase is Phase.TIME_UP:
-            return "TIME"
-        if c.phase is Phase.GAME_OVER:
-            if self.entry is not None:
-                return _ENTRY_WORDS[self.entry.step]
-            return "GAME OVER"
-        if c.phase is Phase.READY:
-            return "READY"
-        if c.last_lap_left is not None:
-            return "LAST LAP"
-        return "PLAYING"
+        if c.phase is Phase.GAME_OVER and self.entry is not None:
+            return _ENTRY_WORDS[self.entry.step]
+        return clock_word(c.phase, c.paused, c.last_lap_left)
+
+
+def clock_word(phase: Phase, paused: PauseReason | None, last_lap_left: int | None) -> str:
+    """A table's clock state in words (the unit's display and the hub's views)."""
+    if paused is PauseReason.JUDGE:
+        return "PAUSED — JUDGE"
+    if paused is PauseReason.PLAYER_CALL:
+        return "JUDGE CALLED"
+    if paused is PauseReason.RECOVERED:
+        return "PAUSED — RESTARTED"
+    if phase is Phase.TIME_UP:
+        return "TIME"
+    if phase is Phase.GAME_OVER:
+        return "GAME OVER"
+    if phase is Phase.READY:
+        return "READY"
+    if last_lap_left is not None:
+        return "LAST LAP"
+    return "PLAYING"
