@@ -120,6 +120,8 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     reason: str
     unit: str = ""
     seq: int = 0
+    round: int = 0
+    """The round the table said the result is for."""
 
 
 Record = (

@@ -82,12 +82,13 @@ class Conductor:
             return []
         try:
             verdict = self.organizer.judge_table_result(
-                envelope.table, event.report, unit=envelope.unit, seq=envelope.seq
+                envelope.table, event.report, unit=envelope.unit, seq=envelope.seq,
+                round_no=event.round,
             )
         except (CompetitionError, TournamentError) as err:
             rejected = ResultRejected(
                 at=self.clock(), by=envelope.unit, table=envelope.table, game=event.game,
-                reason=str(err), unit=envelope.unit, seq=envelope.seq,
+                reason=str(err), unit=envelope.unit, seq=envelope.seq, round=event.round,
             )
             return [(record_kind(rejected), rejected)]
         log.info(
@@ -121,26 +122,34 @@ class Conductor:
         yield from self._time_over(competition)
 
     def _verdicts(self, competition: Competition) -> Iterator[Outgoing]:
-        """Each table's latest answer, retained: a unit that restarted while waiting
-        for it gets it on reconnect."""
+        """Each table's latest answer in the latest round, retained: a unit that restarted
+        while waiting for it gets it on reconnect (answers of earlier rounds are stale)."""
+        state = competition.event
+        if not state.stages_played:
+            return
+        stage = state.stages_played[-1]
+        round_no = competition.round_number(stage)
         latest: dict[int, ResultRecorded | ResultRejected] = {}
-        for versions in competition.results.values():
+        for (result_stage, _, _), versions in competition.results.items():
+            if result_stage != stage:
+                continue
             for version in versions:
                 record = version.record
                 if record.unit and _newer(record, latest.get(record.table)):
                     latest[record.table] = record
         for rejected in competition.rejected:
-            if _newer(rejected, latest.get(rejected.table)):
+            if rejected.round == round_no and _newer(rejected, latest.get(rejected.table)):
                 latest[rejected.table] = rejected
         for table, answer in sorted(latest.items()):
             if isinstance(answer, ResultRecorded):
                 ack = ResultAck(
-                    v=PROTOCOL_VERSION, unit=answer.unit, game=answer.report.game, accepted=True
+                    v=PROTOCOL_VERSION, unit=answer.unit, game=answer.report.game, accepted=True,
+                    round=round_no,
                 )
             else:
                 ack = ResultAck(
                     v=PROTOCOL_VERSION, unit=answer.unit, game=answer.game, accepted=False,
-                    reason=answer.reason[:200],
+                    reason=answer.reason[:200], round=round_no,
                 )
             yield Outgoing(self.topics.result(table), encode(ack))
 

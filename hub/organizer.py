@@ -203,13 +203,23 @@ class Organizer:
         return competition.history(stage_name, table, report.game)[-1]
 
     def judge_table_result(
-        self, table: int, report: GameReport, *, unit: str, seq: int
+        self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int
     ) -> Verdict:
-        """The record answering a table's submitted result (not stored: the hub service
-        stores it in the same transaction as the unit's event)."""
+        """The record answering a table's submitted result for round ``round_no`` (not
+        stored: the hub service stores it in the same transaction as the unit's event)."""
         competition = self.competition
         reason = competition.check_result(table, report)
         stage = competition.open_stage()
+        if reason is None and stage is not None:
+            playing = competition.round_number(stage.name)
+            if round_no != playing:
+                reason = (
+                    f"table {table}: a result for round {round_no}, but round {playing} is "
+                    "being played; a judge enters it at the hub if it still counts"
+                    if round_no
+                    else f"table {table}: the result names no round (the unit has no "
+                    "assignment from the hub)"
+                )
         if reason is None and stage is not None:
             accepted = ResultRecorded(
                 at=self.clock(), by=unit, stage=stage.name, table=table, report=report,
@@ -219,7 +229,7 @@ class Organizer:
         reason = reason or "no round is being played"
         rejected = ResultRejected(
             at=self.clock(), by=unit, table=table, game=report.game, reason=reason,
-            unit=unit, seq=seq,
+            unit=unit, seq=seq, round=round_no,
         )
         return Verdict(False, reason, rejected)
 

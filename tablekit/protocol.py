@@ -244,6 +244,8 @@ class ResultAck(_Message, frozen=True):
     game: GameNo
     accepted: bool
     reason: Text = ""
+    round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
+    """The round of the submission answered (the assignment's ``round``)."""
 
 
 # --- hub → screens and dashboards -----------------------------------------------------------

@@ -162,6 +162,9 @@ class ResultSubmitted(
     """Moves played in the game (for the record)."""
     report: GameReport
     judge_override: bool = False
+    round: int = 0
+    """The hub's round the game belongs to (from its assignment; 0: none). A result
+    delivered late, after the hub moved on, is refused instead of landing in another round."""
 
 
 class EntryStateError(RuntimeError):

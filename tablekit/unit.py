@@ -86,11 +86,12 @@ class KeyPress:
 
 @dataclass(frozen=True)
 class ResultVerdict:
-    """The hub's answer to the table's submitted result."""
+    """The hub's answer to the table's submitted result for ``game`` of ``round``."""
 
     game: int
     accepted: bool
     reason: str = ""
+    round: int = 0
 
 
 @dataclass(frozen=True)
@@ -217,8 +218,8 @@ class TableUnit:
                 self._verdict(item)
             case Assignment():
                 self.pending = self._seating_of(item)
-            case ResultAck(game=game, accepted=accepted, reason=reason):
-                self._verdict(ResultVerdict(game, accepted, reason))
+            case ResultAck(game=game, accepted=accepted, reason=reason, round=round_no):
+                self._verdict(ResultVerdict(game, accepted, reason, round_no))
             case Broadcast():
                 events = self._broadcast(item, now)
             case Ack() | HubStatus():
@@ -350,6 +351,7 @@ class TableUnit:
             move=self.clock.state.move,
             report=entry.report,
             judge_override=entry.view.judge_override,
+            round=self.seating.round if self.seating is not None else 0,
         )
         entry.mark_submitted()
         if self.uplink is None:
@@ -358,8 +360,9 @@ class TableUnit:
 
     def _verdict(self, verdict: ResultVerdict) -> None:
         entry = self.entry
-        if entry is None or entry.view.game != verdict.game:
-            return
+        current_round = self.seating.round if self.seating is not None else 0
+        if entry is None or (verdict.round, verdict.game) != (current_round, entry.view.game):
+            return  # an answer about another game (a retained one of an earlier round, say)
         step = entry.view.step
         if verdict.accepted and step is not Step.ACCEPTED:
             if step is not Step.SUBMITTED:

@@ -63,7 +63,7 @@ def test_table_results_are_scored_by_the_hub_and_advance_the_assignment(tmp_path
             RackReport(Seat.D, tiles=40, opening=Opening.NOT_OPENED),
         ),
     )
-    verdict = org.judge_table_result(1, racks, unit="table-01", seq=42)
+    verdict = org.judge_table_result(1, racks, unit="table-01", seq=42, round_no=1)
     assert verdict.accepted, verdict.reason
     org.record(verdict.record)
     [version] = org.competition.history("round-1", 1, 1)
@@ -73,7 +73,7 @@ def test_table_results_are_scored_by_the_hub_and_advance_the_assignment(tmp_path
     assert version.record.source is ResultSource.TABLE and version.record.seq == 42
     assert org.competition.assignments()[0].game == 2
 
-    again = org.judge_table_result(1, racks, unit="table-01", seq=43)
+    again = org.judge_table_result(1, racks, unit="table-01", seq=43, round_no=1)
     assert not again.accepted
     assert "table 1 game 1: a result is already recorded" in again.reason
 
@@ -90,7 +90,9 @@ def test_bad_table_results_are_rejected_with_a_reason(
     tmp_path: Path, table: int, game: int, seats: int, reason: str
 ) -> None:
     org = school(tmp_path)
-    verdict = org.judge_table_result(table, report(game, seats, random.Random(1)), unit="u", seq=1)
+    verdict = org.judge_table_result(
+        table, report(game, seats, random.Random(1)), unit="u", seq=1, round_no=1
+    )
     assert not verdict.accepted and reason in verdict.reason
 
 
@@ -101,7 +103,7 @@ def test_score_errors_reject_with_the_seat_named(tmp_path: Path) -> None:
         ending=GameEnding.WENT_OUT,
         racks=tuple(RackReport(s, tiles=3) for s in seats_for(4)),
     )
-    verdict = org.judge_table_result(1, bad, unit="u", seq=1)
+    verdict = org.judge_table_result(1, bad, unit="u", seq=1, round_no=1)
     assert not verdict.accepted
     assert "seats A, B, C, D: tiles: the game ended with a player going out" in verdict.reason
 

@@ -46,14 +46,16 @@ def event(tmp_path: Path, clock: Clock, players: int = 7) -> tuple[Organizer, Co
     return org, Conductor(org, TOPICS, clock=clock)
 
 
-def submission(table: int, game: int, seats: int, seq: int, tiles: int = 9) -> EventEnvelope:
+def submission(
+    table: int, game: int, seats: int, seq: int, tiles: int = 9, round_no: int = 1
+) -> EventEnvelope:
     racks = tuple(
         RackReport(s, tiles=0 if i == 0 else tiles + i) for i, s in enumerate(seats_for(seats))
     )
     report = GameReport(game=game, ending=GameEnding.WENT_OUT, racks=racks)
     return EventEnvelope(
         v=1, unit=f"table-{table:02d}", table=table, seq=seq, ts=1.0,
-        event=ResultSubmitted(game=game, move=30, report=report),
+        event=ResultSubmitted(game=game, move=30, report=report, round=round_no),
     )
 
 
@@ -89,7 +91,7 @@ def test_a_table_result_is_judged_stored_and_answered(tmp_path: Path) -> None:
     org.record(record)  # what the service does in the ingest transaction
     sent = by_topic(conductor)
     ack = decode(ResultAck, sent[TOPICS.result(2)])
-    assert ack == ResultAck(v=1, unit="table-02", game=1, accepted=True)
+    assert ack == ResultAck(v=1, unit="table-02", game=1, accepted=True, round=1)
     assert decode(Assignment, sent[TOPICS.assign(2)]).game == 2
     standings = decode(StandingsBoard, sent[TOPICS.standings])
     assert standings.rows[0].big == 1 and standings.rows[0].small == 10 + 11  # B 9+1, C 9+2
@@ -141,3 +143,50 @@ def test_a_restarted_hub_sends_the_same(tmp_path: Path) -> None:
     before = by_topic(conductor)
     again = Conductor(Organizer(EventStore(tmp_path / "hub.sqlite3"), clock=clock), TOPICS)
     assert by_topic(again) == before
+
+
+def finish_round_one_at_the_hub(org: Organizer) -> None:
+    for table, seats in ((1, 4), (2, 3)):
+        for game in (1, 2):
+            org.enter_result(table, submission(table, game, seats, seq=1).event.report)
+    org.close_round()
+    org.draw(seed=5)
+    org.start_round()
+
+
+def test_a_late_result_of_an_earlier_round_is_refused_not_moved(tmp_path: Path) -> None:
+    org, conductor = event(tmp_path, Clock())
+    org.start_round()
+    finish_round_one_at_the_hub(org)
+    late = submission(2, 2, 3, seq=40, round_no=1)  # from a unit that was offline
+    [(kind, record)] = conductor.judge(late)
+    assert kind == "result-rejected"
+    assert "a result for round 1, but round 2 is being played" in record.reason
+    org.record(record)
+    assert org.competition.history("round-2", 2, 2) == []
+    no_round = submission(2, 1, 3, seq=41, round_no=0)
+    [(_, record)] = conductor.judge(no_round)
+    assert "names no round" in record.reason
+
+
+def test_verdicts_of_an_earlier_round_are_not_retained(tmp_path: Path) -> None:
+    clock = Clock()
+    org, conductor = event(tmp_path, clock)
+    org.start_round()
+    for game in (1, 2):
+        clock.now += 1
+        [(_, record)] = conductor.judge(submission(2, game, 3, seq=10 + game))
+        org.record(record)
+    assert decode(ResultAck, by_topic(conductor)[TOPICS.result(2)]).game == 2
+    for game in (1, 2):
+        org.enter_result(1, submission(1, game, 4, seq=1).event.report)
+    org.close_round()
+    org.draw(seed=5)
+    org.start_round()
+    conductor.reset()
+    assert TOPICS.result(2) not in by_topic(conductor)  # round 1's answer is stale
+    clock.now += 1
+    [(_, record)] = conductor.judge(submission(2, 1, 3, seq=20, round_no=2))
+    org.record(record)
+    ack = decode(ResultAck, by_topic(conductor)[TOPICS.result(2)])
+    assert (ack.round, ack.game, ack.accepted) == (2, 1, True)

@@ -20,7 +20,14 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.protocol import AssignedRules, Assignment, Broadcast, BroadcastKind, SeatAssignment
+from tablekit.protocol import (
+    AssignedRules,
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    ResultAck,
+    SeatAssignment,
+)
 from tablekit.result_entry import ResultSubmitted, Step
 from tablekit.seats import SEATS, Seat
 from tablekit.unit import (
@@ -303,3 +310,17 @@ def test_restart_mid_game_resumes_paused_for_the_judge() -> None:
     assert rebooted.clock.state.active is Seat.B
     assert rebooted.view.state_word == "PAUSED — RESTARTED"
     assert rebooted.clock.state.remaining_at(50.0) == 40.0
+
+
+def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:
+    unit, _, _, _ = make_unit()
+    unit.handle(assignment(2, 2))
+    press(unit, 100.0)
+    unit.handle(ButtonEdge(Button.JUDGE, True, 106.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 108.0))
+    unit.handle(MenuChoice(JudgeAction.END_GAME, 108.5))
+    type_keys(unit, "12 enter enter")
+    unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=1))
+    assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
+    unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=2))
+    assert unit.view.entry is None and "recorded at the hub" in unit.view.message
