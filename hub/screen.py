@@ -992,6 +992,17 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="HOST:PORT",
         help="MQTT broker (default 127.0.0.1:1883)",
     )
+    p.add_argument(
+        "--username",
+        help="broker account, a read-only one (at a venue: screen); the client id is "
+        "rummikub-screen-USERNAME",
+    )
+    p.add_argument(
+        "--password-file",
+        type=Path,
+        metavar="FILE",
+        help="file holding the account's password (needs --username)",
+    )
     p.add_argument("--venue", default="hall", help="venue topic level (default hall)")
     p.add_argument("--event", default="demo", help="event topic level (default demo)")
     p.add_argument("--title", default="", help="title in the top left (default: the event)")
@@ -1060,8 +1071,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rummikub-screen: error: {err}", file=sys.stderr)
             return 2
         host, port = args.broker
+        try:
+            password = _password(args, host, port)
+        except ValueError as err:
+            print(f"rummikub-screen: error: {err}", file=sys.stderr)
+            return 2
         feed = ScreenFeed(
-            host, port, topics, title=args.title or args.event, hide_standings=args.hide_standings
+            host,
+            port,
+            topics,
+            title=args.title or args.event,
+            hide_standings=args.hide_standings,
+            username=args.username,
+            password=password,
         )
         feed.start()
 
@@ -1090,6 +1112,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         if feed is not None:
             feed.stop()
         pygame.quit()
+
+
+def _password(args: argparse.Namespace, host: str, port: int) -> str | None:
+    """The secret of ``--password-file`` (read like a table unit's, tablekit.link);
+    ValueError with a one-line reason when it is missing, unreadable or empty."""
+    from tablekit.config import LinkSettings
+    from tablekit.link import read_password
+
+    if args.password_file is None:
+        return None
+    if args.username is None:
+        raise ValueError("--password-file needs --username")
+    settings = LinkSettings(
+        host=host,
+        port=port,
+        username=args.username,
+        password_file=str(args.password_file),
+        venue=args.venue,
+        event=args.event,
+    )
+    where = f"--password-file {args.password_file}"
+    try:
+        password = read_password(settings)
+    except OSError as err:
+        raise ValueError(f"{where}: cannot read it: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where}: not UTF-8 text") from None
+    if not password:
+        raise ValueError(f"{where}: the file is empty")
+    return password
 
 
 def _run(args: argparse.Namespace, hall_at: Callable[[float], HallView]) -> int:

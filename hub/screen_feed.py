@@ -10,7 +10,9 @@ Two parts, like the rest of the kit:
   its result is in.
 * :class:`ScreenFeed` — the shell. A paho client whose network thread only decodes
   and queues; the screen's loop drains the queue into the tracker (one owner of
-  state). Bad payloads are logged and counted, never raised.
+  state). Bad payloads are logged and counted, never raised. At a venue it logs in
+  with a read-only account (``screen``, see :mod:`hub.credentials`); a refused login
+  is logged with the broker's reason, counted (``refused``) and retried, never raised.
 
 Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined in
 :mod:`tablekit.protocol` (:meth:`~tablekit.protocol.Topics.screen_filters`):
@@ -57,6 +59,12 @@ _FOLDED: Final = frozenset(
     {Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS, Kind.SEATING}
 )
 """The topic kinds the screen folds into its view (it subscribes to nothing else)."""
+
+
+def screen_client_id(username: str | None) -> str:
+    """``rummikub-screen-{username}``: stable, so a reconnect replaces its own session;
+    without a username a random one (the broker assigns it)."""
+    return f"rummikub-screen-{username}" if username else ""
 
 
 # --- the pure fold ------------------------------------------------------------------------------
@@ -221,17 +229,26 @@ class ScreenFeed:
         *,
         title: str = "",
         hide_standings: bool = False,
-        client_id: str = "",
+        client_id: str | None = None,
+        username: str | None = None,
+        password: str | None = None,
     ) -> None:
+        """``client_id`` None: :func:`screen_client_id` of ``username``."""
         self.host, self.port, self.topics = host, port, topics
+        self.username = username
+        self.client_id = screen_client_id(username) if client_id is None else client_id
+        self.refusal: str | None = None
+        """The broker's reason for refusing the latest login (None: not refused)."""
         self.tracker = HallTracker(title, hide_standings)
         self.inbox: queue.SimpleQueue[tuple[object, float, int | None]] = queue.SimpleQueue()
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
         self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv311
+            CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311
         )
+        if username is not None:
+            self.client.username_pw_set(username, password)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -264,8 +281,16 @@ class ScreenFeed:
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
     ) -> None:
         if getattr(rc, "is_failure", False):
-            log.warning("screen feed: broker refused the connection: %s", rc)
+            self.refusal = str(rc)
+            self._count("refused")
+            who = f"as {self.username!r}" if self.username is not None else "anonymously"
+            log.warning(
+                "screen feed: %s:%s refused the login %s: %s (check --username and "
+                "--password-file); retrying",
+                self.host, self.port, who, rc,
+            )  # fmt: skip
             return
+        self.refusal = None
         for topic in self.topics.screen_filters():
             client.subscribe(topic, qos=1)
         self.connected.set()
@@ -274,8 +299,12 @@ class ScreenFeed:
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
     ) -> None:
+        was_connected = self.connected.is_set()
         self.connected.clear()
-        log.warning("screen feed: disconnected (%s); retrying", rc)
+        if was_connected or self.refusal is None:
+            log.warning("screen feed: disconnected (%s); retrying", rc)
+        else:  # the refusal was logged with its reason
+            log.debug("screen feed: disconnected after a refused login (%s)", rc)
 
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         at = time.time()

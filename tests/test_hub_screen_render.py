@@ -235,3 +235,33 @@ def test_bad_arguments_get_clear_errors(argv, message, capsys):
 def test_bad_topic_level_is_a_clear_error(capsys):
     assert main(["--venue", "no spaces", "--png", "/nonexistent-never-written"]) == 2
     assert "venue" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("setup", "with_user", "message"),
+    [
+        (None, True, "cannot read it: No such file or directory"),
+        ("dir", True, "cannot read it: Is a directory"),
+        ("", True, "the file is empty"),
+        ("\n\n", True, "the file is empty"),
+        (b"\xff\xfe", True, "not UTF-8 text"),
+        ("secret-secret-secret\n", False, "--password-file needs --username"),
+    ],
+)
+def test_password_file_problems_are_one_line_and_exit_2(
+    tmp_path, capsys, setup, with_user, message
+):
+    path = tmp_path / "screen-password"
+    if setup == "dir":
+        path.mkdir()
+    elif isinstance(setup, bytes):
+        path.write_bytes(setup)
+    elif setup is not None:
+        path.write_text(setup)
+    argv = ["--password-file", str(path), "--png", str(tmp_path / "never-written")]
+    argv += ["--username", "screen"] if with_user else []
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("rummikub-screen: error: --password-file")
+    assert message in err
+    assert not (tmp_path / "never-written").exists()
