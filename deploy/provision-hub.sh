@@ -41,6 +41,14 @@ for f in mosquitto/rummikub.conf mosquitto/rummikub.passwd mosquitto/rummikub.ac
     hub/hub.env hub/hub-password hub/admin-password; do
     [ -f "$BUNDLE/$f" ] || die "--bundle $BUNDLE: missing $f (is it a credentials bundle?)"
 done
+if [ "$SCREEN" -eq 1 ]; then
+    # The screen logs in with its own account; a bundle without one is from before that
+    # (regenerating with the same --out keeps every secret) or was made with --screens 0.
+    if [ ! -f "$BUNDLE/hub/screen-password" ] ||
+        ! grep -q '^RUMMIKUB_SCREEN_USER=' "$BUNDLE/hub/hub.env"; then
+        die "--bundle $BUNDLE: no screen account (hub/screen-password); rerun python -m hub.credentials with the same --out (secrets are kept) and --screens 1 or more, or give --no-screen"
+    fi
+fi
 need_root
 # shellcheck disable=SC1091  # the bundle's env file: RUMMIKUB_VENUE, RUMMIKUB_EVENT, ...
 . "$BUNDLE/hub/hub.env"
@@ -70,6 +78,9 @@ install_dir /etc/tablekit root:"$SERVICE_USER" 0750
 install_file "$BUNDLE/hub/hub.env" /etc/tablekit/hub.env root:"$SERVICE_USER" 0640
 install_file "$BUNDLE/hub/hub-password" /etc/tablekit/hub-password "$SERVICE_USER:$SERVICE_USER" 0600
 install_file "$BUNDLE/hub/admin-password" /etc/tablekit/admin-password "$SERVICE_USER:$SERVICE_USER" 0600
+if [ "$SCREEN" -eq 1 ]; then
+    install_file "$BUNDLE/hub/screen-password" /etc/tablekit/screen-password "$SERVICE_USER:$SERVICE_USER" 0600
+fi
 if [ -d "$BUNDLE/readers" ]; then
     install_dir /etc/tablekit/readers root:root 0700
     for f in "$BUNDLE"/readers/*.password; do

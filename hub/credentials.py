@@ -10,6 +10,7 @@ a bundle to copy onto the machines (see ``docs/deployment.md``)::
     DIR/hub/hub.env                      venue, event, broker for the hub's systemd units
     DIR/hub/hub-password                 the hub service's secret
     DIR/hub/admin-password               for ``rummikub-hub assign|broadcast`` by the organizer
+    DIR/hub/screen-password              the hub Pi's own screen (the first screen account)
     DIR/readers/{name}.password          one per hub screen / read-only dashboard
     DIR/units/table-07/unit.toml         the unit's config: [unit], [display], [link]
     DIR/units/table-07/mqtt-password     the unit's secret
@@ -27,7 +28,9 @@ The access scheme (``acl_file``; whatever is not granted is denied):
   uses the username as the MQTT client id: a command connecting as ``hub`` would
   take over, and with a clean start discard, the hub service's durable session.
 * readers (``screen``, ``dashboard-1``, …) read everything under the event's prefix
-  and write nothing.
+  and write nothing. The hub screen logs in as ``screen`` on the main listener like
+  every other client; no listener admits anonymous clients unless ``--local-port``
+  asks for a loopback one (read only, for local tools).
 
 Mosquitto's ``%u`` substitution only works for a whole topic level, and the table
 number is a level of its own while the username is ``table-07``; so the ACL spells
@@ -175,7 +178,7 @@ def acl_text(topics: Topics, accounts: Iterable[Account], *, anonymous_read: boo
     """The acl_file: one ``user`` block per account, explicit topics (see the module doc).
 
     ``anonymous_read``: the lines before the first ``user`` apply to anonymous clients,
-    admitted only on the loopback listener for the hub screen (read only).
+    admitted only on the opt-in loopback listener (read only).
     """
     base = topics.base
     lines = [
@@ -186,7 +189,7 @@ def acl_text(topics: Topics, accounts: Iterable[Account], *, anonymous_read: boo
     ]
     if anonymous_read:
         lines += [
-            "# Anonymous clients (only the loopback listener admits them): read only.",
+            "# Anonymous clients (only the opt-in loopback listener admits them): read only.",
             f"topic read {base}/#",
             "",
         ]
@@ -220,8 +223,9 @@ class BrokerSettings:
     port: int = 1883
     bind: str = ""
     """Address of the main listener; empty = every interface (venue network and loopback)."""
-    local_port: int = 1884
-    """Loopback-only listener admitting anonymous read-only clients (the hub screen); 0 = none."""
+    local_port: int = 0
+    """Opt-in loopback-only listener admitting anonymous read-only clients (local tools such
+    as ``mosquitto_sub``); 0 = none, the default. The hub screen does not need it."""
     websockets_port: int = 0
     """Websockets listener for browser dashboards (password + read-only account); 0 = none."""
     password_file: str = "/etc/mosquitto/rummikub.passwd"
@@ -289,15 +293,16 @@ def broker_config(settings: BrokerSettings = BrokerSettings()) -> str:
         lines.append(f"user {s.run_as}")
     lines += [
         "",
-        "# The venue network and loopback: table units, the hub service, the organizer.",
+        "# The venue network and loopback: table units, the hub service, the organizer,",
+        "# the hub screen and dashboards, each with its own account.",
         f"listener {s.port}{' ' + s.bind if s.bind else ''}",
         *auth,
         "",
     ]
     if s.local_port:
         lines += [
-            "# Loopback only: the hub screen (rummikub-screen has no username option yet).",
-            "# Anonymous clients here may read the event's topics and write nothing.",
+            "# Opt-in (--local-port), loopback only: anonymous clients on the hub Pi may read",
+            "# the event's topics and write nothing. The hub screen logs in on the listener above.",
             f"listener {s.local_port} 127.0.0.1",
             "allow_anonymous true",
             f"acl_file {s.acl_file}",
@@ -352,15 +357,29 @@ keepalive = 15
 """
 
 
-def hub_env(topics: Topics, port: int, local_port: int) -> str:
-    screen_port = local_port or port
-    return f"""\
+def hub_env(topics: Topics, port: int, screen_user: str | None) -> str:
+    """The hub Pi's EnvironmentFile; the screen's lines only with a screen account."""
+    text = f"""\
 # Read by rummikub-hub.service and rummikub-screen.service (systemd EnvironmentFile).
 RUMMIKUB_VENUE={topics.venue}
 RUMMIKUB_EVENT={topics.event}
 RUMMIKUB_BROKER=127.0.0.1:{port}
-RUMMIKUB_SCREEN_BROKER=127.0.0.1:{screen_port}
 """
+    if screen_user is not None:
+        text += f"""\
+# The hub screen logs in as {screen_user} (password: /etc/tablekit/screen-password).
+RUMMIKUB_SCREEN_BROKER=127.0.0.1:{port}
+RUMMIKUB_SCREEN_USER={screen_user}
+"""
+    return text
+
+
+def hub_screen_account(accounts: Iterable[Account]) -> Account | None:
+    """The account of the hub Pi's own screen: the first ``screen`` reader, if any."""
+    for acc in accounts:
+        if acc.role is Role.READER and acc.username.startswith(READER_PREFIXES[0]):
+            return acc
+    return None
 
 
 def accounts_tsv(accounts: Iterable[Account]) -> str:
@@ -406,6 +425,7 @@ def make_bundle(
     broker: BrokerSettings = BrokerSettings(),
     salt: Callable[[int], bytes] = os.urandom,
 ) -> Bundle:
+    screen = hub_screen_account(accounts)
     files = {
         "accounts.tsv": accounts_tsv(accounts),
         "mosquitto/rummikub.conf": broker_config(broker),
@@ -413,8 +433,10 @@ def make_bundle(
         "mosquitto/rummikub.acl": acl_text(
             topics, accounts, anonymous_read=bool(broker.local_port)
         ),
-        "hub/hub.env": hub_env(topics, broker.port, broker.local_port),
+        "hub/hub.env": hub_env(topics, broker.port, screen.username if screen else None),
     }
+    if screen is not None:
+        files["hub/screen-password"] = screen.secret + "\n"
     for acc in accounts:
         secret = acc.secret + "\n"
         if acc.role is Role.HUB:
@@ -467,8 +489,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--local-port",
         type=int,
-        default=1884,
-        help="loopback anonymous read-only listener for the hub screen (0 = none)",
+        default=0,
+        help="opt-in loopback listener admitting anonymous read-only clients, for local "
+        "tools (default 0 = none; the hub screen logs in with its own account)",
     )
     p.add_argument("--websockets-port", type=int, default=0, help="websockets listener (0 = none)")
     p.add_argument("--screens", type=int, default=1, help="read-only accounts screen[-N]")

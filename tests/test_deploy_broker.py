@@ -2,7 +2,9 @@
 
 One Mosquitto per module, started from ``broker_config`` (the same generator as
 ``deploy/mosquitto/rummikub.conf``, pointed at a free loopback port and a tmp
-directory) with the generated password file and ACL for 3 tables. MQTT 5 clients
+directory, with the opt-in anonymous loopback listener and the websockets listener
+switched on so that they are tested too) with the generated password file and ACL
+for 3 tables. MQTT 5 clients
 see a refused publish as "Not authorized" in the PUBACK; that a refused message
 reaches nobody is shown by a later allowed message from the same publisher
 arriving first (the broker keeps each publisher's order).
@@ -11,6 +13,7 @@ arriving first (the broker keeps each publisher's order).
 from __future__ import annotations
 
 import getpass
+import logging
 import os
 import queue
 import subprocess
@@ -38,12 +41,24 @@ from hub.credentials import (
     make_bundle,
     write_bundle,
 )
-from hub.service import HubService
+from hub.screen_feed import ScreenFeed
+from hub.service import HubService, parse_broker
 from tablekit.clock import ClockRules, MoveClock
 from tablekit.config import parse_config
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import MAX_PAYLOAD, Topics
+from tablekit.protocol import (
+    MAX_PAYLOAD,
+    Assignment,
+    RoundInfo,
+    SeatAssignment,
+    StatusReason,
+    Topics,
+    UnitStatus,
+    encode,
+    snapshot_of,
+)
+from tablekit.seats import Seat
 
 pytestmark = pytest.mark.mqtt
 
@@ -361,10 +376,10 @@ def test_a_client_id_cannot_take_over_another_session(
     assert not hub.disconnected.is_set()
 
 
-def test_the_loopback_listener_admits_anonymous_readers_only(
+def test_the_opt_in_loopback_listener_admits_anonymous_readers_only(
     venue: Venue, peers: Callable[..., Peer]
 ) -> None:
-    screen = connected(peers, None, port=venue.local_port, v5=False)  # like hub/screen_feed.py
+    screen = connected(peers, None, port=venue.local_port, v5=False)  # a local tool
     screen.subscribe(f"{TOPICS.base}/#", "$SYS/broker/version")
     hub = connected(peers, HUB_USER)
     hub.subscribe(f"{TOPICS.base}/#")
@@ -445,3 +460,109 @@ def test_the_real_hub_and_unit_work_under_the_acl(tmp_path: Path, venue: Venue) 
         link.stop()
         service.stop()
         journal.close()
+
+
+# --- the hub screen, logged in as provisioned ---------------------------------------------------
+
+
+def screen_login(venue: Venue) -> tuple[str, int, str, str]:
+    """Host, port, username and password as rummikub-screen.service gets them."""
+    env = dict(
+        line.split("=", 1)
+        for line in (venue.bundle / "hub" / "hub.env").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    host, port = parse_broker(env["RUMMIKUB_SCREEN_BROKER"])
+    secret = (venue.bundle / "hub" / "screen-password").read_text().strip()
+    return host, port, env["RUMMIKUB_SCREEN_USER"], secret
+
+
+def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
+    venue: Venue, peers: Callable[..., Peer], wait_until: Callable[..., Any]
+) -> None:
+    host, port, username, secret = screen_login(venue)
+    assert (port, username) == (venue.port, "screen")  # the main listener, its own account
+    now = time.time()
+    unit = connected(peers, "table-02")
+    state = MoveClock(ClockRules(seats=4, move_seconds=40.0)).state
+    assert ok(unit.publish(TOPICS.state(2), encode(snapshot_of(state, 0.0, now, 2, "table-02")),
+                           retain=True))  # fmt: skip
+    online = UnitStatus(v=1, unit="table-02", table=2, online=True,
+                        reason=StatusReason.CONNECTED, ts=now)  # fmt: skip
+    assert ok(unit.publish(TOPICS.status(2), encode(online), retain=True))
+    hub = connected(peers, HUB_USER)
+    names = ("Ann", "Bob", "Cy", "Di")
+    seats = tuple(SeatAssignment(Seat(s), n) for s, n in zip("ABCD", names, strict=True))
+    assert ok(hub.publish(TOPICS.assign(2), encode(Assignment(v=1, table=2, game=1, seats=seats)),
+                          retain=True))  # fmt: skip
+    info = RoundInfo(v=1, stage="Eliminations", round=1, games=2)
+    assert ok(hub.publish(TOPICS.round, encode(info), retain=True))
+
+    feed = ScreenFeed(host, port, TOPICS, username=username, password=secret)
+    assert feed.client_id == "rummikub-screen-screen"
+    feed.start()
+    try:
+        assert feed.connected.wait(TIMEOUT), f"refused: {feed.refusal}"
+        hall = wait_until(
+            lambda: (h := feed.hall(time.time())).tables and h.round is not None and h,
+            what="the retained table 2 and round",
+        )
+        [table] = hall.tables
+        assert (table.number, table.seats, table.known, table.online) == (
+            2, ("Ann", "Bob", "Cy", "Di"), True, True
+        )  # fmt: skip
+        assert hall.round == info
+        assert feed.counters["refused"] == 0 and feed.counters["rejected"] == 0
+        assert feed.refusal is None
+    finally:
+        feed.stop()
+    assert "as screen (" in venue.log.read_text()  # the broker logged the login by name
+
+
+def test_the_hub_screen_with_a_wrong_password_says_why_and_keeps_running(
+    venue: Venue, peers: Callable[..., Peer], wait_until: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:  # fmt: skip
+    host, port, username, _ = screen_login(venue)
+    hub = connected(peers, HUB_USER)
+    assert ok(hub.publish(TOPICS.round, encode(RoundInfo(v=1, stage="x", round=1)), retain=True))
+    stolen = venue.secrets["dashboard-1"]  # a valid secret, but not this account's
+    caplog.set_level(logging.WARNING, logger="hub.screen_feed")
+    feed = ScreenFeed(host, port, TOPICS, username=username, password=stolen)
+    feed.start()
+    try:
+        wait_until(lambda: feed.counters["refused"] >= 2, what="a refusal and a retry")
+        assert not feed.connected.is_set()
+        assert feed.refusal in ("Not authorized", "Bad user name or password")
+        why = (
+            f"screen feed: 127.0.0.1:{port} refused the login as 'screen': {feed.refusal} "
+            "(check --username and --password-file); retrying"
+        )
+        refusals = [r.getMessage() for r in caplog.records if "refused the login" in r.getMessage()]
+        assert len(refusals) >= 2 and set(refusals) == {why}, refusals
+        hall = feed.hall(time.time())
+        assert (hall.tables, hall.round) == ((), None)  # nothing was read
+    finally:
+        feed.stop()
+
+
+def test_rummikub_screen_logs_in_from_its_password_file(
+    venue: Venue, tmp_path: Path, caplog: pytest.LogCaptureFixture,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """The command line as the systemd unit runs it (PNGs instead of the TV)."""
+    from hub.screen import main
+
+    host, port, username, _ = screen_login(venue)
+    caplog.set_level(logging.INFO, logger="hub.screen_feed")
+    argv = [
+        "--broker", f"{host}:{port}", "--venue", TOPICS.venue, "--event", TOPICS.event,
+        "--username", username, "--password-file", str(venue.bundle / "hub" / "screen-password"),
+        "--png", str(tmp_path / "png"), "--wait", "1.5", "--size", "1280x720",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    assert "wall-1.png" in {p.name for p in (tmp_path / "png").iterdir()}
+    messages = [r.getMessage() for r in caplog.records]
+    assert f"screen feed: connected to {host}:{port}" in messages, messages
+    assert not [m for m in messages if "refused" in m]
+    capsys.readouterr()

@@ -104,7 +104,6 @@ def test_the_shipped_broker_config_is_the_generators_default() -> None:
     assert shipped == broker_config(BrokerSettings())
     for line in (
         "listener 1883",
-        "listener 1884 127.0.0.1",
         "allow_anonymous false",
         "use_username_as_clientid true",
         "password_file /etc/mosquitto/rummikub.passwd",
@@ -117,8 +116,32 @@ def test_the_shipped_broker_config_is_the_generators_default() -> None:
     ):
         assert line in shipped.splitlines(), line
     assert "\nlistener 9001" not in shipped and "# listener 9001" in shipped
+    # No anonymous listener unless asked for: one listener, which refuses anonymous clients.
+    assert re.findall(r"^listener .*$", shipped, re.M) == ["listener 1883"]
+    assert "allow_anonymous true" not in shipped
     with pytest.raises(CredentialsError, match="distinct ports"):
         BrokerSettings(port=1883, local_port=1883)
+
+
+def test_the_anonymous_loopback_listener_is_an_explicit_opt_in(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert credentials.main(["--print-broker-config"]) == 0
+    assert "allow_anonymous true" not in capsys.readouterr().out
+    assert credentials.main(["--print-broker-config", "--local-port", "1884"]) == 0
+    opted = capsys.readouterr().out
+    assert "\nlistener 1884 127.0.0.1\nallow_anonymous true\nacl_file " in opted
+    assert "\nlistener 1883\nallow_anonymous false\n" in opted
+    # The ACL lets anonymous clients read only when the listener exists.
+    default = bundle(tmp_path)
+    acl = (default / "mosquitto/rummikub.acl").read_text()
+    assert "topic" not in acl[: acl.index("user ")]
+    opted_out = bundle(tmp_path, "--local-port", "1884")
+    acl = (opted_out / "mosquitto/rummikub.acl").read_text()
+    assert acl[: acl.index("user ")].count("topic read rummikub/v1/hall/cup2026/#") == 1
+    # Either way the screen logs in with its account on the main listener.
+    env = (opted_out / "hub/hub.env").read_text()
+    assert "RUMMIKUB_SCREEN_BROKER=127.0.0.1:1883\nRUMMIKUB_SCREEN_USER=screen\n" in env
 
 
 def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path) -> None:
@@ -129,6 +152,7 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         "hub/admin-password",
         "hub/hub-password",
         "hub/hub.env",
+        "hub/screen-password",
         "mosquitto/rummikub.acl",
         "mosquitto/rummikub.conf",
         "mosquitto/rummikub.passwd",
@@ -157,9 +181,24 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
     assert verify_hash(secret, entries["table-03"]) and not verify_hash(secret, entries["table-02"])
     env = (out / "hub/hub.env").read_text()
     assert "RUMMIKUB_VENUE=hall\nRUMMIKUB_EVENT=cup2026\n" in env
-    assert (
-        "RUMMIKUB_BROKER=127.0.0.1:1883" in env and "RUMMIKUB_SCREEN_BROKER=127.0.0.1:1884" in env
-    )
+    assert "RUMMIKUB_BROKER=127.0.0.1:1883\n" in env
+    assert "RUMMIKUB_SCREEN_BROKER=127.0.0.1:1883\nRUMMIKUB_SCREEN_USER=screen\n" in env
+    screen = (out / "hub/screen-password").read_text()
+    assert screen == (out / "readers/screen.password").read_text()
+    assert verify_hash(screen.strip(), entries["screen"])
+
+
+def test_the_hub_screen_account_is_the_first_screen(tmp_path: Path) -> None:
+    out = bundle(tmp_path, "--screens", "2", "--dashboards", "1")
+    env = (out / "hub/hub.env").read_text()
+    assert "RUMMIKUB_SCREEN_USER=screen-1\n" in env
+    assert (out / "hub/screen-password").read_text() == (
+        out / "readers/screen-1.password"
+    ).read_text()
+    (tmp_path / "no-screen").mkdir()
+    none = bundle(tmp_path / "no-screen", "--screens", "0", "--dashboards", "1")
+    assert not (none / "hub/screen-password").exists()
+    assert "RUMMIKUB_SCREEN" not in (none / "hub/hub.env").read_text()
 
 
 def test_a_rerun_keeps_the_secrets_and_adds_tables(tmp_path: Path) -> None:
@@ -303,6 +342,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "/etc/tablekit/hub.env": ("root:tablekit", "0640"),
         "/etc/tablekit/hub-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/admin-password": ("tablekit:tablekit", "0600"),
+        "/etc/tablekit/screen-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/readers": ("root:root", "0700"),
         "/etc/tablekit/readers/screen.password": ("root:root", "0600"),
         "/etc/tablekit/readers/dashboard-1.password": ("root:root", "0600"),
@@ -330,6 +370,16 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     assert no_screen.returncode == 0, no_screen.stderr
     assert "rummikub-screen.service" not in no_screen.stdout
     assert "systemctl restart" not in no_screen.stdout
+    assert "/etc/tablekit/screen-password" not in listed(no_screen.stdout)
+
+    # A bundle without a screen account (--screens 0, or made before the screen logged in).
+    (out / "hub/screen-password").unlink()
+    old = provision("provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r3"))
+    assert old.returncode == 2 and "no screen account (hub/screen-password)" in old.stderr
+    assert old.stderr.count("\n") == 1 and not listed(old.stdout)
+    assert provision(
+        "provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r4"), "--no-screen",
+    ).returncode == 0  # fmt: skip
 
 
 def test_dry_run_changes_nothing_and_bad_options_are_named(tmp_path: Path) -> None:
@@ -390,7 +440,11 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     screen = unit_options(DEPLOY / "systemd/rummikub-screen.service")
     assert "SDL_VIDEODRIVER=kmsdrm" in screen["Environment"]
     assert "--fullscreen" in screen["ExecStart"][0]
-    assert "${RUMMIKUB_SCREEN_BROKER}" in screen["ExecStart"][0]
+    assert "--broker ${RUMMIKUB_SCREEN_BROKER}" in screen["ExecStart"][0]
+    assert (
+        "--username ${RUMMIKUB_SCREEN_USER} --password-file /etc/tablekit/screen-password"
+        in screen["ExecStart"][0]
+    )
     for options in (unit, screen):  # these must keep /dev/gpiochip*, /dev/dri, /dev/input
         for forbidden in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock"):
             assert forbidden not in options
@@ -402,7 +456,7 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
     # Every variable the units read is one that hub.credentials writes.
-    env = credentials.hub_env(TOPICS, 1883, 1884)
+    env = credentials.hub_env(TOPICS, 1883, "screen")
     for options in (hub, screen):
         for var in re.findall(r"\$\{(\w+)\}", options["ExecStart"][0]):
             assert f"\n{var}=" in f"\n{env}", var
