@@ -24,7 +24,6 @@ from tablekit.clock import (
     ClockState,
     GameEndReason,
     GameOver,
-    GameStarted,
     LastLapSource,
     MoveClock,
     Phase,
@@ -117,6 +116,11 @@ class SavedUnit(msgspec.Struct, frozen=True):
 
     clock: ClockState
     seating: Seating | None = None
+    broadcasts: tuple[int, ...] = ()
+    """Ids of the hub broadcasts already applied (the latest few): each applies once."""
+
+
+BROADCASTS_KEPT = 32
 
 
 @dataclass(frozen=True)
@@ -159,6 +163,7 @@ class TableUnit:
         self.pending: Seating | None = None
         """An assignment that arrived mid-game; applied when the game is over."""
         self.seating: Seating | None = None
+        self.broadcasts: tuple[int, ...] = ()
         self.ruleset = ruleset or get_ruleset("000")
         self.entry: ResultEntry | None = None
         self.running = True
@@ -192,7 +197,11 @@ class TableUnit:
         except queue.Empty:
             item = None
         while item is not None:
-            self.handle(item)
+            try:
+                self.handle(item)
+            except Exception:  # one bad input must never stop a table's clock
+                log.exception("input %r failed", item)
+                self.controls.message = f"could not apply {type(item).__name__}; see the log"
             try:
                 item = self.inbox.get_nowait()
             except queue.Empty:
@@ -243,7 +252,9 @@ class TableUnit:
         events = [*events, *self._follow_result_entry(events)]
         if events:
             if self.recorder is not None:
-                saved = SavedUnit(clock=self.clock.state, seating=self.seating)
+                saved = SavedUnit(
+                    clock=self.clock.state, seating=self.seating, broadcasts=self.broadcasts
+                )
                 self.recorder.record(events, state=msgspec.json.encode(saved))
             if self.uplink is not None:
                 self.uplink.notify()
@@ -293,9 +304,15 @@ class TableUnit:
         self.clock.state = unit.clock
         self.clock.recover(now)
         self.seating = unit.seating
+        self.broadcasts = unit.broadcasts
         if unit.seating is not None:
             self.view = replace(self.view, names=dict(unit.seating.names))
             self.ruleset = unit.seating.ruleset or self.ruleset
+        state = self.clock.state
+        if state.phase is Phase.GAME_OVER and state.ended_by is not None:
+            # What was typed before the restart is gone; the table enters it again (a
+            # result the hub already has is closed by its retained answer).
+            self._open_entry(state.game, state.ended_by)
         self.refresh(now)
 
     # -- messages from the hub --------------------------------------------------------------
@@ -307,9 +324,9 @@ class TableUnit:
                 ruleset = get_ruleset(a.rules.ruleset)
             except RulesetError:
                 log.warning("assignment names ruleset %r this unit does not know", a.rules.ruleset)
-        rules = ClockRules(
-            seats=len(a.seats), move_seconds=a.rules.move_seconds, lockout=self.clock.rules.lockout
-        )
+        move_seconds = a.rules.move_seconds
+        lockout = min(self.clock.rules.lockout, move_seconds / 2)  # a very short clock still runs
+        rules = ClockRules(seats=len(a.seats), move_seconds=move_seconds, lockout=lockout)
         return Seating(
             names=a.names(), game=a.game, rules=rules, starter=a.starter, round=a.round,
             ruleset=ruleset,
@@ -317,8 +334,9 @@ class TableUnit:
 
     def _broadcast(self, b: Broadcast, now: float) -> list[UnitEvent]:
         current_round = self.seating.round if self.seating is not None else b.round
-        if b.round not in (0, current_round):
-            return []  # a retained broadcast of an earlier round
+        if b.id in self.broadcasts or b.round not in (0, current_round):
+            return []  # applied before, or a retained broadcast of an earlier round
+        self.broadcasts = (*self.broadcasts, b.id)[-BROADCASTS_KEPT:]
         match b.kind:
             case BroadcastKind.LAST_LAP:
                 return list(self.clock.start_last_lap(now, LastLapSource.HUB))
@@ -334,14 +352,9 @@ class TableUnit:
         """Open the entry when a game ends; submit it once the table has confirmed."""
         for event in events:
             if isinstance(event, GameOver):
-                ending = (
-                    GameEnding.WENT_OUT
-                    if event.reason is GameEndReason.WENT_OUT
-                    else GameEnding.NOBODY_OUT
-                )
-                self.entry = ResultEntry(event.game, self.clock.state.seats, self.ruleset, ending)
-            elif isinstance(event, GameStarted):
-                self.entry = None
+                self._open_entry(event.game, event.reason)
+        if self.clock.state.phase is not Phase.GAME_OVER:
+            self.entry = None  # a new game, or an undo took the game back
         self.controls.entry = self.entry
         entry = self.entry
         if entry is None or entry.view.step is not Step.READY or entry.report is None:
@@ -358,6 +371,11 @@ class TableUnit:
             entry.mark_accepted()  # no hub: the journal is the record
         return [submitted]
 
+    def _open_entry(self, game: int, reason: GameEndReason) -> None:
+        ending = GameEnding.WENT_OUT if reason is GameEndReason.WENT_OUT else GameEnding.NOBODY_OUT
+        self.entry = ResultEntry(game, self.clock.state.seats, self.ruleset, ending)
+        self.controls.entry = self.entry
+
     def _verdict(self, verdict: ResultVerdict) -> None:
         entry = self.entry
         current_round = self.seating.round if self.seating is not None else 0
@@ -373,3 +391,6 @@ class TableUnit:
             entry.mark_accepted()
         elif not verdict.accepted and step is Step.SUBMITTED:
             entry.mark_rejected(verdict.reason)
+        elif not verdict.accepted and step is not Step.ACCEPTED:
+            # Sent before this unit restarted: show why, the table is entering it again.
+            self.controls.message = f"the hub refused game {verdict.game}: {verdict.reason}"

@@ -324,3 +324,57 @@ def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:
     assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
     unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=2))
     assert unit.view.entry is None and "recorded at the hub" in unit.view.message
+
+
+def test_undo_after_game_over_closes_the_result_entry() -> None:
+    unit, journal, _ = finished_game()
+    unit.handle(ButtonEdge(Button.JUDGE, True, 120.0))
+    unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
+    unit.handle(MenuChoice(JudgeAction.UNDO_PASS, 122.5))
+    assert unit.clock.state.phase is Phase.RUNNING and unit.view.entry is None
+    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
+    assert not [e for e in journal.events if isinstance(e, ResultSubmitted)]
+
+
+def test_each_broadcast_applies_once_even_across_a_restart() -> None:
+    unit, journal, _, _ = make_unit()
+    unit.handle(assignment(1, 1))
+    press(unit, 100.0)
+    lap = Broadcast(v=1, id=9, kind=BroadcastKind.LAST_LAP, round=0)
+    unit.handle(lap)
+    for i in range(4):
+        press(unit, 101.0 + i)
+    assert unit.clock.state.phase is Phase.GAME_OVER
+    rebooted, _, _, _ = make_unit()
+    rebooted.restore(journal.state, 1.0)
+    rebooted.handle(assignment(1, 2))
+    press(rebooted, 200.0)
+    rebooted.handle(lap)  # retained, delivered again after the restart
+    assert rebooted.clock.state.last_lap_left is None
+
+
+def test_a_reboot_after_the_game_reopens_result_entry() -> None:
+    unit, journal, _ = finished_game()
+    type_keys(unit, "12 enter")
+    rebooted, rejournal, _, _ = make_unit(3)
+    rebooted.restore(journal.state, 1.0)
+    assert rebooted.view.entry is not None and rebooted.view.entry.step is Step.TILES
+    rebooted.handle(ResultVerdict(game=1, accepted=False, reason="seat C: tiles"))
+    assert "the hub refused game 1: seat C: tiles" in rebooted.view.message
+    type_keys(rebooted, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
+    assert [e for e in rejournal.events if isinstance(e, ResultSubmitted)]
+
+
+def test_a_very_short_assigned_clock_still_runs() -> None:
+    unit, _, _, _ = make_unit()
+    unit.handle(assignment(1, 1, move_seconds=0.3))  # valid on the wire, below the lockout
+    assert unit.clock.state.rules.move_seconds == 0.3 and unit.clock.state.rules.lockout == 0.15
+
+
+def test_a_bad_input_never_stops_the_loop() -> None:
+    unit, _, _ = finished_game()
+    unit.put(KeyPress("x", 1.0))  # not a keypad key: the result entry raises on it
+    unit.step()  # logged and shown, and the loop goes on
+    assert "could not apply KeyPress" in unit.view.message
+    type_keys(unit, "12 enter")
+    assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
