@@ -25,7 +25,7 @@ from types import FrameType
 from tablekit.bot import BotStyle, TableBot
 from tablekit.clock import MoveClock
 from tablekit.config import ConfigError, UnitConfig, load_config
-from tablekit.journal import Journal
+from tablekit.journal import Journal, JournalError
 from tablekit.printer import TerminalPrinter
 from tablekit.sdnotify import Notifier
 from tablekit.unit import Output, Quit, TableUnit
@@ -77,8 +77,15 @@ def state_dir() -> Path:
 
 
 def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()) -> TableUnit:
-    """The unit with its journal restored and its link (when configured) started."""
-    journal = Journal(journal_path, config.unit.unit_id)
+    """The unit with its journal restored and its link (when configured) started.
+
+    An unusable journal (another unit's, not a database) ends the program with one
+    line saying so: the events in it must not be overwritten or guessed at.
+    """
+    try:
+        journal = Journal(journal_path, config.unit.unit_id)
+    except JournalError as err:
+        sys.exit(f"tablekit: {err}")
     unit = TableUnit(
         MoveClock(config.clock_rules()),
         table=config.unit.table,

@@ -83,3 +83,14 @@ def test_sd_notify_reaches_systemds_socket(tmp_path: Path) -> None:
 def test_sd_notify_outside_systemd_does_nothing() -> None:
     notifier = Notifier({})
     assert not notifier.ready() and not notifier.alive(1.0) and notifier.watchdog is None
+
+
+def test_another_units_journal_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Journal(path, "table-07").close()
+    proc = subprocess.run(
+        [*SIM, "--headless", "--journal", str(path)],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "belongs to unit 'table-07', not 'table-01'" in proc.stderr
