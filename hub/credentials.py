@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from tablekit.protocol import MAX_PAYLOAD, MAX_TABLE, Topics
+from tablekit.protocol import MAX_BOARD_PAYLOAD, MAX_PAYLOAD, MAX_TABLE, Topics
 
 PBKDF2_ITERATIONS: Final = 101
 """What ``mosquitto_passwd`` 2.0 writes (``$7$101$…``); Mosquitto reads the count."""
@@ -64,7 +64,10 @@ HEADER_ALLOWANCE: Final = 512
 """Bytes above the payload for a PUBLISH: fixed header ≤ 5, topic ≤ 2 + ~110 (venue and
 event of 32 characters, table 999), packet id 2, MQTT 5 properties; CONNECT packets
 (username, password, a Will of ~120 bytes) are smaller still."""
-MAX_PACKET_SIZE: Final = MAX_PAYLOAD + HEADER_ALLOWANCE
+MAX_PACKET_SIZE: Final = MAX_BOARD_PAYLOAD + HEADER_ALLOWANCE
+"""The largest legitimate message is the hub's standings or seating board (up to 1,000
+players); every other payload is at most MAX_PAYLOAD, and the hub refuses a larger one
+from a table before parsing it, so a forged big packet costs the broker only memory."""
 MAX_QUEUED_MESSAGES: Final = 100_000
 """Per client; the hub's durable session queues every table's events while it is away."""
 
@@ -282,7 +285,8 @@ def broker_config(settings: BrokerSettings = BrokerSettings()) -> str:
         "connection_messages true",
         "log_timestamp_format %Y-%m-%dT%H:%M:%S",
         "",
-        f"# Payloads are at most {MAX_PAYLOAD} bytes (tablekit/protocol.py MAX_PAYLOAD), plus",
+        f"# Table messages are at most {MAX_PAYLOAD} bytes (tablekit/protocol.py MAX_PAYLOAD);",
+        f"# the hub's standings and seating boards up to {MAX_BOARD_PAYLOAD}, plus",
         f"# {HEADER_ALLOWANCE} for the topic and headers. A bigger packet disconnects its sender.",
         f"max_packet_size {MAX_PACKET_SIZE}",
         "# The default 1000 silently drops messages queued for the hub while it is away.",

@@ -48,6 +48,7 @@ from tablekit.config import parse_config
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 from tablekit.protocol import (
+    MAX_BOARD_PAYLOAD,
     MAX_PAYLOAD,
     Assignment,
     RoundInfo,
@@ -409,21 +410,26 @@ def test_websockets_dashboard_reads_with_its_password(
     assert (rc.value, str(rc)) == (NOT_AUTHORIZED, "Not authorized")
 
 
-def test_max_packet_size_fits_the_protocol_and_no_more(
+def test_max_packet_size_fits_the_largest_board_and_no_more(
     venue: Venue, peers: Callable[..., Peer]
 ) -> None:
     hub = connected(peers, HUB_USER)
     hub.subscribe(TOPICS.events(2))
     longest = Topics("v" * 32, "e" * 32).assign(999)
     # A v5 PUBLISH: fixed header 5, topic 2 + len, packet id 2, properties ≤ 16.
-    assert 5 + 2 + len(longest) + 2 + 16 + MAX_PAYLOAD <= MAX_PACKET_SIZE
+    assert 5 + 2 + len(longest) + 2 + 16 + MAX_BOARD_PAYLOAD <= MAX_PACKET_SIZE
     unit = connected(peers, "table-02", v5=False)  # 3.1.1: the client knows no limit
     full = b"x" * MAX_PAYLOAD
     assert ok(unit.publish(TOPICS.events(2), full))
     assert hub.until(TOPICS.events(2), full) == []
-    unit.client.publish(TOPICS.events(2), b"y" * MAX_PACKET_SIZE, 1)
+    unit.client.publish(TOPICS.events(2), b"y" * (MAX_PACKET_SIZE + 1), 1)
     assert unit.disconnected.wait(TIMEOUT), "an oversize packet must disconnect its sender"
     assert "Client table-02 disconnected due to oversize packet." in venue.log.read_text()
+    screen = connected(peers, "screen")
+    screen.subscribe(TOPICS.standings)
+    board = b"s" * MAX_BOARD_PAYLOAD  # the hub's largest legitimate message
+    assert ok(hub.publish(TOPICS.standings, board, retain=True))
+    screen.until(TOPICS.standings, board)
 
 
 def test_the_real_hub_and_unit_work_under_the_acl(tmp_path: Path, venue: Venue) -> None:

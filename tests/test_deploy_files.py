@@ -111,7 +111,7 @@ def test_the_shipped_broker_config_is_the_generators_default() -> None:
         "persistence true",
         "persistence_location /var/lib/mosquitto/",
         "log_dest file /var/log/mosquitto/mosquitto.log",
-        f"max_packet_size {4096 + 512}",
+        f"max_packet_size {256 * 1024 + 512}",
         "max_queued_messages 100000",
     ):
         assert line in shipped.splitlines(), line
