@@ -54,6 +54,7 @@ from tablekit.protocol import (
     TableSnapshot,
     Topics,
     UnitStatus,
+    checked,
     decode_topic,
     encode,
 )
@@ -423,7 +424,7 @@ def make_assignment(
 ) -> Assignment:
     """A validated assignment (ValueError naming the problem)."""
     seats = tuple(SeatAssignment(seat, names[seat]) for seat in sorted(names, key=str))
-    return Assignment(
+    return checked(Assignment(
         v=PROTOCOL_VERSION,
         table=table,
         game=game,
@@ -432,7 +433,7 @@ def make_assignment(
         rules=AssignedRules(move_seconds=move_seconds, ruleset=ruleset),
         round=round_no,
         issued=time.time(),
-    )
+    ))
 
 
 def publish_once(
@@ -675,14 +676,22 @@ def _broadcast(
     kind = BroadcastKind(args.kind.replace("-", "_"))
 
     def build(ident: int) -> Broadcast:
-        return Broadcast(
-            v=PROTOCOL_VERSION,
-            id=ident,
-            kind=kind,
-            round=args.round,
-            text=args.text,
-            ts=time.time(),
+        return checked(
+            Broadcast(
+                v=PROTOCOL_VERSION,
+                id=ident,
+                kind=kind,
+                round=args.round,
+                text=args.text,
+                ts=time.time(),
+            )
         )
+
+    try:
+        build(1)
+    except DecodeError as err:
+        print(f"rummikub-hub: broadcast: {err.reason}", file=sys.stderr)
+        return 2
 
     if args.db is not None:
         store = EventStore(args.db)

@@ -545,6 +545,12 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     return message
 
 
+def checked(message: T) -> T:
+    """``message`` itself if a receiver would accept it, else :class:`DecodeError` with the
+    reason: msgspec constructors do not enforce field limits, decoding does."""
+    return decode(type(message), encode(message))  # type: ignore[arg-type]
+
+
 def decode_topic(
     topics: Topics, topic: str, payload: bytes | bytearray | memoryview
 ) -> tuple[TopicRef, AnyMessage]:

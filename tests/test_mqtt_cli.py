@@ -65,3 +65,24 @@ def test_assign_and_broadcast_from_the_command_line(  # type: ignore[no-untyped-
     store = EventStore(db)
     assert [e.kind for e in store.events(source="hub")] == ["assign", "broadcast"]
     assert bcast.id == 2  # the broadcast's id is its fact's seq in the store
+
+
+@pytest.mark.parametrize(
+    ("argv", "reason"),
+    [
+        (["assign", "--table", "3", "--names", "A=Ann,B=Bob,C=Cy", "--move-seconds", "0"],
+         "Expected `float` > 0.0 - at `$.rules.move_seconds`"),
+        (["assign", "--table", "3", "--names", "A=" + "N" * 41 + ",B=Bob,C=Cy"],
+         "Expected `str` of length <= 40 - at `$.seats[0].name`"),
+        (["broadcast", "message", "--text", "x" * 201],
+         "Expected `str` of length <= 200 - at `$.text`"),
+    ],
+)
+def test_commands_refuse_what_units_would_refuse(
+    argv: list[str], reason: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        code = main([*argv, "--broker", "127.0.0.1:1"])
+        raise SystemExit(code)
+    assert stop.value.code == 2
+    assert reason in capsys.readouterr().err
