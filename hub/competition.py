@@ -99,6 +99,9 @@ class RoundStarted(_Record, frozen=True, tag="round-started"):
 
 class RoundTimeOver(_Record, frozen=True, tag="round-time-over"):
     stage: str
+    broadcast: int = 0
+    """Id of the last-lap broadcast it causes: the record's own seq in the store, so it
+    never equals another broadcast's id (units apply each id once)."""
 
 
 class ResultRecorded(_Record, frozen=True, tag="result-recorded"):

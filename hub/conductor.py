@@ -215,7 +215,7 @@ class Conductor:
         round_no = competition.round_number(stage.name)
         broadcast = Broadcast(
             v=PROTOCOL_VERSION,
-            id=round_no,
+            id=record.broadcast or round_no,
             kind=BroadcastKind.LAST_LAP,
             round=round_no,
             text=f"Round {round_no}: time is over — last lap",

@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+import msgspec
+
 from hub.competition import (
     Competition,
     CompetitionError,
@@ -253,8 +255,8 @@ class Organizer:
         if now < at or stage in competition.time_over:
             return None
         record = RoundTimeOver(at=now, by=self.by or "hub", stage=stage)
-        self.record(record)
-        return record
+        self.record(lambda seq: msgspec.structs.replace(record, broadcast=seq))
+        return self.competition.time_over.get(stage, record)
 
     # -- storing ----------------------------------------------------------------------------
 
@@ -264,10 +266,21 @@ class Organizer:
             *(OrganizerFact(at=now, by=self.by, fact=fact, why=why) for fact in facts)
         )
 
-    def record(self, *records: Record) -> Competition:
-        """Check ``records`` against the event, then store them in one transaction."""
-        self.competition.apply_all(records)
-        self.store.append_facts([(record_kind(r), r) for r in records])
+    def record(self, *records: Record | Callable[[int], Record]) -> Competition:
+        """Check ``records`` against the event and store them, in one transaction.
+
+        The check runs inside the store's write transaction against everything stored
+        until then, so two terminals can never both pass it with conflicting commands. A
+        record may be a function of its own seq in the store (a broadcast id, say).
+        """
+        drafts = [r(0) if callable(r) else r for r in records]
+
+        def check() -> None:
+            self.competition.apply_all(drafts)
+
+        self.store.append_facts(
+            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check
+        )
         return self.competition  # folds what was stored, with anything stored meanwhile
 
 

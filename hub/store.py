@@ -235,11 +235,19 @@ class EventStore:
         table: int | None = None,
         game: int | None = None,
         ts: float | None = None,
+        check: Callable[[], object] | None = None,
     ) -> list[int]:
-        """Record several hub facts in one transaction: all of them or none; their seqs."""
+        """Record several hub facts in one transaction: all of them or none; their seqs.
+
+        ``check`` runs first inside the transaction, which holds the database's write
+        lock: what it reads is everything stored so far, by any process, and nothing can
+        be stored between it and the facts. If it raises, nothing is stored.
+        """
         now = time.time() if ts is None else ts
         seqs: list[int] = []
         with self._lock, self._tx():
+            if check is not None:
+                check()
             for kind, payload in facts:
                 seqs.append(self._append_hub(kind, payload, table=table, game=game, now=now))
         return seqs

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from hub.competition import Competition, CompetitionError, ResultSource
 from hub.organizer import Organizer
 from hub.store import EventStore
-from hub.tournament import MissingResultsError, Player
+from hub.tournament import MissingResultsError, Player, RoundStateError
 from hub.tournament import Phase as EventPhase
 from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.seats import Seat, seats_for
@@ -190,3 +191,25 @@ def test_unknown_ruleset_is_refused_at_creation(tmp_path: Path) -> None:
     org = organizer(tmp_path / "e.sqlite3")
     with pytest.raises(ValueError, match=r"ruleset: unknown name .999."):
         org.create_event("X", "school", ruleset="999")
+
+
+def test_two_terminals_cannot_both_land_conflicting_commands(tmp_path: Path) -> None:
+    org = school(tmp_path)
+    rng = random.Random(4)
+    for table in org.competition.tables():
+        for game in (1, 2):
+            org.enter_result(table.table, report(game, len(table.players), rng))
+    org.close_round()
+    other = organizer(tmp_path / "event.sqlite3")  # a second terminal on the same event
+    append = org.store.append_facts
+
+    def second_terminal_first(*args: Any, **kwargs: Any) -> list[int]:
+        other.draw(seed=99)  # lands between terminal 1's draw and its store
+        return append(*args, **kwargs)
+
+    org.store.append_facts = second_terminal_first  # type: ignore[method-assign]
+    with pytest.raises(RoundStateError, match="still open"):
+        org.draw(seed=1)
+    org.store.append_facts = append  # type: ignore[method-assign]
+    fresh = organizer(tmp_path / "event.sqlite3").competition
+    assert fresh.event.seed_of("round-2") == 99 and fresh.skipped == []

@@ -129,6 +129,8 @@ def test_round_time_over_broadcasts_the_last_lap_once(tmp_path: Path) -> None:
     sent = by_topic(conductor)
     broadcast = decode(Broadcast, sent[TOPICS.broadcast])
     assert broadcast.kind is BroadcastKind.LAST_LAP and broadcast.round == 1
+    # its id is the time-over record's own seq: unique among every broadcast of the hub
+    assert broadcast.id == org.competition.time_over["round-1"].broadcast > 0
     info = decode(RoundInfo, sent[TOPICS.round])
     assert info.last_lap
     assert conductor.messages() == []
