@@ -453,6 +453,7 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     assert hub["EnvironmentFile"] == ["/etc/tablekit/hub.env"]
     assert "--username hub --password-file /etc/tablekit/hub-password" in hub["ExecStart"][0]
     assert hub["PrivateDevices"] == ["yes"] and "mosquitto.service" in hub["After"][0]
+    assert hub["Type"] == ["notify"] and hub["WatchdogSec"] == ["30"]
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
     # Every variable the units read is one that hub.credentials writes.
