@@ -160,10 +160,6 @@ LIVE_QUIET: Final = 0.3
 LIVE_LIMIT: Final = 2.0
 """Seconds at most spent gathering retained messages once subscribed."""
 CONNECT_TIMEOUT: Final = 3.0
-RETAINED_MAX_SKEW: Final = 6 * 3600.0
-"""A retained snapshot may be minutes old (a paused table republishes nothing), so its
-age cannot be told from a unit's clock error: the unit's clock is trusted unless it is
-off by more than this (a Pi without its time yet), see :meth:`LiveView.with_snapshot`."""
 LIVE_HINT: Final = (
     "Live clock states (playing, paused, judge calls, offline) need --broker HOST:PORT "
     "(or RUMMIKUB_BROKER)"
@@ -214,7 +210,7 @@ def fold_retained(
             ignored += 1
             continue
         if isinstance(message, TableSnapshot):
-            live = live.with_snapshot(message, at, max_skew=RETAINED_MAX_SKEW)
+            live = live.with_snapshot(message, at, retained=True)
         elif isinstance(message, UnitStatus):
             live = live.with_status(message, at)
     return live, ignored

@@ -79,15 +79,19 @@ class LiveView:
     def table(self, table: int) -> TableLive:
         return self.tables.get(table, TableLive(table))
 
-    def with_snapshot(self, snap: TableSnapshot, at: float, max_skew: float = 5.0) -> LiveView:
+    def with_snapshot(
+        self, snap: TableSnapshot, at: float, max_skew: float = 5.0, *, retained: bool = False
+    ) -> LiveView:
         """A new snapshot arrived at hub time ``at``.
 
         A unit's wall clock may be off (a Pi without RTC before NTP); the skew is
         taken into account only when it is larger than ``max_skew``, where it
-        cannot be network delay.
+        cannot be network delay. A ``retained`` snapshot (delivered because we just
+        subscribed) may be minutes old, so its age says nothing about the unit's
+        clock: the table keeps the skew it had (none, for a table not yet heard live).
         """
-        skew = at - snap.measured_at
         old = self.table(snap.table)
+        skew = old.skew if retained else at - snap.measured_at
         return self._put(
             replace(
                 old,

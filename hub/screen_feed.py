@@ -100,12 +100,15 @@ class HallTracker:
         self.seating: SeatingBoard | None = None
         self._view: HallView | None = None
 
-    def apply(self, message: object, at: float, table: int | None = None) -> None:
-        """One decoded message; ``table`` is the topic's table (for a ResultAck)."""
+    def apply(
+        self, message: object, at: float, table: int | None = None, retained: bool = False
+    ) -> None:
+        """One decoded message; ``table`` is the topic's table (for a ResultAck);
+        ``retained``: delivered because we subscribed, so possibly old."""
         self._view = None
         match message:
             case TableSnapshot():
-                self._snapshot(message, at)
+                self._snapshot(message, at, retained)
             case UnitStatus():
                 self.live = self.live.with_status(message, at)
             case Assignment():
@@ -121,8 +124,8 @@ class HallTracker:
             case _:
                 pass
 
-    def _snapshot(self, snap: TableSnapshot, at: float) -> None:
-        self.live = self.live.with_snapshot(snap, at)
+    def _snapshot(self, snap: TableSnapshot, at: float, retained: bool) -> None:
+        self.live = self.live.with_snapshot(snap, at, retained=retained)
         measured = snap.measured_at + self.live.table(snap.table).skew
         number = snap.table
         if snap.paused is None:
@@ -240,7 +243,7 @@ class ScreenFeed:
         self.refusal: str | None = None
         """The broker's reason for refusing the latest login (None: not refused)."""
         self.tracker = HallTracker(title, hide_standings)
-        self.inbox: queue.SimpleQueue[tuple[object, float, int | None]] = queue.SimpleQueue()
+        self.inbox: queue.SimpleQueue[tuple[object, float, int | None, bool]] = queue.SimpleQueue()
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
@@ -269,10 +272,10 @@ class ScreenFeed:
         del now
         while True:
             try:
-                message, at, table = self.inbox.get_nowait()
+                message, at, table, retained = self.inbox.get_nowait()
             except queue.Empty:
                 break
-            self.tracker.apply(message, at, table)
+            self.tracker.apply(message, at, table, retained)
         return self.tracker.view()
 
     # paho callbacks: decode and queue only, never raise
@@ -314,7 +317,7 @@ class ScreenFeed:
                 return
             ref, message = decode_topic(self.topics, msg.topic, msg.payload)
             if ref.kind in _FOLDED:
-                self.inbox.put((message, at, ref.table))
+                self.inbox.put((message, at, ref.table, bool(msg.retain)))
                 self._count(ref.kind.value)
         except DecodeError as err:
             self._count("rejected")

@@ -282,7 +282,7 @@ class HubService:
             elif isinstance(message, TableSnapshot):
                 self._count("snapshots")
                 with self._live_lock:
-                    self._live = self._live.with_snapshot(message, now)
+                    self._live = self._live.with_snapshot(message, now, retained=msg.retain)
             elif isinstance(message, UnitStatus):
                 self._count("statuses")
                 with self._live_lock:

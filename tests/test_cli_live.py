@@ -207,7 +207,7 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
     ]
     for message in messages:
         if isinstance(message, TableSnapshot):
-            live = live.with_snapshot(message, NOW, max_skew=cli.RETAINED_MAX_SKEW)
+            live = live.with_snapshot(message, NOW, retained=True)
         else:
             live = live.with_status(message, NOW)
     grid = cli.render(cli.status_grid(comp, NOW, live))
