@@ -89,8 +89,7 @@ from hub.tournament import (
 )
 from tablekit.clock import PauseReason
 from tablekit.clock import Phase as ClockPhase
-from tablekit.config import LinkSettings
-from tablekit.link import read_password
+from tablekit.link import read_secret
 from tablekit.protocol import DecodeError, Kind, TableSnapshot, Topics, UnitStatus, decode_topic
 from tablekit.rulesets import Ruleset, RulesetError, load_rulesets
 from tablekit.scoring import GameEnding, GameReport, Opening, RackReport, ScoreError
@@ -892,15 +891,11 @@ def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource 
         topics = Topics(venue, event)
     except ValueError as err:
         raise CliError(f"round status: {err} (--venue/--event)") from None
-    settings = LinkSettings(
-        host=broker[0],
-        port=broker[1],
-        username=username,
-        password_file=None if password_file is None else str(password_file),
-        venue=venue,
-        event=event,
-    )
-    return LiveSource(broker[0], broker[1], topics, username, read_password(settings))
+    try:
+        password = None if password_file is None else read_secret(password_file, "--password-file")
+    except ValueError as err:
+        raise CliError(f"round status: {err}") from None
+    return LiveSource(broker[0], broker[1], topics, username, password)
 
 
 def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:

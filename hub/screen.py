@@ -1072,7 +1072,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         host, port = args.broker
         try:
-            password = _password(args, host, port)
+            password = _password(args)
         except ValueError as err:
             print(f"rummikub-screen: error: {err}", file=sys.stderr)
             return 2
@@ -1114,34 +1114,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         pygame.quit()
 
 
-def _password(args: argparse.Namespace, host: str, port: int) -> str | None:
+def _password(args: argparse.Namespace) -> str | None:
     """The secret of ``--password-file`` (read like a table unit's, tablekit.link);
     ValueError with a one-line reason when it is missing, unreadable or empty."""
-    from tablekit.config import LinkSettings
-    from tablekit.link import read_password
+    from tablekit.link import read_secret
 
     if args.password_file is None:
         return None
     if args.username is None:
         raise ValueError("--password-file needs --username")
-    settings = LinkSettings(
-        host=host,
-        port=port,
-        username=args.username,
-        password_file=str(args.password_file),
-        venue=args.venue,
-        event=args.event,
-    )
-    where = f"--password-file {args.password_file}"
-    try:
-        password = read_password(settings)
-    except OSError as err:
-        raise ValueError(f"{where}: cannot read it: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{where}: not UTF-8 text") from None
-    if not password:
-        raise ValueError(f"{where}: the file is empty")
-    return password
+    return read_secret(args.password_file, "--password-file")
 
 
 def _run(args: argparse.Namespace, hall_at: Callable[[float], HallView]) -> int:

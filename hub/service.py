@@ -38,7 +38,7 @@ from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
 from hub.store import EventStore, IngestResult, StoreError
-from tablekit.link import no_delay
+from tablekit.link import no_delay, read_secret
 from tablekit.protocol import (
     PROTOCOL_VERSION,
     Ack,
@@ -572,9 +572,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     password = None
     if args.password_file is not None:
         try:
-            password = args.password_file.read_text(encoding="utf-8").strip()
-        except OSError as err:
-            parser.error(f"--password-file: {err}")
+            password = read_secret(args.password_file, "--password-file")
+        except ValueError as err:
+            parser.error(str(err))
     host, port = args.broker
     try:
         if args.command == "serve":

@@ -94,10 +94,24 @@ def no_delay(client: mqtt.Client) -> None:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
+def read_secret(path: str | Path, where: str) -> str:
+    """The secret in file ``path``; ValueError with a one-line reason naming ``where``
+    (the option or config field) when it is missing, unreadable, not text or empty."""
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as err:
+        raise ValueError(f"{where} {path}: cannot read it: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{where} {path}: not UTF-8 text") from None
+    if not secret:
+        raise ValueError(f"{where} {path}: the file is empty")
+    return secret
+
+
 def read_password(settings: LinkSettings) -> str | None:
     if settings.password_file is None:
         return None
-    return Path(settings.password_file).read_text(encoding="utf-8").strip()
+    return read_secret(settings.password_file, "link.password_file")
 
 
 class TableLink:
