@@ -103,7 +103,10 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
     if config.link is not None:
         from tablekit.link import TableLink
 
-        link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, unit.put)
+        try:
+            link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, unit.put)
+        except ValueError as err:  # the password file
+            sys.exit(f"tablekit: {err}")
         unit.attach(link)
         link.start()
     return unit

@@ -94,3 +94,17 @@ def test_another_units_journal_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "belongs to unit 'table-07', not 'table-01'" in proc.stderr
+
+
+def test_a_missing_password_file_is_a_clear_error(tmp_path: Path) -> None:
+    config = tmp_path / "unit.toml"
+    config.write_text(
+        '[link]\nhost = "127.0.0.1"\nport = 1\nusername = "table-01"\n'
+        f'password_file = "{tmp_path / "nope"}"\n'
+    )
+    proc = subprocess.run(
+        [*SIM, "--headless", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+    )
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "link.password_file" in proc.stderr and "cannot read it" in proc.stderr
