@@ -158,8 +158,8 @@ def test_loop_runs_bots_and_every_pass_moves_clockwise() -> None:
     log: list[str] = []
     journal = Journal(log)
     rules = ClockRules(seats=3, move_seconds=1.0, lockout=0.1)
-    unit = TableUnit(MoveClock(rules), recorder=journal)
-    style = BotStyle(pace=0.02, timeout_chance=0.1, moves_per_game=(8, 12), judge_hold=1.5)
+    unit = TableUnit(MoveClock(rules), recorder=journal, judge_hold=0.3)
+    style = BotStyle(pace=0.02, timeout_chance=0.1, moves_per_game=(8, 12), judge_hold=0.3)
     bot = TableBot(unit.put, lambda: unit.view, style, seed=7)
     loop = threading.Thread(target=unit.run)
     loop.start()
