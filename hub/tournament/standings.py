@@ -14,6 +14,8 @@ from typing import TypeAlias
 
 import msgspec
 
+from tablekit.scoring import rank_by_points
+
 #: One game: for each player at the table, ``(big, small)`` points.
 GameScores: TypeAlias = Mapping[str, tuple[int, int]]
 
@@ -71,16 +73,16 @@ def totals(games: Iterable[GameScores], participants: Iterable[str] = ()) -> dic
 
 
 def standings_from_totals(all_totals: Iterable[Totals]) -> Standings:
-    """Rank totals by BP then SP (descending); level players share the place."""
-    ordered = sorted(all_totals, key=lambda t: (-t.big, -t.small, t.player_id))
-    rows: list[StandingRow] = []
-    for i, t in enumerate(ordered):
-        if i and (ordered[i - 1].big, ordered[i - 1].small) == (t.big, t.small):
-            place = rows[-1].place
-        else:
-            place = i + 1
-        rows.append(StandingRow(place, t.player_id, t.big, t.small, t.games))
-    return Standings(tuple(rows))
+    """Rank totals by BP then SP (descending); level players share the place
+    (:func:`tablekit.scoring.rank_by_points`, the one ranking both ends use)."""
+    by_id = {t.player_id: t for t in all_totals}
+    ranked = rank_by_points({pid: (t.big, t.small) for pid, t in by_id.items()})
+    return Standings(
+        tuple(
+            StandingRow(place, pid, by_id[pid].big, by_id[pid].small, by_id[pid].games)
+            for place, pid in ranked
+        )
+    )
 
 
 def compute_standings(games: Iterable[GameScores], participants: Iterable[str] = ()) -> Standings:
