@@ -163,14 +163,6 @@ class EndingError(ScoreError):
     """The ending is unknown or does not match the racks (who went out)."""
 
 
-class GameClosedError(ScoreError):
-    """A result arrived for a game the hub has already closed."""
-
-    def __init__(self, game: int) -> None:
-        super().__init__((), "game", f"game {game}: a result for a game already closed")
-        self.game = game
-
-
 # --- validation -----------------------------------------------------------------------
 
 

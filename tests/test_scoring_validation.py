@@ -11,7 +11,6 @@ from tablekit.rulesets import get_ruleset
 from tablekit.scoring import (
     MAX_TILE_VALUE,
     EndingError,
-    GameClosedError,
     GameEnding,
     GameNumberError,
     GameReport,
@@ -212,13 +211,6 @@ def test_every_error_is_a_value_error() -> None:
                 EndingError):
         assert issubclass(exc, ScoreError)
     assert issubclass(ScoreError, ValueError)
-
-
-def test_game_closed_error_is_shared_with_the_hub() -> None:
-    err = GameClosedError(4)
-    assert str(err) == "game 4: a result for a game already closed"
-    assert (err.game, err.field, err.seats) == (4, "game", ())
-    assert isinstance(err, ScoreError)
 
 
 def test_validate_racks_accepts_part_of_a_table() -> None:
