@@ -124,10 +124,6 @@ class LiveView:
     def offline(self) -> list[int]:
         return sorted(t for t, live in self.tables.items() if live.online is False)
 
-    @property
-    def judge_calls(self) -> list[int]:
-        return sorted(t for t, live in self.tables.items() if live.judge_called)
-
     def rows(self, now: float) -> list[tuple[str, ...]]:
         """One row of text per table, for a terminal or a simple screen."""
         out: list[tuple[str, ...]] = []

@@ -236,7 +236,7 @@ def test_fold_ignores_foreign_and_broken_messages() -> None:
         NOW,
     )
     assert ignored == 2
-    assert sorted(live.tables) == [5] and live.judge_calls == [5]
+    assert sorted(live.tables) == [5] and live.tables[5].judge_called
 
 
 def test_broker_account_from_the_password_file(

@@ -9,11 +9,9 @@ import pytest
 from hub.tournament import (
     DuplicatePlayerError,
     Player,
-    UnknownPlayerError,
     by_rating,
     index_players,
 )
-from hub.tournament.players import require_known
 
 
 def test_index_rejects_repeated_ids() -> None:
@@ -21,8 +19,6 @@ def test_index_rejects_repeated_ids() -> None:
     assert list(index_players(players)) == ["a", "b"]
     with pytest.raises(DuplicatePlayerError, match="player id 'a' registered twice"):
         index_players([*players, Player("a", "Another Ann")])
-    with pytest.raises(UnknownPlayerError, match="seeds: unknown player 'c'"):
-        require_known(["a", "c"], index_players(players), "seeds")
 
 
 def test_by_rating_highest_first_unrated_last_ties_by_lot() -> None:

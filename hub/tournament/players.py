@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from hub.tournament.errors import DuplicatePlayerError, UnknownPlayerError
+from hub.tournament.errors import DuplicatePlayerError
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -33,16 +33,6 @@ def index_players(players: Iterable[Player]) -> dict[str, Player]:
             raise DuplicatePlayerError(f"players: player id {player.id!r} registered twice")
         out[player.id] = player
     return out
-
-
-def require_known(
-    ids: Iterable[str], known: Mapping[str, Player] | Iterable[str], what: str
-) -> None:
-    """Raise :class:`UnknownPlayerError` naming the first id not in ``known``."""
-    pool = known if isinstance(known, Mapping) else set(known)
-    for pid in ids:
-        if pid not in pool:
-            raise UnknownPlayerError(f"{what}: unknown player {pid!r}")
 
 
 def require_distinct(ids: Sequence[str], what: str) -> None:

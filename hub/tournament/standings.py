@@ -9,7 +9,7 @@ output is deterministic.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TypeAlias
 
 import msgspec
@@ -113,10 +113,3 @@ def strict_order(standings: Standings, lots: Mapping[str, float]) -> list[str]:
         )
     ]
 
-
-def restrict(standings_rows: Sequence[StandingRow], ids: Iterable[str]) -> Standings:
-    """Re-rank a subset of rows among themselves."""
-    keep = set(ids)
-    return standings_from_totals(
-        Totals(r.player_id, r.big, r.small, r.games) for r in standings_rows if r.player_id in keep
-    )
