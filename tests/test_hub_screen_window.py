@@ -17,6 +17,7 @@ import paho.mqtt.client as mqtt
 import pygame
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from xwd import screenshot
 
 from hub.hall import State, sample_names
 from hub.screen import CELL_BG, STATE_COLOURS, TEXT
@@ -84,12 +85,10 @@ def xvfb():
 
 
 def grab(display: str, path: Path) -> pygame.Surface:
-    """A screenshot of the whole X screen, through xwd and ImageMagick."""
-    xwd = subprocess.run(
-        ["xwd", "-root", "-silent", "-display", display], check=True, capture_output=True
-    ).stdout
-    subprocess.run(["convert", "xwd:-", f"png:{path}"], input=xwd, check=True)
-    return pygame.image.load(str(path))
+    """A screenshot of the whole X screen, taken by the X server, saved as ``path``."""
+    image = screenshot(display)
+    pygame.image.save(image, str(path))
+    return image
 
 
 def share(image: pygame.Surface, rect: pygame.Rect, colour: tuple[int, int, int]) -> float:
