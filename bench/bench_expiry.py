@@ -22,47 +22,22 @@ import argparse
 import contextlib
 import multiprocessing
 import queue
-import statistics
 import threading
 import time
 from collections.abc import Sequence
-from pathlib import Path
-from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
+from measure import WatchedPin, percentiles
 
-try:
-    from tablekit.clock import AnyClockEvent, MoveClock, MoveTimedOut
-except ModuleNotFoundError:  # run from a checkout without installing
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tablekit.clock import AnyClockEvent, MoveClock, MoveTimedOut
-
+from tablekit.clock import AnyClockEvent, MoveClock, MoveTimedOut
 from tablekit.config import parse_config
 from tablekit.hardware import GpioInputs, GpioOutputs
 from tablekit.unit import Quit, TableUnit
 
 
-class WatchedPin(MockPWMPin):  # type: ignore[misc]
-    """A mock PWM pin that reports each write to ``watch`` with a monotonic stamp."""
-
-    watch: Any = None
-
-    def _set_state(self, value: float) -> None:
-        super()._set_state(value)
-        if self.watch is not None:
-            self.watch(time.monotonic(), value)
-
-
 def busy() -> None:
     while True:
         pass
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    cuts = statistics.quantiles(samples, n=100, method="inclusive")
-    return statistics.median(samples), cuts[98]
 
 
 def row(label: str, samples: list[float]) -> str:

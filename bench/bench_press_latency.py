@@ -19,53 +19,28 @@ waits for that dimming frame, so 1,000 presses take about a minute.
 from __future__ import annotations
 
 import argparse
-import statistics
 import threading
 import time
-from pathlib import Path
-from typing import Any
 
 from gpiozero import Button as GpioButton
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory
+from measure import WatchedPin, percentiles
 
-try:
-    from tablekit.clock import MoveClock, Phase
-except ModuleNotFoundError:  # run from a checkout without installing
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from tablekit.clock import MoveClock, Phase
-
+from tablekit.clock import MoveClock, Phase
 from tablekit.config import parse_config
 from tablekit.hardware import GpioInputs, GpioOutputs
 from tablekit.unit import Quit, TableUnit
 
 
-class WatchedPin(MockPWMPin):  # type: ignore[misc]
-    """A mock PWM pin that reports each write to ``watch`` with a timestamp."""
-
-    watch: Any = None
-
-    def _set_state(self, value: float) -> None:
-        super()._set_state(value)
-        if self.watch is not None:
-            self.watch(time.perf_counter(), value)
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    cuts = statistics.quantiles(samples, n=100, method="inclusive")
-    return statistics.median(samples), cuts[98]
-
-
 def bare_callback_latency(factory: MockFactory, pin: int, rounds: int) -> list[float]:
     fired: list[float] = []
     button = GpioButton(pin, pull_up=True, bounce_time=None, pin_factory=factory)
-    button.when_pressed = lambda: fired.append(time.perf_counter())
+    button.when_pressed = lambda: fired.append(time.monotonic())
     mock = factory.pin(pin)
     out = []
     for _ in range(rounds):
         fired.clear()
-        start = time.perf_counter()
+        start = time.monotonic()
         mock.drive_low()
         out.append(fired[0] - start)
         mock.drive_high()
@@ -121,7 +96,7 @@ def main() -> None:
         lit.clear()
         lit_at.clear()
         top.watch = on_top_write
-        start = time.perf_counter()
+        start = time.monotonic()
         pass_pin.drive_low()
         if not lit.wait(1.0):
             raise SystemExit("the LED did not change within 1 s of a press")
