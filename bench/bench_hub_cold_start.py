@@ -13,12 +13,9 @@ from __future__ import annotations
 
 import argparse
 import sqlite3
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.store import EventStore
 from tablekit.clock import ClockPaused, MovePassed, PauseReason

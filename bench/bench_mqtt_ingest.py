@@ -12,7 +12,6 @@ paho subscriber that only counts. Prints both rates; asserts nothing.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import threading
 import time
@@ -20,8 +19,6 @@ from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService

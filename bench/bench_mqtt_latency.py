@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import sys
 import tempfile
 import threading
 import time
@@ -18,9 +17,8 @@ from pathlib import Path
 
 import msgspec
 import paho.mqtt.client as mqtt
+from measure import percentiles
 from paho.mqtt.enums import CallbackAPIVersion
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
@@ -32,11 +30,6 @@ from tablekit.protocol import Topics
 
 RECORDS: list[float] = []
 COMMITS: list[float] = []
-
-
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
 
 
 def bare_paho(broker: MosquittoBroker, n: int, pace: float) -> list[float]:
@@ -75,10 +68,10 @@ def press_to_commit(broker: MosquittoBroker, tmp: Path, n: int, pace: float) -> 
     committed: dict[int, float] = {}
     ingest = hub.store.ingest
 
-    def timed_ingest(envelopes, received=None):  # type: ignore[no-untyped-def]
+    def timed_ingest(envelopes, received=None, **options):  # type: ignore[no-untyped-def]
         batch = list(envelopes)
         started = time.perf_counter()
-        result = ingest(batch, received)
+        result = ingest(batch, received, **options)
         t = time.perf_counter()
         COMMITS.append((t - started) * 1000)
         for env in batch:
@@ -126,8 +119,8 @@ def main() -> None:
             full = press_to_commit(broker, Path(tmp), args.n, args.pace)
         finally:
             broker.stop()
-    b50, b99 = statistics.median(base), pct(base, 99)
-    f50, f99 = statistics.median(full), pct(full, 99)
+    b50, b99 = percentiles(base)
+    f50, f99 = percentiles(full)
     print(f"bare paho QoS 1 publish->receive   n={len(base)}  p50 {b50:.2f} ms  p99 {b99:.2f} ms")
     print(f"press->journal->hub commit (FULL)  n={len(full)}  p50 {f50:.2f} ms  p99 {f99:.2f} ms")
     print(f"ratio: p50 {f50 / b50:.1f}x  p99 {f99 / b99:.1f}x")

@@ -29,13 +29,7 @@ from typing import TypeVar
 
 import msgspec
 
-try:
-    from hub.competition import EventCreated, ResultRecorded, ResultSource, decode_record
-except ModuleNotFoundError:  # run from a checkout without installing
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from hub.competition import EventCreated, ResultRecorded, ResultSource, decode_record
+from hub.competition import EventCreated, ResultRecorded, ResultSource, decode_record
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import Player, met_pairs
