@@ -247,6 +247,7 @@ class ScreenFeed:
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self._stopping = False
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311
         )
@@ -263,6 +264,7 @@ class ScreenFeed:
         self.client.loop_start()
 
     def stop(self) -> None:
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
 
@@ -304,7 +306,9 @@ class ScreenFeed:
     ) -> None:
         was_connected = self.connected.is_set()
         self.connected.clear()
-        if was_connected or self.refusal is None:
+        if self._stopping:
+            log.info("screen feed: disconnected")
+        elif was_connected or self.refusal is None:
             log.warning("screen feed: disconnected (%s); retrying", rc)
         else:  # the refusal was logged with its reason
             log.debug("screen feed: disconnected after a refused login (%s)", rc)

@@ -256,7 +256,8 @@ class TableLink:
             was = self._connected
             self._connected = False
         if was:
-            log.warning("link: offline (%s)", reason)
+            level = logging.INFO if self._stopping.is_set() else logging.WARNING
+            log.log(level, "link: offline (%s)", reason)
             self.put(LinkStatus(online=False, at=time.monotonic()))
         self._set_will()
 
