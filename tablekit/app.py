@@ -184,12 +184,21 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--no-display", action="store_true", help="run without the display")
     args = parser.parse_args(argv)
     config, journal = _setup(args)
+    from gpiozero.exc import BadPinFactory
+
     from tablekit.hardware import GpioInputs, GpioOutputs
 
     notifier = Notifier()
     unit = build(config, journal)
     with ExitStack() as stack:
-        outputs: list[Output] = [stack.enter_context(GpioOutputs(config)), Watchdog(notifier)]
+        try:
+            gpio = stack.enter_context(GpioOutputs(config))
+        except BadPinFactory:
+            sys.exit(
+                "tablekit-unit: no GPIO on this computer (lgpio not found): on a desktop run "
+                "tablekit-sim, or set GPIOZERO_PIN_FACTORY=mock to try the unit on mock pins"
+            )
+        outputs: list[Output] = [gpio, Watchdog(notifier)]
         if not args.no_display:
             outputs.append(WindowOutput(config, unit, keys=True))
         unit.outputs = outputs
