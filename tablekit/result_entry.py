@@ -205,6 +205,23 @@ class ResultEntry:
         self._score: GameScore | None = None
         self._rejection = ""
 
+    @classmethod
+    def resume(cls, view: EntryView) -> ResultEntry:
+        """The flow exactly where ``view`` shows it (a unit restarting mid-entry)."""
+        seats = tuple(rack.seat for rack in view.racks)
+        flow = cls(view.game, seats, view.ruleset, view.ending)
+        flow._racks = {rack.seat: rack for rack in view.racks}
+        flow._step = view.step
+        entering = view.step in (Step.TILES, Step.JOKERS) and view.seat is not None
+        flow._index = seats.index(view.seat) if entering and view.seat is not None else 0
+        flow._buffer = view.buffer
+        flow._message = view.message
+        flow._confirmed = list(view.confirmed)
+        flow._override = view.judge_override
+        flow._score = view.score
+        flow._rejection = view.rejection
+        return flow
+
     # --- what the shell reads --------------------------------------------------------
 
     @property

@@ -30,7 +30,7 @@ from tablekit.clock import (
 )
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
 from tablekit.protocol import Ack, Assignment, Broadcast, BroadcastKind, HubStatus, ResultAck
-from tablekit.result_entry import Key, ResultEntry, ResultSubmitted, Step
+from tablekit.result_entry import EntryView, Key, ResultEntry, ResultSubmitted, Step
 from tablekit.rulesets import Ruleset, RulesetError, get_ruleset
 from tablekit.scoring import GameEnding
 from tablekit.seats import Seat
@@ -118,6 +118,8 @@ class SavedUnit(msgspec.Struct, frozen=True):
     seating: Seating | None = None
     broadcasts: tuple[int, ...] = ()
     """Ids of the hub broadcasts already applied (the latest few): each applies once."""
+    entry: EntryView | None = None
+    """The result being typed after the game, so a restart keeps what the players typed."""
 
 
 BROADCASTS_KEPT = 32
@@ -166,6 +168,7 @@ class TableUnit:
         self.broadcasts: tuple[int, ...] = ()
         self.ruleset = ruleset or get_ruleset("000")
         self.entry: ResultEntry | None = None
+        self._saved_entry: EntryView | None = None
         self.running = True
 
     def put(self, item: object) -> None:
@@ -250,12 +253,17 @@ class TableUnit:
         """Record events durably, then refresh the view and tell the link."""
         self._take_pending_seating()
         events = [*events, *self._follow_result_entry(events)]
+        entry = None if self.entry is None else self.entry.view
+        if (events or entry != self._saved_entry) and self.recorder is not None:
+            saved = SavedUnit(
+                clock=self.clock.state,
+                seating=self.seating,
+                broadcasts=self.broadcasts,
+                entry=entry,
+            )
+            self.recorder.record(events, state=msgspec.json.encode(saved))
+        self._saved_entry = entry
         if events:
-            if self.recorder is not None:
-                saved = SavedUnit(
-                    clock=self.clock.state, seating=self.seating, broadcasts=self.broadcasts
-                )
-                self.recorder.record(events, state=msgspec.json.encode(saved))
             if self.uplink is not None:
                 self.uplink.notify()
             for event in events:
@@ -309,10 +317,11 @@ class TableUnit:
             self.view = replace(self.view, names=dict(unit.seating.names))
             self.ruleset = unit.seating.ruleset or self.ruleset
         state = self.clock.state
-        if state.phase is Phase.GAME_OVER and state.ended_by is not None:
-            # What was typed before the restart is gone; the table enters it again (a
-            # result the hub already has is closed by its retained answer).
+        if state.phase is Phase.GAME_OVER and unit.entry is not None:
+            self.entry = self.controls.entry = ResultEntry.resume(unit.entry)
+        elif state.phase is Phase.GAME_OVER and state.ended_by is not None:
             self._open_entry(state.game, state.ended_by)
+        self._saved_entry = unit.entry
         self.refresh(now)
 
     # -- messages from the hub --------------------------------------------------------------

@@ -398,3 +398,24 @@ def test_judge_switching_the_ending_rescores_a_complete_table() -> None:
     view = flow.judge_set_ending(GameEnding.NOBODY_OUT)
     assert view.step is Step.CONFIRM
     assert view.score is not None and view.score.winners == (Seat.B,)
+
+
+@pytest.mark.parametrize(
+    "keys",
+    [
+        [],
+        ["2", "3"],
+        ["2", "3", "ENTER"],
+        ["2", "3", "ENTER", "ENTER", "0", "ENTER", "ENTER", "1", "7", "ENTER", "1", "ENTER"],
+        ["2", "3", "ENTER", "ENTER", "0", "ENTER", "ENTER", "1", "7", "ENTER", "1", "ENTER",
+         "ENTER"],
+    ],
+)
+def test_a_flow_resumes_exactly_where_its_view_shows_it(keys: list[str]) -> None:
+    flow = ResultEntry(3, seats_for(3), get_ruleset("002"), GameEnding.WENT_OUT)
+    for key in keys:
+        flow.press(key)
+    resumed = ResultEntry.resume(flow.view)
+    assert resumed.view == flow.view
+    for key in ["ENTER", "5", "ENTER", "ENTER", "ENTER", "ENTER"]:
+        assert resumed.press(key) == flow.press(key)

@@ -353,16 +353,25 @@ def test_each_broadcast_applies_once_even_across_a_restart() -> None:
     assert rebooted.clock.state.last_lap_left is None
 
 
-def test_a_reboot_after_the_game_reopens_result_entry() -> None:
+def test_a_reboot_during_result_entry_keeps_what_was_typed() -> None:
     unit, journal, _ = finished_game()
     type_keys(unit, "12 enter")
     rebooted, rejournal, _, _ = make_unit(3)
     rebooted.restore(journal.state, 1.0)
-    assert rebooted.view.entry is not None and rebooted.view.entry.step is Step.TILES
+    entry = rebooted.view.entry
+    assert entry is not None and entry.step is Step.JOKERS and entry.racks[0].tiles == 12
     rebooted.handle(ResultVerdict(game=1, accepted=False, reason="seat C: tiles"))
     assert "the hub refused game 1: seat C: tiles" in rebooted.view.message
-    type_keys(rebooted, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
-    assert [e for e in rejournal.events if isinstance(e, ResultSubmitted)]
+    type_keys(rebooted, "enter 0 enter enter 33 enter enter enter enter enter")
+    [sent] = [e for e in rejournal.events if isinstance(e, ResultSubmitted)]
+    assert [r.tiles for r in sent.report.racks] == [12, 0, 33]
+
+
+def test_a_reboot_after_game_over_with_nothing_typed_opens_the_entry() -> None:
+    _, journal, _ = finished_game()
+    rebooted, _, _, _ = make_unit(3)
+    rebooted.restore(journal.state, 1.0)
+    assert rebooted.view.entry is not None and rebooted.view.entry.step is Step.TILES
 
 
 def test_a_very_short_assigned_clock_still_runs() -> None:
