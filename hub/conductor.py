@@ -174,25 +174,22 @@ class Conductor:
         yield Outgoing(self.topics.round, encode(info))
         players = state.players
         finished = state.phase is EventPhase.FINISHED
-        if finished:
-            rows = tuple(
-                StandingLine(
-                    place=r.place, name=_name(players[r.player_id].name), big=r.big,
-                    small=r.small, games=r.games,
-                )
-                for r in state.final_ranking()
+        ranked = state.final_ranking() if finished else state.standings(stage_name).rows
+        rows = tuple(
+            StandingLine(
+                place=r.place, name=_name(players[r.player_id].name), big=r.big,
+                small=r.small, games=r.games,
             )
-        else:
-            rows = tuple(
-                StandingLine(
-                    place=r.place, name=_name(players[r.player_id].name), big=r.big,
-                    small=r.small, games=r.games,
-                )
-                for r in state.standings(stage_name).rows
-            )
+            for r in ranked
+        )
+        round_no = competition.round_number(stage_name)
         board = StandingsBoard(
-            v=PROTOCOL_VERSION, stage=_label(stage_name),
-            after_round=competition.round_number(stage_name), rows=rows, final=finished,
+            v=PROTOCOL_VERSION,
+            stage=_label(stage_name),
+            after_round=round_no if closed else round_no - 1,
+            rows=rows,
+            final=finished,
+            inverted=competition.ruleset(stage).invert_small_display,
         )
         yield Outgoing(self.topics.standings, encode(board))
         seating = SeatingBoard(
