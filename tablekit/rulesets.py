@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import itertools
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -40,6 +41,13 @@ class BigPointScheme(enum.StrEnum):
 
 
 MAX_MOVE_SECONDS: Final = 600.0
+MAX_NAME: Final = 40
+"""Characters of a ruleset name: every assignment carries it (tablekit.protocol's
+``AssignedRules.ruleset`` is at most 40 characters)."""
+MAX_TITLE: Final = 100
+"""Characters of a ruleset title: the whole ruleset travels in every assignment, which
+must stay well under the protocol's 4096-byte payload."""
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -77,14 +85,30 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _name_problem(name: str) -> str | None:
+    """What is wrong with a (non-empty) ruleset name, or None."""
+    if len(name) > MAX_NAME:
+        return f"must be at most {MAX_NAME} characters, got {len(name)} ({name!r})"
+    if _CONTROL.search(name):
+        return f"must not contain control characters, got {name!r}"
+    return None
+
+
 def _validate(rs: Ruleset) -> None:
     def fail(field: str, text: str) -> RulesetError:
         return RulesetError(f"ruleset {rs.name!r}: {field} {text}")
 
     if not isinstance(rs.name, str) or not rs.name.strip():
         raise RulesetError(f"ruleset: name must be a non-empty string, got {rs.name!r}")
+    problem = _name_problem(rs.name)
+    if problem:
+        raise RulesetError(f"ruleset: name {problem}")
     if not isinstance(rs.title, str):
         raise fail("title", f"must be a string, got {rs.title!r}")
+    if len(rs.title) > MAX_TITLE:
+        raise fail("title", f"must be at most {MAX_TITLE} characters, got {len(rs.title)}")
+    if _CONTROL.search(rs.title):
+        raise fail("title", f"must not contain control characters, got {rs.title!r}")
     seconds = rs.move_seconds
     if (
         isinstance(seconds, bool)
@@ -174,6 +198,11 @@ _TOML_FIELDS: Final[Mapping[str, tuple[tuple[type, ...], str]]] = {
 }
 
 
+def _fit(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters, ending in "…" when cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def load_rulesets(path: str | Path) -> dict[str, Ruleset]:
     """Custom rulesets from a TOML file, by name (see the module docstring).
 
@@ -223,6 +252,9 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
     if not tables:
         raise RulesetError(f"{source}: no [ruleset] or [rulesets.NAME] table")
     for name, (where, _) in tables.items():
+        problem = _name_problem(name)
+        if problem:
+            raise RulesetError(f"{source}: {where}: name {problem}")
         if name in BUILTIN or name.lower() in ALIASES:
             raise RulesetError(
                 f"{source}: {where}: name {name!r} is a built-in ruleset; choose another name"
@@ -251,7 +283,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                     raise RulesetError(f"{source}: {where}.based_on: {exc}") from None
             fields.update(msgspec.structs.asdict(base))
             fields["name"] = name
-            fields["title"] = f"{name} (based on {base.title})"
+            fields["title"] = _fit(f"{name} (based on {base.title})", MAX_TITLE)
         for key, raw in table.items():
             if key in ("name", "based_on"):
                 continue

@@ -9,9 +9,15 @@ from typing import Any
 import msgspec
 import pytest
 
+from hub.organizer import Organizer
+from hub.store import EventStore
+from hub.tournament import Player
+from tablekit import protocol
 from tablekit.rulesets import (
     ALIASES,
     BUILTIN,
+    MAX_NAME,
+    MAX_TITLE,
     BigPointScheme,
     Ruleset,
     RulesetError,
@@ -268,3 +274,86 @@ def test_invalid_toml(tmp_path: Path) -> None:
 
 def test_aliases_point_at_builtins() -> None:
     assert set(ALIASES.values()) <= set(BUILTIN)
+
+
+# --- names and titles fit every assignment -------------------------------------------
+
+
+def test_a_ruleset_name_longer_than_40_characters_is_refused(tmp_path: Path) -> None:
+    name = "Mistrzostwa Polski 2025 zasady klubowe 4"  # 40 characters
+    assert load_rulesets(write(tmp_path, f'[ruleset]\nname = "{name}"\n'))[name].name == name
+    toml_fails(
+        tmp_path,
+        f'[ruleset]\nname = "{name}5"\nbased_on = "002"\n',
+        f"ruleset: name must be at most 40 characters, got 41 ('{name}5')",
+    )
+    toml_fails(
+        tmp_path,
+        f'[rulesets."{name}5"]\n',
+        f"rulesets.{name}5: name must be at most 40 characters, got 41 ('{name}5')",
+    )
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"name": "x" * 41, "title": "t"},
+         f"ruleset: name must be at most 40 characters, got 41 ('{'x' * 41}')"),
+        ({"name": "a\nb", "title": "t"},
+         "ruleset: name must not contain control characters, got 'a\\nb'"),
+        ({"name": "x", "title": "t" * 101},
+         "ruleset 'x': title must be at most 100 characters, got 101"),
+        ({"name": "x", "title": "a\tb"},
+         "ruleset 'x': title must not contain control characters, got 'a\\tb'"),
+    ],
+)
+def test_ruleset_name_and_title_are_bounded(fields: dict[str, str], message: str) -> None:
+    with pytest.raises(RulesetError, match="^" + re.escape(message) + "$"):
+        Ruleset(**fields)
+
+
+def test_a_title_too_long_in_toml_is_refused(tmp_path: Path) -> None:
+    toml_fails(
+        tmp_path,
+        f'[rulesets.club]\ntitle = "{"t" * 101}"\n',
+        "rulesets.club: ruleset 'club': title must be at most 100 characters, got 101",
+    )
+
+
+def test_a_derived_title_is_cut_to_fit(tmp_path: Path) -> None:
+    long_title = "T" * MAX_TITLE
+    found = load_rulesets(write(tmp_path, f"""
+[rulesets.base]
+title = "{long_title}"
+
+[rulesets.club]
+based_on = "base"
+"""))
+    title = found["club"].title
+    assert len(title) == MAX_TITLE
+    assert title.startswith("club (based on TTT") and title.endswith("T…")
+
+
+def test_the_longest_ruleset_travels_in_every_assignment(tmp_path: Path) -> None:
+    """The largest name and title (4-byte characters) in an assignment with four
+    long-named players stays well under the payload limit, and the units accept it."""
+    name = "𝕽" * MAX_NAME
+    rules = load_rulesets(write(tmp_path, f"""
+[rulesets."{name}"]
+based_on = "002"
+title = "{"𝕿" * MAX_TITLE}"
+"""))
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="org")
+    org.create_event("Cup", "championship", ruleset=name, rulesets=rules)
+    org.register(
+        [Player(f"{'P' * 37}{i:03d}", "𝕹" * 60) for i in range(16)], check_in=True
+    )
+    org.draw(seed=1)
+    assignments = org.competition.assignments()
+    assert len(assignments) == 4
+    for assignment in assignments:
+        assert assignment.rules.ruleset == name
+        assert assignment.rules.scoring == rules[name]
+        payload = protocol.encode(assignment)
+        assert len(payload) < protocol.MAX_PAYLOAD * 3 // 4, len(payload)
+        assert protocol.decode(protocol.Assignment, payload) == assignment
