@@ -49,6 +49,8 @@ from tablekit.seats import seats_for
 
 log = logging.getLogger("hub.conductor")
 
+CLEARED = b""
+"""An empty retained payload deletes the topic's retained message."""
 NAME_LIMIT = 40
 """Characters of a player's name in screen messages (the protocol's limit)."""
 
@@ -115,8 +117,13 @@ class Conductor:
     def _all(self, competition: Competition) -> Iterator[Outgoing]:
         if competition.created is None:
             return
-        for assignment in competition.assignments():
+        assignments = competition.assignments()
+        for assignment in assignments:
             yield Outgoing(self.topics.assign(assignment.table), encode(assignment))
+        seated = {a.table for a in assignments}
+        for table in sorted(_tables_ever(competition) - seated):
+            # nobody plays there this round: delete its retained seating (MQTT's way)
+            yield Outgoing(self.topics.assign(table), CLEARED)
         yield from self._verdicts(competition)
         yield from self._boards(competition)
         yield from self._time_over(competition)
@@ -140,6 +147,8 @@ class Conductor:
         for rejected in competition.rejected:
             if rejected.round == round_no and _newer(rejected, latest.get(rejected.table)):
                 latest[rejected.table] = rejected
+        for table in sorted(_tables_ever(competition) - set(latest)):
+            yield Outgoing(self.topics.result(table), CLEARED)  # no answer of this round
         for table, answer in sorted(latest.items()):
             if isinstance(answer, ResultRecorded):
                 ack = ResultAck(
@@ -219,6 +228,12 @@ class Conductor:
             ts=record.at,
         )
         yield Outgoing(self.topics.broadcast, encode(broadcast))
+
+
+def _tables_ever(competition: Competition) -> set[int]:
+    """Every table number used by a round of the event so far."""
+    state = competition.event
+    return {t.number for stage in state.stages_played for t in state.seating(stage)}
 
 
 def _newer(

@@ -41,6 +41,7 @@ from hub.live import LiveView
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
     Assignment,
+    Cleared,
     DecodeError,
     Kind,
     ResultAck,
@@ -50,7 +51,7 @@ from tablekit.protocol import (
     TableSnapshot,
     Topics,
     UnitStatus,
-    decode_topic,
+    decode_retained,
 )
 
 log = logging.getLogger("hub.screen_feed")
@@ -115,6 +116,10 @@ class HallTracker:
                 self.assignments[message.table] = message
             case ResultAck() if table is not None:
                 self.results[table] = message
+            case Cleared(kind=Kind.ASSIGN, table=int(number)):
+                self.assignments.pop(number, None)  # nobody plays there this round
+            case Cleared(kind=Kind.RESULT, table=int(number)):
+                self.results.pop(number, None)
             case RoundInfo():
                 self.round = message
             case StandingsBoard():
@@ -147,7 +152,9 @@ class HallTracker:
         return self._view
 
     def _build(self) -> HallView:
-        numbers = set(self.live.tables) | set(self.assignments)
+        # With a tournament running the wall shows the tables seated this round; without
+        # one (clocks only) every table heard from.
+        numbers = set(self.assignments) or set(self.live.tables)
         tables = tuple(self._table(n) for n in sorted(numbers))
         return HallView(
             tables=tables,
@@ -188,7 +195,8 @@ class HallTracker:
             )
         result = ResultState.NONE
         ack = self.results.get(number)
-        if ack is not None and ack.game == snap.game and ack.accepted:
+        same_round = ack is not None and (info is None or ack.round in (0, info.round))
+        if ack is not None and same_round and ack.game == snap.game and ack.accepted:
             result = ResultState.IN
         elif snap.phase is Phase.GAME_OVER:
             result = ResultState.ENTERING
@@ -316,10 +324,7 @@ class ScreenFeed:
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         at = time.time()
         try:
-            if not msg.payload:
-                self._count("empty")  # a cleared retained message
-                return
-            ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+            ref, message = decode_retained(self.topics, msg.topic, msg.payload)
             if ref.kind in _FOLDED:
                 self.inbox.put((message, at, ref.table, bool(msg.retain)))
                 self._count(ref.kind.value)

@@ -35,18 +35,20 @@ from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.protocol import (
     PROTOCOL_VERSION,
     Ack,
+    Cleared,
     DecodeError,
     HubStatus,
+    Kind,
     ResultAck,
     StatusReason,
     TableSnapshot,
     Topics,
     UnitStatus,
-    decode_topic,
+    decode_retained,
     encode,
     snapshot_of,
 )
-from tablekit.unit import LinkStatus
+from tablekit.unit import LinkStatus, Unassigned
 from tablekit.view import TableView
 
 log = logging.getLogger(__name__)
@@ -271,11 +273,15 @@ class TableLink:
     @guarded
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         try:
-            ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+            ref, message = decode_retained(self.topics, msg.topic, msg.payload)
         except DecodeError as err:
             log.warning("link: ignored a message on %s: %s", msg.topic, err.reason)
             return
         if ref.table is not None and ref.table != self.table:
+            return
+        if isinstance(message, Cleared):
+            if message.kind is Kind.ASSIGN:
+                self.put(Unassigned(at=time.monotonic()))
             return
         if isinstance(message, Ack | ResultAck) and message.unit != self.unit_id:
             return

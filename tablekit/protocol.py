@@ -571,6 +571,27 @@ def decode_topic(
     return ref, message
 
 
+@dataclass(frozen=True)
+class Cleared:
+    """An empty payload on a retained topic: its publisher deleted the retained message
+    (MQTT's way). The hub clears a table's ``assign`` when the table has no players in
+    the round being played, and its ``result`` when no verdict of that round exists."""
+
+    kind: Kind
+    table: int | None
+
+
+def decode_retained(
+    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
+) -> tuple[TopicRef, AnyMessage | Cleared]:
+    """:func:`decode_topic` for a subscriber of retained topics: an empty payload is a
+    :class:`Cleared` message, not an error."""
+    if not payload:
+        ref = topics.parse(topic)
+        return ref, Cleared(ref.kind, ref.table)
+    return decode_topic(topics, topic, payload)
+
+
 def check_event(event: msgspec.Struct) -> None:
     """Range checks on a domain event's numbers (the clock's structs carry no limits),
     down into nested values such as a submitted result's racks."""

@@ -126,6 +126,13 @@ BROADCASTS_KEPT = 32
 
 
 @dataclass(frozen=True)
+class Unassigned:
+    """The hub cleared this table's assignment: nobody plays here this round."""
+
+    at: float
+
+
+@dataclass(frozen=True)
 class RoundTimeOver:
     """The hub's broadcast: every table still playing starts its last lap."""
 
@@ -230,6 +237,10 @@ class TableUnit:
                 self._verdict(item)
             case Assignment():
                 self.pending = self._seating_of(item)
+            case Unassigned():
+                self.pending = None
+                self.view = replace(self.view, names={})
+                self.controls.message = "No players at this table this round"
             case ResultAck(game=game, accepted=accepted, reason=reason, round=round_no):
                 self._verdict(ResultVerdict(game, accepted, reason, round_no))
             case Broadcast():

@@ -20,7 +20,7 @@ from tablekit.protocol import (
     StandingsBoard,
     Topics,
     decode,
-    decode_topic,
+    decode_retained,
 )
 from tablekit.result_entry import ResultSubmitted
 from tablekit.scoring import GameEnding, GameReport, RackReport
@@ -75,8 +75,9 @@ def test_retained_messages_tell_tables_and_screens_the_event(tmp_path: Path) -> 
     assert len(seating.rows) == 7
     standings = decode(StandingsBoard, sent[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}  # nobody has played: all level
-    kinds = {type(decode_topic(TOPICS, t, p)[1]) for t, p in sent.items()}  # all strict
+    kinds = {type(decode_retained(TOPICS, t, p)[1]) for t, p in sent.items()}  # all strict
     assert {RoundInfo, SeatingBoard, StandingsBoard, Assignment} <= kinds
+    assert sent[TOPICS.result(1)] == b""  # no verdict yet: nothing retained
     assert conductor.messages() == []  # nothing changed: nothing sent again
     conductor.reset()
     assert len(conductor.messages()) == len(sent)
@@ -186,9 +187,31 @@ def test_verdicts_of_an_earlier_round_are_not_retained(tmp_path: Path) -> None:
     org.draw(seed=5)
     org.start_round()
     conductor.reset()
-    assert TOPICS.result(2) not in by_topic(conductor)  # round 1's answer is stale
+    assert by_topic(conductor)[TOPICS.result(2)] == b""  # round 1's answer is stale: deleted
     clock.now += 1
     [(_, record)] = conductor.judge(submission(2, 1, 3, seq=20, round_no=2))
     org.record(record)
     ack = decode(ResultAck, by_topic(conductor)[TOPICS.result(2)])
     assert (ack.round, ack.game, ack.accepted) == (2, 1, True)
+
+
+def test_tables_without_players_this_round_are_cleared(tmp_path: Path) -> None:
+    clock = Clock()
+    org, conductor = event(tmp_path, clock, players=11)  # round 1: tables of 4, 4, 3
+    org.start_round()
+    first = by_topic(conductor)
+    assert decode(Assignment, first[TOPICS.assign(3)]).round == 1
+    org.withdraw("P001", "ill")
+    org.withdraw("P002", "ill")
+    org.withdraw("P003", "ill")
+    rng = random.Random(2)
+    for table in org.competition.tables():
+        for game in (1, 2):
+            sent = submission(table.table, game, len(table.players), 1, rng.randint(1, 9))
+            org.enter_result(table.table, sent.event.report)
+    org.close_round()
+    org.draw(seed=4)  # 8 players left: two tables
+    org.start_round()
+    now = by_topic(conductor)
+    assert now[TOPICS.assign(3)] == b""  # deleted: nobody plays at table 3 in round 2
+    assert decode(Assignment, now[TOPICS.assign(2)]).round == 2

@@ -35,6 +35,8 @@ from hub.screen_feed import HallTracker
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
     Assignment,
+    Cleared,
+    Kind,
     ResultAck,
     RoundInfo,
     SeatAssignment,
@@ -414,3 +416,27 @@ def test_tracker_observes_the_pace_of_the_current_game():
     assert pace(t, NOW + 240) == pytest.approx(12.0)
     tr.apply(snapshot(1, NOW + 300, game=2, move=1), NOW + 300)
     assert tr.view().table(1).pace_since == NOW + 300
+
+
+def test_tracker_shows_only_the_tables_seated_this_round():
+    tr = HallTracker()
+    tr.apply(info(round=3, games=2), NOW)
+    for number in (1, 2, 3):
+        tr.apply(assignment(number), NOW)
+        tr.apply(snapshot(number, NOW, phase=Phase.GAME_OVER), NOW)
+    tr.apply(Cleared(Kind.ASSIGN, 3), NOW)  # the hub: nobody plays at table 3 now
+    assert [t.number for t in tr.view().tables] == [1, 2]
+
+
+def test_tracker_ignores_a_verdict_of_an_earlier_round():
+    tr = HallTracker()
+    tr.apply(info(round=3, games=2), NOW)
+    tr.apply(assignment(1), NOW)
+    tr.apply(snapshot(1, NOW, phase=Phase.GAME_OVER), NOW)
+    old = ResultAck(v=1, unit="table-01", game=1, accepted=True, round=2)
+    tr.apply(old, NOW, 1)
+    assert state_of(tr.view().table(1)) is State.ENTERING_RESULT
+    tr.apply(ResultAck(v=1, unit="table-01", game=1, accepted=True, round=3), NOW, 1)
+    assert state_of(tr.view().table(1)) is State.RESULT_IN
+    tr.apply(Cleared(Kind.RESULT, 1), NOW)
+    assert state_of(tr.view().table(1)) is State.ENTERING_RESULT

@@ -40,6 +40,7 @@ from tablekit.unit import (
     SavedUnit,
     Seating,
     TableUnit,
+    Unassigned,
     UnitEvent,
 )
 from tablekit.view import TableView
@@ -387,3 +388,13 @@ def test_a_bad_input_never_stops_the_loop() -> None:
     assert "could not apply KeyPress" in unit.view.message
     type_keys(unit, "12 enter")
     assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
+
+
+def test_a_cleared_assignment_empties_the_seats() -> None:
+    unit, _, _, _ = make_unit()
+    unit.handle(assignment(3, 1))
+    assert unit.view.name(Seat.A) == "Anna"
+    unit.handle(Unassigned(at=5.0))
+    assert unit.view.names == {} and "No players at this table" in unit.view.message
+    unit.handle(assignment(4, 1))  # seated again in a later round
+    assert unit.view.name(Seat.A) == "Anna" and unit.seating is not None
