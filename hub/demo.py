@@ -23,18 +23,18 @@ from pathlib import Path
 
 import msgspec
 
-from hub.broker import start_broker
+from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
 from hub.competition import CompetitionError
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, TournamentError
+from hub.tournament import Player, TournamentError, preset
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.protocol import Topics
-from tablekit.rulesets import get_ruleset
+from tablekit.rulesets import Ruleset, get_ruleset
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
 
@@ -52,6 +52,22 @@ NAMES = (
 )
 
 
+def demo_ruleset(preset_name: str, players: int, move_seconds: float) -> Ruleset:
+    """The preset's own ruleset (its first stage's; every preset plays one ruleset
+    throughout) with the demo's shorter clock: scoring and display stay the preset's.
+
+    Raises a TournamentError for an unknown preset or a player count it cannot play.
+    """
+    fmt = preset(preset_name, players=players)
+    base = get_ruleset(fmt.stages[0].ruleset)
+    return msgspec.structs.replace(
+        base,
+        name="demo",
+        title=f"{base.title}, {move_seconds:g} s a move (demo)",
+        move_seconds=move_seconds,
+    )
+
+
 class Demo:
     """Everything the demo runs, started and stopped together."""
 
@@ -64,20 +80,33 @@ class Demo:
         self.units: list[TableUnit] = []
         self.bots: list[TableBot] = []
         self.threads: list[threading.Thread] = []
+        self.organizer: Organizer | None = None
+        self.broker: MosquittoBroker | EmbeddedBroker | None = None
+        self.hub: HubService | None = None
+        self.director: threading.Thread | None = None
 
     def start(self) -> None:
+        """Event, broker, hub, tables and organizer; if any fails to start, whatever
+        did start is stopped again before the error is raised."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
+        db = self.workdir / "hub.sqlite3"
+        self.organizer = Organizer(EventStore(db), by="organizer (demo)")
+        self._create_event()  # an event that cannot start fails before any broker runs
         prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
         self.broker = start_broker(self.workdir / "broker", prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
-        mosquitto = type(self.broker).__name__ == "MosquittoBroker"
+        mosquitto = isinstance(self.broker, MosquittoBroker)
         print(
             f"demo: broker {'Mosquitto' if mosquitto else 'embedded (amqtt)'} on "
             f"{self.host}:{self.port}; files in {self.workdir}",
             flush=True,
         )
-        db = self.workdir / "hub.sqlite3"
-        self.organizer = Organizer(EventStore(db), by="organizer (demo)")
-        self._create_event()
         self.hub = HubService(
             self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4
         )
@@ -90,15 +119,9 @@ class Demo:
 
     def _create_event(self) -> None:
         args = self.args
-        rules = {
-            "demo": msgspec.structs.replace(
-                get_ruleset("004"),
-                name="demo",
-                title=f"School contest rules, {args.move_seconds:g} s a move (demo)",
-                move_seconds=args.move_seconds,
-            )
-        }
+        rules = {"demo": demo_ruleset(args.preset, args.players, args.move_seconds)}
         org = self.organizer
+        assert org is not None, "the demo's organizer is made by start()"
         org.create_event(
             "Rummikub demo cup",
             args.preset,
@@ -111,8 +134,10 @@ class Demo:
         self._next_round()
 
     def _next_round(self) -> None:
-        seated = self.organizer.draw(seed=self.args.seed)
-        self.organizer.start_round()
+        org = self.organizer
+        assert org is not None, "the demo's organizer is made by start()"
+        seated = org.draw(seed=self.args.seed)
+        org.start_round()
         stage = seated.stage
         print(
             f"demo: {stage} drawn ({len(seated.tables)} tables, {seated.repeats} repeated "
@@ -165,6 +190,7 @@ class Demo:
             print(f"  {row.place:>3}. {name:<24} BP {row.big:>2}  SP {row.small:>+5}{title}")
 
     def stop(self) -> None:
+        """Stop everything that was started; safe for a partly started demo."""
         self.stop_event.set()
         for bot in self.bots:
             bot.stop_event.set()
@@ -172,14 +198,20 @@ class Demo:
             unit.put(Quit())
         for bot in self.bots:
             bot.stop()
-        for thread in [*self.threads, self.director]:
+        for thread in self.threads:
             thread.join(timeout=5)
+        if self.director is not None and self.director.ident is not None:
+            self.director.join(timeout=5)
         for unit in self.units:
             stop_link = getattr(unit.uplink, "stop", None)
             if stop_link is not None:
                 stop_link()
-        self.hub.stop()
-        self.broker.stop()
+        if self.hub is not None:
+            self.hub.stop()
+        if self.broker is not None:
+            self.broker.stop()
+        if self.organizer is not None:
+            self.organizer.store.close()
 
 
 def _viewer(unit: TableUnit) -> Callable[[], TableView]:
@@ -237,7 +269,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
                 next_png = time.monotonic() + args.png_every
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            if not demo.director.is_alive():  # the event is finished
+            if demo.director is None or not demo.director.is_alive():  # the event is finished
                 render_pngs(feed.hall(time.time()), (width, height), png_dir, time.time())
                 break
     finally:
@@ -288,7 +320,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     demo = Demo(args)
     try:
         demo.start()
-    except (CompetitionError, TournamentError, ValueError) as err:
+    except (BrokerError, CompetitionError, TournamentError, ValueError) as err:
         print(f"rummikub-demo: {err}", file=sys.stderr)
         return 2
     try:
