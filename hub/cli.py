@@ -69,7 +69,14 @@ from hub.exports import Grid
 from hub.hall import State, countdown_text, wait_text
 from hub.live import LiveView, TableLive
 from hub.organizer import Organizer
-from hub.players_csv import PlayersCsvError, clean, new_players, player_key, read_players_csv
+from hub.players_csv import (
+    PlayersCsvError,
+    clean,
+    new_players,
+    player_key,
+    rating_of,
+    read_players_csv,
+)
 from hub.season import SeasonError, open_competition, season_event, season_lines, seeds_for
 from hub.season import name_key as season_name_key
 from hub.service import parse_broker
@@ -551,11 +558,12 @@ def _minutes(text: str) -> float:
     return value
 
 
-def _number(text: str) -> float:
+def _rating(text: str) -> float | None:
+    """--rating: what a players CSV accepts as a rating (a finite number; blank: none)."""
     try:
-        return float(text.replace(",", "."))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        return rating_of(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 # --- the context ----------------------------------------------------------------------------
@@ -1236,7 +1244,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = leaf(players, "add", cmd_players_add, "register one player")
     p.add_argument("name")
     p.add_argument("--club")
-    p.add_argument("--rating", type=_number, help="rating or league points (for seeding)")
+    p.add_argument("--rating", type=_rating, help="rating or league points (for seeding)")
     p.add_argument("--check-in", action="store_true")
     p = leaf(players, "import", cmd_players_import, "register every player of a CSV file")
     p.add_argument("file", type=Path)

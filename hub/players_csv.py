@@ -116,16 +116,28 @@ def sniff_delimiter(header: str) -> str:
     return best if counts[best] else ","
 
 
-def parse_rating(text: str, where: str) -> float | None:
+def rating_of(text: str) -> float | None:
+    """A rating as people write it ("1500", "1 500", "12,5", "-3"); None when blank.
+
+    ValueError naming the text for anything else: words, exponents, "nan", "inf", and
+    digits too many to be a finite number.
+    """
     value = text.strip().replace("\u00a0", "").replace(" ", "")
     if not value:
         return None
-    if re.fullmatch(r"[+-]?\d+([.,]\d+)?", value) is None:
-        raise PlayersCsvError(f"{where}: rating {text.strip()!r} is not a number")
-    rating = float(value.replace(",", "."))
+    rating = math.nan
+    if re.fullmatch(r"[+-]?\d+([.,]\d+)?", value) is not None:
+        rating = float(value.replace(",", "."))
     if not math.isfinite(rating):
-        raise PlayersCsvError(f"{where}: rating {text.strip()!r} is not a number")
+        raise ValueError(f"rating {text.strip()!r} is not a number")
     return rating
+
+
+def parse_rating(text: str, where: str) -> float | None:
+    try:
+        return rating_of(text)
+    except ValueError as err:
+        raise PlayersCsvError(f"{where}: {err}") from None
 
 
 def parse_players_csv(data: bytes, source: str = "players.csv") -> CsvImport:

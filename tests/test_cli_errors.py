@@ -233,3 +233,20 @@ def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> No
     assert comp.check_result(0, report) == "table 0: not in round 'round-1'"
     assert comp.check_result(-1, report) == "table -1: not in round 'round-1'"
     assert comp.check_result(2, report) is None
+
+
+@pytest.mark.parametrize("rating", ["nan", "inf", "-inf", "1e400", "9" * 400, "12x"])
+def test_a_rating_that_is_not_a_finite_number_is_refused(school: Cli, rating: str) -> None:
+    err = school.fails("players", "add", "Nowy", f"--rating={rating}")
+    assert err == (
+        f"rummikub players add: argument --rating: rating {rating!r} is not a number "
+        "(see rummikub players add --help)"
+    )
+    assert "Nowy" not in school.ok("players", "list")
+
+
+def test_a_rating_is_read_as_in_a_players_csv(school: Cli) -> None:
+    school.ok("players", "add", "Nowy", "--rating", "1 502,5")
+    school.ok("players", "add", "Bez oceny", "--rating", " ")
+    players = {p.name: p.rating for p in school.competition().event.players.values()}
+    assert (players["Nowy"], players["Bez oceny"]) == (1502.5, None)
