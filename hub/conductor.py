@@ -82,6 +82,11 @@ class Conductor:
         event = envelope.event
         if not isinstance(event, ResultSubmitted):
             return []
+        if self._already_recorded(envelope.table, event):
+            # The same result sent again (re-typed while the hub was out of reach): the
+            # verdict stands; send it again so a table still waiting gets it.
+            self._sent.pop(self.topics.result(envelope.table), None)
+            return []
         try:
             verdict = self.organizer.judge_table_result(
                 envelope.table, event.report, unit=envelope.unit, seq=envelope.seq,
@@ -98,6 +103,14 @@ class Conductor:
             "accepted" if verdict.accepted else "rejected: ", verdict.reason,
         )
         return [(record_kind(verdict.record), verdict.record)]
+
+    def _already_recorded(self, table: int, event: ResultSubmitted) -> bool:
+        competition = self.organizer.competition
+        stage = competition.open_stage()
+        if stage is None or competition.round_number(stage.name) != event.round:
+            return False
+        history = competition.history(stage.name, table, event.game)
+        return bool(history) and history[-1].record.report == event.report
 
     # -- retained messages ----------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from tablekit.clock import (
     ClockState,
     GameEndReason,
     GameOver,
+    GameStarted,
     LastLapSource,
     MoveClock,
     Phase,
@@ -120,6 +121,9 @@ class SavedUnit(msgspec.Struct, frozen=True):
     """Ids of the hub broadcasts already applied (the latest few): each applies once."""
     entry: EntryView | None = None
     """The result being typed after the game, so a restart keeps what the players typed."""
+    time_over: int = 0
+    """The round whose time is over (the hub's last-lap broadcast): a game started in it
+    plays only its last lap."""
 
 
 BROADCASTS_KEPT = 32
@@ -173,6 +177,7 @@ class TableUnit:
         """An assignment that arrived mid-game; applied when the game is over."""
         self.seating: Seating | None = None
         self.broadcasts: tuple[int, ...] = ()
+        self.time_over = 0
         self.ruleset = ruleset or get_ruleset("000")
         self.entry: ResultEntry | None = None
         self._saved_entry: EntryView | None = None
@@ -263,6 +268,10 @@ class TableUnit:
     def apply(self, events: Sequence[UnitEvent], now: float) -> None:
         """Record events durably, then refresh the view and tell the link."""
         self._take_pending_seating()
+        if self.time_over and any(isinstance(e, GameStarted) for e in events):
+            current_round = self.seating.round if self.seating is not None else 0
+            if self.time_over == current_round:  # started after the round's time: one lap
+                events = [*events, *self.clock.start_last_lap(now, LastLapSource.HUB)]
         events = [*events, *self._follow_result_entry(events)]
         entry = None if self.entry is None else self.entry.view
         if (events or entry != self._saved_entry) and self.recorder is not None:
@@ -271,6 +280,7 @@ class TableUnit:
                 seating=self.seating,
                 broadcasts=self.broadcasts,
                 entry=entry,
+                time_over=self.time_over,
             )
             self.recorder.record(events, state=msgspec.json.encode(saved))
         self._saved_entry = entry
@@ -324,6 +334,7 @@ class TableUnit:
         self.clock.recover(now)
         self.seating = unit.seating
         self.broadcasts = unit.broadcasts
+        self.time_over = unit.time_over
         if unit.seating is not None:
             self.view = replace(self.view, names=dict(unit.seating.names))
             self.ruleset = unit.seating.ruleset or self.ruleset
@@ -359,6 +370,7 @@ class TableUnit:
         self.broadcasts = (*self.broadcasts, b.id)[-BROADCASTS_KEPT:]
         match b.kind:
             case BroadcastKind.LAST_LAP:
+                self.time_over = current_round
                 return list(self.clock.start_last_lap(now, LastLapSource.HUB))
             case BroadcastKind.START_ROUND:
                 self.controls.message = b.text or f"Round {b.round} has started"

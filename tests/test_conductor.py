@@ -215,3 +215,16 @@ def test_tables_without_players_this_round_are_cleared(tmp_path: Path) -> None:
     now = by_topic(conductor)
     assert now[TOPICS.assign(3)] == b""  # deleted: nobody plays at table 3 in round 2
     assert decode(Assignment, now[TOPICS.assign(2)]).round == 2
+
+
+def test_the_same_result_sent_twice_keeps_its_acceptance(tmp_path: Path) -> None:
+    org, conductor = event(tmp_path, Clock())
+    conductor.messages()
+    [(_, record)] = conductor.judge(submission(2, 1, 3, seq=12))
+    org.record(record)
+    assert decode(ResultAck, by_topic(conductor)[TOPICS.result(2)]).accepted
+    assert conductor.judge(submission(2, 1, 3, seq=13)) == []  # re-typed, sent again
+    again = by_topic(conductor)  # the verdict is sent again for a table still waiting
+    assert decode(ResultAck, again[TOPICS.result(2)]).accepted
+    [(kind, _)] = conductor.judge(submission(2, 1, 3, seq=14, tiles=20))  # different racks
+    assert kind == "result-rejected"

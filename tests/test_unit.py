@@ -348,7 +348,7 @@ def test_each_broadcast_applies_once_even_across_a_restart() -> None:
     assert unit.clock.state.phase is Phase.GAME_OVER
     rebooted, _, _, _ = make_unit()
     rebooted.restore(journal.state, 1.0)
-    rebooted.handle(assignment(1, 2))
+    rebooted.handle(assignment(2, 1))  # the next round
     press(rebooted, 200.0)
     rebooted.handle(lap)  # retained, delivered again after the restart
     assert rebooted.clock.state.last_lap_left is None
@@ -398,3 +398,22 @@ def test_a_cleared_assignment_empties_the_seats() -> None:
     assert unit.view.names == {} and "No players at this table" in unit.view.message
     unit.handle(assignment(4, 1))  # seated again in a later round
     assert unit.view.name(Seat.A) == "Anna" and unit.seating is not None
+
+
+def test_a_game_started_after_the_round_time_plays_only_its_last_lap() -> None:
+    unit, journal, _, _ = make_unit()
+    unit.handle(assignment(2, 2))  # READY for game 2 of round 2
+    unit.handle(Broadcast(v=1, id=31, kind=BroadcastKind.LAST_LAP, round=2))
+    assert unit.clock.state.phase is Phase.READY  # nothing to do between games …
+    press(unit, 100.0)  # … but the game started now plays one lap only
+    assert unit.clock.state.last_lap_left == 4  # 3 seats + the move in progress
+    assert isinstance(journal.events[-1], LastLapStarted)
+    for i in range(4):
+        press(unit, 101.0 + i)
+    assert unit.clock.state.phase is Phase.GAME_OVER
+    rebooted, _, _, _ = make_unit()
+    rebooted.restore(journal.state, 1.0)
+    assert rebooted.time_over == 2
+    rebooted.handle(assignment(3, 1))
+    press(rebooted, 200.0)  # a new round: its clock is not over
+    assert rebooted.clock.state.last_lap_left is None
