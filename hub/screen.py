@@ -72,6 +72,7 @@ from hub.screen_layout import (
     plan_wall,
     screen_layout,
 )
+from tablekit.protocol import RoundInfo, StandingsBoard
 
 log = logging.getLogger("hub.screen")
 
@@ -523,9 +524,7 @@ class HallScreen:
             last = hall.tables[slots.stop - 1].number
             return f"TABLE {first}{of}" if first == last else f"TABLES {first}–{last}{of}"
         if page.kind is PageKind.STANDINGS:
-            board = hall.standings
-            after = f" AFTER ROUND {board.after_round}" if board and board.after_round else ""
-            return f"STANDINGS{after}{of}"
+            return f"{standings_title(hall.standings, hall.round)}{of}"
         board_s = hall.seating
         which = f" · ROUND {board_s.round}" if board_s and board_s.round else ""
         return f"FIND YOUR TABLE{which}{of}"
@@ -799,19 +798,24 @@ class HallScreen:
         part = ranges[min(page.index, len(ranges) - 1)]
         grid = self.list_grid(len(part), STANDINGS_CHARS)
         labels = place_labels(board.rows)
+        sign = -1 if board.inverted else 1
         rows = tuple(
             (
                 labels[i],
                 board.rows[i].name,
                 str(board.rows[i].big),
-                signed(board.rows[i].small),
+                signed(sign * board.rows[i].small),
                 str(board.rows[i].games),
                 board.rows[i].place,
             )
             for i in part
         )
-        shared = any(label.endswith("=") for label in labels)
-        return ("standings", grid, rows, shared, board.final)
+        notes = []
+        if board.inverted:
+            notes.append(INVERTED_NOTE)
+        if any(label.endswith("=") for label in labels):
+            notes.append(SHARED_NOTE)
+        return ("standings", grid, rows, "  ·  ".join(notes), board.final)
 
     def _seating_content(self, hall: HallView, page: Page) -> object:
         board = hall.seating
@@ -833,7 +837,7 @@ class HallScreen:
         if content[0] == "message":
             self._draw_message(region, rect, content[1])
             return
-        _, grid, rows, shared, _final = content
+        _, grid, rows, note, _final = content
         assert isinstance(grid, ListGrid)
         size = self.list_size
         w = self.texts.width
@@ -871,11 +875,9 @@ class HallScreen:
             self._text(region, big, "bold", size, TEXT, boxes[2], "right")
             self._text(region, small, "cond", size, TEXT, boxes[3], "right")
             self._text(region, games, "cond", size, MUTED, boxes[4], "right")
-        if shared:
-            note = pygame.Rect(rect.left, rect.bottom - grid.row_h, rect.width, grid.row_h)
-            self._text(
-                region, "2= shared place (level on BP and SP)", "cond", size, DIM, note, "right"
-            )
+        if note:
+            box = pygame.Rect(rect.left, rect.bottom - grid.row_h, rect.width, grid.row_h)
+            self._text(region, note, "cond", size, DIM, box, "right")
 
     def _draw_seating(self, region: str, rect: pygame.Rect, content: object) -> None:
         assert isinstance(content, tuple)
@@ -920,6 +922,23 @@ class HallScreen:
 
 STANDINGS_CHARS: Final = 30
 """Width of a standings column, in characters of the list font."""
+SHARED_NOTE: Final = "2= shared place (level on BP and SP)"
+INVERTED_NOTE: Final = "SP as the ruleset writes them: the winner minus (lower is better)"
+"""Under standings whose ruleset writes small points inverted (002)."""
+
+
+def standings_title(board: StandingsBoard | None, info: RoundInfo | None) -> str:
+    """The standings page's title: final, with a round in play, or after the last
+    closed round (``after_round``; 0: none closed yet)."""
+    if board is None:
+        return "STANDINGS"
+    if board.final:
+        return "FINAL STANDINGS"
+    if info is not None and not info.closed and info.round > board.after_round:
+        return f"STANDINGS · ROUND {info.round} IN PLAY"
+    if board.after_round:
+        return f"STANDINGS AFTER ROUND {board.after_round}"
+    return "STANDINGS"
 SEATING_CHARS: Final = 24
 
 

@@ -24,11 +24,13 @@ from hub.hall import (
     State,
     countdown_text,
     judge_queue,
+    place_labels,
     remaining_at,
     sample_hall,
+    signed,
     state_of,
 )
-from hub.screen import HallScreen, cell_content, main
+from hub.screen import HallScreen, cell_content, main, standings_title
 from hub.screen_layout import min_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
@@ -265,3 +267,60 @@ def test_password_file_problems_are_one_line_and_exit_2(
     assert err.count("\n") == 1 and err.startswith("rummikub-screen: error: --password-file")
     assert message in err
     assert not (tmp_path / "never-written").exists()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("inverted", [False, True])
+def test_small_points_show_as_the_ruleset_writes_them(size, inverted):
+    hall = sample_hall(9, NOW)
+    assert hall.standings is not None
+    board = msgspec.structs.replace(hall.standings, inverted=inverted)
+    assert any(r.small > 0 for r in board.rows) and any(r.small < 0 for r in board.rows)
+    screen = HallScreen(pygame.Surface(size))
+    screen.draw_page(replace(hall, standings=board), Page(PageKind.STANDINGS, 0, 1), NOW)
+    check_texts_fit(screen)
+    texts = texts_in(screen, "body")
+    heads = 5 * texts.count("#")  # each column's heads: #, NAME, BP, SP, G
+    cells = texts[heads : heads + 5 * len(board.rows)]
+    drawn = [cells[i : i + 5] for i in range(0, len(cells), 5)]
+    assert [row[0] for row in drawn] == place_labels(board.rows)
+    for row, (_place, _name, big, small, games) in zip(board.rows, drawn, strict=True):
+        shown = -row.small if inverted else row.small
+        assert (big, small, games) == (str(row.big), signed(shown), str(row.games))
+    winner = board.rows[0]
+    assert winner.small > 0
+    assert drawn[0][3] == (f"-{winner.small}" if inverted else f"+{winner.small}")
+    notes = [t for t in texts if "shared place" in t]
+    assert len(notes) == 1
+    assert ("SP as the ruleset writes them: the winner minus" in notes[0]) is inverted
+    assert notes[0].endswith("2= shared place (level on BP and SP)")
+
+
+@pytest.mark.parametrize(
+    ("after", "in_play", "closed", "final", "title"),
+    [
+        (0, 1, False, False, "STANDINGS · ROUND 1 IN PLAY"),
+        (1, 2, False, False, "STANDINGS · ROUND 2 IN PLAY"),
+        (2, 2, True, False, "STANDINGS AFTER ROUND 2"),
+        (2, None, False, False, "STANDINGS AFTER ROUND 2"),
+        (0, None, False, False, "STANDINGS"),
+        (6, 6, True, True, "FINAL STANDINGS"),
+    ],
+)
+def test_the_standings_title_names_the_last_closed_round_or_the_one_in_play(
+    after, in_play, closed, final, title
+):
+    hall = sample_hall(9, NOW)
+    assert hall.standings is not None and hall.round is not None
+    board = msgspec.structs.replace(hall.standings, after_round=after, final=final)
+    info = (
+        None if in_play is None
+        else msgspec.structs.replace(hall.round, round=in_play, closed=closed)
+    )
+    assert standings_title(board, info) == title
+    for size in SIZES:
+        screen = HallScreen(pygame.Surface(size))
+        page = Page(PageKind.STANDINGS, 0, 1)
+        screen.draw_page(replace(hall, standings=board, round=info), page, NOW)
+        check_texts_fit(screen)
+        assert title in texts_in(screen, "header"), texts_in(screen, "header")
