@@ -9,6 +9,7 @@ exactly where it was.
 
 from __future__ import annotations
 
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -49,6 +50,8 @@ from hub.tournament import (
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameReport
 
+log = logging.getLogger("hub.organizer")
+
 RECORD_KINDS = frozenset(
     str(t.__struct_config__.tag)
     for t in (
@@ -82,6 +85,8 @@ class Organizer:
         self._competition = Competition()
         self._seen = 0
         """Highest hub seq folded into ``_competition``."""
+        self.unreadable: list[tuple[int, str]] = []
+        """Stored records that could not be decoded: (seq, reason)."""
 
     # -- reading -------------------------------------------------------------------------
 
@@ -91,7 +96,16 @@ class Organizer:
         mark = self.store.mark(HUB_SOURCE)
         if mark is not None and mark.max_seq > self._seen:
             stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
-            records = [decode_record(e.payload) for e in stored if e.kind in RECORD_KINDS]
+            records = []
+            for event in stored:
+                if event.kind not in RECORD_KINDS:
+                    continue
+                try:
+                    records.append(decode_record(event.payload))
+                except (msgspec.DecodeError, ValueError) as err:
+                    # Written by another version of the hub, say: set aside, never a stop.
+                    log.error("stored record %d cannot be read: %s", event.seq, err)
+                    self.unreadable.append((event.seq, str(err)))
             self._competition = self._competition.apply_all(records, stored=True)
             self._seen = max(e.seq for e in stored)
         return self._competition
@@ -100,6 +114,7 @@ class Organizer:
         """Fold the whole store again on the next read (after a rolled-back write)."""
         self._competition = Competition()
         self._seen = 0
+        self.unreadable = []
 
     # -- commands -------------------------------------------------------------------------
 

@@ -213,3 +213,12 @@ def test_two_terminals_cannot_both_land_conflicting_commands(tmp_path: Path) -> 
     org.store.append_facts = append  # type: ignore[method-assign]
     fresh = organizer(tmp_path / "event.sqlite3").competition
     assert fresh.event.seed_of("round-2") == 99 and fresh.skipped == []
+
+
+def test_a_stored_record_that_cannot_be_read_is_set_aside(tmp_path: Path) -> None:
+    org = school(tmp_path)
+    org.store.append_fact("result-recorded", b'{"record":"result-recorded","at":"soon"}')
+    again = organizer(tmp_path / "event.sqlite3")
+    assert again.competition.event.stages_played == ("round-1",)  # the rest still folds
+    [(seq, reason)] = again.unreadable
+    assert seq > 1 and "at" in reason
