@@ -1,7 +1,11 @@
-"""Shared fixtures: private Mosquitto brokers on free loopback ports, polling helpers."""
+"""Shared fixtures: private Mosquitto brokers on free loopback ports, private X servers,
+polling helpers."""
 
 from __future__ import annotations
 
+import shutil
+import socket
+import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -50,3 +54,48 @@ def wait_until() -> Callable[..., Any]:
             time.sleep(0.02)
 
     return wait
+
+
+def _accepts(path: Path) -> bool:
+    """The X server listens on its socket (the file appears before it accepts)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
+
+
+@pytest.fixture
+def xvfb() -> Iterator[Callable[[int, int], str]]:
+    """``display = xvfb(width, height)``: a private X server (Xvfb, 24-bit) on a free
+    display number, for real windows; stopped at teardown."""
+    servers: list[subprocess.Popen[bytes]] = []
+
+    def start(width: int, height: int) -> str:
+        binary = shutil.which("Xvfb")
+        assert binary, "Xvfb is needed (./kit test installs it: apt-get install xvfb)"
+        for number in range(60, 400):
+            if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
+                continue
+            proc = subprocess.Popen(
+                [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            servers.append(proc)
+            deadline = time.monotonic() + 10
+            while proc.poll() is None and time.monotonic() < deadline:
+                if _accepts(Path(f"/tmp/.X11-unix/X{number}")):
+                    return f":{number}"
+                time.sleep(0.05)
+        pytest.fail("Xvfb did not start")
+
+    yield start
+    for proc in servers:
+        proc.terminate()
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+import pygame
+from xwd import screenshot
+
+from tablekit.display_layout import GREEN
 from tablekit.journal import Journal
 from tablekit.sdnotify import Notifier
 
@@ -108,3 +114,31 @@ def test_a_missing_password_file_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "link.password_file" in proc.stderr and "cannot read it" in proc.stderr
+
+
+def test_the_simulator_opens_a_window_when_there_is_a_display(
+    tmp_path: Path, xvfb: Callable[[int, int], str]
+) -> None:
+    display = xvfb(800, 600)
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
+    journal = tmp_path / "journal.sqlite3"
+    sim = subprocess.Popen(
+        [*SIM, "--journal", str(journal), "--bot", "--pace", "0.05", "--seed", "4"],
+        env={**env, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"},
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        time.sleep(5)  # the bots play a few moves in the window
+        shot = screenshot(display)  # taken by the X server, not by pygame
+    finally:
+        sim.send_signal(signal.SIGTERM)
+        out, err = sim.communicate(timeout=20)
+    assert sim.returncode == 0, err.decode()
+    assert b"headless" not in out  # it chose the window by itself
+    pygame.image.save(shot, str(tmp_path / "sim-window.png"))
+    green = sum(  # the PLAYING band (never colour alone: the word is there too)
+        1 for x in range(0, 800, 4) for y in range(0, 600, 4)
+        if tuple(shot.get_at((x, y)))[:3] == GREEN
+    )
+    assert green > 50
+    assert Journal(journal, "table-01").last_seq >= 3

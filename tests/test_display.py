@@ -8,11 +8,10 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from pathlib import Path
 
@@ -450,25 +449,6 @@ def test_png_command_writes_the_states(tmp_path: Path, capsys: pytest.CaptureFix
 # --- a real X server ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def xvfb() -> Iterator[str]:
-    if shutil.which("Xvfb") is None:
-        pytest.fail("Xvfb is needed (./kit test installs it: apt-get install xvfb)")
-    number = next(n for n in range(87, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    proc = subprocess.Popen(
-        ["Xvfb", f":{number}", "-screen", "0", "800x600x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 10
-    while not Path(f"/tmp/.X11-unix/X{number}").exists():
-        assert proc.poll() is None and time.monotonic() < deadline, "Xvfb did not start"
-        time.sleep(0.05)
-    yield f":{number}"
-    proc.terminate()
-    proc.wait(5)
-
-
 WINDOW_SCRIPT = """
 import sys
 from tablekit.display import TableScreen
@@ -485,9 +465,12 @@ s.close()
 """
 
 
-def test_a_window_opens_on_a_real_x_server(xvfb: str, tmp_path: Path) -> None:
+def test_a_window_opens_on_a_real_x_server(
+    xvfb: Callable[[int, int], str], tmp_path: Path
+) -> None:
+    display = xvfb(800, 600)
     env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "WAYLAND_DISPLAY")}
-    env["DISPLAY"] = xvfb
+    env["DISPLAY"] = display
     assert display_available(env)
     assert not display_available({**env, "SDL_VIDEODRIVER": "dummy"})
     shot = tmp_path / "x11.png"
@@ -511,7 +494,7 @@ def test_a_window_opens_on_a_real_x_server(xvfb: str, tmp_path: Path) -> None:
         assert count_colour(picture, clock, RED) > 0.5 * clock.area
         time.sleep(0.2)
         dump = subprocess.run(
-            ["xwd", "-root", "-display", xvfb, "-silent"],
+            ["xwd", "-root", "-display", display, "-silent"],
             capture_output=True,
             timeout=30,
             check=True,

@@ -7,7 +7,6 @@ under ``artifacts/hub-screen/xvfb/``.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -46,42 +45,6 @@ TABLES = 9
 PAUSED_TABLE = 2
 OFFLINE_TABLE = 4
 TIME_TABLE = 7
-
-
-def free_display() -> int:
-    for n in range(60, 400):
-        if not Path(f"/tmp/.X{n}-lock").exists() and not Path(f"/tmp/.X11-unix/X{n}").exists():
-            return n
-    raise RuntimeError("no free X display number")
-
-
-@pytest.fixture
-def xvfb():
-    binary = shutil.which("Xvfb")
-    assert binary, "Xvfb is not installed (apt install xvfb)"
-    for _ in range(5):
-        n = free_display()
-        proc = subprocess.Popen(
-            [binary, f":{n}", "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and proc.poll() is None:
-            if Path(f"/tmp/.X11-unix/X{n}").exists():
-                break
-            time.sleep(0.05)
-        if proc.poll() is None:
-            break
-    else:
-        pytest.fail("Xvfb did not start")
-    yield f":{n}"
-    proc.terminate()
-    try:
-        proc.wait(5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 def grab(display: str, path: Path) -> pygame.Surface:
@@ -125,6 +88,7 @@ def snapshot(table: int, now: float, **kw: object) -> TableSnapshot:
 
 
 def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
+    display = xvfb(*SIZE)
     broker = mosquitto()
     topics = Topics("hall", "xvfb")
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
@@ -168,7 +132,7 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         paused = PauseReason.JUDGE if n == PAUSED_TABLE else None
         publish(topics.state(n), encode(snapshot(n, now, paused=paused)))
 
-    env = dict(os.environ, DISPLAY=xvfb, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy")
+    env = dict(os.environ, DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy")
     log_path = ARTIFACTS / "screen.log"
     with log_path.open("wb") as log:
         screen = subprocess.Popen(
@@ -204,7 +168,7 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
 
         def wall_is_live() -> pygame.Surface | None:
             assert screen.poll() is None, log_path.read_text(errors="replace")
-            image = grab(xvfb, shot)
+            image = grab(display, shot)
             ok = share(image, bands[1], playing_bg) > 0.5
             ok = (
                 ok and share(image, bands[PAUSED_TABLE], STATE_COLOURS[State.PAUSED_JUDGE][0]) > 0.3
@@ -229,8 +193,8 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         time_bg = STATE_COLOURS[State.TIME][0]
         wait_until(
             lambda: (
-                share(grab(xvfb, ARTIFACTS / "wall-after-timeout.png"), bands[TIME_TABLE], time_bg)
-                > 0.5
+                share(grab(display, ARTIFACTS / "wall-after-timeout.png"), bands[TIME_TABLE],
+                      time_bg) > 0.5
             ),
             timeout=15,
             what="table 7's TIME band on the X screen",
