@@ -246,9 +246,8 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
             call_hold=config.clock.call_hold,
             menu=lambda: unit.view.menu,
         )
-        keys.__enter__()
-        keys.start()
-        cleanups += [keys.stop, lambda: keys.__exit__(None, None, None)]
+        keys.start()  # cbreak mode and the reader thread; stop() restores the terminal
+        cleanups.append(keys.stop)
     if args.bot:
         cleanups.insert(0, _start_bot(unit, config, args).stop)
     run(unit, cleanups)

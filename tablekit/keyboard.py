@@ -313,6 +313,8 @@ class TerminalKeys:
         self.stop()
 
     def start(self) -> None:
+        if self._thread is not None and self._thread.is_alive():
+            return  # already reading: a second start would save cbreak as "the original"
         if os.isatty(self.fd):
             self._saved = termios.tcgetattr(self.fd)
             tty.setcbreak(self.fd)

@@ -7,6 +7,7 @@ import signal
 import socket
 import subprocess
 import sys
+import termios
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -142,3 +143,27 @@ def test_the_simulator_opens_a_window_when_there_is_a_display(
     )
     assert green > 50
     assert Journal(journal, "table-01").last_seq >= 3
+
+
+def test_headless_simulator_gives_the_terminal_back(tmp_path: Path) -> None:
+    master, slave = os.openpty()
+    assert termios.tcgetattr(slave)[3] & termios.ECHO
+    sim = subprocess.Popen(
+        [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3")],
+        stdin=slave, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    try:
+        deadline = time.monotonic() + 15
+        while termios.tcgetattr(slave)[3] & termios.ICANON:  # until it reads keys
+            assert time.monotonic() < deadline, "the simulator never read the terminal"
+            time.sleep(0.05)
+        os.write(master, b"q")
+        assert sim.wait(timeout=15) == 0
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+    mode = termios.tcgetattr(slave)[3]
+    os.close(master)
+    os.close(slave)
+    assert mode & termios.ECHO and mode & termios.ICANON  # echo and line editing are back
