@@ -70,6 +70,7 @@ from hub.hall import State, countdown_text, wait_text
 from hub.live import LiveView, TableLive
 from hub.organizer import Organizer
 from hub.players_csv import (
+    MAX_NAME,
     PlayersCsvError,
     clean,
     new_players,
@@ -111,7 +112,7 @@ _FLAGS = {
     "cho": Opening.COULD_HAVE_OPENED,
     "waived": Opening.WAIVED,
 }
-_RACK = re.compile(r"(?P<tiles>\d+)?(?P<jokers>j{0,2})(?P<flag>np|cho|waived)?")
+_RACK = re.compile(r"(?P<tiles>\d{1,4})?(?P<jokers>j{0,2})(?P<flag>np|cho|waived)?")
 _RACK_HELP = "tiles, then j per joker, then np/cho/waived: e.g. 0, 23, 12j, jj, 85np"
 
 
@@ -620,7 +621,10 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
         if not Path(args.rulesets).is_file():
             raise CliError(f"--rulesets: no such file {args.rulesets}")
         custom = load_rulesets(args.rulesets)
-    name = clean(args.name)
+    try:
+        name = clean(args.name, "--name")
+    except ValueError as err:
+        raise CliError(f"event create: {err}") from None
     if not name:
         raise CliError("event create: --name is empty")
     org = ctx.organizer(create=True)
@@ -726,10 +730,15 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     comp = org.competition
-    name = clean(args.name)
+    try:
+        name = clean(args.name)
+        club = clean(args.club, "club") if args.club else None
+    except ValueError as err:
+        raise CliError(f"players add: {err}") from None
     if not name:
         raise CliError("players add: the name is empty")
-    club = clean(args.club) if args.club else None
+    if len(name) > MAX_NAME:
+        raise CliError(f"players add: the name is longer than {MAX_NAME} characters")
     key = player_key(name, club)
     for player in comp.event.players.values():
         if player_key(player.name, player.club) == key:

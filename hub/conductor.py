@@ -34,6 +34,7 @@ from tablekit.protocol import (
     PROTOCOL_VERSION,
     Broadcast,
     BroadcastKind,
+    DecodeError,
     EventEnvelope,
     ResultAck,
     RoundInfo,
@@ -42,6 +43,7 @@ from tablekit.protocol import (
     StandingLine,
     StandingsBoard,
     Topics,
+    decode_retained,
     encode,
 )
 from tablekit.result_entry import ResultSubmitted
@@ -120,9 +122,15 @@ class Conductor:
         out: list[Outgoing] = []
         competition = self.organizer.competition
         for message in self._all(competition):
-            if self._sent.get(message.topic) != message.payload:
-                self._sent[message.topic] = message.payload
-                out.append(message)
+            if self._sent.get(message.topic) == message.payload:
+                continue
+            try:  # what every receiver will do with it, before it is retained for them
+                decode_retained(self.topics, message.topic, message.payload)
+            except DecodeError as err:
+                log.error("not published, receivers would refuse it: %s", err.reason)
+                continue
+            self._sent[message.topic] = message.payload
+            out.append(message)
         if due is not None:
             log.info("round %s: time is over, last lap at every table", due.stage)
         return out

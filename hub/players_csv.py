@@ -26,6 +26,7 @@ Format:
 
 from __future__ import annotations
 
+import _csv
 import csv
 import io
 import math
@@ -85,8 +86,18 @@ def fold(text: str) -> str:
     return " ".join(text.casefold().replace("_", " ").split())
 
 
-def clean(text: str) -> str:
-    """A name or club as stored: NFC, single spaces, no surrounding blanks."""
+def clean(text: str, what: str = "name") -> str:
+    """A name or club as stored: NFC, single spaces, no surrounding blanks.
+
+    ValueError for a control character (Ctrl-Z from an old export, say): no table
+    display or screen would take the name, so it is refused here, naming it.
+    """
+    for char in text:
+        if unicodedata.category(char) == "Cc" and not char.isspace():
+            raise ValueError(
+                f"{what} {text!r} has the control character U+{ord(char):04X}; "
+                "re-type it or save the file again as plain UTF-8 text"
+            )
     return " ".join(unicodedata.normalize("NFC", text).split())
 
 
@@ -149,6 +160,13 @@ def parse_players_csv(data: bytes, source: str = "players.csv") -> CsvImport:
         raise PlayersCsvError(f"{source}: the file is empty (a header row is required)")
     delimiter = sniff_delimiter(header_line)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        return _read(reader, source, delimiter)
+    except csv.Error as err:  # e.g. a stray quote running on for a whole file
+        raise PlayersCsvError(f"{source} line {reader.line_num}: not valid CSV: {err}") from None
+
+
+def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
     header: list[str] | None = None
     header_at = 0
     for row in reader:
@@ -172,15 +190,16 @@ def parse_players_csv(data: bytes, source: str = "players.csv") -> CsvImport:
             index = columns.get(field)
             return row[index] if index is not None and index < len(row) else ""
 
-        if "name" in columns:
-            name = clean(cell("name"))
-        else:
-            name = clean(f"{cell('first')} {cell('last')}")
+        try:
+            full = cell("name") if "name" in columns else f"{cell('first')} {cell('last')}"
+            name = clean(full)
+            club = clean(cell("club"), "club") or None
+        except ValueError as err:
+            raise PlayersCsvError(f"{where}: {err}") from None
         if not name:
             raise PlayersCsvError(f"{where}: name is empty")
         if len(name) > MAX_NAME:
             raise PlayersCsvError(f"{where}: name is longer than {MAX_NAME} characters")
-        club = clean(cell("club")) or None
         rating = parse_rating(cell("rating"), where)
         key = player_key(name, club)
         if key in seen:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_cli_support import Cli, play_round
 
 from hub import cli
+from hub.cli import main
 from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.seats import Seat
 
@@ -250,3 +252,38 @@ def test_a_rating_is_read_as_in_a_players_csv(school: Cli) -> None:
     school.ok("players", "add", "Bez oceny", "--rating", " ")
     players = {p.name: p.rating for p in school.competition().event.players.values()}
     assert (players["Nowy"], players["Bez oceny"]) == (1502.5, None)
+
+
+def test_control_characters_in_names_are_refused(tmp_path: Path, capsys: Any) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    assert main(["--db", db, "event", "create", "--preset", "school", "--name", "Cup"]) == 0
+    code = main(["--db", db, "players", "add", "Zofia\x7fCwik"])
+    assert code == 2 and "control character U+007F" in capsys.readouterr().err
+    csv_file = tmp_path / "players.csv"
+    csv_file.write_bytes(b"name;club\nAnna Nowak;SP 1\nMarta Ko\x1a;SP 2\n")
+    assert main(["--db", db, "players", "import", str(csv_file)]) == 2
+    err = capsys.readouterr().err
+    assert "line 3" in err and "control character U+001A" in err
+    assert main(["--db", db, "players", "list"]) == 0
+    assert "Anna" not in capsys.readouterr().out  # nothing half-written
+
+
+def test_a_csv_the_reader_cannot_parse_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    main(["--db", db, "event", "create", "--preset", "school", "--name", "Cup"])
+    csv_file = tmp_path / "players.csv"
+    csv_file.write_text('name,club\n"Anna' + "x" * 200_000 + "\n")  # a quote never closed
+    assert main(["--db", db, "players", "import", str(csv_file)]) == 2
+    assert "not valid CSV" in capsys.readouterr().err
+
+
+def test_a_rack_with_absurdly_many_digits_is_a_clear_error(tmp_path: Path, capsys: Any) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    main(["--db", db, "event", "create", "--preset", "school", "--name", "Cup"])
+    for i in range(8):
+        main(["--db", db, "players", "add", f"Gracz {i}", "--check-in"])
+    assert main(["--db", db, "round", "draw", "--seed", "1"]) == 0
+    capsys.readouterr()
+    code = main(["--db", db, "result", "enter", "--table", "1", "--game", "1",
+                 "--racks", "A=" + "9" * 5000 + " B=0 C=3 D=4"])
+    assert code == 2 and "is not a rack" in capsys.readouterr().err

@@ -228,3 +228,17 @@ def test_the_same_result_sent_twice_keeps_its_acceptance(tmp_path: Path) -> None
     assert decode(ResultAck, again[TOPICS.result(2)]).accepted
     [(kind, _)] = conductor.judge(submission(2, 1, 3, seq=14, tiles=20))  # different racks
     assert kind == "result-rejected"
+
+
+def test_a_message_receivers_would_refuse_is_never_retained(tmp_path: Path) -> None:
+    clock = Clock()
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ala", clock=clock)
+    org.create_event("Konkurs", "school")
+    bad = Player(org.next_player_id(), "Marta Ko\x1a")  # slipped past every front end
+    others = [Player(org.next_player_id(i + 1), f"G{i}") for i in range(7)]
+    org.register([bad, *others], check_in=True)
+    org.draw(seed=3)
+    sent = by_topic(Conductor(org, TOPICS, clock=clock))
+    table = next(t.table for t in org.competition.tables() if bad.id in t.players)
+    assert TOPICS.assign(table) not in sent and TOPICS.seating not in sent
+    assert TOPICS.round in sent  # everything else still goes out
