@@ -406,8 +406,35 @@ def seating_csv(comp: Competition, delimiter: str = ",") -> str:
 
 
 def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
-    grid = ranking_grid(comp)
-    return csv_text(grid.headers, grid.rows, delimiter)
+    """The final ranking: place, player, title, BP, SP (stored, like every CSV), and the
+    league points of a league event."""
+    event = comp.event
+    league = event.league_points() if event.format.league else {}
+    rules = comp.ruleset(_latest_stage(comp))
+    headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp"]
+    if rules.invert_small_display:
+        headers.append("sp_shown")
+    if league:
+        headers.append("league_points")
+    rows = []
+    for row in event.final_ranking():
+        player = _player(comp, row.player_id)
+        cells = [
+            str(row.place),
+            row.player_id,
+            player.name,
+            player.club or "",
+            row.title or "",
+            row.stage,
+            str(row.big),
+            str(row.small),
+        ]
+        if rules.invert_small_display:
+            cells.append(str(displayed_small(row.small, rules)))
+        if league:
+            cells.append(str(league[row.player_id]))
+        rows.append(cells)
+    return csv_text(headers, rows, delimiter)
 
 
 def _iso(at: float) -> str:

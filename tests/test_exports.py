@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from pathlib import Path
 
-from test_cli_support import Cli
+from test_cli_support import Cli, play_round
 
 from hub import exports
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
@@ -124,3 +125,29 @@ def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
     text = (tmp_path / "out" / "seating.csv").read_bytes().decode("utf-8-sig")
     assert text.splitlines()[0] == "stage;round;table;group;code;player_id;name;club"
     assert not (tmp_path / "out" / "ranking.csv").exists()  # not finished
+
+
+def test_ranking_csv_carries_stored_small_points_like_every_csv(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "championship", "--name", "M")
+    for i in range(16):
+        c.ok("players", "add", f"Gracz {i}")
+    c.ok("players", "check-in", "--all")
+    rng = random.Random(3)
+    for r in range(5):
+        c.ok("round", "draw", "--seed", str(r))
+        c.ok("round", "start")
+        play_round(c, rng)
+        c.ok("round", "close")
+    c.ok("export", "csv", str(tmp_path / "out"))
+
+    def rows(name: str) -> list[dict[str, str]]:
+        text = (tmp_path / "out" / name).read_text(encoding="utf-8-sig")
+        return list(csv.DictReader(io.StringIO(text)))
+
+    standings = {r["player_id"]: r for r in rows("standings.csv")}
+    finalists = [r for r in rows("ranking.csv") if r["player_id"] in standings]
+    assert len(finalists) == 4  # the final's standings: places 1-4
+    for row in finalists:
+        assert row["sp"] == standings[row["player_id"]]["sp"]  # stored: winner positive
+        assert int(row["sp_shown"]) == -int(row["sp"])  # and as 002 writes it
