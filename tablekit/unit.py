@@ -181,6 +181,8 @@ class TableUnit:
         self.ruleset = ruleset or get_ruleset("000")
         self.entry: ResultEntry | None = None
         self._saved_entry: EntryView | None = None
+        self.unsaved: list[UnitEvent] = []
+        """Events the journal could not take yet (kept in order, retried every frame)."""
         self.running = True
 
     def put(self, item: object) -> None:
@@ -273,23 +275,44 @@ class TableUnit:
             if self.time_over == current_round:  # started after the round's time: one lap
                 events = [*events, *self.clock.start_last_lap(now, LastLapSource.HUB)]
         events = [*events, *self._follow_result_entry(events)]
-        entry = None if self.entry is None else self.entry.view
-        if (events or entry != self._saved_entry) and self.recorder is not None:
-            saved = SavedUnit(
-                clock=self.clock.state,
-                seating=self.seating,
-                broadcasts=self.broadcasts,
-                entry=entry,
-                time_over=self.time_over,
-            )
-            self.recorder.record(events, state=msgspec.json.encode(saved))
-        self._saved_entry = entry
-        if events:
-            if self.uplink is not None:
-                self.uplink.notify()
-            for event in events:
-                log.info("%s", event)
+        for event in events:
+            log.info("%s", event)
+        self._record(events)
         self.refresh(now, changed=bool(events))
+
+    def _record(self, events: Sequence[UnitEvent]) -> None:
+        """Journal the events (and the state they led to) before the link hears of them.
+
+        If the journal cannot be written (a failing SD card, a full disk) the table plays
+        on: the events wait here, in order, and go in with the next successful write.
+        """
+        pending = [*self.unsaved, *events]
+        entry = None if self.entry is None else self.entry.view
+        if self.recorder is None or not (pending or entry != self._saved_entry):
+            self._saved_entry = entry
+            return
+        saved = SavedUnit(
+            clock=self.clock.state,
+            seating=self.seating,
+            broadcasts=self.broadcasts,
+            entry=entry,
+            time_over=self.time_over,
+        )
+        try:
+            self.recorder.record(pending, state=msgspec.json.encode(saved))
+        except Exception as err:
+            if not self.unsaved:
+                log.exception("the journal cannot be written; %d events wait", len(pending))
+            self.unsaved = pending
+            self.controls.message = f"Journal write failed ({err}); retrying — call the judge"
+            return
+        if self.unsaved:
+            log.warning("the journal is written again; %d waiting events saved", len(pending))
+            self.controls.message = ""
+        self.unsaved = []
+        self._saved_entry = entry
+        if pending and self.uplink is not None:
+            self.uplink.notify()
 
     def refresh(self, now: float, changed: bool = True) -> None:
         view = replace(

@@ -417,3 +417,31 @@ def test_a_game_started_after_the_round_time_plays_only_its_last_lap() -> None:
     rebooted.handle(assignment(3, 1))
     press(rebooted, 200.0)  # a new round: its clock is not over
     assert rebooted.clock.state.last_lap_left is None
+
+
+class FailingJournal(Journal):
+    """A journal whose first writes fail, like a failing SD card."""
+
+    def __init__(self, log: list[str], failures: int) -> None:
+        super().__init__(log)
+        self.failures = failures
+
+    def record(self, events: Sequence[UnitEvent], state: bytes) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OSError(5, "Input/output error")
+        super().record(events, state)
+
+
+def test_events_survive_a_journal_that_cannot_be_written_for_a_while() -> None:
+    log: list[str] = []
+    journal = FailingJournal(log, failures=2)
+    link = Link(log)
+    unit = TableUnit(MoveClock(), recorder=journal, uplink=link, monotonic=FakeTime())
+    press(unit, 100.0)  # fails: GameStarted waits
+    assert journal.events == [] and "Journal write failed" in unit.view.message
+    assert "notify" not in log  # nothing goes to the hub before it is journalled
+    press(unit, 105.0)  # fails again: GameStarted and MovePassed wait, in order
+    unit.apply([], 106.0)  # the next frame: the journal takes them
+    assert [type(e) for e in journal.events] == [GameStarted, MovePassed]
+    assert unit.unsaved == [] and unit.view.message == "" and log[-1] == "notify"
