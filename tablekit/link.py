@@ -152,6 +152,8 @@ class TableLink:
         self._sent_upto = 0
         self._last_progress = time.monotonic()
         self._snapshot: bytes | None = None
+        self._state_mids: dict[int, bytes] = {}
+        """State snapshots published and not yet acknowledged, by MQTT message id."""
         self.published = 0
         self.retransmits = 0
         protocol = mqtt.MQTTv5 if mqtt_version == 5 else mqtt.MQTTv311
@@ -217,7 +219,12 @@ class TableLink:
             self._snapshot = payload
             connected = self._connected
         if connected:
-            self.client.publish(self.topics.state(self.table), payload, qos=1, retain=True)
+            self._publish_state(payload)
+
+    def _publish_state(self, payload: bytes) -> None:
+        info = self.client.publish(self.topics.state(self.table), payload, qos=1, retain=True)
+        with self._lock:
+            self._state_mids[info.mid] = payload
 
     @property
     def online(self) -> bool:
@@ -245,7 +252,7 @@ class TableLink:
             self._resend = True
             snapshot = self._snapshot
         if snapshot is not None:
-            client.publish(self.topics.state(self.table), snapshot, qos=1, retain=True)
+            self._publish_state(snapshot)
         log.info("link: online (%s:%s)", self.settings.host, self.settings.port)
         self.put(LinkStatus(online=True, at=time.monotonic()))
         self._wake.set()
@@ -269,6 +276,14 @@ class TableLink:
     ) -> None:
         if self._v5 and reason.is_failure:
             log.error("link: broker refused a publish (mid %d): %s", mid, reason)
+        with self._lock:
+            acked = self._state_mids.pop(mid, None)
+            latest = self._snapshot
+            connected = self._connected
+        if acked is not None and acked != latest and latest is not None and connected:
+            # An older snapshot, re-sent by paho after a reconnect, was stored after the
+            # newest: the broker's retained state must end on the newest.
+            self._publish_state(latest)
 
     @guarded
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:

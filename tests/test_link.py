@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
 import queue
+import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -14,12 +17,13 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker, free_port
-from tablekit.clock import ClockRules, MoveClock
+from tablekit.clock import ClockRules, ClockState, MoveClock
 from tablekit.config import LinkSettings
 from tablekit.journal import Journal
 from tablekit.link import TableLink, envelope_payload, guarded
-from tablekit.protocol import Ack, EventEnvelope, Topics, decode, encode
+from tablekit.protocol import Ack, EventEnvelope, TableSnapshot, Topics, decode, encode
 from tablekit.unit import LinkStatus
+from tablekit.view import TableView
 
 pytestmark = pytest.mark.mqtt
 TOPICS = Topics("hall", "link")
@@ -128,4 +132,47 @@ def test_a_silent_hub_gets_a_retransmission(  # type: ignore[no-untyped-def]
     wait_until(lambda: journal.pending_count() == 0, 10, "retransmitted and acked")
     assert link.retransmits >= 1 and sorted(set(seqs)) == [1, 2, 3, 4, 5]
     hub.loop_stop()
+    link.stop()
+
+
+def retained_state(broker: MosquittoBroker, table: int) -> TableSnapshot:
+    got: list[bytes] = []
+    reader = mqtt.Client(CallbackAPIVersion.VERSION2)
+    reader.on_message = lambda client, userdata, msg: got.append(msg.payload)
+    reader.connect(broker.host, broker.port)
+    reader.subscribe(TOPICS.state(table), 1)
+    deadline = time.monotonic() + 3
+    while not got and time.monotonic() < deadline:
+        reader.loop(0.05)
+    reader.disconnect()
+    assert got, "no retained state"
+    return decode(TableSnapshot, got[-1])
+
+
+def test_after_a_stall_the_broker_keeps_the_latest_table_state(  # type: ignore[no-untyped-def]
+    tmp_path: Path, mosquitto, wait_until
+) -> None:
+    broker = mosquitto(persistence=False)
+    settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="link")
+    link = TableLink(
+        settings, Journal(tmp_path / "j.db", "u1"), 1, "u1", lambda _: None,
+        reconnect_delay=(1, 1),
+    )
+    link.start()
+    wait_until(lambda: link.online, 10)
+
+    def state(game: int) -> TableView:
+        return TableView(clock=ClockState(rules=ClockRules(), game=game), table=1)
+
+    link.publish_state(state(1), 0.0)
+    time.sleep(0.3)
+    os.kill(broker.pid, signal.SIGSTOP)  # the Wi-Fi stalls: nothing is acked …
+    link.publish_state(state(2), 0.0)  # … so paho keeps this one to send again
+    time.sleep(0.3)
+    broker.kill()  # the connection breaks
+    wait_until(lambda: not link.online, 10, "offline")
+    link.publish_state(state(3), 0.0)  # the table moves on while offline
+    broker.restart()
+    wait_until(lambda: link.online, 15, "reconnected")
+    wait_until(lambda: retained_state(broker, 1).game == 3, 10, "the latest state retained")
     link.stop()
