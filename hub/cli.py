@@ -1031,7 +1031,8 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     version = org.enter_result(args.table, report, why=why, stage=stage)
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(_version_header(len(versions), version))
-    ctx.print(render(exports.version_grid(org.competition, stage, args.table, [version])))
+    grid = exports.version_grid(org.competition, stage, args.table, [version], len(versions))
+    ctx.print(render(grid))
     return 0
 
 
@@ -1238,7 +1239,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--preset", required=True, choices=PRESET_NAMES)
     p.add_argument("--name", required=True)
     p.add_argument(
-        "--semifinal", type=int, default=8, help="championship: players in the semifinal (8, or 6)"
+        "--semifinal", type=int, choices=(6, 8), default=8,
+        help="championship: players in the semifinal (8, or 6)"
     )
     p.add_argument("--ruleset", help="one ruleset for every stage (built-in or custom name)")
     p.add_argument("--rulesets", type=Path, help="TOML file with custom rulesets")

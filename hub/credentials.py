@@ -121,7 +121,7 @@ def make_accounts(
     tables: int,
     *,
     screens: int = 1,
-    dashboards: int = 0,
+    dashboards: int = 2,
     known: dict[str, str] | None = None,
     secret: Callable[[], str] = new_secret,
 ) -> list[Account]:
@@ -499,7 +499,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--websockets-port", type=int, default=0, help="websockets listener (0 = none)")
     p.add_argument("--screens", type=int, default=1, help="read-only accounts screen[-N]")
-    p.add_argument("--dashboards", type=int, default=0, help="read-only accounts dashboard-N")
+    p.add_argument(
+        "--dashboards", type=int, default=2,
+        help="read-only accounts dashboard-N, e.g. for rummikub round status (default 2)",
+    )
     p.add_argument("--rotate", action="store_true", help="new secrets for every account")
     p.add_argument(
         "--print-broker-config",

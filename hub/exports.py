@@ -225,12 +225,16 @@ def players_grid(comp: Competition) -> Grid:
 
 
 def version_grid(
-    comp: Competition, stage: str, table: int, versions: Sequence[ResultVersion]
+    comp: Competition,
+    stage: str,
+    table: int,
+    versions: Sequence[ResultVersion],
+    first: int = 1,
 ) -> Grid:
-    """The seats of one game's result versions (the latest last)."""
+    """The seats of one game's result versions (the latest last), numbered from ``first``."""
     rules = comp.ruleset(stage)
     rows = []
-    for number, version in enumerate(versions, start=1):
+    for number, version in enumerate(versions, start=first):
         racks = {r.seat: r for r in version.record.report.racks}
         for score in version.score.scores:
             rack = racks[score.seat]

@@ -161,7 +161,8 @@ class TableLink:
         kwargs: dict[str, Any] = {} if self._v5 else {"clean_session": True}
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2,
-            client_id=f"unit-{unit_id}",
+            # unique on a broker shared by several venues and events
+            client_id=f"unit-{settings.venue}-{settings.event}-{unit_id}",
             protocol=protocol,
             **kwargs,
         )

@@ -106,6 +106,8 @@ def test_school_contest_end_to_end(tmp_path: Path) -> None:
                 by="judge Ala",
             )
             assert "Version 2 (correction, judge)" in out and "sheet misread" in out
+            rows = [line.split() for line in out.splitlines() if line.strip()[:1].isdigit()]
+            assert rows and all(row[0] == "2" for row in rows)  # the grid numbers it 2 too
             hist = c.ok("result", "history", "--table", "1", "--game", "1")
             assert "Version 1 (result, judge)" in hist and "by organizer Ola" in hist
             assert "Version 2 (correction, judge)" in hist and "by judge Ala" in hist

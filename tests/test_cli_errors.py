@@ -287,3 +287,11 @@ def test_a_rack_with_absurdly_many_digits_is_a_clear_error(tmp_path: Path, capsy
     code = main(["--db", db, "result", "enter", "--table", "1", "--game", "1",
                  "--racks", "A=" + "9" * 5000 + " B=0 C=3 D=4"])
     assert code == 2 and "is not a rack" in capsys.readouterr().err
+
+
+def test_a_semifinal_of_neither_six_nor_eight_is_refused(tmp_path: Path, capsys: Any) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    code = main(["--db", db, "event", "create", "--preset", "championship", "--name", "M",
+                 "--semifinal", "7"])
+    assert code == 2
+    assert "invalid choice: 7" in capsys.readouterr().err

@@ -156,6 +156,8 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         "mosquitto/rummikub.acl",
         "mosquitto/rummikub.conf",
         "mosquitto/rummikub.passwd",
+        "readers/dashboard-1.password",  # two dashboards by default (rummikub round status)
+        "readers/dashboard-2.password",
         "readers/screen.password",
         *[f"units/table-0{n}/{f}" for n in (1, 2, 3) for f in ("mqtt-password", "unit.toml")],
     ]

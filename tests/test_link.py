@@ -176,3 +176,13 @@ def test_after_a_stall_the_broker_keeps_the_latest_table_state(  # type: ignore[
     wait_until(lambda: link.online, 15, "reconnected")
     wait_until(lambda: retained_state(broker, 1).game == 3, 10, "the latest state retained")
     link.stop()
+
+
+def test_units_of_two_events_on_one_broker_have_distinct_client_ids(tmp_path: Path) -> None:
+    def client_id(event: str) -> bytes:
+        settings = LinkSettings(host="127.0.0.1", venue="hall", event=event)
+        link = TableLink(settings, Journal(tmp_path / f"{event}.db", "table-01"), 1, "table-01",
+                         lambda _: None)
+        return bytes(link.client._client_id)
+
+    assert client_id("cup") == b"unit-hall-cup-table-01" != client_id("league")
