@@ -524,9 +524,11 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
             f'<div class="block"><h2>Table {seated.number}</h2>\n<table>\n{rows}</table></div>\n'
         )
     title = f"{_event_name(comp)} — seating, {stage}"
+    widest = max(len(t.players) for t in comp.event.seating(stage))
+    others = ", ".join(str(seat) for seat in seats_for(widest)[1:])
     body = (
         f'<h1>{_e(title)}</h1>\n<p class="meta">Round {comp.round_number(stage)}. '
-        "Seat A sits first; the others follow clockwise B, C, D.</p>\n"
+        f"Seat A sits first; the others follow clockwise {others}.</p>\n"
         f'<div class="tables">\n{"".join(blocks)}</div>\n'
     )
     return _document(title, body)

@@ -311,14 +311,17 @@ class MoveClock:
         s = self.state
         if s.paused is None:
             return []
-        self.state = msgspec.structs.replace(s, paused=None, since=now)
+        paused_for = max(0.0, now - s.paused_at)
+        # A pause during TIME is not penalty time: the late press's overtime leaves it out.
+        expired_at = s.expired_at + paused_for if s.phase is Phase.TIME_UP else s.expired_at
+        self.state = msgspec.structs.replace(s, paused=None, since=now, expired_at=expired_at)
         return [
             ClockResumed(
                 game=s.game,
                 move=s.move,
                 seat=s.active,
                 remaining=s.remaining,
-                paused_for=max(0.0, now - s.paused_at),
+                paused_for=paused_for,
             )
         ]
 

@@ -129,7 +129,8 @@ class TableControls:
         if judge is not None and not judge.fired and now - judge.since >= self.judge_hold:
             judge.fired = True
             events += self.clock.pause(now)
-            self.menu = JudgeMenu(self.available_actions())
+            if self.menu is None:  # held again with the menu open: keep the selection
+                self.menu = JudgeMenu(self.available_actions())
         held = self._down.get(Button.PASS)
         if (
             held is not None

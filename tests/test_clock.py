@@ -424,3 +424,12 @@ def test_double_press_within_lockout_never_skips_a_seat(gaps: list[float]) -> No
         # each press follows the previous *accepted* press within the lockout
         assert clock.press(now + gap) == []
     assert clock.state.active is Seat.B
+
+
+def test_a_judge_pause_during_time_is_not_counted_as_penalty_time() -> None:
+    clock = started()
+    clock.tick(40.0)  # A's time is up
+    clock.pause(45.0)
+    clock.resume(105.0)  # the judge took a minute
+    [passed] = clock.press(110.0)
+    assert isinstance(passed, MovePassed) and passed.overtime == 10.0  # 5 s + 5 s

@@ -170,3 +170,13 @@ def test_bouncing_release_after_a_long_press_gives_no_second_pass() -> None:
     assert c.clock.state.active is Seat.B
     [passed] = tap(c, Button.PASS, 12.0)  # the next player's real press still counts
     assert isinstance(passed, MovePassed) and passed.seat is Seat.B
+
+
+def test_holding_the_judge_key_again_keeps_the_menu_selection() -> None:
+    c = controls()
+    hold_judge(c, 3.0)
+    tap(c, Button.PASS, 6.0)  # step to the second action
+    assert c.menu is not None and c.menu.selected == 1
+    c.edge(ButtonEdge(Button.JUDGE, True, 7.0))
+    c.tick(9.0)  # held past the hold time with the menu open
+    assert c.menu is not None and c.menu.selected == 1

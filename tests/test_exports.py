@@ -151,3 +151,10 @@ def test_ranking_csv_carries_stored_small_points_like_every_csv(tmp_path: Path) 
     for row in finalists:
         assert row["sp"] == standings[row["player_id"]]["sp"]  # stored: winner positive
         assert int(row["sp_shown"]) == -int(row["sp"])  # and as 002 writes it
+
+
+def test_the_seating_legend_names_only_the_seats_in_use() -> None:
+    three_seats = exports.seating_html(event([f"Gracz {i}" for i in range(6)]))
+    assert "clockwise B, C.</p>" in three_seats  # 6 players: two tables of 3
+    four_seats = exports.seating_html(event([f"Gracz {i}" for i in range(7)]))
+    assert "clockwise B, C, D.</p>" in four_seats
