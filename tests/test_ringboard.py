@@ -171,6 +171,19 @@ def drivers() -> Iterator[list[RingBoard]]:
         driver.close()
 
 
+@pytest.fixture
+def connected(
+    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+) -> tuple[SimBoard, RingBoard]:
+    """A simulated board on the pty and a driver that has had its hello."""
+    sim = SimBoard(link)
+    sims.append(sim)
+    board = RingBoard(str(link), inbox.put, **FAST)
+    drivers.append(board)
+    wait_for(lambda: board.device is not None)
+    return sim, board
+
+
 def ready_view() -> TableView:
     return TableView(clock=ClockState())
 
@@ -179,13 +192,9 @@ def ready_view() -> TableView:
 
 
 def test_hello_and_button_edges_arrive_as_button_edges(
-    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+    connected: tuple[SimBoard, RingBoard], inbox: Inbox
 ) -> None:
-    sim = SimBoard(link)
-    sims.append(sim)
-    board = RingBoard(str(link), inbox.put, **FAST)
-    drivers.append(board)
-    wait_for(lambda: board.device is not None)
+    sim, board = connected
     assert board.device is not None
     assert (board.device.firmware, board.device.leds, board.device.buttons) == ("1.0.0", 16, "PJC")
     assert board.connected
@@ -201,13 +210,9 @@ def test_hello_and_button_edges_arrive_as_button_edges(
 
 
 def test_show_sends_a_frame_only_when_the_ring_changes(
-    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+    connected: tuple[SimBoard, RingBoard], inbox: Inbox
 ) -> None:
-    sim = SimBoard(link)
-    sims.append(sim)
-    board = RingBoard(str(link), inbox.put, **FAST)
-    drivers.append(board)
-    wait_for(lambda: board.device is not None)
+    sim, board = connected
     now = time.monotonic()
     for i in range(20):
         board.show(ready_view(), now + i * 0.05)
@@ -231,13 +236,9 @@ def test_show_sends_a_frame_only_when_the_ring_changes(
 
 
 def test_garbage_and_cut_frames_on_the_line_are_skipped(
-    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+    connected: tuple[SimBoard, RingBoard], inbox: Inbox
 ) -> None:
-    sim = SimBoard(link)
-    sims.append(sim)
-    board = RingBoard(str(link), inbox.put, **FAST)
-    drivers.append(board)
-    wait_for(lambda: board.device is not None)
+    sim, board = connected
     sim.raw(b"\x00\xff\x03 Traceback (most recent call last):\r\n")
     sim.raw(proto.encode(200, "E", ["J", 1, 5])[:7])  # cut short
     sim.raw(b"$9 E P 1 5*00\n")  # bad checksum
@@ -250,13 +251,9 @@ def test_garbage_and_cut_frames_on_the_line_are_skipped(
 
 
 def test_a_lost_release_is_put_from_the_heartbeat(
-    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+    connected: tuple[SimBoard, RingBoard], inbox: Inbox
 ) -> None:
-    sim = SimBoard(link)
-    sims.append(sim)
-    board = RingBoard(str(link), inbox.put, **FAST)
-    drivers.append(board)
-    wait_for(lambda: board.device is not None)
+    sim, board = connected
     sim.edge("P", True)
     wait_for(lambda: inbox.edges() == [(Button.PASS, True)])
     sim.mask = 0
@@ -288,13 +285,9 @@ def test_a_ring_frame_the_board_missed_is_sent_again(
 
 
 def test_unplug_and_replug_does_not_crash_and_resumes(
-    link: Path, sims: list[SimBoard], inbox: Inbox, drivers: list[RingBoard]
+    link: Path, sims: list[SimBoard], connected: tuple[SimBoard, RingBoard], inbox: Inbox
 ) -> None:
-    sim = SimBoard(link)
-    sims.append(sim)
-    board = RingBoard(str(link), inbox.put, **FAST)
-    drivers.append(board)
-    wait_for(lambda: board.device is not None)
+    sim, board = connected
     board.show(ready_view(), time.monotonic())
     wait_for(lambda: sim.frames("R") and sim.frames("R")[-1][0] == "1000")
     sim.edge("P", True)
