@@ -219,7 +219,6 @@ class Conductor:
             after_round=round_no if closed else round_no - 1,
             rows=rows,
             final=finished,
-            inverted=competition.ruleset(stage).invert_small_display,
         )
         yield Outgoing(self.topics.standings, encode(board))
         seating = SeatingBoard(

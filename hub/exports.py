@@ -10,10 +10,8 @@ both and drop the mark. The delimiter is ``,`` (what Google Sheets and most tool
 expect); ``export csv --semicolon`` writes ``;`` for a Polish Excel, whose list
 separator is ``;``.
 
-Small points are stored winner-positive. The terminal and the printed documents show
-them the way the stage's ruleset writes them (002 writes the winner's as minus), with a
-note saying so; the CSV files carry the stored value (``sp``) and, for such a ruleset,
-the written one too (``sp_shown``).
+Small points are stored and shown one way everywhere, 002 included: the winner plus,
+higher is better (RULES.md §3.3).
 """
 
 from __future__ import annotations
@@ -27,8 +25,7 @@ from dataclasses import dataclass
 
 from hub.competition import Competition, ResultVersion
 from hub.tournament import Player, Standings
-from tablekit.rulesets import Ruleset
-from tablekit.scoring import Opening, displayed_small
+from tablekit.scoring import Opening
 from tablekit.seats import seats_for, starting_seat
 
 
@@ -86,15 +83,6 @@ def _player(comp: Competition, pid: str) -> Player:
     return comp.event.players.get(pid) or Player(pid, pid)
 
 
-def _sp_note(rules: Ruleset) -> str:
-    if rules.invert_small_display:
-        return (
-            f"SP as ruleset {rules.name} writes them: the winner's with minus, the others' "
-            "with plus (lower is better)."
-        )
-    return ""
-
-
 def _latest_stage(comp: Competition) -> str:
     played = comp.event.stages_played
     if not played:
@@ -115,7 +103,6 @@ def standings_grid(
     """The standings of ``stage`` (default: the latest), of one of its tables, or overall."""
     event = comp.event
     stage = stage or _latest_stage(comp)
-    rules = comp.ruleset(stage)
     standings: Standings
     if overall:
         standings, title = event.overall_standings(), "Overall standings (every game so far)"
@@ -135,7 +122,7 @@ def standings_grid(
                 player.club or "",
                 row.player_id,
                 str(row.big),
-                signed(displayed_small(row.small, rules)),
+                signed(row.small),
                 str(row.games),
             )
         )
@@ -143,7 +130,6 @@ def standings_grid(
         title,
         ("Place", "Player", "Club", "ID", "BP", "SP", "Games"),
         rows,
-        note=_sp_note(rules),
         numeric=frozenset({4, 5, 6}),
     )
 
@@ -153,7 +139,6 @@ def ranking_grid(comp: Competition) -> Grid:
     event = comp.event
     ranking = event.final_ranking()
     league = event.league_points() if event.format.league else {}
-    rules = comp.ruleset(_latest_stage(comp))
     labels = place_labels([r.place for r in ranking])
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
     if league:
@@ -169,7 +154,7 @@ def ranking_grid(comp: Competition) -> Grid:
             row.title or "",
             row.stage,
             str(row.big),
-            signed(displayed_small(row.small, rules)),
+            signed(row.small),
         )
         if league:
             cells = (*cells, str(league[row.player_id]))
@@ -179,7 +164,6 @@ def ranking_grid(comp: Competition) -> Grid:
         f"Final ranking — {name}" if name else "Final ranking",
         headers,
         rows,
-        note=_sp_note(rules),
         numeric=frozenset({6, 7, 8}),
     )
 
@@ -232,7 +216,6 @@ def version_grid(
     first: int = 1,
 ) -> Grid:
     """The seats of one game's result versions (the latest last), numbered from ``first``."""
-    rules = comp.ruleset(stage)
     rows = []
     for number, version in enumerate(versions, start=first):
         racks = {r.seat: r for r in version.record.report.racks}
@@ -246,7 +229,7 @@ def version_grid(
                     player.name,
                     rack_text(rack.tiles, rack.jokers, Opening(rack.opening)),
                     str(score.rack_value),
-                    signed(displayed_small(score.small, rules)),
+                    signed(score.small),
                     str(score.big),
                     str(score.place),
                 )
@@ -256,7 +239,6 @@ def version_grid(
         f"Table {table}, game {game}, {stage}",
         ("Ver", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place"),
         rows,
-        note=_sp_note(rules),
         numeric=frozenset({4, 5, 6, 7}),
     )
 
@@ -286,11 +268,8 @@ def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: s
 def standings_csv(comp: Competition, delimiter: str = ",") -> str:
     """Standings after the latest stage: place, player, BP, SP (stored), games."""
     stage = _latest_stage(comp)
-    rules = comp.ruleset(stage)
     standings = comp.event.standings(stage)
     headers = ["stage", "place", "player_id", "name", "club", "bp", "sp", "games"]
-    if rules.invert_small_display:
-        headers.append("sp_shown")
     rows = []
     for row in standings.rows:
         player = _player(comp, row.player_id)
@@ -304,8 +283,6 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
             str(row.small),
             str(row.games),
         ]
-        if rules.invert_small_display:
-            cells.append(str(displayed_small(row.small, rules)))
         rows.append(cells)
     return csv_text(headers, rows, delimiter)
 
@@ -326,7 +303,6 @@ RESULT_HEADERS = (
     "opening",
     "rack_value",
     "sp",
-    "sp_shown",
     "bp",
     "place",
     "winner",
@@ -344,7 +320,6 @@ def results_csv(comp: Competition, delimiter: str = ",") -> str:
     for (stage, table, game), versions in sorted(
         comp.results.items(), key=lambda kv: (comp.format.stage_index(kv[0][0]), kv[0][1:])
     ):
-        rules = comp.ruleset(stage)
         version = versions[-1]
         record = version.record
         racks = {r.seat: r for r in record.report.racks}
@@ -369,7 +344,6 @@ def results_csv(comp: Competition, delimiter: str = ",") -> str:
                     str(rack.opening),
                     str(score.rack_value),
                     str(score.small),
-                    str(displayed_small(score.small, rules)),
                     str(score.big),
                     str(score.place),
                     "1" if score.winner else "0",
@@ -414,10 +388,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
     league points of a league event."""
     event = comp.event
     league = event.league_points() if event.format.league else {}
-    rules = comp.ruleset(_latest_stage(comp))
     headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp"]
-    if rules.invert_small_display:
-        headers.append("sp_shown")
     if league:
         headers.append("league_points")
     rows = []
@@ -433,8 +404,6 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
             str(row.big),
             str(row.small),
         ]
-        if rules.invert_small_display:
-            cells.append(str(displayed_small(row.small, rules)))
         if league:
             cells.append(str(league[row.player_id]))
         rows.append(cells)

@@ -798,21 +798,18 @@ class HallScreen:
         part = ranges[min(page.index, len(ranges) - 1)]
         grid = self.list_grid(len(part), STANDINGS_CHARS)
         labels = place_labels(board.rows)
-        sign = -1 if board.inverted else 1
         rows = tuple(
             (
                 labels[i],
                 board.rows[i].name,
                 str(board.rows[i].big),
-                signed(sign * board.rows[i].small),
+                signed(board.rows[i].small),
                 str(board.rows[i].games),
                 board.rows[i].place,
             )
             for i in part
         )
         notes = []
-        if board.inverted:
-            notes.append(INVERTED_NOTE)
         if any(label.endswith("=") for label in labels):
             notes.append(SHARED_NOTE)
         return ("standings", grid, rows, "  ·  ".join(notes), board.final)
@@ -923,8 +920,6 @@ class HallScreen:
 STANDINGS_CHARS: Final = 30
 """Width of a standings column, in characters of the list font."""
 SHARED_NOTE: Final = "2= shared place (level on BP and SP)"
-INVERTED_NOTE: Final = "SP as the ruleset writes them: the winner minus (lower is better)"
-"""Under standings whose ruleset writes small points inverted (002)."""
 
 
 def standings_title(board: StandingsBoard | None, info: RoundInfo | None) -> str:

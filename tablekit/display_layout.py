@@ -28,7 +28,7 @@ from tablekit.clock import ClockRules, ClockState, GameEndReason, PauseReason, P
 from tablekit.controls import JudgeAction, JudgeMenu
 from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
 from tablekit.rulesets import Ruleset, get_ruleset
-from tablekit.scoring import GameEnding, Opening, SeatScore, displayed_small
+from tablekit.scoring import GameEnding, Opening, SeatScore
 from tablekit.seats import Seat, next_seat
 from tablekit.view import TableView
 
@@ -998,7 +998,7 @@ def _score_table(
         else:
             values = (
                 str(score.rack_value),
-                _signed(displayed_small(score, e.ruleset)),
+                _signed(score.small),
                 str(score.big),
                 _PLACES.get(score.place, str(score.place)),
             )

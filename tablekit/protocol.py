@@ -288,9 +288,6 @@ class StandingsBoard(_Message, frozen=True):
     """The last round whose games all count (0: none closed yet)."""
     rows: Annotated[tuple[StandingLine, ...], msgspec.Meta(max_length=MAX_BOARD_ROWS)]
     final: bool = False
-    inverted: bool = False
-    """The ruleset writes small points with inverted signs (002: losers plus, the winner
-    minus); ``small`` is always canonical (winner positive): a screen shows ``-small``."""
 
 
 class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -126,13 +126,13 @@ class EntryView(msgspec.Struct, frozen=True):
     """Everything a display needs to draw the flow at one moment.
 
     ``seat`` is the seat being entered (``TILES``/``JOKERS``) or the next one to
-    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on; draw its
-    small points with :func:`tablekit.scoring.displayed_small` and ``ruleset``.
+    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on (small points
+    winner plus, as everywhere).
     """
 
     game: int
     ending: GameEnding
-    ruleset: Ruleset  # for drawing small points in the ruleset's display convention
+    ruleset: Ruleset
     step: Step
     seat: Seat | None
     buffer: str

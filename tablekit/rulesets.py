@@ -66,7 +66,6 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     big_points: BigPointScheme = BigPointScheme.WIN_ONLY
     placement_points_4: tuple[int, int, int, int] = (4, 2, 1, 0)
     placement_points_3: tuple[int, int, int] = (4, 2, 0)
-    invert_small_display: bool = False
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -136,10 +135,6 @@ def _validate(rs: Ruleset) -> None:
             raise fail(field, f"must be {length} integers of at least 0, got {points!r}")
         if any(a < b for a, b in itertools.pairwise(points)):
             raise fail(field, f"must not increase from 1st place down, got {points!r}")
-    if not isinstance(rs.invert_small_display, bool):
-        raise fail(
-            "invert_small_display", f"must be true or false, got {rs.invert_small_display!r}"
-        )
 
 
 _WINTER = Ruleset(name="000", title="Winter tournament (Zimowy Turniej Rummikub)")
@@ -153,7 +148,6 @@ BUILTIN: Final[Mapping[str, Ruleset]] = {
             title="Championship (placement big points)",
             move_seconds=60.0,
             big_points=BigPointScheme.PLACEMENT,
-            invert_small_display=True,
         ),
         Ruleset(name="003", title="National league", joker_penalty=100),
         Ruleset(name="004", title="Inter-school contest"),
@@ -194,8 +188,12 @@ _TOML_FIELDS: Final[Mapping[str, tuple[tuple[type, ...], str]]] = {
     "big_points": ((str,), "a string"),
     "placement_points_4": ((list,), "an array of 4 integers"),
     "placement_points_3": ((list,), "an array of 3 integers"),
-    "invert_small_display": ((bool,), "true or false"),
 }
+RETIRED_KEYS: Final[Mapping[str, str]] = {
+    "invert_small_display": "small points are shown one way everywhere, the winner plus "
+    "(RULES.md §3.3); remove the key",
+}
+"""Keys older versions accepted, with what to do instead."""
 
 
 def _fit(text: str, limit: int) -> str:
@@ -287,6 +285,8 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
         for key, raw in table.items():
             if key in ("name", "based_on"):
                 continue
+            if key in RETIRED_KEYS:
+                raise RulesetError(f"{source}: {where}.{key} is retired: {RETIRED_KEYS[key]}")
             if key not in _TOML_FIELDS:
                 known = ", ".join(["based_on", *_TOML_FIELDS])
                 raise RulesetError(f"{source}: {where}: unknown key {key!r}; known keys: {known}")

@@ -1,8 +1,7 @@
 """Scoring one game and ranking standings (RULES.md §3), pure and shared by unit and hub.
 
-Conventions (RULES.md §3.3): small points (SP) are stored in one canonical convention,
-winner positive and higher is better; :func:`displayed_small` turns them into a
-ruleset's display convention and :func:`canonical_small` back.
+Conventions (RULES.md §3.3): small points (SP) are stored, ranked and shown in one
+canonical convention everywhere: winner positive, higher is better (002 included).
 
 Interpretations this module commits to:
 
@@ -328,17 +327,6 @@ def score_game(report: GameReport, ruleset: Ruleset) -> GameScore:
         for seat in values
     )
     return GameScore(game=report.game, ending=GameEnding(report.ending), scores=scores)
-
-
-def displayed_small(score: SeatScore | int, ruleset: Ruleset) -> int:
-    """Small points as ``ruleset`` shows them (002 shows the winner minus, losers plus)."""
-    small = score if isinstance(score, int) else score.small
-    return -small if ruleset.invert_small_display else small
-
-
-def canonical_small(displayed: int, ruleset: Ruleset) -> int:
-    """The canonical small points for a value shown (or typed) in the ruleset's display."""
-    return -displayed if ruleset.invert_small_display else displayed
 
 
 # --- places and standings ---------------------------------------------------------------

@@ -195,7 +195,9 @@ def test_championship_of_18_to_the_final_ranking(tmp_path: Path) -> None:
     lines = ranking.splitlines()
     assert "champion" in lines[3] and "vice-champion" in lines[4]
     assert "second vice-champion" in lines[5]
-    assert "winner's with minus" in ranking  # 002 writes small points inverted
+    assert "minus" not in ranking  # one convention everywhere: the winner plus
+    champion = comp.event.final_ranking()[0]
+    assert f"+{champion.small}" in lines[3]
     standings = c.ok("standings", "--stage", "elimination-3")
     assert len([ln for ln in standings.splitlines() if "Gracz" in ln]) == 18
     table = c.ok("standings", "--stage", "final", "--table", "1")

@@ -6,13 +6,22 @@ import random
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
-from hub.competition import Competition, CompetitionError, ResultSource
+from hub.competition import (
+    Competition,
+    CompetitionError,
+    EventCreated,
+    ResultSource,
+    decode_record,
+    new_event,
+)
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import MissingResultsError, Player, RoundStateError
 from hub.tournament import Phase as EventPhase
+from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.seats import Seat, seats_for
 
@@ -222,3 +231,19 @@ def test_a_stored_record_that_cannot_be_read_is_set_aside(tmp_path: Path) -> Non
     assert again.competition.event.stages_played == ("round-1",)  # the rest still folds
     [(seq, reason)] = again.unreadable
     assert seq > 1 and "at" in reason
+
+
+def test_an_event_stored_with_a_retired_ruleset_key_still_replays(tmp_path: Path) -> None:
+    """Older hubs stored custom rulesets with ``invert_small_display``; the key is gone
+    (small points are shown winner plus everywhere), the event must still load."""
+    club = Ruleset(name="club", title="Club", move_seconds=45.0)
+    created = new_event("Klub", "winter", at=1.0, ruleset="club", rulesets={"club": club})
+    raw = msgspec.json.decode(msgspec.json.encode(created))
+    raw["rulesets"]["club"]["invert_small_display"] = True
+    payload = msgspec.json.encode(raw)
+    with pytest.raises(msgspec.ValidationError, match="invert_small_display"):
+        msgspec.json.decode(payload, type=EventCreated)
+    assert decode_record(payload) == created
+    broken = payload.replace(b'"move_seconds":45.0', b'"move_seconds":"slow"')
+    with pytest.raises(msgspec.ValidationError, match="move_seconds"):
+        decode_record(broken)

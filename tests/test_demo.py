@@ -131,8 +131,7 @@ def test_the_demo_championship_scores_and_shows_points_the_002_way(tmp_path: Pat
     stage = competition.open_stage()
     assert stage is not None
     rules = competition.ruleset(stage)
-    assert (rules.name, rules.big_points, rules.invert_small_display) == (
-        "demo", BigPointScheme.PLACEMENT, True)
+    assert (rules.name, rules.big_points) == ("demo", BigPointScheme.PLACEMENT)
     assert rules.placement_points_4 == (4, 2, 1, 0)
     assert rules.move_seconds == args.move_seconds
     assert len(competition.tables()) == 4

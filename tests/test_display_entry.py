@@ -310,21 +310,24 @@ def test_confirm_shows_the_whole_table_and_who_confirms_now(size: tuple[int, int
     ]
 
 
-def test_002_shows_small_points_with_inverted_signs() -> None:
+def test_002_shows_small_points_winner_plus_like_every_ruleset() -> None:
     lay = layout_for(800, 480)
     plain = panel(compose(VIEWS["entry-confirm"], NOW, lay), "entry-table")
-    inverted = panel(compose(VIEWS["entry-confirm-002"], NOW, lay), "entry-table")
-    for name, small_000, small_002 in (
-        ("Anna Kowalska", "−23", "+23"),
-        ("Bartłomiej Wiśniewski", "+190", "−190"),  # the winner shows minus under 002
-        ("Celina Żak", "−67", "+67"),
+    championship = panel(compose(VIEWS["entry-confirm-002"], NOW, lay), "entry-table")
+    for name, small in (
+        ("Anna Kowalska", "−23"),
+        ("Bartłomiej Wiśniewski", "+190"),  # the winner plus, 002 too (RULES.md §3.3)
+        ("Celina Żak", "−67"),
     ):
-        assert row_words(plain, name_text(plain, name))[3] == small_000
-        assert row_words(inverted, name_text(inverted, name))[3] == small_002
+        assert row_words(plain, name_text(plain, name))[3] == small
+        assert row_words(championship, name_text(championship, name))[3] == small
     # 002 scores big points by placement: 4/2/1/0
-    bigs = [row_words(inverted, name_text(inverted, n))[4] for n in ("Anna Kowalska", "Celina Żak")]
+    bigs = [
+        row_words(championship, name_text(championship, n))[4]
+        for n in ("Anna Kowalska", "Celina Żak")
+    ]
     assert bigs == ["2", "1"]
-    assert row_words(inverted, name_text(inverted, "Bartłomiej Wiśniewski"))[4] == "4"
+    assert row_words(championship, name_text(championship, "Bartłomiej Wiśniewski"))[4] == "4"
 
 
 def test_a_three_player_table_and_tied_winners() -> None:

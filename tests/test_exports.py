@@ -84,7 +84,7 @@ def test_csv_quotes_delimiters_and_keeps_polish_letters() -> None:
         assert {r["code"] for r in rows} == {"1A", "1B", "1C", "1D"}
 
 
-def test_championship_shows_small_points_as_002_writes_them() -> None:
+def test_championship_shows_small_points_winner_plus() -> None:
     comp = event([f"Gracz {i}" for i in range(16)], "championship")
     table = comp.event.seating("elimination-1")[0]
     report = GameReport(
@@ -102,17 +102,15 @@ def test_championship_shows_small_points_as_002_writes_them() -> None:
     )
     grid = exports.standings_grid(comp)
     winner = next(r for r in grid.rows if r[3] == table.players[0])
-    assert winner[4:6] == ("4", "-60")  # placement BP; SP written as 002 does
-    assert "winner's with minus" in grid.note
+    assert winner[4:6] == ("4", "+60")  # placement BP; SP the winner plus, 002 too
+    assert grid.note == ""
+    html_text = exports.standings_html(comp)
+    assert "+60" in html_text and "minus" not in html_text
     rows = list(csv.DictReader(io.StringIO(exports.results_csv(comp))))
     first = next(r for r in rows if r["seat"] == "A")
-    assert (first["sp"], first["sp_shown"], first["bp"], first["version"]) == (
-        "60",
-        "-60",
-        "4",
-        "1",
-    )
-    assert "sp_shown" in exports.standings_csv(comp).splitlines()[0]
+    assert (first["sp"], first["bp"], first["version"]) == ("60", "4", "1")
+    assert "sp_shown" not in rows[0]
+    assert "sp_shown" not in exports.standings_csv(comp).splitlines()[0]
 
 
 def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
@@ -127,7 +125,7 @@ def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
     assert not (tmp_path / "out" / "ranking.csv").exists()  # not finished
 
 
-def test_ranking_csv_carries_stored_small_points_like_every_csv(tmp_path: Path) -> None:
+def test_ranking_csv_carries_the_same_small_points_as_the_standings(tmp_path: Path) -> None:
     c = Cli(tmp_path / "e.sqlite3")
     c.ok("event", "create", "--preset", "championship", "--name", "M")
     for i in range(16):
@@ -149,8 +147,8 @@ def test_ranking_csv_carries_stored_small_points_like_every_csv(tmp_path: Path) 
     finalists = [r for r in rows("ranking.csv") if r["player_id"] in standings]
     assert len(finalists) == 4  # the final's standings: places 1-4
     for row in finalists:
-        assert row["sp"] == standings[row["player_id"]]["sp"]  # stored: winner positive
-        assert int(row["sp_shown"]) == -int(row["sp"])  # and as 002 writes it
+        assert row["sp"] == standings[row["player_id"]]["sp"]  # winner positive
+        assert "sp_shown" not in row
 
 
 def test_the_seating_legend_names_only_the_seats_in_use() -> None:

@@ -270,14 +270,13 @@ def test_password_file_problems_are_one_line_and_exit_2(
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("inverted", [False, True])
-def test_small_points_show_as_the_ruleset_writes_them(size, inverted):
+def test_small_points_show_winner_plus(size):
     hall = sample_hall(9, NOW)
-    assert hall.standings is not None
-    board = msgspec.structs.replace(hall.standings, inverted=inverted)
+    board = hall.standings
+    assert board is not None
     assert any(r.small > 0 for r in board.rows) and any(r.small < 0 for r in board.rows)
     screen = HallScreen(pygame.Surface(size))
-    screen.draw_page(replace(hall, standings=board), Page(PageKind.STANDINGS, 0, 1), NOW)
+    screen.draw_page(hall, Page(PageKind.STANDINGS, 0, 1), NOW)
     check_texts_fit(screen)
     texts = texts_in(screen, "body")
     heads = 5 * texts.count("#")  # each column's heads: #, NAME, BP, SP, G
@@ -285,15 +284,12 @@ def test_small_points_show_as_the_ruleset_writes_them(size, inverted):
     drawn = [cells[i : i + 5] for i in range(0, len(cells), 5)]
     assert [row[0] for row in drawn] == place_labels(board.rows)
     for row, (_place, _name, big, small, games) in zip(board.rows, drawn, strict=True):
-        shown = -row.small if inverted else row.small
-        assert (big, small, games) == (str(row.big), signed(shown), str(row.games))
+        assert (big, small, games) == (str(row.big), signed(row.small), str(row.games))
     winner = board.rows[0]
     assert winner.small > 0
-    assert drawn[0][3] == (f"-{winner.small}" if inverted else f"+{winner.small}")
+    assert drawn[0][3] == f"+{winner.small}"
     notes = [t for t in texts if "shared place" in t]
-    assert len(notes) == 1
-    assert ("SP as the ruleset writes them: the winner minus" in notes[0]) is inverted
-    assert notes[0].endswith("2= shared place (level on BP and SP)")
+    assert notes == ["2= shared place (level on BP and SP)"]
 
 
 @pytest.mark.parametrize(

@@ -309,7 +309,7 @@ def test_screen_messages_keep_their_wire_format() -> None:
     line = StandingLine(place=1, name="Ann", big=2, small=-5, games=3)
     assert encode(StandingsBoard(v=1, stage="E", after_round=1, rows=(line,), final=True)) == (
         b'{"v":1,"stage":"E","after_round":1,'
-        b'"rows":[{"place":1,"name":"Ann","big":2,"small":-5,"games":3}],"final":true,"inverted":false}'
+        b'"rows":[{"place":1,"name":"Ann","big":2,"small":-5,"games":3}],"final":true}'
     )
     seat = SeatingLine(name="Ann", table=3, seat="B")
     assert encode(SeatingBoard(v=1, stage="E", round=2, rows=(seat,))) == (

@@ -20,7 +20,6 @@ from tablekit.scoring import (
     Opening,
     RackReport,
     SeatError,
-    displayed_small,
 )
 from tablekit.seats import Seat, seats_for
 
@@ -99,9 +98,6 @@ def test_three_player_table_under_002_shows_placement_points() -> None:
     assert view.score is not None
     # B out: +18; A and C tied at -9 for 2nd: 2 BP each.
     assert [(s.small, s.big) for s in view.score.scores] == [(-9, 2), (18, 4), (-9, 2)]
-    # 002 shows the signs inverted: the winner -18, the others +9.
-    shown = [displayed_small(s, view.ruleset) for s in view.score.scores]
-    assert shown == [9, -18, 9]
 
 
 def test_mistyped_value_corrected_with_backspace_before_enter() -> None:

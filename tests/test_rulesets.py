@@ -29,13 +29,13 @@ from tablekit.rulesets import (
 WIN, PLACE = BigPointScheme.WIN_ONLY, BigPointScheme.PLACEMENT
 
 
-# name: (move_seconds, joker, not opened, could have opened, scheme, inverted display)
+# name: (move_seconds, joker, not opened, could have opened, scheme)
 EXPECTED = {
-    "000": (40.0, 50, 100, 200, WIN, False),
-    "001": (40.0, 50, 100, 200, WIN, False),
-    "002": (60.0, 50, 100, 200, PLACE, True),
-    "003": (40.0, 100, 100, 200, WIN, False),
-    "004": (40.0, 50, 100, 200, WIN, False),
+    "000": (40.0, 50, 100, 200, WIN),
+    "001": (40.0, 50, 100, 200, WIN),
+    "002": (60.0, 50, 100, 200, PLACE),
+    "003": (40.0, 100, 100, 200, WIN),
+    "004": (40.0, 50, 100, 200, WIN),
 }
 
 
@@ -45,7 +45,7 @@ def test_builtin_rulesets_follow_the_documents(name: str) -> None:
     assert rs.name == name
     assert rs.title
     got = (rs.move_seconds, rs.joker_penalty, rs.not_opened_penalty,
-           rs.could_have_opened_penalty, rs.big_points, rs.invert_small_display)
+           rs.could_have_opened_penalty, rs.big_points)
     assert got == EXPECTED[name]
     assert rs.placement_points_4 == (4, 2, 1, 0)
     assert rs.placement_points_3 == (4, 2, 0)
@@ -115,7 +115,6 @@ def test_placement_points_by_table_size() -> None:
          "placement_points_3 must not increase from 1st place down, got (0, 2, 4)"),
         ("placement_points_3", [4, 2, 0],
          "placement_points_3 must be 3 integers of at least 0, got [4, 2, 0]"),
-        ("invert_small_display", 1, "invert_small_display must be true or false, got 1"),
         ("title", 5, "title must be a string, got 5"),
     ],
 )
@@ -168,12 +167,11 @@ move_seconds = 45
 joker_penalty = 30
 big_points = "placement"
 placement_points_4 = [3, 2, 1, 0]
-invert_small_display = true
 """)
     (club,) = load_rulesets(path).values()
     assert club == Ruleset(
         name="club", title="Club night", move_seconds=45.0, joker_penalty=30,
-        big_points=PLACE, placement_points_4=(3, 2, 1, 0), invert_small_display=True,
+        big_points=PLACE, placement_points_4=(3, 2, 1, 0),
     )
     assert isinstance(club.move_seconds, float)
     assert club.big_points is PLACE
@@ -194,7 +192,7 @@ move_seconds = 90.5
     found = load_rulesets(path)
     assert set(found) == {"cup", "final", "plain"}
     final = found["final"]
-    assert (final.move_seconds, final.big_points, final.invert_small_display) == (90.5, PLACE, True)
+    assert (final.move_seconds, final.big_points) == (90.5, PLACE)
     assert final.title == "final (based on Championship (placement big points))"
     cup = found["cup"]
     assert (cup.move_seconds, cup.joker_penalty, cup.big_points) == (90.5, 25, PLACE)
@@ -221,15 +219,16 @@ based_on = "003"
         ('[rulesets.club]\njoker = 5\n',
          "rulesets.club: unknown key 'joker'; known keys: based_on, title, move_seconds, "
          "joker_penalty, not_opened_penalty, could_have_opened_penalty, big_points, "
-         "placement_points_4, placement_points_3, invert_small_display"),
+         "placement_points_4, placement_points_3"),
         ('[rulesets.club]\njoker_penalty = "50"\n',
          "rulesets.club.joker_penalty must be an integer, got '50'"),
         ('[rulesets.club]\njoker_penalty = true\n',
          "rulesets.club.joker_penalty must be an integer, got True"),
         ('[rulesets.club]\nmove_seconds = false\n',
          "rulesets.club.move_seconds must be a number, got False"),
-        ('[rulesets.club]\ninvert_small_display = 1\n',
-         "rulesets.club.invert_small_display must be true or false, got 1"),
+        ('[rulesets.club]\ninvert_small_display = true\n',
+         "rulesets.club.invert_small_display is retired: small points are shown one way "
+         "everywhere, the winner plus (RULES.md §3.3); remove the key"),
         ('[rulesets.club]\nplacement_points_3 = 4\n',
          "rulesets.club.placement_points_3 must be an array of 3 integers, got 4"),
         ('[rulesets.club]\nbig_points = "all"\n',

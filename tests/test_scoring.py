@@ -12,9 +12,6 @@ from tablekit.scoring import (
     GameScore,
     Opening,
     RackReport,
-    SeatScore,
-    canonical_small,
-    displayed_small,
     rack_value,
     rank_by_points,
     score_game,
@@ -241,15 +238,6 @@ def test_rack_value_per_opening() -> None:
     assert rack_value(rack(A, 20, 2, NOT), rs) == 11
     assert rack_value(rack(A, 20, 2, WAIVED), rs) == 11
     assert rack_value(rack(A, 20, 2, COULD), rs) == 13
-
-
-def test_inverted_display_for_002_only() -> None:
-    winner = SeatScore(seat=A, rack_value=0, small=38, big=4, place=1, winner=True)
-    assert displayed_small(winner, get_ruleset("002")) == -38
-    assert displayed_small(winner, get_ruleset("000")) == 38
-    assert displayed_small(-9, get_ruleset("championship")) == 9
-    assert canonical_small(9, get_ruleset("002")) == -9
-    assert canonical_small(9, get_ruleset("003")) == 9
 
 
 def test_game_score_travels_as_msgspec_json() -> None:
