@@ -765,7 +765,8 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     org.register(players, check_in=args.check_in)
     ctx.print(
-        f"Imported {len(players)} players from {args.file} ({players[0].id}–{players[-1].id})"
+        f"Imported {len(players)} players from {args.file.absolute()} "
+        f"({players[0].id}–{players[-1].id})"
         + (", checked in" if args.check_in else "")
     )
     if parsed.ignored_columns:
@@ -1078,8 +1079,8 @@ def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def _write(directory: Path, name: str, text: str, encoding: str) -> Path:
-    path = directory / name
-    tmp = directory / f".{name}.tmp"
+    path = directory.absolute() / name
+    tmp = path.with_name(f".{name}.tmp")
     tmp.write_text(text, encoding=encoding, newline="")
     tmp.replace(path)
     return path
@@ -1386,7 +1387,8 @@ def main(
             args = parser.parse_args(args_list)
         except SystemExit as stop:  # --help
             return int(stop.code or 0)
-        db = args.db or Path(os.environ.get("RUMMIKUB_DB") or DEFAULT_DB)
+        # Absolute, so every message names the file wherever the command was typed.
+        db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or DEFAULT_DB)).absolute()
         by = args.by or os.environ.get("USER") or "organizer"
         ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
         result: int = args.func(ctx, args)

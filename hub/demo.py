@@ -73,7 +73,7 @@ class Demo:
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.workdir = Path(args.dir or tempfile.mkdtemp(prefix="rummikub-demo-"))
+        self.workdir = Path(args.dir or tempfile.mkdtemp(prefix="rummikub-demo-")).absolute()
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.topics = Topics(VENUE, EVENT)
         self.stop_event = threading.Event()

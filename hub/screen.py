@@ -1119,7 +1119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             now = time.time()
             paths = render_pngs(hall_at(now), args.size, args.png, now)
             for path in paths:
-                print(path)
+                print(path.absolute())
             return 0
         return _run(args, hall_at)
     finally:
