@@ -759,7 +759,7 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    parsed = read_players_csv(args.file)
+    parsed = read_players_csv(args.file, args.encoding)
     players = new_players(
         parsed.players, org.competition.event.players, org.next_player_id, str(args.file)
     )
@@ -769,6 +769,8 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
         f"({players[0].id}–{players[-1].id})"
         + (", checked in" if args.check_in else "")
     )
+    how = "as given" if args.encoding else "detected; --encoding ENCODING to read it otherwise"
+    ctx.print(f"Read as {parsed.encoding_label} ({how})")
     if parsed.ignored_columns:
         ctx.print(f"Ignored columns: {', '.join(parsed.ignored_columns)}")
     return 0
@@ -1261,6 +1263,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = leaf(players, "import", cmd_players_import, "register every player of a CSV file")
     p.add_argument("file", type=Path)
     p.add_argument("--check-in", action="store_true")
+    p.add_argument(
+        "--encoding",
+        help="the file's text encoding (default: detected), e.g. utf-8, cp1250, iso8859-2",
+    )
     leaf(players, "list", cmd_players_list, "every registered player and their status")
     p = leaf(players, "check-in", cmd_players_check_in, "mark players present before the draw")
     p.add_argument("ids", nargs="*", metavar="ID")

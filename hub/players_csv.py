@@ -6,7 +6,10 @@ with one bad line leaves the event as it was.
 
 Format:
 
-* UTF-8 text, with or without a byte-order mark (Excel's "CSV UTF-8" writes one).
+* Text as a spreadsheet saves it: UTF-8 with or without a byte-order mark (Excel's
+  "CSV UTF-8"), UTF-16 with a byte-order mark (Excel's "Unicode text"), or a Polish
+  single-byte encoding — Windows-1250 (a Polish Excel's plain "CSV") or ISO-8859-2. The
+  encoding is detected (:func:`decode`) and reported; ``encoding=`` overrides it.
 * A header row naming the columns, in any order and any case. Recognised names
   (Polish or English, accents optional):
 
@@ -27,7 +30,9 @@ Format:
 from __future__ import annotations
 
 import _csv
+import codecs
 import csv
+import dataclasses
 import io
 import math
 import re
@@ -35,6 +40,8 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+
+import charset_normalizer
 
 from hub.tournament import Player
 
@@ -77,6 +84,12 @@ class CsvImport:
     players: tuple[CsvPlayer, ...]
     delimiter: str
     ignored_columns: tuple[str, ...]
+    encoding: str = "utf-8"
+    """The codec the file was read with (see :func:`decode`)."""
+
+    @property
+    def encoding_label(self) -> str:
+        return encoding_label(self.encoding)
 
 
 def fold(text: str) -> str:
@@ -105,18 +118,125 @@ def player_key(name: str, club: str | None) -> tuple[str, str]:
     return (fold(name), fold(club or ""))
 
 
-def decode(data: bytes, source: str) -> str:
-    """UTF-8 text (a leading BOM dropped); an error names the line and byte if not."""
+POLISH_LETTERS = frozenset("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
+SCRIPTS_END = 0x0530
+"""Letters below this are Latin, Greek or Cyrillic."""
+TYPOGRAPHIC_END = 0x2200
+"""Punctuation and symbols below this are typographic (dashes, quotes, €, №, ™, arrows)."""
+LEGACY_ENCODINGS = ("cp1250", "iso8859_2")
+"""Polish single-byte encodings, in order of preference when both read a file the same."""
+ENCODING_LABELS = {
+    "utf-8": "UTF-8",
+    "utf-8-sig": "UTF-8 with BOM",
+    "utf-16": "UTF-16",
+    "cp1250": "Windows-1250",
+    "iso8859-2": "ISO-8859-2",
+}
+WORKBOOK_MAGIC = {
+    b"PK\x03\x04": "a spreadsheet workbook (.xlsx or .ods)",
+    b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls)",
+}
+
+
+@dataclass(frozen=True)
+class Decoded:
+    text: str
+    encoding: str
+    """The codec used (a Python codec name, e.g. ``cp1250``)."""
+
+    @property
+    def label(self) -> str:
+        """The encoding as people know it: ``Windows-1250``, ``UTF-8 with BOM``, …"""
+        return encoding_label(self.encoding)
+
+
+def encoding_label(encoding: str) -> str:
+    name = codecs.lookup(encoding).name
+    return ENCODING_LABELS.get(name, name)
+
+
+def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
+    """The file's text and the encoding it was read with.
+
+    A byte-order mark decides (UTF-8, UTF-16); else strict UTF-8; else the most
+    plausible of the Polish single-byte encodings and charset-normalizer's guesses: the
+    one that reads the most Polish letters and the fewest stray symbols (a short file
+    gives a detector too little to go on, and a Polish list is mostly Polish letters).
+    ``encoding`` forces a codec; an error names the line and byte it cannot read.
+    """
+    for magic, what in WORKBOOK_MAGIC.items():
+        if data.startswith(magic):
+            raise PlayersCsvError(
+                f"{source}: this is {what}, not CSV text; save the sheet as CSV "
+                "(File → Save as → CSV) and import that file"
+            )
+    if encoding is not None:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise PlayersCsvError(f"--encoding: unknown encoding {encoding!r}") from None
+        return Decoded(_strict(data, codec, source), codec)
+    if data.startswith(codecs.BOM_UTF8):
+        return Decoded(_strict(data, "utf-8-sig", source), "utf-8-sig")
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return Decoded(_strict(data, "utf-16", source), "utf-16")
     try:
-        return data.decode("utf-8-sig")
+        return Decoded(data.decode("utf-8"), "utf-8")
+    except UnicodeDecodeError:
+        pass
+    candidates = [*LEGACY_ENCODINGS, *_detected(data)]
+    best: tuple[tuple[int, int], int, Decoded] | None = None
+    for order, codec in enumerate(dict.fromkeys(candidates)):
+        try:
+            text = data.decode(codec)
+        except (UnicodeDecodeError, LookupError):
+            continue
+        score = _plausibility(text)
+        if best is None or score > best[0]:
+            best = (score, order, Decoded(text, codecs.lookup(codec).name))
+    if best is None or best[0] < (0, 0):
+        _strict(data, "utf-8", source)  # raises, naming the first byte it cannot read
+    assert best is not None
+    return best[2]
+
+
+def _detected(data: bytes) -> list[str]:
+    """charset-normalizer's candidate encodings for ``data``, most likely first."""
+    return [match.encoding for match in charset_normalizer.from_bytes(data)]
+
+
+def _plausibility(text: str) -> tuple[int, int]:
+    """(minus the control characters, Polish letters minus foreign characters).
+
+    Foreign: what a names list from a Polish hall would not hold — anything past the
+    Latin, Greek and Cyrillic letters and the typographic punctuation and symbols (a
+    wrong guess reads Polish letters as CJK ideographs, say). A file whose best reading
+    has control characters or more foreign characters than Polish letters is refused.
+    """
+    controls = polish = foreign = 0
+    for char in text:
+        category = unicodedata.category(char)
+        if category[0] == "C" and char not in "\t\r\n":
+            controls += 1
+        elif char in POLISH_LETTERS:
+            polish += 1
+        elif ord(char) >= TYPOGRAPHIC_END or (ord(char) >= SCRIPTS_END and category[0] == "L"):
+            foreign += 1
+    return (-controls, polish - foreign)
+
+
+def _strict(data: bytes, codec: str, source: str) -> str:
+    try:
+        return data.decode(codec)
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
         byte = data[err.start]
+        label = encoding_label(codec)
         raise PlayersCsvError(
-            f"{source} line {line}: not UTF-8 text (byte 0x{byte:02X} at column {column}); "
+            f"{source} line {line}: not {label} text (byte 0x{byte:02X} at column {column}); "
             "re-save the file as UTF-8 (Excel: 'CSV UTF-8'; Google Sheets and LibreOffice "
-            "export UTF-8)"
+            "export UTF-8) or name its encoding with --encoding"
         ) from None
 
 
@@ -151,9 +271,13 @@ def parse_rating(text: str, where: str) -> float | None:
         raise PlayersCsvError(f"{where}: {err}") from None
 
 
-def parse_players_csv(data: bytes, source: str = "players.csv") -> CsvImport:
-    """Every player of the file, checked (names, ratings, duplicates inside the file)."""
-    text = decode(data, source)
+def parse_players_csv(
+    data: bytes, source: str = "players.csv", encoding: str | None = None
+) -> CsvImport:
+    """Every player of the file, checked (names, ratings, duplicates inside the file);
+    ``encoding`` forces a codec instead of detecting it."""
+    decoded = decode(data, source, encoding)
+    text = decoded.text
     lines = text.splitlines()
     header_line = next((ln for ln in lines if ln.strip()), "")
     if not header_line:
@@ -161,9 +285,10 @@ def parse_players_csv(data: bytes, source: str = "players.csv") -> CsvImport:
     delimiter = sniff_delimiter(header_line)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        return _read(reader, source, delimiter)
+        parsed = _read(reader, source, delimiter)
     except csv.Error as err:  # e.g. a stray quote running on for a whole file
         raise PlayersCsvError(f"{source} line {reader.line_num}: not valid CSV: {err}") from None
+    return dataclasses.replace(parsed, encoding=decoded.encoding)
 
 
 def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
@@ -213,13 +338,13 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
     return CsvImport(tuple(players), delimiter, ignored)
 
 
-def read_players_csv(path: str | Path) -> CsvImport:
+def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as err:
         raise PlayersCsvError(f"{path}: cannot read the file ({err.strerror or err})") from None
-    return parse_players_csv(data, str(path))
+    return parse_players_csv(data, str(path), encoding)
 
 
 def new_players(

@@ -78,11 +78,83 @@ def test_bad_rating() -> None:
     assert error("name;rating\nOla;12x\n") == "p.csv line 2: rating '12x' is not a number"
 
 
-def test_not_utf8_names_line_and_byte() -> None:
+POLISH_ROWS = (
+    "Imię;Nazwisko;Szkoła\r\n"
+    "Łukasz;Żółć;SP 3 Łódź\r\n"
+    "Anna;Wiśniewska;SP 1 Kraków\r\n"
+    "Jan;Gęś;LO 2 Gdańsk\r\n"
+    "Zofia;Ćwik;SP 5 Świdnik\r\n"
+    "Źdźisław;Ąbek;ZS Ząbki\r\n"
+)
+POLISH_PLAYERS = [
+    ("Łukasz Żółć", "SP 3 Łódź"),
+    ("Anna Wiśniewska", "SP 1 Kraków"),
+    ("Jan Gęś", "LO 2 Gdańsk"),
+    ("Zofia Ćwik", "SP 5 Świdnik"),
+    ("Źdźisław Ąbek", "ZS Ząbki"),
+]
+
+
+@pytest.mark.parametrize(
+    ("data", "codec", "label"),
+    [
+        (POLISH_ROWS.encode("cp1250"), "cp1250", "Windows-1250"),
+        (POLISH_ROWS.encode("iso8859_2"), "iso8859-2", "ISO-8859-2"),
+        (POLISH_ROWS.encode("utf-8"), "utf-8", "UTF-8"),
+        (b"\xef\xbb\xbf" + POLISH_ROWS.encode("utf-8"), "utf-8-sig", "UTF-8 with BOM"),
+        (POLISH_ROWS.replace(";", "\t").encode("utf-16"), "utf-16", "UTF-16"),
+    ],
+)
+def test_polish_names_in_every_encoding_a_spreadsheet_saves(
+    data: bytes, codec: str, label: str
+) -> None:
+    parsed = parse_players_csv(data, "p.csv")
+    assert [(p.name, p.club) for p in parsed.players] == POLISH_PLAYERS
+    assert (parsed.encoding, parsed.encoding_label) == (codec, label)
+
+
+@pytest.mark.parametrize("codec", ["cp1250", "iso8859_2"])
+def test_one_short_line_in_a_polish_encoding(codec: str) -> None:
+    # Too short for a detector alone (it guesses Big5 or Windows-1252 for these).
+    for text, name in (("name\nŻaneta\n", "Żaneta"), ("name\nŚwiątek\n", "Świątek")):
+        parsed = parse_players_csv(text.encode(codec), "p.csv")
+        assert [p.name for p in parsed.players] == [name]
+
+
+def test_both_polish_encodings_read_the_letters_they_share_alike() -> None:
+    # ł, ó, ż, ę, ć, ń are the same bytes in Windows-1250 and ISO-8859-2.
+    data = "nazwisko i imię\nŁoś Żaneta\n".encode("cp1250")
+    assert data == "nazwisko i imię\nŁoś Żaneta\n".encode("iso8859_2").replace(b"\xb6", b"\x9c")
+    parsed = parse_players_csv(data, "p.csv")
+    assert [p.name for p in parsed.players] == ["Łoś Żaneta"]
+    assert parsed.encoding_label == "Windows-1250"
+
+
+def test_a_forced_encoding_names_the_line_and_byte_it_cannot_read() -> None:
     data = "name;club\nOla;A\nŁukasz;Łódź\n".encode("cp1250")
-    message = error(data)
+    with pytest.raises(PlayersCsvError) as err:
+        parse_players_csv(data, "p.csv", encoding="utf-8")
+    message = str(err.value)
     assert message.startswith("p.csv line 3: not UTF-8 text (byte 0xA3 at column 1)")
-    assert "re-save the file as UTF-8" in message
+    assert "re-save the file as UTF-8" in message and "--encoding" in message
+    forced = parse_players_csv(data, "p.csv", encoding="windows-1250")
+    assert [p.name for p in forced.players] == ["Ola", "Łukasz"]
+    with pytest.raises(PlayersCsvError, match="unknown encoding 'klingon'"):
+        parse_players_csv(data, "p.csv", encoding="klingon")
+
+
+def test_bytes_no_encoding_reads_as_text_are_refused() -> None:
+    message = error(b"name;club\nOla;A\n\x81\x8d\x90\x9d\x81\x8d\x90\x9d;B\n")
+    assert message.startswith("p.csv line 3: not UTF-8 text (byte 0x81 at column 1)")
+
+
+def test_a_workbook_instead_of_csv_is_named() -> None:
+    message = error(b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00" + bytes(range(256)))
+    assert message == (
+        "p.csv: this is a spreadsheet workbook (.xlsx or .ods), not CSV text; save the sheet "
+        "as CSV (File → Save as → CSV) and import that file"
+    )
+    assert "an old Excel workbook (.xls)" in error(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" * 8)
 
 
 def test_empty_file_and_header_only() -> None:
@@ -111,7 +183,7 @@ def test_import_is_all_or_nothing(tmp_path: Path) -> None:
     assert list(c.competition().event.players) == ["P001"]
     cp = tmp_path / "cp1250.csv"
     cp.write_bytes("name\nŻaneta\n".encode("cp1250"))
-    assert "line 2: not UTF-8 text" in c.fails("players", "import", str(cp))
+    assert "line 2: not UTF-8 text" in c.fails("players", "import", str(cp), "--encoding", "utf8")
     assert "no name column" in c.fails("players", "import", str(_write(tmp_path, "x;y\n1;2\n")))
     assert "cannot read the file" in c.fails("players", "import", str(tmp_path / "none.csv"))
     good = _write(tmp_path, "name;club;rating\nJan;A;3\nEwa;B;\n")
@@ -136,3 +208,19 @@ def test_batch_ids_stay_distinct_when_ids_have_gaps(tmp_path: Path) -> None:
     store.close()
     path = _write(tmp_path, "name\nA\nB\nC\n")
     assert "(P004–P006)" in c.ok("players", "import", str(path))
+
+
+def test_a_polish_excel_file_is_imported_saying_how_it_was_read(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "winter", "--name", "Zima")
+    path = tmp_path / "zapisy.csv"
+    path.write_bytes(POLISH_ROWS.encode("cp1250"))
+    out = c.ok("players", "import", str(path))
+    assert "Imported 5 players" in out
+    assert "Read as Windows-1250 (detected; --encoding ENCODING to read it otherwise)" in out
+    players = c.competition().event.players.values()
+    assert [(p.name, p.club) for p in players] == POLISH_PLAYERS
+    again = tmp_path / "dopisani.csv"
+    again.write_bytes("name\nOla Kot\n".encode("iso8859_2"))
+    out = c.ok("players", "import", str(again), "--encoding", "iso-8859-2")
+    assert "Read as ISO-8859-2 (as given)" in out
