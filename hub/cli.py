@@ -78,7 +78,14 @@ from hub.players_csv import (
     rating_of,
     read_players_csv,
 )
-from hub.season import SeasonError, open_competition, season_event, season_lines, seeds_for
+from hub.season import (
+    SeasonError,
+    open_competition,
+    season_event,
+    season_lines,
+    seeding_text,
+    seeds_for,
+)
 from hub.season import name_key as season_name_key
 from hub.service import parse_broker
 from hub.store import EventStore, StoreError
@@ -832,7 +839,8 @@ def cmd_players_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
     ids = [resolve_player(comp, text) for text in args.ids]
     org.declare_seeds(ids)
     names = ", ".join(f"{pid} {comp.event.players[pid].name}" for pid in ids)
-    ctx.print(f"Seeds (kept at different first-stage tables, best first): {names}")
+    ctx.print(f"Seeds (best first): {names}")
+    ctx.print(f"Seeding: {seeding_text(org.competition, len(ids))}")
     return 0
 
 
@@ -1174,11 +1182,12 @@ def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
     for i, player in enumerate(seeds, start=1):
         key = season_name_key(player.name)
         ctx.print(f"{i}. {player.id}  {player.name}  ({points[key]} season points)")
+    statement = seeding_text(org.competition, len(seeds))
     if args.declare:
         org.declare_seeds([p.id for p in seeds])
-        ctx.print("Declared as seeds: they play at different first-stage tables")
+        ctx.print(f"Declared as seeds: {statement}")
     else:
-        ctx.print("Not declared yet: add --declare to seed them")
+        ctx.print(f"Not declared yet (add --declare to seed them): {statement}")
     return 0
 
 

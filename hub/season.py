@@ -17,7 +17,18 @@ from hub.competition import Competition
 from hub.organizer import Organizer
 from hub.players_csv import fold
 from hub.store import EventStore
-from hub.tournament import Phase, Player, SeasonRow, season_seeds, season_table
+from hub.tournament import (
+    Phase,
+    Player,
+    PlayerCountError,
+    SeasonRow,
+    TournamentFormat,
+    preset,
+    season_seeds,
+    season_table,
+    seeding_statement,
+    table_sizes,
+)
 
 
 class SeasonError(ValueError):
@@ -124,3 +135,35 @@ def seeds_for(
             )
         by_key[key] = player
     return [by_key[key] for key in season_seeds(rows, set(by_key))]
+
+
+def first_stage_tables(comp: Competition) -> int | None:
+    """Tables of the event's first stage, or None while the automatic league scheme
+    cannot be chosen yet (fewer than 8 or more than 32 players present)."""
+    event = comp.event
+    fmt: TournamentFormat = event.format
+    count = len(event.present)
+    if not comp.fixed:
+        try:
+            fmt = preset("league", players=count)
+        except PlayerCountError:
+            return None
+    group = fmt.stages[0].groups[0]
+    if group.tables is not None:
+        return group.tables
+    try:
+        return len(table_sizes(count))
+    except PlayerCountError:
+        return None
+
+
+def seeding_text(comp: Competition, seeds: int) -> str:
+    """What declaring ``seeds`` seeds achieves in this event (003 §10a), honestly."""
+    tables = first_stage_tables(comp)
+    if tables is None:
+        return (
+            f"the number of first-stage tables is not known yet ({len(comp.event.present)} "
+            "present): whether the seeds can all sit apart is shown once the players are "
+            "checked in"
+        )
+    return seeding_statement(seeds, tables)

@@ -233,6 +233,7 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     out = second.ok("season", "seeds", str(first.db), "--declare")
     seeds = [ln.split()[1] for ln in out.splitlines() if ln[:2] in ("1.", "2.", "3.", "4.")]
     assert len(seeds) == 4 and "Declared as seeds" in out
+    assert "all 4 seeds play at different first-stage tables (4 tables)" in out
     second.ok("round", "draw")
     comp2 = second.competition()
     tables_of = {pid: t.number for t in comp2.event.seating("tables") for pid in t.players}
@@ -259,3 +260,20 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
         starts = (name in pts1) + (name in pts2)
         assert cells[2:4] == [str(total), str(starts)], cells
     assert "T1: Liga 1" in table and "T2: Liga 2" in table
+
+
+def test_league_seeds_at_three_tables_say_what_cannot_hold(tmp_path: Path) -> None:
+    """003 §10a: the season's top 4 at different first-stage tables; TOP 12 has 3."""
+    c = Cli(tmp_path / "liga.sqlite3")
+    c.ok("event", "create", "--preset", "league", "--name", "Liga 3")
+    for i in range(10):
+        c.ok("players", "add", f"Zawodnik {i}", "--check-in")
+    out = c.ok("players", "seeds", "P001", "P002", "P003", "P004")
+    assert (
+        "003 §10a cannot hold: 3 first-stage tables for 4 seeds; seeds 1, 2, 3 play at "
+        "different tables, seeds 1 and 4 share table 1" in " ".join(out.split())
+    )
+    c.ok("round", "draw", "--seed", "3")
+    tables = {pid: t.number for t in c.competition().event.seating("tables") for pid in t.players}
+    assert [tables[p] for p in ("P001", "P002", "P003", "P004")] == [1, 2, 3, 1]
+

@@ -13,6 +13,8 @@ from hub.tournament import (
     preset,
     season_seeds,
     season_table,
+    seed_tables,
+    seeding_statement,
     tournament_points,
 )
 
@@ -78,3 +80,17 @@ def test_season_seeding_puts_current_top_four_at_different_tables() -> None:
     rows = season_table(tournaments)
     assert sum(r.points for r in rows) == 3 * sum(tournament_points(p, 16) for p in range(1, 17))
     assert all(r.starts == 3 for r in rows)
+
+
+def test_seed_tables_and_what_the_seeding_can_promise() -> None:
+    assert seed_tables(4, 3) == ((1, 4), (2,), (3,))
+    assert seed_tables(4, 2) == ((1, 3), (2, 4))
+    assert seeding_statement(4, 4) == (
+        "all 4 seeds play at different first-stage tables (4 tables)"
+    )
+    three = seeding_statement(4, 3)
+    assert three.startswith("003 §10a cannot hold: 3 first-stage tables for 4 seeds")
+    assert "seeds 1 and 4 share table 1" in three
+    two = seeding_statement(4, 2)
+    assert "seeds 1 and 3 share table 1; seeds 2 and 4 share table 2" in two
+

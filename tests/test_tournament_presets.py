@@ -27,6 +27,7 @@ from hub.tournament import (
     table_sizes,
     tournament_points,
 )
+from hub.tournament.presets import league
 
 WIN_ONLY_BP = (1, 0, 0, 0)
 PLACEMENT_BP = {4: (4, 2, 1, 0), 3: (4, 2, 0)}
@@ -235,9 +236,23 @@ def test_championship_rejects_counts_outside_16_to_36(n: int) -> None:
         state.draw_next(1)
 
 
-def test_championship_semifinal_parameter_range() -> None:
-    with pytest.raises(FormatError, match="semifinal of 10 players"):
-        preset("championship", semifinal=10)
+@pytest.mark.parametrize("semifinal", [7, 10, 5])
+def test_championship_semifinal_is_eight_or_six_at_creation(semifinal: int) -> None:
+    with pytest.raises(FormatError, match=rf"a semifinal of {semifinal} players; 002 .* 8 or 6"):
+        preset("championship", semifinal=semifinal)
+
+
+@pytest.mark.parametrize(("name", "n"), [("winter", 5), ("school", 5), ("winter", 2)])
+def test_a_count_the_first_stage_cannot_seat_is_refused_at_creation(name: str, n: int) -> None:
+    with pytest.raises(PlayerCountError, match=rf"'{name}'.*{n} players"):
+        preset(name, players=n)
+
+
+def test_a_league_scheme_built_for_a_count_checks_it_at_creation() -> None:
+    with pytest.raises(PlayerCountError, match="'league-top32': 20 players, it needs 21–23"):
+        league("top32", players=20)
+    with pytest.raises(PlayerCountError, match="'league-top12': 13 players, it needs 9–12"):
+        league("top12", players=13)
 
 
 # --------------------------------------------------------------------------- league

@@ -44,6 +44,8 @@ from hub.tournament.league import (
     award_points,
     season_seeds,
     season_table,
+    seed_tables,
+    seeding_statement,
     tournament_points,
 )
 from hub.tournament.players import Player, by_rating, index_players
@@ -151,7 +153,9 @@ __all__ = [
     "season_seeds",
     "season_table",
     "seat_next",
+    "seed_tables",
     "seeded_snake",
+    "seeding_statement",
     "table_sizes",
     "three_tables_needed",
     "tournament_points",

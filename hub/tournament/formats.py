@@ -21,7 +21,7 @@ import enum
 import msgspec
 
 from hub.tournament.errors import FormatError, PlayerCountError
-from hub.tournament.seating import SeatingMethod
+from hub.tournament.seating import SeatingMethod, table_sizes
 
 
 class RankRule(enum.StrEnum):
@@ -111,12 +111,22 @@ class TournamentFormat(msgspec.Struct, frozen=True):
         raise FormatError(f"format {self.name!r}: no stage named {name!r}")
 
     def check_player_count(self, count: int) -> None:
-        """Raise :class:`PlayerCountError` naming ``count`` and the allowed range."""
+        """Raise :class:`PlayerCountError` naming ``count`` and what is wrong with it: out
+        of the format's range, or not seatable at the first stage's tables of 3 or 4."""
         if not self.min_players <= count <= self.max_players:
             raise PlayerCountError(
                 f"format {self.name!r}: {count} players, it needs "
                 f"{self.min_players}–{self.max_players}"
             )
+        first = self.stages[0]
+        for group in first.groups:
+            if isinstance(group.entry, Everyone):
+                try:
+                    table_sizes(count, group.tables)
+                except PlayerCountError as err:
+                    raise PlayerCountError(
+                        f"format {self.name!r}, stage {first.name!r}: {err}"
+                    ) from None
 
     def validate(self) -> TournamentFormat:
         """Check names and references; returns ``self`` for chaining."""

@@ -91,3 +91,34 @@ def season_seeds(
     """
     rows = [row for row in table if row.player_id in present]
     return tuple(row.player_id for row in rows[:k])
+
+
+def seed_tables(seeds: int, tables: int) -> tuple[tuple[int, ...], ...]:
+    """Seed numbers (from 1) at each first-stage table, as the league draw deals them:
+    seed ``k`` goes to table ``(k − 1) mod tables + 1`` (3 tables, 4 seeds: 1 and 4 | 2 | 3)."""
+    if tables < 1:
+        raise TournamentError(f"league seeds: {tables} first-stage tables")
+    dealt: list[list[int]] = [[] for _ in range(tables)]
+    for k in range(1, seeds + 1):
+        dealt[(k - 1) % tables].append(k)
+    return tuple(tuple(t) for t in dealt)
+
+
+def seeding_statement(seeds: int, tables: int) -> str:
+    """What the league seeding (003 §10a) achieves with ``seeds`` seeds at ``tables``
+    first-stage tables: every seed at a table of its own, or which seeds share one."""
+    if seeds <= 1:
+        return f"{seeds} seed: nothing to keep apart"
+    shared = [t for t in seed_tables(seeds, tables) if len(t) > 1]
+    if not shared:
+        return f"all {seeds} seeds play at different first-stage tables ({tables} tables)"
+    apart = ", ".join(str(t[0]) for t in seed_tables(seeds, tables))
+    pairs = "; ".join(
+        f"seeds {' and '.join(map(str, t))} share table {i}"
+        for i, t in enumerate(seed_tables(seeds, tables), start=1)
+        if len(t) > 1
+    )
+    return (
+        f"003 §10a cannot hold: {tables} first-stage tables for {seeds} seeds; "
+        f"seeds {apart} play at different tables, {pairs}"
+    )

@@ -45,6 +45,8 @@ LEAGUE_MIN_PLAYERS = 8
 LEAGUE_MAX_PLAYERS = 32
 CHAMPIONSHIP_MIN_PLAYERS = 16
 CHAMPIONSHIP_MAX_PLAYERS = 36
+#: 002 §2b: "Do półfinałów zakwalifikuje się 8 lub 6 osób".
+CHAMPIONSHIP_SEMIFINALS = (8, 6)
 #: Practical ceiling for open formats (winter, school): 100 tables.
 OPEN_MAX_PLAYERS = 400
 
@@ -121,8 +123,11 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
     the semifinal games (both tables together); everyone else follows in elimination
     order (BP then SP over the 6 elimination games).
     """
-    if not 6 <= semifinal <= 8:
-        raise FormatError(f"championship: semifinal of {semifinal} players, it takes 6–8")
+    if semifinal not in CHAMPIONSHIP_SEMIFINALS:
+        raise FormatError(
+            f"championship: a semifinal of {semifinal} players; 002 §2b seats 8 or 6 "
+            "(two tables of 4 or of 3)"
+        )
     elims = tuple(
         Stage(
             f"elimination-{i}",
@@ -270,7 +275,7 @@ def league(scheme: str, players: int | None = None, ruleset: str = "003") -> Tou
         low, high = (21, 23) if small else (24, 32)
     else:
         raise FormatError(f"league: unknown scheme {scheme!r}, expected one of {LEAGUE_SCHEMES}")
-    return TournamentFormat(
+    fmt = TournamentFormat(
         name=f"league-{scheme}",
         description=f"League tournament (003), {scheme.upper()} scheme",
         stages=stages,
@@ -278,13 +283,17 @@ def league(scheme: str, players: int | None = None, ruleset: str = "003") -> Tou
         max_players=high,
         league=True,
     ).validate()
+    if players is not None:
+        fmt.check_player_count(players)
+    return fmt
 
 
 def preset(name: str, *, players: int | None = None, semifinal: int = 8) -> TournamentFormat:
     """A preset by name (:data:`PRESET_NAMES`).
 
     ``players`` is required for ``league`` (automatic scheme by entry count) and, when
-    given, is checked against the preset's range so a wrong count fails early.
+    given, is checked now, at creation, not at the first draw: against the preset's range
+    and against the first stage's tables (5 players cannot sit at tables of 3 or 4).
     """
     fmt: TournamentFormat
     if name == "winter":
