@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import signal
 import sys
 import tempfile
 import threading
@@ -35,6 +36,7 @@ from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.protocol import Topics
 from tablekit.rulesets import Ruleset, get_ruleset
+from tablekit.stopping import stop_on_signals
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
 
@@ -84,6 +86,13 @@ class Demo:
         self.broker: MosquittoBroker | EmbeddedBroker | None = None
         self.hub: HubService | None = None
         self.director: threading.Thread | None = None
+        self.signal_name = ""
+        """The signal that stopped the demo (SIGTERM, SIGINT), if one did."""
+
+    def signalled(self, signum: int) -> None:
+        """A stop signal: only flags it (a signal handler); the main loop stops."""
+        self.signal_name = signal.Signals(signum).name
+        self.stop_event.set()
 
     def start(self) -> None:
         """Event, broker, hub, tables and organizer; if any fails to start, whatever
@@ -229,7 +238,8 @@ def run_screen(demo: Demo, args: argparse.Namespace) -> None:
             "--title", "Rummikub demo cup",
             "--size", args.size,
             "--cycle", str(args.cycle),
-        ]
+        ],
+        stop=demo.stop_event,
     )
 
 
@@ -318,19 +328,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     from tablekit.keyboard import display_available
 
     demo = Demo(args)
-    try:
-        demo.start()
-    except (BrokerError, CompetitionError, TournamentError, ValueError) as err:
-        print(f"rummikub-demo: {err}", file=sys.stderr)
-        return 2
-    try:
-        if args.window or (not args.headless and display_available()):
-            run_screen(demo, args)
-        else:
-            run_headless(demo, args)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        print("demo: stopping", flush=True)
-        demo.stop()
+    # SIGTERM (timeout, a closed terminal, systemd) and Ctrl-C stop the demo whatever
+    # the display: SDL must not take the signals over when the hub screen starts.
+    with stop_on_signals(demo.signalled):
+        try:
+            demo.start()
+        except (BrokerError, CompetitionError, TournamentError, ValueError) as err:
+            print(f"rummikub-demo: {err}", file=sys.stderr)
+            return 2
+        try:
+            if demo.stop_event.is_set():
+                pass  # a signal came while it was starting
+            elif args.window or (not args.headless and display_available()):
+                run_screen(demo, args)
+            else:
+                run_headless(demo, args)
+        finally:
+            why = f" ({demo.signal_name})" if demo.signal_name else ""
+            print(f"demo: stopping{why}", flush=True)
+            demo.stop()
+            print("demo: stopped", flush=True)
     return 0

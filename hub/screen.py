@@ -24,6 +24,7 @@ import argparse
 import logging
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -73,6 +74,7 @@ from hub.screen_layout import (
     screen_layout,
 )
 from tablekit.protocol import RoundInfo, StandingsBoard
+from tablekit.stopping import keep_signals_from_sdl, stop_on_signals
 
 log = logging.getLogger("hub.screen")
 
@@ -1068,9 +1070,20 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, stop: threading.Event | None = None) -> int:
+    """The program; it ends on ``q``/Esc, a closed window, SIGTERM or SIGINT, or when
+    ``stop`` is set (a caller that handles the signals itself, the demo)."""
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    keep_signals_from_sdl()  # SDL's handlers would swallow SIGTERM while nobody polls
+    if stop is not None:
+        return _main(args, stop)
+    own = threading.Event()
+    with stop_on_signals(lambda signum: own.set()):
+        return _main(args, own)
+
+
+def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     if args.png is not None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -1115,13 +1128,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.png is not None:
             if feed is not None:
-                time.sleep(args.wait)
+                stop.wait(args.wait)
+                if stop.is_set():
+                    return 0
             now = time.time()
             paths = render_pngs(hall_at(now), args.size, args.png, now)
             for path in paths:
                 print(path.absolute())
             return 0
-        return _run(args, hall_at)
+        return _run(args, hall_at, stop)
     finally:
         if feed is not None:
             feed.stop()
@@ -1140,7 +1155,9 @@ def _password(args: argparse.Namespace) -> str | None:
     return read_secret(args.password_file, "--password-file")
 
 
-def _run(args: argparse.Namespace, hall_at: Callable[[float], HallView]) -> int:
+def _run(
+    args: argparse.Namespace, hall_at: Callable[[float], HallView], stop: threading.Event
+) -> int:
     flags = pygame.FULLSCREEN if args.fullscreen else 0
     size = (0, 0) if args.fullscreen else args.size
     try:
@@ -1153,7 +1170,7 @@ def _run(args: argparse.Namespace, hall_at: Callable[[float], HallView]) -> int:
     screen = HallScreen(window, cycle=args.cycle, flash_after=args.flash_after)
     clock = pygame.time.Clock()
     running = True
-    while running:
+    while running and not stop.is_set():
         now = time.time()
         hall = hall_at(now)
         for event in pygame.event.get():

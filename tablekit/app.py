@@ -14,13 +14,11 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from types import FrameType
 
 from tablekit.bot import BotStyle, TableBot
 from tablekit.clock import MoveClock
@@ -28,6 +26,7 @@ from tablekit.config import ConfigError, UnitConfig, load_config
 from tablekit.journal import Journal, JournalError
 from tablekit.printer import TerminalPrinter
 from tablekit.sdnotify import Notifier
+from tablekit.stopping import keep_signals_from_sdl, stop_on_signals
 from tablekit.unit import Output, Quit, TableUnit
 from tablekit.view import TableView
 
@@ -124,13 +123,9 @@ def ring_board(config: UnitConfig, unit: TableUnit) -> Output:
 def run(unit: TableUnit, cleanups: Sequence[Callable[[], None]] = ()) -> None:
     """Run the loop on this thread until Quit, SIGTERM or Ctrl-C; then close everything."""
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        unit.put(Quit())
-
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
     try:
-        unit.run()
+        with stop_on_signals(lambda signum: unit.put(Quit())):
+            unit.run()
     finally:
         for output in unit.outputs:
             output.close()
@@ -183,6 +178,7 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
     parser = _parser("tablekit-unit", "The Rummikub table unit (GPIO, display, hub link).")
     parser.add_argument("--no-display", action="store_true", help="run without the display")
     args = parser.parse_args(argv)
+    keep_signals_from_sdl()  # before the display starts: SIGTERM must stop the unit
     config, journal = _setup(args)
     from gpiozero.exc import BadPinFactory
 
@@ -223,6 +219,7 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
     mode.add_argument("--window", action="store_true", help="always open a window")
     mode.add_argument("--headless", action="store_true", help="never open a window")
     args = parser.parse_args(argv)
+    keep_signals_from_sdl()  # before the window opens: SIGTERM must stop the sim
     config, journal = _setup(args)
     from tablekit.keyboard import TerminalKeys, display_available
 

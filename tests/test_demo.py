@@ -6,11 +6,14 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 import pytest
+from running import Running, session_left
 
 from hub.broker import wait_for_port
 from hub.demo import Demo, build_parser, demo_ruleset
@@ -135,3 +138,50 @@ def test_the_demo_championship_scores_and_shows_points_the_002_way(tmp_path: Pat
     assert rules.placement_points_4 == (4, 2, 1, 0)
     assert rules.move_seconds == args.move_seconds
     assert len(competition.tables()) == 4
+
+
+DEMO = [sys.executable, "-c", "from hub.demo import main; raise SystemExit(main())"]
+
+
+@pytest.mark.parametrize(
+    ("mode", "how"),
+    [
+        ("headless", "timeout"),  # `timeout` signals the whole group: the broker dies too
+        ("headless", "SIGTERM"),
+        ("headless", "SIGINT"),
+        ("window", "SIGTERM"),
+    ],
+)
+def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
+    tmp_path: Path, mode: str, how: str, xvfb: Callable[[int, int], str]
+) -> None:
+    env = {**os.environ}
+    if mode == "window":
+        env["DISPLAY"] = xvfb(1280, 720)
+        env.pop("SDL_VIDEODRIVER", None)
+        env.pop("WAYLAND_DISPLAY", None)
+    else:
+        env["SDL_VIDEODRIVER"] = "dummy"
+    demo = Running(
+        [*DEMO, f"--{mode}", "--broker", "mosquitto", "--players", "10", "--pace", "0.05",
+         "--every", "1", "--seed", "3", "--dir", str(tmp_path)],
+        env,
+    )
+    demo.wait_for("round-1 drawn", 60)
+    if mode == "headless":
+        demo.wait_for("hub view:", 30)
+    else:
+        time.sleep(3)  # the hub screen's window is up and polling
+    assert brokers_in(tmp_path), demo.output
+    if how == "timeout":
+        os.killpg(demo.proc.pid, signal.SIGTERM)
+    else:
+        demo.proc.send_signal(getattr(signal, how))
+    took = demo.stopped_within(15)
+    assert took is not None, f"still running 15 s after {how}:\n{demo.output}"
+    assert demo.proc.returncode == 0, demo.output
+    name = "SIGTERM" if how == "timeout" else how
+    assert f"demo: stopping ({name})" in demo.output and "demo: stopped" in demo.output
+    assert "Traceback" not in demo.output, demo.output
+    assert brokers_in(tmp_path) == []
+    assert session_left(demo.proc.pid) == []

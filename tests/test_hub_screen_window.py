@@ -7,17 +7,21 @@ under ``artifacts/hub-screen/xvfb/``.
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pygame
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from running import Running, session_left
 from xwd import screenshot
 
+from hub.broker import MosquittoBroker
 from hub.hall import State, sample_names
 from hub.screen import CELL_BG, STATE_COLOURS, TEXT
 from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
@@ -240,3 +244,23 @@ def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until
         client.disconnect()
     finally:
         feed.stop()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_the_screen_collecting_for_pngs_stops_on_a_signal_within_seconds(
+    mosquitto: Callable[..., MosquittoBroker], tmp_path: Path, sig: signal.Signals
+) -> None:
+    """With --png it waits for the retained messages before drawing: SDL's display is
+    up already, and SDL's own handlers used to swallow SIGTERM until the wait was over."""
+    broker = mosquitto()
+    screen = Running(
+        [sys.executable, "-c", "from hub.screen import main; raise SystemExit(main())",
+         "--broker", f"127.0.0.1:{broker.port}", "--png", str(tmp_path / "png"),
+         "--wait", "120"],
+        {**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    screen.wait_for("screen feed: connected", 30)
+    screen.proc.send_signal(sig)
+    assert screen.stopped_within(10) is not None, screen.output
+    assert screen.proc.returncode == 0 and "Traceback" not in screen.output, screen.output
+    assert session_left(screen.proc.pid) == []
