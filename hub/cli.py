@@ -25,6 +25,9 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
     rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
     rummikub result history --table 2 --game 1
+    rummikub sanction warn ID --why … | deduct ID --big N --why … | disqualify ID --why …
+    rummikub sanction list
+    rummikub players history ID
     rummikub standings [--stage NAME] [--table N] [--overall]
     rummikub ranking
     rummikub export csv DIR [--semicolon] | export html DIR
@@ -94,7 +97,9 @@ from hub.tournament import (
     Everyone,
     Phase,
     Player,
+    PlayerSanctioned,
     RoundSeated,
+    SanctionKind,
     Stage,
     TablePlaces,
     TopAcrossTables,
@@ -1071,6 +1076,71 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+# --- commands: sanctions, a player's history -------------------------------------------------
+
+
+def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int = 0) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    pid = resolve_player(comp, args.id)
+    stage = None if args.stage is None else _stage_arg(comp, args.stage)
+    record = org.sanction(pid, kind, why=args.why, big=big, stage=stage)
+    comp = org.competition
+    name = comp.event.players[pid].name
+    where = f" in {record.fact.stage}" if isinstance(record.fact, PlayerSanctioned) else ""
+    what = {
+        SanctionKind.WARNING: "warned",
+        SanctionKind.DEDUCTION: f"{big} big point{'s' if big > 1 else ''} deducted",
+        SanctionKind.DISQUALIFICATION: "disqualified: not seated in any later round",
+    }[kind]
+    ctx.print(f"{pid} {name}: {what}{where}; recorded {when(record.at)} by {record.by or '-'}")
+    if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
+        ctx.print(render(exports.standings_grid(comp, _stage_arg(comp, None))))
+    return 0
+
+
+def cmd_sanction_warn(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.WARNING)
+
+
+def cmd_sanction_deduct(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.DEDUCTION, args.big)
+
+
+def cmd_sanction_disqualify(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.DISQUALIFICATION)
+
+
+def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    if not comp.sanctions:
+        ctx.print("No sanctions recorded")
+        return 0
+    ctx.print(render(exports.sanctions_grid(comp)))
+    return 0
+
+
+def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    pid = resolve_player(comp, args.id)
+    event = comp.event
+    player = event.players[pid]
+    status = (
+        "disqualified" if pid in event.disqualified
+        else "withdrawn" if pid in event.withdrawn
+        else "present" if pid in event.present
+        else "registered"
+    )
+    ctx.print(f"{pid} {player.name}" + (f", {player.club}" if player.club else "") + f": {status}")
+    ctx.print(render(exports.player_stages_grid(comp, pid)))
+    ctx.print(render(exports.player_games_grid(comp, pid)))
+    if comp.sanctions_of(pid):
+        ctx.print(render(exports.sanctions_grid(comp, pid)))
+    else:
+        ctx.print("No sanctions")
+    return 0
+
+
 # --- commands: standings, ranking, exports --------------------------------------------------
 
 
@@ -1104,6 +1174,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
         "standings.csv": exports.standings_csv(comp, delimiter),
         "results.csv": exports.results_csv(comp, delimiter),
         "seating.csv": exports.seating_csv(comp, delimiter),
+        "sanctions.csv": exports.sanctions_csv(comp, delimiter),
     }
     if comp.event.phase is Phase.FINISHED:
         files["ranking.csv"] = exports.ranking_csv(comp, delimiter)
@@ -1292,6 +1363,13 @@ def build_parser() -> argparse.ArgumentParser:
         "declare seeds kept at different first-stage tables (league), best first",
     )
     p.add_argument("ids", nargs="+", metavar="ID")
+    p = leaf(
+        players,
+        "history",
+        cmd_players_history,
+        "one player's stages, games (as they count) and sanctions",
+    )
+    p.add_argument("id", metavar="ID")
 
     rounds = group("round", "draw, start, follow and close a round")
     p = leaf(rounds, "draw", cmd_round_draw, "seat the next round")
@@ -1335,6 +1413,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=_positive_int, required=True)
     p.add_argument("--stage")
 
+    sanction = group(
+        "sanction", "a judge's sanctions (002 §3): warning, big points deducted, disqualification"
+    )
+    for name, func, help_text in (
+        ("warn", cmd_sanction_warn, "record a warning (ostrzeżenie)"),
+        ("deduct", cmd_sanction_deduct, "deduct big points (odjęcie dużych punktów)"),
+        (
+            "disqualify",
+            cmd_sanction_disqualify,
+            "disqualify (dyskwalifikacja): never seated again, ranked after everyone",
+        ),
+    ):
+        p = leaf(sanction, name, func, help_text)
+        p.add_argument("id", metavar="ID")
+        if name == "deduct":
+            p.add_argument("--big", type=_positive_int, required=True, help="big points")
+        p.add_argument("--why", required=True, help="the reason, recorded with it")
+        p.add_argument(
+            "--stage", help="the stage it is given in (default: the latest drawn round)"
+        )
+    leaf(sanction, "list", cmd_sanction_list, "every sanction with who, when and why")
+
     p = leaf(groups, "standings", cmd_standings, "standings of a round, a table or overall")
     p.add_argument("--stage")
     p.add_argument("--table", type=_positive_int)
@@ -1346,7 +1446,7 @@ def build_parser() -> argparse.ArgumentParser:
         export,
         "csv",
         cmd_export_csv,
-        "standings.csv, results.csv, seating.csv (and ranking.csv when finished)",
+        "standings.csv, results.csv, seating.csv, sanctions.csv (and ranking.csv when finished)",
     )
     p.add_argument("dir", type=Path)
     p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")

@@ -25,6 +25,7 @@ from hub.tournament import (
     EventState,
     Fact,
     GameRecorded,
+    PlayerSanctioned,
     PlayerScore,
     SeatedTable,
     Stage,
@@ -209,6 +210,8 @@ class Competition:
     rejected: list[ResultRejected] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
     """The tournament facts so far, to replay when the league format is fixed."""
+    sanctions: list[OrganizerFact] = field(default_factory=list)
+    """Every judge's sanction (a :class:`PlayerSanctioned` fact) with who, when and why."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -244,6 +247,7 @@ class Competition:
         new.time_over = dict(self.time_over)
         new.rejected = list(self.rejected)
         new.facts = list(self.facts)
+        new.sanctions = list(self.sanctions)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -299,6 +303,9 @@ class Competition:
             TableProgress(t.number, t.players, done.get(t.number, 0), stage.games)
             for t in self.state.seating(stage_name)
         ]
+
+    def sanctions_of(self, player_id: str) -> list[OrganizerFact]:
+        return [r for r in self.sanctions if _sanctioned(r) == player_id]
 
     def history(self, stage: str, table: int, game: int) -> list[ResultVersion]:
         return list(self.results.get((stage, table, game), []))
@@ -376,6 +383,8 @@ class Competition:
                 self.fixed = True
             case OrganizerFact(fact=fact):
                 self._apply_fact(fact)
+                if isinstance(fact, PlayerSanctioned):
+                    self.sanctions.append(record)
             case RoundStarted(stage=stage):
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:
@@ -444,6 +453,11 @@ class Competition:
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
         placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
         return ResultVersion(placeholder, score, players)
+
+
+def _sanctioned(record: OrganizerFact) -> str:
+    fact = record.fact
+    return fact.player_id if isinstance(fact, PlayerSanctioned) else ""
 
 
 def _short(name: str) -> str:

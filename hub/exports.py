@@ -23,8 +23,8 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from hub.competition import Competition, ResultVersion
-from hub.tournament import Player, Standings
+from hub.competition import Competition, OrganizerFact, ResultVersion
+from hub.tournament import Player, PlayerSanctioned, SanctionKind, Standings
 from tablekit.scoring import Opening
 from tablekit.seats import seats_for, starting_seat
 
@@ -83,6 +83,31 @@ def _player(comp: Competition, pid: str) -> Player:
     return comp.event.players.get(pid) or Player(pid, pid)
 
 
+SANCTION_WORDS: dict[SanctionKind, str] = {
+    SanctionKind.WARNING: "warning (ostrzeżenie)",
+    SanctionKind.DEDUCTION: "big points deducted (odjęcie dużych punktów)",
+    SanctionKind.DISQUALIFICATION: "disqualified (dyskwalifikacja)",
+}
+
+
+def _sanction(record: OrganizerFact) -> PlayerSanctioned:
+    assert isinstance(record.fact, PlayerSanctioned)
+    return record.fact
+
+
+def sanction_text(comp: Competition, pid: str, deducted: int) -> str:
+    """A standings cell: the big points deducted that count there, warnings, DQ."""
+    parts = [f"−{deducted} BP"] if deducted else []
+    warnings = sum(
+        1 for r in comp.sanctions_of(pid) if _sanction(r).kind is SanctionKind.WARNING
+    )
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
+    if pid in comp.event.disqualified:
+        parts.append("DQ")
+    return ", ".join(parts)
+
+
 def _latest_stage(comp: Competition) -> str:
     played = comp.event.stages_played
     if not played:
@@ -112,25 +137,36 @@ def standings_grid(
     else:
         standings, title = event.standings(stage), f"Standings after {stage}"
     labels = place_labels([r.place for r in standings.rows])
+    sanctions = bool(comp.sanctions)
     rows = []
     for label, row in zip(labels, standings.rows, strict=True):
         player = _player(comp, row.player_id)
-        rows.append(
-            (
-                label,
-                player.name,
-                player.club or "",
-                row.player_id,
-                str(row.big),
-                signed(row.small),
-                str(row.games),
-            )
+        cells: tuple[str, ...] = (
+            label,
+            player.name,
+            player.club or "",
+            row.player_id,
+            str(row.big),
+            signed(row.small),
+            str(row.games),
         )
+        if sanctions:
+            cells = (*cells, sanction_text(comp, row.player_id, row.deducted))
+        rows.append(cells)
+    headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "BP", "SP", "Games")
     return Grid(
         title,
-        ("Place", "Player", "Club", "ID", "BP", "SP", "Games"),
+        (*headers, "Sanctions") if sanctions else headers,
         rows,
+        note=_sanctions_note(comp) if sanctions else "",
         numeric=frozenset({4, 5, 6}),
+    )
+
+
+def _sanctions_note(comp: Competition) -> str:
+    return (
+        f"BP after the judge's deductions; {len(comp.sanctions)} sanction(s) recorded "
+        "(rummikub sanction list)."
     )
 
 
@@ -143,6 +179,10 @@ def ranking_grid(comp: Competition) -> Grid:
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
     if league:
         headers = (*headers, "League pts")
+    sanctions = bool(comp.sanctions)
+    if sanctions:
+        headers = (*headers, "Sanctions")
+    deducted = event.deducted()
     rows = []
     for label, row in zip(labels, ranking, strict=True):
         player = _player(comp, row.player_id)
@@ -158,6 +198,8 @@ def ranking_grid(comp: Competition) -> Grid:
         )
         if league:
             cells = (*cells, str(league[row.player_id]))
+        if sanctions:
+            cells = (*cells, sanction_text(comp, row.player_id, deducted.get(row.player_id, 0)))
         rows.append(cells)
     name = comp.created.name if comp.created else ""
     return Grid(
@@ -194,10 +236,18 @@ def seating_grid(comp: Competition, stage: str | None = None) -> Grid:
 
 def players_grid(comp: Competition) -> Grid:
     event = comp.event
-    present, withdrawn = event.present, event.withdrawn
+    present, withdrawn, disqualified = event.present, event.withdrawn, event.disqualified
     rows = []
     for pid, player in sorted(event.players.items()):
-        status = "withdrawn" if pid in withdrawn else "present" if pid in present else "registered"
+        status = (
+            "disqualified"
+            if pid in disqualified
+            else "withdrawn"
+            if pid in withdrawn
+            else "present"
+            if pid in present
+            else "registered"
+        )
         rating = "" if player.rating is None else f"{player.rating:g}"
         rows.append((pid, player.name, player.club or "", rating, status))
     return Grid(
@@ -243,6 +293,96 @@ def version_grid(
     )
 
 
+def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
+    """Every sanction (or one player's), oldest first, with who, when and why."""
+    records = comp.sanctions if player_id is None else comp.sanctions_of(player_id)
+    rows = []
+    for number, record in enumerate(records, start=1):
+        fact = _sanction(record)
+        player = _player(comp, fact.player_id)
+        rows.append(
+            (
+                str(number),
+                _iso(record.at),
+                record.by,
+                fact.player_id,
+                player.name,
+                SANCTION_WORDS[fact.kind],
+                str(fact.big) if fact.kind is SanctionKind.DEDUCTION else "",
+                fact.stage,
+                record.why,
+            )
+        )
+    return Grid(
+        "Sanctions (kary)" if player_id is None else f"Sanctions of {player_id}",
+        ("#", "When", "Judge", "ID", "Player", "Sanction", "BP", "Stage", "Why"),
+        rows,
+        numeric=frozenset({0, 6}),
+    )
+
+
+def player_games_grid(comp: Competition, player_id: str) -> Grid:
+    """Every game ``player_id`` played, as it counts (the latest version), in order."""
+    player = _player(comp, player_id)
+    rows = []
+    for (stage, table, game), versions in sorted(
+        comp.results.items(), key=lambda kv: (comp.format.stage_index(kv[0][0]), kv[0][1:])
+    ):
+        version = versions[-1]
+        for score in version.score.scores:
+            if version.players[score.seat] != player_id:
+                continue
+            rows.append(
+                (
+                    stage,
+                    str(comp.round_number(stage)),
+                    f"{table}{score.seat}",
+                    str(game),
+                    str(score.rack_value),
+                    signed(score.small),
+                    str(score.big),
+                    str(score.place),
+                    str(len(versions)) if len(versions) > 1 else "",
+                )
+            )
+    return Grid(
+        f"Games of {player.name} ({player_id})",
+        ("Stage", "Round", "Seat", "Game", "Value", "SP", "BP", "Place", "Corrected"),
+        rows,
+        note="Corrected: the number of versions of a result a judge corrected "
+        "(rummikub result history).",
+        numeric=frozenset({1, 3, 4, 5, 6, 7, 8}),
+    )
+
+
+def player_stages_grid(comp: Competition, player_id: str) -> Grid:
+    """The player's place, points and deductions in each stage they played."""
+    event = comp.event
+    rows = []
+    for stage in event.stages_played:
+        standings = event.standings(stage)
+        if player_id not in standings.ids():
+            continue
+        row = standings.row(player_id)
+        labels = place_labels([r.place for r in standings.rows])
+        rows.append(
+            (
+                stage,
+                labels[standings.ids().index(player_id)],
+                str(row.big),
+                signed(row.small),
+                str(row.games),
+                f"−{row.deducted}" if row.deducted else "",
+            )
+        )
+    return Grid(
+        "Standings by stage",
+        ("Stage", "Place", "BP", "SP", "Games", "BP deducted"),
+        rows,
+        numeric=frozenset({2, 3, 4, 5}),
+    )
+
+
 def rack_text(tiles: int, jokers: int, opening: Opening) -> str:
     """A rack in the CLI's rack syntax (``23``, ``12j``, ``85np``)."""
     flag = {
@@ -269,9 +409,18 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
     """Standings after the latest stage: place, player, BP, SP (stored), games."""
     stage = _latest_stage(comp)
     standings = comp.event.standings(stage)
-    headers = ["stage", "place", "player_id", "name", "club", "bp", "sp", "games"]
+    headers = [
+        "stage", "place", "player_id", "name", "club", "bp", "sp", "games",
+        "bp_deducted", "warnings", "disqualified",
+    ]
+    disqualified = comp.event.disqualified
     rows = []
     for row in standings.rows:
+        warnings = sum(
+            1
+            for r in comp.sanctions_of(row.player_id)
+            if _sanction(r).kind is SanctionKind.WARNING
+        )
         player = _player(comp, row.player_id)
         cells = [
             stage,
@@ -282,9 +431,38 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
             str(row.big),
             str(row.small),
             str(row.games),
+            str(row.deducted),
+            str(warnings),
+            "1" if row.player_id in disqualified else "0",
         ]
         rows.append(cells)
     return csv_text(headers, rows, delimiter)
+
+
+def sanctions_csv(comp: Competition, delimiter: str = ",") -> str:
+    """Every sanction: when, who (the judge), the player, what, in which stage, why."""
+    rows = []
+    for record in comp.sanctions:
+        fact = _sanction(record)
+        player = _player(comp, fact.player_id)
+        rows.append(
+            (
+                _iso(record.at),
+                record.by,
+                fact.player_id,
+                player.name,
+                player.club or "",
+                str(fact.kind),
+                str(fact.big),
+                fact.stage,
+                record.why,
+            )
+        )
+    return csv_text(
+        ("at", "by", "player_id", "name", "club", "sanction", "bp", "stage", "why"),
+        rows,
+        delimiter,
+    )
 
 
 RESULT_HEADERS = (
@@ -388,7 +566,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
     league points of a league event."""
     event = comp.event
     league = event.league_points() if event.format.league else {}
-    headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp"]
+    headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp", "disqualified"]
     if league:
         headers.append("league_points")
     rows = []
@@ -403,6 +581,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
             row.stage,
             str(row.big),
             str(row.small),
+            "1" if row.player_id in event.disqualified else "0",
         ]
         if league:
             cells.append(str(league[row.player_id]))
@@ -575,9 +754,11 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
 def standings_html(comp: Competition, stage: str | None = None) -> str:
     grid = standings_grid(comp, stage)
     title = f"{_event_name(comp)} — {grid.title}"
-    return _document(title, f"<h1>{_e(_event_name(comp))}</h1>\n{grid_html(grid)}")
+    sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
+    return _document(title, f"<h1>{_e(_event_name(comp))}</h1>\n{grid_html(grid)}{sanctions}")
 
 
 def ranking_html(comp: Competition) -> str:
     grid = ranking_grid(comp)
-    return _document(grid.title, grid_html(grid, "h1"))
+    sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
+    return _document(grid.title, grid_html(grid, "h1") + sanctions)

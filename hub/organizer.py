@@ -41,9 +41,11 @@ from hub.tournament import (
     PlayerCheckedIn,
     PlayerLateArrived,
     PlayerRegistered,
+    PlayerSanctioned,
     PlayerWithdrawn,
     RoundClosed,
     RoundSeated,
+    SanctionKind,
     SeedsDeclared,
     preset,
 )
@@ -169,6 +171,28 @@ class Organizer:
 
     def withdraw(self, player_id: str, reason: str = "") -> None:
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
+
+    def sanction(
+        self,
+        player_id: str,
+        kind: SanctionKind,
+        *,
+        why: str,
+        big: int = 0,
+        stage: str | None = None,
+    ) -> OrganizerFact:
+        """A judge's sanction (002 §3): a warning, big points deducted or a
+        disqualification, given in ``stage`` (default: the latest drawn); always with
+        the reason, recorded with who and when."""
+        if not why.strip():
+            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
+        played = self.competition.event.stages_played
+        if stage is None:
+            stage = played[-1] if played else ""
+        fact = PlayerSanctioned(player_id, kind, stage, big)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        self.record(record)
+        return record
 
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
         self.record_facts([SeedsDeclared(tuple(player_ids))])

@@ -25,6 +25,11 @@ the ``fact`` field in JSON):
   Recording the same game again replaces it (a correction; who/why is the hub's record).
   Results are accepted only for the latest seated stage, until the next one is drawn.
 * :class:`RoundClosed` — the stage's results are complete; the next stage may be drawn.
+* :class:`PlayerSanctioned` — a judge's sanction (002 §3, RULES.md §3.5): a warning
+  (recorded, no points), a deduction of big points (taken off the player's total in the
+  stage it was given in, wherever that stage's games count) or a disqualification (the
+  player is never seated again and is ranked after everyone, without a title or league
+  points). Who, when and why are the hub's record.
 
 Each stage is one round. Within a draw, the generator ``random.Random(seed)`` first
 draws one lot number per registered player (in id order) used to break ties that
@@ -148,6 +153,24 @@ class RoundClosed(msgspec.Struct, frozen=True, tag="round-closed", tag_field="fa
     forced: bool = False
 
 
+class SanctionKind(enum.StrEnum):
+    WARNING = "warning"
+    """Ostrzeżenie: recorded and shown, no points."""
+    DEDUCTION = "deduction"
+    """Odjęcie dużych punktów (002 §3)."""
+    DISQUALIFICATION = "disqualification"
+    """Dyskwalifikacja: never seated again, ranked after everyone."""
+
+
+class PlayerSanctioned(msgspec.Struct, frozen=True, tag="player-sanctioned", tag_field="fact"):
+    player_id: str
+    kind: SanctionKind
+    stage: str = ""
+    """The stage it was given in ("" before the first draw); a deduction counts there."""
+    big: int = 0
+    """Big points deducted (a deduction only)."""
+
+
 Fact = (
     PlayerRegistered
     | PlayerCheckedIn
@@ -157,6 +180,7 @@ Fact = (
     | RoundSeated
     | GameRecorded
     | RoundClosed
+    | PlayerSanctioned
 )
 
 
@@ -230,6 +254,9 @@ class EventState:
         self._late: dict[str, int] = {}
         self._seeds: tuple[str, ...] = ()
         self._rounds: list[_Round] = []
+        self._disqualified: set[str] = set()
+        self._deducted: dict[tuple[str, str], int] = {}
+        """(stage, player) -> big points deducted in that stage."""
         self._facts = 0
 
     # ---- building
@@ -257,6 +284,8 @@ class EventState:
         other._late = dict(self._late)
         other._seeds = self._seeds
         other._rounds = [*self._rounds[:-1], self._rounds[-1].copy()] if self._rounds else []
+        other._disqualified = set(self._disqualified)
+        other._deducted = dict(self._deducted)
         other._facts = self._facts
         return other
 
@@ -275,6 +304,8 @@ class EventState:
             self._seat(fact)
         elif isinstance(fact, GameRecorded):
             self._record(fact)
+        elif isinstance(fact, PlayerSanctioned):
+            self._sanction(fact)
         else:
             self._close(fact.stage, forced=fact.forced)
         self._facts += 1
@@ -299,6 +330,8 @@ class EventState:
         self._player(player_id, what)
         if player_id in self._withdrawn:
             raise PlayerStatusError(f"{what}: player {player_id!r} has withdrawn")
+        if player_id in self._disqualified:
+            raise PlayerStatusError(f"{what}: player {player_id!r} is disqualified")
         if player_id in self._present:
             raise PlayerStatusError(f"{what}: player {player_id!r} is already present")
         if self.phase is Phase.FINISHED:
@@ -322,6 +355,43 @@ class EventState:
             raise PlayerStatusError(f"withdraw: player {player_id!r} has already withdrawn")
         self._withdrawn[player_id] = reason
         self._present.discard(player_id)
+
+    def _sanction(self, fact: PlayerSanctioned) -> None:
+        pid = fact.player_id
+        self._player(pid, f"{fact.kind}")
+        if pid in self._disqualified:
+            raise PlayerStatusError(f"{fact.kind}: player {pid!r} is already disqualified")
+        if fact.stage:
+            rnd = self._round(fact.stage)
+            if pid not in rnd.player_ids():
+                raise PlayerStatusError(
+                    f"{fact.kind}: player {pid!r} does not play in stage {fact.stage!r}"
+                )
+        if fact.kind is SanctionKind.DEDUCTION:
+            if not fact.stage:
+                raise RoundStateError(
+                    f"deduction for {pid!r}: nothing is drawn yet, no big points to deduct"
+                )
+            if fact.big < 1:
+                raise PlayerStatusError(
+                    f"deduction for {pid!r}: deduct at least 1 big point, got {fact.big}"
+                )
+            key = (fact.stage, pid)
+            self._deducted[key] = self._deducted.get(key, 0) + fact.big
+        elif fact.big:
+            raise PlayerStatusError(f"{fact.kind} for {pid!r}: only a deduction takes big points")
+        if fact.kind is SanctionKind.DISQUALIFICATION:
+            self._disqualified.add(pid)
+            self._present.discard(pid)
+
+    def _deductions(self, stages: Iterable[str]) -> dict[str, int]:
+        """Big points deducted per player in ``stages``."""
+        wanted = set(stages)
+        out: dict[str, int] = {}
+        for (stage, pid), big in self._deducted.items():
+            if stage in wanted:
+                out[pid] = out.get(pid, 0) + big
+        return out
 
     def _declare_seeds(self, player_ids: Sequence[str]) -> None:
         for pid in player_ids:
@@ -424,6 +494,16 @@ class EventState:
         return frozenset(self._withdrawn)
 
     @property
+    def disqualified(self) -> frozenset[str]:
+        return frozenset(self._disqualified)
+
+    def deducted(self, stage: str | None = None) -> dict[str, int]:
+        """Big points deducted per player, in ``stage`` or (None) in the whole event."""
+        if stage is None:
+            return self._deductions(s for s, _ in self._deducted)
+        return self._deductions((stage,))
+
+    @property
     def phase(self) -> Phase:
         if not self._rounds:
             return Phase.REGISTRATION
@@ -499,7 +579,9 @@ class EventState:
         """BP then SP over every game played so far, every player who played or is present."""
         played = [pid for rnd in self._rounds for pid in rnd.player_ids()]
         return compute_standings(
-            (g for rnd in self._rounds for g in rnd.games()), [*played, *sorted(self._present)]
+            (g for rnd in self._rounds for g in rnd.games()),
+            [*played, *sorted(self._present)],
+            self.deducted(),
         )
 
     def table_standings(self, stage: str, table: int) -> Standings:
@@ -507,7 +589,9 @@ class EventState:
         rnd = self._round(stage)
         if not 1 <= table <= len(rnd.tables):
             raise RoundStateError(f"stage {stage!r}: no table {table}")
-        return compute_standings(rnd.table_games(table), rnd.tables[table - 1].players)
+        return compute_standings(
+            rnd.table_games(table), rnd.tables[table - 1].players, self._deductions((stage,))
+        )
 
     def standings(self, stage: str | None = None) -> Standings:
         """The ranking of ``stage``'s players by its rule (default: the latest stage).
@@ -528,7 +612,8 @@ class EventState:
             chunks: list[Standings]
             if rnd.stage.ranking is RankRule.TOTALS:
                 ids = [pid for t in tables for pid in t.players]
-                acc = totals(self._games(rnd.stage.counted()), ids)
+                counted = rnd.stage.counted()
+                acc = totals(self._games(counted), ids, self._deductions(counted))
                 chunks = [standings_from_totals(acc[pid] for pid in ids)]
             elif rnd.stage.ranking is RankRule.TABLE_BLOCKS:
                 chunks = [self.table_standings(rnd.stage.name, t.number) for t in tables]
@@ -551,6 +636,7 @@ class EventState:
             self._placings(rnd, tables), key=lambda p: (p.place, -p.big, -p.small, p.player_id)
         )
         games = {pid: sum(1 for g in rnd.games() if pid in g) for pid in rnd.player_ids()}
+        deducted = self._deductions((rnd.stage.name,))
         rows: list[StandingRow] = []
         for i, p in enumerate(placings):
             prev = placings[i - 1] if i else None
@@ -560,23 +646,43 @@ class EventState:
                 p.small,
             )
             place = rows[-1].place if same else i + 1
-            rows.append(StandingRow(place, p.player_id, p.big, p.small, games[p.player_id]))
+            rows.append(
+                StandingRow(
+                    place, p.player_id, p.big, p.small, games[p.player_id],
+                    deducted.get(p.player_id, 0),
+                )
+            )
         return Standings(tuple(rows))
 
     def final_ranking(self) -> tuple[RankingRow, ...]:
         """Final places with titles (RULES.md §4); only when the event is finished."""
         if self.phase is not Phase.FINISHED:
             raise RoundStateError(f"final ranking: the event is not finished ({self.phase})")
-        return stack_blocks(
-            ((rnd.stage.name, self._stage_ranking(rnd)) for rnd in reversed(self._rounds)),
-            self.format.titles,
-        )
+        blocks = [(rnd.stage.name, self._stage_ranking(rnd)) for rnd in reversed(self._rounds)]
+        if not self._disqualified:
+            return stack_blocks(blocks, self.format.titles)
+        # Disqualified players are ranked after everyone, in the order of their last stage.
+        kept = [(name, _without(ranking, self._disqualified)) for name, ranking in blocks]
+        out = list(stack_blocks(kept, self.format.titles))
+        placed = {row.player_id for row in out}
+        last = len(out)
+        for name, ranking in blocks:
+            for row in ranking.rows:
+                if row.player_id in self._disqualified and row.player_id not in placed:
+                    placed.add(row.player_id)
+                    last += 1
+                    out.append(
+                        RankingRow(last, row.player_id, name, row.big, row.small, row.games)
+                    )
+        return tuple(out)
 
     def league_points(self) -> dict[str, int]:
         """League tournament points per participant (003), from the final ranking."""
         if not self.format.league:
             raise TournamentError(f"league points: format {self.format.name!r} is not a league")
-        return award_points({row.player_id: row.place for row in self.final_ranking()})
+        ranking = self.final_ranking()
+        points = award_points({row.player_id: row.place for row in ranking})
+        return {pid: 0 if pid in self._disqualified else n for pid, n in points.items()}
 
     # ---- drawing
 
@@ -619,7 +725,7 @@ class EventState:
         return RoundSeated(stage.name, seed, tuple(tables), repeats)
 
     def _active(self, pid: str) -> bool:
-        return pid not in self._withdrawn
+        return pid not in self._withdrawn and pid not in self._disqualified
 
     def _select(self, entry: Selector, lots: Mapping[str, float]) -> list[str]:
         if isinstance(entry, Everyone):
@@ -689,6 +795,17 @@ class EventState:
             return [pid for pid in self._seeds if pid in pool][:LEAGUE_SEEDS]
         rated = [p for pid in sorted(pool) if (p := self._players[pid]).rating is not None]
         return [p.id for p in by_rating(rated, rng)][:LEAGUE_SEEDS]
+
+
+def _without(standings: Standings, players: frozenset[str] | set[str]) -> Standings:
+    """``standings`` without ``players``; the others keep their order and shared places,
+    renumbered (competition ranking)."""
+    rows = [r for r in standings.rows if r.player_id not in players]
+    out: list[StandingRow] = []
+    for i, row in enumerate(rows):
+        same = i > 0 and rows[i - 1].place == row.place
+        out.append(msgspec.structs.replace(row, place=out[-1].place if same else i + 1))
+    return Standings(tuple(out))
 
 
 def seat_next(state: EventState, seed: int) -> tuple[EventState, RoundSeated]:

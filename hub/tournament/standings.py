@@ -1,6 +1,8 @@
 """Standings (RULES.md §3.5): totals of big points (BP) and small points (SP).
 
-Order by total BP, then total SP, both descending. Players still level share a place
+Order by total BP, then total SP, both descending. Big points a judge deducted (a
+sanction, RULES.md §3.5) are taken off the total before ranking; ``deducted`` says how
+many. Players still level share a place
 (competition ranking: 1, 2, 2, 4); the order in which games or players were given never
 decides anything. Inside a shared place rows are listed by player id, only so that the
 output is deterministic.
@@ -28,6 +30,8 @@ class StandingRow(msgspec.Struct, frozen=True):
     big: int
     small: int
     games: int
+    deducted: int = 0
+    """Big points deducted by the judge, already taken off ``big``."""
 
 
 class Standings(msgspec.Struct, frozen=True):
@@ -58,10 +62,19 @@ class Totals(msgspec.Struct, frozen=True):
     big: int = 0
     small: int = 0
     games: int = 0
+    deducted: int = 0
 
 
-def totals(games: Iterable[GameScores], participants: Iterable[str] = ()) -> dict[str, Totals]:
-    """Sum BP, SP and games played per player; ``participants`` appear even with no game."""
+def totals(
+    games: Iterable[GameScores],
+    participants: Iterable[str] = (),
+    deductions: Mapping[str, int] | None = None,
+) -> dict[str, Totals]:
+    """Sum BP, SP and games played per player; ``participants`` appear even with no game.
+
+    ``deductions`` (big points per player) are taken off the players' big points who
+    are among them; a deduction of someone else is not theirs to count here.
+    """
     acc: dict[str, list[int]] = {pid: [0, 0, 0] for pid in participants}
     for game in games:
         for pid, (big, small) in game.items():
@@ -69,7 +82,11 @@ def totals(games: Iterable[GameScores], participants: Iterable[str] = ()) -> dic
             entry[0] += big
             entry[1] += small
             entry[2] += 1
-    return {pid: Totals(pid, big, small, n) for pid, (big, small, n) in acc.items()}
+    cut = deductions or {}
+    return {
+        pid: Totals(pid, big - cut.get(pid, 0), small, n, cut.get(pid, 0))
+        for pid, (big, small, n) in acc.items()
+    }
 
 
 def standings_from_totals(all_totals: Iterable[Totals]) -> Standings:
@@ -79,15 +96,23 @@ def standings_from_totals(all_totals: Iterable[Totals]) -> Standings:
     ranked = rank_by_points({pid: (t.big, t.small) for pid, t in by_id.items()})
     return Standings(
         tuple(
-            StandingRow(place, pid, by_id[pid].big, by_id[pid].small, by_id[pid].games)
+            StandingRow(
+                place, pid, by_id[pid].big, by_id[pid].small, by_id[pid].games,
+                by_id[pid].deducted,
+            )
             for place, pid in ranked
         )
     )
 
 
-def compute_standings(games: Iterable[GameScores], participants: Iterable[str] = ()) -> Standings:
-    """Standings over ``games``; ``participants`` with no game are listed with zeros."""
-    return standings_from_totals(totals(games, participants).values())
+def compute_standings(
+    games: Iterable[GameScores],
+    participants: Iterable[str] = (),
+    deductions: Mapping[str, int] | None = None,
+) -> Standings:
+    """Standings over ``games``; ``participants`` with no game are listed with zeros;
+    ``deductions`` are big points taken off by the judge."""
+    return standings_from_totals(totals(games, participants, deductions).values())
 
 
 def lot_keys(player_ids: Iterable[str], rng: random.Random) -> dict[str, float]:

@@ -1,0 +1,155 @@
+"""A judge's sanctions (002 §3, RULES.md §3.5): warnings, big points deducted and
+disqualifications, recorded with who/when/why and shown in standings, exports and a
+player's history."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from test_cli_support import Cli
+
+from hub import exports
+from hub.tournament import EventState, PlayerSanctioned, SanctionKind, preset
+from hub.tournament.players import Player
+from hub.tournament.progress import GameRecorded, PlayerScore, RoundClosed, check_in_all
+
+
+def school_round_one(tmp_path: Path) -> Cli:
+    """A school event, 8 players, round 1 played: seat A wins every game."""
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for i in range(1, 9):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c.ok("round", "draw", "--seed", "5")
+    c.ok("round", "start")
+    for table in (1, 2):
+        for game in (1, 2):
+            c.ok(
+                "result", "enter", "--table", str(table), "--game", str(game),
+                "--racks", "A=0 B=10 C=20 D=30" if table == 1 else "A=0 B=5 C=5 D=5",
+            )
+    return c
+
+
+def csv_rows(path: Path) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+
+
+def test_a_deduction_counts_in_standings_and_exports(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    comp = c.competition()
+    leader, second = comp.event.standings().rows[:2]
+    assert (leader.big, second.big) == (2, 2) and leader.small > second.small
+    out = c.ok(
+        "sanction", "deduct", leader.player_id, "--big", "1", "--why", "przeszkadzanie",
+        by="sędzia Jan",
+    )
+    assert f"{leader.player_id} " in out and "1 big point deducted in round-1" in out
+    comp = c.competition()
+    rows = comp.event.standings().rows
+    assert [r.player_id for r in rows[:2]] == [second.player_id, leader.player_id]
+    assert (rows[1].big, rows[1].deducted, rows[1].small) == (1, 1, leader.small)
+    assert comp.event.overall_standings().row(leader.player_id).big == 1
+
+    standings = c.ok("standings")
+    line = next(ln for ln in standings.splitlines() if leader.player_id in ln)
+    assert line.split()[0] == "2" and "−1 BP" in line
+    assert "Sanctions" in standings and "BP after the judge's deductions" in standings
+
+    c.ok("export", "csv", str(tmp_path / "out"))
+    by_id = {r["player_id"]: r for r in csv_rows(tmp_path / "out" / "standings.csv")}
+    assert (by_id[leader.player_id]["bp"], by_id[leader.player_id]["bp_deducted"]) == ("1", "1")
+    assert by_id[leader.player_id]["place"] == "2"
+    assert by_id[second.player_id]["bp_deducted"] == "0"
+    [sanction] = csv_rows(tmp_path / "out" / "sanctions.csv")
+    assert (sanction["player_id"], sanction["sanction"], sanction["bp"]) == (
+        leader.player_id, "deduction", "1")
+    assert (sanction["by"], sanction["why"], sanction["stage"]) == (
+        "sędzia Jan", "przeszkadzanie", "round-1")
+    assert sanction["at"].startswith("2023-11-")
+
+    c.ok("export", "html", str(tmp_path / "html"))
+    page = (tmp_path / "html" / "standings.html").read_text(encoding="utf-8")
+    assert "−1 BP" in page and "przeszkadzanie" in page and "sędzia Jan" in page
+
+    history = c.ok("players", "history", leader.player_id)
+    assert "Games of" in history and "przeszkadzanie" in history
+    assert len([ln for ln in history.splitlines() if ln.startswith("round-1 ")]) == 3
+    assert "−1" in history  # the stage line shows the deduction
+
+
+def test_warnings_are_recorded_and_shown_without_points(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    before = c.competition().event.standings()
+    c.ok("sanction", "warn", "P004", "--why", "niecenzuralne słowa")
+    c.ok("sanction", "warn", "4", "--why", "again")
+    assert c.competition().event.standings() == before
+    line = next(ln for ln in c.ok("standings").splitlines() if "P004" in ln)
+    assert "2 warnings" in line
+    listed = c.ok("sanction", "list")
+    assert listed.count("warning (ostrzeżenie)") == 2 and "niecenzuralne słowa" in listed
+
+
+def test_sanctions_need_a_reason_a_player_and_a_stage_they_played(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    assert "--why" in c.fails("sanction", "deduct", "P001", "--big", "1")
+    assert "say why" in c.fails("sanction", "warn", "P001", "--why", "  ")
+    assert "unknown player" in c.fails("sanction", "warn", "P042", "--why", "x")
+    assert "at least 1" in c.fails("sanction", "deduct", "P001", "--big", "0", "--why", "x")
+    assert "'round-2' is not drawn" in c.fails(
+        "sanction", "deduct", "P001", "--big", "1", "--why", "x", "--stage", "round-2"
+    )
+
+
+def test_a_disqualified_player_is_not_seated_again_and_ranks_last(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    leader = c.competition().event.standings().rows[0].player_id
+    out = c.ok("sanction", "disqualify", leader, "--why", "oszustwo")
+    assert "not seated in any later round" in out
+    assert "disqualified" in c.fails("sanction", "warn", leader, "--why", "x")
+    c.ok("round", "close")
+    c.ok("round", "draw", "--seed", "1")
+    comp = c.competition()
+    seated = {pid for t in comp.event.seating("round-2") for pid in t.players}
+    assert leader not in seated and len(seated) == 7
+    assert "disqualified" in c.ok("players", "list")
+    assert "DQ" in next(ln for ln in c.ok("standings", "--overall").splitlines() if leader in ln)
+
+
+def test_disqualified_players_rank_after_everyone_without_a_title() -> None:
+    fmt = preset("school")
+    players = [Player(f"P{i}", f"Gracz {i}") for i in range(1, 9)]
+    state = EventState.replay(fmt, check_in_all(players))
+    for number, stage in enumerate(s.name for s in fmt.stages):
+        seated = state.draw_next(number)
+        state = state.apply(seated)
+        for table in seated.tables:
+            for game in range(1, fmt.stages[number].games + 1):
+                scores = tuple(
+                    PlayerScore(pid, 1 if i == 0 else 0, 30 if i == 0 else -10)
+                    for i, pid in enumerate(table.players)
+                )
+                state = state.apply(GameRecorded(stage, table.number, game, scores))
+        if number == 0:
+            champion = state.standings(stage).rows[0].player_id
+            state = state.apply(
+                PlayerSanctioned(champion, SanctionKind.DISQUALIFICATION, stage)
+            )
+        state = state.apply(_closed(stage))
+    ranking = state.final_ranking()
+    assert len(ranking) == 8 and ranking[-1].place == 8
+    assert [r.place for r in ranking] == sorted(r.place for r in ranking)
+    assert ranking[-1].player_id == champion and ranking[-1].title is None
+    assert ranking[0].player_id != champion and ranking[0].title is not None
+
+
+def _closed(stage: str) -> RoundClosed:
+    return RoundClosed(stage)
+
+
+def test_the_standings_grid_has_no_sanctions_column_without_sanctions(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    grid = exports.standings_grid(c.competition())
+    assert "Sanctions" not in grid.headers and grid.note == ""
