@@ -36,9 +36,11 @@ from hub.competition import (
 )
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
+    EventState,
     Fact,
     Player,
     PlayerCheckedIn,
+    PlayerCountError,
     PlayerLateArrived,
     PlayerRegistered,
     PlayerSanctioned,
@@ -53,6 +55,26 @@ from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameReport
 
 log = logging.getLogger("hub.organizer")
+
+
+def check_in_hint(event: EventState) -> str:
+    """How to get players into the first draw when too few are present ("" if the
+    registration list itself is the problem)."""
+    if event.stages_played:
+        return ""
+    if not event.players:
+        return (
+            "; nobody is registered yet: rummikub players import FILE "
+            "(or rummikub players add NAME)"
+        )
+    waiting = len(event.players) - len(event.present) - len(event.withdrawn)
+    if waiting <= 0:
+        return ""
+    return (
+        f"; {len(event.present)} of {len(event.players)} registered players are checked in "
+        "and only they are drawn: check the others in with rummikub players check-in --all "
+        "(or rummikub players check-in ID …)"
+    )
 
 RECORD_KINDS = frozenset(
     str(t.__struct_config__.tag)
@@ -203,11 +225,14 @@ class Organizer:
         seed = secrets.randbelow(2**31) if seed is None else seed
         records: list[Record] = []
         created = competition.created
-        if created is not None and not competition.fixed:
-            fmt = preset(created.preset, players=len(competition.event.present))
-            records.append(FormatFixed(at=self.clock(), by=self.by, format=fmt))
-            competition = competition.apply(records[0])
-        seated = competition.event.draw_next(seed)
+        try:
+            if created is not None and not competition.fixed:
+                fmt = preset(created.preset, players=len(competition.event.present))
+                records.append(FormatFixed(at=self.clock(), by=self.by, format=fmt))
+                competition = competition.apply(records[0])
+            seated = competition.event.draw_next(seed)
+        except PlayerCountError as err:
+            raise PlayerCountError(f"draw: {err}{check_in_hint(competition.event)}") from None
         records.append(OrganizerFact(at=self.clock(), by=self.by, fact=seated))
         self.record(*records)
         return seated

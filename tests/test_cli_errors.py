@@ -88,6 +88,28 @@ def test_championship_with_15_players_is_refused_at_the_draw(tmp_path: Path) -> 
     assert "15 players, it needs 16–36" in err
 
 
+def test_a_draw_with_nobody_checked_in_says_how_to_check_players_in(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "s.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "S")
+    err = c.fails("round", "draw")
+    assert "0 players, it needs 3–400; nobody is registered yet: rummikub players import" in err
+    for i in range(6):
+        c.ok("players", "add", f"Uczeń {i}")
+    err = c.fails("round", "draw")
+    assert err.startswith("rummikub: draw: format 'school': 0 players, it needs 3–400; ")
+    assert "0 of 6 registered players are checked in and only they are drawn" in err
+    assert "rummikub players check-in --all" in err
+    c.ok("players", "check-in", "P001", "P002")
+    assert "2 of 6 registered players are checked in" in c.fails("round", "draw")
+    league = Cli(tmp_path / "l.sqlite3")
+    league.ok("event", "create", "--preset", "league", "--name", "L")
+    league.ok("players", "add", "Ola Kot")
+    err = league.fails("round", "draw")
+    assert "a league tournament takes 8–32; 0 of 1 registered players are checked in" in err
+    c.ok("players", "check-in", "--all")
+    assert "Round 1" in c.ok("round", "draw")
+
+
 def test_duplicate_player_added_by_hand(school: Cli) -> None:
     err = school.fails("players", "add", "  uczeń   1 ", "--club", "sp 1")
     assert "duplicate player 'uczeń 1' (sp 1): already registered as P001" in err
