@@ -42,7 +42,7 @@ class BotStyle:
     """Start the next game from the judge menu; False when the hub's assignments do."""
 
 
-_TYPING = frozenset({Step.TILES, Step.JOKERS, Step.CONFIRM, Step.REJECTED})
+_TYPING = frozenset({Step.TILES, Step.CONFIRM, Step.REJECTED})
 
 
 class TableBot:
@@ -152,8 +152,8 @@ class TableBot:
                 self._key("backspace")
                 self._key("backspace")
             self._type(str(tiles))
-            self._key("enter")
-            self._type(str(jokers))
+            for _ in range(jokers):
+                self._key("+")
             self._key("enter")
             self._sleep(self._human(1.0, 3.0))
 

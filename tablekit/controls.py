@@ -30,7 +30,7 @@ from tablekit.clock import (
 from tablekit.result_entry import ResultEntry, Step
 from tablekit.scoring import GameEnding, Opening
 
-_JUDGED_STEPS = frozenset({Step.TILES, Step.JOKERS, Step.CONFIRM, Step.REJECTED})
+_JUDGED_STEPS = frozenset({Step.TILES, Step.CONFIRM, Step.REJECTED})
 """Result-entry steps where the judge's decisions still apply."""
 
 DEFAULT_SETTLE = 0.05

@@ -573,7 +573,6 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
 
 _ENTRY_LOOK: dict[Step, tuple[IconKind, Colour, Colour]] = {
     Step.TILES: (IconKind.KEYPAD, SLATE, WHITE),
-    Step.JOKERS: (IconKind.KEYPAD, SLATE, WHITE),
     Step.CONFIRM: (IconKind.CHECK, SLATE, WHITE),
     Step.READY: (IconKind.HOURGLASS, DARK_GREY, WHITE),
     Step.SUBMITTED: (IconKind.HOURGLASS, DARK_GREY, WHITE),
@@ -582,7 +581,6 @@ _ENTRY_LOOK: dict[Step, tuple[IconKind, Colour, Colour]] = {
 }
 """Band icon, background and text colour of each step (word and shape, not colour alone)."""
 
-_TYPING = (Step.TILES, Step.JOKERS)
 _PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _OPENING_TAGS = {
     Opening.NOT_OPENED: "NEVER OPENED",
@@ -727,14 +725,16 @@ def _signed(points: int) -> str:
     return "0"
 
 
-def _rack_words(rack: RackEntry, current: bool, step: Step) -> str:
+def _rack_words(rack: RackEntry, current: bool) -> str:
     if rack.tiles is None:
         return "typing…" if current else "—"
     if rack.jokers:
-        return f"{rack.tiles} +{rack.jokers} joker{'s' if rack.jokers > 1 else ''}"
-    if rack.jokers is None:
-        return f"{rack.tiles} +jokers?" if current and step is Step.JOKERS else str(rack.tiles)
+        return f"{rack.tiles} {_jokers_words(rack.jokers)}"
     return str(rack.tiles)
+
+
+def _jokers_words(jokers: int) -> str:
+    return f"+{jokers} joker{'s' if jokers > 1 else ''}"
 
 
 def _opening_note(rack: RackEntry, ruleset: Ruleset) -> str:
@@ -752,10 +752,10 @@ def _opening_note(rack: RackEntry, ruleset: Ruleset) -> str:
 def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
     """Where each entry panel goes: they tile the space under the band."""
     r = lay.below_band
-    hint_h = round(r.h * (0.17 if lay.portrait else 0.22 if step in _TYPING else 0.2))
+    hint_h = round(r.h * (0.17 if lay.portrait else 0.22 if step is Step.TILES else 0.2))
     body = Box(r.x, r.y, r.w, r.h - hint_h)
     hint = Box(r.x, body.bottom, r.w, hint_h)
-    if step in _TYPING:
+    if step is Step.TILES:
         if lay.portrait:
             seat_h, ask_h, buf_h = (round(body.h * f) for f in (0.16, 0.14, 0.26))
             seat = Box(r.x, body.y, r.w, seat_h)
@@ -785,7 +785,7 @@ def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
 def _entry_panels(lay: Layout, view: TableView, e: EntryView) -> list[Panel]:
     boxes = _entry_regions(lay, e.step)
     panels: list[Panel] = []
-    if e.step in _TYPING:
+    if e.step is Step.TILES:
         panels += [
             _entry_seat(lay, view, e, boxes["seat"]),
             _entry_ask(lay, e, boxes["ask"]),
@@ -845,16 +845,11 @@ def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
     ask = Box(inner.x, inner.y, inner.w, ask_h)
     sub = Box(inner.x, ask.bottom, inner.w, inner.h - ask_h)
     rack = next(r for r in e.racks if r.seat == e.seat)
-    if e.step is Step.TILES:
-        question = "Tiles left on the rack (sum)"
-        keeps = (
-            "0 if the rack is empty" if rack.tiles is None else f"ENTER alone keeps {rack.tiles}"
-        )
+    question = "Tiles left on the rack (sum)"
+    if rack.tiles is None:
+        keeps = "0 = empty rack · + for each joker"
     else:
-        question = "Jokers left (0–2)"
-        keeps = (
-            "ENTER alone: no joker" if rack.jokers is None else f"ENTER alone keeps {rack.jokers}"
-        )
+        keeps = f"ENTER alone keeps {_rack_words(rack, False)}"
     note = _opening_note(rack, e.ruleset)
     items: tuple[Item, ...] = (
         Text(question, ask, WHITE, Align.LEFT, shrink=0.6),
@@ -864,23 +859,30 @@ def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
 
 
 def _entry_buffer(lay: Layout, e: EntryView, box: Box) -> Panel:
-    """The number typed so far, very large in a frame; greyed, what ENTER alone takes."""
+    """The number typed so far, very large in a frame, with the jokers typed beside it in
+    words ("+1 joker"); greyed, what ENTER alone keeps."""
     p = lay.pad
-    frame = box.inset(p * 4, p * 2)
-    if not lay.portrait:
-        frame = Box(frame.x, frame.y, min(frame.w, round(frame.h * 2.6)), frame.h)
     rack = next(r for r in e.racks if r.seat == e.seat)
-    if e.buffer:
-        shown, colour = e.buffer, WHITE
+    typed = bool(e.buffer or e.jokers_typed)
+    if typed:
+        shown, jokers, colour = e.buffer, e.jokers_typed, WHITE
     else:
-        kept = rack.tiles if e.step is Step.TILES else (rack.jokers or 0)
-        shown, colour = ("" if kept is None else str(kept)), GREY
+        shown = "" if rack.tiles is None else str(rack.tiles)
+        jokers, colour = rack.jokers or 0, GREY
+    frame = box.inset(p * 4, p * 2)
+    if not lay.portrait and not jokers:
+        frame = Box(frame.x, frame.y, min(frame.w, round(frame.h * 2.6)), frame.h)
     digits = frame.inset(max(p * 2, frame.h // 10))
-    items: tuple[Item, ...] = (
-        Fill(frame, WHITE, radius=p * 3, width=max(2, p)),
-        Text(shown, digits, colour, tight=True, template="000"),
-    )
-    return Panel("entry-buffer", box, BACKGROUND, items)
+    items: list[Item] = [Fill(frame, WHITE, radius=p * 3, width=max(2, p))]
+    if jokers:
+        split = digits.x + round(digits.w * 0.55)
+        label = Box(split + p * 2, digits.y, digits.right - split - p * 2, digits.h)
+        label = label.inset(0, label.h // 4)
+        words = _jokers_words(jokers)
+        items.append(Text(words, label, AMBER if typed else GREY, Align.LEFT, shrink=0.3))
+        digits = Box(digits.x, digits.y, split - digits.x, digits.h)
+    items.append(Text(shown, digits, colour, tight=True, template="000"))
+    return Panel("entry-buffer", box, BACKGROUND, tuple(items))
 
 
 def _entry_seats(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
@@ -913,7 +915,7 @@ def _entry_seats(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
         else:
             first_name = view.name(rack.seat).split()[0]
             items.append(Text(first_name, name, WHITE if current else DIM, Align.LEFT, shrink=0.8))
-        words = _rack_words(rack, current, e.step)
+        words = _rack_words(rack, current)
         colour = WHITE if rack.tiles is not None else GREY
         items.append(Text(words, value, colour, Align.LEFT, shrink=0.7))
         if rack.complete:
@@ -1103,10 +1105,10 @@ def _entry_hint(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
             icon.right + p * 3, inner.y + p, inner.right - icon.right - p * 6, inner.h - p * 2
         )
         items += wrap(message, text, BLACK, Align.LEFT, max_lines=2)
-    elif e.step in _TYPING:
+    elif e.step is Step.TILES:
         items += key_hints(
             inner,
-            (("ENTER", "next"), ("⌫", "or"), ("−", "back"), ("*", "never opened")),
+            (("ENTER", "next"), ("+", "joker"), ("−", "back"), ("*", "never opened")),
             inner.h,
         )
     elif e.step is Step.CONFIRM:
@@ -1218,7 +1220,7 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
         )
 
     # A 23; B went out; C 17 and a joker; D 31 and never opened.
-    typed = "23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER * 31 ENTER ENTER"
+    typed = "23 ENTER 0 ENTER 17+ ENTER * 31 ENTER"
 
     def confirming(ruleset: str) -> ResultEntry:
         return entry(f"{typed} ENTER ENTER", ruleset)
@@ -1232,7 +1234,7 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
     accepted.mark_accepted()
     rejected = sent()
     rejected.mark_rejected("table 7, game 2: the judge already entered this result at the hub")
-    judge = entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER")
+    judge = entry("23 ENTER 0 ENTER 17+ ENTER")
     actions = (
         JudgeAction.ACCEPT_RESULT,
         JudgeAction.COULD_HAVE_OPENED,
@@ -1242,10 +1244,11 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
         JudgeAction.CLOSE,
     )
     return {
-        "entry-tiles": view(entry("23 ENTER ENTER 0 ENTER ENTER 17")),
-        "entry-jokers": view(entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER")),
-        "entry-not-opened": view(entry("23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER * 31")),
-        "entry-error": view(entry("23 ENTER ENTER 0 ENTER ENTER 999 ENTER")),
+        "entry-tiles": view(entry("23 ENTER 0 ENTER 17")),
+        "entry-jokers": view(entry("23 ENTER 0 ENTER 17+")),
+        "entry-not-opened": view(entry("23 ENTER 0 ENTER 17+ ENTER * 31")),
+        "entry-error": view(entry("23 ENTER 0 ENTER 999 ENTER")),
+        "entry-empty-joker": view(entry("23 ENTER 0+")),
         "entry-confirm": view(confirming("000")),
         "entry-confirm-002": view(confirming("002")),
         "entry-sent": view(sent()),

@@ -1,29 +1,29 @@
 """Entering a game's result at the table with a numeric keypad (pure state machine).
 
-After a game the unit walks the seats in order A, B, C(, D). For each seat it asks two
-values, then shows the whole table's small and big points, and every seated player
-confirms in turn. The shell feeds abstract :class:`Key` presses and draws
-:attr:`ResultEntry.view`; nothing here raises for anything a player or judge types —
-problems become :attr:`EntryView.message` and the flow stays where the problem is.
+After a game the unit walks the seats in order A, B, C(, D). Each seat is one step: the
+sum of the tiles left, ``+`` once per joker left, ENTER. It then shows the whole table's
+small and big points, and every seated player confirms in turn. The shell feeds abstract
+:class:`Key` presses and draws :attr:`ResultEntry.view`; nothing here raises for anything
+a player or judge types — problems become :attr:`EntryView.message` and the flow stays
+where the problem is.
 
 Keys (a plain USB numpad)::
 
-    0-9        type a number
-    ENTER      accept the typed number and go on; with nothing typed, keep the value
-               already entered (jokers: nothing typed means 0)
-    BACKSPACE  delete the last digit; with nothing typed, go back one step
-    -          go back one step (tiles of a seat ← its jokers ← the next seat's tiles;
-               from the score screen back to the last seat's jokers)
+    0-9        type the sum of the tiles left (jokers not counted; 0 = empty rack)
+    +          one more joker left on this rack (at most 2 on a table); refused at once
+               on an empty rack ("0"): a rack holding only jokers is ``+`` without a 0
+    ENTER      accept what is typed (tiles and jokers) and go on to the next seat; with
+               nothing typed, keep the values already entered for the seat
+    BACKSPACE  delete the last joker, else the last digit; with nothing typed, go back
+    -          go back one seat (from the score screen back to the last seat)
     .          clear what is typed
     * or /     toggle "never opened" for the seat being entered (scores the flat
                not-opened penalty; tiles and jokers are still entered, they are checked)
-    +          not used
 
-Per seat: ``TILES`` — the sum of the numbers on the tiles left (jokers not counted; 0 if
-the rack is empty), ENTER; ``JOKERS`` — jokers left on the rack, 0–2, ENTER (a bare
-ENTER means none). A typical loser is "23 ENTER ENTER", the winner "0 ENTER ENTER".
-After a seat's jokers the flow moves on to the next seat still missing values, or to
-the score screen once every seat has them (so a correction is quick).
+A typical loser is "23 ENTER", one holding a joker "23 + ENTER", the winner "0 ENTER": a
+whole 4-player table is "0 ENTER 23 ENTER 12 ENTER 45 ENTER". After a seat the flow moves
+on to the next seat still missing values, or to the score screen once every seat has them
+(so a correction is quick).
 
 Score screen (``CONFIRM``): the prompt names the next seat to confirm; that player
 presses ENTER. A digit 1–4 jumps to correct seat A–D (1 = A), ``-`` goes back to the
@@ -50,6 +50,7 @@ import msgspec
 
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import (
+    JOKERS_PER_TABLE,
     GameEnding,
     GameNumberError,
     GameReport,
@@ -90,8 +91,9 @@ class Key(enum.StrEnum):
 class Step(enum.StrEnum):
     """Where the flow is."""
 
-    TILES = "tiles"  # typing a seat's tile value
-    JOKERS = "jokers"  # typing a seat's joker count
+    TILES = "tiles"  # typing a seat's rack: tile value and jokers
+    JOKERS = "jokers"
+    """A separate joker step, in an entry saved by an earlier unit: resumed at ``TILES``."""
     CONFIRM = "confirm"  # score shown, seats confirming in turn
     READY = "ready"  # everyone confirmed (or judge override): report ready to submit
     SUBMITTED = "submitted"  # sent, waiting for the hub
@@ -100,7 +102,6 @@ class Step(enum.StrEnum):
 
 
 MAX_TILE_DIGITS: Final = 3  # 728 is the most a rack can hold
-MAX_JOKER_DIGITS: Final = 1
 _TOGGLE_OPENING: Final = {Opening.OPENED: Opening.NOT_OPENED, Opening.NOT_OPENED: Opening.OPENED}
 
 
@@ -125,9 +126,9 @@ class RackEntry(msgspec.Struct, frozen=True):
 class EntryView(msgspec.Struct, frozen=True):
     """Everything a display needs to draw the flow at one moment.
 
-    ``seat`` is the seat being entered (``TILES``/``JOKERS``) or the next one to
-    confirm (``CONFIRM``), else ``None``. ``score`` is set from ``CONFIRM`` on (small points
-    winner plus, as everywhere).
+    ``seat`` is the seat being entered (``TILES``) or the next one to confirm
+    (``CONFIRM``), else ``None``; ``buffer`` and ``jokers_typed`` what is typed for it.
+    ``score`` is set from ``CONFIRM`` on (small points winner plus, as everywhere).
     """
 
     game: int
@@ -142,6 +143,8 @@ class EntryView(msgspec.Struct, frozen=True):
     message: str
     score: GameScore | None
     rejection: str
+    jokers_typed: int = 0
+    """Jokers typed with ``+`` for the seat being entered (ENTER takes them with the tiles)."""
 
 
 class ResultSubmitted(
@@ -199,6 +202,7 @@ class ResultEntry:
         self._step = Step.TILES
         self._index = 0
         self._buffer = ""
+        self._jokers_typed = 0
         self._message = ""
         self._confirmed: list[Seat] = []
         self._override = False
@@ -211,10 +215,11 @@ class ResultEntry:
         seats = tuple(rack.seat for rack in view.racks)
         flow = cls(view.game, seats, view.ruleset, view.ending)
         flow._racks = {rack.seat: rack for rack in view.racks}
-        flow._step = view.step
         entering = view.step in (Step.TILES, Step.JOKERS) and view.seat is not None
+        flow._step = Step.TILES if view.step is Step.JOKERS else view.step
         flow._index = seats.index(view.seat) if entering and view.seat is not None else 0
-        flow._buffer = view.buffer
+        flow._buffer = "" if view.step is Step.JOKERS else view.buffer
+        flow._jokers_typed = view.jokers_typed
         flow._message = view.message
         flow._confirmed = list(view.confirmed)
         flow._override = view.judge_override
@@ -226,7 +231,7 @@ class ResultEntry:
 
     @property
     def view(self) -> EntryView:
-        if self._step in (Step.TILES, Step.JOKERS):
+        if self._step is Step.TILES:
             seat: Seat | None = self._seats[self._index]
         elif self._step == Step.CONFIRM:
             seat = next(s for s in self._seats if s not in self._confirmed)
@@ -245,6 +250,7 @@ class ResultEntry:
             message=self._message,
             score=self._score,
             rejection=self._rejection,
+            jokers_typed=self._jokers_typed,
         )
 
     @property
@@ -260,9 +266,7 @@ class ResultEntry:
         """Handle one key press; ``ValueError`` only for a string that is not a :class:`Key`."""
         key = Key(key)
         self._message = ""
-        if key == Key.PLUS:
-            self._message = "key + is not used; ENTER accepts"
-        elif self._step in (Step.TILES, Step.JOKERS):
+        if self._step is Step.TILES:
             self._press_entry(key)
         elif self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
             self._press_review(key)
@@ -274,57 +278,73 @@ class ResultEntry:
 
     def _press_entry(self, key: Key) -> None:
         seat = self._seats[self._index]
-        limit = MAX_TILE_DIGITS if self._step == Step.TILES else MAX_JOKER_DIGITS
         if key.isdigit():
-            if len(self._buffer) >= limit:
-                what = "tiles" if self._step == Step.TILES else "jokers"
-                self._message = f"seat {seat}: {what}: at most {limit} digit(s)"
+            typed = self._buffer + key.value
+            if len(typed) > MAX_TILE_DIGITS:
+                self._message = f"seat {seat}: tiles: at most {MAX_TILE_DIGITS} digits"
+            elif self._jokers_typed and int(typed) == 0:
+                self._message = _empty_rack_jokers(seat)
             else:
-                self._buffer += key.value
+                self._buffer = typed
+        elif key == Key.PLUS:
+            self._add_joker(seat)
         elif key == Key.ENTER:
-            if self._step == Step.TILES:
-                self._enter_tiles(seat)
-            else:
-                self._enter_jokers(seat)
+            self._enter_rack(seat)
+        elif key == Key.BACKSPACE and self._jokers_typed:
+            self._jokers_typed -= 1
         elif key == Key.BACKSPACE and self._buffer:
             self._buffer = self._buffer[:-1]
         elif key in (Key.BACKSPACE, Key.MINUS):
             self._back()
         elif key == Key.DOT:
             self._buffer = ""
+            self._jokers_typed = 0
         elif key in (Key.STAR, Key.SLASH):
             self._toggle_opening(seat)
 
-    def _enter_tiles(self, seat: Seat) -> None:
+    def _add_joker(self, seat: Seat) -> None:
+        """``+``: one more joker on the rack being typed, refused at once when impossible."""
+        if self._buffer and int(self._buffer) == 0:
+            self._message = _empty_rack_jokers(seat)
+            return
+        if self._jokers_typed >= JOKERS_PER_TABLE:
+            self._message = f"seat {seat}: jokers: a rack holds at most {JOKERS_PER_TABLE}"
+            return
+        held = {
+            e.seat: e.jokers
+            for e in self._racks.values()
+            if e.seat != seat and e.complete and e.jokers
+        }
+        if sum(held.values()) + self._jokers_typed + 1 > JOKERS_PER_TABLE:
+            holders = ", ".join(f"{s} {n}" for s, n in held.items())
+            self._message = (
+                f"seat {seat}: jokers: a table has only {JOKERS_PER_TABLE} jokers "
+                f"(already entered: {holders})"
+            )
+            return
+        self._jokers_typed += 1
+
+    def _enter_rack(self, seat: Seat) -> None:
         entry = self._racks[seat]
-        if not self._buffer:
+        if not self._buffer and not self._jokers_typed:
             if entry.tiles is None:
                 self._message = (
-                    f"seat {seat}: tiles: type the value of the tiles left (0 if none), then ENTER"
+                    f"seat {seat}: type the value of the tiles left (0 if the rack is empty), "
+                    "+ for each joker, then ENTER"
                 )
                 return
-            value = entry.tiles
+            tiles, jokers = entry.tiles, entry.jokers or 0
         else:
-            value = int(self._buffer)
-            try:
-                validate_rack(RackReport(seat=seat, tiles=value))
-            except ScoreError as exc:
-                self._message = str(exc)
-                return
-        self._update(seat, tiles=value)
-        self._go(Step.JOKERS, self._index)
-
-    def _enter_jokers(self, seat: Seat) -> None:
-        entry = self._racks[seat]
-        value = int(self._buffer) if self._buffer else (entry.jokers or 0)
-        candidate = msgspec.structs.replace(entry, jokers=value)
+            tiles, jokers = int(self._buffer or "0"), self._jokers_typed
+        candidate = msgspec.structs.replace(entry, tiles=tiles, jokers=jokers)
         others = [e.to_report() for e in self._racks.values() if e.complete and e.seat != seat]
         try:
+            validate_rack(candidate.to_report())
             validate_racks([*others, candidate.to_report()])
         except ScoreError as exc:
             self._message = str(exc)
             return
-        self._update(seat, jokers=value)
+        self._update(seat, tiles=tiles, jokers=jokers)
         if all(e.complete for e in self._racks.values()):
             self._finish()
         else:
@@ -332,14 +352,12 @@ class ResultEntry:
             self._go(Step.TILES, missing)
 
     def _back(self) -> None:
-        if self._step == Step.JOKERS:
-            self._go(Step.TILES, self._index)
-        elif self._step == Step.TILES and self._index > 0:
-            self._go(Step.JOKERS, self._index - 1)
-        elif self._step == Step.TILES:
+        if self._step is Step.TILES and self._index > 0:
+            self._go(Step.TILES, self._index - 1)
+        elif self._step is Step.TILES:
             self._message = "this is the first seat; nothing to go back to"
         else:  # from the score screen (or a rejected result) back into the values
-            self._go(Step.JOKERS, len(self._seats) - 1)
+            self._go(Step.TILES, len(self._seats) - 1)
 
     def _toggle_opening(self, seat: Seat) -> None:
         opening = self._racks[seat].opening
@@ -413,7 +431,7 @@ class ResultEntry:
         self._message = ""
         if self._judge_locked():
             return self.view
-        if self._step in (Step.TILES, Step.JOKERS):
+        if self._step is Step.TILES:
             if not all(e.complete for e in self._racks.values()):
                 self._message = "judge override: enter every seat's values first"
                 return self.view
@@ -463,6 +481,7 @@ class ResultEntry:
         self._step = step
         self._index = index
         self._buffer = ""
+        self._jokers_typed = 0
         self._rejection = ""
 
     def _update(self, seat: Seat, **changes: object) -> None:
@@ -498,15 +517,21 @@ class ResultEntry:
         except ScoreError as exc:
             self._score = None
             self._message = str(exc)
-            entering = self._step in (Step.TILES, Step.JOKERS)
+            entering = self._step is Step.TILES
             if entering and self._seats[self._index] in exc.seats:
-                return  # the problem is at the step the players are on: stay
+                return  # the problem is at the seat the players are on: stay
             if exc.seats:
-                step = Step.TILES if exc.field == "tiles" else Step.JOKERS
-                self._go(step, self._seats.index(exc.seats[0]))
+                self._go(Step.TILES, self._seats.index(exc.seats[0]))
             elif not entering:
-                self._go(Step.JOKERS, len(self._seats) - 1)
+                self._go(Step.TILES, len(self._seats) - 1)
             return
         self._rejection = ""
         done = self._override or len(self._confirmed) == len(self._seats)
         self._step = Step.READY if done else Step.CONFIRM
+
+
+def _empty_rack_jokers(seat: Seat) -> str:
+    return (
+        f"seat {seat}: an empty rack (0) holds no jokers; "
+        "for a rack of jokers only press + without 0"
+    )

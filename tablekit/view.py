@@ -16,7 +16,6 @@ from tablekit.seats import Seat
 
 _ENTRY_WORDS = {
     Step.TILES: "ENTER RESULT",
-    Step.JOKERS: "ENTER RESULT",
     Step.CONFIRM: "CONFIRM RESULT",
     Step.READY: "RESULT CONFIRMED",
     Step.SUBMITTED: "RESULT SENT",

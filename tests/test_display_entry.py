@@ -183,7 +183,7 @@ def test_typing_shows_whose_turn_what_to_type_and_the_number_very_large(
     assert words(panel(scene, "entry-seat")) == ["C", "SEAT C · 3 OF 4", "Celina Żak"]
     assert words(panel(scene, "entry-ask")) == [
         "Tiles left on the rack (sum)",
-        "0 if the rack is empty",
+        "0 = empty rack · + for each joker",
     ]
     buffer = panel(scene, "entry-buffer")
     [digits] = texts(buffer)
@@ -193,10 +193,19 @@ def test_typing_shows_whose_turn_what_to_type_and_the_number_very_large(
     assert ink.h >= 0.2 * size[1], (ink, size)  # the largest thing under the band
     name = next(t for t in texts(panel(scene, "entry-seat")) if t.text == "Celina Żak")
     assert digits.box.h > name.box.h
+    # "+" puts a joker beside the digits, in words, in the same step
     jokers = compose(VIEWS["entry-jokers"], NOW, layout_for(*size))
-    assert words(panel(jokers, "entry-ask")) == ["Jokers left (0–2)", "ENTER alone: no joker"]
-    [zero] = texts(panel(jokers, "entry-buffer"))
-    assert (zero.text, zero.colour) == ("0", dl.GREY)  # greyed: what a bare ENTER takes
+    assert words(panel(jokers, "entry-ask"))[0] == "Tiles left on the rack (sum)"
+    label, digits17 = texts(panel(jokers, "entry-buffer"))
+    assert (label.text, label.colour, digits17.text) == ("+1 joker", AMBER, "17")
+    assert label.box.x > digits17.box.right
+    # back at a seat already entered, greyed: what a bare ENTER keeps
+    kept = compose(view_of(flow("17+ ENTER -")), NOW, layout_for(*size))
+    assert [(t.text, t.colour) for t in texts(panel(kept, "entry-buffer"))] == [
+        ("+1 joker", dl.GREY),
+        ("17", dl.GREY),
+    ]
+    assert words(panel(kept, "entry-ask"))[1] == "ENTER alone keeps 17 +1 joker"
 
 
 def test_the_seat_list_shows_values_so_far_checks_and_the_seat_being_typed() -> None:
@@ -211,7 +220,7 @@ def test_the_seat_list_shows_values_so_far_checks_and_the_seat_being_typed() -> 
         "0",
         "C",
         "Celina",
-        "17 +jokers?",
+        "typing…",
         "D",
         "Dariusz",
         "—",
@@ -222,7 +231,7 @@ def test_the_seat_list_shows_values_so_far_checks_and_the_seat_being_typed() -> 
     assert [t.text for t in texts(seats) if lit[0].box.contains(t.box)] == [
         "C",
         "Celina",
-        "17 +jokers?",
+        "typing…",
     ]
     done = compose(VIEWS["entry-not-opened"], NOW, layout_for(800, 480))
     listed = words(panel(done, "entry-seats"))
@@ -237,7 +246,7 @@ def test_never_opened_is_marked_where_it_is_typed_and_in_the_list() -> None:
     tag = next(t for t in texts(panel(scene, "entry-seats")) if t.text == "NEVER OPENED")
     assert tag.colour == AMBER
     # the judge's 200 is named with its own number
-    entry = flow("23 ENTER ENTER 0 ENTER ENTER 17 ENTER 1 ENTER")
+    entry = flow("23 ENTER 0 ENTER 17+ ENTER")
     entry.judge_set_opening(Seat.D, Opening.COULD_HAVE_OPENED)
     judged = compose(view_of(entry), NOW, layout_for(480, 320))
     assert texts(panel(judged, "entry-ask"))[1].text == "JUDGE: COULD HAVE OPENED — scores 200"
@@ -263,7 +272,7 @@ def test_a_problem_is_shown_large_in_amber_with_a_warning_sign(
         assert line.box.h >= 0.045 * size[1]  # not a footnote
     # without a problem the same place lists the keys, as keycaps
     keys = panel(compose(VIEWS["entry-tiles"], NOW, layout_for(*size)), "entry-hint")
-    assert words(keys) == ["ENTER", "next", "⌫", "or", "−", "back", "*", "never opened"]
+    assert words(keys) == ["ENTER", "next", "+", "joker", "−", "back", "*", "never opened"]
     caps = [i for i in keys.items if isinstance(i, Fill) and i.colour == dl.KEYCAP]
     assert len(caps) == 4
 
@@ -331,7 +340,7 @@ def test_002_shows_small_points_winner_plus_like_every_ruleset() -> None:
 
 
 def test_a_three_player_table_and_tied_winners() -> None:
-    entry = flow("5 ENTER ENTER 5 ENTER ENTER 20 ENTER ENTER", "002", 3, GameEnding.NOBODY_OUT)
+    entry = flow("5 ENTER 5 ENTER 20 ENTER", "002", 3, GameEnding.NOBODY_OUT)
     assert entry.view.step is Step.CONFIRM
     scene = compose(view_of(entry), NOW, layout_for(480, 320))
     table = panel(scene, "entry-table")
@@ -417,7 +426,7 @@ def screen() -> Iterator[TableScreen]:
 
 
 def test_typing_a_digit_redraws_only_the_number(screen: TableScreen) -> None:
-    entry = flow("23 ENTER ENTER 0 ENTER ENTER")
+    entry = flow("23 ENTER 0 ENTER")
     screen.show(view_of(entry), NOW)
     assert sum(r.w * r.h for r in screen.last_update_rects) == 480 * 320
     regions = {p.name: p.box for p in compose(view_of(entry), NOW, screen.layout)}
@@ -435,9 +444,12 @@ def test_typing_a_digit_redraws_only_the_number(screen: TableScreen) -> None:
         assert got == pygame.image.tobytes(expected, "RGB")
     screen.show(view_of(entry), NOW + 5)  # nothing changed, time does not matter here
     assert screen.last_update_rects == []
-    entry.press(Key.ENTER)  # to the jokers: the question, the number and the list change
+    entry.press(Key.PLUS)  # a joker: only the number's panel
     screen.show(view_of(entry), NOW + 5.1)
+    assert screen.last_update_rects == [buffer]
+    entry.press(Key.ENTER)  # to seat D: the seat, the number and the list change
+    screen.show(view_of(entry), NOW + 5.2)
     changed = {tuple(r) for r in screen.last_update_rects}
     assert changed == {
-        regions[name].as_tuple() for name in ("entry-ask", "entry-buffer", "entry-seats")
+        regions[name].as_tuple() for name in ("entry-seat", "entry-buffer", "entry-seats")
     }

@@ -52,6 +52,7 @@ KEYS = {
     "BACKSPACE": pygame.K_BACKSPACE,
     "-": pygame.K_KP_MINUS,
     "*": pygame.K_KP_MULTIPLY,
+    "+": pygame.K_KP_PLUS,
 }
 
 
@@ -120,7 +121,7 @@ class Sim:
         self.key(key, False)
 
     def type(self, keys: str) -> None:
-        """Keypad keys, e.g. ``"23 ENTER ENTER"`` (digits one by one), then settle."""
+        """Keypad keys, e.g. ``"23 + ENTER"`` (digits one by one), then settle."""
         for word in keys.split():
             for name in [word] if word in KEYS and len(word) > 1 else list(word):
                 self.tap(KEYS[name])
@@ -205,18 +206,18 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     sim.type("23")
     assert sim.panel_texts("entry-buffer") == ["23"]
     sim.shot("a-typed")
-    sim.type("ENTER ENTER 0 ENTER ENTER")  # A: 23, no joker; B went out
-    sim.type("71 ENTER")
-    assert sim.entry_step is Step.JOKERS and sim.view.entry is not None
+    sim.type("ENTER 0 ENTER")  # A: 23, no joker; B went out
+    sim.type("71 +")  # C: 71 and a joker, in the same step
+    assert sim.entry_step is Step.TILES and sim.view.entry is not None
     assert sim.view.entry.seat is Seat.C
-    sim.type("1")
+    assert sim.panel_texts("entry-buffer") == ["+1 joker", "71"]
     sim.shot("c-jokers")
     sim.type("ENTER 318")
     assert sim.panel_texts("entry-buffer") == ["318"]
     sim.shot("d-mistyped")
     sim.type("BACKSPACE")
     assert sim.panel_texts("entry-buffer") == ["31"]
-    sim.type("ENTER ENTER")
+    sim.type("ENTER")
     assert sim.entry_step is Step.CONFIRM
     entry = sim.view.entry
     assert entry is not None and entry.score is not None
@@ -227,10 +228,10 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     sim.type("3")
     assert sim.entry_step is Step.TILES and sim.view.entry is not None
     assert sim.view.entry.seat is Seat.C
-    assert "ENTER alone keeps 71" in sim.panel_texts("entry-ask")
-    sim.type("17")
+    assert "ENTER alone keeps 71 +1 joker" in sim.panel_texts("entry-ask")
+    sim.type("17 +")
     sim.shot("c-corrected")
-    sim.type("ENTER ENTER")  # a bare ENTER keeps C's joker
+    sim.type("ENTER")
     assert sim.entry_step is Step.CONFIRM
 
     # --- every seat confirms in turn --------------------------------------------------
@@ -264,7 +265,7 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     assert sim.entry_step is Step.REJECTED and sim.view.state_word == "RESULT REJECTED"
     assert reason in " ".join(sim.panel_texts("entry-status"))
     sim.shot("rejected")
-    sim.type("4 13 ENTER ENTER")
+    sim.type("4 13 ENTER")
     assert sim.entry_step is Step.CONFIRM
     assert sim.view.entry is not None and sim.view.entry.confirmed == ()
     sim.type("ENTER ENTER ENTER ENTER")

@@ -203,7 +203,7 @@ def test_game_over_opens_result_entry_and_submits_once_confirmed() -> None:
     assert unit.view.entry is not None and unit.view.entry.step is Step.TILES
     assert unit.view.state_word == "ENTER RESULT"
     # A 12, B went out, C 33 with a joker — then each seat confirms
-    type_keys(unit, "12 enter enter 0 enter enter 33 enter 1 enter")
+    type_keys(unit, "12 enter 0 enter 33+ enter")
     assert unit.view.entry is not None and unit.view.entry.step is Step.CONFIRM
     type_keys(unit, "enter enter")
     assert not any(isinstance(e, ResultSubmitted) for e in journal.events)
@@ -218,11 +218,11 @@ def test_game_over_opens_result_entry_and_submits_once_confirmed() -> None:
 
 def test_rejected_result_is_corrected_and_sent_again() -> None:
     unit, journal, _ = finished_game()
-    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
+    type_keys(unit, "12 enter 0 enter 33 enter enter enter enter")
     unit.handle(ResultVerdict(game=1, accepted=False, reason="table 1: wrong round"))
     assert unit.view.entry is not None and unit.view.entry.step is Step.REJECTED
     assert unit.view.state_word == "RESULT REJECTED"
-    type_keys(unit, "1 backspace backspace 21 enter enter")  # seat A: 12 → 21
+    type_keys(unit, "1 21 enter")  # seat A: 12 → 21
     type_keys(unit, "enter enter enter")
     sent = [e for e in journal.events if isinstance(e, ResultSubmitted)]
     assert [s.report.racks[0].tiles for s in sent] == [12, 21]
@@ -230,7 +230,7 @@ def test_rejected_result_is_corrected_and_sent_again() -> None:
 
 def test_judge_accepts_the_result_for_the_table() -> None:
     unit, journal, _ = finished_game()
-    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter")
+    type_keys(unit, "12 enter 0 enter 33 enter")
     unit.handle(ButtonEdge(Button.JUDGE, True, 120.0))
     unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
     unit.handle(MenuChoice(JudgeAction.ACCEPT_RESULT, 122.5))
@@ -253,7 +253,7 @@ def test_without_a_hub_the_journal_is_the_record() -> None:
     unit.handle(ButtonEdge(Button.JUDGE, True, 2.0))
     unit.handle(ButtonEdge(Button.JUDGE, False, 4.0))
     unit.handle(MenuChoice(JudgeAction.END_GAME, 4.5))
-    type_keys(unit, "0 enter enter 5 enter enter 7 enter enter enter enter enter")
+    type_keys(unit, "0 enter 5 enter 7 enter enter enter enter")
     assert unit.view.entry is not None and unit.view.entry.step is Step.ACCEPTED
 
 
@@ -320,7 +320,7 @@ def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:
     unit.handle(ButtonEdge(Button.JUDGE, True, 106.0))
     unit.handle(ButtonEdge(Button.JUDGE, False, 108.0))
     unit.handle(MenuChoice(JudgeAction.END_GAME, 108.5))
-    type_keys(unit, "12 enter enter")
+    type_keys(unit, "12 enter")
     unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=1))
     assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
     unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=2))
@@ -333,7 +333,7 @@ def test_undo_after_game_over_closes_the_result_entry() -> None:
     unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
     unit.handle(MenuChoice(JudgeAction.UNDO_PASS, 122.5))
     assert unit.clock.state.phase is Phase.RUNNING and unit.view.entry is None
-    type_keys(unit, "12 enter enter 0 enter enter 33 enter enter enter enter enter")
+    type_keys(unit, "12 enter 0 enter 33 enter enter enter enter")
     assert not [e for e in journal.events if isinstance(e, ResultSubmitted)]
 
 
@@ -356,16 +356,17 @@ def test_each_broadcast_applies_once_even_across_a_restart() -> None:
 
 def test_a_reboot_during_result_entry_keeps_what_was_typed() -> None:
     unit, journal, _ = finished_game()
-    type_keys(unit, "12 enter")
+    type_keys(unit, "12 enter 0 enter 33+")
     rebooted, rejournal, _, _ = make_unit(3)
     rebooted.restore(journal.state, 1.0)
     entry = rebooted.view.entry
-    assert entry is not None and entry.step is Step.JOKERS and entry.racks[0].tiles == 12
+    assert entry is not None and entry.step is Step.TILES and entry.racks[0].tiles == 12
+    assert (entry.seat, entry.buffer, entry.jokers_typed) == (Seat.C, "33", 1)
     rebooted.handle(ResultVerdict(game=1, accepted=False, reason="seat C: tiles"))
     assert "the hub refused game 1: seat C: tiles" in rebooted.view.message
-    type_keys(rebooted, "enter 0 enter enter 33 enter enter enter enter enter")
+    type_keys(rebooted, "enter enter enter enter")
     [sent] = [e for e in rejournal.events if isinstance(e, ResultSubmitted)]
-    assert [r.tiles for r in sent.report.racks] == [12, 0, 33]
+    assert [(r.tiles, r.jokers) for r in sent.report.racks] == [(12, 0), (0, 0), (33, 1)]
 
 
 def test_a_reboot_after_game_over_with_nothing_typed_opens_the_entry() -> None:
