@@ -4,8 +4,7 @@
 ``close()``) and an input: a thread reads the board's frames and hands each
 button edge to ``put`` as a :class:`~tablekit.controls.ButtonEdge`. The
 protocol and the firmware are in ``firmware/`` (README.md there); the framing
-module ``firmware/ringproto.py`` is shared with the firmware and loaded from
-the source tree.
+module :mod:`tablekit.ringproto` is the same file the firmware runs.
 
 * What the ring shows is :func:`~tablekit.signals.render_signals` folded onto
   one ring: the bar is the lit fraction, the status LED's colour its colour,
@@ -32,22 +31,19 @@ from __future__ import annotations
 
 import contextlib
 import glob
-import importlib.util
 import logging
 import math
 import os
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
-from types import ModuleType
-from typing import Any, cast
+from typing import Any
 
 import serial
 from serial.tools import list_ports
 
+from tablekit import ringproto as proto
 from tablekit.config import BuzzerSettings
 from tablekit.controls import Button, ButtonEdge
 from tablekit.signals import Signals, render_signals
@@ -62,30 +58,13 @@ DEFAULT_LEDS = 24
 """Ring size assumed until the board's hello says otherwise."""
 
 
-def _load_ringproto() -> ModuleType:
-    """``firmware/ringproto.py``: one framing module for the board and the host."""
-    name = "tablekit._ringproto"
-    if name in sys.modules:
-        return sys.modules[name]
-    path = Path(__file__).resolve().parent.parent / "firmware" / "ringproto.py"
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"ring board protocol module not found at {path}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    sys.modules[name] = module
-    return module
-
-
-proto: Any = _load_ringproto()
-
 BUTTON_CODES: dict[str, Button] = {"P": Button.PASS, "J": Button.JUDGE, "C": Button.CALL}
 if "".join(BUTTON_CODES) != proto.BUTTONS:
     raise ImportError(f"ring board button codes {proto.BUTTONS!r} are not P, J, C")
 
 
 def encode(seq: int, kind: str, fields: Sequence[object] = ()) -> bytes:
-    return cast(bytes, proto.encode(seq, kind, fields))
+    return proto.encode(seq, kind, fields)
 
 
 # --- what the ring shows (pure) ------------------------------------------------------
@@ -238,7 +217,7 @@ class RingBoard:
         self._want_buzz = SILENT
         self._shown: tuple[RingFrame, Buzz] | None = None
         # I/O thread state.
-        self._decoder: Any = proto.Decoder()
+        self._decoder = proto.Decoder()
         self._tx_seq = 0
         self._rx_seq: int | None = None
         self._sent_ring: RingFrame | None = None

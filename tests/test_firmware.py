@@ -7,6 +7,7 @@ machine, the PWM and the watchdog.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 import types
@@ -17,9 +18,24 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-FIRMWARE = Path(__file__).resolve().parent.parent / "firmware"
-sys.path.insert(0, str(FIRMWARE))
-import ringproto  # noqa: E402
+import tablekit.ringproto
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRMWARE = ROOT / "firmware"
+PROTOCOL_FILE = ROOT / "tablekit" / "ringproto.py"
+"""The framing module: the package's own file is what is copied to the Pico."""
+
+
+def _load_as_on_the_pico() -> types.ModuleType:
+    """``tablekit/ringproto.py`` as the top-level module ``ringproto`` that main.py imports."""
+    spec = importlib.util.spec_from_file_location("ringproto", PROTOCOL_FILE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+ringproto: Any = _load_as_on_the_pico()
 
 # --- fake MicroPython modules ---------------------------------------------------------
 
@@ -114,7 +130,13 @@ def fake_modules() -> dict[str, types.ModuleType]:
         raise AssertionError("neopixel bit-bangs with interrupts off: use the PIO")
 
     neopixel.NeoPixel = no_neopixel  # type: ignore[attr-defined]
-    return {"machine": machine, "rp2": rp2, "micropython": micropython, "neopixel": neopixel}
+    return {
+        "machine": machine,
+        "rp2": rp2,
+        "micropython": micropython,
+        "neopixel": neopixel,
+        "ringproto": ringproto,
+    }
 
 
 @pytest.fixture
@@ -181,6 +203,23 @@ class Device:
 
 
 # --- framing --------------------------------------------------------------------------
+
+
+def test_the_firmware_runs_the_packaged_framing_module() -> None:
+    # One file, no copy to drift: the unit imports it from the wheel, the Pico gets the
+    # same file next to main.py (README.md, Flashing), and it imports nothing MicroPython
+    # lacks (typing only under TYPE_CHECKING, which is False there).
+    assert Path(tablekit.ringproto.__file__).resolve() == PROTOCOL_FILE
+    assert not (FIRMWARE / "ringproto.py").exists()
+    readme = (FIRMWARE / "README.md").read_text()
+    assert "cp tablekit/ringproto.py firmware/main.py :" in readme
+    tree = ast.parse(PROTOCOL_FILE.read_text())
+    imports = [n for n in tree.body if isinstance(n, ast.Import | ast.ImportFrom)]
+    assert imports == []
+    guarded = [n for n in tree.body if isinstance(n, ast.If)]
+    assert [ast.unparse(n.test) for n in guarded] == ["TYPE_CHECKING"]
+    assert ringproto.TYPE_CHECKING is False
+    assert ringproto.encode(3, "P") == tablekit.ringproto.encode(3, "P")
 
 
 def test_frame_round_trip_and_format() -> None:

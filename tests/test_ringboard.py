@@ -1,7 +1,7 @@
 """The ring board's host driver against a simulated board on a real pseudo-terminal.
 
 The simulator holds the master side of ``os.openpty()`` (raw) and speaks the
-firmware's protocol through ``firmware/ringproto.py``; the driver opens the
+firmware's protocol through ``tablekit/ringproto.py``; the driver opens the
 slave through pyserial, by a symlink that plays ``/dev/serial/by-id/...`` and
 is pointed at a new pty when the "board" is plugged in again.
 """

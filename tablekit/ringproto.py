@@ -1,8 +1,10 @@
 """Framing of the ring board's serial protocol, shared by the firmware and the host.
 
-Runs unchanged on MicroPython (copied to the Pico next to main.py) and on
-CPython (loaded by ``tablekit/ringboard.py``), so it uses no typing imports,
-no dataclasses and no f-strings. The protocol is documented in
+The one copy of it: the table unit imports it as ``tablekit.ringproto`` (it is in
+the wheel) and the same file is copied to the Pico next to ``firmware/main.py``,
+which imports it as ``ringproto`` (``firmware/README.md``, Flashing). It runs
+unchanged on MicroPython, so it imports nothing at run time and uses no
+dataclasses; its types are comments for mypy. The protocol is documented in
 ``firmware/README.md``; in brief, every message is one line of printable ASCII::
 
     $<seq> <kind>[ <field>]...*<CRC>\\n
@@ -15,6 +17,13 @@ short (a write the device dropped) costs only itself; bytes outside frames are
 ignored. Only printable ASCII is ever sent: in particular never 0x03, which
 would raise KeyboardInterrupt on the board while Ctrl-C is still enabled.
 """
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # MicroPython has no typing module; mypy reads these
+    from collections.abc import Sequence  # noqa: F401  (used in type comments)
+
+    Message = tuple[int, str, list[str]]
+    """A decoded frame: ``(seq, kind, fields)``."""
 
 PROTOCOL = 1
 """Protocol version, sent in the hello message."""
@@ -51,6 +60,7 @@ _HEX = b"0123456789ABCDEF"
 
 
 def _lookup(chars, value=1):
+    # type: (bytes, int) -> bytes
     # Lookups by byte value: MicroPython's bytes have no ``int in bytes``.
     table = bytearray(256)
     for i, byte in enumerate(chars):
@@ -64,6 +74,7 @@ _HEX_VALUE = _lookup(_HEX, 0)
 
 
 def _make_table():
+    # type: () -> bytes
     table = bytearray(256)
     for i in range(256):
         crc = i
@@ -77,6 +88,7 @@ _CRC_TABLE = _make_table()
 
 
 def crc8(data):
+    # type: (bytes | bytearray) -> int
     """CRC-8/SMBUS (polynomial 0x07, init 0, no reflection) of ``data``."""
     crc = 0
     for byte in data:
@@ -85,6 +97,7 @@ def crc8(data):
 
 
 def _check_token(token):
+    # type: (bytes) -> None
     if not token:
         raise ValueError("empty field")
     for byte in token:
@@ -93,6 +106,7 @@ def _check_token(token):
 
 
 def encode(seq, kind, fields=()):
+    # type: (int, str, Sequence[object]) -> bytes
     """One frame as bytes; ``fields`` are ints or strings of token characters."""
     if not 0 <= seq < SEQ_MOD:
         raise ValueError(f"seq out of range: {seq!r}")
@@ -112,6 +126,7 @@ def encode(seq, kind, fields=()):
 
 
 def parse(frame):
+    # type: (bytes) -> Message | None
     """Decode one frame body (the bytes between ``$`` and the newline).
 
     Returns ``(seq, kind, fields)`` with ``fields`` a list of strings, or None
@@ -153,14 +168,17 @@ class Decoder:
     """
 
     def __init__(self):
-        self._buf = None
+        # type: () -> None
+        self._buf = None  # type: bytearray | None
         self.errors = 0
 
     def reset(self):
+        # type: () -> None
         self._buf = None
 
     def feed(self, data):
-        out = []
+        # type: (bytes | bytearray) -> list[Message]
+        out = []  # type: list[Message]
         for byte in data:
             if byte == 0x24:  # "$": a new frame starts, whatever came before
                 if self._buf is not None and len(self._buf):
@@ -184,10 +202,12 @@ class Decoder:
 
 
 def seq_next(seq):
+    # type: (int) -> int
     return (seq + 1) % SEQ_MOD
 
 
 def seq_lost(previous, seq):
+    # type: (int | None, int) -> int
     """How many frames were lost between ``previous`` and ``seq`` (0 if none)."""
     if previous is None:
         return 0
@@ -195,10 +215,11 @@ def seq_lost(previous, seq):
 
 
 def ints(fields, count):
+    # type: (Sequence[str], int) -> list[int] | None
     """``count`` integer fields, or None if there are fewer or one is not a number."""
     if len(fields) < count:
         return None
-    out = []
+    out = []  # type: list[int]
     for field in fields[:count]:
         text = field[1:] if field.startswith("-") else field
         if not text or not text.isdigit():
