@@ -73,6 +73,7 @@ from hub.screen_layout import (
     plan_wall,
     screen_layout,
 )
+from tablekit import fonts
 from tablekit.protocol import RoundInfo, StandingsBoard
 from tablekit.stopping import keep_signals_from_sdl, stop_on_signals
 
@@ -119,15 +120,9 @@ FRAME_RATE: Final = 10
 DEFAULT_CYCLE: Final = 15.0
 DEMO_PERIOD: Final = 40.0
 
-_FONT_DIRS: Final = (
-    "/usr/share/fonts/truetype/dejavu",
-    "/usr/share/fonts/dejavu",
-    "/usr/local/share/fonts",
-    str(Path.home() / ".fonts"),
-)
 _FONT_FILES: Final = {
-    "bold": "DejaVuSans-Bold.ttf",
-    "cond": "DejaVuSansCondensed-Bold.ttf",
+    "bold": fonts.BOLD,
+    "cond": fonts.CONDENSED_BOLD,
 }
 
 
@@ -137,19 +132,16 @@ _FONT_FILES: Final = {
 class Texts:
     """Fonts by (kind, size), rendered text and fitted strings, cached.
 
-    Kinds: ``bold`` (DejaVu Sans Bold) and ``cond`` (DejaVu Sans Condensed Bold); without
-    DejaVu, pygame's bundled font stands in (and ▶ becomes >).
+    Kinds: ``bold`` (DejaVu Sans Bold) and ``cond`` (DejaVu Sans Condensed Bold), both
+    shipped in the package (:mod:`tablekit.fonts`); a missing one raises
+    :class:`~tablekit.fonts.FontMissingError` here, when the screen starts.
     """
 
     def __init__(self, cache: bool = True) -> None:
         if not pygame.font.get_init():
             pygame.font.init()
         self.cache = cache
-        self.paths: dict[str, str | None] = {}
-        for kind, name in _FONT_FILES.items():
-            found = next((f"{d}/{name}" for d in _FONT_DIRS if Path(d, name).is_file()), None)
-            self.paths[kind] = found
-        self.arrow = "▶" if self.paths["bold"] else ">"
+        self.paths = {kind: fonts.font_path(name) for kind, name in _FONT_FILES.items()}
         self._fonts: dict[tuple[str, int], pygame.font.Font] = {}
         self._surfaces: dict[tuple[str, int, str, Colour], pygame.Surface] = {}
         self._fits: dict[tuple[str, int, str, int], str] = {}
@@ -158,7 +150,7 @@ class Texts:
         key = (kind, size)
         font = self._fonts.get(key)
         if font is None:
-            font = pygame.font.Font(self.paths.get(kind), size)
+            font = pygame.font.Font(self.paths[kind], size)
             self._fonts[key] = font
         return font
 
@@ -642,7 +634,7 @@ class HallScreen:
         unit = row.height
         marker = pygame.Rect(row.left + unit // 8, row.top, unit, row.height)
         if seat.active:
-            self._text(region, self.texts.arrow, "bold", g.name_size, fg, marker, "center")
+            self._text(region, "▶", "bold", g.name_size, fg, marker, "center")
         letter = pygame.Rect(marker.right, row.top, round(unit * 0.95), row.height)
         self._text(region, seat.letter, "bold", g.name_size, fg if seat.active else MUTED, letter)
         name_right = row.right - unit // 6
@@ -687,8 +679,6 @@ class HallScreen:
             "TO n = timeouts this game",
             f"flashing = waiting ≥ {wait_text(self.flash_after)}",
         )
-        if self.texts.arrow == ">":
-            legend_lines = ("> / inverse = to move", *legend_lines[1:])
         legend_top = inner.bottom - len(legend_lines) * line
         y = inner.top
         title = pygame.Rect(inner.left, y, inner.width, round(line * 1.2))

@@ -41,6 +41,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
+from tablekit import fonts
 from tablekit.display_layout import (
     Align,
     Box,
@@ -59,23 +60,17 @@ from tablekit.display_layout import (
 )
 from tablekit.view import TableView
 
-FONT_CANDIDATES = (
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans-Bold.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans-Bold.ttf",
-)
-"""Bold DejaVu Sans (Debian's fonts-dejavu-core); else pygame-ce's bundled bold font."""
-
 ROTATIONS = (0, 90, 180, 270)
 DEFAULT_CACHE_BYTES = 16 * 1024 * 1024
 
 
-def find_font() -> str | None:
-    """Path of the display font, or None for pygame's bundled default font."""
-    for path in FONT_CANDIDATES:
-        if os.path.exists(path):
-            return path
-    return None
+def find_font() -> str:
+    """Path of the display font: DejaVu Sans Bold, shipped in the package (:mod:`tablekit.fonts`).
+
+    Raises :class:`~tablekit.fonts.FontMissingError` when it is not there: the display's
+    layouts are measured with it, and pygame's bundled default font draws smaller.
+    """
+    return fonts.font_path(fonts.BOLD)
 
 
 class Renderer:
@@ -419,6 +414,7 @@ class TableScreen:
     ) -> None:
         if rotate not in ROTATIONS:
             raise ValueError(f"display.rotate: must be one of 0, 90, 180, 270, got {rotate}")
+        font = font_path if font_path is not None else find_font()
         pygame.display.init()
         pygame.font.init()
         pygame.display.set_caption(caption)
@@ -431,7 +427,7 @@ class TableScreen:
         logical = (pw, ph) if rotate in (0, 180) else (ph, pw)
         self.layout: Layout = layout_for(*logical)
         self.canvas = self._screen if rotate == 0 else pygame.Surface(logical).convert()
-        self.renderer = Renderer(font_path)
+        self.renderer = Renderer(font)
         self.last_update_rects: list[pygame.Rect] = []
         """The rectangles passed to ``pygame.display.update`` by the last ``show``."""
         self.updates = 0
