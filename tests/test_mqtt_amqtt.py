@@ -45,10 +45,14 @@ def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> N
         assert [e.event() for e in service.store.events(source="unit-02")] == sent
         wait_until(lambda: service.live.table(2).snapshot is not None, 10, "the snapshot")
         assert service.live.table(2).snapshot.move == clock.state.move  # type: ignore[union-attr]
-        got = []
-        while not inbox.empty():
-            got.append(inbox.get())
-        assert any(isinstance(m, Assignment) and m.table == 2 for m in got)
+        got: list[object] = []
+
+        def assigned() -> bool:
+            while not inbox.empty():
+                got.append(inbox.get())
+            return any(isinstance(m, Assignment) and m.table == 2 for m in got)
+
+        wait_until(assigned, 10, "the retained assignment")
     finally:
         link.stop()
         service.stop()

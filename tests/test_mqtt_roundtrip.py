@@ -50,6 +50,7 @@ class SimUnit:
             settings, self.journal, table, self.unit_id, self.inbox.put, **link_options
         )
         self.sent: list[AnyClockEvent] = []
+        self.got: list[object] = []
 
     def apply(self, events: list[AnyClockEvent], now: float) -> None:
         if events:
@@ -59,6 +60,11 @@ class SimUnit:
             self.link.publish_state(
                 snapshot_of(self.clock.state, now, time.time(), self.table, self.unit_id)
             )
+
+    def has(self, kind: type) -> bool:
+        """Whether the link has handed the unit a ``kind`` message yet (kept in ``got``)."""
+        self.got.extend(self.received())
+        return any(isinstance(m, kind) for m in self.got)
 
     def received(self) -> list[object]:
         items = []
@@ -104,7 +110,8 @@ def test_presses_on_four_units_arrive_in_order_with_durations(
         assert [(m.seat, m.used) for m in service.store.moves(table=unit.table)] == expected
         assert expected[0] == ("A", 13.5)  # started at t, passed at t + 12 + 1.5
         assert service.store.mark(unit.unit_id).contiguous == len(unit.sent)  # type: ignore[union-attr]
-        assert any(isinstance(m, Ack) for m in unit.received())
+        # The link updates the journal before it hands the unit the ack: wait for the ack.
+        wait_until(lambda u=unit: u.has(Ack), 10, "an ack handed to the unit")
     counters = service.counters()
     assert counters["stored"] == total and counters.get("rejected", 0) == 0
     live = service.live
