@@ -14,6 +14,24 @@ VENV=/opt/tablekit/venv
 SERVICE_USER=tablekit
 APT_UPDATED=0
 
+# What each role installs: Debian packages, and the kit's extra (pyproject.toml). The
+# provisioning scripts install these and nothing else; ./kit test-arm64 builds its root
+# from the same lists. The screens' fonts ship inside the kit (tablekit/fonts/).
+#   python3-lgpio: gpiozero's pin factory (lgpio on PyPI is source only; Raspberry Pi's
+#     archive has it, Debian's does not);
+#   libdrm2 libgbm1 libegl1 libgles2: what pygame-ce's bundled SDL needs for KMSDRM;
+#   avahi-daemon (+ libnss-mdns on a unit): the units find the hub as hub.local;
+#   mosquitto (+ clients for checks), sqlite3 (backups of the event store): the hub.
+KMSDRM_APT=(libdrm2 libgbm1 libegl1 libgles2)
+# shellcheck disable=SC2034  # these four are read by the scripts that source this file
+UNIT_APT=(python3-venv python3-pip python3-lgpio "${KMSDRM_APT[@]}" avahi-daemon libnss-mdns)
+# shellcheck disable=SC2034
+HUB_APT=(python3-venv python3-pip mosquitto mosquitto-clients "${KMSDRM_APT[@]}" avahi-daemon sqlite3)
+# shellcheck disable=SC2034
+UNIT_EXTRA=unit
+# shellcheck disable=SC2034
+HUB_EXTRA=hub
+
 say() { printf '%s\n' "$*"; }
 die() { printf '%s: error: %s\n' "$(basename "$0")" "$*" >&2; exit 2; }
 
@@ -101,15 +119,16 @@ install_file() {
 }
 
 install_venv() {
-    # The venv sees apt's python3-lgpio (lgpio on PyPI is source-only); pip installs
-    # a copy of this checkout, so the service never reads from anyone's home directory.
-    local stage=/opt/tablekit/src
-    say "venv: $VENV (--system-site-packages) with $SRC"
+    # install_venv EXTRA: the kit with the role's extra (unit, hub), built from a copy of
+    # this checkout as a wheel, so the service never reads from anyone's home directory.
+    # The venv sees apt's python3-lgpio (lgpio on PyPI is source-only).
+    local extra=$1 stage=/opt/tablekit/src
+    say "venv: $VENV (--system-site-packages) with $SRC [$extra]"
     if live; then
         rm -rf "$stage.new"
         mkdir -p "$stage.new"
         tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=artifacts --exclude=.hypothesis \
-            --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache \
+            --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache --exclude=.arm64 \
             --exclude='*.egg-info' --exclude=__pycache__ --exclude=build -cf - . |
             tar -C "$stage.new" -xf -
         rm -rf "$stage"
@@ -123,7 +142,7 @@ install_venv() {
         run python3 -m venv --system-site-packages "$VENV"
     fi
     run "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    run "$VENV/bin/python" -m pip install --quiet --upgrade "$stage"
+    run "$VENV/bin/python" -m pip install --quiet --upgrade "${stage}[$extra]"
 }
 
 disable_console_autologin() {

@@ -57,13 +57,10 @@ TABLES=$(grep -c '^user table-' "$BUNDLE/mosquitto/rummikub.acl" || true)
 say "== hub for ${RUMMIKUB_VENUE:-?}/${RUMMIKUB_EVENT:-?}, $TABLES tables${ROOT:+, into $ROOT}$([ "$DRY_RUN" -eq 1 ] && printf ' (dry run)')"
 
 if [ "$APT" -eq 1 ]; then
-    # mosquitto (+ clients for checks); libdrm2 libgbm1 libegl1 libgles2: pygame-ce's
-    # bundled SDL on KMSDRM for the screen; avahi-daemon: the units find hub.local.
-    apt_packages python3-venv python3-pip mosquitto mosquitto-clients libdrm2 libgbm1 libegl1 \
-        libgles2 fonts-dejavu-core avahi-daemon sqlite3
+    apt_packages "${HUB_APT[@]}"  # lib.sh says why each
 fi
 ensure_service_user video render input
-install_venv
+install_venv "$HUB_EXTRA"
 
 # Mosquitto: our own config file next to Debian's (left untouched), started by a drop-in.
 # The password file and ACL are read by user mosquitto, and by nobody else.

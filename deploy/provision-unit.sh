@@ -60,14 +60,10 @@ need_root
 say "== table unit${TABLE:+ for table $TABLE}${ROOT:+ into $ROOT}$([ "$DRY_RUN" -eq 1 ] && printf ' (dry run)')"
 
 if [ "$APT" -eq 1 ]; then
-    # python3-lgpio: gpiozero's pin factory (not installable from PyPI wheels);
-    # libdrm2 libgbm1 libegl1 libgles2: what pygame-ce's bundled SDL needs for KMSDRM;
-    # avahi-daemon libnss-mdns: the units find the hub as hub.local.
-    apt_packages python3-venv python3-pip python3-lgpio libdrm2 libgbm1 libegl1 libgles2 \
-        fonts-dejavu-core avahi-daemon libnss-mdns
+    apt_packages "${UNIT_APT[@]}"  # lib.sh says why each
 fi
 ensure_service_user gpio video render input dialout
-install_venv
+install_venv "$UNIT_EXTRA"
 
 install_dir /etc/tablekit root:"$SERVICE_USER" 0750
 if [ -e "$ROOT/etc/tablekit/unit.toml" ] && [ "$REPLACE_CONFIG" -eq 0 ]; then

@@ -262,7 +262,13 @@ class EmbeddedBroker:
             loop.close()
 
     async def _start(self) -> None:
-        from amqtt.broker import Broker as AmqttBroker
+        try:
+            from amqtt.broker import Broker as AmqttBroker
+        except ImportError as err:
+            raise BrokerError(
+                "the embedded broker is amqtt, which only the kit's demo extra installs "
+                "(pip install 'rummikub-tablekit[demo]'); or use Mosquitto"
+            ) from err
 
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},

@@ -311,6 +311,9 @@ def test_provision_unit_into_a_root(tmp_path: Path) -> None:
     for pkg in ("python3-venv", "python3-lgpio", "libdrm2", "libgbm1", "libegl1", "libgles2"):
         assert f" {pkg}" in plan
     assert "python3 -m venv --system-site-packages /opt/tablekit/venv" in plan
+    # The unit's extra only (no amqtt); the display's fonts come with the kit.
+    assert "-m pip install --quiet --upgrade /opt/tablekit/src\\[unit\\]\n" in plan
+    assert "fonts-" not in plan
     assert "useradd --system --user-group" in plan and "tablekit" in plan
     assert "usermod --append --groups gpio\\,video\\,render\\,input\\,dialout tablekit" in plan
     assert "would run: systemctl enable tablekit-unit.service" in plan
@@ -358,6 +361,9 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     ).read_text()
     plan = result.stdout
     assert " mosquitto " in plan and "mosquitto-clients" in plan
+    # The hub's extra; the screens' fonts come with the kit, not from a font package.
+    assert "-m pip install --quiet --upgrade /opt/tablekit/src\\[hub\\]\n" in plan
+    assert "fonts-" not in plan
     assert (
         "would run: systemctl enable mosquitto.service rummikub-hub.service "
         "rummikub-screen.service" in plan
