@@ -91,7 +91,7 @@ from hub.season import (
 )
 from hub.season import name_key as season_name_key
 from hub.service import parse_broker
-from hub.store import EventStore, StoreError
+from hub.store import MAX_REFUSAL_LOG, EventStore, StoreError
 from hub.tournament import (
     PRESET_NAMES,
     Everyone,
@@ -736,6 +736,66 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def refusals_summary(store: EventStore) -> list[str]:
+    """One line when the hub has refused anything from the tables (for ``round status``)."""
+    counts = store.refusal_counts()
+    if not counts:
+        return []
+    aside = len(store.set_aside())
+    total = sum(c.count for c in counts)
+    return [
+        f"The hub refused {total} message(s) from the tables; {aside} event(s) set aside "
+        "for the judge: rummikub event refusals"
+    ]
+
+
+def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
+    store = ctx.organizer().store
+    aside = store.set_aside(table=args.table)
+    counts = [c for c in store.refusal_counts() if args.table is None or c.table == args.table]
+    if not aside and not counts:
+        ctx.print("The hub has refused nothing from the tables.")
+        return 0
+    if aside:
+        ctx.print("Set aside for the judge (the unit keeps its copy too):")
+        for item in aside:
+            ctx.print(
+                f"  table {item.table} {item.source} seq {item.seq} at {when(item.received)}: "
+                f"{item.code}: {item.reason}",
+                f"    sent:   {item.payload.decode('utf-8', 'replace')}",
+            )
+            if item.stored is not None:
+                ctx.print(f"    stored: {item.stored.decode('utf-8', 'replace')}")
+    if counts:
+        rows = [
+            (
+                "?" if c.table is None else str(c.table),
+                c.code,
+                str(c.count),
+                when(c.first),
+                when(c.last),
+            )
+            for c in counts
+        ]
+        ctx.print(
+            "",
+            render(
+                Grid(
+                    "Refused by the hub",
+                    ("Table", "Why", "Count", "First", "Last"),
+                    rows,
+                    numeric=frozenset({0, 2}),
+                )
+            ),
+        )
+    logged = [r for r in store.refusal_log(args.last) if args.table in (None, r.table)]
+    if logged:
+        ctx.print("", f"Latest refusals (of the last {MAX_REFUSAL_LOG} kept):")
+        for r in logged:
+            ctx.print(f"  {when(r.at)} {r.topic}: {r.reason}")
+    return 0
+
+
 # --- commands: players ----------------------------------------------------------------------
 
 
@@ -968,6 +1028,7 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
             f"Rejected at {when(rejected.at)}: table {rejected.table} game "
             f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
         )
+    ctx.print(*refusals_summary(ctx.organizer().store))
     if live is None:
         ctx.print(LIVE_HINT)
     return 0
@@ -1333,6 +1394,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="round time; when it runs out the tables play the last lap",
     )
     leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
+    p = leaf(
+        event,
+        "refusals",
+        cmd_event_refusals,
+        "what the hub refused from the tables: events set aside (conflicts), counts, the log",
+    )
+    p.add_argument("--table", type=_positive_int, help="only this table")
+    p.add_argument("--last", type=_positive_int, default=20, help="log lines (default 20)")
 
     players = group("players", "register, import, check in, late arrivals, withdrawals")
     p = leaf(players, "add", cmd_players_add, "register one player")

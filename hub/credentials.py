@@ -361,13 +361,15 @@ keepalive = 15
 """
 
 
-def hub_env(topics: Topics, port: int, screen_user: str | None) -> str:
+def hub_env(topics: Topics, port: int, screen_user: str | None, *, tables: int) -> str:
     """The hub Pi's EnvironmentFile; the screen's lines only with a screen account."""
     text = f"""\
 # Read by rummikub-hub.service and rummikub-screen.service (systemd EnvironmentFile).
 RUMMIKUB_VENUE={topics.venue}
 RUMMIKUB_EVENT={topics.event}
 RUMMIKUB_BROKER=127.0.0.1:{port}
+# The event's tables 1..N, one broker account each: the hub refuses any other table.
+RUMMIKUB_TABLES={tables}
 """
     if screen_user is not None:
         text += f"""\
@@ -437,7 +439,12 @@ def make_bundle(
         "mosquitto/rummikub.acl": acl_text(
             topics, accounts, anonymous_read=bool(broker.local_port)
         ),
-        "hub/hub.env": hub_env(topics, broker.port, screen.username if screen else None),
+        "hub/hub.env": hub_env(
+            topics,
+            broker.port,
+            screen.username if screen else None,
+            tables=max((a.table or 0 for a in accounts), default=0) or 1,
+        ),
     }
     if screen is not None:
         files["hub/screen-password"] = screen.secret + "\n"

@@ -116,11 +116,12 @@ class Demo:
             f"{self.host}:{self.port}; files in {self.workdir}",
             flush=True,
         )
+        tables = len(self.organizer.competition.tables())
         self.hub = HubService(
-            self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4
+            self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4,
+            tables=tables,
         )
         self.hub.start()
-        tables = len(self.organizer.competition.tables())
         for number in range(1, tables + 1):
             self._start_table(number)
         self.director = threading.Thread(target=self._direct, name="demo-organizer", daemon=True)

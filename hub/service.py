@@ -37,10 +37,12 @@ from paho.mqtt.properties import Properties
 from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
-from hub.store import EventStore, IngestResult, StoreError
+from hub.store import EventStore, IngestResult, Refused, StoreError
 from tablekit.link import no_delay, read_secret
 from tablekit.protocol import (
+    MESSAGE_OF_KIND,
     PROTOCOL_VERSION,
+    WINDOW,
     Ack,
     AssignedRules,
     Assignment,
@@ -49,14 +51,21 @@ from tablekit.protocol import (
     DecodeError,
     EventEnvelope,
     HubStatus,
+    Kind,
+    Refusal,
+    RefusalCode,
     SeatAssignment,
     StatusReason,
     TableSnapshot,
+    TopicRef,
     Topics,
     UnitStatus,
+    check_identity,
     checked,
-    decode_topic,
+    decode,
     encode,
+    peek_envelope,
+    unit_id_of,
 )
 from tablekit.sdnotify import Notifier
 from tablekit.seats import Seat
@@ -72,6 +81,8 @@ TICK_INTERVAL = 1.0
 """Seconds between the writer's looks at the event (round clock, organizer commands)."""
 Received = tuple[EventEnvelope, int, int]
 """An event as it arrived: the envelope, its MQTT message id and QoS (for the broker ack)."""
+_ANSWERED = frozenset(code.value for code in RefusalCode)
+"""Decode errors of an event that the unit is told about (the event is set aside)."""
 
 
 class _Tick:
@@ -99,8 +110,12 @@ class HubService:
         password: str | None = None,
         keepalive: int = 15,
         session_expiry: int = SESSION_EXPIRY,
+        tables: int | None = None,
     ) -> None:
+        """``tables``: the event's tables are 1…tables (the broker accounts provisioned);
+        messages of other tables are refused and only logged. None: tables 1-999."""
         self.host = host
+        self.tables = tables
         self.port = port
         self.topics = topics
         self.keepalive = keepalive
@@ -115,7 +130,7 @@ class HubService:
         self._count_lock = threading.Lock()
         self._live = LiveView()
         self._live_lock = threading.Lock()
-        self._inbox: queue.SimpleQueue[Received | _Tick | None] = queue.SimpleQueue()
+        self._inbox: queue.SimpleQueue[Received | Refused | _Tick | None] = queue.SimpleQueue()
         self._online = threading.Event()
         self._stopping = threading.Event()
         self._resent: dict[str, tuple[int, float]] = {}
@@ -270,10 +285,19 @@ class HubService:
         handed_over = False
         try:
             self._count("received")
+            ref: TopicRef | None = None
             try:
-                ref, message = decode_topic(self.topics, msg.topic, msg.payload)
+                ref = self.topics.parse(msg.topic)
+                if ref.table is not None and self.tables is not None and ref.table > self.tables:
+                    raise DecodeError(
+                        f"table {ref.table} is not one of this event's tables 1-{self.tables}",
+                        "unprovisioned",
+                    )
+                message = decode(MESSAGE_OF_KIND[ref.kind], msg.payload)
+                if ref.table is not None:
+                    check_identity(message, ref.table)
             except DecodeError as err:
-                self._reject(msg.topic, err)
+                self._reject(msg.topic, err, ref, msg.payload)
                 return
             now = time.time()
             if isinstance(message, EventEnvelope):
@@ -308,7 +332,7 @@ class HubService:
             self.heartbeat = time.monotonic()
             if item is None:
                 return
-            batch: list[Received] = [] if isinstance(item, _Tick) else [item]
+            batch: list[Received | Refused] = [] if isinstance(item, _Tick) else [item]
             while len(batch) < BATCH_MAX:
                 try:
                     more = self._inbox.get_nowait()
@@ -343,28 +367,50 @@ class HubService:
             self.client.publish(out.topic, out.payload, 1, retain=out.retain)
             self._count("conducted")
 
-    def _commit(self, batch: Sequence[tuple[EventEnvelope, int, int]]) -> None:
-        envelopes = [env for env, _, _ in batch]
+    def _commit(self, batch: Sequence[Received | Refused]) -> None:
+        received = [item for item in batch if not isinstance(item, Refused)]
+        envelopes = [env for env, _, _ in received]
+        refused = [item for item in batch if isinstance(item, Refused)]
         now = time.time()
-        result = self.store.ingest(envelopes, received=now, derive=self.conductor.judge)
-        for _, mid, qos in batch:
+        result = self.store.ingest(
+            envelopes, received=now, derive=self.conductor.judge, refused=refused
+        )
+        for _, mid, qos in received:
             self._ack_broker(mid, qos)
         self._count_result(result)
-        tables = {env.unit: env.table for env in envelopes}
         with self._live_lock:
             live = self._live
-            for table in set(tables.values()):
+            for table in {env.table for env in envelopes}:
                 live = live.heard(table, now)
             self._live = live
-        for unit, table in tables.items():
-            mark = result.marks[unit]
+        for item in result.answered:
+            assert item.unit is not None and item.seq is not None and item.table is not None
+            refusal = Refusal(
+                v=PROTOCOL_VERSION,
+                unit=item.unit,
+                seq=item.seq,
+                code=RefusalCode(item.code),
+                reason=_text(item.reason),
+            )
+            self.client.publish(self.topics.refused(item.table), encode(refusal), 1)
+            self._count("refusals_sent")
+        for unit, mark in result.marks.items():
+            if mark.table is None:
+                continue
             resend = None
             if mark.gap is not None and self._should_request(unit, mark.gap, now):
                 resend = mark.gap
                 self._count("resend_requests")
                 log.info("hub: unit %s is missing seq %d; asking for a resend", unit, mark.gap)
-            ack = Ack(v=PROTOCOL_VERSION, unit=unit, upto=mark.contiguous, resend_from=resend)
-            self.client.publish(self.topics.ack(table), encode(ack), 1)
+            held = self.store.held(unit, max(1, mark.contiguous - WINDOW + 1), mark.contiguous)
+            ack = Ack(
+                v=PROTOCOL_VERSION,
+                unit=unit,
+                upto=mark.contiguous,
+                resend_from=resend,
+                refused=tuple(held),
+            )
+            self.client.publish(self.topics.ack(mark.table), encode(ack), 1)
             self._count("acks_sent")
 
     def _should_request(self, unit: str, gap: int, now: float) -> bool:
@@ -380,7 +426,15 @@ class HubService:
         if qos > 0:
             self.client.ack(mid, qos)
 
-    def _reject(self, topic: str, err: DecodeError) -> None:
+    def _reject(
+        self,
+        topic: str,
+        err: DecodeError,
+        ref: TopicRef | None = None,
+        payload: bytes | bytearray = b"",
+    ) -> None:
+        """Count, log (rate limited) and hand to the writer, which sets a unit's own event
+        aside and answers it, or logs the refusal in the store's bounded refusal log."""
         self._count("rejected", f"rejected_{err.code}")
         now = time.monotonic()
         start, logged = self._bad_window
@@ -389,6 +443,16 @@ class HubService:
         if logged < BAD_LOG_BURST:
             log.warning("hub: rejected a message on %s: %s", topic, err.reason)
         self._bad_window = (start, logged + 1)
+        table = None if ref is None else ref.table
+        item = Refused(err.code, err.reason, table, topic=topic)
+        if ref is not None and ref.kind is Kind.EVENTS and table is not None:
+            peek = peek_envelope(payload) if err.code in _ANSWERED else None
+            if peek is not None and peek[0] == unit_id_of(table):
+                item = Refused(
+                    err.code, err.reason, table, topic=topic, unit=peek[0], seq=peek[1],
+                    payload=bytes(payload),
+                )
+        self._inbox.put(item)
 
     def _count(self, *names: str, n: int = 1) -> None:
         with self._count_lock:
@@ -400,13 +464,26 @@ class HubService:
             self._counts["stored"] += result.inserted
             self._counts["duplicates"] += result.duplicates
             self._counts["conflicts"] += result.conflicts
+            self._counts["set_aside"] += len(result.answered)
+            self._counts["logged"] += result.logged
+            if result.beyond_window:
+                self._counts["rejected"] += result.beyond_window
+                self._counts["rejected_window"] += result.beyond_window
         if result.conflicts:
             log.warning(
-                "hub: %d events reused a known (unit, seq) with other content", result.conflicts
+                "hub: %d events reused a known (unit, seq) with other content; both copies "
+                "are kept for the judge (rummikub refusals)",
+                result.conflicts,
             )
 
     def _hub_status(self, online: bool, reason: StatusReason) -> HubStatus:
         return HubStatus(v=PROTOCOL_VERSION, online=online, reason=reason, ts=time.time())
+
+
+def _text(reason: str) -> str:
+    """A reason as a protocol Text: at most 200 printable characters."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in reason)
+    return clean if len(clean) <= 200 else clean[:199] + "…"
 
 
 # --- one-shot publishing (the CLI and the organizer tools) ----------------------------------
@@ -526,6 +603,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", parents=[common], help="run the hub service")
     serve.add_argument("--db", type=Path, required=True, help="event store (SQLite file)")
     serve.add_argument(
+        "--tables",
+        type=_positive,
+        help="the event's tables are 1..N (the provisioned units); messages of other "
+        "tables are refused and logged (default: any table 1-999)",
+    )
+    serve.add_argument(
         "--embedded-broker",
         action="store_true",
         help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
@@ -607,6 +690,7 @@ def _serve(
         mqtt_version=mqtt_version,
         username=args.username,
         password=password,
+        tables=args.tables,
     )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

@@ -11,6 +11,17 @@ rebuilt from ``events`` at any time (:meth:`EventStore.rebuild`):
   the highest seq seen (a gap when larger), counts and the table last reported;
 * ``moves``: one row per passed move with its duration, for queries and exports.
 
+Outside the event records, for the judge and the organizer (docs/protocol.md,
+"Identity and refusals"):
+
+* ``set_aside``: a unit's events the hub refused or holds in conflict with a stored
+  event under the same seq, with the reason: the seq counts as settled (the ack moves
+  past it, listing it in ``refused``) and the unit keeps its copy for the judge; at most
+  :data:`MAX_COPIES` copies per seq;
+* ``refusal_log`` and ``refusal_counts``: everything else refused (bad topics, unknown
+  tables, other identities, seqs beyond the window, undecodable payloads), the last
+  :data:`MAX_REFUSAL_LOG` of them and a count per reason and table; never events.
+
 WAL with ``synchronous=FULL``: once :meth:`EventStore.ingest` returns, the events
 survive a crash or power loss, so the hub may ack them.
 """
@@ -30,7 +41,7 @@ import msgspec
 
 from tablekit.clock import MovePassed
 from tablekit.durable import open_durable, transaction
-from tablekit.protocol import AnyUnitEvent, EventEnvelope
+from tablekit.protocol import WINDOW, AnyUnitEvent, EventEnvelope
 
 HUB_SOURCE = "hub"
 SCHEMA_VERSION = 1
@@ -74,7 +85,40 @@ _SCHEMA = [
         PRIMARY KEY (source, seq)
     ) WITHOUT ROWID""",
     "CREATE INDEX IF NOT EXISTS moves_by_table ON moves (table_no, game)",
+    """CREATE TABLE IF NOT EXISTS set_aside (
+        id INTEGER PRIMARY KEY,
+        source TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        table_no INTEGER,
+        code TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        received REAL NOT NULL,
+        payload BLOB NOT NULL,
+        UNIQUE (source, seq, payload)
+    )""",
+    """CREATE TABLE IF NOT EXISTS refusal_log (
+        id INTEGER PRIMARY KEY,
+        at REAL NOT NULL,
+        table_no INTEGER,
+        code TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        reason TEXT NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS refusal_counts (
+        code TEXT NOT NULL,
+        table_no INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        first REAL NOT NULL,
+        last REAL NOT NULL,
+        PRIMARY KEY (code, table_no)
+    ) WITHOUT ROWID""",
 ]
+MAX_COPIES = 3
+"""Copies of one (unit, seq) kept in ``set_aside``; further ones are only counted."""
+MAX_REFUSAL_LOG = 1000
+"""Rows kept in ``refusal_log`` (the newest); ``refusal_counts`` keeps the totals."""
+MAX_LOGGED_TEXT = 300
+"""Characters of a topic or reason kept in the refusal log."""
 
 _event_decoder: msgspec.json.Decoder[AnyUnitEvent] = msgspec.json.Decoder(AnyUnitEvent)
 _encoder = msgspec.json.Encoder()
@@ -130,6 +174,53 @@ class SourceMark:
         return self.contiguous + 1 if self.max_seq > self.contiguous else None
 
 
+@dataclass(frozen=True)
+class Refused:
+    """Something the hub refused: answered (``unit`` and ``seq`` set: the event is set
+    aside and the unit told) or only logged and counted."""
+
+    code: str
+    reason: str
+    table: int | None = None
+    topic: str = ""
+    unit: str | None = None
+    seq: int | None = None
+    payload: bytes = b""
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """An event the hub refused or holds in conflict; ``stored`` is what the store holds
+    under the same seq (the first copy), if anything."""
+
+    source: str
+    seq: int
+    table: int | None
+    code: str
+    reason: str
+    received: float
+    payload: bytes
+    stored: bytes | None
+
+
+@dataclass(frozen=True)
+class RefusalCount:
+    code: str
+    table: int | None
+    count: int
+    first: float
+    last: float
+
+
+@dataclass(frozen=True)
+class LoggedRefusal:
+    at: float
+    table: int | None
+    code: str
+    topic: str
+    reason: str
+
+
 @dataclass
 class IngestResult:
     inserted: int = 0
@@ -139,8 +230,14 @@ class IngestResult:
     """Hub facts derived from the new events (verdicts on results) in the same commit."""
     conflicts: int = 0
     """A known (source, seq) with a different content (ignored, worth a look)."""
+    answered: list[Refused] = field(default_factory=list)
+    """Events of units set aside (refused or in conflict): each unit is told."""
+    beyond_window: int = 0
+    """Events refused because their seq is beyond the unit's mark plus the window."""
+    logged: int = 0
+    """Refusals only logged and counted (nobody to answer, or beyond the window)."""
     marks: dict[str, SourceMark] = field(default_factory=dict)
-    """Each source of the batch after the commit."""
+    """Each source of the batch (events or set aside) after the commit."""
 
 
 class EventStore:
@@ -177,18 +274,30 @@ class EventStore:
         received: float | None = None,
         *,
         derive: Callable[[EventEnvelope], Sequence[tuple[str, msgspec.Struct]]] | None = None,
+        refused: Iterable[Refused] = (),
     ) -> IngestResult:
         """Store unit events (duplicates ignored) and the derived rows, in one commit.
 
         ``derive`` answers each newly stored event with hub facts (e.g. the verdict on a
         submitted result), stored in the same commit: an event and its answer are kept
         together or not at all, and a replayed event is never answered twice.
+
+        The envelopes' identity is already checked (``tablekit.protocol.check_identity``).
+        A seq beyond the unit's contiguous mark plus :data:`~tablekit.protocol.WINDOW` is
+        refused and only logged; one already stored with other content is set aside as a
+        conflict (both copies kept, the unit told). ``refused`` are messages the caller
+        refused: with a unit and seq within the window they are set aside and answered,
+        the others logged.
         """
         now = time.time() if received is None else received
         result = IngestResult()
         touched: set[str] = set()
         with self._lock, self._tx():
             for env in envelopes:
+                if not self._in_window(env.unit, env.seq):
+                    self._log(result, _beyond_window(env.unit, env.seq, env.table), now)
+                    result.beyond_window += 1
+                    continue
                 payload = _encoder.encode(env.event)
                 kind = _kind(env.event)
                 row = (env.unit, env.seq, env.table, kind, env.event.game, env.ts, now, payload)
@@ -205,12 +314,74 @@ class EventStore:
                     result.duplicates += 1
                 else:
                     result.conflicts += 1
+                    conflict = Refused(
+                        "conflict",
+                        f"seq {env.seq} is already stored with other content; both copies "
+                        "are kept for the judge",
+                        env.table,
+                        unit=env.unit,
+                        seq=env.seq,
+                        payload=payload,
+                    )
+                    self._set_aside(result, conflict, now)
                 touched.add(env.unit)
+            for item in refused:
+                if item.unit is None or item.seq is None:
+                    self._log(result, item, now)
+                elif not self._in_window(item.unit, item.seq):
+                    self._log(result, _beyond_window(item.unit, item.seq, item.table), now)
+                else:
+                    self._set_aside(result, item, now)
+                    touched.add(item.unit)
+            if result.logged:
+                self._db.execute(
+                    "DELETE FROM refusal_log WHERE id <= (SELECT max(id) FROM refusal_log) - ?",
+                    (MAX_REFUSAL_LOG,),
+                )
             for source in touched:
                 mark = self._mark(source)
                 if mark is not None:
                     result.marks[source] = mark
         return result
+
+    def _in_window(self, source: str, seq: int) -> bool:
+        mark = self._mark(source)
+        return seq <= (0 if mark is None else mark.contiguous) + WINDOW
+
+    def _set_aside(self, result: IngestResult, item: Refused, now: float) -> None:
+        assert item.unit is not None and item.seq is not None
+        result.answered.append(item)
+        self._count_refusal(item.code, item.table, now)
+        copies = self._db.execute(
+            "SELECT count(*) FROM set_aside WHERE source = ? AND seq = ?", (item.unit, item.seq)
+        ).fetchone()[0]
+        if copies >= MAX_COPIES:
+            return
+        settled = self._stored(item.unit, item.seq)
+        self._db.execute(
+            "INSERT OR IGNORE INTO set_aside"
+            " (source, seq, table_no, code, reason, received, payload)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (item.unit, item.seq, item.table, item.code, item.reason, now, item.payload),
+        )
+        if not settled:
+            self._bump_source(item.unit, item.seq, table=item.table, ts=now, received=now, count=0)
+
+    def _log(self, result: IngestResult, item: Refused, now: float) -> None:
+        result.logged += 1
+        self._count_refusal(item.code, item.table, now)
+        self._db.execute(
+            "INSERT INTO refusal_log (at, table_no, code, topic, reason) VALUES (?, ?, ?, ?, ?)",
+            (now, item.table, item.code, item.topic[:MAX_LOGGED_TEXT],
+             item.reason[:MAX_LOGGED_TEXT]),
+        )
+
+    def _count_refusal(self, code: str, table: int | None, now: float) -> None:
+        self._db.execute(
+            "INSERT INTO refusal_counts VALUES (?, ?, 1, ?, ?) ON CONFLICT (code, table_no)"
+            " DO UPDATE SET count = count + 1, last = excluded.last",
+            (code, table or 0, now, now),
+        )
 
     def append_fact(
         self,
@@ -289,6 +460,13 @@ class EventStore:
                 else:
                     event = _event_decoder.decode(payload)
                     self._derive(source, seq, table=table, ts=ts, received=received, event=event)
+            aside = self._db.execute(
+                "SELECT source, seq, table_no, min(received) FROM set_aside a WHERE NOT EXISTS"
+                " (SELECT 1 FROM events e WHERE e.source = a.source AND e.seq = a.seq)"
+                " GROUP BY source, seq ORDER BY source, seq"
+            )
+            for source, seq, table, received in aside.fetchall():
+                self._bump_source(source, seq, table=table, ts=received, received=received, count=0)
         return count
 
     # -- queries -----------------------------------------------------------------------------
@@ -369,6 +547,53 @@ class EventStore:
             ).fetchall()
         return {r[0]: SourceMark(*r) for r in rows}
 
+    def held(self, source: str, low: int, high: int) -> list[int]:
+        """The seqs of ``source`` from ``low`` to ``high`` set aside (refused or in conflict)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT DISTINCT seq FROM set_aside WHERE source = ? AND seq BETWEEN ? AND ?"
+                " ORDER BY seq",
+                (source, low, high),
+            ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def set_aside(self, *, table: int | None = None) -> list[SetAside]:
+        """Every event set aside (oldest first), with the stored event of the same seq."""
+        where, args = ("WHERE a.table_no = ?", [table]) if table is not None else ("", [])
+        sql = (
+            "SELECT a.source, a.seq, a.table_no, a.code, a.reason, a.received, a.payload,"
+            " e.payload FROM set_aside a LEFT JOIN events e"
+            f" ON e.source = a.source AND e.seq = a.seq {where} ORDER BY a.id"
+        )
+        with self._lock:
+            rows = self._db.execute(sql, args).fetchall()
+        return [
+            SetAside(
+                source=r[0], seq=r[1], table=r[2], code=r[3], reason=r[4], received=r[5],
+                payload=bytes(r[6]), stored=None if r[7] is None else bytes(r[7]),
+            )
+            for r in rows
+        ]
+
+    def refusal_counts(self) -> list[RefusalCount]:
+        """How often the hub refused what, per table (None: no table known), by table."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT code, table_no, count, first, last FROM refusal_counts"
+                " ORDER BY table_no, code"
+            ).fetchall()
+        return [RefusalCount(r[0], r[1] or None, r[2], r[3], r[4]) for r in rows]
+
+    def refusal_log(self, limit: int = 50) -> list[LoggedRefusal]:
+        """The newest refusals only logged (not events), newest last."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT at, table_no, code, topic, reason FROM refusal_log"
+                " ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [LoggedRefusal(*r) for r in reversed(rows)]
+
     def counts(self) -> dict[str, int]:
         """Events per kind, plus ``total``."""
         with self._lock:
@@ -398,6 +623,16 @@ class EventStore:
             row,
         )
         return cur.rowcount == 1
+
+    def _stored(self, source: str, seq: int) -> bool:
+        """Whether (source, seq) is settled: an event or something set aside."""
+        return bool(
+            self._db.execute(
+                "SELECT 1 FROM events WHERE source = ? AND seq = ? UNION ALL"
+                " SELECT 1 FROM set_aside WHERE source = ? AND seq = ? LIMIT 1",
+                (source, seq, source, seq),
+            ).fetchone()
+        )
 
     def _same(self, source: str, seq: int, payload: bytes) -> bool:
         row = self._db.execute(
@@ -434,7 +669,14 @@ class EventStore:
             )
 
     def _bump_source(
-        self, source: str, seq: int, *, table: int | None, ts: float, received: float
+        self,
+        source: str,
+        seq: int,
+        *,
+        table: int | None,
+        ts: float,
+        received: float,
+        count: int = 1,
     ) -> None:
         row = self._db.execute(
             "SELECT contiguous, max_seq FROM sources WHERE source = ?", (source,)
@@ -450,14 +692,12 @@ class EventStore:
         if seq == contiguous + 1:
             contiguous = seq
             if max_seq > seq:
-                while self._db.execute(
-                    "SELECT 1 FROM events WHERE source = ? AND seq = ?", (source, contiguous + 1)
-                ).fetchone():
+                while self._stored(source, contiguous + 1):
                     contiguous += 1
         self._db.execute(
-            "UPDATE sources SET table_no = ?, contiguous = ?, max_seq = ?, events = events + 1,"
+            "UPDATE sources SET table_no = ?, contiguous = ?, max_seq = ?, events = events + ?,"
             " last_received = ? WHERE source = ?",
-            (table, contiguous, max(max_seq, seq), received, source),
+            (table, contiguous, max(max_seq, seq), count, received, source),
         )
 
     def _mark(self, source: str) -> SourceMark | None:
@@ -469,6 +709,15 @@ class EventStore:
 
     def _tx(self) -> AbstractContextManager[None]:
         return transaction(self._db)
+
+
+def _beyond_window(unit: str, seq: int, table: int | None) -> Refused:
+    return Refused(
+        "window",
+        f"unit {unit}: seq {seq} is beyond the hub's acknowledged mark plus its window of "
+        f"{WINDOW} (not stored)",
+        table,
+    )
 
 
 def _kind(event: msgspec.Struct) -> str:

@@ -21,6 +21,7 @@ import msgspec
 
 from tablekit.clock import ClockRules
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
+from tablekit.protocol import unit_id_of
 
 
 class ConfigError(ValueError):
@@ -58,6 +59,11 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(
             bool(_NAME.fullmatch(self.unit_id)),
             f"unit_id: 1 to 32 of A-Z a-z 0-9 _ -, got {self.unit_id!r}",
+        )
+        _check(
+            self.unit_id == unit_id_of(self.table),
+            f"unit_id: the unit of table {self.table} is {unit_id_of(self.table)!r} (the hub "
+            f"takes a unit's identity from its table's topic), got {self.unit_id!r}",
         )
         _check(bool(self.journal.strip()), "journal: must name a file, got an empty string")
 

@@ -4,7 +4,9 @@ SQLite in WAL mode with ``synchronous=FULL``: :meth:`Journal.record` appends the
 events with the next sequence numbers and replaces the stored clock state in one
 transaction, so after a crash the state and the events always agree. Entries stay
 until the hub acknowledges them (:meth:`Journal.acked`), then they are deleted: the
-hub's store is the record, and the journal stays small over a long day. The last
+hub's store is the record, and the journal stays small over a long day. An entry the
+hub refused (or holds in conflict with another copy) is never deleted: it moves to
+``set_aside`` with the hub's reason, for the judge, and the queue moves on. The last
 assigned ``seq`` is kept in a meta row, so sequence numbers are never reused even
 when every entry has been deleted.
 
@@ -34,6 +36,14 @@ CREATE TABLE IF NOT EXISTS entries (
     ts REAL NOT NULL,
     event BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS set_aside (
+    seq INTEGER PRIMARY KEY,
+    ts REAL NOT NULL,
+    event BLOB NOT NULL,
+    code TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS state (
     id INTEGER PRIMARY KEY CHECK (id = 1),
     blob BLOB NOT NULL,
@@ -55,6 +65,18 @@ class JournalEntry:
     """Wall time at which the event was recorded."""
     event: bytes
     """The event as JSON (a tagged struct, e.g. ``{"type":"move_passed",…}``)."""
+
+
+@dataclass(frozen=True)
+class SetAsideEntry:
+    """An entry the hub refused, kept for the judge."""
+
+    seq: int
+    ts: float
+    event: bytes
+    code: str
+    """The hub's refusal code (``tablekit.protocol.RefusalCode``); empty until it arrives."""
+    reason: str
 
 
 class Journal:
@@ -112,10 +134,11 @@ class Journal:
                 )
         return seqs
 
-    def acked(self, upto_seq: int) -> int:
-        """The hub committed everything up to ``upto_seq``: drop those entries.
+    def acked(self, upto_seq: int, refused: Sequence[int] = ()) -> int:
+        """The hub settled everything up to ``upto_seq``: drop those entries, except the
+        ``refused`` ones, which are set aside for the judge.
 
-        Returns how many entries were removed. An ack beyond the last seq this
+        Returns how many entries left the queue. An ack beyond the last seq this
         journal ever assigned is refused (it cannot be about this journal).
         """
         with self._lock, self._tx():
@@ -126,9 +149,25 @@ class Journal:
                 )
             if upto_seq <= int(self._meta("acked_upto") or 0):
                 return 0
+            for seq in refused:
+                if seq <= upto_seq:
+                    self._set_aside(seq, "", "")
             cur = self._db.execute("DELETE FROM entries WHERE seq <= ?", (upto_seq,))
             self._set_meta("acked_upto", upto_seq)
             return cur.rowcount
+
+    def set_aside(self, seq: int, code: str, reason: str) -> bool:
+        """The hub refused entry ``seq`` for ``reason``: keep it for the judge, out of the
+        queue (or note the reason on one already set aside). False if it is not here."""
+        with self._lock, self._tx():
+            return self._set_aside(seq, code, reason)
+
+    def set_aside_entries(self) -> list[SetAsideEntry]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, ts, event, code, reason FROM set_aside ORDER BY seq"
+            ).fetchall()
+        return [SetAsideEntry(int(r[0]), float(r[1]), bytes(r[2]), r[3], r[4]) for r in rows]
 
     # -- reading (the link thread, the restart) ------------------------------------------
 
@@ -172,6 +211,19 @@ class Journal:
 
     def _tx(self) -> AbstractContextManager[None]:
         return transaction(self._db)
+
+    def _set_aside(self, seq: int, code: str, reason: str) -> bool:
+        if code and self._db.execute(
+            "UPDATE set_aside SET code = ?, reason = ? WHERE seq = ?", (code, reason, seq)
+        ).rowcount:
+            return True
+        moved = self._db.execute(
+            "INSERT OR IGNORE INTO set_aside (seq, ts, event, code, reason, at)"
+            " SELECT seq, ts, event, ?, ?, ? FROM entries WHERE seq = ?",
+            (code, reason, time.time(), seq),
+        ).rowcount
+        self._db.execute("DELETE FROM entries WHERE seq = ?", (seq,))
+        return bool(moved)
 
     def _meta(self, key: str) -> Any:
         row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()

@@ -39,6 +39,7 @@ from tablekit.protocol import (
     DecodeError,
     HubStatus,
     Kind,
+    Refusal,
     ResultAck,
     StatusReason,
     TableSnapshot,
@@ -299,10 +300,22 @@ class TableLink:
             if message.kind is Kind.ASSIGN:
                 self.put(Unassigned(at=time.monotonic()))
             return
-        if isinstance(message, Ack | ResultAck) and message.unit != self.unit_id:
+        if isinstance(message, Ack | ResultAck | Refusal) and message.unit != self.unit_id:
             return
         if isinstance(message, Ack):
             self._on_ack(message)
+        elif isinstance(message, Refusal):
+            if not self.journal.set_aside(message.seq, message.code, message.reason):
+                log.info("link: the hub refused event %d, which this journal no longer holds "
+                         "(another copy of it)", message.seq)
+                return
+            log.error(
+                "link: the hub refused event %d (%s): %s; set aside for the judge",
+                message.seq,
+                message.code,
+                message.reason,
+            )
+            self._wake.set()
         elif isinstance(message, HubStatus) and message.online:
             with self._lock:
                 self._resend = True
@@ -311,7 +324,7 @@ class TableLink:
 
     def _on_ack(self, ack: Ack) -> None:
         try:
-            removed = self.journal.acked(ack.upto)
+            removed = self.journal.acked(ack.upto, ack.refused)
         except JournalError as err:
             log.error("link: ignored an ack for unit %s: %s", self.unit_id, err)
             return

@@ -44,8 +44,19 @@ MAX_SECONDS: Final = 86_400.0
 MAX_WALL: Final = 1e11
 """Upper bound of a wall timestamp (Unix seconds, year ~5138)."""
 
+WINDOW: Final = 200
+"""Events a unit may have published beyond the hub's last ack; the hub refuses (and
+does not store) a seq beyond its acknowledged mark plus this window."""
+
 SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 UNIT_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+
+
+def unit_id_of(table: int) -> str:
+    """The identity of table ``table``'s unit: ``table-07``, the username of the table's
+    broker account (``hub.credentials``). The hub takes a unit's identity from the topic
+    its message came on, which the broker's access list lets only that account write."""
+    return f"table-{table:02d}"
 
 
 class DecodeError(ValueError):
@@ -55,7 +66,8 @@ class DecodeError(ValueError):
         super().__init__(reason)
         self.reason = reason
         self.code = code
-        """A category for counters: topic, oversize, json, version, invalid, range, table."""
+        """A category for counters: topic, oversize, json, version, invalid, range, table,
+        identity (a payload claiming another unit than its topic's)."""
 
 
 # --- field types -----------------------------------------------------------------------
@@ -227,14 +239,41 @@ class Broadcast(_Message, frozen=True):
 
 
 class Ack(_Message, frozen=True):
-    """The hub committed every event of ``unit`` up to and including ``upto``.
+    """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
+    refused and listed in ``refused``.
 
     ``resend_from`` asks the unit to republish its journal from that seq (a gap).
+    ``refused``: the seqs in ``upto - WINDOW + 1 … upto`` the hub refused or holds in
+    conflict; the unit sets those aside for the judge instead of deleting them.
     """
 
     unit: UnitId
     upto: SeqOrZero
     resend_from: Seq | None = None
+    refused: Annotated[tuple[Seq, ...], msgspec.Meta(max_length=WINDOW)] = ()
+
+
+class RefusalCode(enum.StrEnum):
+    """Why the hub refused one of a unit's events (:class:`Refusal`)."""
+
+    INVALID = "invalid"
+    """The event does not decode: unknown type or field, wrong type."""
+    RANGE = "range"
+    """A number of the event is out of range."""
+    VERSION = "version"
+    """A protocol version the hub does not speak."""
+    CONFLICT = "conflict"
+    """The hub already stores another event under this seq: both are kept for the judge."""
+
+
+class Refusal(_Message, frozen=True):
+    """The hub refused event ``seq`` of ``unit``, for ``reason``: the unit sets it aside for
+    the judge and its queue moves on (the next :class:`Ack` lists it in ``refused``)."""
+
+    unit: UnitId
+    seq: Seq
+    code: RefusalCode
+    reason: Text
 
 
 class ResultAck(_Message, frozen=True):
@@ -315,6 +354,7 @@ AnyMessage = (
     | Assignment
     | Broadcast
     | Ack
+    | Refusal
     | ResultAck
     | RoundInfo
     | StandingsBoard
@@ -339,6 +379,7 @@ class Kind(enum.StrEnum):
     STATUS = "status"
     ASSIGN = "assign"
     ACK = "ack"
+    REFUSED = "refused"
     RESULT = "result"
     BROADCAST = "broadcast"
     HUB_STATUS = "hub_status"
@@ -353,6 +394,7 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.STATUS: UnitStatus,
     Kind.ASSIGN: Assignment,
     Kind.ACK: Ack,
+    Kind.REFUSED: Refusal,
     Kind.RESULT: ResultAck,
     Kind.BROADCAST: Broadcast,
     Kind.HUB_STATUS: HubStatus,
@@ -360,8 +402,8 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.STANDINGS: StandingsBoard,
     Kind.SEATING: SeatingBoard,
 }
-_UNIT_KINDS: Final = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
-_HUB_TABLE_KINDS: Final = (Kind.ASSIGN, Kind.ACK, Kind.RESULT)
+_UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
+_HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)
 SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING)
 """The hub → screen messages, each on ``{base}/hub/{kind}``."""
 
@@ -408,6 +450,9 @@ class Topics:
 
     def result(self, table: int) -> str:
         return f"{self.base}/hub/table/{table}/result"
+
+    def refused(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/refused"
 
     @property
     def broadcast(self) -> str:
@@ -546,6 +591,31 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     return message
 
 
+class _EnvelopePeek(msgspec.Struct):
+    unit: Any = None
+    seq: Any = None
+
+
+_envelope_peek: Final = msgspec.json.Decoder(_EnvelopePeek)
+
+
+def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int] | None:
+    """``(unit, seq)`` of an event payload that did not decode, when both are well formed:
+    the hub answers such an event with a :class:`Refusal` naming its seq."""
+    if len(payload) > MAX_PAYLOAD:
+        return None
+    try:
+        peek = _envelope_peek.decode(payload)
+    except msgspec.DecodeError:
+        return None
+    unit, seq = peek.unit, peek.seq
+    if not isinstance(unit, str) or not re.match(UNIT_ID_PATTERN, unit):
+        return None
+    if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
+        return None
+    return unit, seq
+
+
 def checked(message: T) -> T:
     """``message`` itself if a receiver would accept it, else :class:`DecodeError` with the
     reason: msgspec constructors do not enforce field limits, decoding does."""
@@ -555,17 +625,32 @@ def checked(message: T) -> T:
 def decode_topic(
     topics: Topics, topic: str, payload: bytes | bytearray | memoryview
 ) -> tuple[TopicRef, AnyMessage]:
-    """Decode a message by its topic, checking that a table-scoped payload names that table."""
+    """Decode a message by its topic, checking that a table-scoped payload names that
+    table and that unit: identity comes from the topic (:func:`unit_id_of`)."""
     ref = topics.parse(topic)
     message: AnyMessage = decode(MESSAGE_OF_KIND[ref.kind], payload)
-    table = getattr(message, "table", None)
-    if table is not None and ref.table is not None and table != ref.table:
+    if ref.table is not None:
+        check_identity(message, ref.table)
+    return ref, message
+
+
+def check_identity(message: object, table: int) -> None:
+    """DecodeError unless a message on table ``table``'s topic names that table and unit."""
+    name = type(message).__name__
+    claimed = getattr(message, "table", None)
+    if claimed is not None and claimed != table:
         raise DecodeError(
-            f"{type(message).__name__}: payload is for table {table} but was published "
-            f"on the topic of table {ref.table}",
+            f"{name}: payload is for table {claimed} but was published on the topic of "
+            f"table {table}",
             "table",
         )
-    return ref, message
+    unit = getattr(message, "unit", None)
+    if unit is not None and unit != unit_id_of(table):
+        raise DecodeError(
+            f"{name}: payload claims unit {unit!r} but the topic of table {table} belongs "
+            f"to unit {unit_id_of(table)!r}",
+            "identity",
+        )
 
 
 @dataclass(frozen=True)

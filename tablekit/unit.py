@@ -30,7 +30,15 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
-from tablekit.protocol import Ack, Assignment, Broadcast, BroadcastKind, HubStatus, ResultAck
+from tablekit.protocol import (
+    Ack,
+    Assignment,
+    Broadcast,
+    BroadcastKind,
+    HubStatus,
+    Refusal,
+    ResultAck,
+)
 from tablekit.result_entry import EntryView, Key, ResultEntry, ResultSubmitted, Step
 from tablekit.rulesets import Ruleset, RulesetError, get_ruleset
 from tablekit.scoring import GameEnding
@@ -254,6 +262,11 @@ class TableUnit:
                 events = self._broadcast(item, now)
             case Ack() | HubStatus():
                 pass  # the link's business
+            case Refusal(seq=seq, code=code, reason=reason):
+                # the link has set the event aside in the journal; the judge must see it
+                self.controls.message = (
+                    f"The hub refused event #{seq} ({code}): {reason} — kept for the judge"
+                )
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)

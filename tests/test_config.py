@@ -141,6 +141,7 @@ def test_relative_journal_lives_in_the_state_dir() -> None:
         ('[clock]\nseats = "4"', "clock.seats", "expected `int`, got `str`"),
         ("[unit]\ntable = 0", "unit.table", "got 0"),
         ('[unit]\nunit_id = "table 1"', "unit.unit_id", "'table 1'"),
+        ('[unit]\ntable = 2\nunit_id = "table-01"', "unit.unit_id", "table 2 is 'table-02'"),
         ('[buzzer]\nmode = "loud"', "buzzer.mode", "'beeps' or 'quiet'"),
         ("[buzzer]\nbeeps_at = [10, 0]", "buzzer.beeps_at[1]", "got 0"),
         ("[buzzer]\nbeeps_at = [3, 3]", "buzzer.beeps_at", "twice"),

@@ -13,6 +13,7 @@ arriving first (the broker keeps each publisher's order).
 from __future__ import annotations
 
 import getpass
+import io
 import logging
 import os
 import queue
@@ -30,6 +31,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
+from hub import cli
 from hub.broker import free_port, mosquitto_binary, wait_for_port
 from hub.credentials import (
     ADMIN_USER,
@@ -57,6 +59,7 @@ from tablekit.protocol import (
     Topics,
     UnitStatus,
     encode,
+    envelope,
     snapshot_of,
 )
 from tablekit.seats import Seat
@@ -432,36 +435,124 @@ def test_max_packet_size_fits_the_largest_board_and_no_more(
     screen.until(TOPICS.standings, board)
 
 
-def test_the_real_hub_and_unit_work_under_the_acl(tmp_path: Path, venue: Venue) -> None:
-    """HubService and TableLink, configured from the bundle, ingest and ack an event."""
-    text = (venue.bundle / "units" / "table-02" / "unit.toml").read_text()
-    password_file = venue.bundle / "units" / "table-02" / "mqtt-password"
+def bundle_unit(venue: Venue, tmp_path: Path, table: int) -> tuple[Journal, TableLink]:
+    """A real unit's journal and link, configured from the bundle's unit.toml."""
+    name = f"table-{table:02d}"
+    text = (venue.bundle / "units" / name / "unit.toml").read_text()
+    password_file = venue.bundle / "units" / name / "mqtt-password"
     text = text.replace("/etc/tablekit/mqtt-password", str(password_file))
     text = text.replace(f"port = {1883}", f"port = {venue.port}")
     config = parse_config(text, "unit.toml")
     assert config.link is not None and config.link.port == venue.port
-    hub_secret = (venue.bundle / "hub" / "hub-password").read_text().strip()
-    service = HubService(
-        "127.0.0.1", venue.port, tmp_path / "hub.db", TOPICS, username=HUB_USER,
-        password=hub_secret,
-    )  # fmt: skip
-    service.start()
-    journal = Journal(tmp_path / "journal.db", config.unit.unit_id)
+    journal = Journal(tmp_path / f"{name}.db", config.unit.unit_id)
     inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, inbox.put)
+    return journal, link
+
+
+def bundle_hub(venue: Venue, db: Path) -> HubService:
+    hub_secret = (venue.bundle / "hub" / "hub-password").read_text().strip()
+    return HubService(
+        "127.0.0.1", venue.port, db, TOPICS, username=HUB_USER, password=hub_secret, tables=3,
+    )  # fmt: skip
+
+
+def play(journal: Journal, clock: MoveClock, presses: int, start: float) -> list[bytes]:
+    """Journal ``presses`` presses of the pass button; the events as journalled."""
+    sent: list[bytes] = []
+    for i in range(presses):
+        events = clock.press(start + i * 5.0)
+        journal.record(events, state=msgspec.json.encode(clock.state))
+        sent += [msgspec.json.encode(e) for e in events]
+    return sent
+
+
+def drained(journal: Journal) -> bool:
+    deadline = time.monotonic() + 10
+    while journal.pending_count() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return journal.pending_count() == 0
+
+
+def test_the_real_hub_and_unit_work_under_the_acl(tmp_path: Path, venue: Venue) -> None:
+    """HubService and TableLink, configured from the bundle, ingest and ack an event."""
+    service = bundle_hub(venue, tmp_path / "hub.db")
+    service.start()
+    journal, link = bundle_unit(venue, tmp_path, 2)
     try:
         assert service.wait_online(10)
         link.start()
-        clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
-        for i in range(3):
-            journal.record(clock.press(i * 5.0), state=msgspec.json.encode(clock.state))
+        play(journal, MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0)), 3, 0.0)
         link.notify()
-        deadline = time.monotonic() + 10
-        while journal.pending_count() and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert journal.pending_count() == 0, "the hub's acks must reach the unit"
+        assert drained(journal), "the hub's acks must reach the unit"
         assert [e.seq for e in service.store.events(table=2)] == [1, 2, 3]
         assert service.counters().get("rejected", 0) == 0
+    finally:
+        link.stop()
+        service.stop()
+        journal.close()
+
+
+def test_a_table_cannot_write_another_tables_history(
+    tmp_path: Path, venue: Venue, peers: Callable[..., Peer]
+) -> None:
+    """Table 1's own account forges table 2's next events on table 1's own topic (and
+    tries table 2's topic): all refused, table 2 loses nothing, the organizer sees it."""
+    service = bundle_hub(venue, tmp_path / "hub.db")
+    service.start()
+    journal, link = bundle_unit(venue, tmp_path, 2)
+    clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
+    try:
+        assert service.wait_online(10)
+        link.start()
+        sent = play(journal, clock, 10, 0.0)
+        link.notify()
+        assert drained(journal)
+        attacker = connected(peers, "table-01")
+        forged = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
+        forged_events = [e for i in range(20) for e in forged.press(i * 1.0)]
+        claims = [
+            (TOPICS.events(1), "table-02", 1, 10 + k) for k in range(1, 11)  # the next seqs
+        ] + [
+            (TOPICS.events(1), "table-02", 2, 11),  # naming table 2 in the payload too
+            (TOPICS.events(1), "table-02", 1, 2**53),  # the endless-resend seq
+            (TOPICS.events(1), "table-01", 1, 2**53),  # its own name, far beyond the window
+        ]
+        for (topic, unit, table, seq), event in zip(claims, forged_events, strict=False):
+            assert ok(attacker.publish(topic, encode(envelope(unit, table, seq, 1e9, event))))
+        denied = attacker.publish(TOPICS.events(2), encode(envelope("table-02", 2, 11, 1e9,
+                                                                     forged_events[0])))
+        assert denied.value == NOT_AUTHORIZED  # the access list: never reaches the hub
+
+        def handled() -> bool:
+            c = service.counters()
+            return c.get("rejected", 0) >= len(claims) and c.get("logged", 0) >= len(claims)
+
+        deadline = time.monotonic() + 10
+        while not handled() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        counters = service.counters()
+        assert counters["rejected_identity"] == 11 and counters["rejected_table"] == 1
+        assert counters["rejected_window"] == 1 and counters.get("stored") == len(sent)
+
+        sent += play(journal, clock, 50, 100.0)  # table 2 plays on through the forged seqs
+        link.notify()
+        assert drained(journal), "every event of table 2 is acknowledged"
+        assert journal.set_aside_entries() == []
+        stored = service.store.events(source="table-02")
+        assert [e.seq for e in stored] == list(range(1, journal.last_seq + 1))
+        assert journal.last_seq > 20  # through the seqs the forger claimed
+        assert [e.payload for e in stored] == sent  # its own, not the forged ones
+        assert {e.source for e in service.store.events()} == {"table-02"}
+        assert service.store.set_aside() == []
+        assert counters.get("resend_requests", 0) == 0
+
+        out = io.StringIO()
+        assert cli.main(["--db", str(tmp_path / "hub.db"), "event", "refusals"], out=out) == 0
+        text = out.getvalue()
+        assert "identity" in text and "window" in text
+        assert "payload claims unit 'table-02' but the topic of table 1 belongs to unit " \
+            "'table-01'" in " ".join(text.split())
     finally:
         link.stop()
         service.stop()

@@ -465,7 +465,7 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
     # Every variable the units read is one that hub.credentials writes.
-    env = credentials.hub_env(TOPICS, 1883, "screen")
+    env = credentials.hub_env(TOPICS, 1883, "screen", tables=24)
     for options in (hub, screen):
         for var in re.findall(r"\$\{(\w+)\}", options["ExecStart"][0]):
             assert f"\n{var}=" in f"\n{env}", var

@@ -74,7 +74,7 @@ def snapshot(table: int, now: float, **kw: object) -> TableSnapshot:
     fields: dict[str, object] = {
         "v": 1,
         "table": table,
-        "unit": f"unit-{table}",
+        "unit": f"table-{table:02d}",
         "game": 1,
         "move": 10 + table,
         "phase": Phase.RUNNING,
@@ -126,7 +126,7 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         online = n != OFFLINE_TABLE
         status = UnitStatus(
             v=1,
-            unit=f"unit-{n}",
+            unit=f"table-{n:02d}",
             table=n,
             online=online,
             reason=StatusReason.CONNECTED if online else StatusReason.LOST,

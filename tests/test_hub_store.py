@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from hub.store import HUB_SOURCE, EventStore, StoreError
+from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore, Refused, StoreError
 from tablekit.clock import ClockRules, GameStarted, MoveClock, MovePassed
-from tablekit.protocol import PROTOCOL_VERSION, Assignment, SeatAssignment, envelope
+from tablekit.protocol import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
 from tablekit.seats import Seat
 
 
@@ -99,3 +99,51 @@ def test_a_store_of_another_schema_is_refused(tmp_path: Path) -> None:
     db.commit()
     with pytest.raises(StoreError, match="schema 99"):
         EventStore(path)
+
+
+def test_a_seq_beyond_the_window_is_refused_and_only_logged(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([env("table-01", 1)])
+    r = store.ingest([env("table-01", 1 + WINDOW + 1), env("table-01", 2**53)])
+    assert (r.inserted, r.beyond_window, r.logged) == (0, 2, 2)
+    assert r.marks == {} and store.mark("table-01").max_seq == 1  # type: ignore[union-attr]
+    ok = store.ingest([env("table-01", 1 + WINDOW)])  # the edge of the window is in
+    assert ok.inserted == 1 and ok.marks["table-01"].gap == 2
+    [count] = store.refusal_counts()
+    assert (count.code, count.table, count.count) == ("window", 1, 2)
+    assert all("beyond the hub's acknowledged mark" in r.reason for r in store.refusal_log())
+
+
+def test_a_conflict_keeps_both_copies_and_is_never_acked_as_stored(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([env("table-01", 1), env("table-01", 2)])
+    r = store.ingest([env("table-01", 2, used=9.0)] * 5)  # copies beyond 3 only counted
+    assert r.conflicts == 5 and [a.seq for a in r.answered] == [2] * 5
+    [aside] = store.set_aside()
+    assert (aside.seq, aside.code) == (2, "conflict") and b"9.0" in aside.payload
+    assert aside.stored is not None and b"3.0" in aside.stored
+    assert store.held("table-01", 1, 2) == [2]
+    assert [m.used for m in store.moves()] == [3.0, 3.0]
+
+
+def test_a_refused_event_settles_its_seq_and_survives_a_rebuild(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([env("table-01", 1), env("table-01", 3)])
+    bad = Refused("range", "used out of range", 1, unit="table-01", seq=2, payload=b"{}")
+    r = store.ingest([], refused=[bad, Refused("json", "not JSON", 1, topic="t")])
+    assert r.marks["table-01"].contiguous == 3 and r.logged == 1
+    assert store.held("table-01", 1, 3) == [2]
+    store.rebuild()
+    assert store.mark("table-01").contiguous == 3  # type: ignore[union-attr]
+    assert store.counts()["total"] == 2
+
+
+def test_the_refusal_log_is_bounded(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    junk = [Refused("json", f"junk {i}", None, topic="x") for i in range(MAX_REFUSAL_LOG + 50)]
+    store.ingest([], refused=junk)
+    rows = store.refusal_log(10**6)
+    assert len(rows) == MAX_REFUSAL_LOG and rows[-1].reason == f"junk {MAX_REFUSAL_LOG + 49}"
+    assert [(c.code, c.table, c.count) for c in store.refusal_counts()] == [
+        ("json", None, MAX_REFUSAL_LOG + 50)
+    ]

@@ -126,3 +126,18 @@ def test_threads_record_and_ack_concurrently(tmp_path: Path) -> None:
         t.join(30)
     assert j.last_seq == 200 and j.acked_upto == 200 and j.pending_count() == 0
     assert j.integrity_check() == "ok"
+
+
+def test_refused_entries_are_set_aside_not_deleted(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "table-01")
+    j.record([passed(i) for i in range(1, 6)])
+    assert j.set_aside(2, "range", "used out of range")  # the Refusal came first
+    assert j.acked(4, refused=[2, 3]) == 2  # 1 and 4 deleted; 3 set aside by the ack
+    assert [e.seq for e in j.pending()] == [5]
+    aside = j.set_aside_entries()
+    assert [(e.seq, e.code, e.reason) for e in aside] == [
+        (2, "range", "used out of range"), (3, "", "")
+    ]
+    assert j.set_aside(3, "conflict", "another copy is stored")  # its Refusal, late
+    assert j.set_aside_entries()[1].code == "conflict"
+    assert not j.set_aside(1, "range", "x")  # no longer held: nothing to set aside

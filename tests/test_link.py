@@ -36,11 +36,11 @@ def record_presses(journal: Journal, n: int) -> None:
 
 
 def test_the_envelope_splices_the_journalled_event(tmp_path: Path) -> None:
-    journal = Journal(tmp_path / "j.db", "u1")
+    journal = Journal(tmp_path / "j.db", "table-01")
     record_presses(journal, 2)
     entry = journal.pending()[1]
-    env = decode(EventEnvelope, envelope_payload("u1", 4, entry))
-    assert (env.unit, env.table, env.seq, env.ts) == ("u1", 4, 2, entry.ts)
+    env = decode(EventEnvelope, envelope_payload("table-01", 1, entry))
+    assert (env.unit, env.table, env.seq, env.ts) == ("table-01", 1, 2, entry.ts)
     assert msgspec.json.encode(env.event) == entry.event
 
 
@@ -59,9 +59,9 @@ def test_no_broker_then_a_broker_the_journal_drains(  # type: ignore[no-untyped-
 ) -> None:
     port = free_port()
     inbox: queue.SimpleQueue[Any] = queue.SimpleQueue()
-    journal = Journal(tmp_path / "j.db", "u1")
+    journal = Journal(tmp_path / "j.db", "table-01")
     settings = LinkSettings(host="127.0.0.1", port=port, venue="hall", event="link")
-    link = TableLink(settings, journal, 1, "u1", inbox.put)
+    link = TableLink(settings, journal, 1, "table-01", inbox.put)
     link.start()
     record_presses(journal, 30)
     link.notify()
@@ -74,7 +74,7 @@ def test_no_broker_then_a_broker_the_journal_drains(  # type: ignore[no-untyped-
     def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         env = decode(EventEnvelope, msg.payload)
         got.append(env)
-        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=env.seq)), 1)
+        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="table-01", upto=env.seq)), 1)
 
     hub.on_message = on_message
     hub.connect(broker.host, broker.port)
@@ -99,7 +99,7 @@ def test_no_broker_then_a_broker_the_journal_drains(  # type: ignore[no-untyped-
     wait_until(lambda: received(lambda m: isinstance(m, Ack) and m.upto == 30), 10, "the ack")
 
     # An ack from another journal (seq beyond the last one assigned) is ignored.
-    hub.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=999)), 1)
+    hub.publish(TOPICS.ack(1), encode(Ack(v=1, unit="table-01", upto=999)), 1)
     record_presses_more = MoveClock(ClockRules(seats=4, lockout=0.0))
     journal.record(record_presses_more.press(0.0))
     link.notify()
@@ -120,9 +120,9 @@ def test_a_silent_hub_gets_a_retransmission(  # type: ignore[no-untyped-def]
 ) -> None:
     """Events published while nobody subscribed are sent again when no ack comes."""
     broker = mosquitto()
-    journal = Journal(tmp_path / "j.db", "u1")
+    journal = Journal(tmp_path / "j.db", "table-01")
     settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="link")
-    link = TableLink(settings, journal, 1, "u1", lambda _: None, retransmit_after=0.5)
+    link = TableLink(settings, journal, 1, "table-01", lambda _: None, retransmit_after=0.5)
     link.start()
     wait_until(lambda: link.online, 10)
     record_presses(journal, 5)
@@ -133,7 +133,7 @@ def test_a_silent_hub_gets_a_retransmission(  # type: ignore[no-untyped-def]
 
     def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         seqs.append(decode(EventEnvelope, msg.payload).seq)
-        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="u1", upto=max(seqs))), 1)
+        client.publish(TOPICS.ack(1), encode(Ack(v=1, unit="table-01", upto=max(seqs))), 1)
 
     hub.on_message = on_message
     hub.connect(broker.host, broker.port)
@@ -165,7 +165,7 @@ def test_after_a_stall_the_broker_keeps_the_latest_table_state(  # type: ignore[
     broker = mosquitto(persistence=False)
     settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="link")
     link = TableLink(
-        settings, Journal(tmp_path / "j.db", "u1"), 1, "u1", lambda _: None,
+        settings, Journal(tmp_path / "j.db", "table-01"), 1, "table-01", lambda _: None,
         reconnect_delay=(1, 1),
     )
     link.start()

@@ -25,9 +25,9 @@ def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> N
         broker.host, broker.port, tmp_path / "hub.db", Topics("hall", "demo"), mqtt_version=4
     )
     inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
-    journal = Journal(tmp_path / "unit.db", "unit-02")
+    journal = Journal(tmp_path / "unit.db", "table-02")
     settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="demo")
-    link = TableLink(settings, journal, 2, "unit-02", inbox.put, mqtt_version=4)
+    link = TableLink(settings, journal, 2, "table-02", inbox.put, mqtt_version=4)
     try:
         service.start()
         assert service.wait_online(10)
@@ -40,9 +40,9 @@ def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> N
             journal.record(events, state=msgspec.json.encode(clock.state))
             sent += events
             link.notify()
-        link.publish_state(snapshot_of(clock.state, 280.0, time.time(), 2, "unit-02"))
+        link.publish_state(snapshot_of(clock.state, 280.0, time.time(), 2, "table-02"))
         wait_until(lambda: journal.pending_count() == 0, 15, "hub acks over MQTT 3.1.1")
-        assert [e.event() for e in service.store.events(source="unit-02")] == sent
+        assert [e.event() for e in service.store.events(source="table-02")] == sent
         wait_until(lambda: service.live.table(2).snapshot is not None, 10, "the snapshot")
         assert service.live.table(2).snapshot.move == clock.state.move  # type: ignore[union-attr]
         got: list[object] = []

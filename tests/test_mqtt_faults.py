@@ -50,7 +50,7 @@ class Procs:
             "--table",
             str(table),
             "--unit",
-            f"unit-{table}",
+            f"table-{table:02d}",
             "--journal",
             str(self.journal(table)),
             "--events",
@@ -181,7 +181,7 @@ def test_broker_killed_and_restarted_mid_stream(
     time.sleep(0.3)
     broker.restart()
     finish(units)
-    journals = {f"unit-{t}": procs.journal(t) for t in (1, 2, 3)}
+    journals = {f"table-{t:02d}": procs.journal(t) for t in (1, 2, 3)}
     assert tally(tmp_path / "hub.db", journals) == (0, 0)
     assert broker.starts == 2
 
@@ -198,7 +198,7 @@ def test_hub_killed_and_restarted_mid_stream(setup, tmp_path: Path, wait_until) 
     time.sleep(0.5)
     hub = procs.hub(db)
     finish(units)
-    journals = {f"unit-{t}": procs.journal(t) for t in (1, 2, 3)}
+    journals = {f"table-{t:02d}": procs.journal(t) for t in (1, 2, 3)}
     assert stored_count(db) > killed_at
     assert tally(db, journals) == (0, 0)
     hub.send_signal(signal.SIGTERM)
@@ -218,9 +218,9 @@ def test_unit_killed_and_restarted_from_its_journal(
     assert before < EVENTS
     victim = procs.unit(1)
     finish([victim, *others])
-    journals = {f"unit-{t}": procs.journal(t) for t in (1, 2, 3)}
+    journals = {f"table-{t:02d}": procs.journal(t) for t in (1, 2, 3)}
     assert tally(tmp_path / "hub.db", journals) == (0, 0)
-    resumed = hub.store.events(source="unit-1", kind="clock_resumed")
+    resumed = hub.store.events(source="table-01", kind="clock_resumed")
     assert resumed, "the restarted unit came back paused and was resumed"
 
 
@@ -240,7 +240,7 @@ def test_broker_down_for_a_while_units_queue_then_drain(
     wait_until(lambda: not hub.online, 5, "the hub noticing")
     broker.restart()
     finish(units)
-    journals = {f"unit-{t}": procs.journal(t) for t in (1, 2, 3)}
+    journals = {f"table-{t:02d}": procs.journal(t) for t in (1, 2, 3)}
     assert tally(tmp_path / "hub.db", journals) == (0, 0)
 
 

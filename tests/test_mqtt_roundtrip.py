@@ -25,11 +25,12 @@ from tablekit.protocol import (
     Broadcast,
     BroadcastKind,
     HubStatus,
+    Refusal,
     Topics,
     snapshot_of,
 )
 from tablekit.seats import Seat
-from tablekit.unit import LinkStatus
+from tablekit.unit import LinkStatus, TableUnit
 
 pytestmark = pytest.mark.mqtt
 
@@ -41,7 +42,7 @@ class SimUnit:
 
     def __init__(self, tmp: Path, broker: MosquittoBroker, table: int, **link_options: Any) -> None:
         self.table = table
-        self.unit_id = f"unit-{table:02d}"
+        self.unit_id = f"table-{table:02d}"
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
         self.journal = Journal(tmp / f"{self.unit_id}.db", self.unit_id)
@@ -163,3 +164,44 @@ def test_bare_paho_can_read_what_the_hub_publishes(tmp_path: Path, hub, wait_unt
     assert seen[f"rummikub/v1/{VENUE}/{EVENT}/hub/status"].startswith(b'{"v":1,"online":true')
     client.loop_stop()
     client.disconnect()
+
+
+def test_a_refused_event_is_set_aside_and_the_unit_delivers_everything_after_it(
+    tmp_path: Path, hub, wait_until
+) -> None:  # type: ignore[no-untyped-def]
+    """One event the hub cannot take (a move of 100,000 s) does not wedge the unit: the hub
+    answers with a Refusal, the unit sets it aside for the judge (and shows it), the queue
+    moves on, and the organizer sees the event with its reason."""
+    broker, service = hub
+    unit = SimUnit(tmp_path, broker, 6)
+    unit.link.start()
+    wait_until(lambda: unit.link.online, what="the unit online")
+    unit.apply(unit.clock.press(0.0), 0.0)
+    bad = MovePassed(game=1, move=1, seat=Seat.A, used=100_000.0)
+    unit.journal.record([bad])
+    refused_seq = unit.journal.last_seq
+    for i in range(1, 30):
+        unit.apply(unit.clock.press(i * 3.0), i * 3.0)
+    wait_until(lambda: unit.journal.pending_count() == 0, 20, "the queue drained past it")
+    [aside] = unit.journal.set_aside_entries()
+    assert aside.seq == refused_seq and aside.code == "range"
+    assert "100000" in aside.reason and msgspec.json.decode(aside.event)["used"] == 100_000.0
+    stored = service.store.events(source="table-06")
+    assert [e.seq for e in stored] == [s for s in range(1, unit.journal.last_seq + 1)
+                                       if s != refused_seq]
+    assert [e.event() for e in stored] == unit.sent
+    assert service.store.mark("table-06").contiguous == unit.journal.last_seq  # type: ignore[union-attr]
+    [held] = service.store.set_aside()
+    assert (held.source, held.seq, held.code) == ("table-06", refused_seq, "range")
+    assert held.stored is None and b"100000" in held.payload
+    got = unit.received()
+    refusals = [m for m in got if isinstance(m, Refusal)]
+    assert [r.seq for r in refusals] == [refused_seq]
+    assert any(isinstance(m, Ack) and refused_seq in m.refused for m in got)
+    # The judge sees it on the unit's display: the unit loop shows the refusal.
+    table = TableUnit(MoveClock(ClockRules()), table=6)
+    table.handle(refusals[0])
+    assert f"refused event #{refused_seq}" in table.view.message
+    assert "kept for the judge" in table.view.message
+    assert service.counters().get("resend_requests", 0) == 0
+    unit.link.stop()

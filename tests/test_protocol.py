@@ -88,8 +88,8 @@ SEATS = (
 def other_messages() -> list[msgspec.Struct]:
     state = MoveClock(ClockRules(seats=3, move_seconds=30.0)).state
     return [
-        snapshot_of(state, 0.0, 1.7e9, 3, "unit-03"),
-        UnitStatus(v=1, unit="unit-03", table=3, online=False, reason=StatusReason.LOST, ts=1.7e9),
+        snapshot_of(state, 0.0, 1.7e9, 3, "table-03"),
+        UnitStatus(v=1, unit="table-03", table=3, online=False, reason=StatusReason.LOST, ts=1.7e9),
         HubStatus(v=1, online=True, reason=StatusReason.CONNECTED, ts=1.7e9),
         Assignment(v=1, table=3, game=2, seats=SEATS, starter=Seat.B),
         Assignment(
@@ -103,9 +103,9 @@ def other_messages() -> list[msgspec.Struct]:
         ),
         Broadcast(v=1, id=7, kind=BroadcastKind.LAST_LAP, round=2, ts=1.7e9),
         Broadcast(v=1, id=8, kind=BroadcastKind.MESSAGE, text="Lunch at 13:00"),
-        Ack(v=1, unit="unit-03", upto=41),
-        Ack(v=1, unit="unit-03", upto=0, resend_from=1),
-        ResultAck(v=1, unit="unit-03", game=2, accepted=False, reason="seat B: 2 jokers"),
+        Ack(v=1, unit="table-03", upto=41),
+        Ack(v=1, unit="table-03", upto=0, resend_from=1),
+        ResultAck(v=1, unit="table-03", game=2, accepted=False, reason="seat B: 2 jokers"),
         *screen_messages(),
     ]
 
@@ -135,7 +135,7 @@ def screen_messages() -> list[msgspec.Struct]:
 
 @pytest.mark.parametrize("event", ALL_EVENTS, ids=lambda e: type(e).__name__)
 def test_every_clock_event_round_trips_in_an_envelope(event: object) -> None:
-    env = envelope("unit-03", 3, 17, 1_700_000_000.25, event)  # type: ignore[arg-type]
+    env = envelope("table-03", 3, 17, 1_700_000_000.25, event)  # type: ignore[arg-type]
     payload = encode(env)
     assert decode(EventEnvelope, payload) == env
     ref, message = decode_topic(TOPICS, TOPICS.events(3), payload)
@@ -195,7 +195,7 @@ def test_topic_segments_are_checked() -> None:
         Topics("hall", "+")
 
 
-GOOD = json.loads(encode(envelope("unit-03", 3, 5, 1.7e9, ALL_EVENTS[1])))
+GOOD = json.loads(encode(envelope("table-03", 3, 5, 1.7e9, ALL_EVENTS[1])))
 
 
 def mutated(**changes: object) -> bytes:
@@ -249,7 +249,7 @@ def test_strict_decoding_refuses_with_a_reason(payload: bytes, code: str, reason
 
 
 def test_payload_for_another_table_is_refused() -> None:
-    payload = encode(envelope("unit-03", 3, 5, 1.7e9, ALL_EVENTS[1]))
+    payload = encode(envelope("table-03", 3, 5, 1.7e9, ALL_EVENTS[1]))
     with pytest.raises(DecodeError, match=r"for table 3 but was published on .* table 4") as err:
         decode_topic(TOPICS, TOPICS.events(4), payload)
     assert err.value.code == "table"
