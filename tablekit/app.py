@@ -212,7 +212,8 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
     parser = _parser(
         "tablekit-sim",
         "A table unit on your computer: space = pass button, J = judge key (hold it for the "
-        "judge menu), C = call the judge, digits/Enter = result keypad, Q = quit. Without a "
+        "judge menu), C = call the judge, keypad keys: * empty rack, - bank empty (then "
+        "Enter), the result after the game, Q = quit. Without a "
         "display it runs in the terminal (j short, J held judge key; P held pass button).",
     )
     mode = parser.add_mutually_exclusive_group()

@@ -112,12 +112,12 @@ class TableBot:
     def _play_move(self, v: TableView, moves_left: int) -> None:
         style, rng = self.style, self.rng
         move_seconds = v.clock.rules.move_seconds
-        if moves_left == 0 and v.clock.last_lap_left is None:
+        if moves_left <= 0 and v.clock.last_lap_left is None:
             if rng.random() < style.last_lap_chance:
-                self._judge_action(JudgeAction.LAST_LAP)
+                self._table_key("-")  # the bank is empty: the last lap
             else:
                 self._sleep(self._human(3.0, 10.0))
-                self._judge_action(JudgeAction.END_GAME)
+                self._table_key("*")  # the rack is empty: the game is over
                 return
         if rng.random() < style.timeout_chance:
             think = move_seconds + 0.3
@@ -156,6 +156,12 @@ class TableBot:
                 self._key("+")
             self._key("enter")
             self._sleep(self._human(1.0, 3.0))
+
+    def _table_key(self, key: str) -> None:
+        """A table action on the keypad, confirmed with ENTER once the display asks."""
+        self._key(key)
+        self._sleep(self._human(0.5, 1.5))
+        self._key("enter")
 
     def _type(self, digits: str) -> None:
         for digit in digits:

@@ -57,14 +57,14 @@ class PauseReason(enum.StrEnum):
 
 class LastLapSource(enum.StrEnum):
     TABLE = "table"
-    """The judge at the table started it: the bank is empty."""
+    """Started at the table (the players' keypad or the judge menu): the bank is empty."""
     HUB = "hub"
     """The hub started it for every table: the round's time is over."""
 
 
 class GameEndReason(enum.StrEnum):
     WENT_OUT = "went_out"
-    """A player showed an empty rack (the judge ended the game)."""
+    """A player showed an empty rack (ended at the table: keypad or judge menu)."""
     LAST_LAP_DONE = "last_lap_done"
     """Every seat made its last-lap move; nobody went out."""
 

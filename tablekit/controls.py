@@ -9,12 +9,19 @@ edges with their timestamps; this module turns them into clock commands:
   Held for ``judge_hold`` seconds: opens the judge menu. In the menu the pass
   button steps to the next action and a judge-key press carries it out.
 * call-judge button: a player's judge call.
+
+The keypad (when no result is being typed) gives the table its own game actions, each
+asked once more on the display and carried out by ENTER (any other key or a button
+press answers no): ``*`` a player shows an empty rack — the game is over and result
+entry opens; ``-`` the bank is empty — the last lap starts. The judge menu keeps both
+for disputes.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Final
 
 import msgspec
 
@@ -50,6 +57,17 @@ class ButtonEdge(msgspec.Struct, frozen=True):
     button: Button
     pressed: bool
     at: float
+
+
+class TableAsk(enum.StrEnum):
+    """A game action the players took at the table, waiting for their ENTER."""
+
+    END_GAME = "Empty rack: end the game"
+    LAST_LAP = "Bank empty: start the last lap"
+
+
+TABLE_KEYS: Final = {"*": TableAsk.END_GAME, "-": TableAsk.LAST_LAP}
+"""Keypad keys (as :class:`tablekit.unit.KeyPress` names them) of the table's actions."""
 
 
 class JudgeAction(enum.StrEnum):
@@ -101,6 +119,8 @@ class TableControls:
     """The result being entered after the game, if any: the judge decides its 200s."""
     message: str = ""
     """A short line for the display, e.g. why a judge action was refused."""
+    ask: TableAsk | None = None
+    """A table action asked on the display: ENTER carries it out, anything else drops it."""
     _down: dict[Button, _Held] = field(default_factory=dict)
     _judge_paused_now: bool = False
     _released: dict[Button, float] = field(default_factory=dict)
@@ -111,6 +131,7 @@ class TableControls:
         events = self.tick(e.at)
         if e.pressed:
             self.message = ""  # a new press: the table has seen the last message
+            self.ask = None  # a button answers "no" to a table action asked
             if e.button is Button.PASS and e.at - self._released.get(e.button, -1e9) < self.settle:
                 return events  # the release of a long press bouncing (the lockout is over)
             return events + self._press(e.button, e.at)
@@ -123,6 +144,37 @@ class TableControls:
                 return events + self.clock.resume(e.at)
         return events
 
+    def key(self, key: str, now: float) -> list[AnyClockEvent]:
+        """A keypad key while no result is being typed: the table's own game actions."""
+        events = self.tick(now)
+        self.message = ""
+        ask, self.ask = self.ask, None
+        if self.menu is not None:
+            return events  # the judge's: a digit chooses an action (the key readers)
+        if ask is not None:
+            if key != "enter":
+                self.message = f"Not done: {ask.value.lower()}"
+                return events
+            try:
+                return events + self._table_action(ask, now)
+            except ClockError as err:
+                self.message = str(err)
+                return events
+        wanted = TABLE_KEYS.get(key)
+        s = self.clock.state
+        if wanted is None:
+            if s.phase in (Phase.RUNNING, Phase.TIME_UP):
+                self.message = "Keys: * empty rack (game over) · - bank empty (last lap)"
+        elif s.phase not in (Phase.RUNNING, Phase.TIME_UP):
+            self.message = f"{wanted.value}: no game is in progress"
+        elif s.paused is not None:
+            self.message = f"{wanted.value}: the clock is paused — the judge decides"
+        elif wanted is TableAsk.LAST_LAP and s.last_lap_left is not None:
+            self.message = "The last lap is already being played"
+        else:
+            self.ask = wanted
+        return events
+
     def tick(self, now: float) -> list[AnyClockEvent]:
         events = self.clock.tick(now)
         judge = self._down.get(Button.JUDGE)
@@ -131,6 +183,11 @@ class TableControls:
             events += self.clock.pause(now)
             if self.menu is None:  # held again with the menu open: keep the selection
                 self.menu = JudgeMenu(self.available_actions())
+        s = self.clock.state
+        if self.ask is not None and (
+            s.phase not in (Phase.RUNNING, Phase.TIME_UP) or s.paused is not None
+        ):
+            self.ask = None  # the game ended or paused meanwhile: nothing left to ask
         held = self._down.get(Button.PASS)
         if (
             held is not None
@@ -189,6 +246,14 @@ class TableControls:
         self._down[Button.PASS] = _Held(
             since=now, passed=any(isinstance(e, MovePassed) for e in events)
         )
+        return events
+
+    def _table_action(self, ask: TableAsk, now: float) -> list[AnyClockEvent]:
+        if ask is TableAsk.END_GAME:
+            return self.clock.end_game(now)
+        events = self.clock.start_last_lap(now, LastLapSource.TABLE)
+        if not events:
+            self.message = "The last lap is already being played"
         return events
 
     def _choose(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:

@@ -19,13 +19,13 @@ import enum
 import functools
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
 
 from tablekit.clock import ClockRules, ClockState, GameEndReason, PauseReason, Phase
-from tablekit.controls import JudgeAction, JudgeMenu
+from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
 from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
 from tablekit.rulesets import Ruleset, get_ruleset
 from tablekit.scoring import GameEnding, Opening, SeatScore
@@ -444,6 +444,8 @@ def _footer(lay: Layout, view: TableView, deck: Seat | None, right: str) -> Pane
 
 def _hint(view: TableView) -> str:
     c = view.clock
+    if view.ask is not None:
+        return "The move's clock runs on until the answer"
     if c.paused is PauseReason.PLAYER_CALL:
         return "Judge called — the judge key resumes"
     if c.paused is PauseReason.RECOVERED:
@@ -457,8 +459,8 @@ def _hint(view: TableView) -> str:
     if c.phase is Phase.GAME_OVER:
         return "Judge: hold the key for the next game"
     if c.last_lap_left is not None:
-        return "Every seat makes one more move"
-    return ""
+        return "Every seat makes one more move · * empty rack"
+    return "Keypad: * empty rack · − bank empty"
 
 
 def _message(lay: Layout, view: TableView) -> Panel:
@@ -495,6 +497,31 @@ def _game_over(lay: Layout, view: TableView) -> Panel:
         BACKGROUND,
         (Text("GAME OVER", word, WHITE, tight=True), Text(how, sub, DIM)),
     )
+
+
+def _ask(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
+    """A table action asked once more, large, with the keys that answer it."""
+    box, p = lay.main, lay.pad
+    c = view.clock
+    inner = box.inset(p * 6, p * 4)
+    title_h = round(inner.h * 0.34)
+    keys_h = round(inner.h * 0.22)
+    title = Box(inner.x, inner.y, inner.w, title_h)
+    sub = Box(inner.x, title.bottom + p * 2, inner.w, inner.bottom - keys_h - title.bottom - p * 4)
+    keys = Box(inner.x, inner.bottom - keys_h, inner.w, keys_h)
+    if ask is TableAsk.END_GAME:
+        question = "EMPTY RACK?"
+        who = f"Seat {c.active} {view.name(c.active)}" if c.active is not None else "A player"
+        detail = f"{who} shows an empty rack: game {c.game} is over, then the result"
+        yes = "yes, game over"
+    else:
+        question = "BANK EMPTY?"
+        detail = f"Every seat makes one more move, then game {c.game} is over"
+        yes = "yes, last lap"
+    items: list[Item] = [Text(question, title, AMBER, tight=True)]
+    items += wrap(detail, sub, WHITE, max_lines=2)
+    items += key_hints(keys, (("ENTER", yes), ("any other key", "no")), keys.h)
+    return Panel("main", box, BACKGROUND, tuple(items))
 
 
 def _menu(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
@@ -544,7 +571,10 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
     if c.phase is Phase.GAME_OVER and view.entry is not None:
         panels += _entry_panels(lay, view, view.entry)
         return tuple(panels)
-    if c.phase is Phase.GAME_OVER:
+    if view.ask is not None and c.phase in (Phase.RUNNING, Phase.TIME_UP):
+        panels.append(_ask(lay, view, view.ask))
+        panels.append(_footer(lay, view, None, f"GAME {c.game} · MOVE {c.move}"))
+    elif c.phase is Phase.GAME_OVER:
         panels.append(_game_over(lay, view))
         moves = max(0, c.move)
         panels.append(
@@ -1193,6 +1223,8 @@ def sample_views(now: float) -> dict[str, TableView]:
             running, table=7, names=SAMPLE_NAMES, online=False, offline_since=now - 135.0
         ),
         "message": view(at(30.0), message="undo pass: there is no pass to undo in this game"),
+        "ask-empty-rack": replace(view(at(21.5)), ask=TableAsk.END_GAME),
+        "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),
         "no-names": TableView(running),
         **_entry_samples(game_over),
     }

@@ -13,7 +13,8 @@ C                  call-judge button
 digits (row or     with a judge menu open, 1–7 put ``unit.MenuChoice`` for the
 keypad)            n-th action; otherwise :class:`KeyPress` ("0"–"9")
 Enter, Backspace,  :class:`KeyPress` ("enter", "backspace", "+", "-", "*", "/",
-+ - * / .          ".") for result entry
++ - * / .          ".") for result entry, and during a game the table's own
+                   actions (``*`` empty rack, ``-`` bank empty, then Enter)
 Q, Escape, close   ``unit.Quit``
 =================  ==========================================================
 

@@ -86,7 +86,8 @@ class MenuChoice:
 
 @dataclass(frozen=True)
 class KeyPress:
-    """A key of the numeric keypad, for result entry ("0"–"9", "enter", "backspace", …)."""
+    """A key of the numeric keypad ("0"–"9", "enter", "backspace", "+", "-", "*", "/", "."):
+    result entry after a game, the table's own actions (:data:`controls.TABLE_KEYS`) before."""
 
     key: str
     at: float
@@ -245,9 +246,11 @@ class TableUnit:
                 events = list(self.controls.edge(item))
             case MenuChoice(action=action, at=at):
                 events = list(self.controls.choose(action, at))
-            case KeyPress(key=key):
+            case KeyPress(key=key, at=at):
                 if self.entry is not None:
                     self.entry.press(Key(key.upper()))
+                else:
+                    events = list(self.controls.key(key, at))
             case ResultVerdict():
                 self._verdict(item)
             case Assignment():
@@ -332,6 +335,7 @@ class TableUnit:
             self.view,
             clock=self.clock.state,
             menu=self.controls.menu,
+            ask=self.controls.ask,
             message=self.controls.message,
             entry=None if self.entry is None else self.entry.view,
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablekit.clock import ClockState, PauseReason, Phase
-from tablekit.controls import JudgeMenu
+from tablekit.controls import JudgeMenu, TableAsk
 from tablekit.result_entry import EntryView, Step
 from tablekit.seats import Seat
 
@@ -31,6 +31,8 @@ class TableView:
     names: dict[Seat, str] = field(default_factory=dict)
     """Player names by seat, from the hub's assignment; empty before one arrives."""
     menu: JudgeMenu | None = None
+    ask: TableAsk | None = None
+    """A table action (empty rack, bank empty) waiting for the players' ENTER."""
     message: str = ""
     online: bool | None = None
     """Link to the hub: None when the unit runs without one."""

@@ -5,7 +5,9 @@ from __future__ import annotations
 from tablekit.clock import (
     ClockPaused,
     ClockResumed,
+    GameEndReason,
     GameOver,
+    LastLapSource,
     LastLapStarted,
     MoveClock,
     MovePassed,
@@ -14,7 +16,7 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk, TableControls
 from tablekit.seats import Seat
 
 
@@ -180,3 +182,70 @@ def test_holding_the_judge_key_again_keeps_the_menu_selection() -> None:
     c.edge(ButtonEdge(Button.JUDGE, True, 7.0))
     c.tick(9.0)  # held past the hold time with the menu open
     assert c.menu is not None and c.menu.selected == 1
+
+
+# --- the table's own keys: empty rack, bank empty ------------------------------------------
+
+
+def test_star_then_enter_ends_the_game_at_the_table() -> None:
+    c = controls()
+    tap(c, Button.PASS, 5.0)  # B to move
+    assert c.key("*", 9.0) == [] and c.ask is TableAsk.END_GAME
+    assert c.clock.state.phase is Phase.RUNNING  # asked, not done: the clock runs on
+    [over] = c.key("enter", 10.0)
+    assert isinstance(over, GameOver) and over.seat is Seat.B
+    assert over.reason is GameEndReason.WENT_OUT
+    assert c.ask is None and c.clock.state.paused is None
+
+
+def test_minus_then_enter_starts_the_last_lap_at_the_table() -> None:
+    c = controls()
+    c.key("-", 3.0)
+    assert c.ask is TableAsk.LAST_LAP
+    [lap] = c.key("enter", 4.0)
+    assert isinstance(lap, LastLapStarted) and lap.source is LastLapSource.TABLE
+    assert c.clock.state.last_lap_left == 5 and c.clock.state.paused is None
+    assert c.key("-", 5.0) == [] and c.ask is None
+    assert c.message == "The last lap is already being played"
+    c.key("*", 6.0)  # a player may still go out during the last lap
+    assert c.ask is TableAsk.END_GAME
+
+
+def test_any_other_key_or_a_button_answers_no() -> None:
+    c = controls()
+    c.key("*", 3.0)
+    assert c.key("5", 4.0) == [] and c.ask is None
+    assert c.message == "Not done: empty rack: end the game"
+    assert c.clock.state.phase is Phase.RUNNING
+    c.key("-", 5.0)
+    [passed] = tap(c, Button.PASS, 6.0)  # the move goes on: the question is dropped
+    assert isinstance(passed, MovePassed) and c.ask is None
+    assert c.key("enter", 7.0) == [] and c.clock.state.last_lap_left is None
+
+
+def test_a_paused_clock_or_no_game_leaves_it_to_the_judge() -> None:
+    c = controls()
+    tap(c, Button.JUDGE, 3.0)  # paused by the judge
+    assert c.key("*", 4.0) == [] and c.ask is None
+    assert c.message == "Empty rack: end the game: the clock is paused — the judge decides"
+    tap(c, Button.JUDGE, 5.0)  # resumed
+    c.key("*", 6.0)
+    hold_judge(c, 7.0)  # the judge steps in: the menu, not the players' question
+    assert c.ask is None and c.menu is not None
+    idle = TableControls(MoveClock())
+    assert idle.key("*", 1.0) == [] and idle.ask is None
+    assert idle.message == "Empty rack: end the game: no game is in progress"
+
+
+def test_the_question_goes_when_the_game_ends_meanwhile() -> None:
+    c = controls()
+    c.key("*", 1.0)
+    c.clock.end_game(2.0)  # e.g. the hub's last lap ran out in between
+    c.tick(2.5)
+    assert c.ask is None
+
+
+def test_other_keys_during_play_name_the_table_keys() -> None:
+    c = controls()
+    assert c.key("7", 1.0) == []
+    assert c.message == "Keys: * empty rack (game over) · - bank empty (last lap)"

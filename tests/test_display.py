@@ -519,3 +519,24 @@ def test_phase_words_match_the_view() -> None:
         band = panel(compose(view, NOW, layout_for(480, 320)), "band")
         assert texts(band)[0].text == view.state_word
     assert VIEWS["time"].clock.phase is Phase.TIME_UP
+
+
+@pytest.mark.parametrize("size", [(480, 320), (800, 480), (320, 480)], ids=str)
+def test_a_table_action_is_asked_large_with_the_keys_that_answer_it(
+    size: tuple[int, int], renderer: Renderer
+) -> None:
+    lay = layout_for(*size)
+    rack = compose(VIEWS["ask-empty-rack"], NOW, lay)
+    words = [t.text for t in texts(panel(rack, "main"))]
+    assert words[0] == "EMPTY RACK?"
+    assert "Seat C Celina Żak shows an empty rack" in " ".join(words)
+    assert words[-4:] == ["ENTER", "yes, game over", "any other key", "no"]
+    assert "seat" not in {p.name for p in rack}  # the question takes the seat and clock's place
+    title = texts(panel(rack, "main"))[0]
+    assert title.colour == AMBER and title.box.h >= 0.15 * size[1]
+    bank = compose(VIEWS["ask-bank-empty"], NOW, lay)
+    assert texts(panel(bank, "main"))[0].text == "BANK EMPTY?"
+    assert texts(panel(bank, "message"))[0].text == "The move's clock runs on until the answer"
+    # while playing, the line under the footer names the two keys
+    playing = compose(VIEWS["playing"], NOW, lay)
+    assert texts(panel(playing, "message"))[0].text == "Keypad: * empty rack · − bank empty"

@@ -1,0 +1,154 @@
+"""A whole game at the table, from the first press to the hub's acceptance, with no judge.
+
+The real hub service and a real Mosquitto; the unit is the real loop with its journal and
+link (``tablekit.app.build``), driven only by the pass button and the keypad.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.broker import MosquittoBroker
+from hub.organizer import Organizer
+from hub.service import HubService
+from hub.store import EventStore
+from hub.tournament import Player
+from tablekit.app import build
+from tablekit.clock import GameEndReason, GameOver, LastLapSource, LastLapStarted, Phase
+from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.controls import Button, ButtonEdge, TableAsk
+from tablekit.protocol import Topics
+from tablekit.result_entry import ResultSubmitted, Step
+from tablekit.seats import Seat
+from tablekit.unit import KeyPress, Quit, TableUnit
+
+pytestmark = pytest.mark.mqtt
+
+VENUE, EVENT = "hall", "table-game"
+NAMES = ("Anna Kowalska", "Bartek Nowak", "Celina Żak", "Darek Lis")
+
+
+@dataclass
+class Hall:
+    unit: TableUnit
+    organizer: Organizer
+    store: EventStore
+    inputs: list[object]
+
+    def put(self, item: object) -> None:
+        self.inputs.append(item)
+        self.unit.put(item)
+
+    def press_pass(self, wait_until: Any) -> None:
+        """One press that the clock takes (a move passed, or the game started)."""
+        before = self.unit.view.clock.move
+        now = time.monotonic()
+        self.put(ButtonEdge(Button.PASS, True, now))
+        self.put(ButtonEdge(Button.PASS, False, now + 0.05))
+        wait_until(lambda: self.unit.view.clock.move != before, what="the press taken")
+        time.sleep(self.unit.clock.rules.lockout)  # the next press is a new one, not a slam
+
+    def keys(self, keys: str) -> None:
+        for word in keys.split():
+            for key in [word] if word in ("enter", "backspace") else list(word):
+                self.put(KeyPress(key, time.monotonic()))
+
+
+@pytest.fixture
+def hall(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> Iterator[Hall]:
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    organizer = Organizer(EventStore(db), by="organizer")
+    organizer.create_event("Turniej", "school")
+    organizer.register([Player(organizer.next_player_id(i), n) for i, n in enumerate(NAMES)],
+                       check_in=True)
+    organizer.draw(seed=1)
+    organizer.start_round()
+    service = HubService(broker.host, broker.port, db, Topics(VENUE, EVENT))
+    service.start()
+    assert service.wait_online(10)
+    config = UnitConfig(
+        unit=UnitSettings(table=1),
+        link=LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT),
+    )
+    unit = build(config, tmp_path / "table-01.sqlite3")
+    loop = threading.Thread(target=unit.run, name="table-1", daemon=True)
+    loop.start()
+    try:
+        wait_until(lambda: len(unit.view.names) == 4, what="the hub's seating at the table")
+        yield Hall(unit, organizer, EventStore(db), [])
+    finally:
+        unit.put(Quit())
+        loop.join(5)
+        service.stop()
+
+
+def test_a_whole_game_ends_and_is_scored_at_the_table_without_the_judge(
+    hall: Hall, wait_until: Any
+) -> None:
+    unit = hall.unit
+    assert unit.view.clock.phase is Phase.READY
+    for _ in range(6):
+        hall.press_pass(wait_until)
+    wait_until(lambda: unit.view.clock.move == 6, what="the first six moves")
+    mover = unit.view.clock.active
+    # the bank runs out: the table starts its last lap itself (asked once more)
+    hall.keys("-")
+    wait_until(lambda: unit.view.ask is TableAsk.LAST_LAP, what="the question on the display")
+    hall.keys("enter")
+    wait_until(lambda: unit.view.clock.last_lap_left == 5, what="the last lap at the table")
+    hall.press_pass(wait_until)
+    # before the lap is over a player shows an empty rack: "*" asks, ENTER ends the game
+    hall.keys("*")
+    wait_until(lambda: unit.view.ask is TableAsk.END_GAME, what="the empty-rack question")
+    hall.keys("enter")
+    wait_until(lambda: unit.view.entry is not None, what="result entry after the game")
+    assert unit.view.clock.ended_by is GameEndReason.WENT_OUT
+    # one step per seat, as a newcomer types it; C holds a joker
+    hall.keys("0 enter 23 enter 12+ enter 45 enter")
+    wait_until(
+        lambda: unit.view.entry is not None and unit.view.entry.step is Step.CONFIRM,
+        what="the score screen",
+    )
+    hall.keys("enter enter enter enter")
+    # the hub accepts it and seats the round's next game: the table is ready for it
+    wait_until(
+        lambda: (unit.view.clock.game, unit.view.clock.phase) == (2, Phase.READY),
+        what="the hub's acceptance and the next game",
+    )
+    assert not any(
+        isinstance(i, ButtonEdge) and i.button is not Button.PASS for i in hall.inputs
+    ), "no judge key, no call button"
+    # the hub stored the table's own ending and last lap, and scored the result itself
+    [lap] = [e.event() for e in hall.store.events(table=1, kind="last_lap_started")]
+    assert isinstance(lap, LastLapStarted) and lap.source is LastLapSource.TABLE
+    [over] = [e.event() for e in hall.store.events(table=1, kind="game_over")]
+    assert isinstance(over, GameOver) and over.reason is GameEndReason.WENT_OUT
+    assert over.seat == next_after(mover)
+    comp = hall.organizer.competition
+    stage = comp.event.stages_played[-1]
+    assert [(t.table, t.games_done) for t in comp.tables()] == [(1, 1)]
+    [version] = comp.history(stage, 1, 1)
+    assert [(s.seat, s.rack_value) for s in version.score.scores] == [
+        (Seat.A, 0),
+        (Seat.B, 23),
+        (Seat.C, 12 + 50),  # school scoring: a joker left counts 50
+        (Seat.D, 45),
+    ]
+    assert version.score.winners == (Seat.A,)
+    [sent] = [e.event() for e in hall.store.events(table=1, kind="result_submitted")]
+    assert isinstance(sent, ResultSubmitted) and not sent.judge_override  # every seat confirmed
+
+
+def next_after(seat: Seat | None) -> Seat:
+    assert seat is not None
+    return Seat("ABCD"[(seat.position + 1) % 4])
