@@ -101,6 +101,10 @@ class ClockPaused(ClockEvent, frozen=True, tag="clock_paused"):
     seat: Seat | None
     reason: PauseReason
     remaining: float
+    used: float = 0.0
+    """Seconds of its move the active seat had used when the clock stopped (the move time
+    minus ``remaining``; 0 with no active seat). After a restart (``recovered``): the time
+    used up to the unit's last saved state before the crash, never less."""
 
 
 class ClockResumed(ClockEvent, frozen=True, tag="clock_resumed"):
@@ -431,15 +435,31 @@ class MoveClock:
             raise ClockError(f"starter: seat {starter} is not at a {rules.seats}-seat table")
         self.state = ClockState(rules=rules, game=game, starter=starter)
 
-    def recover(self, now: float) -> None:
-        """After a restart: keep the game but hold the clock for the judge."""
+    def recover(self, now: float) -> list[AnyClockEvent]:
+        """After a restart: keep the game but hold the clock for the judge.
+
+        The state is the one last saved before the restart, its ``remaining`` as of that
+        save (the unit saves it at least every second while a move runs): a running move
+        is paused (``recovered``) with that remaining time, so a crash never gives time
+        back. Returns the pause, or nothing when the clock was not running.
+        """
         s = self.state
-        paused = s.paused
-        if s.phase in (Phase.RUNNING, Phase.TIME_UP) and paused is None:
-            paused = PauseReason.RECOVERED
+        running = s.phase in (Phase.RUNNING, Phase.TIME_UP) and s.paused is None
         self.state = msgspec.structs.replace(
-            s, since=now, paused=paused, paused_at=now, last_press=None, expired_at=now
+            s, since=now, paused_at=now, last_press=None, expired_at=now
         )
+        if not running:
+            return []
+        remaining = s.remaining if s.phase is Phase.RUNNING else 0.0
+        return self._pause(now, PauseReason.RECOVERED, remaining, [])
+
+    def saved_at(self, now: float) -> ClockState:
+        """The state to save at ``now``: a running move's remaining time as of ``now``, so
+        that :meth:`recover` after a crash charges the time used until this save."""
+        s = self.state
+        if s.phase is not Phase.RUNNING or s.paused is not None:
+            return s
+        return msgspec.structs.replace(s, remaining=s.remaining_at(now), since=now)
 
     # -- internals ------------------------------------------------------------------
 
@@ -501,8 +521,14 @@ class MoveClock:
         self.state = msgspec.structs.replace(
             s, paused=reason, paused_at=now, remaining=remaining, since=now
         )
+        used = max(0.0, s.rules.move_seconds - remaining) if s.active is not None else 0.0
         paused = ClockPaused(
-            game=s.game, move=s.move, seat=s.active, reason=reason, remaining=round(remaining, 3)
+            game=s.game,
+            move=s.move,
+            seat=s.active,
+            reason=reason,
+            remaining=round(remaining, 3),
+            used=round(used, 3),
         )
         return [*events, paused]
 

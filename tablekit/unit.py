@@ -136,6 +136,9 @@ class SavedUnit(msgspec.Struct, frozen=True):
 
 
 BROADCASTS_KEPT = 32
+BEAT_INTERVAL = 1.0
+"""Seconds between two saves of the clock while a move runs: after a crash the unit resumes
+with the move time used until the last save (at most this much is not charged)."""
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,7 @@ class TableUnit:
         self._saved_entry: EntryView | None = None
         self.unsaved: list[UnitEvent] = []
         """Events the journal could not take yet (kept in order, retried every frame)."""
+        self._last_save = -BEAT_INTERVAL
         self.running = True
 
     def put(self, item: object) -> None:
@@ -234,6 +238,7 @@ class TableUnit:
                 item = None
         now = self.monotonic()
         self.apply(self.controls.tick(now), now)
+        self._beat(now)
         for output in self.outputs:
             output.show(self.view, now)
 
@@ -307,15 +312,9 @@ class TableUnit:
         if self.recorder is None or not (pending or entry != self._saved_entry):
             self._saved_entry = entry
             return
-        saved = SavedUnit(
-            clock=self.clock.state,
-            seating=self.seating,
-            broadcasts=self.broadcasts,
-            entry=entry,
-            time_over=self.time_over,
-        )
         try:
-            self.recorder.record(pending, state=msgspec.json.encode(saved))
+            self.recorder.record(pending, state=self._saved(self.monotonic()))
+            self._last_save = self.monotonic()
         except Exception as err:
             if not self.unsaved:
                 log.exception("the journal cannot be written; %d events wait", len(pending))
@@ -329,6 +328,32 @@ class TableUnit:
         self._saved_entry = entry
         if pending and self.uplink is not None:
             self.uplink.notify()
+
+    def _saved(self, now: float) -> bytes:
+        """What the journal keeps of the unit, the running move's time as of ``now``."""
+        entry = None if self.entry is None else self.entry.view
+        saved = SavedUnit(
+            clock=self.clock.saved_at(now),
+            seating=self.seating,
+            broadcasts=self.broadcasts,
+            entry=entry,
+            time_over=self.time_over,
+        )
+        return msgspec.json.encode(saved)
+
+    def _beat(self, now: float) -> None:
+        """While a move runs, save the clock at least every :data:`BEAT_INTERVAL`: a crash
+        then never gives back more than that (:meth:`MoveClock.recover`)."""
+        state = self.clock.state
+        if self.recorder is None or self.unsaved or now - self._last_save < BEAT_INTERVAL:
+            return
+        if state.phase is not Phase.RUNNING or state.paused is not None:
+            return
+        self._last_save = now
+        try:
+            self.recorder.record([], state=self._saved(now))
+        except Exception:
+            log.exception("the journal cannot be written; the move's time is not saved")
 
     def refresh(self, now: float, changed: bool = True) -> None:
         view = replace(
@@ -371,7 +396,7 @@ class TableUnit:
         """Resume from the journal's last state: the clock waits for the judge."""
         unit = msgspec.json.decode(saved, type=SavedUnit)
         self.clock.state = unit.clock
-        self.clock.recover(now)
+        recovered = self.clock.recover(now)
         self.seating = unit.seating
         self.broadcasts = unit.broadcasts
         self.time_over = unit.time_over
@@ -384,7 +409,7 @@ class TableUnit:
         elif state.phase is Phase.GAME_OVER and state.ended_by is not None:
             self._open_entry(state.game, state.ended_by)
         self._saved_entry = unit.entry
-        self.refresh(now)
+        self.apply(recovered, now)
 
     # -- messages from the hub --------------------------------------------------------------
 

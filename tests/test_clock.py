@@ -170,7 +170,7 @@ def test_pause_stops_time_and_only_resume_restarts_it() -> None:
     clock = started()
     [paused] = clock.pause(10.0)
     assert paused == ClockPaused(
-        game=1, move=1, seat=Seat.A, reason=PauseReason.JUDGE, remaining=30.0
+        game=1, move=1, seat=Seat.A, reason=PauseReason.JUDGE, remaining=30.0, used=10.0
     )
     assert clock.press(20.0) == []  # the pass button does nothing while paused
     assert clock.tick(100.0) == []
@@ -433,3 +433,27 @@ def test_a_judge_pause_during_time_is_not_counted_as_penalty_time() -> None:
     clock.resume(105.0)  # the judge took a minute
     [passed] = clock.press(110.0)
     assert isinstance(passed, MovePassed) and passed.overtime == 10.0  # 5 s + 5 s
+
+
+def test_a_restart_records_the_pause_and_the_time_used_until_the_last_save() -> None:
+    """A crash never gives time back: the state saved 13 s into seat C's move resumes with
+    27 s left, and the recovered pause says so in the stream."""
+    clock = started()
+    clock.press(5.0)
+    clock.press(8.0)  # seat C moves from 8.0
+    blob = msgspec.json.encode(clock.saved_at(21.0))  # the unit's last save before a crash
+    restored = MoveClock(state=msgspec.json.decode(blob, type=ClockState))
+    [paused] = restored.recover(1000.0)
+    assert paused == ClockPaused(
+        game=1, move=3, seat=Seat.C, reason=PauseReason.RECOVERED, remaining=27.0, used=13.0
+    )
+    assert restored.state.remaining_at(5000.0) == 27.0  # paused until the judge resumes
+    restored.resume(5000.0)
+    assert restored.state.remaining_at(5010.0) == 17.0
+
+
+def test_a_restart_while_paused_or_between_games_records_nothing() -> None:
+    clock = started()
+    clock.pause(3.0)
+    assert MoveClock(state=clock.state).recover(100.0) == []
+    assert MoveClock(ClockRules()).recover(100.0) == []

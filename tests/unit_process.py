@@ -67,13 +67,14 @@ def main() -> int:
     )
     rng = random.Random(args.seed * 1000 + journal.last_seq)
     stored = journal.load_state()
+    recovered: list = []  # type: ignore[type-arg]
     if stored is None:
         clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
         now = 0.0
     else:
         clock = MoveClock(state=msgspec.json.decode(stored, type=ClockState))
         now = max(clock.state.since, clock.state.last_press or 0.0, clock.state.paused_at) + 1.0
-        clock.recover(now)
+        recovered = clock.recover(now)
 
     def record(events: list) -> None:  # type: ignore[type-arg]
         if events:
@@ -83,6 +84,7 @@ def main() -> int:
 
     link.start()
     print("ready", flush=True)
+    record(recovered)
     now += 1.0
     record(clock.resume(now))
     while journal.last_seq < args.events:
