@@ -35,7 +35,7 @@ from hub.tournament import (
 )
 from hub.tournament import Phase as EventPhase
 from tablekit.protocol import AssignedRules, Assignment, SeatAssignment
-from tablekit.rulesets import RETIRED_KEYS, Ruleset, get_ruleset
+from tablekit.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.seats import Seat, seats_for
 
@@ -142,24 +142,7 @@ _record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
 
 
 def decode_record(payload: bytes) -> Record:
-    try:
-        return _record_decoder.decode(payload)
-    except msgspec.ValidationError:
-        if b"invert_small_display" not in payload:
-            raise
-        return _record_decoder.decode(_without_retired_ruleset_keys(payload))
-
-
-def _without_retired_ruleset_keys(payload: bytes) -> bytes:
-    """An event created by an older hub, its custom rulesets stripped of the keys that
-    are retired (:data:`tablekit.rulesets.RETIRED_KEYS`): nothing they set still counts."""
-    raw = msgspec.json.decode(payload)
-    if isinstance(raw, dict) and isinstance(raw.get("rulesets"), dict):
-        for ruleset in raw["rulesets"].values():
-            if isinstance(ruleset, dict):
-                for key in RETIRED_KEYS:
-                    ruleset.pop(key, None)
-    return msgspec.json.encode(raw)
+    return decode_with_retired_keys(_record_decoder, payload)
 
 
 def record_kind(record: Record) -> str:

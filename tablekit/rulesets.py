@@ -24,7 +24,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import msgspec
 
@@ -194,6 +194,30 @@ RETIRED_KEYS: Final[Mapping[str, str]] = {
     "(RULES.md §3.3); remove the key",
 }
 """Keys older versions accepted, with what to do instead."""
+
+T = TypeVar("T")
+
+
+def decode_with_retired_keys(decoder: msgspec.json.Decoder[T], payload: bytes) -> T:
+    """``payload`` decoded, written by an older version if need be: a ruleset anywhere in
+    it (a stored event's custom rulesets, a unit's saved seating, an assignment) may carry
+    keys that are retired (:data:`RETIRED_KEYS`); they are dropped, nothing they set still
+    counts. Rulesets refuse unknown keys, so without this an older file would not load."""
+    try:
+        return decoder.decode(payload)
+    except msgspec.ValidationError:
+        if not any(key.encode() in payload for key in RETIRED_KEYS):
+            raise
+        older = _without_retired_keys(msgspec.json.decode(payload))
+        return decoder.decode(msgspec.json.encode(older))
+
+
+def _without_retired_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _without_retired_keys(v) for k, v in value.items() if k not in RETIRED_KEYS}
+    if isinstance(value, list):
+        return [_without_retired_keys(v) for v in value]
+    return value
 
 
 def _fit(text: str, limit: int) -> str:

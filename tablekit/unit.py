@@ -40,7 +40,7 @@ from tablekit.protocol import (
     ResultAck,
 )
 from tablekit.result_entry import EntryView, Key, ResultEntry, ResultSubmitted, Step
-from tablekit.rulesets import Ruleset, RulesetError, get_ruleset
+from tablekit.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
 from tablekit.scoring import GameEnding
 from tablekit.seats import Seat
 from tablekit.view import TableView
@@ -139,6 +139,8 @@ BROADCASTS_KEPT = 32
 BEAT_INTERVAL = 1.0
 """Seconds between two saves of the clock while a move runs: after a crash the unit resumes
 with the move time used until the last save (at most this much is not charged)."""
+
+_saved_decoder = msgspec.json.Decoder(SavedUnit)
 
 
 @dataclass(frozen=True)
@@ -394,7 +396,7 @@ class TableUnit:
 
     def restore(self, saved: bytes, now: float) -> None:
         """Resume from the journal's last state: the clock waits for the judge."""
-        unit = msgspec.json.decode(saved, type=SavedUnit)
+        unit = decode_with_retired_keys(_saved_decoder, saved)
         self.clock.state = unit.clock
         recovered = self.clock.recover(now)
         self.seating = unit.seating
