@@ -310,7 +310,7 @@ class EventStore:
                     for fact_kind, fact in derive(env) if derive is not None else ():
                         self._append_hub(fact_kind, fact, table=env.table, game=None, now=now)
                         result.facts += 1
-                elif self._same(env.unit, env.seq, payload):
+                elif self._same(env.unit, env.seq, env.event):
                     result.duplicates += 1
                 else:
                     result.conflicts += 1
@@ -634,11 +634,19 @@ class EventStore:
             ).fetchone()
         )
 
-    def _same(self, source: str, seq: int, payload: bytes) -> bool:
+    def _same(self, source: str, seq: int, event: AnyUnitEvent) -> bool:
+        """Whether the event stored under (source, seq) is ``event``: compared decoded, so
+        an event stored by an older version (whose encoding lacked a field added since,
+        say) is still recognised when its unit sends it again."""
         row = self._db.execute(
             "SELECT payload FROM events WHERE source = ? AND seq = ?", (source, seq)
         ).fetchone()
-        return row is not None and bytes(row[0]) == payload
+        if row is None:
+            return False
+        try:
+            return bool(_event_decoder.decode(bytes(row[0])) == event)
+        except (msgspec.DecodeError, ValueError):
+            return False
 
     def _derive(
         self,
