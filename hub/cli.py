@@ -22,6 +22,8 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
     rummikub players seeds ID…
     rummikub round draw [--seed N] | start [--minutes N] | close [--force --why …]
+    rummikub round undo --why …
+    rummikub result enter --stage round-1 --table 2 --game 1 --racks "…" --why … [--yes]
     rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
     rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
     rummikub result history --table 2 --game 1
@@ -67,7 +69,14 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hub import exports
-from hub.competition import Competition, CompetitionError, ResultVersion, TableProgress
+from hub.competition import (
+    Change,
+    ChangeKind,
+    Competition,
+    CompetitionError,
+    ResultVersion,
+    TableProgress,
+)
 from hub.exports import Grid
 from hub.hall import State, countdown_text, wait_text
 from hub.live import LiveView, TableLive
@@ -1034,6 +1043,19 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    undone = org.undo_draw(args.why)
+    comp = org.competition
+    ctx.print(
+        f"Draw of {undone.stage} undone: its tables are told they have no assignment; "
+        "draw it again with rummikub round draw"
+    )
+    if comp.event.phase is Phase.REGISTRATION:
+        ctx.print(f"{len(comp.event.present)} players present; check-in is open again")
+    return 0
+
+
 def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.why and not args.force:
         raise CliError("round close: --why goes with --force")
@@ -1105,12 +1127,66 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     if interactive and not why and comp.history(stage, args.table, args.game):
         why = input("A result is recorded: reason for the correction: ")
     report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
-    version = org.enter_result(args.table, report, why=why, stage=stage)
+    record = org.result_record(args.table, report, why=why, stage=stage)
+    changes = org.effects(record)
+    confirmed = False
+    if any(c.weighty for c in changes):
+        ctx.print(f"Table {args.table} game {args.game} of {stage}: this changes", "")
+        ctx.print(render(changes_grid(org.competition, changes)), "")
+        if args.yes:
+            confirmed = True
+        elif not sys.stdin.isatty():
+            raise CliError(
+                f"result enter: table {args.table} game {args.game} of {stage} changes what "
+                "is listed above; nothing recorded: run again with --yes to record it"
+            )
+        else:
+            answer = input("Record it? [y/N] ").strip().casefold()
+            if answer not in ("y", "yes", "t", "tak"):
+                ctx.print("Nothing recorded")
+                return 1
+            confirmed = True
+    version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(_version_header(len(versions), version))
     grid = exports.version_grid(org.competition, stage, args.table, [version], len(versions))
     ctx.print(render(grid))
     return 0
+
+
+CHANGE_WORDS: Final[Mapping[ChangeKind, str]] = {
+    ChangeKind.QUALIFIES: "would now qualify",
+    ChangeKind.DROPS: "would no longer qualify",
+    ChangeKind.SEATING: "seating already drawn",
+    ChangeKind.DRAW: "draw already made",
+    ChangeKind.PLACE: "final place",
+    ChangeKind.TITLE: "title",
+    ChangeKind.LEAGUE: "league points",
+    ChangeKind.STANDINGS: "place in the standings",
+}
+
+
+def changes_grid(comp: Competition, changes: Sequence[Change]) -> Grid:
+    """What a correction changes, for whom: the weighty first, then the standings."""
+    ordered = sorted(changes, key=lambda c: not c.weighty)
+    rows = [
+        (
+            c.stage or "-",
+            CHANGE_WORDS[c.kind],
+            c.player_id,
+            comp.event.players[c.player_id].name if c.player_id else "",
+            c.before,
+            c.after,
+        )
+        for c in ordered
+    ]
+    return Grid(
+        "What changes",
+        ("Stage", "Change", "ID", "Player", "Before", "After"),
+        rows,
+        note="The rounds already drawn keep their tables: undo a draw no table has started "
+        "(rummikub round undo), or decide at the tables.",
+    )
 
 
 def _version_header(number: int, version: ResultVersion) -> str:
@@ -1465,6 +1541,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=Path,
         help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
     )
+    p = leaf(
+        rounds,
+        "undo",
+        cmd_round_undo,
+        "take back the latest draw while no table has started it (then draw again)",
+    )
+    p.add_argument("--why", required=True, help="why the draw is taken back (recorded)")
     p = leaf(rounds, "close", cmd_round_close, "close the round when every result is in")
     p.add_argument("--force", action="store_true", help="close with games missing")
     p.add_argument("--why", help="why the missing games are not played (with --force)")
@@ -1475,8 +1558,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--game", type=_positive_int, required=True)
     p.add_argument("--racks", help='e.g. "A=0 B=23 C=12j D=85np" (see rummikub --help)')
     p.add_argument("--ending", choices=sorted(ENDINGS))
-    p.add_argument("--why", help="reason for a correction (required when correcting)")
-    p.add_argument("--stage", help="default: the latest round")
+    p.add_argument(
+        "--why", help="reason for a correction or a late result (required for them)"
+    )
+    p.add_argument("--stage", help="any round drawn (default: the latest)")
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="record a correction that changes who qualified, a seating drawn, places, "
+        "titles or league points without asking (scripts); it is still printed",
+    )
     p = leaf(results, "history", cmd_result_history, "every version of a game's result")
     p.add_argument("--table", type=_positive_int, required=True)
     p.add_argument("--game", type=_positive_int, required=True)

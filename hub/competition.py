@@ -27,11 +27,14 @@ from hub.tournament import (
     GameRecorded,
     PlayerSanctioned,
     PlayerScore,
+    RoundSeated,
+    RoundUndone,
     SeatedTable,
     Stage,
     TournamentError,
     TournamentFormat,
     preset,
+    replay_draws,
 )
 from hub.tournament import Phase as EventPhase
 from tablekit.protocol import AssignedRules, Assignment, SeatAssignment
@@ -165,6 +168,54 @@ class ResultVersion:
         return self.record.report.game
 
 
+class ChangeKind(enum.StrEnum):
+    QUALIFIES = "qualifies"
+    """Would now be selected for a stage already drawn (was not)."""
+    DROPS = "drops"
+    """Would no longer be selected for a stage already drawn."""
+    SEATING = "seating"
+    """The tables of a stage already drawn would differ."""
+    DRAW = "draw"
+    """A stage already drawn could not be drawn as it was (or now could)."""
+    PLACE = "place"
+    """A final place."""
+    TITLE = "title"
+    LEAGUE = "league-points"
+    STANDINGS = "standings"
+    """A place in a stage's standings (information: the standings follow every result)."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What recording something would change, for whom (``player_id``, or "" for a
+    stage's seating), ``before`` → ``after``."""
+
+    kind: ChangeKind
+    stage: str
+    player_id: str
+    before: str
+    after: str
+
+    @property
+    def weighty(self) -> bool:
+        """Shown to the person making the change, who confirms it before it is stored:
+        who qualified, the seating drawn, final places, titles and league points."""
+        return self.kind is not ChangeKind.STANDINGS
+
+
+class UnconfirmedChangeError(CompetitionError):
+    """A correction that changes who qualified, a seating drawn, titles, final places or
+    league points: shown first, stored only once confirmed."""
+
+    def __init__(self, what: str, changes: list[Change]) -> None:
+        kinds = sorted({c.kind.value for c in changes})
+        super().__init__(
+            f"{what} changes {', '.join(kinds)} ({len(changes)} change(s)); it is stored only "
+            "when confirmed"
+        )
+        self.changes = changes
+
+
 @dataclass(frozen=True)
 class TableProgress:
     table: int
@@ -192,9 +243,12 @@ class Competition:
     time_over: dict[str, RoundTimeOver] = field(default_factory=dict)
     rejected: list[ResultRejected] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
-    """The tournament facts so far, to replay when the league format is fixed."""
+    """The tournament facts so far, results included, in order: to replay when the league
+    format is fixed, and to see what a correction would change (:meth:`effects`)."""
     sanctions: list[OrganizerFact] = field(default_factory=list)
     """Every judge's sanction (a :class:`PlayerSanctioned` fact) with who, when and why."""
+    undone: list[tuple[OrganizerFact, tuple[SeatedTable, ...]]] = field(default_factory=list)
+    """Every draw taken back (a :class:`RoundUndone` fact) with the tables it had seated."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -231,6 +285,7 @@ class Competition:
         new.rejected = list(self.rejected)
         new.facts = list(self.facts)
         new.sanctions = list(self.sanctions)
+        new.undone = list(self.undone)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -335,6 +390,49 @@ class Competition:
             return None
         return stage.name, started.at + minutes * 60.0
 
+    def effects(self, record: ResultRecorded) -> list[Change]:
+        """What storing ``record`` (a result or a judge's correction) would change: the
+        event folded with and without it. Raises like :meth:`apply` when it does not fit.
+
+        For every stage drawn after the game's stage, the draw is made again from the
+        state before it with its recorded seed, once without and once with the new result
+        in place: who would (no longer) be selected and whether the tables would differ.
+        The stages drawn stay as they were recorded (their tables were played); the
+        person making the correction decides what to do about them. For a finished event
+        the final places, titles and league points are compared too.
+        """
+        after = self.apply(record)
+        before_state, after_state = self.event, after.event
+        stage = record.stage
+        played = before_state.stages_played
+        later = played[played.index(stage) + 1 :]
+        changes: list[Change] = []
+        for name in played[played.index(stage) :]:
+            old = {r.player_id: r.place for r in before_state.standings(name).rows}
+            for row in after_state.standings(name).rows:
+                if old.get(row.player_id) != row.place:
+                    changes.append(
+                        Change(
+                            ChangeKind.STANDINGS, name, row.player_id,
+                            str(old.get(row.player_id, "-")), str(row.place),
+                        )
+                    )
+        if later:
+            new_fact = after.facts[-1]
+            facts = list(self.facts)
+            first_later = next(
+                i for i, f in enumerate(facts)
+                if isinstance(f, RoundSeated) and f.stage == later[0]
+            )
+            facts.insert(first_later, new_fact)
+            _, without = replay_draws(self.format, self.facts)
+            _, with_it = replay_draws(self.format, facts)
+            for name in later:
+                changes.extend(_draw_changes(name, without.get(name), with_it.get(name)))
+        if after_state.phase is EventPhase.FINISHED and before_state.phase is EventPhase.FINISHED:
+            changes.extend(_ranking_changes(before_state, after_state))
+        return changes
+
     def check_result(self, table: int, report: GameReport) -> str | None:
         """Why a table's submitted result cannot be accepted, or None if it can."""
         stage = self.open_stage()
@@ -364,6 +462,12 @@ class Competition:
                     raise CompetitionError("the format is already fixed")
                 self.state = EventState.replay(fmt.validate(), self.facts)
                 self.fixed = True
+            case OrganizerFact(fact=RoundUndone(stage=stage) as fact):
+                tables = self.event.seating(stage) if stage in self.event.stages_played else ()
+                self._apply_fact(fact)
+                self.undone.append((record, tables))
+                self.started.pop(stage, None)
+                self.time_over.pop(stage, None)
             case OrganizerFact(fact=fact):
                 self._apply_fact(fact)
                 if isinstance(fact, PlayerSanctioned):
@@ -401,9 +505,9 @@ class Competition:
         scores = tuple(
             PlayerScore(version.players[s.seat], s.big, s.small) for s in version.score.scores
         )
-        self.state = self.state.apply(
-            GameRecorded(record.stage, record.table, record.report.game, scores)
-        )
+        fact = GameRecorded(record.stage, record.table, record.report.game, scores)
+        self.state = self.state.apply(fact)
+        self.facts.append(fact)
         self.results.setdefault((record.stage, record.table, record.report.game), []).append(
             version
         )
@@ -436,6 +540,66 @@ class Competition:
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
         placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
         return ResultVersion(placeholder, score, players)
+
+
+def _draw_changes(
+    stage: str,
+    before: RoundSeated | TournamentError | None,
+    after: RoundSeated | TournamentError | None,
+) -> list[Change]:
+    if isinstance(before, RoundSeated) and isinstance(after, RoundSeated):
+        old = {pid for t in before.tables for pid in t.players}
+        new = {pid for t in after.tables for pid in t.players}
+        changes = [Change(ChangeKind.QUALIFIES, stage, p, "out", "in") for p in sorted(new - old)]
+        changes += [Change(ChangeKind.DROPS, stage, p, "in", "out") for p in sorted(old - new)]
+        moved = [
+            str(a.number)
+            for a, b in zip(before.tables, after.tables, strict=False)
+            if a.players != b.players
+        ]
+        if moved or len(before.tables) != len(after.tables):
+            changes.append(
+                Change(
+                    ChangeKind.SEATING, stage, "",
+                    f"{len(before.tables)} tables as drawn",
+                    f"tables {', '.join(moved)} would differ" if moved
+                    else f"{len(after.tables)} tables",
+                )
+            )
+        return changes
+    if before is None or after is None or str(before) == str(after):
+        return []
+    return [Change(ChangeKind.DRAW, stage, "", _drawn_text(before), _drawn_text(after))]
+
+
+def _drawn_text(drawn: RoundSeated | TournamentError) -> str:
+    if isinstance(drawn, RoundSeated):
+        return f"drawn ({len(drawn.tables)} tables)"
+    return f"no draw: {drawn}"
+
+
+def _ranking_changes(before: EventState, after: EventState) -> list[Change]:
+    old = {r.player_id: r for r in before.final_ranking()}
+    changes: list[Change] = []
+    for row in after.final_ranking():
+        was = old.get(row.player_id)
+        if was is None or was.place != row.place:
+            changes.append(
+                Change(ChangeKind.PLACE, row.stage, row.player_id,
+                       str(was.place if was else "-"), str(row.place))
+            )
+        if was is None or was.title != row.title:
+            changes.append(
+                Change(ChangeKind.TITLE, row.stage, row.player_id,
+                       (was.title if was else None) or "-", row.title or "-")
+            )
+    if before.format.league:
+        points_before, points_after = before.league_points(), after.league_points()
+        for pid, points in sorted(points_after.items()):
+            had = str(points_before.get(pid, "-"))
+            if had != str(points):
+                changes.append(Change(ChangeKind.LEAGUE, "", pid, had, str(points)))
+    return changes
 
 
 def _sanctioned(record: OrganizerFact) -> str:

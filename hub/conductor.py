@@ -186,6 +186,9 @@ class Conductor:
     def _boards(self, competition: Competition) -> Iterator[Outgoing]:
         state = competition.event
         if not state.stages_played:
+            if competition.undone:  # the first draw was taken back: nothing to show
+                for topic in (self.topics.round, self.topics.standings, self.topics.seating):
+                    yield Outgoing(topic, CLEARED)
             return
         stage_name = state.stages_played[-1]
         fmt = competition.format
@@ -251,9 +254,10 @@ class Conductor:
 
 
 def _tables_ever(competition: Competition) -> set[int]:
-    """Every table number used by a round of the event so far."""
+    """Every table number used by a round of the event so far, undone draws included."""
     state = competition.event
-    return {t.number for stage in state.stages_played for t in state.seating(stage)}
+    used = {t.number for stage in state.stages_played for t in state.seating(stage)}
+    return used | {t.number for _, tables in competition.undone for t in tables}
 
 
 def _newer(

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import msgspec
 
 from hub.competition import (
+    Change,
     Competition,
     CompetitionError,
     EventCreated,
@@ -30,6 +31,7 @@ from hub.competition import (
     ResultVersion,
     RoundStarted,
     RoundTimeOver,
+    UnconfirmedChangeError,
     decode_record,
     new_event,
     record_kind,
@@ -47,14 +49,23 @@ from hub.tournament import (
     PlayerWithdrawn,
     RoundClosed,
     RoundSeated,
+    RoundUndone,
     SanctionKind,
     SeedsDeclared,
     preset,
 )
+from tablekit.clock import GameStarted
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameReport
 
 log = logging.getLogger("hub.organizer")
+
+GAME_STARTED = str(GameStarted.__struct_config__.tag)
+"""The kind a table unit's "game started" event is stored under."""
+
+
+def record_kind_of(kind: type[Record]) -> str:
+    return str(kind.__struct_config__.tag)
 
 
 def check_in_hint(event: EventState) -> str:
@@ -67,7 +78,9 @@ def check_in_hint(event: EventState) -> str:
             "; nobody is registered yet: rummikub players import FILE "
             "(or rummikub players add NAME)"
         )
-    waiting = len(event.players) - len(event.present) - len(event.withdrawn)
+    waiting = (
+        len(event.players) - len(event.present) - len(event.withdrawn) - len(event.disqualified)
+    )
     if waiting <= 0:
         return ""
     return (
@@ -75,6 +88,7 @@ def check_in_hint(event: EventState) -> str:
         "and only they are drawn: check the others in with rummikub players check-in --all "
         "(or rummikub players check-in ID …)"
     )
+
 
 RECORD_KINDS = frozenset(
     str(t.__struct_config__.tag)
@@ -245,28 +259,62 @@ class Organizer:
         self.record(record)
         return record
 
-    def enter_result(
+    def result_record(
         self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
-    ) -> ResultVersion:
-        """A judge enters (or corrects, saying why) a game's result at the hub."""
+    ) -> ResultRecorded:
+        """The record of a judge's result or correction for any game of the event (not
+        stored); a correction, or a result for a round that is not the one being
+        played, needs the reason."""
         competition = self.competition
         stage_name = stage or _latest_stage(competition)
-        if competition.history(stage_name, table, report.game) and not why.strip():
-            raise CompetitionError(
-                f"table {table} game {report.game}: a result is recorded; a correction "
-                "needs a reason (--why)"
-            )
-        record = ResultRecorded(
+        open_stage = competition.open_stage()
+        if not why.strip():
+            if competition.history(stage_name, table, report.game):
+                raise CompetitionError(
+                    f"table {table} game {report.game}: a result is recorded; a correction "
+                    "needs a reason (--why)"
+                )
+            if open_stage is None or open_stage.name != stage_name:
+                raise CompetitionError(
+                    f"table {table} game {report.game}: {stage_name} is not the round being "
+                    "played; a late result needs a reason (--why)"
+                )
+        return ResultRecorded(
             at=self.clock(),
             by=self.by,
             stage=stage_name,
             table=table,
             report=report,
             source=ResultSource.JUDGE,
-            why=why,
+            why=why.strip(),
         )
+
+    def effects(self, record: ResultRecorded) -> list[Change]:
+        """What storing ``record`` would change (see :meth:`Competition.effects`)."""
+        return self.competition.effects(record)
+
+    def enter_result(
+        self,
+        table: int,
+        report: GameReport,
+        *,
+        why: str = "",
+        stage: str | None = None,
+        confirmed: bool = False,
+    ) -> ResultVersion:
+        """A judge enters (or corrects, saying why) a game's result at the hub, for any
+        game of the event at any time. One that changes who qualified, a seating drawn,
+        final places, titles or league points raises :class:`UnconfirmedChangeError`
+        (with the changes) unless ``confirmed``: show them first, then confirm."""
+        record = self.result_record(table, report, why=why, stage=stage)
+        if not confirmed:
+            weighty = [c for c in self.effects(record) if c.weighty]
+            if weighty:
+                raise UnconfirmedChangeError(
+                    f"table {table} game {report.game} of {record.stage}", weighty
+                )
         competition = self.record(record)
-        return competition.history(stage_name, table, report.game)[-1]
+        return competition.history(record.stage, table, report.game)[-1]
 
     def judge_table_result(
         self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int
@@ -299,6 +347,54 @@ class Organizer:
         )
         return Verdict(False, reason, rejected)
 
+    def undo_draw(self, why: str) -> RoundUndone:
+        """Take back the latest draw while no table has started it: no result of the
+        round, no game started at any of its tables since the draw (the units' own
+        reports in the store), its time not over. The tables are then told they have
+        no assignment, and the round is drawn again with ``round draw``."""
+        if not why.strip():
+            raise CompetitionError("undo the draw: say why (--why)")
+        stage = self.competition.open_stage()
+        if stage is None:
+            raise CompetitionError("undo the draw: no round is drawn and open")
+        fact = RoundUndone(stage.name)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+
+        def no_table_started(competition: Competition) -> None:
+            if stage.name in competition.time_over:
+                raise CompetitionError(
+                    f"undo the draw of {stage.name}: the round's time is already over"
+                )
+            started = self._tables_started(competition, stage.name)
+            if started:
+                raise CompetitionError(
+                    f"undo the draw of {stage.name}: table(s) {', '.join(map(str, started))} "
+                    "have started a game since the draw; a judge corrects results instead"
+                )
+
+        self.record(record, check=no_table_started)
+        return fact
+
+    def _tables_started(self, competition: Competition, stage: str) -> list[int]:
+        """Tables of ``stage`` whose unit reported a game started after it was drawn."""
+        drawn_at = 0
+        for event in self.store.events(source=HUB_SOURCE, kind=record_kind_of(OrganizerFact)):
+            record = decode_record(event.payload)
+            if (
+                isinstance(record, OrganizerFact)
+                and isinstance(record.fact, RoundSeated)
+                and record.fact.stage == stage
+            ):
+                drawn_at = event.id
+        tables = {t.number for t in competition.event.seating(stage)}
+        return sorted(
+            {
+                event.table
+                for event in self.store.events(kind=GAME_STARTED)
+                if event.id > drawn_at and event.table in tables
+            }
+        )
+
     def close_round(self, *, force: bool = False, why: str = "") -> RoundClosed:
         stage = self.competition.open_stage()
         if stage is None:
@@ -330,20 +426,28 @@ class Organizer:
             *(OrganizerFact(at=now, by=self.by, fact=fact, why=why) for fact in facts)
         )
 
-    def record(self, *records: Record | Callable[[int], Record]) -> Competition:
+    def record(
+        self,
+        *records: Record | Callable[[int], Record],
+        check: Callable[[Competition], None] | None = None,
+    ) -> Competition:
         """Check ``records`` against the event and store them, in one transaction.
 
         The check runs inside the store's write transaction against everything stored
         until then, so two terminals can never both pass it with conflicting commands. A
         record may be a function of its own seq in the store (a broadcast id, say).
+        ``check`` is asked too, with the event as stored.
         """
         drafts = [r(0) if callable(r) else r for r in records]
 
-        def check() -> None:
-            self.competition.apply_all(drafts)
+        def check_all() -> None:
+            competition = self.competition
+            if check is not None:
+                check(competition)
+            competition.apply_all(drafts)
 
         self.store.append_facts(
-            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check
+            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check_all
         )
         return self.competition  # folds what was stored, with anything stored meanwhile
 

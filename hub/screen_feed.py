@@ -120,6 +120,12 @@ class HallTracker:
                 self.assignments.pop(number, None)  # nobody plays there this round
             case Cleared(kind=Kind.RESULT, table=int(number)):
                 self.results.pop(number, None)
+            case Cleared(kind=Kind.ROUND):
+                self.round = None  # the draw was taken back
+            case Cleared(kind=Kind.STANDINGS):
+                self.standings = None
+            case Cleared(kind=Kind.SEATING):
+                self.seating = None
             case RoundInfo():
                 self.round = message
             case StandingsBoard():

@@ -440,3 +440,19 @@ def test_tracker_ignores_a_verdict_of_an_earlier_round():
     assert state_of(tr.view().table(1)) is State.RESULT_IN
     tr.apply(Cleared(Kind.RESULT, 1), NOW)
     assert state_of(tr.view().table(1)) is State.ENTERING_RESULT
+
+
+def test_tracker_forgets_the_boards_of_a_draw_taken_back():
+    tr = HallTracker()
+    tr.apply(info(round=1, games=2), NOW)
+    tr.apply(StandingsBoard(v=1, stage="round-1", after_round=0, rows=()), NOW)
+    tr.apply(
+        SeatingBoard(v=1, stage="round-1", round=1,
+                     rows=(SeatingLine(name="Ala", table=1, seat="A"),)),
+        NOW,
+    )
+    assert tr.view().round is not None and tr.view().seating is not None
+    for kind in (Kind.ROUND, Kind.STANDINGS, Kind.SEATING):
+        tr.apply(Cleared(kind, None), NOW)  # the hub: the first draw was undone
+    view = tr.view()
+    assert (view.round, view.standings, view.seating) == (None, None, None)

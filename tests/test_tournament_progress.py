@@ -23,6 +23,7 @@ from hub.tournament import (
     ResultError,
     RoundClosed,
     RoundStateError,
+    RoundUndone,
     SeatingMismatchError,
     UnknownPlayerError,
     check_in_all,
@@ -117,7 +118,7 @@ def test_bad_results_are_named() -> None:
         state.apply(GameRecorded("round-1", 1, 3, good))
     with pytest.raises(ResultError, match="do not match the table's"):
         state.apply(GameRecorded("round-1", 1, 1, good[:3]))
-    with pytest.raises(ResultError, match="only for the latest stage 'round-1'"):
+    with pytest.raises(ResultError, match=r"'round-2': not drawn \(drawn: round-1\)"):
         state.apply(GameRecorded("round-2", 1, 1, good))
 
 
@@ -240,3 +241,35 @@ def test_has_result_answers_without_copying() -> None:
                    enumerate(table.players))
     state = state.apply(GameRecorded(seated.stage, 1, 1, scores))
     assert state.has_result(seated.stage, 1, 1) and not state.has_result(seated.stage, 1, 2)
+
+
+def test_an_earlier_round_is_corrected_after_the_next_is_drawn() -> None:
+    state = _record_all(seat_next(_start("school", 8), 3)[0], random.Random(2))
+    state = state.apply(RoundClosed("round-1"))
+    drawn, _ = seat_next(state, 4)
+    table = drawn.seating("round-1")[0]
+    before = drawn.standings("round-1")
+    last = table.players[-1]
+    scores = tuple(PlayerScore(p, int(p == last), 99 if p == last else -33) for p in table.players)
+    fixed = drawn.apply(GameRecorded("round-1", 1, 1, scores))
+    assert fixed.results("round-1")[(1, 1)][last] == (1, 99)
+    assert fixed.standings("round-1") != before
+    assert fixed.seating("round-2") == drawn.seating("round-2")  # the tables played stay
+    # The state it was applied to is unchanged: earlier rounds are copied before a write.
+    assert drawn.standings("round-1") == before
+    assert drawn.results("round-1")[(1, 1)] != fixed.results("round-1")[(1, 1)]
+
+
+def test_the_latest_draw_is_undone_before_any_result() -> None:
+    state = _record_all(seat_next(_start("school", 8), 3)[0], random.Random(2))
+    closed = state.apply(RoundClosed("round-1"))
+    drawn, fact = seat_next(closed, 4)
+    undone = drawn.apply(RoundUndone("round-2"))
+    assert undone.stages_played == ("round-1",) and undone.phase is Phase.BETWEEN_ROUNDS
+    assert undone.draw_next(4) == fact  # drawn again as if never drawn
+    with pytest.raises(RoundStateError, match=r"only the latest draw.*latest: 'round-1', closed"):
+        undone.apply(RoundUndone("round-1"))
+    with pytest.raises(RoundStateError, match=r"results are recorded \(table 1 game 1, "):
+        state.apply(RoundUndone("round-1"))
+    first = seat_next(_start("school", 8), 3)[0]
+    assert first.apply(RoundUndone("round-1")).phase is Phase.REGISTRATION

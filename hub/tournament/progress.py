@@ -23,8 +23,12 @@ the ``fact`` field in JSON):
   seed to audit it (:class:`SeatingMismatchError` when the tables differ).
 * :class:`GameRecorded` — one game's result at one table, per player ``(big, small)``.
   Recording the same game again replaces it (a correction; who/why is the hub's record).
-  Results are accepted only for the latest seated stage, until the next one is drawn.
+  A result may be recorded or corrected for any drawn stage at any time: an earlier
+  stage's standings change, the stages drawn since keep their recorded tables (the hub
+  shows what a correction changes before it is stored).
 * :class:`RoundClosed` — the stage's results are complete; the next stage may be drawn.
+* :class:`RoundUndone` — the latest draw is taken back (before any of its results): the
+  stage is drawn again later, as if it had never been.
 * :class:`PlayerSanctioned` — a judge's sanction (002 §3, RULES.md §3.5): a warning
   (recorded, no points), a deduction of big points (taken off the player's total in the
   stage it was given in, wherever that stage's games count) or a disqualification (the
@@ -153,6 +157,10 @@ class RoundClosed(msgspec.Struct, frozen=True, tag="round-closed", tag_field="fa
     forced: bool = False
 
 
+class RoundUndone(msgspec.Struct, frozen=True, tag="round-undone", tag_field="fact"):
+    stage: str
+
+
 class SanctionKind(enum.StrEnum):
     WARNING = "warning"
     """Ostrzeżenie: recorded and shown, no points."""
@@ -181,6 +189,7 @@ Fact = (
     | GameRecorded
     | RoundClosed
     | PlayerSanctioned
+    | RoundUndone
 )
 
 
@@ -306,6 +315,8 @@ class EventState:
             self._record(fact)
         elif isinstance(fact, PlayerSanctioned):
             self._sanction(fact)
+        elif isinstance(fact, RoundUndone):
+            self._undo(fact.stage)
         else:
             self._close(fact.stage, forced=fact.forced)
         self._facts += 1
@@ -434,15 +445,36 @@ class EventState:
                 f"seat {fact.stage!r}: the recorded tables differ from the draw of seed {fact.seed}"
             )
 
+    def _undo(self, stage: str) -> None:
+        rnd = self._open_round()
+        if rnd is None or rnd.stage.name != stage:
+            latest = self._rounds[-1].stage.name if self._rounds else None
+            raise RoundStateError(
+                f"undo the draw of {stage!r}: only the latest draw, while its round is open, "
+                f"can be undone (latest: {latest!r}"
+                + (", closed)" if latest and rnd is None else ")")
+            )
+        if rnd.results:
+            games = ", ".join(f"table {t} game {g}" for t, g in sorted(rnd.results))
+            raise RoundStateError(
+                f"undo the draw of {stage!r}: results are recorded ({games}); the round "
+                "has been played"
+            )
+        self._rounds.pop()
+
     def _record(self, fact: GameRecorded) -> None:
         if not self._rounds:
             raise ResultError(f"result for {fact.stage!r}: nothing is drawn yet")
-        rnd = self._rounds[-1]
-        if fact.stage != rnd.stage.name:
-            raise ResultError(
-                f"result for {fact.stage!r}: results are accepted only for the latest "
-                f"stage {rnd.stage.name!r}"
-            )
+        index = next(
+            (i for i, r in enumerate(self._rounds) if r.stage.name == fact.stage), None
+        )
+        if index is None:
+            drawn = ", ".join(r.stage.name for r in self._rounds)
+            raise ResultError(f"result for {fact.stage!r}: not drawn (drawn: {drawn})")
+        if index < len(self._rounds) - 1:
+            # Earlier rounds are shared between states (see _clone): copy before writing.
+            self._rounds[index] = self._rounds[index].copy()
+        rnd = self._rounds[index]
         if not 1 <= fact.table <= len(rnd.tables):
             raise ResultError(
                 f"result for {fact.stage!r}: no table {fact.table} (tables 1–{len(rnd.tables)})"
@@ -806,6 +838,25 @@ def _without(standings: Standings, players: frozenset[str] | set[str]) -> Standi
         same = i > 0 and rows[i - 1].place == row.place
         out.append(msgspec.structs.replace(row, place=out[-1].place if same else i + 1))
     return Standings(tuple(out))
+
+
+def replay_draws(
+    fmt: TournamentFormat, facts: Iterable[Fact]
+) -> tuple[EventState, dict[str, RoundSeated | TournamentError]]:
+    """Fold ``facts`` and, at each recorded draw, the draw the kit would make from the
+    state just before it with the same seed (or why it could not draw): what a
+    correction of an earlier result would change is the difference between two such
+    folds. The recorded tables are applied, so later results still fit."""
+    state = EventState(fmt)
+    draws: dict[str, RoundSeated | TournamentError] = {}
+    for fact in facts:
+        if isinstance(fact, RoundSeated):
+            try:
+                draws[fact.stage] = state.draw_next(fact.seed)
+            except TournamentError as err:
+                draws[fact.stage] = err
+        state._apply_in_place(fact)
+    return state, draws
 
 
 def seat_next(state: EventState, seed: int) -> tuple[EventState, RoundSeated]:

@@ -1,0 +1,230 @@
+"""Corrections of any game at any time, shown before they are stored when they change
+who qualified, a seating drawn, places, titles or league points; undoing a draw no table
+has started (issue 13)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from test_cli_support import Cli, play_round
+
+from hub import cli
+from hub.competition import ChangeKind, Competition, CompetitionError, UnconfirmedChangeError
+from hub.conductor import Conductor
+from hub.organizer import Organizer
+from hub.store import EventStore
+from hub.tournament import Player
+from tablekit.clock import GameStarted
+from tablekit.protocol import Assignment, EventEnvelope, Topics, decode
+from tablekit.scoring import GameEnding, GameReport
+from tablekit.seats import Seat
+
+
+def championship_at_the_semifinal(tmp_path: Path) -> Cli:
+    """002 with 16 players: three eliminations played and closed, the semifinal drawn."""
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "championship", "--name", "Mistrzostwa")
+    for i in range(1, 17):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    rng = random.Random(7)
+    for r in range(3):
+        c.ok("round", "draw", "--seed", str(r))
+        c.ok("round", "start")
+        play_round(c, rng)
+        c.ok("round", "close")
+    c.ok("round", "draw", "--seed", "9")
+    return c
+
+
+def lift(comp: Competition, pid: str, stage: str) -> tuple[int, int, str]:
+    """(table, game, racks): a game ``pid`` lost in ``stage``, rewritten so that they
+    went out and every other player never opened."""
+    for (name, table, game), versions in sorted(comp.results.items()):
+        version = versions[-1]
+        seat = {p: s for s, p in version.players.items()}.get(pid)
+        if name != stage or seat is None:
+            continue
+        if any(s.winner for s in version.score.scores if s.seat == seat):
+            continue
+        racks = " ".join(
+            f"{s}={'0' if s == seat else '90np'}" for s in sorted(version.players)
+        )
+        return table, game, racks
+    raise AssertionError(f"{pid} won every game of {stage}")
+
+
+def test_a_correction_two_rounds_back_shows_who_would_qualify_before_it_is_stored(
+    tmp_path: Path,
+) -> None:
+    c = championship_at_the_semifinal(tmp_path)
+    comp = c.competition()
+    ranking = comp.event.standings("elimination-3")
+    ninth = ranking.rows[8].player_id  # the first one out of the semifinal of 8
+    semifinal = comp.event.seating("semifinal")
+    assert ninth not in {p for t in semifinal for p in t.players}
+    table, game, racks = lift(comp, ninth, "elimination-1")
+    assert comp.history("elimination-1", table, game)  # a result is there to correct
+    argv = (
+        "result", "enter", "--stage", "elimination-1", "--table", str(table), "--game",
+        str(game), "--racks", racks, "--why", "the sheet was misread",
+    )
+
+    refused = c.run(*argv)  # not a terminal, no --yes: shown, not stored
+    assert refused.code == 2 and "run again with --yes" in refused.err
+    assert "would now qualify" in refused.out and ninth in refused.out
+    assert "would no longer qualify" in refused.out and "seating already drawn" in refused.out
+    assert c.competition().history("elimination-1", table, game) == comp.history(
+        "elimination-1", table, game
+    )
+
+    out = c.ok(*argv, "--yes", by="sędzia główny")
+    assert "would now qualify" in out and "Version 2 (correction, judge)" in out
+    after = c.competition()
+    versions = after.history("elimination-1", table, game)
+    assert len(versions) == 2 and versions[-1].record.by == "sędzia główny"
+    assert versions[-1].record.why == "the sheet was misread"
+    assert after.event.standings("elimination-3").place_of(ninth) <= 8
+    assert after.event.seating("semifinal") == semifinal  # the tables played stay
+    assert "Version 2" in c.ok(
+        "result", "history", "--stage", "elimination-1", "--table", str(table), "--game",
+        str(game),
+    )
+
+
+def test_the_effects_name_each_change_and_a_plain_correction_needs_no_confirmation(
+    tmp_path: Path,
+) -> None:
+    c = championship_at_the_semifinal(tmp_path)
+    org = Organizer(EventStore(c.db), by="judge")
+    comp = org.competition
+    ninth = comp.event.standings("elimination-3").rows[8].player_id
+    table, game, racks = lift(comp, ninth, "elimination-1")
+    report = GameReport(game, GameEnding.WENT_OUT, cli.parse_racks(racks, len(
+        comp.event.seating("elimination-1")[table - 1].players)))
+    with pytest.raises(UnconfirmedChangeError, match="changes drops, qualifies, seating") as err:
+        org.enter_result(table, report, why="misread", stage="elimination-1")
+    kinds = {(ch.kind, ch.player_id) for ch in err.value.changes}
+    assert (ChangeKind.QUALIFIES, ninth) in kinds
+    assert any(k is ChangeKind.DROPS for k, _ in kinds)
+    assert len(org.competition.history("elimination-1", table, game)) == 1
+    with pytest.raises(CompetitionError, match="needs a reason"):
+        org.enter_result(table, report, stage="elimination-1", confirmed=True)
+
+    # The same result typed again changes nothing: stored at once.
+    same = org.competition.history("elimination-1", table, game)[-1].record.report
+    assert org.effects(org.result_record(table, same, why="re-typed", stage="elimination-1")) == []
+    org.enter_result(table, same, why="re-typed", stage="elimination-1")
+    assert len(org.competition.history("elimination-1", table, game)) == 2
+
+
+def test_a_correction_in_a_terminal_asks_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = championship_at_the_semifinal(tmp_path)
+    comp = c.competition()
+    ninth = comp.event.standings("elimination-3").rows[8].player_id
+    table, game, racks = lift(comp, ninth, "elimination-1")
+    argv = (
+        "result", "enter", "--stage", "elimination-1", "--table", str(table), "--game",
+        str(game), "--racks", racks, "--why", "misread",
+    )
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    answers = iter(["n", "tak"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    declined = c.run(*argv)
+    assert declined.code == 1 and "Nothing recorded" in declined.out
+    assert len(c.competition().history("elimination-1", table, game)) == 1
+    accepted = c.run(*argv)
+    assert accepted.code == 0 and "Version 2" in accepted.out
+    assert len(c.competition().history("elimination-1", table, game)) == 2
+
+
+def test_a_late_result_for_an_earlier_round_needs_a_reason(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for i in range(1, 9):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c.ok("round", "draw", "--seed", "1")
+    play_round(c, random.Random(1), skip={(2, 2)})
+    c.ok("round", "close", "--force", "--why", "table 2 left")
+    c.ok("round", "draw", "--seed", "2")
+    args = ("result", "enter", "--stage", "round-1", "--table", "2", "--game", "2",
+            "--racks", "A=0 B=5 C=6 D=7")
+    assert "a late result needs a reason" in c.fails(*args)
+    c.ok(*args, "--why", "the sheet turned up")
+    assert c.competition().history("round-1", 2, 2)[-1].record.why == "the sheet turned up"
+
+
+TOPICS = Topics("hall", "cup")
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+def test_an_undone_draw_clears_the_tables_and_is_drawn_again(tmp_path: Path) -> None:
+    clock = Clock()
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ola", clock=clock)
+    org.create_event("Konkurs", "school")
+    org.register([Player(org.next_player_id(i), f"Gracz {i}") for i in range(8)], check_in=True)
+    conductor = Conductor(org, TOPICS, clock=clock)
+    first = org.draw(seed=3)
+    org.start_round()
+    sent = {m.topic: m.payload for m in conductor.messages()}
+    assert decode(Assignment, sent[TOPICS.assign(1)]).round == 1
+
+    undone = org.undo_draw("wrong players checked in")
+    assert undone.stage == "round-1"
+    comp = org.competition
+    assert comp.event.stages_played == () and comp.open_stage() is None
+    assert comp.undone[0][0].why == "wrong players checked in" and comp.undone[0][0].by == "Ola"
+    cleared = {m.topic: m.payload for m in conductor.messages()}
+    for topic in (TOPICS.assign(1), TOPICS.assign(2), TOPICS.round, TOPICS.seating,
+                  TOPICS.standings):
+        assert cleared[topic] == b"", topic  # the units and screens are told
+    org.register([Player(org.next_player_id(), "Spóźniony")], check_in=True)  # check-in again
+
+    again = org.draw(seed=3)
+    assert again.stage == "round-1" and again.tables != first.tables  # nine players now
+    org.start_round()  # the round can start again
+    resent = {m.topic: m.payload for m in conductor.messages()}
+    assert decode(Assignment, resent[TOPICS.assign(1)]).round == 1
+
+    # A table has started a game of this draw: it can no longer be undone.
+    started = EventEnvelope(
+        v=1, unit="table-02", table=2, seq=1, ts=1.0,
+        event=GameStarted(game=1, move=0, starter=Seat.A, seats=3, move_seconds=40.0),
+    )
+    org.store.ingest([started])
+    with pytest.raises(CompetitionError, match=r"table\(s\) 2 have started a game since the draw"):
+        org.undo_draw("too late")
+    assert len(org.competition.undone) == 1
+
+
+def test_round_undo_on_the_command_line(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for i in range(1, 9):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c.ok("round", "draw", "--seed", "1")
+    assert "--why" in c.fails("round", "undo")
+    c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=5 C=6 D=7")
+    assert "results are recorded (table 1 game 1)" in c.fails("round", "undo", "--why", "x")
+    play_round(c, random.Random(2))
+    c.ok("round", "close")
+    assert "no round is drawn and open" in c.fails("round", "undo", "--why", "x")
+    c.ok("round", "draw", "--seed", "2")
+    out = c.ok("round", "undo", "--why", "drawn by mistake")
+    assert "Draw of round-2 undone" in out
+    comp = c.competition()
+    assert comp.event.stages_played == ("round-1",)
+    redrawn = c.ok("round", "draw", "--seed", "2")
+    assert "Round 2 (round-2)" in redrawn
+
