@@ -1124,8 +1124,12 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     else:
         racks = parse_racks(args.racks, len(players))
     why = args.why or ""
-    if interactive and not why and comp.history(stage, args.table, args.game):
-        why = input("A result is recorded: reason for the correction: ")
+    if interactive and not why:
+        open_stage = comp.open_stage()
+        if comp.history(stage, args.table, args.game):
+            why = input("A result is recorded: reason for the correction: ")
+        elif open_stage is None or open_stage.name != stage:
+            why = input(f"{stage} is not the round being played: reason for the late result: ")
     report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
     record = org.result_record(args.table, report, why=why, stage=stage)
     changes = org.effects(record)

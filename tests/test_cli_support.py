@@ -80,6 +80,17 @@ class Cli:
             store.close()
 
 
+def checked_in(
+    tmp_path: Path, preset: str, players: int, name: str = "Turniej"
+) -> Cli:
+    """A new event of ``preset`` with ``players`` ("Gracz 1" …) registered and present."""
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", preset, "--name", name)
+    for i in range(1, players + 1):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    return c
+
+
 def random_racks(seats: int, rng: random.Random) -> str:
     """A valid ``--racks`` value for a table of ``seats``: mostly someone went out,
     sometimes nobody did; jokers and never-opened racks now and then."""
@@ -126,6 +137,15 @@ def play_round(
         )
         entered.append((missing.table, missing.game))
     return entered
+
+
+def play_rounds(c: Cli, rng: random.Random, seeds: range) -> None:
+    """Draw (with each seed), start, play and close one round per seed."""
+    for seed in seeds:
+        c.ok("round", "draw", "--seed", str(seed))
+        c.ok("round", "start")
+        play_round(c, rng)
+        c.ok("round", "close")
 
 
 REPEATS = re.compile(r"repeated pairs: (\d+)")

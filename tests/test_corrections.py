@@ -8,7 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_cli_support import Cli, play_round
+from test_cli_support import Cli, Clock, checked_in, play_round, play_rounds
 
 from hub import cli
 from hub.competition import ChangeKind, Competition, CompetitionError, UnconfirmedChangeError
@@ -24,16 +24,8 @@ from tablekit.seats import Seat
 
 def championship_at_the_semifinal(tmp_path: Path) -> Cli:
     """002 with 16 players: three eliminations played and closed, the semifinal drawn."""
-    c = Cli(tmp_path / "e.sqlite3")
-    c.ok("event", "create", "--preset", "championship", "--name", "Mistrzostwa")
-    for i in range(1, 17):
-        c.ok("players", "add", f"Gracz {i}", "--check-in")
-    rng = random.Random(7)
-    for r in range(3):
-        c.ok("round", "draw", "--seed", str(r))
-        c.ok("round", "start")
-        play_round(c, rng)
-        c.ok("round", "close")
+    c = checked_in(tmp_path, "championship", 16)
+    play_rounds(c, random.Random(7), range(3))
     c.ok("round", "draw", "--seed", "9")
     return c
 
@@ -142,10 +134,7 @@ def test_a_correction_in_a_terminal_asks_first(
 
 
 def test_a_late_result_for_an_earlier_round_needs_a_reason(tmp_path: Path) -> None:
-    c = Cli(tmp_path / "e.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
-    for i in range(1, 9):
-        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c = checked_in(tmp_path, "school", 8)
     c.ok("round", "draw", "--seed", "1")
     play_round(c, random.Random(1), skip={(2, 2)})
     c.ok("round", "close", "--force", "--why", "table 2 left")
@@ -158,15 +147,6 @@ def test_a_late_result_for_an_earlier_round_needs_a_reason(tmp_path: Path) -> No
 
 
 TOPICS = Topics("hall", "cup")
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_800_000_000.0
-
-    def __call__(self) -> float:
-        self.now += 1.0
-        return self.now
 
 
 def test_an_undone_draw_clears_the_tables_and_is_drawn_again(tmp_path: Path) -> None:
@@ -209,10 +189,7 @@ def test_an_undone_draw_clears_the_tables_and_is_drawn_again(tmp_path: Path) -> 
 
 
 def test_round_undo_on_the_command_line(tmp_path: Path) -> None:
-    c = Cli(tmp_path / "e.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
-    for i in range(1, 9):
-        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c = checked_in(tmp_path, "school", 8)
     c.ok("round", "draw", "--seed", "1")
     assert "--why" in c.fails("round", "undo")
     c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=5 C=6 D=7")

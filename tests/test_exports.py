@@ -7,7 +7,7 @@ import io
 import random
 from pathlib import Path
 
-from test_cli_support import Cli, play_round
+from test_cli_support import Cli, play_rounds
 
 from hub import exports
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
@@ -131,12 +131,7 @@ def test_ranking_csv_carries_the_same_small_points_as_the_standings(tmp_path: Pa
     for i in range(16):
         c.ok("players", "add", f"Gracz {i}")
     c.ok("players", "check-in", "--all")
-    rng = random.Random(3)
-    for r in range(5):
-        c.ok("round", "draw", "--seed", str(r))
-        c.ok("round", "start")
-        play_round(c, rng)
-        c.ok("round", "close")
+    play_rounds(c, random.Random(3), range(5))
     c.ok("export", "csv", str(tmp_path / "out"))
 
     def rows(name: str) -> list[dict[str, str]]:

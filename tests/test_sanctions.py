@@ -8,7 +8,7 @@ import csv
 import io
 from pathlib import Path
 
-from test_cli_support import Cli
+from test_cli_support import Cli, checked_in
 
 from hub import exports
 from hub.tournament import EventState, PlayerSanctioned, SanctionKind, preset
@@ -18,10 +18,7 @@ from hub.tournament.progress import GameRecorded, PlayerScore, RoundClosed, chec
 
 def school_round_one(tmp_path: Path) -> Cli:
     """A school event, 8 players, round 1 played: seat A wins every game."""
-    c = Cli(tmp_path / "e.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
-    for i in range(1, 9):
-        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c = checked_in(tmp_path, "school", 8)
     c.ok("round", "draw", "--seed", "5")
     c.ok("round", "start")
     for table in (1, 2):
