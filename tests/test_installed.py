@@ -1,0 +1,199 @@
+"""The kit as a Pi installs it: a non-editable wheel in a fresh venv, run from elsewhere.
+
+The wheel is built from the source, its dependencies come from a local wheelhouse
+(tests/wheelhouse.py: no registry), and every check runs with its working directory
+outside the source tree, so nothing can be imported from the checkout: only what the
+wheel carries (modules, the ring board's framing, the fonts) is there.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import subprocess
+import sys
+import tomllib
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pygame
+import pytest
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
+from wheelhouse import build_kit_wheel, clean_env, closure, repack, wheel_requirements
+
+from tablekit.display import render_all
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_BROKER = {"amqtt", "pydantic", "typer", "rich", "argon2-cffi", "psutil", "websockets",
+               "pyyaml", "transitions"}  # fmt: skip
+"""amqtt and what it pulls in: the demo's embedded broker, never needed on a Pi."""
+
+IMPORT_ALL = """
+import importlib, json, pkgutil, sys
+found = {}
+for top in sys.argv[1:]:
+    package = importlib.import_module(top)
+    names = [top] + [m.name for m in pkgutil.walk_packages(package.__path__, top + ".")]
+    for name in names:
+        found[name] = importlib.import_module(name).__file__
+json.dump(found, sys.stdout)
+"""
+"""Imports every module of the installed packages named on its command line; prints
+{module: file}."""
+
+
+@dataclass(frozen=True)
+class House:
+    wheel: Path
+    wheels: Path
+    requirements: list[Requirement]
+    scripts: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Installed:
+    venv: Path
+    cwd: Path
+    env: dict[str, str]
+
+    def run(self, *args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            list(args), cwd=self.cwd, env=self.env, capture_output=True, text=True,
+            timeout=timeout, check=False,
+        )  # fmt: skip
+
+    def python(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return self.run(str(self.venv / "bin/python"), *args)
+
+
+def source_modules(*packages: str) -> set[str]:
+    modules = set()
+    for package in packages:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            modules.add(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return modules
+
+
+@pytest.fixture(scope="module")
+def house(tmp_path_factory: pytest.TempPathFactory) -> House:
+    """The kit's wheel and a wheelhouse of every installed dependency of the demo extra."""
+    work = tmp_path_factory.mktemp("wheel")
+    wheels = work / "wheels"
+    wheels.mkdir()
+    wheel = build_kit_wheel(ROOT, work, wheels)
+    requirements = wheel_requirements(wheel)
+    for name in sorted(closure(requirements, ["demo"])):
+        repack(name, wheels)
+    with zipfile.ZipFile(wheel) as whl:
+        (entry,) = [n for n in whl.namelist() if n.endswith(".dist-info/entry_points.txt")]
+        points = configparser.ConfigParser()
+        points.read_string(whl.read(entry).decode())
+    return House(wheel, wheels, requirements, dict(points["console_scripts"]))
+
+
+def install(house: House, tmp: Path, extras: str) -> Installed:
+    """A fresh venv (no system site-packages) with the wheel and ``extras``, offline."""
+    venv = tmp / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    env = clean_env(os.environ)
+    env["SDL_VIDEODRIVER"] = "dummy"
+    env["SDL_AUDIODRIVER"] = "dummy"
+    env["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin/python"), "install",
+         "--quiet", "--no-index", "--find-links", str(house.wheels),
+         f"{house.wheel}[{extras}]"],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+    cwd = tmp / "elsewhere"
+    cwd.mkdir()
+    return Installed(venv, cwd, env)
+
+
+def installed_names(kit: Installed) -> set[str]:
+    """The distributions in the venv (it has no pip of its own: the suite's pip installs)."""
+    listing = kit.python(
+        "-c",
+        "import json, importlib.metadata as m; "
+        "print(json.dumps([d.metadata['Name'] for d in m.distributions()]))",
+    )
+    assert listing.returncode == 0, listing.stderr
+    return {canonicalize_name(name) for name in json.loads(listing.stdout)}
+
+
+def imports_everything(kit: Installed, packages: tuple[str, ...]) -> dict[str, str]:
+    done = kit.python("-c", IMPORT_ALL, *packages)
+    assert done.returncode == 0, done.stderr
+    found: dict[str, str] = json.loads(done.stdout)
+    assert set(found) == source_modules(*packages), "modules missing from the wheel"
+    site = str(kit.venv)
+    outside = {name: path for name, path in found.items() if not path.startswith(site)}
+    assert outside == {}, "imported from outside the installed venv"
+    return found
+
+
+def png_pixels(path: Path) -> tuple[tuple[int, int], bytes]:
+    image = pygame.image.load(str(path))
+    return image.get_size(), pygame.image.tobytes(image, "RGB")
+
+
+def test_the_wheel_lists_every_console_script(house: House) -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert house.scripts == project["scripts"]
+
+
+def test_a_units_install_leaves_out_the_demo_broker(house: House) -> None:
+    unit = closure(house.requirements, ["unit"])
+    demo = closure(house.requirements, ["demo"])
+    assert {"gpiozero", "pygame-ce", "pyserial", "paho-mqtt", "msgspec"} <= unit
+    assert unit & DEMO_BROKER == set()
+    assert demo >= DEMO_BROKER  # the demo still gets the embedded broker
+    assert closure(house.requirements, ["hub"]) & (DEMO_BROKER | {"gpiozero", "pyserial"}) == set()
+
+
+@pytest.fixture(scope="module")
+def unit_kit(house: House, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
+    yield install(house, tmp_path_factory.mktemp("unit"), "unit")
+
+
+def test_a_table_unit_installed_from_the_wheel(unit_kit: Installed, tmp_path: Path) -> None:
+    names = installed_names(unit_kit)
+    assert "rummikub-tablekit" in names and names & DEMO_BROKER == set()
+    found = imports_everything(unit_kit, ("tablekit",))
+    assert "tablekit.ringboard" in found and "tablekit.ringproto" in found
+    for script in ("tablekit-unit", "tablekit-sim"):
+        done = unit_kit.run(str(unit_kit.venv / "bin" / script), "--help")
+        assert done.returncode == 0 and "usage:" in done.stdout, (script, done.stderr)
+
+    out = tmp_path / "display"
+    done = unit_kit.python("-m", "tablekit.display", "--png", str(out), "--size", "480x320",
+                           "--state", "playing")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    (png,) = out.glob("*.png")
+    # The same picture as the source tree draws here: the same fonts, the same layout.
+    (mine,) = render_all(tmp_path / "here", [(480, 320)], ["playing"])
+    assert png_pixels(png) == png_pixels(mine)
+
+
+def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) -> None:
+    kit = install(house, tmp_path, "unit,hub,demo")
+    assert installed_names(kit) >= DEMO_BROKER
+    imports_everything(kit, ("tablekit", "hub"))
+    for script in house.scripts:
+        done = kit.run(str(kit.venv / "bin" / script), "--help")
+        assert done.returncode == 0 and "usage:" in done.stdout, (script, done.stderr)
+
+    out = tmp_path / "screen"
+    done = kit.run(str(kit.venv / "bin/rummikub-screen"), "--demo", "12", "--size", "960x540",
+                   "--png", str(out))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    wall = next(out.rglob("wall-1.png"))
+    size, pixels = png_pixels(wall)
+    assert size == (960, 540)
+    assert len(set(zip(pixels[0::3], pixels[1::3], pixels[2::3], strict=True))) > 20
