@@ -98,7 +98,7 @@ from hub.season import (
     seeding_text,
     seeds_for,
 )
-from hub.season import name_key as season_name_key
+from hub.season import match_key as season_match_key
 from hub.service import parse_broker
 from hub.store import MAX_REFUSAL_LOG, EventStore, StoreError
 from hub.tournament import (
@@ -116,6 +116,7 @@ from hub.tournament import (
     TournamentError,
     league_scheme_for,
 )
+from hub.tournament.names import check_surname
 from tablekit.clock import PauseReason
 from tablekit.clock import Phase as ClockPhase
 from tablekit.link import read_secret
@@ -813,7 +814,9 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = org.competition
     try:
         name = clean(args.name)
+        surname = clean(args.surname) if args.surname else ""
         club = clean(args.club, "club") if args.club else None
+        check_surname(name, surname)
     except ValueError as err:
         raise CliError(f"players add: {err}") from None
     if not name:
@@ -828,7 +831,7 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
                 + (f" ({club})" if club else "")
                 + f": already registered as {player.id}"
             )
-    player = Player(org.next_player_id(), name, club, args.rating)
+    player = Player(org.next_player_id(), name, club, args.rating, surname=surname)
     org.register([player], check_in=args.check_in)
     ctx.print(
         f"{player.id}  {name}"
@@ -1279,6 +1282,31 @@ def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(render(exports.sanctions_grid(comp, pid)))
     else:
         ctx.print("No sanctions")
+    if comp.changes_of(pid):
+        ctx.print(render(exports.player_changes_grid(comp, pid)))
+    return 0
+
+
+def cmd_players_rename(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    pid = resolve_player(org.competition, args.id)
+    if args.club is not None and args.no_club:
+        raise CliError("players rename: give --club or --no-club, not both")
+    change = org.change_player(
+        pid,
+        why=args.why,
+        name=args.name,
+        given=args.given,
+        surname=args.surname,
+        club=args.club,
+        clear_club=args.no_club,
+    )
+    before, after = change.before, change.after
+    ctx.print(f"{pid}: {exports.player_details(before)} → {exports.player_details(after)}")
+    ctx.print(
+        f"Surname {after.family_name!r}, given name {after.given_name!r}; "
+        f"recorded {when(change.record.at)} by {change.record.by or '-'}: {change.record.why}"
+    )
     return 0
 
 
@@ -1392,7 +1420,7 @@ def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
         raise CliError("season seeds: no registered player of this event is in the season table")
     points = {r.player_id: r.points for r in rows}
     for i, player in enumerate(seeds, start=1):
-        key = season_name_key(player.name)
+        key = season_match_key(player.name)
         ctx.print(f"{i}. {player.id}  {player.name}  ({points[key]} season points)")
     statement = seeding_text(org.competition, len(seeds))
     if args.declare:
@@ -1485,7 +1513,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     players = group("players", "register, import, check in, late arrivals, withdrawals")
     p = leaf(players, "add", cmd_players_add, "register one player")
-    p.add_argument("name")
+    p.add_argument("name", help="given name first, e.g. 'Anna Nowak'")
+    p.add_argument("--surname", help="when it is not the last word of the name ('de Lange')")
     p.add_argument("--club")
     p.add_argument("--rating", type=_rating, help="rating or league points (for seeding)")
     p.add_argument("--check-in", action="store_true")
@@ -1516,9 +1545,27 @@ def build_parser() -> argparse.ArgumentParser:
         players,
         "history",
         cmd_players_history,
-        "one player's stages, games (as they count) and sanctions",
+        "one player's stages, games (as they count), sanctions and name changes",
     )
     p.add_argument("id", metavar="ID")
+    p = leaf(
+        players,
+        "rename",
+        cmd_players_rename,
+        "correct a player's name, surname or club (recorded with who, when and why)",
+    )
+    p.add_argument("id", metavar="ID")
+    p.add_argument(
+        "name", nargs="?", help="the whole name, given name first (its last word the surname)"
+    )
+    p.add_argument("--given", help="the given name(s) only")
+    p.add_argument(
+        "--surname",
+        help="the surname, when it is not the last word (e.g. 'de Lange', 'Maria Kowalska')",
+    )
+    p.add_argument("--club", help="the new club or school")
+    p.add_argument("--no-club", action="store_true", help="remove the club")
+    p.add_argument("--why", required=True, help="the reason, recorded with it")
 
     rounds = group("round", "draw, start, follow and close a round")
     p = leaf(rounds, "draw", cmd_round_draw, "seat the next round")

@@ -25,6 +25,8 @@ from hub.tournament import (
     EventState,
     Fact,
     GameRecorded,
+    Player,
+    PlayerDetailsChanged,
     PlayerSanctioned,
     PlayerScore,
     RoundSeated,
@@ -232,6 +234,15 @@ class TableProgress:
         return min(self.games_done + 1, self.games)
 
 
+@dataclass(frozen=True)
+class PlayerChange:
+    """A player's name or club changed: the record (who, when, why), before and after."""
+
+    record: OrganizerFact
+    before: Player
+    after: Player
+
+
 @dataclass
 class Competition:
     """The whole event, derived from its records."""
@@ -249,6 +260,8 @@ class Competition:
     """Every judge's sanction (a :class:`PlayerSanctioned` fact) with who, when and why."""
     undone: list[tuple[OrganizerFact, tuple[SeatedTable, ...]]] = field(default_factory=list)
     """Every draw taken back (a :class:`RoundUndone` fact) with the tables it had seated."""
+    player_changes: list[PlayerChange] = field(default_factory=list)
+    """Every change of a player's name or club, with who, when, why and what it was."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -286,6 +299,7 @@ class Competition:
         new.facts = list(self.facts)
         new.sanctions = list(self.sanctions)
         new.undone = list(self.undone)
+        new.player_changes = list(self.player_changes)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -344,6 +358,9 @@ class Competition:
 
     def sanctions_of(self, player_id: str) -> list[OrganizerFact]:
         return [r for r in self.sanctions if _sanctioned(r) == player_id]
+
+    def changes_of(self, player_id: str) -> list[PlayerChange]:
+        return [c for c in self.player_changes if c.after.id == player_id]
 
     def history(self, stage: str, table: int, game: int) -> list[ResultVersion]:
         return list(self.results.get((stage, table, game), []))
@@ -469,9 +486,17 @@ class Competition:
                 self.started.pop(stage, None)
                 self.time_over.pop(stage, None)
             case OrganizerFact(fact=fact):
+                before = (
+                    self.event.players.get(fact.player_id)
+                    if isinstance(fact, PlayerDetailsChanged)
+                    else None
+                )
                 self._apply_fact(fact)
                 if isinstance(fact, PlayerSanctioned):
                     self.sanctions.append(record)
+                if isinstance(fact, PlayerDetailsChanged) and before is not None:
+                    after = self.event.players[fact.player_id]
+                    self.player_changes.append(PlayerChange(record, before, after))
             case RoundStarted(stage=stage):
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:

@@ -29,7 +29,7 @@ from hub.competition import (
 )
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
-from hub.tournament import TournamentError
+from hub.tournament import Player, TournamentError
 from tablekit.protocol import (
     PROTOCOL_VERSION,
     Broadcast,
@@ -229,7 +229,12 @@ class Conductor:
             stage=_label(stage_name),
             round=competition.round_number(stage_name),
             rows=tuple(
-                SeatingLine(name=_name(players[pid].name), table=table.number, seat=str(seat))
+                SeatingLine(
+                    name=_name(players[pid].name),
+                    table=table.number,
+                    seat=str(seat),
+                    surname=_surname(players[pid]),
+                )
                 for table in state.seating(stage_name)
                 for seat, pid in zip(seats_for(len(table.players)), table.players, strict=True)
             ),
@@ -268,6 +273,12 @@ def _newer(
 
 def _name(name: str) -> str:
     return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
+
+
+def _surname(player: Player) -> str:
+    """The surname for the screens when it is not the last word of the name, else ""."""
+    surname = player.family_name
+    return "" if " " not in surname else _name(surname)
 
 
 def _label(text: str) -> str:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import csv
 import html
 import io
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from hub.competition import Competition, OrganizerFact, ResultVersion
-from hub.tournament import Player, PlayerSanctioned, SanctionKind, Standings
+from hub.tournament import Player, PlayerSanctioned, SanctionKind, Standings, player_order
 from tablekit.scoring import Opening
 from tablekit.seats import seats_for, starting_seat
 
@@ -42,26 +41,6 @@ class Grid:
 
 
 # --- names, places, points --------------------------------------------------------------
-
-_POLISH = "aąbcćdeęfghijklłmnńoóprsśtuvwxyzźż"
-
-
-def name_key(name: str) -> tuple[tuple[int, int, str], ...]:
-    """Polish alphabetical order (a < ą < b … l < ł < m … z < ź < ż), ignoring case;
-    other accented letters sort with their base letter."""
-    key: list[tuple[int, int, str]] = []
-    for char in unicodedata.normalize("NFC", name).casefold():
-        index = _POLISH.find(char)
-        if index >= 0:
-            key.append((0, index, ""))
-            continue
-        base = "".join(
-            c for c in unicodedata.normalize("NFKD", char) if not unicodedata.combining(c)
-        )
-        index = _POLISH.find(base[:1]) if base else -1
-        key.append((0, index, char) if index >= 0 else (1, 0, char))
-    return tuple(key)
-
 
 def place_labels(places: Sequence[int]) -> list[str]:
     """``1, 2=, 2=, 4``: a shared place is marked ``=`` on every row sharing it."""
@@ -238,7 +217,7 @@ def players_grid(comp: Competition) -> Grid:
     event = comp.event
     present, withdrawn, disqualified = event.present, event.withdrawn, event.disqualified
     rows = []
-    for pid, player in sorted(event.players.items()):
+    for pid, player in sorted(event.players.items(), key=lambda item: player_order(item[1])):
         status = (
             "disqualified"
             if pid in disqualified
@@ -249,12 +228,13 @@ def players_grid(comp: Competition) -> Grid:
             else "registered"
         )
         rating = "" if player.rating is None else f"{player.rating:g}"
-        rows.append((pid, player.name, player.club or "", rating, status))
+        rows.append((pid, player.name, player.family_name, player.club or "", rating, status))
     return Grid(
         f"Players ({len(rows)} registered, {len(present)} present)",
-        ("ID", "Name", "Club", "Rating", "Status"),
+        ("ID", "Name", "Surname", "Club", "Rating", "Status"),
         rows,
-        numeric=frozenset({3}),
+        numeric=frozenset({4}),
+        note="By surname (the last word of the name unless set: rummikub players rename).",
     )
 
 
@@ -291,6 +271,36 @@ def version_grid(
         rows,
         numeric=frozenset({4, 5, 6, 7}),
     )
+
+
+def player_changes_grid(comp: Competition, player_id: str | None = None) -> Grid:
+    """Every change of a player's name or club (or one player's), with who, when and why."""
+    changes = comp.player_changes if player_id is None else comp.changes_of(player_id)
+    rows = [
+        (
+            str(number),
+            _iso(change.record.at),
+            change.record.by,
+            change.after.id,
+            player_details(change.before),
+            player_details(change.after),
+            change.record.why,
+        )
+        for number, change in enumerate(changes, start=1)
+    ]
+    return Grid(
+        "Name and club changes" if player_id is None else f"Name and club changes of {player_id}",
+        ("#", "When", "By", "ID", "Before", "After", "Why"),
+        rows,
+        numeric=frozenset({0}),
+    )
+
+
+def player_details(player: Player) -> str:
+    """Name (surname marked when it is not the last word), club."""
+    given, surname = player.given_name, player.family_name
+    shown = player.name if not player.surname or " " not in surname else f"{given} [{surname}]"
+    return shown + (f", {player.club}" if player.club else "")
 
 
 def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
@@ -683,14 +693,15 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
 
 
 def find_table_html(comp: Competition, stage: str | None = None) -> str:
-    """Every player alphabetically with their table and seat ("find your table")."""
+    """Every player by surname, then given name, with their table and seat ("find your
+    table")."""
     stage = stage or _latest_stage(comp)
     entries = [
         (_player(comp, pid), seated.number, seat_code(seated.number, i))
         for seated in comp.event.seating(stage)
         for i, pid in enumerate(seated.players)
     ]
-    entries.sort(key=lambda e: (name_key(e[0].name), e[0].id))
+    entries.sort(key=lambda e: player_order(e[0]))
     rows = "".join(
         f"<tr><td>{_e(p.name)}</td><td>{_e(p.club or '')}</td>"
         f'<td class="num">{number}</td><td class="code">{_e(code)}</td></tr>\n'

@@ -34,11 +34,11 @@ import enum
 import math
 import random
 import statistics
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
+from hub.tournament.names import name_order
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
     PROTOCOL_VERSION,
@@ -360,18 +360,9 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-_FOLD: Final = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "ß": "ss", "đ": "d"})
-
-
-def name_key(name: str) -> tuple[str, str]:
-    """Alphabetical order that ignores case and accents (Łukasz sorts with L)."""
-    folded = unicodedata.normalize("NFKD", name.translate(_FOLD))
-    base = "".join(c for c in folded if not unicodedata.combining(c)).casefold()
-    return (base, name)
-
-
 def seating_sorted(board: SeatingBoard) -> list[SeatingLine]:
-    return sorted(board.rows, key=lambda r: (name_key(r.name), r.table, r.seat))
+    """Find your table: by surname, then given name, in Polish order (as every list)."""
+    return sorted(board.rows, key=lambda r: (name_order(r.name, r.surname), r.table, r.seat))
 
 
 # --- pages --------------------------------------------------------------------------------
@@ -567,7 +558,7 @@ def sample_standings(names: Iterable[str], seed: int = 7) -> StandingsBoard:
     if len(scored) >= 4:  # make sure some places are shared
         scored[1] = (scored[0][0], scored[0][1], scored[1][2])
         scored[3] = (scored[2][0], scored[2][1], scored[3][2])
-    scored.sort(key=lambda s: (-s[0], -s[1], name_key(s[2])))
+    scored.sort(key=lambda s: (-s[0], -s[1], name_order(s[2])))
     rows: list[StandingLine] = []
     for i, (big, small, name) in enumerate(scored):
         level = i and (scored[i - 1][0], scored[i - 1][1]) == (big, small)

@@ -24,6 +24,7 @@ from hub.competition import (
     EventCreated,
     FormatFixed,
     OrganizerFact,
+    PlayerChange,
     Record,
     ResultRecorded,
     ResultRejected,
@@ -36,6 +37,7 @@ from hub.competition import (
     new_event,
     record_kind,
 )
+from hub.players_csv import MAX_NAME, clean, player_key
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
     EventState,
@@ -43,6 +45,7 @@ from hub.tournament import (
     Player,
     PlayerCheckedIn,
     PlayerCountError,
+    PlayerDetailsChanged,
     PlayerLateArrived,
     PlayerRegistered,
     PlayerSanctioned,
@@ -54,6 +57,7 @@ from hub.tournament import (
     SeedsDeclared,
     preset,
 )
+from hub.tournament.names import check_surname, full_name, split_name
 from tablekit.clock import GameStarted
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameReport
@@ -229,6 +233,53 @@ class Organizer:
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
         self.record(record)
         return record
+
+    def change_player(
+        self,
+        player_id: str,
+        *,
+        why: str,
+        name: str | None = None,
+        given: str | None = None,
+        surname: str | None = None,
+        club: str | None = None,
+        clear_club: bool = False,
+    ) -> PlayerChange:
+        """Correct a player's name or club, saying why; recorded with who and when.
+
+        ``name`` is the whole name (its last word the surname unless ``surname`` says
+        otherwise); or ``given`` and/or ``surname`` replace those parts of the current
+        name — a ``surname`` alone that already ends the name only marks where the
+        surname starts ("Jan Maria Kowalski", surname "Maria Kowalski").
+        """
+        what = f"change of {player_id}"
+        if not why.strip():
+            raise CompetitionError(f"{what}: say why (--why)")
+        event = self.competition.event
+        if player_id not in event.players:
+            raise CompetitionError(f"{what}: unknown player {player_id!r}")
+        old = event.players[player_id]
+        try:
+            new_name, new_surname = _new_name(old, name, given, surname)
+            new_club = None if clear_club else old.club if club is None else clean(club, "club")
+        except ValueError as err:
+            raise CompetitionError(f"{what}: {err}") from None
+        new_club = new_club or None
+        if len(new_name) > MAX_NAME:
+            raise CompetitionError(f"{what}: the name is longer than {MAX_NAME} characters")
+        if (new_name, new_surname, new_club) == (old.name, old.surname, old.club):
+            raise CompetitionError(f"{what}: nothing to change (give a name, surname or club)")
+        key = player_key(new_name, new_club)
+        for other in event.players.values():
+            if other.id != player_id and player_key(other.name, other.club) == key:
+                club_text = f" ({new_club})" if new_club else ""
+                raise CompetitionError(
+                    f"{what}: {new_name!r}{club_text} is already registered as {other.id}"
+                )
+        fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
+        competition = self.record(record)
+        return competition.player_changes[-1]
 
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
         self.record_facts([SeedsDeclared(tuple(player_ids))])
@@ -450,6 +501,32 @@ class Organizer:
             [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check_all
         )
         return self.competition  # folds what was stored, with anything stored meanwhile
+
+
+def _new_name(
+    old: Player, name: str | None, given: str | None, surname: str | None
+) -> tuple[str, str]:
+    """(name, surname) after a change (see :meth:`Organizer.change_player`)."""
+    if name is not None:
+        if given is not None:
+            raise ValueError("give the whole name or the given name, not both")
+        new_name = clean(name)
+        new_surname = clean(surname) if surname is not None else ""
+        if not new_name:
+            raise ValueError("the name is empty")
+        check_surname(new_name, new_surname)
+        return new_name, new_surname
+    old_given, old_surname = split_name(old.name, old.surname)
+    new_given = old_given if given is None else clean(given)
+    if surname is None:
+        new_surname = old_surname
+    else:
+        new_surname = clean(surname)
+        if not new_surname:
+            raise ValueError("the surname is empty")
+        if given is None and (old.name == new_surname or old.name.endswith(" " + new_surname)):
+            return old.name, new_surname
+    return full_name(new_given, new_surname), new_surname
 
 
 def _latest_stage(competition: Competition) -> str:

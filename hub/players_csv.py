@@ -13,9 +13,11 @@ Format:
 * A header row naming the columns, in any order and any case. Recognised names
   (Polish or English, accents optional):
 
-  - name: ``name``, ``player``, ``full name``, ``imię i nazwisko``, ``zawodnik``,
-    ``gracz``, ``uczestnik`` — or two columns ``imię`` and ``nazwisko`` (first and
-    last name, joined with a space);
+  - name: two columns ``imię`` and ``nazwisko`` (or ``first name``/``given name`` and
+    ``last name``/``surname``), kept apart: the surname is stored as written; or one
+    column ``name``, ``player``, ``full name``, ``imię i nazwisko``, ``zawodnik``,
+    ``gracz``, ``uczestnik`` (its last word taken as the surname), or ``nazwisko i
+    imię`` (written surname first: its first word);
   - club: ``club``, ``school``, ``team``, ``klub``, ``szkoła``, ``drużyna`` (optional);
   - rating: ``rating``, ``points``, ``punkty``, ``ranking``, ``pkt`` (optional; a
     number, ``12,5`` and ``12.5`` both accepted; orders players for league seeding).
@@ -44,6 +46,7 @@ from pathlib import Path
 import charset_normalizer
 
 from hub.tournament import Player
+from hub.tournament.names import full_name
 
 NAME_ALIASES = frozenset(
     {
@@ -51,7 +54,6 @@ NAME_ALIASES = frozenset(
         "player",
         "full name",
         "imie i nazwisko",
-        "nazwisko i imie",
         "zawodnik",
         "zawodniczka",
         "gracz",
@@ -59,8 +61,24 @@ NAME_ALIASES = frozenset(
         "imie nazwisko",
     }
 )
-FIRST_NAME_ALIASES = frozenset({"imie", "first name", "firstname", "given name"})
-LAST_NAME_ALIASES = frozenset({"nazwisko", "last name", "lastname", "surname", "family name"})
+SURNAME_FIRST_ALIASES = frozenset({"nazwisko i imie", "nazwisko imie", "nazwisko i imiona"})
+"""Name columns written surname first ("Nowak Anna Maria")."""
+FIRST_NAME_ALIASES = frozenset(
+    {
+        "imie",
+        "imiona",
+        "first name",
+        "firstname",
+        "first names",
+        "given name",
+        "given names",
+        "forename",
+        "forenames",
+    }
+)
+LAST_NAME_ALIASES = frozenset(
+    {"nazwisko", "last name", "lastname", "surname", "family name", "family names"}
+)
 CLUB_ALIASES = frozenset({"club", "school", "team", "klub", "szkola", "druzyna"})
 RATING_ALIASES = frozenset({"rating", "points", "punkty", "ranking", "pkt", "league points"})
 DELIMITERS = (",", ";", "\t")
@@ -77,6 +95,8 @@ class CsvPlayer:
     name: str
     club: str | None
     rating: float | None
+    surname: str = ""
+    """From a surname column or a surname-first name column; "" = the last word."""
 
 
 @dataclass(frozen=True)
@@ -300,6 +320,7 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
             break
     assert header is not None  # header_line is not blank
     columns = _columns(header, source, header_at)
+    surname_first = "name" in columns and fold(header[columns["name"]]) in SURNAME_FIRST_ALIASES
     ignored = tuple(
         h.strip() for i, h in enumerate(header) if i not in columns.values() and h.strip()
     )
@@ -316,8 +337,7 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
             return row[index] if index is not None and index < len(row) else ""
 
         try:
-            full = cell("name") if "name" in columns else f"{cell('first')} {cell('last')}"
-            name = clean(full)
+            name, surname = _name_of(cell, "name" not in columns, surname_first)
             club = clean(cell("club"), "club") or None
         except ValueError as err:
             raise PlayersCsvError(f"{where}: {err}") from None
@@ -332,7 +352,7 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
                 f"{where}: duplicate player {_who(name, club)} (already on line {seen[key]})"
             )
         seen[key] = line
-        players.append(CsvPlayer(line, name, club, rating))
+        players.append(CsvPlayer(line, name, club, rating, surname))
     if not players:
         raise PlayersCsvError(f"{source}: no players below the header row")
     return CsvImport(tuple(players), delimiter, ignored)
@@ -363,12 +383,30 @@ def new_players(
                 f"{source} line {row.line}: duplicate player {_who(row.name, row.club)} "
                 f"(already registered as {pid})"
             )
-        out.append(Player(next_id(offset), row.name, row.club, row.rating))
+        out.append(Player(next_id(offset), row.name, row.club, row.rating, row.surname))
     return out
 
 
 def _who(name: str, club: str | None) -> str:
     return f"{name!r}" + (f" ({club})" if club else "")
+
+
+def _name_of(
+    cell: Callable[[str], str], by_parts: bool, surname_first: bool
+) -> tuple[str, str]:
+    """(the name given name first, its surname or "") of a row; ValueError for bad text.
+
+    Separate given name and surname columns (``by_parts``) keep the surname as written;
+    a surname-first name column takes its first word as the surname; a name column
+    leaves it "" (the last word).
+    """
+    if by_parts:
+        given, surname = clean(cell("first")), clean(cell("last"))
+        return full_name(given, surname), surname
+    if surname_first:
+        surname, _, given = clean(cell("name")).partition(" ")
+        return full_name(given, surname), surname
+    return clean(cell("name")), ""
 
 
 def _columns(header: list[str], source: str, line: int) -> dict[str, int]:
@@ -377,7 +415,7 @@ def _columns(header: list[str], source: str, line: int) -> dict[str, int]:
     for index, title in enumerate(header):
         key = fold(title)
         for field, aliases in (
-            ("name", NAME_ALIASES),
+            ("name", NAME_ALIASES | SURNAME_FIRST_ALIASES),
             ("first", FIRST_NAME_ALIASES),
             ("last", LAST_NAME_ALIASES),
             ("club", CLUB_ALIASES),
@@ -396,7 +434,9 @@ def _columns(header: list[str], source: str, line: int) -> dict[str, int]:
             f"{where}: no name column (found {found}); name the column 'name' or "
             "'imię i nazwisko' (or use two columns 'imię' and 'nazwisko')"
         )
-    if "name" in columns:
+    if "first" in columns and "last" in columns:
+        columns.pop("name", None)  # the parts say where the surname starts; a full name not
+    else:
         columns.pop("first", None)
         columns.pop("last", None)
     return columns

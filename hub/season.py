@@ -23,6 +23,7 @@ from hub.tournament import (
     PlayerCountError,
     SeasonRow,
     TournamentFormat,
+    player_order,
     preset,
     season_seeds,
     season_table,
@@ -56,7 +57,9 @@ class SeasonLine:
     """Points in each event, in the order given (None: did not start)."""
 
 
-def name_key(name: str) -> str:
+def match_key(name: str) -> str:
+    """How a player is recognised across tournaments (not an order: see
+    :func:`hub.tournament.player_order`)."""
     return fold(name)
 
 
@@ -86,7 +89,7 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
     players: dict[str, Player] = {}
     for pid, pts in event.league_points().items():
         player = event.players[pid]
-        key = name_key(player.name)
+        key = match_key(player.name)
         if key in players:
             raise SeasonError(
                 f"{source}: two players named {player.name!r} ({players[key].id}, {pid}); "
@@ -99,10 +102,12 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
 
 def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple[SeasonRow, ...]]:
     """The season table (and the core's rows, keyed by name) over ``events``."""
-    rows = season_table([e.points for e in events])
     latest: dict[str, Player] = {}
     for event in events:
         latest.update(event.players)
+    rows = season_table(
+        [e.points for e in events], order=lambda key: player_order(latest[key])[0]
+    )
     lines = [
         SeasonLine(
             row.place,
@@ -127,7 +132,7 @@ def seeds_for(
     for pid, player in players.items():
         if pid in withdrawn:
             continue
-        key = name_key(player.name)
+        key = match_key(player.name)
         if key in by_key:
             raise SeasonError(
                 f"two registered players named {player.name!r} ({by_key[key].id}, {pid}); "

@@ -329,10 +329,13 @@ class StandingsBoard(_Message, frozen=True):
     final: bool = False
 
 
-class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
     name: Name
     table: TableNo
     seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
+    surname: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    """The part of ``name`` that is the surname, sent only when it is not the last word
+    (omitted: the last word); screens sort the rows by surname, then given name."""
 
 
 class SeatingBoard(_Message, frozen=True):

@@ -126,7 +126,7 @@ def test_both_polish_encodings_read_the_letters_they_share_alike() -> None:
     data = "nazwisko i imię\nŁoś Żaneta\n".encode("cp1250")
     assert data == "nazwisko i imię\nŁoś Żaneta\n".encode("iso8859_2").replace(b"\xb6", b"\x9c")
     parsed = parse_players_csv(data, "p.csv")
-    assert [p.name for p in parsed.players] == ["Łoś Żaneta"]
+    assert [(p.name, p.surname) for p in parsed.players] == [("Żaneta Łoś", "Łoś")]
     assert parsed.encoding_label == "Windows-1250"
 
 

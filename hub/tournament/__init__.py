@@ -4,6 +4,7 @@ No I/O here: the hub stores :mod:`hub.tournament.progress` facts and rebuilds th
 from them. Module map — one concept per module:
 
 * :mod:`.players` — :class:`Player` and registration-list helpers
+* :mod:`.names` — given name and surname; the Polish alphabetical order of every list
 * :mod:`.standings` — BP/SP totals and standings with shared places (RULES.md §3.5)
 * :mod:`.seating` — seating methods and :class:`Seating` (RULES.md §4)
 * :mod:`.draw` — random draw avoiding repeated table-mates
@@ -20,6 +21,7 @@ from hub.tournament.errors import (
     FormatError,
     MissingResultsError,
     PlayerCountError,
+    PlayerNameError,
     PlayerStatusError,
     ResultError,
     RoundStateError,
@@ -48,7 +50,8 @@ from hub.tournament.league import (
     seeding_statement,
     tournament_points,
 )
-from hub.tournament.players import Player, by_rating, index_players
+from hub.tournament.names import collation_key, name_order, split_name
+from hub.tournament.players import Player, by_rating, index_players, player_order
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset
 from hub.tournament.progress import (
     EventState,
@@ -57,6 +60,7 @@ from hub.tournament.progress import (
     MissingGame,
     Phase,
     PlayerCheckedIn,
+    PlayerDetailsChanged,
     PlayerLateArrived,
     PlayerRegistered,
     PlayerSanctioned,
@@ -110,7 +114,9 @@ __all__ = [
     "Player",
     "PlayerCheckedIn",
     "PlayerCountError",
+    "PlayerDetailsChanged",
     "PlayerLateArrived",
+    "PlayerNameError",
     "PlayerRegistered",
     "PlayerSanctioned",
     "PlayerScore",
@@ -147,6 +153,7 @@ __all__ = [
     "by_standings",
     "by_table_placement",
     "check_in_all",
+    "collation_key",
     "compute_standings",
     "decode_fact",
     "draw_avoiding_repeats",
@@ -155,6 +162,8 @@ __all__ = [
     "league_scheme_for",
     "league_seeded",
     "met_pairs",
+    "name_order",
+    "player_order",
     "preset",
     "random_draw",
     "replay_draws",
@@ -164,6 +173,7 @@ __all__ = [
     "seed_tables",
     "seeded_snake",
     "seeding_statement",
+    "split_name",
     "table_sizes",
     "three_tables_needed",
     "tournament_points",

@@ -19,6 +19,10 @@ class DuplicatePlayerError(TournamentError):
     """The same player id registered (or seated) twice."""
 
 
+class PlayerNameError(TournamentError):
+    """A player's name that cannot be stored (empty, or a surname not ending the name)."""
+
+
 class PlayerStatusError(TournamentError):
     """A player fact that does not fit the player's current status."""
 

@@ -16,11 +16,12 @@ still level share the place.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 
 import msgspec
 
 from hub.tournament.errors import TournamentError
+from hub.tournament.names import NameKey
 
 MAX_TOURNAMENT_POINTS = 17
 SEEDED_PER_TOURNAMENT = 4
@@ -52,11 +53,16 @@ class SeasonRow(msgspec.Struct, frozen=True):
 
 
 def season_table(
-    tournaments: Iterable[Mapping[str, int]], *, more_starts_ranks_higher: bool = True
+    tournaments: Iterable[Mapping[str, int]],
+    *,
+    more_starts_ranks_higher: bool = True,
+    order: Callable[[str], NameKey] | None = None,
 ) -> tuple[SeasonRow, ...]:
     """The season table from each tournament's points per participant.
 
     Every player listed in a tournament's mapping counts one start, even with 0 points.
+    Players sharing a place are listed by ``order`` (their names' order, see
+    :func:`hub.tournament.names.name_order`), then by key.
     """
     points: dict[str, int] = {}
     starts: dict[str, int] = {}
@@ -69,7 +75,10 @@ def season_table(
     def key(pid: str) -> tuple[int, int]:
         return (-points[pid], sign * starts[pid])
 
-    ordered = sorted(points, key=lambda pid: (*key(pid), pid))
+    def listed(pid: str) -> tuple[int, int, NameKey | None, str]:
+        return (*key(pid), order(pid) if order is not None else None, pid)
+
+    ordered = sorted(points, key=listed)
     rows: list[SeasonRow] = []
     for i, pid in enumerate(ordered):
         place = rows[-1].place if i and key(ordered[i - 1]) == key(pid) else i + 1

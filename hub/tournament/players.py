@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 import msgspec
 
 from hub.tournament.errors import DuplicatePlayerError
+from hub.tournament.names import NameKey, name_order, split_name
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -15,12 +16,30 @@ class Player(msgspec.Struct, frozen=True):
 
     ``rating`` is whatever orders players for seeding: a rating, or the current season's
     league points. ``None`` means unrated (ranked after every rated player).
+
+    ``name`` is written given name(s) first; ``surname`` is its end that is the surname
+    ("" — as in records of hub versions before it existed — means the last word; see
+    :mod:`hub.tournament.names`).
     """
 
     id: str
     name: str
     club: str | None = None
     rating: float | None = None
+    surname: str = ""
+
+    @property
+    def given_name(self) -> str:
+        return split_name(self.name, self.surname)[0]
+
+    @property
+    def family_name(self) -> str:
+        return split_name(self.name, self.surname)[1]
+
+
+def player_order(player: Player) -> tuple[NameKey, str]:
+    """The order of every list of people: surname, then given name, Polish order (then id)."""
+    return (name_order(player.name, player.surname), player.id)
 
 
 def index_players(players: Iterable[Player]) -> dict[str, Player]:

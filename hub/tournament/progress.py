@@ -34,6 +34,11 @@ the ``fact`` field in JSON):
   stage it was given in, wherever that stage's games count) or a disqualification (the
   player is never seated again and is ranked after everyone, without a title or league
   points). Who, when and why are the hub's record.
+* :class:`PlayerDetailsChanged` — a player's name (with its surname part) or club is
+  corrected: a typo in the registration list, a school written two ways, a surname of two
+  words. The id stays, so every result, seating and sanction stays the player's; every
+  list shows the new name. Allowed at any time, a finished event too. Who, when and why
+  are the hub's record.
 
 Each stage is one round. Within a draw, the generator ``random.Random(seed)`` first
 draws one lot number per registered player (in id order) used to break ties that
@@ -52,6 +57,7 @@ from hub.tournament.draw import draw_avoiding_repeats, met_pairs
 from hub.tournament.errors import (
     DuplicatePlayerError,
     MissingResultsError,
+    PlayerNameError,
     PlayerStatusError,
     ResultError,
     RoundStateError,
@@ -71,6 +77,7 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.league import award_points
+from hub.tournament.names import check_surname
 from hub.tournament.players import Player, by_rating
 from hub.tournament.ranking import RankingRow, stack_blocks
 from hub.tournament.seating import (
@@ -179,6 +186,18 @@ class PlayerSanctioned(msgspec.Struct, frozen=True, tag="player-sanctioned", tag
     """Big points deducted (a deduction only)."""
 
 
+class PlayerDetailsChanged(
+    msgspec.Struct, frozen=True, tag="player-details-changed", tag_field="fact"
+):
+    """The player's name, surname and club from now on (the rating stays)."""
+
+    player_id: str
+    name: str
+    surname: str = ""
+    """The end of ``name`` that is the surname; "" = the last word."""
+    club: str | None = None
+
+
 Fact = (
     PlayerRegistered
     | PlayerCheckedIn
@@ -190,6 +209,7 @@ Fact = (
     | RoundClosed
     | PlayerSanctioned
     | RoundUndone
+    | PlayerDetailsChanged
 )
 
 
@@ -209,6 +229,15 @@ def check_in_all(players: Iterable[Player]) -> list[Fact]:
         facts.append(PlayerRegistered(player))
         facts.append(PlayerCheckedIn(player.id))
     return facts
+
+
+def _check_name(what: str, name: str, surname: str) -> None:
+    if not name.strip():
+        raise PlayerNameError(f"{what}: the name is empty")
+    try:
+        check_surname(name, surname)
+    except ValueError as err:
+        raise PlayerNameError(f"{what}: {err}") from None
 
 
 # --------------------------------------------------------------------------- state
@@ -317,6 +346,8 @@ class EventState:
             self._sanction(fact)
         elif isinstance(fact, RoundUndone):
             self._undo(fact.stage)
+        elif isinstance(fact, PlayerDetailsChanged):
+            self._change_details(fact)
         else:
             self._close(fact.stage, forced=fact.forced)
         self._facts += 1
@@ -334,7 +365,16 @@ class EventState:
             raise DuplicatePlayerError(f"register: empty player id for {player.name!r}")
         if player.id in self._players:
             raise DuplicatePlayerError(f"register: player id {player.id!r} is already registered")
+        _check_name(f"register {player.id!r}", player.name, player.surname)
         self._players[player.id] = player
+
+    def _change_details(self, fact: PlayerDetailsChanged) -> None:
+        what = f"change of {fact.player_id!r}"
+        player = self._player(fact.player_id, what)
+        _check_name(what, fact.name, fact.surname)
+        self._players[player.id] = msgspec.structs.replace(
+            player, name=fact.name, surname=fact.surname, club=fact.club
+        )
 
     def _arrive(self, player_id: str, *, late: bool) -> None:
         what = "late arrival" if late else "check-in"
