@@ -6,7 +6,12 @@ table — each with its own journal, its MQTT link and simulated players pressin
 the buttons, calling the judge, timing out and typing each game's result on the
 keypad — and an organizer who draws, starts and closes the rounds as soon as every
 result is in. The hub screen shows it all: in a window when there is a display,
-otherwise as a live summary in the terminal plus PNG snapshots of the screen.
+otherwise as a live summary in the terminal plus numbered PNG snapshots of the screen.
+
+By default the event is short (:data:`SHORT`: the school preset's first two rounds,
+short games at a quick pace, a few minutes in all); ``--full`` plays the preset's
+whole event at the full-length pace (:data:`FULL`). SIGTERM and SIGINT stop it, and
+everything it started, whatever the display (:mod:`tablekit.stopping`).
 """
 
 from __future__ import annotations
@@ -14,23 +19,29 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import shutil
 import signal
+import socket
 import sys
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Final
 
 import msgspec
 
 from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
-from hub.competition import CompetitionError
+from hub.competition import CompetitionError, new_event
+from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, TournamentError, preset
+from hub.tournament import Player, SeatedTable, TournamentError, TournamentFormat, preset
+from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
@@ -52,6 +63,41 @@ NAMES = (
     "Cezary Wieczorek", "Dorota Jabłońska", "Emil Król", "Franciszka Majewska", "Gabriel Olszewski",
     "Halina Jaworska", "Igor Wróbel", "Janina Malinowska",
 )
+
+
+@dataclass(frozen=True)
+class Length:
+    """How long the demo's event takes: its rounds, the players' pace and the clocks."""
+
+    name: str
+    pace: float
+    """Speed of the simulated players (1 = real people)."""
+    move_seconds: float
+    round_minutes: float
+    moves_per_game: tuple[int, int] | None
+    """Moves a game lasts (None: as long as a real game)."""
+    school_rounds: int | None
+    """Rounds of the school preset (None: the preset's own four)."""
+
+
+SHORT: Final = Length("short", 0.1, 10.0, 3.0, (10, 18), 2)
+"""The default: a whole school event of 2 rounds × 2 games in a few minutes, every move
+still a second or so on the hub screen."""
+FULL: Final = Length("full", 0.25, 20.0, 8.0, None, None)
+"""``--full``: the preset's whole event with games as long as real ones (half an hour
+and more)."""
+
+
+def demo_format(preset_name: str, players: int, length: Length) -> TournamentFormat:
+    """The preset's format; a short demo plays the school preset's first rounds only.
+
+    Raises a TournamentError for an unknown preset or a player count it cannot play.
+    """
+    fmt = preset(preset_name, players=players)
+    if preset_name == "school" and length.school_rounds is not None:
+        fmt = school(rounds=length.school_rounds)
+        fmt.check_player_count(players)
+    return fmt
 
 
 def demo_ruleset(preset_name: str, players: int, move_seconds: float) -> Ruleset:
@@ -86,6 +132,9 @@ class Demo:
         self.broker: MosquittoBroker | EmbeddedBroker | None = None
         self.hub: HubService | None = None
         self.director: threading.Thread | None = None
+        self.length = fill_length(args)
+        self.pngs = 0
+        """Sets of hub screen PNGs written (numbered, never overwritten)."""
         self.signal_name = ""
         """The signal that stopped the demo (SIGTERM, SIGINT), if one did."""
 
@@ -108,7 +157,9 @@ class Demo:
         self.organizer = Organizer(EventStore(db), by="organizer (demo)")
         self._create_event()  # an event that cannot start fails before any broker runs
         prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
-        self.broker = start_broker(self.workdir / "broker", prefer=prefer)
+        if self.args.port is not None:
+            _check_port_free("127.0.0.1", self.args.port)
+        self.broker = start_broker(self.workdir / "broker", self.args.port, prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = isinstance(self.broker, MosquittoBroker)
         print(
@@ -116,6 +167,7 @@ class Demo:
             f"{self.host}:{self.port}; files in {self.workdir}",
             flush=True,
         )
+        print(follow_text(self.host, self.port, self.topics, self.workdir), flush=True)
         tables = len(self.organizer.competition.tables())
         self.hub = HubService(
             self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4,
@@ -132,13 +184,21 @@ class Demo:
         rules = {"demo": demo_ruleset(args.preset, args.players, args.move_seconds)}
         org = self.organizer
         assert org is not None, "the demo's organizer is made by start()"
-        org.create_event(
+        created = new_event(
             "Rummikub demo cup",
             args.preset,
+            at=time.time(),
+            by=org.by,
             ruleset="demo",
             rulesets=rules,
             round_minutes=args.round_minutes,
         )
+        if args.preset != "league":  # the automatic league scheme is fixed at the draw
+            fmt = demo_format(args.preset, args.players, self.length)
+            created = msgspec.structs.replace(created, format=fmt)
+        org.record(created)
+        print(f"demo: {created.format.description if created.format else args.preset}; "
+              f"{args.players} players", flush=True)
         players = [Player(org.next_player_id(i), NAMES[i]) for i in range(args.players)]
         org.register(players, check_in=True)
         self._next_round()
@@ -151,9 +211,10 @@ class Demo:
         stage = seated.stage
         print(
             f"demo: {stage} drawn ({len(seated.tables)} tables, {seated.repeats} repeated "
-            "pairs) and started",
+            "pairs) and started; the seating:",
             flush=True,
         )
+        self._print_seating(org, seated.tables)
 
     def _start_table(self, number: int) -> None:
         args = self.args
@@ -163,6 +224,8 @@ class Demo:
         )
         unit = build(config, self.workdir / f"table-{number:02d}.sqlite3")
         style = BotStyle(pace=args.pace, start_games=False, judge_chance=0.02)
+        if self.length.moves_per_game is not None:
+            style = replace(style, moves_per_game=self.length.moves_per_game)
         bot = TableBot(unit.put, _viewer(unit), style, seed=(args.seed or 0) + number)
         loop = threading.Thread(target=unit.run, name=f"table-{number}", daemon=True)
         loop.start()
@@ -179,17 +242,36 @@ class Demo:
                 competition = org.competition
                 state = competition.event
                 if state.phase is EventPhase.PLAYING and state.can_close():
+                    stage = state.current_stage.name if state.current_stage else ""
                     org.close_round()
-                    print(f"demo: {state.current_stage.name if state.current_stage else ''} "
-                          "closed", flush=True)
+                    print(f"demo: {stage} closed: every result is in", flush=True)
                     if org.competition.event.phase is EventPhase.FINISHED:
                         self._print_ranking(org)
                         return
+                    self._print_standings(org, stage)
                     seated = org.draw(seed=self.args.seed)
                     org.start_round()
-                    print(f"demo: {seated.stage} drawn and started", flush=True)
+                    print(f"demo: {seated.stage} drawn and started; the new seating:", flush=True)
+                    self._print_seating(org, seated.tables)
             except (CompetitionError, TournamentError) as err:
                 log.warning("demo organizer: %s", err)
+
+    def _print_standings(self, org: Organizer, stage: str) -> None:
+        state = org.competition.event
+        print(f"demo: standings after {stage}:", flush=True)
+        for row in state.standings(stage).rows:
+            name = state.players[row.player_id].name
+            print(f"  {row.place:>3}. {name:<24} BP {row.big:>2}  SP {row.small:>+5}  "
+                  f"games {row.games}", flush=True)
+
+    def _print_seating(self, org: Organizer, tables: Sequence[SeatedTable]) -> None:
+        players = org.competition.event.players
+        for table in tables:
+            names = ", ".join(
+                f"{seat} {players[pid].name}"
+                for seat, pid in zip("ABCD", table.players, strict=False)
+            )
+            print(f"  table {table.number}: {names}", flush=True)
 
     def _print_ranking(self, org: Organizer) -> None:
         state = org.competition.event
@@ -198,6 +280,15 @@ class Demo:
             title = f"  ({row.title})" if row.title else ""
             name = state.players[row.player_id].name
             print(f"  {row.place:>3}. {name:<24} BP {row.big:>2}  SP {row.small:>+5}{title}")
+
+    def save_pngs(self, hall: HallView, size: tuple[int, int], now: float) -> list[Path]:
+        """Every page of the hub screen as PNGs, numbered: ``screen/0003-wall-1.png``."""
+        from hub.screen import render_pngs
+
+        self.pngs += 1
+        paths = render_pngs(hall, size, self.workdir / "screen", now, prefix=f"{self.pngs:04d}-")
+        print(f"  hub screen: {', '.join(str(p) for p in paths)}", flush=True)
+        return paths
 
     def stop(self) -> None:
         """Stop everything that was started; safe for a partly started demo."""
@@ -222,6 +313,35 @@ class Demo:
             self.broker.stop()
         if self.organizer is not None:
             self.organizer.store.close()
+
+
+def follow_text(host: str, port: int, topics: Topics, workdir: Path) -> str:
+    """Where the demo publishes and the commands that follow it from another terminal."""
+    db = workdir.resolve() / "hub.sqlite3"
+    where = f"--broker {host}:{port} --venue {topics.venue} --event {topics.event}"
+    clients = "" if shutil.which("mosquitto_sub") else "  (apt install mosquitto-clients)"
+    return (
+        f"demo: venue {topics.venue!r}, event {topics.event!r}: every message under "
+        f"{topics.base}/\n"
+        f"  follow it live:  mosquitto_sub -h {host} -p {port} -v -t '{topics.base}/#'"
+        f"{clients}\n"
+        f"  the hub screen:  ./kit run rummikub-screen {where}\n"
+        f"  round status:    ./kit run rummikub round status --db {db} {where}"
+    )
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """BrokerError when something listens on ``port`` already (a broker would fail to
+    start there, and the demo would talk to whatever listens)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise BrokerError(
+                f"port {port} on {host} is in use ({err.strerror}): choose another --port, "
+                "or leave it out for a free one"
+            ) from None
 
 
 def _viewer(unit: TableUnit) -> Callable[[], TableView]:
@@ -250,7 +370,6 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     import pygame
 
     from hub.hall import countdown_text, remaining_at, state_text
-    from hub.screen import render_pngs
     from hub.screen_feed import ScreenFeed
 
     feed = ScreenFeed(demo.host, demo.port, demo.topics, title="Rummikub demo cup")
@@ -258,7 +377,6 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     pygame.display.init()
     pygame.font.init()
     width, height = (int(x) for x in args.size.split("x"))
-    png_dir = demo.workdir / "screen"
     deadline = time.monotonic() + args.duration if args.duration else None
     next_png = 0.0
     try:
@@ -274,14 +392,14 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
                     f"{active:<22} {clock:>4}"
                 )
             print(time.strftime("%H:%M:%S") + "  hub view:\n" + "\n".join(lines), flush=True)
+            if demo.director is None or not demo.director.is_alive():  # the event is finished
+                demo.stop_event.wait(min(args.every, 2.0))  # the final standings arrive
+                demo.save_pngs(feed.hall(time.time()), (width, height), time.time())
+                break
             if time.monotonic() >= next_png:
-                paths = render_pngs(hall, (width, height), png_dir, now)
-                print(f"  hub screen: {paths[0]}", flush=True)
+                demo.save_pngs(hall, (width, height), now)
                 next_png = time.monotonic() + args.png_every
             if deadline is not None and time.monotonic() >= deadline:
-                break
-            if demo.director is None or not demo.director.is_alive():  # the event is finished
-                render_pngs(feed.hall(time.time()), (width, height), png_dir, time.time())
                 break
     finally:
         feed.stop()
@@ -296,12 +414,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--players", type=int, default=14, help="players (default 14: 2 tables of "
                    "4 and 2 of 3)")
-    p.add_argument("--preset", default="school", help="tournament preset (default: school)")
-    p.add_argument("--pace", type=float, default=0.25,
-                   help="speed of the simulated players (1 = real people; default 0.25)")
-    p.add_argument("--move-seconds", type=float, default=20.0, help="seconds a move (default 20)")
-    p.add_argument("--round-minutes", type=float, default=8.0,
-                   help="round time before the last lap (default 8)")
+    p.add_argument("--preset", default="school", help="tournament preset (default: school; "
+                   "the short demo plays its first 2 rounds)")
+    p.add_argument("--full", action="store_true",
+                   help="the whole event at the full-length pace: games as long as real ones, "
+                   f"pace {FULL.pace:g}, {FULL.move_seconds:g} s a move, "
+                   f"{FULL.round_minutes:g}-minute rounds (half an hour and more); default: "
+                   "a short event of a few minutes")
+    p.add_argument("--pace", type=float, default=None,
+                   help="speed of the simulated players (1 = real people; default "
+                   f"{SHORT.pace:g}, with --full {FULL.pace:g})")
+    p.add_argument("--move-seconds", type=float, default=None,
+                   help=f"seconds a move (default {SHORT.move_seconds:g}, with --full "
+                   f"{FULL.move_seconds:g})")
+    p.add_argument("--round-minutes", type=float, default=None,
+                   help=f"round time before the last lap (default {SHORT.round_minutes:g}, "
+                   f"with --full {FULL.round_minutes:g})")
+    p.add_argument("--port", type=_port, default=None,
+                   help="the broker's port on 127.0.0.1 (default: a free one)")
     p.add_argument("--seed", type=int, default=None, help="random seed for draws and players")
     p.add_argument("--dir", type=Path, default=None, help="where to keep the files (default: temp)")
     p.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto",
@@ -317,6 +447,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--duration", type=float, default=None,
                    help="stop after this many seconds (default: when the event is finished)")
     return p
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port 1-65535, got {text!r}")
+    return int(text)
+
+
+def fill_length(args: argparse.Namespace) -> Length:
+    """The chosen length; its pace and clocks fill the options not given."""
+    length = FULL if args.full else SHORT
+    for name in ("pace", "move_seconds", "round_minutes"):
+        if getattr(args, name) is None:
+            setattr(args, name, getattr(length, name))
+    return length
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shlex
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -12,11 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 from running import Running, session_left
 
-from hub.broker import wait_for_port
-from hub.demo import Demo, build_parser, demo_ruleset
+from hub.broker import free_port, wait_for_port
+from hub.demo import FULL, SHORT, Demo, build_parser, demo_format, demo_ruleset, fill_length
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.rulesets import BUILTIN, BigPointScheme
@@ -27,7 +31,7 @@ def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, brok
     proc = subprocess.run(
         [sys.executable, "-c", "from hub.demo import main; raise SystemExit(main())",
          "--headless", "--broker", broker, "--players", "10", "--pace", "0.05",
-         "--move-seconds", "6", "--round-minutes", "1", "--duration", "12", "--every", "3",
+         "--move-seconds", "4", "--round-minutes", "1", "--duration", "15", "--every", "3",
          "--png-every", "5", "--seed", "3", "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=120, check=False,
         env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
@@ -37,8 +41,9 @@ def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, brok
     assert "round-1 drawn" in out and "hub view:" in out and "Traceback" not in proc.stderr
     for table in (1, 2, 3):  # 10 players: tables of 4, 3 and 3
         assert f"table  {table} G1/2" in out
-    wall = tmp_path / "screen" / "wall-1.png"
-    assert wall.stat().st_size > 10_000
+    walls = sorted(p.name for p in (tmp_path / "screen").glob("*-wall-1.png"))
+    assert walls[:2] == ["0001-wall-1.png", "0002-wall-1.png"]  # numbered, not overwritten
+    assert (tmp_path / "screen" / walls[-1]).stat().st_size > 10_000
     store = EventStore(tmp_path / "hub.sqlite3")
     passes = Counter(e.table for e in store.events(kind="move_passed"))
     assert set(passes) == {1, 2, 3} and min(passes.values()) >= 3
@@ -185,3 +190,96 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
     assert "Traceback" not in demo.output, demo.output
     assert brokers_in(tmp_path) == []
     assert session_left(demo.proc.pid) == []
+
+
+def test_the_default_is_a_short_event_and_full_length_is_an_option() -> None:
+    short = build_parser().parse_args([])
+    assert fill_length(short) is SHORT
+    assert (short.pace, short.move_seconds, short.round_minutes) == (0.1, 10.0, 3.0)
+    fmt = demo_format("school", 14, SHORT)
+    assert [(s.name, s.games) for s in fmt.stages] == [("round-1", 2), ("round-2", 2)]
+    full = build_parser().parse_args(["--full"])
+    assert fill_length(full) is FULL
+    assert (full.pace, full.move_seconds, full.round_minutes) == (0.25, 20.0, 8.0)
+    assert len(demo_format("school", 14, FULL).stages) == 4
+    own = build_parser().parse_args(["--full", "--pace", "0.5"])
+    fill_length(own)
+    assert (own.pace, own.move_seconds) == (0.5, 20.0)
+
+
+def followed(command: str, seconds: float) -> list[str]:
+    """Topics of the messages the printed ``mosquitto_sub`` command would show (the
+    same subscription, made with paho: the test machine may lack mosquitto-clients)."""
+    words = shlex.split(command)
+    host, port, topic = (words[words.index(flag) + 1] for flag in ("-h", "-p", "-t"))
+    seen: list[str] = []
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.on_connect = lambda c, *_: c.subscribe(topic)
+    client.on_message = lambda c, u, msg: seen.append(msg.topic)
+    client.connect(host, int(port))
+    client.loop_start()
+    time.sleep(seconds)
+    client.loop_stop()
+    client.disconnect()
+    return seen
+
+
+def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_follow_it(
+    tmp_path: Path,
+) -> None:
+    port = free_port()
+    demo = Running(
+        [*DEMO, "--headless", "--broker", "mosquitto", "--port", str(port),
+         "--pace", "0.02", "--move-seconds", "4", "--every", "1", "--png-every", "4",
+         "--seed", "5", "--dir", str(tmp_path)],
+        {**os.environ, "SDL_VIDEODRIVER": "dummy"},
+    )
+    demo.wait_for("round status:", 60)
+    out = demo.output
+    assert f"broker Mosquitto on 127.0.0.1:{port}" in out
+    assert "venue 'demo-hall', event 'demo-cup': every message under " \
+        "rummikub/v1/demo-hall/demo-cup/" in out
+    follow = next(line for line in out.splitlines() if "follow it live:" in line)
+    command = follow.split("follow it live:", 1)[1].split("  (apt", 1)[0].strip()
+    assert command.startswith(f"mosquitto_sub -h 127.0.0.1 -p {port} ")
+    topics = followed(command, 2.0)
+    assert "rummikub/v1/demo-hall/demo-cup/hub/round" in topics
+    assert any(t.endswith("/table/1/state") for t in topics)
+    screen = next(line for line in out.splitlines() if "the hub screen:" in line)
+    assert f"rummikub-screen --broker 127.0.0.1:{port} --venue demo-hall --event demo-cup" \
+        in screen
+    demo.wait_for("Final ranking", 300)
+    assert demo.stopped_within(60) is not None and demo.proc.returncode == 0, demo.output
+    out = demo.output
+    steps = ["Inter-school contest (004): 2 rounds × 2 games", "round-1 drawn",
+             "round-1 closed", "standings after round-1:", "round-2 drawn and started; the "
+             "new seating:", "round-2 closed", "the event is finished. Final ranking:",
+             "demo: stopped"]
+    at = [out.find(step) for step in steps]
+    assert -1 not in at and at == sorted(at), out
+    competition = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="test").competition
+    tables = {t.number for t in competition.event.seating("round-1")}
+    typed = {key: versions[-1].record.unit for key, versions in competition.results.items()}
+    expected = {(stage, t, g) for stage in ("round-1", "round-2") for t in tables
+                for g in (1, 2)}
+    assert set(typed) == expected and all(typed.values())  # every result typed at a table
+    sets = sorted({p.name[:4] for p in (tmp_path / "screen").glob("*.png")})
+    assert len(sets) >= 3 and sets[0] == "0001"
+    assert (tmp_path / "screen" / f"{sets[-1]}-standings-1.png").is_file()
+    assert brokers_in(tmp_path) == []
+
+
+def test_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        proc = subprocess.run(
+            [*DEMO, "--headless", "--broker", "mosquitto", "--port", str(port), "--dir",
+             str(tmp_path)],
+            capture_output=True, text=True, timeout=60, check=False,
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+        )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith("rummikub-demo: ") and str(port) in proc.stderr, proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and brokers_in(tmp_path) == []
