@@ -962,6 +962,17 @@ def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_round_starter(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    chosen = org.choose_starter(args.table, Seat(args.seat), game=args.game, why=args.why)
+    ctx.print(
+        f"Table {chosen.table}, game {chosen.game} of {chosen.stage}: seat {chosen.seat} "
+        "starts (sent to the table with its seating; the table can still choose before the "
+        "first press)"
+    )
+    return 0
+
+
 def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource | None:
     """The broker and topics of ``round status`` from its options, else from the
     environment (RUMMIKUB_BROKER, _VENUE, _EVENT, _USERNAME, _PASSWORD_FILE); None
@@ -1572,6 +1583,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="the draw's seed (default: random, recorded)")
     p = leaf(rounds, "start", cmd_round_start, "start the round (and its timer)")
     p.add_argument("--minutes", type=_minutes, help="this round's time (default: the event's)")
+    p = leaf(
+        rounds,
+        "starter",
+        cmd_round_starter,
+        "the seat that starts a table's game (default: rotation, or the table's choice)",
+    )
+    p.add_argument("--table", type=_positive_int, required=True)
+    p.add_argument("--seat", required=True, choices=list("ABCD"))
+    p.add_argument("--game", type=_positive_int, help="the game (default: the table's next)")
+    p.add_argument("--why", default="", help="how it was chosen, e.g. 'highest tile'")
     p = leaf(
         rounds,
         "status",

@@ -133,6 +133,18 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     """The round the table said the result is for."""
 
 
+class StarterChosen(_Record, frozen=True, tag="starter-chosen"):
+    """The organizer's starting seat for one game of a table (002/003/004 choose the first
+    player by the highest tile, an app or the youngest player); sent in the assignment.
+    Without it the seats rotate (game 1: A, game 2: B, …) unless the table chooses."""
+
+    stage: str
+    table: int
+    game: int
+    seat: Seat
+    why: str = ""
+
+
 Record = (
     EventCreated
     | FormatFixed
@@ -141,6 +153,7 @@ Record = (
     | RoundTimeOver
     | ResultRecorded
     | ResultRejected
+    | StarterChosen
 )
 
 _record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
@@ -262,6 +275,8 @@ class Competition:
     """Every draw taken back (a :class:`RoundUndone` fact) with the tables it had seated."""
     player_changes: list[PlayerChange] = field(default_factory=list)
     """Every change of a player's name or club, with who, when, why and what it was."""
+    starters: dict[tuple[str, int, int], StarterChosen] = field(default_factory=dict)
+    """The organizer's starting seats by (stage, table, game); the latest choice counts."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -300,6 +315,7 @@ class Competition:
         new.sanctions = list(self.sanctions)
         new.undone = list(self.undone)
         new.player_changes = list(self.player_changes)
+        new.starters = dict(self.starters)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -362,6 +378,11 @@ class Competition:
     def changes_of(self, player_id: str) -> list[PlayerChange]:
         return [c for c in self.player_changes if c.after.id == player_id]
 
+    def starter(self, stage: str, table: int, game: int) -> Seat | None:
+        """The organizer's starting seat for a game, or None (rotation or the table's)."""
+        chosen = self.starters.get((stage, table, game))
+        return None if chosen is None else chosen.seat
+
     def history(self, stage: str, table: int, game: int) -> list[ResultVersion]:
         return list(self.results.get((stage, table, game), []))
 
@@ -388,6 +409,7 @@ class Competition:
                     table=progress.table,
                     game=progress.next_game,
                     seats=seats,
+                    starter=self.starter(stage.name, progress.table, progress.next_game),
                     rules=assigned,
                     round=self.round_number(stage.name),
                 )
@@ -485,6 +507,8 @@ class Competition:
                 self.undone.append((record, tables))
                 self.started.pop(stage, None)
                 self.time_over.pop(stage, None)
+                # the starting seats were chosen for the seating taken back
+                self.starters = {k: v for k, v in self.starters.items() if k[0] != stage}
             case OrganizerFact(fact=fact):
                 before = (
                     self.event.players.get(fact.player_id)
@@ -510,7 +534,31 @@ class Competition:
                 self._record_result(record)
             case ResultRejected():
                 self.rejected.append(record)
+            case StarterChosen():
+                self._choose_starter(record)
         self.records += 1
+
+    def _choose_starter(self, record: StarterChosen) -> None:
+        stage_name, table, game = record.stage, record.table, record.game
+        seating = self.event.seating(stage_name)
+        if not 1 <= table <= len(seating):
+            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
+        seats = seats_for(len(seating[table - 1].players))
+        if record.seat not in seats:
+            raise CompetitionError(
+                f"table {table}: seat {record.seat} is not at a {len(seats)}-player table "
+                f"(seats {', '.join(seats)})"
+            )
+        games = self.format.stages[self.format.stage_index(stage_name)].games
+        if not 1 <= game <= games:
+            raise CompetitionError(
+                f"table {table}: round {stage_name!r} has games 1–{games}, got game {game}"
+            )
+        if self.event.has_result(stage_name, table, game):
+            raise CompetitionError(
+                f"table {table} game {game}: its result is in; the game has been played"
+            )
+        self.starters[(stage_name, table, game)] = record
 
     def _apply_fact(self, fact: Fact) -> None:
         if self.state is None:

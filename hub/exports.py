@@ -733,7 +733,9 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
         )
         sheets = []
         for game in range(1, games + 1):
-            starter = starting_seat(game, count)
+            chosen = comp.starter(stage, seated.number, game)
+            starter = chosen or starting_seat(game, count)
+            how = " (the organizer's choice)" if chosen is not None else ""
             rows = "".join(
                 f'<tr><td class="code">{seated.number}{seat}</td>'
                 f"<td>{_e(_player(comp, pid).name)}</td>"
@@ -742,7 +744,7 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
                 for seat, pid in zip(seats_for(count), seated.players, strict=True)
             )
             sheets.append(
-                f'<div class="block"><h2>Game {game} — seat {starter} starts</h2>\n'
+                f'<div class="block"><h2>Game {game} — seat {starter} starts{how}</h2>\n'
                 '<p class="meta">☐ somebody went out &nbsp; ☐ nobody went out (last lap)</p>\n'
                 '<table class="sheet">\n<thead><tr><th>Seat</th><th>Player</th>'
                 "<th>Tiles left</th><th>Jokers</th><th>Never opened</th><th>SP</th><th>BP</th>"

@@ -32,6 +32,7 @@ from hub.competition import (
     ResultVersion,
     RoundStarted,
     RoundTimeOver,
+    StarterChosen,
     UnconfirmedChangeError,
     decode_record,
     new_event,
@@ -61,6 +62,7 @@ from hub.tournament.names import check_surname, full_name, split_name
 from tablekit.clock import GameStarted
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import GameReport
+from tablekit.seats import Seat
 
 log = logging.getLogger("hub.organizer")
 
@@ -104,6 +106,7 @@ RECORD_KINDS = frozenset(
         RoundTimeOver,
         ResultRecorded,
         ResultRejected,
+        StarterChosen,
     )
 )
 
@@ -280,6 +283,27 @@ class Organizer:
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
         competition = self.record(record)
         return competition.player_changes[-1]
+
+    def choose_starter(
+        self, table: int, seat: Seat, *, game: int | None = None, why: str = ""
+    ) -> StarterChosen:
+        """The seat that starts ``game`` (default: the table's next game) at ``table`` of
+        the round being played; the table's display shows it before the first press."""
+        competition = self.competition
+        stage = competition.open_stage()
+        if stage is None:
+            raise CompetitionError("starter: no round is drawn and open; draw one first")
+        if game is None:
+            progress = {t.table: t for t in competition.tables()}.get(table)
+            if progress is None:
+                raise CompetitionError(f"table {table}: not in round {stage.name!r}")
+            game = progress.next_game
+        record = StarterChosen(
+            at=self.clock(), by=self.by, stage=stage.name, table=table, game=game,
+            seat=Seat(seat), why=why,
+        )
+        self.record(record)
+        return record
 
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
         self.record_facts([SeedsDeclared(tuple(player_ids))])

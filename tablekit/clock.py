@@ -62,6 +62,17 @@ class LastLapSource(enum.StrEnum):
     """The hub started it for every table: the round's time is over."""
 
 
+class StarterSource(enum.StrEnum):
+    """Who set the seat that starts a game."""
+
+    ROTATION = "rotation"
+    """Nobody: game 1 is started by seat A, game 2 by B, … (RULES.md §1)."""
+    HUB = "hub"
+    """The organizer, through the hub's assignment."""
+    TABLE = "table"
+    """The table, before the game (highest tile drawn, the youngest player, …)."""
+
+
 class GameEndReason(enum.StrEnum):
     WENT_OUT = "went_out"
     """A player showed an empty rack (ended at the table: keypad or judge menu)."""
@@ -82,6 +93,8 @@ class GameStarted(ClockEvent, frozen=True, tag="game_started"):
     starter: Seat
     seats: int
     move_seconds: float
+    starter_from: StarterSource = StarterSource.ROTATION
+    """Who chose ``starter`` (absent in events of units before the choice existed)."""
 
 
 class MovePassed(ClockEvent, frozen=True, tag="move_passed"):
@@ -189,6 +202,7 @@ class ClockState(msgspec.Struct, frozen=True):
     move: int = 0
     starter: Seat | None = None
     """Seat that starts (or started) the game; None = by rotation (RULES.md §1)."""
+    starter_from: StarterSource = StarterSource.ROTATION
     active: Seat | None = None
     remaining: float = 0.0
     """Seconds left for the active seat, as of ``since``."""
@@ -406,6 +420,7 @@ class MoveClock:
             game=s.game,
             move=1,
             starter=first,
+            starter_from=s.starter_from,
             active=first,
             remaining=s.rules.move_seconds,
             since=now,
@@ -419,6 +434,7 @@ class MoveClock:
                 starter=first,
                 seats=s.rules.seats,
                 move_seconds=s.rules.move_seconds,
+                starter_from=s.starter_from,
             )
         ]
 
@@ -433,7 +449,17 @@ class MoveClock:
             raise ClockError(f"game: games are numbered from 1, got {game}")
         if starter is not None and starter not in seats_for(rules.seats):
             raise ClockError(f"starter: seat {starter} is not at a {rules.seats}-seat table")
-        self.state = ClockState(rules=rules, game=game, starter=starter)
+        source = StarterSource.ROTATION if starter is None else StarterSource.HUB
+        self.state = ClockState(rules=rules, game=game, starter=starter, starter_from=source)
+
+    def choose_starter(self, seat: Seat) -> None:
+        """The table chooses who starts the upcoming game (before its first press)."""
+        s = self.state
+        if s.phase is not Phase.READY:
+            raise ClockError("starting seat: choose it before the game starts")
+        if seat not in s.seats:
+            raise ClockError(f"starting seat: seat {seat} is not at a {s.rules.seats}-seat table")
+        self.state = msgspec.structs.replace(s, starter=seat, starter_from=StarterSource.TABLE)
 
     def recover(self, now: float) -> list[AnyClockEvent]:
         """After a restart: keep the game but hold the clock for the judge.

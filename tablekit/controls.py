@@ -14,7 +14,8 @@ The keypad (when no result is being typed) gives the table its own game actions,
 asked once more on the display and carried out by ENTER (any other key or a button
 press answers no): ``*`` a player shows an empty rack — the game is over and result
 entry opens; ``-`` the bank is empty — the last lap starts. The judge menu keeps both
-for disputes.
+for disputes. Before a game (READY) a digit 1–4 chooses the seat that starts it (1 = A);
+the judge menu's "Starting seat: next" does the same on a unit without a keypad.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from tablekit.clock import (
 )
 from tablekit.result_entry import ResultEntry, Step
 from tablekit.scoring import GameEnding, Opening
+from tablekit.seats import next_seat
 
 _JUDGED_STEPS = frozenset({Step.TILES, Step.CONFIRM, Step.REJECTED})
 """Result-entry steps where the judge's decisions still apply."""
@@ -77,6 +79,8 @@ class JudgeAction(enum.StrEnum):
     LAST_LAP = "Start last lap"
     END_GAME = "End game: empty rack"
     START_GAME = "Start next game"
+    NEXT_STARTER = "Starting seat: next"
+    """Before a game: the following seat starts it instead (a unit without a keypad)."""
     ACCEPT_RESULT = "Accept result for the table"
     COULD_HAVE_OPENED = "This seat could have opened: penalty"
     """The could-have-opened penalty of the ruleset (200 in every source document)."""
@@ -162,7 +166,9 @@ class TableControls:
                 return events
         wanted = TABLE_KEYS.get(key)
         s = self.clock.state
-        if wanted is None:
+        if s.phase is Phase.READY and key.isdigit():
+            self._choose_starter(int(key))
+        elif wanted is None:
             if s.phase in (Phase.RUNNING, Phase.TIME_UP):
                 self.message = "Keys: * empty rack (game over) · - bank empty (last lap)"
         elif s.phase not in (Phase.RUNNING, Phase.TIME_UP):
@@ -225,6 +231,8 @@ class TableControls:
                 ]
             if s.phase is Phase.GAME_OVER and s.undo:
                 actions.append(JudgeAction.UNDO_PASS)
+            if s.phase is Phase.READY:
+                actions.append(JudgeAction.NEXT_STARTER)
             actions.append(JudgeAction.START_GAME)
         actions.append(JudgeAction.CLOSE)
         return tuple(actions)
@@ -247,6 +255,14 @@ class TableControls:
             since=now, passed=any(isinstance(e, MovePassed) for e in events)
         )
         return events
+
+    def _choose_starter(self, number: int) -> None:
+        seats = self.clock.state.seats
+        if not 1 <= number <= len(seats):
+            self.message = f"Starting seat: press 1–{len(seats)} for seat A–{seats[-1]}"
+            return
+        self.clock.choose_starter(seats[number - 1])
+        self.message = ""
 
     def _table_action(self, ask: TableAsk, now: float) -> list[AnyClockEvent]:
         if ask is TableAsk.END_GAME:
@@ -283,6 +299,10 @@ class TableControls:
                 return clock.end_game(now)
             case JudgeAction.START_GAME:
                 return clock.start_game(now)
+            case JudgeAction.NEXT_STARTER:
+                s = clock.state
+                clock.choose_starter(next_seat(s.upcoming_starter, s.rules.seats))
+                return []
             case JudgeAction.CLOSE:
                 return []
         entry = self.entry

@@ -24,7 +24,14 @@ from typing import Any
 
 import msgspec
 
-from tablekit.clock import ClockRules, ClockState, GameEndReason, PauseReason, Phase
+from tablekit.clock import (
+    ClockRules,
+    ClockState,
+    GameEndReason,
+    PauseReason,
+    Phase,
+    StarterSource,
+)
 from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
 from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
 from tablekit.rulesets import Ruleset, get_ruleset
@@ -442,6 +449,9 @@ def _footer(lay: Layout, view: TableView, deck: Seat | None, right: str) -> Pane
     return Panel("footer", box, BACKGROUND, tuple(items))
 
 
+_CHOSEN = {StarterSource.HUB: "organizer's choice", StarterSource.TABLE: "chosen here"}
+
+
 def _hint(view: TableView) -> str:
     c = view.clock
     if view.ask is not None:
@@ -455,7 +465,10 @@ def _hint(view: TableView) -> str:
     if c.phase is Phase.TIME_UP:
         return f"Seat {c.active}: take the penalty, then press"
     if c.phase is Phase.READY:
-        return f"Game {c.game} — seat {c.upcoming_starter} starts — press to start"
+        seat = c.upcoming_starter
+        if c.starter_from is StarterSource.ROTATION:
+            return f"Seat {seat} starts — press to start · 1–{c.rules.seats}: other seat"
+        return f"Seat {seat} starts ({_CHOSEN[c.starter_from]}) — press to start"
     if c.phase is Phase.GAME_OVER:
         return "Judge: hold the key for the next game"
     if c.last_lap_left is not None:
@@ -1223,6 +1236,9 @@ def sample_views(now: float) -> dict[str, TableView]:
             running, table=7, names=SAMPLE_NAMES, online=False, offline_since=now - 135.0
         ),
         "message": view(at(30.0), message="undo pass: there is no pass to undo in this game"),
+        "ready-chosen": view(
+            ClockState(rules=rules, game=2, starter=Seat.D, starter_from=StarterSource.TABLE)
+        ),
         "ask-empty-rack": replace(view(at(21.5)), ask=TableAsk.END_GAME),
         "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),
         "no-names": TableView(running),

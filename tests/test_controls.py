@@ -5,8 +5,10 @@ from __future__ import annotations
 from tablekit.clock import (
     ClockPaused,
     ClockResumed,
+    ClockRules,
     GameEndReason,
     GameOver,
+    GameStarted,
     LastLapSource,
     LastLapStarted,
     MoveClock,
@@ -15,6 +17,7 @@ from tablekit.clock import (
     PassUndone,
     PauseReason,
     Phase,
+    StarterSource,
 )
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk, TableControls
 from tablekit.seats import Seat
@@ -249,3 +252,50 @@ def test_other_keys_during_play_name_the_table_keys() -> None:
     c = controls()
     assert c.key("7", 1.0) == []
     assert c.message == "Keys: * empty rack (game over) · - bank empty (last lap)"
+
+
+# --- who starts a game -----------------------------------------------------------------------
+
+
+def test_a_digit_before_the_game_chooses_the_starting_seat() -> None:
+    c = TableControls(MoveClock())
+    assert c.clock.state.upcoming_starter is Seat.A  # game 1: A by rotation
+    c.key("3", 1.0)
+    assert c.clock.state.upcoming_starter is Seat.C
+    assert c.clock.state.starter_from is StarterSource.TABLE
+    c.key("5", 1.5)
+    assert c.message == "Starting seat: press 1–4 for seat A–D"
+    c.key("2", 2.0)  # changed again before the first press
+    [started] = tap(c, Button.PASS, 3.0)
+    assert isinstance(started, GameStarted)
+    assert (started.starter, started.starter_from) == (Seat.B, StarterSource.TABLE)
+    assert c.clock.state.active is Seat.B
+    c.key("1", 4.0)  # during the game a digit chooses nothing
+    assert c.clock.state.starter is Seat.B
+
+
+def test_the_judge_menu_chooses_the_starting_seat_on_a_unit_without_a_keypad() -> None:
+    c = TableControls(MoveClock())
+    hold_judge(c, 1.0)
+    assert c.menu is not None and JudgeAction.NEXT_STARTER in c.menu.actions
+    c.choose(JudgeAction.NEXT_STARTER, 3.0)
+    hold_judge(c, 4.0)
+    c.choose(JudgeAction.NEXT_STARTER, 6.0)
+    [started] = tap(c, Button.PASS, 7.0)
+    assert isinstance(started, GameStarted)
+    assert (started.starter, started.starter_from) == (Seat.C, StarterSource.TABLE)
+    hold_judge(c, 9.0)
+    assert c.menu is not None and JudgeAction.NEXT_STARTER not in c.menu.actions
+
+
+def test_without_a_choice_the_rotation_starts_and_says_so() -> None:
+    c = TableControls(MoveClock())
+    c.clock.prepare(ClockRules(seats=3), game=2)
+    [started] = tap(c, Button.PASS, 1.0)
+    assert isinstance(started, GameStarted)
+    assert (started.starter, started.starter_from) == (Seat.B, StarterSource.ROTATION)
+    hub = TableControls(MoveClock())
+    hub.clock.prepare(ClockRules(seats=3), game=2, starter=Seat.C)  # the organizer's seat
+    [started] = tap(hub, Button.PASS, 1.0)
+    assert isinstance(started, GameStarted)
+    assert (started.starter, started.starter_from) == (Seat.C, StarterSource.HUB)

@@ -202,7 +202,14 @@ def test_ready_names_game_starter_and_how_to_start() -> None:
     scene = compose(VIEWS["ready"], NOW, layout_for(480, 320))
     seat = texts(panel(scene, "seat"))
     assert [t.text for t in seat] == ["STARTS", "B", "Bartłomiej Wiśniewski"]
-    assert texts(panel(scene, "message"))[0].text == "Game 2 — seat B starts — press to start"
+    assert texts(panel(scene, "message"))[0].text == (
+        "Seat B starts — press to start · 1–4: other seat"
+    )
+    chosen = compose(VIEWS["ready-chosen"], NOW, layout_for(480, 320))
+    assert [t.text for t in texts(panel(chosen, "seat"))][1] == "D"
+    assert texts(panel(chosen, "message"))[0].text == (
+        "Seat D starts (chosen here) — press to start"
+    )
     footer = [t.text for t in texts(panel(scene, "footer"))]
     assert footer == ["ON DECK", "C  Celina Żak", "GAME 2"]
 

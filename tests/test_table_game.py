@@ -21,7 +21,15 @@ from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.app import build
-from tablekit.clock import GameEndReason, GameOver, LastLapSource, LastLapStarted, Phase
+from tablekit.clock import (
+    GameEndReason,
+    GameOver,
+    GameStarted,
+    LastLapSource,
+    LastLapStarted,
+    Phase,
+    StarterSource,
+)
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.controls import Button, ButtonEdge, TableAsk
 from tablekit.protocol import Topics
@@ -152,3 +160,25 @@ def test_a_whole_game_ends_and_is_scored_at_the_table_without_the_judge(
 def next_after(seat: Seat | None) -> Seat:
     assert seat is not None
     return Seat("ABCD"[(seat.position + 1) % 4])
+
+
+def test_the_starting_seat_is_chosen_by_the_organizer_or_the_table_and_stored(
+    hall: Hall, wait_until: Any
+) -> None:
+    unit = hall.unit
+    assert unit.view.clock.upcoming_starter is Seat.A  # game 1: rotation
+    # the organizer's choice (an app, the youngest player) reaches the table before the game
+    hall.organizer.choose_starter(1, Seat.D, why="the youngest player")
+    wait_until(lambda: unit.view.clock.upcoming_starter is Seat.D, what="the organizer's seat")
+    assert unit.view.clock.starter_from is StarterSource.HUB
+    # the table draws tiles after all: the highest tile is C's (key 3), then the first press
+    hall.keys("3")
+    wait_until(lambda: unit.view.clock.upcoming_starter is Seat.C, what="the table's seat")
+    hall.press_pass(wait_until)
+    assert unit.view.clock.active is Seat.C
+    wait_until(
+        lambda: hall.store.events(table=1, kind="game_started"), what="game_started at the hub"
+    )
+    [started] = [e.event() for e in hall.store.events(table=1, kind="game_started")]
+    assert isinstance(started, GameStarted)
+    assert (started.starter, started.starter_from) == (Seat.C, StarterSource.TABLE)
