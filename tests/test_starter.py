@@ -60,3 +60,13 @@ def test_a_starting_seat_that_cannot_be_is_refused_naming_why(tmp_path: Path) ->
 
 def organizer(c: Cli) -> Organizer:
     return Organizer(EventStore(c.db))
+
+
+def test_an_undone_draw_takes_its_starting_seats_with_it(tmp_path: Path) -> None:
+    c = school_event(tmp_path)
+    c.ok("round", "starter", "--table", "1", "--seat", "B")
+    c.ok("round", "undo", "--why", "wrong players checked in")
+    c.ok("round", "draw", "--seed", "6")
+    comp = organizer(c).competition
+    assert comp.starters == {}
+    assert {a.starter for a in comp.assignments()} == {None}
