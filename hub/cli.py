@@ -74,6 +74,8 @@ from hub.competition import (
     ChangeKind,
     Competition,
     CompetitionError,
+    OrganizerFact,
+    ResultRecorded,
     ResultVersion,
     TableProgress,
 )
@@ -1146,24 +1148,11 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
             why = input(f"{stage} is not the round being played: reason for the late result: ")
     report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
     record = org.result_record(args.table, report, why=why, stage=stage)
-    changes = org.effects(record)
-    confirmed = False
-    if any(c.weighty for c in changes):
-        ctx.print(f"Table {args.table} game {args.game} of {stage}: this changes", "")
-        ctx.print(render(changes_grid(org.competition, changes)), "")
-        if args.yes:
-            confirmed = True
-        elif not sys.stdin.isatty():
-            raise CliError(
-                f"result enter: table {args.table} game {args.game} of {stage} changes what "
-                "is listed above; nothing recorded: run again with --yes to record it"
-            )
-        else:
-            answer = input("Record it? [y/N] ").strip().casefold()
-            if answer not in ("y", "yes", "t", "tak"):
-                ctx.print("Nothing recorded")
-                return 1
-            confirmed = True
+    confirmed = confirm(
+        ctx, org, record, f"result enter: table {args.table} game {args.game} of {stage}", args.yes
+    )
+    if confirmed is None:
+        return 1
     version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(_version_header(len(versions), version))
@@ -1182,6 +1171,31 @@ CHANGE_WORDS: Final[Mapping[ChangeKind, str]] = {
     ChangeKind.LEAGUE: "league points",
     ChangeKind.STANDINGS: "place in the standings",
 }
+
+
+def confirm(
+    ctx: Ctx, org: Organizer, record: ResultRecorded | OrganizerFact, what: str, yes: bool
+) -> bool | None:
+    """Whether ``record`` may be stored: True once confirmed (or when it changes nothing
+    weighty: False, nothing to confirm), None when the person declined. What it changes
+    is printed first; without a terminal to ask on, only ``--yes`` confirms."""
+    changes = org.effects(record)
+    if not any(c.weighty for c in changes):
+        return False
+    ctx.print(f"{what.split(': ', 1)[-1]}: this changes", "")
+    ctx.print(render(changes_grid(org.competition, changes)), "")
+    if yes:
+        return True
+    if not sys.stdin.isatty():
+        raise CliError(
+            f"{what} changes what is listed above; nothing recorded: run again with --yes "
+            "to record it"
+        )
+    answer = input("Record it? [y/N] ").strip().casefold()
+    if answer not in ("y", "yes", "t", "tak"):
+        ctx.print("Nothing recorded")
+        return None
+    return True
 
 
 def changes_grid(comp: Competition, changes: Sequence[Change]) -> Grid:
@@ -1239,7 +1253,11 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
     comp = org.competition
     pid = resolve_player(comp, args.id)
     stage = None if args.stage is None else _stage_arg(comp, args.stage)
-    record = org.sanction(pid, kind, why=args.why, big=big, stage=stage)
+    draft = org.sanction_record(pid, kind, why=args.why, big=big, stage=stage)
+    confirmed = confirm(ctx, org, draft, f"sanction {args.command}: {pid}", args.yes)
+    if confirmed is None:
+        return 1
+    record = org.sanction(draft, confirmed=confirmed)
     comp = org.competition
     name = comp.event.players[pid].name
     where = f" in {record.fact.stage}" if isinstance(record.fact, PlayerSanctioned) else ""
@@ -1663,7 +1681,13 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--big", type=_positive_int, required=True, help="big points")
         p.add_argument("--why", required=True, help="the reason, recorded with it")
         p.add_argument(
-            "--stage", help="the stage it is given in (default: the latest drawn round)"
+            "--stage", help="the stage it is given in (default: the latest the player plays in)"
+        )
+        p.add_argument(
+            "--yes",
+            action="store_true",
+            help="record it without asking when it changes who qualified, a seating drawn, "
+            "places, titles or league points (scripts); it is still printed",
         )
     leaf(sanction, "list", cmd_sanction_list, "every sanction with who, when and why")
 

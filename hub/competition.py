@@ -31,6 +31,7 @@ from hub.tournament import (
     PlayerScore,
     RoundSeated,
     RoundUndone,
+    SanctionKind,
     SeatedTable,
     Stage,
     TournamentError,
@@ -429,24 +430,29 @@ class Competition:
             return None
         return stage.name, started.at + minutes * 60.0
 
-    def effects(self, record: ResultRecorded) -> list[Change]:
-        """What storing ``record`` (a result or a judge's correction) would change: the
-        event folded with and without it. Raises like :meth:`apply` when it does not fit.
+    def effects(self, record: ResultRecorded | OrganizerFact) -> list[Change]:
+        """What storing ``record`` (a result, a judge's correction or sanction) would
+        change: the event folded with and without it. Raises like :meth:`apply` when it
+        does not fit.
 
-        For every stage drawn after the game's stage, the draw is made again from the
-        state before it with its recorded seed, once without and once with the new result
-        in place: who would (no longer) be selected and whether the tables would differ.
-        The stages drawn stay as they were recorded (their tables were played); the
-        person making the correction decides what to do about them. For a finished event
-        the final places, titles and league points are compared too.
+        A result or a deduction belongs to a stage: for every stage drawn after it, the
+        draw is made again from the state before it with its recorded seed, once without
+        and once with the record in place: who would (no longer) be selected and whether
+        the tables would differ. The stages drawn stay as they were recorded (their
+        tables were played); the person making the correction decides what to do about
+        them. For a finished event the final places, titles and league points are
+        compared too (a disqualification changes only those: it takes effect from the
+        next draw).
         """
         after = self.apply(record)
         before_state, after_state = self.event, after.event
-        stage = record.stage
+        new_fact = after.facts[-1]
         played = before_state.stages_played
-        later = played[played.index(stage) + 1 :]
+        stage = _stage_of(new_fact)
+        start = played.index(stage) if stage in played else len(played)
+        later = played[start + 1 :]
         changes: list[Change] = []
-        for name in played[played.index(stage) :]:
+        for name in played[start:]:
             old = {r.player_id: r.place for r in before_state.standings(name).rows}
             for row in after_state.standings(name).rows:
                 if old.get(row.player_id) != row.place:
@@ -457,7 +463,6 @@ class Competition:
                         )
                     )
         if later:
-            new_fact = after.facts[-1]
             facts = list(self.facts)
             first_later = next(
                 i for i, f in enumerate(facts)
@@ -613,6 +618,15 @@ class Competition:
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
         placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
         return ResultVersion(placeholder, score, players)
+
+
+def _stage_of(fact: Fact) -> str | None:
+    """The stage a fact's points belong to (a result, a deduction), else None."""
+    if isinstance(fact, GameRecorded):
+        return fact.stage
+    if isinstance(fact, PlayerSanctioned) and fact.kind is SanctionKind.DEDUCTION:
+        return fact.stage
+    return None
 
 
 def _draw_changes(

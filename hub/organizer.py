@@ -215,25 +215,14 @@ class Organizer:
     def withdraw(self, player_id: str, reason: str = "") -> None:
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
 
-    def sanction(
-        self,
-        player_id: str,
-        kind: SanctionKind,
-        *,
-        why: str,
-        big: int = 0,
-        stage: str | None = None,
-    ) -> OrganizerFact:
-        """A judge's sanction (002 §3): a warning, big points deducted or a
-        disqualification, given in ``stage`` (default: the latest drawn); always with
-        the reason, recorded with who and when."""
-        if not why.strip():
-            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
-        played = self.competition.event.stages_played
-        if stage is None:
-            stage = played[-1] if played else ""
-        fact = PlayerSanctioned(player_id, kind, stage, big)
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+    def sanction(self, record: OrganizerFact, *, confirmed: bool = False) -> OrganizerFact:
+        """Store a judge's sanction (002 §3; the record from :meth:`sanction_record`). One
+        that changes who qualified, a seating drawn, final places, titles or league
+        points (a deduction in an earlier round, say) raises
+        :class:`UnconfirmedChangeError` unless ``confirmed``."""
+        fact = record.fact
+        assert isinstance(fact, PlayerSanctioned)
+        self._check_confirmed(record, confirmed, f"{fact.kind} for {fact.player_id}")
         self.record(record)
         return record
 
@@ -305,6 +294,42 @@ class Organizer:
         self.record(record)
         return record
 
+    def sanction_record(
+        self,
+        player_id: str,
+        kind: SanctionKind,
+        *,
+        why: str,
+        big: int = 0,
+        stage: str | None = None,
+    ) -> OrganizerFact:
+        """The record of a judge's sanction (not stored): a warning, big points deducted
+        or a disqualification, given in ``stage`` (default: the latest the player plays
+        in); always with the reason, recorded with who and when."""
+        if not why.strip():
+            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
+        event = self.competition.event
+        if stage is None:  # the latest stage the player plays in
+            stage = next(
+                (
+                    name
+                    for name in reversed(event.stages_played)
+                    if any(player_id in t.players for t in event.seating(name))
+                ),
+                "",
+            )
+        fact = PlayerSanctioned(player_id, kind, stage, big)
+        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+
+    def _check_confirmed(
+        self, record: ResultRecorded | OrganizerFact, confirmed: bool, what: str
+    ) -> None:
+        if confirmed:
+            return
+        weighty = [c for c in self.effects(record) if c.weighty]
+        if weighty:
+            raise UnconfirmedChangeError(what, weighty)
+
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
         self.record_facts([SeedsDeclared(tuple(player_ids))])
 
@@ -364,7 +389,7 @@ class Organizer:
             why=why.strip(),
         )
 
-    def effects(self, record: ResultRecorded) -> list[Change]:
+    def effects(self, record: ResultRecorded | OrganizerFact) -> list[Change]:
         """What storing ``record`` would change (see :meth:`Competition.effects`)."""
         return self.competition.effects(record)
 
@@ -382,12 +407,8 @@ class Organizer:
         final places, titles or league points raises :class:`UnconfirmedChangeError`
         (with the changes) unless ``confirmed``: show them first, then confirm."""
         record = self.result_record(table, report, why=why, stage=stage)
-        if not confirmed:
-            weighty = [c for c in self.effects(record) if c.weighty]
-            if weighty:
-                raise UnconfirmedChangeError(
-                    f"table {table} game {report.game} of {record.stage}", weighty
-                )
+        what = f"table {table} game {report.game} of {record.stage}"
+        self._check_confirmed(record, confirmed, what)
         competition = self.record(record)
         return competition.history(record.stage, table, report.game)[-1]
 

@@ -205,3 +205,22 @@ def test_round_undo_on_the_command_line(tmp_path: Path) -> None:
     redrawn = c.ok("round", "draw", "--seed", "2")
     assert "Round 2 (round-2)" in redrawn
 
+
+
+def test_a_deduction_in_an_earlier_round_is_shown_before_it_is_stored(tmp_path: Path) -> None:
+    c = championship_at_the_semifinal(tmp_path)
+    rows = c.competition().event.standings("elimination-3").rows
+    eighth, ninth = rows[7], rows[8]  # the last one in the semifinal, the first one out
+    big = eighth.big - ninth.big + 1
+    argv = ("sanction", "deduct", eighth.player_id, "--big", str(big), "--stage",
+            "elimination-1", "--why", "przeszkadzanie")
+    refused = c.run(*argv)
+    assert refused.code == 2 and "run again with --yes" in refused.err
+    assert "would no longer qualify" in refused.out and eighth.player_id in refused.out
+    assert not c.competition().sanctions
+    c.ok(*argv, "--yes")
+    comp = c.competition()
+    assert comp.event.standings("elimination-3").place_of(eighth.player_id) > 8
+    assert [r.why for r in comp.sanctions] == ["przeszkadzanie"]
+    # A warning changes nothing weighty: recorded at once.
+    c.ok("sanction", "warn", ninth.player_id, "--why", "uwaga")

@@ -421,7 +421,8 @@ class EventState:
         if fact.kind is SanctionKind.DEDUCTION:
             if not fact.stage:
                 raise RoundStateError(
-                    f"deduction for {pid!r}: nothing is drawn yet, no big points to deduct"
+                    f"deduction for {pid!r}: the player has played no stage yet, no big points "
+                    "to deduct"
                 )
             if fact.big < 1:
                 raise PlayerStatusError(
