@@ -369,7 +369,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from hub.hall import countdown_text, remaining_at, state_text
+    from hub.hall import countdown_text, link_lost_text, remaining_at, shown_at, state_text
     from hub.screen_feed import ScreenFeed
 
     feed = ScreenFeed(demo.host, demo.port, demo.topics, title="Rummikub demo cup")
@@ -383,12 +383,15 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
         while not demo.stop_event.wait(args.every):
             now = time.time()
             hall = feed.hall(now)
+            shown = shown_at(hall, now)  # the moment the broker was lost, if it was
             lines = []
+            if hall.link_lost is not None:
+                lines.append("  " + " — ".join(link_lost_text(hall.link_lost, now)))
             for t in hall.tables:
                 active = t.seats[t.active] if t.active is not None and t.seats else ""
-                clock = countdown_text(remaining_at(t, now)) if t.active is not None else ""
+                clock = countdown_text(remaining_at(t, shown)) if t.active is not None else ""
                 lines.append(
-                    f"  table {t.number:>2} {t.game_label:<6} {state_text(t, now):<22} "
+                    f"  table {t.number:>2} {t.game_label:<6} {state_text(t, shown):<22} "
                     f"{active:<22} {clock:>4}"
                 )
             print(time.strftime("%H:%M:%S") + "  hub view:\n" + "\n".join(lines), flush=True)

@@ -34,6 +34,7 @@ import enum
 import math
 import random
 import statistics
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
@@ -118,6 +119,20 @@ class TableCell:
 
 
 @dataclass(frozen=True)
+class LinkLost:
+    """The hub screen has no connection to the broker: what it shows is not live."""
+
+    broker: str
+    """``host:port``."""
+    since: float
+    """Wall time the connection was lost (or the screen started trying)."""
+    ever: bool
+    """It was connected before: the tables shown are as they were at ``since``."""
+    refused: str | None = None
+    """The broker's reason for refusing the login, if it did."""
+
+
+@dataclass(frozen=True)
 class HallView:
     tables: tuple[TableCell, ...] = ()
     """Sorted by table number."""
@@ -127,6 +142,8 @@ class HallView:
     hide_standings: bool = False
     """The operator's option (``--hide-standings``), or-ed with the round's flag."""
     title: str = ""
+    link_lost: LinkLost | None = None
+    """Set while the screen has no connection to the broker."""
 
     def table(self, number: int) -> TableCell:
         for t in self.tables:
@@ -255,6 +272,32 @@ def state_text(t: TableCell, now: float) -> str:
             return "OFFLINE"
         return f"OFFLINE for {wait_text(now - t.offline_since)}"
     return state.value
+
+
+def link_lost_text(lost: LinkLost, now: float) -> tuple[str, str]:
+    """The banner of a screen without its broker: a headline and what it means."""
+    if lost.refused is not None:
+        return (
+            "BROKER REFUSED THE SCREEN'S LOGIN",
+            f"{lost.broker}: {lost.refused}; retrying. Nothing shown is live",
+        )
+    if not lost.ever:
+        return (
+            f"NO CONNECTION TO THE BROKER · {wait_text(now - lost.since)}",
+            f"trying {lost.broker}; the tables appear once it answers",
+        )
+    stopped = time.strftime("%H:%M:%S", time.localtime(lost.since))
+    return (
+        f"HUB LOST THE BROKER · {wait_text(now - lost.since)}",
+        f"{lost.broker}: reconnecting. Clocks stopped at {stopped}, not live",
+    )
+
+
+def shown_at(hall: HallView, now: float) -> float:
+    """The time the wall is drawn for: ``now``, or the moment the connection was lost
+    (the clocks then stand still rather than run on from stale values)."""
+    lost = hall.link_lost
+    return lost.since if lost is not None and lost.ever else now
 
 
 # --- judge queue ----------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from hub.hall import (
     countdown_text,
     flash_on,
     judge_queue,
+    link_lost_text,
     page_ranges,
     page_sequence,
     place_labels,
@@ -55,6 +56,7 @@ from hub.hall import (
     round_over,
     sample_hall,
     seating_sorted,
+    shown_at,
     signed,
     slow_tables,
     state_of,
@@ -414,15 +416,13 @@ class HallScreen:
             self.placed.clear()
             self.cells.clear()
         dirty: list[pygame.Rect] = []
-        self._region(
-            "header",
-            self.layout.header,
-            self._header_content(hall, page, now),
-            self._draw_header,
-            dirty,
-        )
+        if hall.link_lost is not None:
+            header: object = ("lost", *link_lost_text(hall.link_lost, now))
+        else:
+            header = self._header_content(hall, page, now)
+        self._region("header", self.layout.header, header, self._draw_header, dirty)
         if page.kind is PageKind.WALL:
-            self._draw_wall(hall, page, now, dirty)
+            self._draw_wall(hall, page, shown_at(hall, now), dirty)
         elif page.kind is PageKind.STANDINGS:
             self._region(
                 "body",
@@ -525,6 +525,9 @@ class HallScreen:
 
     def _draw_header(self, region: str, rect: pygame.Rect, content: object) -> None:
         assert isinstance(content, tuple)
+        if content[0] == "lost":
+            self._draw_lost_banner(region, rect, content[1], content[2])
+            return
         title, stage, page_title, clock, over = content
         lay = self.layout
         self.surface.fill(LAST_LAP_BG if over else HEADER_BG, rect)
@@ -548,6 +551,17 @@ class HallScreen:
             elif drawn is not None and over:
                 label = pygame.Rect(right.left, rect.top, drawn.left - right.left - m, rect.height)
                 self._text(region, "ROUND TIME OVER", "cond", lay.text, TEXT, label, "right")
+
+    def _draw_lost_banner(self, region: str, rect: pygame.Rect, headline: str, detail: str) -> None:
+        """No broker: the whole header turns into a red banner saying so (every page)."""
+        lay = self.layout
+        self.surface.fill(URGENT, rect)
+        line = self.texts.font("bold", lay.text).get_height()
+        inner = rect.inflate(-2 * lay.margin, -2 * max(2, (rect.height - 2 * line) // 3))
+        top = pygame.Rect(inner.left, inner.top, inner.width, line)
+        self._text(region, headline, "bold", lay.text, ACTIVE_FG, top, "center")
+        bottom = pygame.Rect(inner.left, inner.bottom - line, inner.width, line)
+        self._text(region, detail, "cond", lay.text, ACTIVE_FG, bottom, "center")
 
     # wall
 

@@ -30,13 +30,13 @@ import queue
 import threading
 import time
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.hall import HallView, ResultState, TableCell
+from hub.hall import HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
@@ -261,6 +261,9 @@ class ScreenFeed:
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.ever_connected = False
+        self.lost_since = time.time()
+        """Wall time the connection was lost (at first: since the feed was made)."""
         self._stopping = False
         self.client = mqtt.Client(
             CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311
@@ -273,7 +276,9 @@ class ScreenFeed:
         self.client.reconnect_delay_set(1, 10)
 
     def start(self) -> None:
-        """Connect in the background (retrying forever; the screen shows what it has)."""
+        """Connect in the background (retrying forever; the screen shows what it has
+        and, while there is no connection, says so)."""
+        self.lost_since = time.time()
         self.client.connect_async(self.host, self.port, keepalive=30)
         self.client.loop_start()
 
@@ -292,7 +297,13 @@ class ScreenFeed:
             except queue.Empty:
                 break
             self.tracker.apply(message, at, table, retained)
-        return self.tracker.view()
+        view = self.tracker.view()
+        if self.connected.is_set():
+            return view
+        lost = LinkLost(
+            f"{self.host}:{self.port}", self.lost_since, self.ever_connected, self.refusal
+        )
+        return replace(view, link_lost=lost)
 
     # paho callbacks: decode and queue only, never raise
 
@@ -312,6 +323,7 @@ class ScreenFeed:
         self.refusal = None
         for topic in self.topics.screen_filters():
             client.subscribe(topic, qos=1)
+        self.ever_connected = True
         self.connected.set()
         log.info("screen feed: connected to %s:%s", self.host, self.port)
 
@@ -319,6 +331,8 @@ class ScreenFeed:
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
     ) -> None:
         was_connected = self.connected.is_set()
+        if was_connected:
+            self.lost_since = time.time()
         self.connected.clear()
         if self._stopping:
             log.info("screen feed: disconnected")

@@ -22,8 +22,8 @@ from running import Running, session_left
 from xwd import screenshot
 
 from hub.broker import MosquittoBroker
-from hub.hall import State, sample_names
-from hub.screen import CELL_BG, STATE_COLOURS, TEXT
+from hub.hall import Page, PageKind, State, countdown_text, remaining_at, sample_names
+from hub.screen import CELL_BG, STATE_COLOURS, TEXT, URGENT, HallScreen
 from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from tablekit.clock import PauseReason, Phase
 from tablekit.protocol import (
@@ -264,3 +264,57 @@ def test_the_screen_collecting_for_pngs_stops_on_a_signal_within_seconds(
     assert screen.stopped_within(10) is not None, screen.output
     assert screen.proc.returncode == 0 and "Traceback" not in screen.output, screen.output
     assert session_left(screen.proc.pid) == []
+
+
+def test_the_screen_says_when_it_has_lost_the_broker_and_stops_its_clocks(
+    mosquitto: Callable[..., MosquittoBroker], wait_until: Callable[..., object]
+) -> None:
+    from hub.screen_feed import ScreenFeed
+
+    broker = mosquitto()
+    topics = Topics("hall", "lost")
+    feed = ScreenFeed(broker.host, broker.port, topics, title="Lost cup")
+    before = feed.hall(time.time()).link_lost
+    assert before is not None and not before.ever  # not connected yet, and it says so
+    feed.start()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="unit-lost")
+    try:
+        assert feed.connected.wait(10)
+        client.connect(broker.host, broker.port)
+        client.loop_start()
+        client.publish(topics.state(1), encode(snapshot(1, time.time())), qos=1,
+                       retain=True).wait_for_publish(5)
+        wait_until(lambda: [t.number for t in feed.hall(time.time()).tables] == [1],
+                   what="table 1 on the wall")
+        assert feed.hall(time.time()).link_lost is None
+        client.loop_stop()
+        broker.kill()  # kill -9 the real Mosquitto the test started
+        wait_until(lambda: feed.hall(time.time()).link_lost is not None, what="the loss seen")
+        hall = feed.hall(time.time())
+        lost = hall.link_lost
+        assert lost is not None and lost.ever and lost.broker == f"{broker.host}:{broker.port}"
+        cell = hall.table(1)
+        frozen = countdown_text(remaining_at(cell, lost.since))
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        for size in ((1280, 720), (1920, 1080)):
+            screen = HallScreen(pygame.Surface(size))
+            screen.draw_page(hall, Page(PageKind.WALL), lost.since + 25.0)
+            header = [p.text for p in screen.placed["header"]]
+            assert header[0] == "HUB LOST THE BROKER · 25 s", header
+            assert header[1].startswith(
+                f"{broker.host}:{broker.port}: reconnecting. Clocks stopped at "), header
+            assert header[1].endswith(", not live")
+            cells = [p.text for p in screen.placed["cell:0"]]
+            running_on = countdown_text(remaining_at(cell, lost.since + 25.0))
+            assert frozen in cells and running_on not in cells, cells  # the clock stood still
+            for p in screen.all_placed():
+                assert p.box.contains(p.rect), f"{p.text!r} overflows {p.box}"
+            path = ARTIFACTS / f"broker-lost-{size[0]}x{size[1]}.png"
+            pygame.image.save(screen.surface, str(path))
+        assert screen.surface.get_at((5, 5))[:3] == URGENT  # the header is the red banner
+        broker.restart()
+        wait_until(lambda: feed.hall(time.time()).link_lost is None, timeout=30,
+                   what="the banner gone after the broker is back")
+    finally:
+        client.disconnect()
+        feed.stop()
