@@ -283,6 +283,8 @@ class Competition:
     skipped: list[tuple[Record, str]] = field(default_factory=list)
     """Stored records that did not apply, with the reason (see :meth:`apply_all`)."""
     records: int = 0
+    seated_at: float = 0.0
+    """When the latest draw seated the tables (the assignments' ``issued``)."""
 
     @classmethod
     def replay(cls, records: Iterable[Record]) -> Competition:
@@ -413,6 +415,7 @@ class Competition:
                     starter=self.starter(stage.name, progress.table, progress.next_game),
                     rules=assigned,
                     round=self.round_number(stage.name),
+                    issued=self.seated_at,
                 )
             )
         return out
@@ -521,6 +524,8 @@ class Competition:
                     else None
                 )
                 self._apply_fact(fact)
+                if isinstance(fact, RoundSeated):
+                    self.seated_at = record.at
                 if isinstance(fact, PlayerSanctioned):
                     self.sanctions.append(record)
                 if isinstance(fact, PlayerDetailsChanged) and before is not None:

@@ -85,19 +85,32 @@ class GameEndReason(enum.StrEnum):
 
 
 class ClockEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
+    """A domain event of the move clock; ``type`` names it."""
+
     game: int
+    """The unit's game number (1, 2, … through the day; the hub's assignment sets it)."""
     move: int
+    """A move of the game, counting every seat's moves (1 = the first): which one, the
+    event says."""
 
 
 class GameStarted(ClockEvent, frozen=True, tag="game_started"):
+    """A game began: ``starter`` has the first move (``move`` 1) and its time runs."""
+
     starter: Seat
     seats: int
     move_seconds: float
+    """Seconds each move may take."""
     starter_from: StarterSource = StarterSource.ROTATION
-    """Who chose ``starter`` (absent in events of units before the choice existed)."""
+    """Who chose ``starter``: ``rotation`` (nobody: game 1 seat A, game 2 B, …), ``hub``
+    (the organizer, the assignment's ``starter``), ``table`` (the table before its first
+    press); absent in events of units before the choice existed (= ``rotation``)."""
 
 
 class MovePassed(ClockEvent, frozen=True, tag="move_passed"):
+    """``seat`` pressed its pass button: move ``move`` is over and move ``move`` + 1,
+    the next seat's, begins."""
+
     seat: Seat
     used: float
     """Seconds of clock the move consumed (the full move time when it timed out)."""
@@ -107,13 +120,20 @@ class MovePassed(ClockEvent, frozen=True, tag="move_passed"):
 
 
 class MoveTimedOut(ClockEvent, frozen=True, tag="move_timed_out"):
+    """The time of move ``move`` ran out; the clock waits for ``seat``'s late press."""
+
     seat: Seat
 
 
 class ClockPaused(ClockEvent, frozen=True, tag="clock_paused"):
+    """The clock stopped during move ``move``: ``judge`` (the judge key), ``player_call``
+    (a player called the judge), ``recovered`` (the unit restarted mid-game)."""
+
     seat: Seat | None
+    """The seat whose move it is (null: no move running)."""
     reason: PauseReason
     remaining: float
+    """Seconds left for that move."""
     used: float = 0.0
     """Seconds of its move the active seat had used when the clock stopped (the move time
     minus ``remaining``; 0 with no active seat). After a restart (``recovered``): the time
@@ -121,28 +141,46 @@ class ClockPaused(ClockEvent, frozen=True, tag="clock_paused"):
 
 
 class ClockResumed(ClockEvent, frozen=True, tag="clock_resumed"):
+    """The judge resumed the clock; move ``move`` runs on."""
+
     seat: Seat | None
+    """The seat whose move it is (null: no move running)."""
     remaining: float
+    """Seconds left for that move."""
     paused_for: float
+    """Seconds the clock stood still."""
 
 
 class MoveRestarted(ClockEvent, frozen=True, tag="move_restarted"):
+    """The judge gave ``seat`` move ``move`` again with the full move time."""
+
     seat: Seat
     discarded: float
     """Seconds the seat had used before the judge restarted its move."""
 
 
 class PassUndone(ClockEvent, frozen=True, tag="pass_undone"):
+    """The judge undid the last pass: ``seat`` plays move ``move`` again (the one it had
+    passed) with the time it had left."""
+
     seat: Seat
     remaining: float
+    """Seconds left for that move."""
 
 
 class LastLapStarted(ClockEvent, frozen=True, tag="last_lap_started"):
+    """The last lap began during move ``move``: ``table`` (the bank is empty: the players'
+    keypad or the judge menu), ``hub`` (the round's time is over)."""
+
     source: LastLapSource
     moves_left: int
+    """Moves left in the game, the one in progress included (seats + 1)."""
 
 
 class GameOver(ClockEvent, frozen=True, tag="game_over"):
+    """The game ended: ``went_out`` (a player showed the empty rack: the players' keypad or
+    the judge menu), ``last_lap_done``; ``move`` is the number of moves played."""
+
     reason: GameEndReason
     seat: Seat | None
     """The seat whose move ended the game."""

@@ -34,6 +34,7 @@ from tablekit.config import LinkSettings
 from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.protocol import (
     PROTOCOL_VERSION,
+    WINDOW,
     Ack,
     Cleared,
     DecodeError,
@@ -127,7 +128,7 @@ class TableLink:
         put: Callable[[object], None],
         *,
         mqtt_version: int = 4,
-        window: int = 200,
+        window: int = WINDOW,
         retransmit_after: float = 5.0,
         reconnect_delay: tuple[int, int] = (1, 8),
         keepalive: int | None = None,

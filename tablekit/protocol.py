@@ -78,9 +78,9 @@ GameNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
 MoveNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
 Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]
 SeqOrZero = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
-Wall = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_WALL)]
-Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_SECONDS)]
-MoveSeconds = Annotated[float, msgspec.Meta(gt=0.0, le=3600.0)]
+Wall = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_WALL, description="wall-clock Unix seconds")]
+Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_SECONDS, description="seconds")]
+MoveSeconds = Annotated[float, msgspec.Meta(gt=0.0, le=3600.0, description="seconds")]
 SeatCount = Annotated[int, msgspec.Meta(ge=MIN_SEATS, le=MAX_SEATS)]
 UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
 Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
@@ -96,6 +96,16 @@ AnyUnitEvent = AnyClockEvent | ResultSubmitted
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A message a table unit publishes: decoded strictly (unknown fields refused)."""
+
+    v: Version
+
+
+class _HubMessage(msgspec.Struct, frozen=True):
+    """A message the hub publishes. Versioning rule: a receiver ignores fields it does
+    not know, so a newer hub's messages may gain fields (with defaults) that an older unit
+    or screen skips instead of refusing the message."""
+
     v: Version
 
 
@@ -106,11 +116,15 @@ class EventEnvelope(_Message, frozen=True):
     """One journalled domain event: ``(unit, seq)`` is unique and never reused."""
 
     unit: UnitId
+    """The unit: ``table-NN`` of the topic's table (see "Identity")."""
     table: TableNo
+    """The topic's table."""
     seq: Seq
+    """The unit's journal number of the event: 1, 2, 3, … never reused, surviving restarts."""
     ts: Wall
     """Unit's wall time when the event was journalled."""
     event: AnyUnitEvent
+    """One of the events below, tagged by ``type``."""
 
 
 class TableSnapshot(_Message, frozen=True):
@@ -120,19 +134,26 @@ class TableSnapshot(_Message, frozen=True):
     unit: UnitId
     game: GameNo
     move: MoveNo
+    """The move in progress (0 before the first game)."""
     phase: Phase
+    """``ready`` (waiting for the first press of ``game``), ``running``, ``time_up`` (the
+    active seat ran out; waiting for its late press), ``game_over``."""
     active: Seat | None
+    """The seat whose move it is."""
     remaining: Seconds
     """Seconds left for the active seat, measured at ``measured_at``."""
     measured_at: Wall
     """Unit's wall time at which ``remaining`` was measured."""
     paused: PauseReason | None
+    """Why the clock stands still, or null while it runs."""
     last_lap_left: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS + 1)] | None
     """Moves left in the last lap, the one in progress included (seats + 1 at its start)."""
     timeouts: Annotated[tuple[Count, ...], msgspec.Meta(max_length=MAX_SEATS)]
     """Timeouts in the current game, per seat in seat order."""
     seats: SeatCount
+    """Seats at the table."""
     move_seconds: MoveSeconds
+    """Seconds each move may take."""
 
     @property
     def running(self) -> bool:
@@ -161,51 +182,61 @@ class UnitStatus(_Message, frozen=True):
     table: TableNo
     online: bool
     reason: StatusReason
+    """``connected``, ``shutdown`` (a clean stop), ``lost`` (the Last Will)."""
     ts: Wall
     """Unit's wall time when composed (for a Last Will: when the unit connected)."""
 
 
-class HubStatus(_Message, frozen=True):
+class HubStatus(_HubMessage, frozen=True):
     """Retained online/offline status of the hub; the offline form is its Last Will."""
 
     online: bool
     reason: StatusReason
+    """``connected``, ``shutdown`` (a clean stop), ``lost`` (the Last Will)."""
     ts: Wall
+    """Hub's wall time when composed."""
 
 
 # --- hub → unit ----------------------------------------------------------------------------
 
 
-class SeatAssignment(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class SeatAssignment(msgspec.Struct, frozen=True):
+    """One seat of an :class:`Assignment`."""
+
     seat: Seat
     name: Name
+    """The player's name as the table shows it."""
     player: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
     """The organizer's player id, when there is one."""
 
 
-class AssignedRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class AssignedRules(msgspec.Struct, frozen=True):
     """The ruleset parameters a unit needs; new ones are added with defaults."""
 
     move_seconds: MoveSeconds = 40.0
+    """Seconds each move may take."""
     ruleset: Annotated[str, msgspec.Meta(max_length=40)] = ""
     """Name of the tournament's ruleset (tablekit.rulesets), for result entry."""
     scoring: Ruleset | None = None
     """The ruleset itself, so a unit scores a custom ruleset exactly as the hub does."""
 
 
-class Assignment(_Message, frozen=True):
+class Assignment(_HubMessage, frozen=True):
     """Retained: who sits where at a table and which game they play next."""
 
     table: TableNo
     game: GameNo
+    """The game the table plays next (game numbers run on through the day)."""
     seats: Annotated[
         tuple[SeatAssignment, ...], msgspec.Meta(min_length=MIN_SEATS, max_length=MAX_SEATS)
     ]
+    """3 or 4 seats, exactly A, B, C[, D] in order."""
     starter: Seat | None = None
     """Seat that starts the game; None = by rotation (game 1: A, game 2: B, …)."""
     rules: AssignedRules = AssignedRules()
     round: RoundNo = 0
     issued: Wall = 0.0
+    """Hub's wall time of the draw (or command) that seated the table; 0 = not known."""
 
     def __post_init__(self) -> None:
         letters = [s.seat for s in self.seats]
@@ -228,17 +259,21 @@ class BroadcastKind(enum.StrEnum):
     """A line of text for every table display."""
 
 
-class Broadcast(_Message, frozen=True):
+class Broadcast(_HubMessage, frozen=True):
     """Retained hub → all tables message; apply each ``id`` at most once."""
 
     id: Seq
+    """Distinct per broadcast: a unit applies each id at most once."""
     kind: BroadcastKind
+    """``last_lap`` (the round's time is over: every running game plays its last lap),
+    ``start_round``, ``message`` (``text`` for every display)."""
     round: RoundNo = 0
     text: Text = ""
     ts: Wall = 0.0
+    """Hub's wall time when sent."""
 
 
-class Ack(_Message, frozen=True):
+class Ack(_HubMessage, frozen=True):
     """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
     refused and listed in ``refused``.
 
@@ -249,8 +284,12 @@ class Ack(_Message, frozen=True):
 
     unit: UnitId
     upto: SeqOrZero
+    """Every seq 1…upto is settled: stored, or refused and listed in ``refused`` (0: none)."""
     resend_from: Seq | None = None
+    """Republish from this seq (the hub saw a gap)."""
     refused: Annotated[tuple[Seq, ...], msgspec.Meta(max_length=WINDOW)] = ()
+    """The seqs from upto − 199 to upto that the hub refused or holds in conflict: set
+    them aside, do not delete them."""
 
 
 class RefusalCode(enum.StrEnum):
@@ -266,23 +305,27 @@ class RefusalCode(enum.StrEnum):
     """The hub already stores another event under this seq: both are kept for the judge."""
 
 
-class Refusal(_Message, frozen=True):
+class Refusal(_HubMessage, frozen=True):
     """The hub refused event ``seq`` of ``unit``, for ``reason``: the unit sets it aside for
     the judge and its queue moves on (the next :class:`Ack` lists it in ``refused``)."""
 
     unit: UnitId
     seq: Seq
     code: RefusalCode
+    """``invalid`` (unknown type or field, wrong type), ``range`` (a number out of range),
+    ``version``, ``conflict`` (another event is stored under this seq)."""
     reason: Text
+    """What is wrong, in words."""
 
 
-class ResultAck(_Message, frozen=True):
+class ResultAck(_HubMessage, frozen=True):
     """The hub accepted or rejected a table's submitted result for ``game``."""
 
     unit: UnitId
     game: GameNo
     accepted: bool
     reason: Text = ""
+    """Why it was rejected (empty when accepted)."""
     round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
     """The round of the submission answered (the assignment's ``round``)."""
 
@@ -290,7 +333,7 @@ class ResultAck(_Message, frozen=True):
 # --- hub → screens and dashboards -----------------------------------------------------------
 
 
-class RoundInfo(_Message, frozen=True):
+class RoundInfo(_HubMessage, frozen=True):
     """Retained on ``…/hub/round``: the round in play (or just closed)."""
 
     stage: Label
@@ -310,7 +353,7 @@ class RoundInfo(_Message, frozen=True):
     """Keep the standings off the screen until the round is closed."""
 
 
-class StandingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class StandingLine(msgspec.Struct, frozen=True):
     place: Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
     """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
     name: Name
@@ -319,7 +362,7 @@ class StandingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     games: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
 
 
-class StandingsBoard(_Message, frozen=True):
+class StandingsBoard(_HubMessage, frozen=True):
     """Retained on ``…/hub/standings``: the standings as of ``after_round``."""
 
     stage: Label
@@ -329,7 +372,7 @@ class StandingsBoard(_Message, frozen=True):
     final: bool = False
 
 
-class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_defaults=True):
+class SeatingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     name: Name
     table: TableNo
     seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
@@ -338,7 +381,7 @@ class SeatingLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True, omit_
     (omitted: the last word); screens sort the rows by surname, then given name."""
 
 
-class SeatingBoard(_Message, frozen=True):
+class SeatingBoard(_HubMessage, frozen=True):
     """Retained on ``…/hub/seating``: the next round's seating ("find your table")."""
 
     stage: Label

@@ -165,6 +165,8 @@ class ResultSubmitted(
     """Moves played in the game (for the record)."""
     report: GameReport
     judge_override: bool = False
+    """True: the judge accepted the shown score on the players' behalf (not every seat
+    confirmed it); false: every seat confirmed it."""
     round: int = 0
     """The hub's round the game belongs to (from its assignment; 0: none). A result
     delivered late, after the hub moved on, is refused instead of landing in another round."""

@@ -68,8 +68,13 @@ class RackReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     seat: Seat
     tiles: int = 0
+    """The sum of the numbers on the tiles left on the rack, jokers excluded."""
     jokers: int = 0
+    """Jokers left on the rack."""
     opening: Opening = Opening.OPENED
+    """``opened`` (made the initial meld), ``not_opened`` (never did: a flat penalty),
+    ``could_have_opened`` (the judge: could have, did not: 200), ``waived`` (the judge
+    waived that, it scores as ``not_opened``)."""
 
     @property
     def empty(self) -> bool:
@@ -82,7 +87,10 @@ class GameReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     game: int
     ending: GameEnding
+    """``went_out`` (a player emptied the rack), ``nobody_out`` (the bank ran empty or the
+    round time was over, after the last lap)."""
     racks: tuple[RackReport, ...]
+    """One per seat, in seat order."""
 
 
 class SeatScore(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
