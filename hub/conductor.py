@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -29,7 +29,7 @@ from hub.competition import (
 )
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, TournamentError
+from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
 from tablekit.protocol import (
     PROTOCOL_VERSION,
     Broadcast,
@@ -207,7 +207,10 @@ class Conductor:
         yield Outgoing(self.topics.round, encode(info))
         players = state.players
         finished = state.phase is EventPhase.FINISHED
-        ranked = state.final_ranking() if finished else state.standings(stage_name).rows
+        board_rows: Sequence[RankingRow | StandingRow] = (
+            state.final_ranking() if finished else state.standings(stage_name).rows
+        )
+        ranked = ties_by_name(board_rows, players)
         rows = tuple(
             StandingLine(
                 place=r.place, name=_name(players[r.player_id].name), big=r.big,

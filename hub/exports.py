@@ -23,7 +23,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from hub.competition import Competition, OrganizerFact, ResultVersion
-from hub.tournament import Player, PlayerSanctioned, SanctionKind, Standings, player_order
+from hub.tournament import (
+    Player,
+    PlayerSanctioned,
+    SanctionKind,
+    Standings,
+    player_order,
+    ties_by_name,
+)
 from tablekit.scoring import Opening
 from tablekit.seats import seats_for, starting_seat
 
@@ -115,10 +122,11 @@ def standings_grid(
         title = f"Standings of table {table}, {stage}"
     else:
         standings, title = event.standings(stage), f"Standings after {stage}"
-    labels = place_labels([r.place for r in standings.rows])
+    listed = ties_by_name(standings.rows, event.players)
+    labels = place_labels([r.place for r in listed])
     sanctions = bool(comp.sanctions)
     rows = []
-    for label, row in zip(labels, standings.rows, strict=True):
+    for label, row in zip(labels, listed, strict=True):
         player = _player(comp, row.player_id)
         cells: tuple[str, ...] = (
             label,
@@ -152,7 +160,7 @@ def _sanctions_note(comp: Competition) -> str:
 def ranking_grid(comp: Competition) -> Grid:
     """The final ranking with titles (and league tournament points for a league event)."""
     event = comp.event
-    ranking = event.final_ranking()
+    ranking = ties_by_name(event.final_ranking(), event.players)
     league = event.league_points() if event.format.league else {}
     labels = place_labels([r.place for r in ranking])
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
@@ -425,7 +433,7 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
     ]
     disqualified = comp.event.disqualified
     rows = []
-    for row in standings.rows:
+    for row in ties_by_name(standings.rows, comp.event.players):
         warnings = sum(
             1
             for r in comp.sanctions_of(row.player_id)
@@ -580,7 +588,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
     if league:
         headers.append("league_points")
     rows = []
-    for row in event.final_ranking():
+    for row in ties_by_name(event.final_ranking(), event.players):
         player = _player(comp, row.player_id)
         cells = [
             str(row.place),

@@ -20,19 +20,22 @@ from hub.players_csv import parse_players_csv
 from hub.season import SeasonEvent, match_key, season_lines
 from hub.store import EventStore
 from hub.tournament import Player, player_order
-from tablekit.protocol import SeatingBoard, Topics, decode
+from tablekit.protocol import SeatingBoard, StandingsBoard, Topics, decode
 
 TOPICS = Topics("hall", "cup")
 
 
-def seating_board(db: Path) -> SeatingBoard:
-    """The seating board the hub publishes for the screens."""
+def sent_by_topic(db: Path) -> dict[str, bytes]:
+    """What the hub publishes for the tables and screens."""
     store = EventStore(db)
     try:
-        sent = {m.topic: m.payload for m in Conductor(Organizer(store), TOPICS).messages()}
+        return {m.topic: m.payload for m in Conductor(Organizer(store), TOPICS).messages()}
     finally:
         store.close()
-    return decode(SeatingBoard, sent[TOPICS.seating])
+
+
+def seating_board(db: Path) -> SeatingBoard:
+    return decode(SeatingBoard, sent_by_topic(db)[TOPICS.seating])
 
 
 def rows(text: str) -> list[tuple[str, str, str | None]]:
@@ -192,6 +195,13 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     assert {r.surname for r in board.rows} == {"", "de Lange"}  # sent when not the last word
 
     assert [r[1] for r in exports.players_grid(comp).rows] == ORDERED
+    # Nobody has played yet: everyone shares place 1, listed by name on paper and screen.
+    assert [r[1] for r in exports.standings_grid(comp).rows] == ORDERED
+    standings_csv = exports.standings_csv(comp, ";").splitlines()[1:]
+    assert [line.split(";")[3] for line in standings_csv] == ORDERED
+    standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
+    assert {r.place for r in standings.rows} == {1}
+    assert [r.name for r in standings.rows] == ORDERED
     by_key = {match_key(p.name): p for p in comp.event.players.values()}
     level = SeasonEvent("e.sqlite3", "Liga", dict.fromkeys(by_key, 10), by_key)
     lines_, _ = season_lines([level])

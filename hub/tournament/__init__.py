@@ -51,7 +51,7 @@ from hub.tournament.league import (
     tournament_points,
 )
 from hub.tournament.names import collation_key, name_order, split_name
-from hub.tournament.players import Player, by_rating, index_players, player_order
+from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset
 from hub.tournament.progress import (
     EventState,
@@ -176,5 +176,6 @@ __all__ = [
     "split_name",
     "table_sizes",
     "three_tables_needed",
+    "ties_by_name",
     "tournament_points",
 ]

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 import msgspec
 
@@ -40,6 +41,29 @@ class Player(msgspec.Struct, frozen=True):
 def player_order(player: Player) -> tuple[NameKey, str]:
     """The order of every list of people: surname, then given name, Polish order (then id)."""
     return (name_order(player.name, player.surname), player.id)
+
+
+class Placed(Protocol):
+    @property
+    def place(self) -> int: ...
+
+    @property
+    def player_id(self) -> str: ...
+
+
+PlacedT = TypeVar("PlacedT", bound=Placed)
+
+
+def ties_by_name(rows: Iterable[PlacedT], players: Mapping[str, Player]) -> list[PlacedT]:
+    """Standings or ranking rows as printed and shown: by place, players sharing a place
+    by surname, then given name (:func:`player_order`). Display only: the core breaks
+    ties where they matter by its own rules, never by this order."""
+
+    def key(row: PlacedT) -> tuple[int, tuple[NameKey, str]]:
+        player = players.get(row.player_id) or Player(row.player_id, row.player_id)
+        return (row.place, player_order(player))
+
+    return sorted(rows, key=key)
 
 
 def index_players(players: Iterable[Player]) -> dict[str, Player]:
