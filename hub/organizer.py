@@ -259,7 +259,8 @@ class Organizer:
         new_club = new_club or None
         if len(new_name) > MAX_NAME:
             raise CompetitionError(f"{what}: the name is longer than {MAX_NAME} characters")
-        if (new_name, new_surname, new_club) == (old.name, old.surname, old.club):
+        now = split_name(new_name, new_surname)
+        if (new_name, now, new_club) == (old.name, split_name(old.name, old.surname), old.club):
             raise CompetitionError(f"{what}: nothing to change (give a name, surname or club)")
         key = player_key(new_name, new_club)
         for other in event.players.values():

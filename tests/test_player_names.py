@@ -139,6 +139,7 @@ def test_renaming_a_player_is_audited_and_shows_everywhere(tmp_path: Path) -> No
     [
         (("P002", "Jan Kowalski", "--why", "x"), "'Jan Kowalski' (SP 1) is already registered"),
         (("P002", "Anna Nowak", "--why", "x"), "nothing to change"),
+        (("P002", "--surname", "Nowak", "--why", "x"), "nothing to change"),
         (("P002", "Anna Nowak", "--why", "  "), "say why (--why)"),
         (("P002", "Anna Nowak", "--surname", "Kowal", "--why", "x"), "is not the end of"),
         (("P002", "--club", "A", "--no-club", "--why", "x"), "--club or --no-club, not both"),
