@@ -26,7 +26,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub result enter --stage round-1 --table 2 --game 1 --racks "…" --why … [--yes]
     rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
     rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
-    rummikub result history --table 2 --game 1
+    rummikub result history --table 2 --game 1 | result corrections
     rummikub sanction warn ID --why … | deduct ID --big N --why … | disqualify ID --why …
     rummikub sanction list
     rummikub players history ID
@@ -110,6 +110,7 @@ from hub.tournament import (
     Player,
     PlayerSanctioned,
     RoundSeated,
+    RoundUndone,
     SanctionKind,
     Stage,
     TablePlaces,
@@ -720,6 +721,13 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
         lines.append(f"Phase:    {phase.value}")
     minutes = f"{created.round_minutes:g} min" if created.round_minutes else "no limit"
     lines.append(f"Round time: {minutes}")
+    corrections = sum(len(v) - 1 for v in comp.results.values())
+    if corrections or comp.sanctions or comp.undone:
+        lines.append(
+            f"Judges:   {corrections} correction(s), {len(comp.sanctions)} sanction(s), "
+            f"{len(comp.undone)} draw(s) undone (rummikub result corrections, "
+            "rummikub sanction list)"
+        )
     ctx.print(*lines)
     if comp.fixed:
         rows = []
@@ -1245,6 +1253,19 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_result_corrections(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    grid = exports.corrections_grid(comp)
+    ctx.print(render(grid) if grid.rows else "No corrections recorded")
+    for record, tables in comp.undone:
+        stage = record.fact.stage if isinstance(record.fact, RoundUndone) else "?"
+        ctx.print(
+            f"Draw of {stage} undone {when(record.at)} by {record.by or '-'} "
+            f"({len(tables)} tables); why: {record.why}"
+        )
+    return 0
+
+
 # --- commands: sanctions, a player's history -------------------------------------------------
 
 
@@ -1657,6 +1678,12 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="record a correction that changes who qualified, a seating drawn, places, "
         "titles or league points without asking (scripts); it is still printed",
+    )
+    leaf(
+        results,
+        "corrections",
+        cmd_result_corrections,
+        "every correction of the event (who, when, why) and every draw undone",
     )
     p = leaf(results, "history", cmd_result_history, "every version of a game's result")
     p.add_argument("--table", type=_positive_int, required=True)

@@ -246,6 +246,36 @@ def players_grid(comp: Competition) -> Grid:
     )
 
 
+def corrections_grid(comp: Competition) -> Grid:
+    """Every judge's correction of the event, in the order recorded: which game, which
+    version, who, when and why (each game's versions: ``rummikub result history``)."""
+    entries = [
+        (version.record, number)
+        for versions in comp.results.values()
+        for number, version in enumerate(versions, start=1)
+        if number > 1
+    ]
+    entries.sort(key=lambda e: e[0].at)
+    rows = [
+        (
+            record.stage,
+            str(record.table),
+            str(record.report.game),
+            str(number),
+            _iso(record.at),
+            record.by,
+            record.why,
+        )
+        for record, number in entries
+    ]
+    return Grid(
+        "Corrections (poprawki)",
+        ("Stage", "Table", "Game", "Ver", "When", "By", "Why"),
+        rows,
+        numeric=frozenset({1, 2, 3}),
+    )
+
+
 def version_grid(
     comp: Competition,
     stage: str,

@@ -224,3 +224,22 @@ def test_a_deduction_in_an_earlier_round_is_shown_before_it_is_stored(tmp_path: 
     assert [r.why for r in comp.sanctions] == ["przeszkadzanie"]
     # A warning changes nothing weighty: recorded at once.
     c.ok("sanction", "warn", ninth.player_id, "--why", "uwaga")
+
+
+def test_every_correction_and_undone_draw_is_listed_for_the_judge(tmp_path: Path) -> None:
+    c = checked_in(tmp_path, "school", 8)
+    assert "No corrections recorded" in c.ok("result", "corrections")
+    c.ok("round", "draw", "--seed", "1")
+    c.ok("round", "undo", "--why", "drawn too early", by="Ola")
+    c.ok("round", "draw", "--seed", "1")
+    play_round(c, random.Random(3))
+    racks = ("--racks", "A=0 B=1 C=2 D=3")
+    c.ok("result", "enter", "--table", "2", "--game", "1", *racks, "--why", "B miscounted",
+         by="sędzia Jan")
+    listed = c.ok("result", "corrections")
+    row = next(ln for ln in listed.splitlines() if ln.startswith("round-1"))
+    assert row.split()[:4] == ["round-1", "2", "1", "2"]
+    assert "sędzia Jan" in row and "B miscounted" in row
+    assert "Draw of round-1 undone" in listed and "by Ola" in listed
+    assert "drawn too early" in listed
+    assert "1 correction(s), 0 sanction(s), 1 draw(s) undone" in c.ok("event", "show")
