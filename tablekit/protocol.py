@@ -358,7 +358,9 @@ class StandingLine(msgspec.Struct, frozen=True):
     """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
     name: Name
     big: Points
+    """Big points, after any the judge deducted (a sanction)."""
     small: Points
+    """Small points, the winner plus: one convention for every ruleset, 002 included."""
     games: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
 
 
