@@ -29,6 +29,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub result history --table 2 --game 1 | result corrections
     rummikub sanction warn ID --why … | deduct ID --big N --why … | disqualify ID --why …
     rummikub sanction list
+    rummikub tie list | decide ID… --scope S --why … [--shared] | lot [ID…] [--scope S]
     rummikub players history ID
     rummikub standings [--stage NAME] [--table N] [--overall]
     rummikub ranking
@@ -79,7 +80,7 @@ from hub.competition import (
     ResultVersion,
     TableProgress,
 )
-from hub.exports import Grid
+from hub.exports import Grid, signed
 from hub.hall import State, countdown_text, wait_text
 from hub.live import LiveView, TableLive
 from hub.organizer import Organizer
@@ -105,6 +106,7 @@ from hub.service import parse_broker
 from hub.store import MAX_REFUSAL_LOG, EventStore, StoreError
 from hub.tournament import (
     PRESET_NAMES,
+    RANKING_SCOPE,
     Everyone,
     Phase,
     Player,
@@ -114,6 +116,9 @@ from hub.tournament import (
     SanctionKind,
     Stage,
     TablePlaces,
+    Tie,
+    TieAtCutError,
+    TieHow,
     TopAcrossTables,
     TopOverall,
     TournamentError,
@@ -753,6 +758,83 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
                 )
             ),
         )
+    ties = ties_lines(comp)
+    if ties:
+        ctx.print("", *ties)
+    return 0
+
+
+# --- ties at a cut --------------------------------------------------------------------------
+
+
+def tie_text(comp: Competition, tie: Tie) -> str:
+    """Level players at a cut, with names, and how the head judge records the decision."""
+    players = comp.event.players
+    names = ", ".join(
+        f"{pid} {players[pid].name}" if pid in players else pid for pid in tie.players
+    )
+    ids = " ".join(tie.players)
+    return (
+        f"Level in {tie.scope} ({tie.big} BP, {signed(tie.small)} SP): {names}. The head "
+        f"judge decides: rummikub tie decide --scope {tie.scope} {ids} --why … (best first)"
+        + (", or --shared to keep the shared place" if tie.scope == RANKING_SCOPE else "")
+        + f"; or a lot the judge orders: rummikub tie lot --scope {tie.scope} {ids}"
+    )
+
+
+def ties_lines(comp: Competition) -> list[str]:
+    """Ties the head judge must decide now, then every decision recorded."""
+    pending = comp.event.pending_ties()
+    lines = [tie_text(comp, tie) for tie in pending]
+    if pending:
+        lines.insert(0, f"Ties at a cut to decide ({len(pending)}):")
+    lines += [exports.tie_decision_text(comp, record) for record in comp.ties]
+    return lines
+
+
+def _tie_target(
+    comp: Competition, ids: Sequence[str], scope: str | None
+) -> tuple[str, tuple[str, ...]]:
+    """The scope and players of a decision: as given, else the pending tie they name."""
+    players = tuple(resolve_player(comp, text) for text in ids)
+    pending = comp.event.pending_ties()
+    if scope is not None and players:
+        return scope, players
+    matching = [
+        t
+        for t in pending
+        if (scope is None or t.scope == scope) and set(players) <= set(t.players)
+    ]
+    if len(matching) != 1:
+        listed = "; ".join(f"{t.scope}: {' '.join(t.players)}" for t in pending) or "none"
+        raise CliError(
+            f"tie: give --scope and the players (best first); ties to decide now: {listed}"
+        )
+    tie = matching[0]
+    return tie.scope, players or tie.players
+
+
+def cmd_tie_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    lines = ties_lines(comp)
+    ctx.print(*(lines or ["No tie at a cut to decide, none decided"]))
+    return 0
+
+
+def cmd_tie_decide(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    scope, players = _tie_target(org.competition, args.ids, args.scope)
+    how = TieHow.SHARED if args.shared else TieHow.JUDGE
+    record = org.decide_tie(scope, players, how, why=args.why or "")
+    ctx.print(exports.tie_decision_text(org.competition, record))
+    return 0
+
+
+def cmd_tie_lot(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    scope, players = _tie_target(org.competition, args.ids, args.scope)
+    record = org.decide_tie(scope, players, TieHow.LOT, why=args.why or "", seed=args.seed)
+    ctx.print(exports.tie_decision_text(org.competition, record))
     return 0
 
 
@@ -953,7 +1035,18 @@ def seating_text(comp: Competition, seated: RoundSeated) -> str:
 
 def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    seated = org.draw(args.seed)
+    try:
+        seated = org.draw(args.seed)
+    except TieAtCutError as err:
+        comp = org.competition
+        ctx.print(
+            f"The draw stops at a cut: players level on big and small points reach different "
+            f"things ({err.what}); the head judge decides (002, RULES.md §3.5).",
+            *(tie_text(comp, tie) for tie in err.ties),
+        )
+        raise CliError(
+            f"round draw: {len(err.ties)} tie(s) at a cut for the head judge; nothing drawn"
+        ) from None
     ctx.print(seating_text(org.competition, seated))
     return 0
 
@@ -1741,6 +1834,23 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("dir", type=Path)
     p.add_argument("--stage", help="default: the latest round")
+
+    tie = group(
+        "tie", "ties at a cut: the head judge's decision, or a lot the judge orders (recorded)"
+    )
+    leaf(tie, "list", cmd_tie_list, "ties to decide now and every decision recorded")
+    p = leaf(tie, "decide", cmd_tie_decide, "the head judge's order of level players")
+    p.add_argument("ids", nargs="+", metavar="ID", help="the level players, best first")
+    p.add_argument("--scope", help="the ranking (as rummikub tie list shows it)")
+    p.add_argument("--why", help="the reason (required)")
+    p.add_argument(
+        "--shared", action="store_true", help="final places only: they keep the shared place"
+    )
+    p = leaf(tie, "lot", cmd_tie_lot, "a lot the head judge orders for level players")
+    p.add_argument("ids", nargs="*", metavar="ID", help="default: the one tie to decide")
+    p.add_argument("--scope", help="the ranking (as rummikub tie list shows it)")
+    p.add_argument("--seed", type=int, help="the lot's seed (default: random, recorded)")
+    p.add_argument("--why", help="an optional note")
 
     season = group("season", "league season across tournaments")
     p = leaf(season, "table", cmd_season_table, "season table over finished league events")

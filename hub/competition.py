@@ -34,6 +34,7 @@ from hub.tournament import (
     SanctionKind,
     SeatedTable,
     Stage,
+    TieDecided,
     TournamentError,
     TournamentFormat,
     preset,
@@ -278,6 +279,9 @@ class Competition:
     """Every change of a player's name or club, with who, when, why and what it was."""
     starters: dict[tuple[str, int, int], StarterChosen] = field(default_factory=dict)
     """The organizer's starting seats by (stage, table, game); the latest choice counts."""
+    ties: list[OrganizerFact] = field(default_factory=list)
+    """Every head judge's decision on a tie at a cut (a :class:`TieDecided` fact) with
+    who, when and why."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -319,6 +323,7 @@ class Competition:
         new.undone = list(self.undone)
         new.player_changes = list(self.player_changes)
         new.starters = dict(self.starters)
+        new.ties = list(self.ties)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -531,6 +536,8 @@ class Competition:
                 if isinstance(fact, PlayerDetailsChanged) and before is not None:
                     after = self.event.players[fact.player_id]
                     self.player_changes.append(PlayerChange(record, before, after))
+                if isinstance(fact, TieDecided):
+                    self.ties.append(record)
             case RoundStarted(stage=stage):
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:
@@ -686,12 +693,17 @@ def _ranking_changes(before: EventState, after: EventState) -> list[Change]:
                        (was.title if was else None) or "-", row.title or "-")
             )
     if before.format.league:
-        points_before, points_after = before.league_points(), after.league_points()
+        # A shared place the head judge has not decided shows its points as "?".
+        points_before, points_after = before.league_points_so_far(), after.league_points_so_far()
         for pid, points in sorted(points_after.items()):
-            had = str(points_before.get(pid, "-"))
-            if had != str(points):
-                changes.append(Change(ChangeKind.LEAGUE, "", pid, had, str(points)))
+            had = _points_text(points_before.get(pid, "-"))
+            if had != _points_text(points):
+                changes.append(Change(ChangeKind.LEAGUE, "", pid, had, _points_text(points)))
     return changes
+
+
+def _points_text(points: int | str | None) -> str:
+    return "?" if points is None else str(points)
 
 
 def _sanctioned(record: OrganizerFact) -> str:

@@ -33,6 +33,7 @@ from typing import Final
 
 import msgspec
 
+from hub import exports
 from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
 from hub.competition import CompetitionError, new_event
 from hub.hall import HallView
@@ -40,7 +41,7 @@ from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, SeatedTable, TournamentError, TournamentFormat, preset
+from hub.tournament import Player, SeatedTable, TieHow, TournamentError, TournamentFormat, preset
 from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
@@ -114,6 +115,14 @@ def demo_ruleset(preset_name: str, players: int, move_seconds: float) -> Ruleset
         title=f"{base.title}, {move_seconds:g} s a move (demo)",
         move_seconds=move_seconds,
     )
+
+
+def _judge_orders_lots(org: Organizer) -> None:
+    """The demo's head judge: every tie at a cut is decided by a lot the judge orders,
+    recorded and printed (at a real event the judge may also choose)."""
+    for tie in org.competition.event.pending_ties():
+        record = org.decide_tie(tie.scope, tie.players, TieHow.LOT, why="demo: the judge's lot")
+        print(f"demo: {exports.tie_decision_text(org.competition, record)}", flush=True)
 
 
 class Demo:
@@ -245,6 +254,7 @@ class Demo:
                     stage = state.current_stage.name if state.current_stage else ""
                     org.close_round()
                     print(f"demo: {stage} closed: every result is in", flush=True)
+                    _judge_orders_lots(org)
                     if org.competition.event.phase is EventPhase.FINISHED:
                         self._print_ranking(org)
                         return

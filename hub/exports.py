@@ -24,11 +24,15 @@ from dataclasses import dataclass
 
 from hub.competition import Competition, OrganizerFact, ResultVersion
 from hub.tournament import (
+    RANKING_SCOPE,
     Player,
     PlayerSanctioned,
     SanctionKind,
     Standings,
+    TieDecided,
+    TieHow,
     player_order,
+    split_scope,
     ties_by_name,
 )
 from tablekit.scoring import Opening
@@ -141,12 +145,100 @@ def standings_grid(
             cells = (*cells, sanction_text(comp, row.player_id, row.deducted))
         rows.append(cells)
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "BP", "SP", "Games")
+    notes = [_sanctions_note(comp)] if sanctions else []
+    if not overall:
+        notes += ties_notes(comp, stage, table)
     return Grid(
         title,
         (*headers, "Sanctions") if sanctions else headers,
         rows,
-        note=_sanctions_note(comp) if sanctions else "",
+        note=" ".join(notes),
         numeric=frozenset({4, 5, 6}),
+    )
+
+
+TIE_WORDS: dict[TieHow, str] = {
+    TieHow.JUDGE: "the head judge's decision",
+    TieHow.LOT: "a lot the head judge ordered",
+    TieHow.SHARED: "the head judge let them share the place",
+}
+
+
+def _tie(record: OrganizerFact) -> TieDecided:
+    assert isinstance(record.fact, TieDecided)
+    return record.fact
+
+
+def tie_decision_text(comp: Competition, record: OrganizerFact) -> str:
+    """One decided tie: who is ahead of whom, how, by whom, when, why."""
+    fact = _tie(record)
+    names = [f"{_player(comp, pid).name} ({pid})" for pid in fact.order]
+    joined = ", ".join(names) if fact.how is TieHow.SHARED else " ahead of ".join(names)
+    how = TIE_WORDS[fact.how] + (f", seed {fact.seed}" if fact.seed is not None else "")
+    why = f"; why: {record.why}" if record.why else ""
+    return (
+        f"Tie in {fact.scope}: {joined} — {how}, recorded by {record.by or '-'} at "
+        f"{_iso(record.at)}{why}."
+    )
+
+
+def ties_notes(comp: Competition, stage: str | None, table: int | None = None) -> list[str]:
+    """The decided ties in ``stage``'s ranking and at its tables (or only ``table``);
+    ``stage`` None: the final ranking."""
+    out = []
+    for record in comp.ties:
+        scope_stage, scope_table = split_scope(_tie(record).scope)
+        if stage is None:
+            wanted = scope_stage == RANKING_SCOPE
+        else:
+            wanted = scope_stage == stage and (table is None or scope_table in (None, table))
+        if wanted:
+            out.append(tie_decision_text(comp, record))
+    return out
+
+
+def ties_grid(comp: Competition) -> Grid:
+    """Every tie decision of the head judge, in the order recorded."""
+    rows = []
+    for record in comp.ties:
+        fact = _tie(record)
+        rows.append(
+            (
+                fact.scope,
+                ", ".join(f"{_player(comp, pid).name} ({pid})" for pid in fact.order),
+                fact.how.value + (f" (seed {fact.seed})" if fact.seed is not None else ""),
+                record.by,
+                _iso(record.at),
+                record.why,
+            )
+        )
+    return Grid(
+        "Ties decided by the head judge (best first)",
+        ("Scope", "Players", "How", "By", "When", "Why"),
+        rows,
+    )
+
+
+def league_cells(comp: Competition) -> dict[str, str]:
+    """League points per player as shown; a shared place not decided yet is ``?``."""
+    event = comp.event
+    if not event.format.league:
+        return {}
+    return {
+        pid: "?" if n is None else str(n) for pid, n in event.league_points_so_far().items()
+    }
+
+
+def undecided_ranking_note(comp: Competition) -> str:
+    ties = comp.event.ranking_ties()
+    if not ties:
+        return ""
+    listed = "; ".join(
+        ", ".join(f"{_player(comp, pid).name} ({pid})" for pid in tie.players) for tie in ties
+    )
+    return (
+        f"Not decided yet — level on a place that carries a title or league points: "
+        f"{listed}. The head judge decides (rummikub tie list)."
     )
 
 
@@ -161,7 +253,7 @@ def ranking_grid(comp: Competition) -> Grid:
     """The final ranking with titles (and league tournament points for a league event)."""
     event = comp.event
     ranking = ties_by_name(event.final_ranking(), event.players)
-    league = event.league_points() if event.format.league else {}
+    league = league_cells(comp)
     labels = place_labels([r.place for r in ranking])
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
     if league:
@@ -184,15 +276,17 @@ def ranking_grid(comp: Competition) -> Grid:
             signed(row.small),
         )
         if league:
-            cells = (*cells, str(league[row.player_id]))
+            cells = (*cells, league[row.player_id])
         if sanctions:
             cells = (*cells, sanction_text(comp, row.player_id, deducted.get(row.player_id, 0)))
         rows.append(cells)
     name = comp.created.name if comp.created else ""
+    notes = [undecided_ranking_note(comp), *ties_notes(comp, None)]
     return Grid(
         f"Final ranking — {name}" if name else "Final ranking",
         headers,
         rows,
+        note=" ".join(n for n in notes if n),
         numeric=frozenset({6, 7, 8}),
     )
 
@@ -613,7 +707,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
     """The final ranking: place, player, title, BP, SP (stored, like every CSV), and the
     league points of a league event."""
     event = comp.event
-    league = event.league_points() if event.format.league else {}
+    league = league_cells(comp)
     headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp", "disqualified"]
     if league:
         headers.append("league_points")
@@ -632,7 +726,7 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
             "1" if row.player_id in event.disqualified else "0",
         ]
         if league:
-            cells.append(str(league[row.player_id]))
+            cells.append(league[row.player_id])
         rows.append(cells)
     return csv_text(headers, rows, delimiter)
 

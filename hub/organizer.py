@@ -56,6 +56,9 @@ from hub.tournament import (
     RoundUndone,
     SanctionKind,
     SeedsDeclared,
+    TieDecided,
+    TieHow,
+    lot_order,
     preset,
 )
 from hub.tournament.names import check_surname, full_name, split_name
@@ -330,6 +333,32 @@ class Organizer:
         weighty = [c for c in self.effects(record) if c.weighty]
         if weighty:
             raise UnconfirmedChangeError(what, weighty)
+
+
+    def decide_tie(
+        self,
+        scope: str,
+        players: Sequence[str],
+        how: TieHow = TieHow.JUDGE,
+        *,
+        why: str = "",
+        seed: int | None = None,
+    ) -> OrganizerFact:
+        """The head judge's decision on players level at a cut in ``scope``: their order
+        (best first, with the reason), a lot the judge orders (drawn now from ``seed``,
+        default random, and recorded), or for final places that they share the place."""
+        if how is TieHow.LOT:
+            seed = secrets.randbelow(2**31) if seed is None else seed
+            order = lot_order(players, seed)
+        else:
+            if not why.strip():
+                raise CompetitionError(f"tie in {scope}: say why the judge decided so (--why)")
+            order, seed = tuple(players), None
+        self.competition.event.check_tie(scope, order)
+        fact = TieDecided(scope, order, how, seed)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        self.record(record)
+        return record
 
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
         self.record_facts([SeedsDeclared(tuple(player_ids))])

@@ -22,6 +22,7 @@ from hub.tournament import (
     Player,
     PlayerCountError,
     SeasonRow,
+    TieAtCutError,
     TournamentFormat,
     player_order,
     preset,
@@ -87,7 +88,14 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
         raise SeasonError(f"{source}: {created.name!r} is not finished ({event.phase})")
     points: dict[str, int] = {}
     players: dict[str, Player] = {}
-    for pid, pts in event.league_points().items():
+    try:
+        league_points = event.league_points()
+    except TieAtCutError as err:
+        raise SeasonError(
+            f"{source}: {created.name!r} has shared places the head judge has not decided "
+            f"({err}); decide them in that event (rummikub tie list)"
+        ) from None
+    for pid, pts in league_points.items():
         player = event.players[pid]
         key = match_key(player.name)
         if key in players:

@@ -17,9 +17,12 @@ from hub.tournament import (
     PlayerScore,
     RoundClosed,
     RoundSeated,
+    TieDecided,
+    TieHow,
     TournamentFormat,
     check_in_all,
     compute_standings,
+    lot_order,
 )
 
 Scores = dict[str, tuple[int, int]]
@@ -101,14 +104,33 @@ def play_event(
     results: ResultMaker = win_only,
     fixed: Callable[[str, int, int, tuple[str, ...]], Scores | None] | None = None,
     extra: Sequence[Fact] = (),
+    judge_lots: bool = True,
 ) -> tuple[EventState, list[Fact]]:
-    """Play a whole event in-process; returns the final state and every fact recorded."""
+    """Play a whole event in-process; returns the final state and every fact recorded.
+
+    With ``judge_lots`` every tie at a cut is decided as a head judge may: by a lot
+    the judge orders (recorded); without it a tie at a cut stops the draw."""
     log: list[Fact] = [*check_in_all(players), *extra]
     state = EventState.replay(fmt, log)
     rng = random.Random(seed)
     while state.phase is not Phase.FINISHED:
+        if judge_lots:
+            state = decide_by_lot(state, log)
         state = play_round(state, rng.randrange(2**32), rng, results, fixed, log)
+    if judge_lots:
+        state = decide_by_lot(state, log)
     return state, log
+
+
+def decide_by_lot(state: EventState, log: list[Fact]) -> EventState:
+    """Record a lot for every tie at a cut now pending (seeded by the number of facts,
+    so the draws' own seeds stay those of the event without ties)."""
+    for tie in state.pending_ties():
+        seed = state.facts_applied
+        fact = TieDecided(tie.scope, lot_order(tie.players, seed), TieHow.LOT, seed)
+        state = state.apply(fact)
+        log.append(fact)
+    return state
 
 
 def seated_rounds(log: Sequence[Fact]) -> Iterator[RoundSeated]:

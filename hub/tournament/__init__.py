@@ -8,6 +8,7 @@ from them. Module map — one concept per module:
 * :mod:`.standings` — BP/SP totals and standings with shared places (RULES.md §3.5)
 * :mod:`.seating` — seating methods and :class:`Seating` (RULES.md §4)
 * :mod:`.draw` — random draw avoiding repeated table-mates
+* :mod:`.cuts` — ties at a cut: the judge's decision, recorded
 * :mod:`.formats` — formats as data (stages, groups, selectors, rank rules)
 * :mod:`.presets` — winter (000), school (004), championship (002), league (003)
 * :mod:`.ranking` — final ranking rows and titles
@@ -15,6 +16,16 @@ from them. Module map — one concept per module:
 * :mod:`.progress` — facts and :class:`EventState`, the fold over them
 """
 
+from hub.tournament.cuts import (
+    RANKING_SCOPE,
+    Tie,
+    TieAtCutError,
+    TieDecided,
+    TieHow,
+    lot_order,
+    split_scope,
+    table_scope,
+)
 from hub.tournament.draw import draw_avoiding_repeats, met_pairs
 from hub.tournament.errors import (
     DuplicatePlayerError,
@@ -100,6 +111,7 @@ from hub.tournament.standings import (
 
 __all__ = [
     "PRESET_NAMES",
+    "RANKING_SCOPE",
     "DuplicatePlayerError",
     "EventState",
     "Everyone",
@@ -142,6 +154,10 @@ __all__ = [
     "Standings",
     "TablePlaces",
     "TablePlacing",
+    "Tie",
+    "TieAtCutError",
+    "TieDecided",
+    "TieHow",
     "Title",
     "TopAcrossTables",
     "TopOverall",
@@ -161,6 +177,7 @@ __all__ = [
     "index_players",
     "league_scheme_for",
     "league_seeded",
+    "lot_order",
     "met_pairs",
     "name_order",
     "player_order",
@@ -174,6 +191,8 @@ __all__ = [
     "seeded_snake",
     "seeding_statement",
     "split_name",
+    "split_scope",
+    "table_scope",
     "table_sizes",
     "three_tables_needed",
     "ties_by_name",

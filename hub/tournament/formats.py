@@ -38,14 +38,16 @@ class Everyone(msgspec.Struct, frozen=True, tag="everyone"):
 
 
 class TopOverall(msgspec.Struct, frozen=True, tag="top-overall"):
-    """The best ``k`` of stage ``of``'s ranking; a tie at the cut is broken by lot."""
+    """The best ``k`` of stage ``of``'s ranking; a tie at the cut is the head judge's
+    (:mod:`hub.tournament.cuts`)."""
 
     k: int
     of: str
 
 
 class TablePlaces(msgspec.Struct, frozen=True, tag="table-places"):
-    """Places ``first``–``last`` at each table of stage ``of`` (BP, SP there, then lot)."""
+    """Places ``first``–``last`` at each table of stage ``of`` (BP, SP there; a tie at
+    the cut is the head judge's)."""
 
     first: int
     last: int
@@ -54,7 +56,8 @@ class TablePlaces(msgspec.Struct, frozen=True, tag="table-places"):
 
 class TopAcrossTables(msgspec.Struct, frozen=True, tag="top-across-tables"):
     """The best ``k`` (all when ``None``) of stage ``of`` ranked across tables by table
-    place, then BP, then SP, then lot (8 tables of 4, k = 16: the top 2 of each table)."""
+    place, then BP, then SP, then the head judge at a cut (8 tables of 4, k = 16: the top
+    2 of each table)."""
 
     of: str
     k: int | None = None

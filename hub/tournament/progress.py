@@ -39,20 +39,36 @@ the ``fact`` field in JSON):
   words. The id stays, so every result, seating and sanction stays the player's; every
   list shows the new name. Allowed at any time, a finished event too. Who, when and why
   are the hub's record.
+* :class:`~hub.tournament.cuts.TieDecided` — the head judge's decision on players level
+  at a cut (:mod:`hub.tournament.cuts`): their order, a lot the judge ordered, or (final
+  places only) a shared place. A draw that meets an undecided tie at a cut raises
+  :class:`~hub.tournament.cuts.TieAtCutError` naming the players.
 
 Each stage is one round. Within a draw, the generator ``random.Random(seed)`` first
-draws one lot number per registered player (in id order) used to break ties that
-remain after BP and SP at a cut or in a seeded order, then seats the groups in order.
+draws one lot number per registered player (in id order) used to order level players
+where it changes nothing they can reach (a seeded order, seat A), then seats the groups
+in order. Level players whose order decides what they reach are never ordered by it.
 """
 
 from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 
 import msgspec
 
+from hub.tournament.cuts import (
+    RANKING_SCOPE,
+    Tie,
+    TieAtCutError,
+    TieDecided,
+    TieHow,
+    lot_order,
+    resolve,
+    split_scope,
+    table_scope,
+)
 from hub.tournament.draw import draw_avoiding_repeats, met_pairs
 from hub.tournament.errors import (
     DuplicatePlayerError,
@@ -76,10 +92,10 @@ from hub.tournament.formats import (
     TopOverall,
     TournamentFormat,
 )
-from hub.tournament.league import award_points
+from hub.tournament.league import award_points, tournament_points
 from hub.tournament.names import check_surname
 from hub.tournament.players import Player, by_rating
-from hub.tournament.ranking import RankingRow, stack_blocks
+from hub.tournament.ranking import RankingRow, stack_blocks, title_for
 from hub.tournament.seating import (
     Seating,
     SeatingMethod,
@@ -89,7 +105,6 @@ from hub.tournament.seating import (
     league_seeded,
     random_draw,
     seeded_snake,
-    table_placement_order,
 )
 from hub.tournament.standings import (
     GameScores,
@@ -98,7 +113,6 @@ from hub.tournament.standings import (
     compute_standings,
     lot_keys,
     standings_from_totals,
-    strict_order,
     totals,
 )
 
@@ -210,6 +224,7 @@ Fact = (
     | PlayerSanctioned
     | RoundUndone
     | PlayerDetailsChanged
+    | TieDecided
 )
 
 
@@ -295,6 +310,7 @@ class EventState:
         self._disqualified: set[str] = set()
         self._deducted: dict[tuple[str, str], int] = {}
         """(stage, player) -> big points deducted in that stage."""
+        self._decisions: dict[str, list[TieDecided]] = {}
         self._facts = 0
 
     # ---- building
@@ -324,6 +340,7 @@ class EventState:
         other._rounds = [*self._rounds[:-1], self._rounds[-1].copy()] if self._rounds else []
         other._disqualified = set(self._disqualified)
         other._deducted = dict(self._deducted)
+        other._decisions = {scope: list(d) for scope, d in self._decisions.items()}
         other._facts = self._facts
         return other
 
@@ -348,6 +365,8 @@ class EventState:
             self._undo(fact.stage)
         elif isinstance(fact, PlayerDetailsChanged):
             self._change_details(fact)
+        elif isinstance(fact, TieDecided):
+            self._decide(fact)
         else:
             self._close(fact.stage, forced=fact.forced)
         self._facts += 1
@@ -476,6 +495,67 @@ class EventState:
                     "players, a table seats 3 or 4"
                 )
         self._rounds.append(_Round(stage, fact.seed, fact.tables))
+
+    def _decide(self, fact: TieDecided) -> None:
+        what = f"tie decision in {fact.scope!r}"
+        for pid in fact.order:
+            self._player(pid, what)
+        if len(fact.order) < 2 or len(set(fact.order)) != len(fact.order):
+            raise DuplicatePlayerError(
+                f"{what}: name two or more different players, got {list(fact.order)}"
+            )
+        if fact.how is TieHow.LOT:
+            if fact.seed is None:
+                raise TournamentError(f"{what}: a lot needs its seed")
+            if lot_order(fact.order, fact.seed) != fact.order:
+                raise SeatingMismatchError(
+                    f"{what}: the order is not the lot of seed {fact.seed}"
+                )
+        if fact.how is TieHow.SHARED and fact.scope != RANKING_SCOPE:
+            raise TournamentError(
+                f"{what}: only final places can stay shared; a cut needs an order"
+            )
+        self._level_keys(fact.scope)  # the scope exists and its ranking is final
+        self._decisions.setdefault(fact.scope, []).append(fact)
+
+    def check_tie(self, scope: str, players: Sequence[str]) -> None:
+        """Refuse a decision naming players who are not level in ``scope`` now.
+
+        Checked when the judge records it, not when stored decisions are folded: a later
+        correction of an earlier game may part the players, and then the decision simply
+        orders nobody (big and small points decide first)."""
+        what = f"tie decision in {scope!r}"
+        keys = self._level_keys(scope)
+        unknown = [pid for pid in players if pid not in keys]
+        if unknown:
+            raise UnknownPlayerError(f"{what}: {', '.join(unknown)} not ranked there")
+        if len({keys[pid] for pid in players}) != 1:
+            shown = ", ".join(f"{pid} {keys[pid][1]} BP {keys[pid][2]:+d} SP" for pid in players)
+            raise TournamentError(f"{what}: the players are not level there ({shown})")
+
+    def _level_keys(self, scope: str) -> dict[str, tuple[int, int, int]]:
+        """``(place, big, small)`` of every player ranked in ``scope``, for checking that
+        a decision names level players; the scope's ranking must be final."""
+        if scope == RANKING_SCOPE:
+            if self.phase is not Phase.FINISHED:
+                raise RoundStateError(
+                    f"tie decision in {scope!r}: the event is not finished ({self.phase})"
+                )
+            return {r.player_id: (r.place, r.big, r.small) for r in self._raw_ranking()}
+        stage, table = split_scope(scope)
+        rnd = self._round(stage)
+        if not rnd.closed:
+            raise RoundStateError(
+                f"tie decision in {scope!r}: stage {stage!r} is still being played"
+            )
+        if table is not None:
+            standings = self.table_standings(stage, table)
+            return {r.player_id: (r.place, r.big, r.small) for r in standings.rows}
+        keys = {r.player_id: (r.place, r.big, r.small) for r in self._stage_ranking(rnd).rows}
+        if rnd.stage.ranking is RankRule.TOTALS:
+            return keys
+        placings, _ = self._active_placings(rnd, {})
+        return {p.player_id: (p.place, p.big, p.small) for p in placings}
 
     def audit_draw(self, fact: RoundSeated) -> None:
         """Check that ``fact`` is exactly the draw of its seed from this state (the one
@@ -727,10 +807,8 @@ class EventState:
             )
         return Standings(tuple(rows))
 
-    def final_ranking(self) -> tuple[RankingRow, ...]:
-        """Final places with titles (RULES.md §4); only when the event is finished."""
-        if self.phase is not Phase.FINISHED:
-            raise RoundStateError(f"final ranking: the event is not finished ({self.phase})")
+    def _raw_ranking(self) -> tuple[RankingRow, ...]:
+        """Final places before the head judge's tie decisions (shared places kept)."""
         blocks = [(rnd.stage.name, self._stage_ranking(rnd)) for rnd in reversed(self._rounds)]
         if not self._disqualified:
             return stack_blocks(blocks, self.format.titles)
@@ -749,13 +827,99 @@ class EventState:
                     )
         return tuple(out)
 
+    def final_ranking(self) -> tuple[RankingRow, ...]:
+        """Final places with titles (RULES.md §4); only when the event is finished.
+
+        Players level on a place share it, unless the head judge ordered them (a
+        :class:`TieDecided` in scope ``"ranking"``): then they take consecutive places.
+        """
+        if self.phase is not Phase.FINISHED:
+            raise RoundStateError(f"final ranking: the event is not finished ({self.phase})")
+        decisions = self._decisions.get(RANKING_SCOPE, [])
+        rows: list[RankingRow] = []
+        for block in _place_blocks(self._raw_ranking()):
+            ids = [r.player_id for r in block]
+            order, met = resolve([(ids, 0, 0)], RANKING_SCOPE, decisions, {})
+            if not (met and met[0].decision):  # alone, undecided, or shared by decision
+                rows.extend(block)
+                continue
+            by_id = {r.player_id: r for r in block}
+            first = block[0].place
+            for i, pid in enumerate(order):
+                place = first + i
+                rows.append(
+                    msgspec.structs.replace(
+                        by_id[pid], place=place, title=title_for(place, self.format.titles)
+                    )
+                )
+        return tuple(rows)
+
+    def ranking_ties(self) -> tuple[Tie, ...]:
+        """Shared final places the head judge has not decided and that are a cut: the
+        places they span carry different titles or different league points."""
+        if self.phase is not Phase.FINISHED:
+            return ()
+        decisions = self._decisions.get(RANKING_SCOPE, [])
+        n = len(self._raw_ranking())
+        out: list[Tie] = []
+        for block in _place_blocks(self.final_ranking()):
+            if len(block) < 2:
+                continue
+            ids = [r.player_id for r in block]
+            first = block[0].place
+            if any(d.how is TieHow.SHARED for d in decisions if set(ids) <= set(d.order)):
+                continue
+            span = range(first, first + len(block))
+            titles = {title_for(p, self.format.titles) for p in span}
+            points = {tournament_points(p, n) for p in span} if self.format.league else set()
+            if len(titles) > 1 or len(points) > 1:
+                out.append(Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small))
+        return tuple(out)
+
     def league_points(self) -> dict[str, int]:
-        """League tournament points per participant (003), from the final ranking."""
+        """League tournament points per participant (003), from the final ranking.
+
+        Raises :class:`TieAtCutError` while players share a place whose points differ
+        and the head judge has not decided (their order, or that they share it: then
+        each gets the better place's points)."""
         if not self.format.league:
             raise TournamentError(f"league points: format {self.format.name!r} is not a league")
+        undecided = self.ranking_ties()
+        if undecided:
+            raise TieAtCutError("league points", undecided)
+        return {pid: n or 0 for pid, n in self.league_points_so_far().items()}
+
+    def league_points_so_far(self) -> dict[str, int | None]:
+        """League points as :meth:`league_points`, but ``None`` for the players of a
+        shared place the head judge has not decided yet (to show, not to count)."""
+        if not self.format.league:
+            raise TournamentError(f"league points: format {self.format.name!r} is not a league")
+        undecided = {pid for tie in self.ranking_ties() for pid in tie.players}
         ranking = self.final_ranking()
         points = award_points({row.player_id: row.place for row in ranking})
-        return {pid: 0 if pid in self._disqualified else n for pid, n in points.items()}
+        return {
+            pid: None if pid in undecided else 0 if pid in self._disqualified else n
+            for pid, n in points.items()
+        }
+
+    def decisions(self) -> tuple[TieDecided, ...]:
+        """Every tie decision recorded, in order."""
+        return tuple(d for ds in self._decisions.values() for d in ds)
+
+    def pending_ties(self) -> tuple[Tie, ...]:
+        """Ties at a cut the head judge must decide before the event can go on: at the
+        next draw, or (when finished) at final places with titles or league points."""
+        if self.phase is Phase.FINISHED:
+            return self.ranking_ties()
+        if self.phase is not Phase.BETWEEN_ROUNDS:
+            return ()
+        try:
+            self.draw_next(0)
+        except TieAtCutError as err:
+            return err.ties
+        except TournamentError:
+            return ()
+        return ()
 
     # ---- drawing
 
@@ -773,12 +937,14 @@ class EventState:
             self.format.check_player_count(len(self._present))
         rng = random.Random(seed)
         lots = lot_keys(self._players, rng)
-        met = met_pairs(t.players for rnd in self._rounds for t in rnd.tables)
+        met_before = met_pairs(t.players for rnd in self._rounds for t in rnd.tables)
         tables: list[SeatedTable] = []
         repeats = 0
         taken: set[str] = set()
+        ties: list[Tie] = []
         for group in stage.groups:
-            entrants = self._select(group.entry, lots)
+            entrants, met = self._select(group.entry, lots)
+            ties += met
             if not entrants:
                 raise RoundStateError(
                     f"draw {stage.name!r} group {group.name!r}: no players are selected"
@@ -789,44 +955,84 @@ class EventState:
                     f"draw {stage.name!r}: {sorted(clash)} selected by two groups"
                 )
             taken.update(entrants)
-            seating = self._seat_group(
-                group, entrants=entrants, rng=rng, seed=seed, lots=lots, met=met
-            )
+            seating = self._seat_group(group, entrants=entrants, rng=rng, seed=seed, met=met_before)
             repeats += seating.repeats
             for players in seating.tables:
                 tables.append(SeatedTable(len(tables) + 1, group.name, players))
+        _check_cuts(stage, tables, ties)
         return RoundSeated(stage.name, seed, tuple(tables), repeats)
 
     def _active(self, pid: str) -> bool:
         return pid not in self._withdrawn and pid not in self._disqualified
 
-    def _select(self, entry: Selector, lots: Mapping[str, float]) -> list[str]:
+    def _strict(
+        self, standings: Standings, scope: str, lots: Mapping[str, float], keep: Set[str] | None
+    ) -> tuple[list[str], list[Tie]]:
+        """``standings`` in a strict order (kept players only): level players by the
+        judge's decision in ``scope``, else by lot; with the ties met."""
+        groups: list[tuple[list[str], int, int]] = []
+        for row in standings.rows:
+            if keep is not None and row.player_id not in keep:
+                continue
+            if groups and groups[-1][0] and standings.row(groups[-1][0][-1]).place == row.place:
+                groups[-1][0].append(row.player_id)
+            else:
+                groups.append(([row.player_id], row.big, row.small))
+        return resolve(groups, scope, self._decisions.get(scope, []), lots)
+
+    def _select(self, entry: Selector, lots: Mapping[str, float]) -> tuple[list[str], list[Tie]]:
+        """The players ``entry`` selects, best first, and the ties met on the way."""
         if isinstance(entry, Everyone):
-            current = self.overall_standings()
-            present = self._present
-            return [pid for pid in strict_order(current, lots) if pid in present]
+            return self._strict(self.overall_standings(), "overall", lots, self._present)
         rnd = self._round(entry.of)
+        active = {pid for pid in rnd.player_ids() if self._active(pid)}
         if isinstance(entry, TopOverall):
             ranking = self._stage_ranking(rnd)
-            return [pid for pid in strict_order(ranking, lots) if self._active(pid)][: entry.k]
-        placings = self._active_placings(rnd, lots)
-        order = table_placement_order(placings, lots)
+            order, ties = self._strict(ranking, rnd.stage.name, lots, active)
+            return order[: entry.k], ties
+        placings, ties = self._active_placings(rnd, lots)
+        order, across = self._across_tables(rnd, placings, lots)
+        ties += across
         if isinstance(entry, TopAcrossTables):
-            return order if entry.k is None else order[: entry.k]
+            return (order if entry.k is None else order[: entry.k]), ties
         assert isinstance(entry, TablePlaces)
         chosen = {p.player_id for p in placings if entry.first <= p.place <= entry.last}
-        return [pid for pid in order if pid in chosen]
+        return [pid for pid in order if pid in chosen], ties
 
-    def _active_placings(self, rnd: _Round, lots: Mapping[str, float]) -> list[TablePlacing]:
-        """Active players of ``rnd`` with their strict place at their table (lot for ties)."""
+    def _active_placings(
+        self, rnd: _Round, lots: Mapping[str, float]
+    ) -> tuple[list[TablePlacing], list[Tie]]:
+        """Active players of ``rnd`` with their strict place at their table (level
+        players by the judge's decision for that table, else by lot) and the ties met."""
         out: list[TablePlacing] = []
+        ties: list[Tie] = []
+        active = {pid for pid in rnd.player_ids() if self._active(pid)}
         for t in rnd.tables:
             table = self.table_standings(rnd.stage.name, t.number)
-            active = [pid for pid in strict_order(table, lots) if self._active(pid)]
-            for place, pid in enumerate(active, start=1):
+            order, met = self._strict(table, table_scope(rnd.stage.name, t.number), lots, active)
+            ties += met
+            for place, pid in enumerate(order, start=1):
                 row = table.row(pid)
                 out.append(TablePlacing(pid, t.number, place, row.big, row.small))
-        return out
+        return out, ties
+
+    def _across_tables(
+        self, rnd: _Round, placings: Sequence[TablePlacing], lots: Mapping[str, float]
+    ) -> tuple[list[str], list[Tie]]:
+        """Players ranked across ``rnd``'s tables by table place, then BP, then SP; level
+        players by the judge's decision in the stage's scope, else by lot."""
+        ranked = sorted(placings, key=lambda p: (p.place, -p.big, -p.small, p.player_id))
+        groups: list[tuple[list[str], int, int]] = []
+        last: tuple[int, int, int] | None = None
+        for p in ranked:
+            key = (p.place, p.big, p.small)
+            if key == last:
+                groups[-1][0].append(p.player_id)
+            else:
+                groups.append(([p.player_id], p.big, p.small))
+            last = key
+        name = rnd.stage.name
+        return resolve(groups, name, self._decisions.get(name, []), lots)
 
     def _seat_group(
         self,
@@ -835,7 +1041,6 @@ class EventState:
         entrants: list[str],
         rng: random.Random,
         seed: int,
-        lots: Mapping[str, float],
         met: dict[str, set[str]],
     ) -> Seating:
         method = group.seating
@@ -848,16 +1053,18 @@ class EventState:
         if method is SeatingMethod.SEEDED_SNAKE:
             return seeded_snake(entrants, tables=group.tables, met=met)
         if method is SeatingMethod.BY_TABLE_PLACEMENT:
+            # The entrants come in their decided order: it breaks every remaining tie.
+            order = {pid: float(i) for i, pid in enumerate(entrants)}
             entry = group.entry
             if isinstance(entry, Everyone):
                 raise RoundStateError(
                     f"group {group.name!r}: seating by table placement needs an earlier stage"
                 )
             wanted = set(entrants)
-            source = self._active_placings(self._round(entry.of), lots)
+            source, _ = self._active_placings(self._round(entry.of), order)
             placings = [p for p in source if p.player_id in wanted]
             return by_table_placement(
-                placings, rng, seed=seed, tables=group.tables, met=met, lots=lots
+                placings, rng, seed=seed, tables=group.tables, met=met, lots=order
             )
         seeds = self._league_seeds(entrants, rng)
         return league_seeded(sorted(entrants), seeds, rng, seed=seed, tables=group.tables, met=met)
@@ -898,6 +1105,35 @@ def replay_draws(
                 draws[fact.stage] = err
         state._apply_in_place(fact)
     return state, draws
+
+
+def _place_blocks(rows: Sequence[RankingRow]) -> list[list[RankingRow]]:
+    """Consecutive rows sharing a place."""
+    blocks: list[list[RankingRow]] = []
+    for row in rows:
+        if blocks and blocks[-1][0].place == row.place:
+            blocks[-1].append(row)
+        else:
+            blocks.append([row])
+    return blocks
+
+
+def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]) -> None:
+    """Raise :class:`TieAtCutError` for every undecided tie whose players reach different
+    things in ``stage``: a group, or a table when its tables play for different places."""
+    blocks = stage.ranking is RankRule.TABLE_BLOCKS
+    outcome = {
+        pid: (t.group, t.number if blocks else 0) for t in tables for pid in t.players
+    }
+    unique = {(tie.scope, tie.players): tie for tie in ties}  # groups select from one ranking
+    at_cut = [
+        tie
+        for tie in unique.values()
+        if tie.decision is None and len({outcome.get(pid, ("", 0)) for pid in tie.players}) > 1
+    ]
+    if at_cut:  # named in id order: the lot's order must not look like a proposal
+        named = [msgspec.structs.replace(t, players=tuple(sorted(t.players))) for t in at_cut]
+        raise TieAtCutError(f"draw {stage.name!r}", named)
 
 
 def seat_next(state: EventState, seed: int) -> tuple[EventState, RoundSeated]:

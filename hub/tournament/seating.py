@@ -205,7 +205,8 @@ def by_table_placement(
     """Table winners form table 1, second places table 2, … (003).
 
     Rule for uneven counts: players are ranked across tables by their place at their
-    table, then BP, then SP (both over that stage), remaining ties by lot; this order then
+    table, then BP, then SP (both over that stage), remaining ties by ``lots`` (the event
+    passes its decided order: the head judge's at a cut, its lot elsewhere); this order then
     fills the tables exactly like seating by standings (4-tables first, 3-tables at the
     end). With all tables of 4 this is exactly "winners | seconds | thirds | fourths";
     when an earlier table had 3 players, the group of a place is short and the best of

@@ -1,0 +1,102 @@
+"""Ties at a cut from the organizer's seat: the draw stops and names the players, the
+head judge's decision or lot is recorded and shown (``rummikub`` on a real SQLite file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_cli_support import Cli
+
+NAMES = ["Anna Nowak", "Jan Kowalski", "Ewa Ślęzak", "Ola Kot",
+         "Piotr Zięba", "Marta Wąs", "Ignacy Łoś", "Hanna Ryś"]
+
+
+def league_top8_with_a_tie_at_table_1(tmp_path: Path) -> tuple[Cli, str, str]:
+    """TOP 8, first stage: at table 1 seats B and C are level for 2nd place (the last
+    place into the final; 3rd plays the consolation final). Returns their ids."""
+    c = Cli(tmp_path / "liga.sqlite3")
+    c.ok("event", "create", "--preset", "league-top8", "--name", "Liga")
+    for name in NAMES:
+        c.ok("players", "add", name, "--check-in")
+    c.ok("round", "draw", "--seed", "5")
+    c.ok("round", "start")
+    for game in (1, 2):
+        c.ok("result", "enter", "--table", "1", "--game", str(game),
+             "--racks", "A=0 B=10 C=10 D=20")
+        c.ok("result", "enter", "--table", "2", "--game", str(game),
+             "--racks", "A=0 B=10 C=20 D=30")
+    c.ok("round", "close")
+    table1 = c.competition().event.seating("tables")[0].players
+    return c, table1[1], table1[2]
+
+
+def test_the_draw_stops_at_a_cut_and_the_judge_decides(tmp_path: Path) -> None:
+    c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
+    run = c.run("round", "draw", "--seed", "6")
+    assert run.code == 2 and "1 tie(s) at a cut for the head judge; nothing drawn" in run.err
+    text = " ".join(run.out.split())
+    assert "Level in tables/table-1 (0 BP, -20 SP)" in text
+    names = {pid: NAMES[int(pid[1:]) - 1] for pid in (b, d)}
+    assert f"{b} {names[b]}" in text and f"{d} {names[d]}" in text
+    assert f"rummikub tie decide --scope tables/table-1 {b} {d} --why" in text
+    assert f"rummikub tie lot --scope tables/table-1 {b} {d}" in text
+    assert len(c.competition().event.stages_played) == 1  # nothing drawn
+    assert "Ties at a cut to decide (1)" in c.ok("event", "show")
+
+    # a judge's order needs a reason, and must name level players
+    err = c.fails("tie", "decide", d, b)
+    assert "say why the judge decided so" in err
+    table1 = c.competition().event.seating("tables")[0].players
+    err = c.fails("tie", "decide", "--scope", "tables/table-1", table1[0], b, "--why", "x")
+    assert "not level there" in err
+
+    out = c.ok("tie", "decide", d, b, "--why", "head judge: fewer penalties", by="judge Ewa")
+    assert f"{names[d]} ({d}) ahead of {names[b]} ({b})" in out and "judge Ewa" in out
+    seated = c.competition().event
+    c.ok("round", "draw", "--seed", "6")
+    final = c.competition().event.seating("finals")[0].players
+    assert d in final and b not in final and seated.pending_ties() == ()
+    show = " ".join(c.ok("event", "show").split())
+    assert "Tie in tables/table-1" in show and "why: head judge: fewer penalties" in show
+    standings = " ".join(c.ok("standings", "--stage", "tables", "--table", "1").split())
+    assert f"{names[d]} ({d}) ahead of {names[b]} ({b}) — the head judge's decision" in standings
+
+
+def test_a_lot_the_judge_orders_is_recorded_with_its_seed(tmp_path: Path) -> None:
+    c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
+    out = c.ok("tie", "lot", "--seed", "11")  # the one tie to decide
+    assert "a lot the head judge ordered, seed 11" in out
+    (record,) = c.competition().ties
+    assert set(record.fact.order) == {b, d} and record.by == "organizer Ola"
+    c.ok("round", "draw", "--seed", "6")
+    final = c.competition().event.seating("finals")[0].players
+    assert record.fact.order[0] in final and record.fact.order[1] not in final
+    listing = c.ok("tie", "list")
+    assert "seed 11" in listing and "to decide" not in listing
+
+
+def test_shared_final_places_with_different_league_points_wait_for_the_judge(
+    tmp_path: Path,
+) -> None:
+    c, _, _ = league_top8_with_a_tie_at_table_1(tmp_path)
+    c.ok("tie", "lot", "--seed", "3")
+    c.ok("round", "draw", "--seed", "6")
+    c.ok("round", "start")
+    for game in (1, 2):
+        c.ok("result", "enter", "--table", "1", "--game", str(game),
+             "--racks", "A=0 B=10 C=20 D=30")
+        c.ok("result", "enter", "--table", "2", "--game", str(game),
+             "--racks", "A=0 B=10 C=10 D=20")  # consolation: B and C level for 6th
+    c.ok("round", "close")
+    consolation = c.competition().event.seating("finals")[1].players
+    b, d = sorted(consolation[1:3])
+    ranking = c.ok("ranking")
+    rows = {line.split()[0]: line for line in ranking.splitlines() if line[:3].strip()}
+    assert "6=" in rows and rows["6="].rstrip().endswith("?")
+    assert "Not decided yet" in ranking and "rummikub tie list" in ranking
+    assert f"Level in ranking (0 BP, -20 SP): {b}" in " ".join(c.ok("tie", "list").split())
+    c.ok("tie", "decide", b, d, "--shared", "--why", "players agreed to share 6th")
+    ranking = c.ok("ranking")
+    assert "Not decided yet" not in ranking
+    points = c.competition().event.league_points()
+    assert points[b] == points[d] == 3  # the better place's points, as decided
