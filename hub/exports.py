@@ -21,6 +21,7 @@ import html
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from hub.competition import Competition, OrganizerFact, ResultVersion
 from hub.tournament import (
@@ -80,9 +81,18 @@ SANCTION_WORDS: dict[SanctionKind, str] = {
 }
 
 
+_F = TypeVar("_F")
+
+
+def _fact_of(record: OrganizerFact, kind: type[_F]) -> _F:
+    """The fact of a record kept for its kind (the competition sorts them on folding)."""
+    fact = record.fact
+    assert isinstance(fact, kind)
+    return fact
+
+
 def _sanction(record: OrganizerFact) -> PlayerSanctioned:
-    assert isinstance(record.fact, PlayerSanctioned)
-    return record.fact
+    return _fact_of(record, PlayerSanctioned)
 
 
 def sanction_text(comp: Competition, pid: str, deducted: int) -> str:
@@ -157,7 +167,7 @@ def standings_grid(
     )
 
 
-TIE_WORDS: dict[TieHow, str] = {
+TIE_WORDS = {
     TieHow.JUDGE: "the head judge's decision",
     TieHow.LOT: "a lot the head judge ordered",
     TieHow.SHARED: "the head judge let them share the place",
@@ -165,8 +175,7 @@ TIE_WORDS: dict[TieHow, str] = {
 
 
 def _tie(record: OrganizerFact) -> TieDecided:
-    assert isinstance(record.fact, TieDecided)
-    return record.fact
+    return _fact_of(record, TieDecided)
 
 
 def tie_decision_text(comp: Competition, record: OrganizerFact) -> str:

@@ -11,6 +11,12 @@ NAMES = ["Anna Nowak", "Jan Kowalski", "Ewa Ślęzak", "Ola Kot",
          "Piotr Zięba", "Marta Wąs", "Ignacy Łoś", "Hanna Ryś"]
 
 
+def enter_both_games(c: Cli, table1: str, table2: str) -> None:
+    for game in (1, 2):
+        c.ok("result", "enter", "--table", "1", "--game", str(game), "--racks", table1)
+        c.ok("result", "enter", "--table", "2", "--game", str(game), "--racks", table2)
+
+
 def league_top8_with_a_tie_at_table_1(tmp_path: Path) -> tuple[Cli, str, str]:
     """TOP 8, first stage: at table 1 seats B and C are level for 2nd place (the last
     place into the final; 3rd plays the consolation final). Returns their ids."""
@@ -20,11 +26,7 @@ def league_top8_with_a_tie_at_table_1(tmp_path: Path) -> tuple[Cli, str, str]:
         c.ok("players", "add", name, "--check-in")
     c.ok("round", "draw", "--seed", "5")
     c.ok("round", "start")
-    for game in (1, 2):
-        c.ok("result", "enter", "--table", "1", "--game", str(game),
-             "--racks", "A=0 B=10 C=10 D=20")
-        c.ok("result", "enter", "--table", "2", "--game", str(game),
-             "--racks", "A=0 B=10 C=20 D=30")
+    enter_both_games(c, "A=0 B=10 C=10 D=20", "A=0 B=10 C=20 D=30")
     c.ok("round", "close")
     table1 = c.competition().event.seating("tables")[0].players
     return c, table1[1], table1[2]
@@ -82,11 +84,8 @@ def test_shared_final_places_with_different_league_points_wait_for_the_judge(
     c.ok("tie", "lot", "--seed", "3")
     c.ok("round", "draw", "--seed", "6")
     c.ok("round", "start")
-    for game in (1, 2):
-        c.ok("result", "enter", "--table", "1", "--game", str(game),
-             "--racks", "A=0 B=10 C=20 D=30")
-        c.ok("result", "enter", "--table", "2", "--game", str(game),
-             "--racks", "A=0 B=10 C=10 D=20")  # consolation: B and C level for 6th
+    # the consolation final: B and C level for 6th
+    enter_both_games(c, "A=0 B=10 C=20 D=30", "A=0 B=10 C=10 D=20")
     c.ok("round", "close")
     consolation = c.competition().event.seating("finals")[1].players
     b, d = sorted(consolation[1:3])

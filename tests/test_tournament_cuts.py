@@ -122,14 +122,19 @@ def test_a_tie_for_second_at_a_semifinal_table_is_the_final_cut() -> None:
     assert table1[2] in final and table1[1] not in final
 
 
-def test_league_top16_a_tie_at_a_table_changes_the_placement_table() -> None:
-    players = make_players(16)
-    state = EventState.replay(preset("league-top16"), check_in_all(players))
+def first_stage_with_a_tie(name: str, n: int, table: int) -> tuple[EventState, tuple[str, ...]]:
+    """League first stage: seat order is table order, except seats A and B of ``table``
+    level for first place. Returns the state and that table's players."""
+    state = EventState.replay(preset(name), check_in_all(make_players(n)))
     seated = state.draw_next(3)
     points = {pid: (0, -10 * i) for t in seated.tables for i, pid in enumerate(t.players)}
-    t2 = seated.tables[1].players
-    points[t2[1]] = points[t2[0]]  # table 2: first and second level
-    state = play_round(state, 3, random.Random(0), fixed=per_player(points))
+    players = seated.tables[table - 1].players
+    points[players[1]] = points[players[0]]
+    return play_round(state, 3, random.Random(0), fixed=per_player(points)), players
+
+
+def test_league_top16_a_tie_at_a_table_changes_the_placement_table() -> None:
+    state, t2 = first_stage_with_a_tie("league-top16", 16, 2)
     with pytest.raises(TieAtCutError) as caught:
         state.draw_next(4)
     assert [(t.scope, set(t.players)) for t in caught.value.ties] == [
@@ -141,13 +146,7 @@ def test_league_top16_a_tie_at_a_table_changes_the_placement_table() -> None:
 
 
 def test_league_top8_level_for_first_and_second_both_reach_the_final() -> None:
-    players = make_players(8)
-    state = EventState.replay(preset("league-top8"), check_in_all(players))
-    seated = state.draw_next(3)
-    points = {pid: (0, -10 * i) for t in seated.tables for i, pid in enumerate(t.players)}
-    t1 = seated.tables[0].players
-    points[t1[1]] = points[t1[0]]
-    state = play_round(state, 3, random.Random(0), fixed=per_player(points))
+    state, t1 = first_stage_with_a_tie("league-top8", 8, 1)
     assert state.pending_ties() == ()
     final = state.draw_next(4).tables[0].players
     assert {t1[0], t1[1]} <= set(final)
