@@ -27,6 +27,10 @@ Format:
   detected from the header row.
 * Blank lines are skipped. A player is a duplicate when the name and the club are the
   same (ignoring case and repeated spaces) as another line or a registered player.
+* Limits: at most :data:`MAX_FILE_BYTES` (1 MB) and :data:`MAX_PLAYERS` (2,000) players;
+  a larger file is refused before it is read through (the line where the limit is passed
+  is named). A cell never holds a line break: a quote left open, which would swallow the
+  lines after it into one name, is refused naming the line where it opens.
 """
 
 from __future__ import annotations
@@ -83,6 +87,15 @@ CLUB_ALIASES = frozenset({"club", "school", "team", "klub", "szkola", "druzyna"}
 RATING_ALIASES = frozenset({"rating", "points", "punkty", "ranking", "pkt", "league points"})
 DELIMITERS = (",", ";", "\t")
 MAX_NAME = 80
+MAX_FILE_BYTES = 1_000_000
+"""A players file larger than this is refused unread (2,000 players take ~100 kB)."""
+MAX_PLAYERS = 2_000
+"""Players one file may hold: more than any hall seats."""
+MAX_RATING = 1_000_000.0
+"""The largest rating or league points (in absolute value) a file may give."""
+DETECT_SAMPLE = 65_536
+"""Bytes of a non-UTF-8 file charset-normalizer looks at: enough to tell the encodings
+apart, and the time it takes does not grow with the file."""
 
 
 class PlayersCsvError(ValueError):
@@ -222,7 +235,7 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
 
 def _detected(data: bytes) -> list[str]:
     """charset-normalizer's candidate encodings for ``data``, most likely first."""
-    return [match.encoding for match in charset_normalizer.from_bytes(data)]
+    return [match.encoding for match in charset_normalizer.from_bytes(data[:DETECT_SAMPLE])]
 
 
 def _plausibility(text: str) -> tuple[int, int]:
@@ -270,17 +283,23 @@ def sniff_delimiter(header: str) -> str:
 def rating_of(text: str) -> float | None:
     """A rating as people write it ("1500", "1 500", "12,5", "-3"); None when blank.
 
-    ValueError naming the text for anything else: words, exponents, "nan", "inf", and
-    digits too many to be a finite number.
+    ValueError saying why for anything else: words ("nan", "inf" too), a number written
+    with an exponent (``1e308``), a number beyond ±:data:`MAX_RATING`.
     """
     value = text.strip().replace("\u00a0", "").replace(" ", "")
     if not value:
         return None
-    rating = math.nan
-    if re.fullmatch(r"[+-]?\d+([.,]\d+)?", value) is not None:
-        rating = float(value.replace(",", "."))
-    if not math.isfinite(rating):
-        raise ValueError(f"rating {text.strip()!r} is not a number")
+    shown = text.strip()
+    if re.fullmatch(r"[+-]?\d+([.,]\d+)?", value) is None:
+        if re.fullmatch(r"[+-]?\d+([.,]\d+)?[eE][+-]?\d+", value) is not None:
+            raise ValueError(
+                f"rating {shown!r} is written with an exponent; write the number in full "
+                f"(at most {MAX_RATING:,.0f})"
+            )
+        raise ValueError(f"rating {shown!r} is not a number")
+    rating = float(value.replace(",", "."))
+    if not (math.isfinite(rating) and abs(rating) <= MAX_RATING):
+        raise ValueError(f"rating {shown!r} is too large: at most {MAX_RATING:,.0f}")
     return rating
 
 
@@ -296,6 +315,12 @@ def parse_players_csv(
 ) -> CsvImport:
     """Every player of the file, checked (names, ratings, duplicates inside the file);
     ``encoding`` forces a codec instead of detecting it."""
+    if len(data) > MAX_FILE_BYTES:
+        raise PlayersCsvError(
+            f"{source}: the file has {len(data):,} bytes; a players file may have at most "
+            f"{MAX_FILE_BYTES:,} ({MAX_PLAYERS:,} players); split it or remove what is not "
+            "a player"
+        )
     decoded = decode(data, source, encoding)
     text = decoded.text
     lines = text.splitlines()
@@ -326,11 +351,23 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
     )
     players: list[CsvPlayer] = []
     seen: dict[tuple[str, str], int] = {}
+    end = reader.line_num
     for row in reader:
-        line = reader.line_num
+        line, end = end + 1, reader.line_num
         if not any(cell.strip() for cell in row):
             continue
         where = f"{source} line {line}"
+        if any("\n" in cell or "\r" in cell for cell in row):
+            raise PlayersCsvError(
+                f"{where}: a quote (\") opened on this line is not closed before the line "
+                f"ends, so lines {line}-{end} would run together into one name; close or "
+                "remove the quote"
+            )
+        if len(players) == MAX_PLAYERS:
+            raise PlayersCsvError(
+                f"{where}: more than {MAX_PLAYERS:,} players; a players file holds at most "
+                f"{MAX_PLAYERS:,}"
+            )
 
         def cell(field: str, row: list[str] = row) -> str:
             index = columns.get(field)

@@ -259,11 +259,23 @@ def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> No
     assert comp.check_result(2, report) is None
 
 
-@pytest.mark.parametrize("rating", ["nan", "inf", "-inf", "1e400", "9" * 400, "12x"])
-def test_a_rating_that_is_not_a_finite_number_is_refused(school: Cli, rating: str) -> None:
+@pytest.mark.parametrize(
+    ("rating", "why"),
+    [
+        ("nan", "is not a number"),
+        ("inf", "is not a number"),
+        ("-inf", "is not a number"),
+        ("12x", "is not a number"),
+        ("1e400", "is written with an exponent; write the number in full (at most 1,000,000)"),
+        ("9" * 400, "is too large: at most 1,000,000"),
+    ],
+)
+def test_a_rating_that_is_not_a_finite_number_is_refused_saying_why(
+    school: Cli, rating: str, why: str
+) -> None:
     err = school.fails("players", "add", "Nowy", f"--rating={rating}")
     assert err == (
-        f"rummikub players add: argument --rating: rating {rating!r} is not a number "
+        f"rummikub players add: argument --rating: rating {rating!r} {why} "
         "(see rummikub players add --help)"
     )
     assert "Nowy" not in school.ok("players", "list")

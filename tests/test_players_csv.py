@@ -8,7 +8,7 @@ import pytest
 from test_cli_support import Cli
 
 from hub.organizer import Organizer
-from hub.players_csv import PlayersCsvError, new_players, parse_players_csv
+from hub.players_csv import MAX_PLAYERS, PlayersCsvError, new_players, parse_players_csv
 from hub.store import EventStore
 from hub.tournament import Player
 
@@ -76,6 +76,48 @@ def test_same_name_in_another_club_is_another_player() -> None:
 
 def test_bad_rating() -> None:
     assert error("name;rating\nOla;12x\n") == "p.csv line 2: rating '12x' is not a number"
+
+
+@pytest.mark.parametrize(
+    ("rating", "why"),
+    [
+        ("nan", "'nan' is not a number"),
+        ("inf", "'inf' is not a number"),
+        ("1e308", "'1e308' is written with an exponent; write the number in full"),
+        ("12,5E3", "is written with an exponent"),
+        ("9" * 400, "is too large: at most 1,000,000"),
+        ("-1000000.5", "'-1000000.5' is too large: at most 1,000,000"),
+    ],
+)
+def test_every_refused_rating_says_why(rating: str, why: str) -> None:
+    assert why in error(f"name;rating\nOla;{rating}\n")
+    assert error(f"name;rating\nOla;{rating}\n").startswith("p.csv line 2: rating")
+
+
+def test_an_unbalanced_quote_is_refused_not_merged_into_one_player() -> None:
+    message = error('name,club\nJan,A\n"Unclosed,A\nEwa,B\nOla,C\n')
+    assert message == (
+        'p.csv line 3: a quote (") opened on this line is not closed before the line ends, '
+        "so lines 3-5 would run together into one name; close or remove the quote"
+    )
+
+
+def test_a_line_break_inside_a_quoted_name_is_refused_with_its_line() -> None:
+    message = error('name;club\nJan;A\n\n"Anna\nNowak";B\nOla;C\n')
+    assert message.startswith("p.csv line 4: a quote")
+    assert parse('name;club\n"Nowak; Anna";B\n') == [("Nowak; Anna", "B", None)]  # quotes work
+
+
+def test_files_over_the_limits_are_refused_quickly_saying_where() -> None:
+    rows = "\n".join(f"Gracz {i} Nowak,Klub {i % 50},{i % 2000}" for i in range(100_000))
+    message = error("name,club,rating\n" + rows)
+    assert message.startswith("p.csv: the file has ") and "at most 1,000,000" in message
+    too_many = "name\n" + "\n".join(f"P{i}" for i in range(MAX_PLAYERS + 1))
+    assert error(too_many) == (
+        f"p.csv line {MAX_PLAYERS + 2}: more than 2,000 players; a players file holds at "
+        "most 2,000"
+    )
+    assert len(parse("name\n" + "\n".join(f"P{i}" for i in range(MAX_PLAYERS)))) == MAX_PLAYERS
 
 
 POLISH_ROWS = (
