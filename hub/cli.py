@@ -28,7 +28,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
     rummikub result history --table 2 --game 1 | result corrections
     rummikub sanction warn ID --why … | deduct ID --big N --why … | disqualify ID --why …
-    rummikub sanction list
+    rummikub sanction list | lift N --why …
     rummikub tie list | decide ID… --scope S --why … [--shared] | lot [ID…] [--scope S]
     rummikub players history ID
     rummikub standings [--stage NAME] [--table N] [--overall]
@@ -1398,6 +1398,25 @@ def cmd_sanction_disqualify(ctx: Ctx, args: argparse.Namespace) -> int:
     return _sanction(ctx, args, SanctionKind.DISQUALIFICATION)
 
 
+def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    draft = org.lift_record(args.number, why=args.why)
+    confirmed = confirm(ctx, org, draft, f"sanction lift: sanction {args.number}", args.yes)
+    if confirmed is None:
+        return 1
+    record = org.sanction(draft, confirmed=confirmed)
+    comp = org.competition
+    _, given, _ = comp.numbered_sanctions()[args.number - 1]
+    fact = given.fact
+    assert isinstance(fact, PlayerSanctioned)
+    ctx.print(
+        f"Sanction {args.number} lifted ({fact.kind} of {fact.player_id} "
+        f"{comp.event.players[fact.player_id].name}); recorded {when(record.at)} by "
+        f"{record.by or '-'}"
+    )
+    return 0
+
+
 def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     if not comp.sanctions:
@@ -1421,7 +1440,7 @@ def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
     ctx.print(f"{pid} {player.name}" + (f", {player.club}" if player.club else "") + f": {status}")
     ctx.print(render(exports.player_stages_grid(comp, pid)))
     ctx.print(render(exports.player_games_grid(comp, pid)))
-    if comp.sanctions_of(pid):
+    if comp.numbered_sanctions(pid):
         ctx.print(render(exports.sanctions_grid(comp, pid)))
     else:
         ctx.print("No sanctions")
@@ -1575,6 +1594,15 @@ def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 # --- the parser -----------------------------------------------------------------------------
+
+
+def yes_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help="record it without asking when it changes who qualified, a seating drawn, "
+        "places, titles or league points (scripts); what it changes is still printed",
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -1766,12 +1794,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--why", help="reason for a correction or a late result (required for them)"
     )
     p.add_argument("--stage", help="any round drawn (default: the latest)")
-    p.add_argument(
-        "--yes",
-        action="store_true",
-        help="record a correction that changes who qualified, a seating drawn, places, "
-        "titles or league points without asking (scripts); it is still printed",
-    )
+    yes_option(p)
     leaf(
         results,
         "corrections",
@@ -1803,12 +1826,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(
             "--stage", help="the stage it is given in (default: the latest the player plays in)"
         )
-        p.add_argument(
-            "--yes",
-            action="store_true",
-            help="record it without asking when it changes who qualified, a seating drawn, "
-            "places, titles or league points (scripts); it is still printed",
-        )
+        yes_option(p)
+    p = leaf(
+        sanction,
+        "lift",
+        cmd_sanction_lift,
+        "take back a sanction given by mistake (its number in sanction list)",
+    )
+    p.add_argument("number", type=_positive_int, metavar="N")
+    p.add_argument("--why", required=True, help="the reason, recorded with it")
+    yes_option(p)
     leaf(sanction, "list", cmd_sanction_list, "every sanction with who, when and why")
 
     p = leaf(groups, "standings", cmd_standings, "standings of a round, a table or overall")

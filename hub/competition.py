@@ -32,6 +32,7 @@ from hub.tournament import (
     RoundSeated,
     RoundUndone,
     SanctionKind,
+    SanctionLifted,
     SeatedTable,
     Stage,
     TieDecided,
@@ -273,6 +274,8 @@ class Competition:
     format is fixed, and to see what a correction would change (:meth:`effects`)."""
     sanctions: list[OrganizerFact] = field(default_factory=list)
     """Every judge's sanction (a :class:`PlayerSanctioned` fact) with who, when and why."""
+    lifts: dict[int, OrganizerFact] = field(default_factory=dict)
+    """Sanctions taken back (a :class:`SanctionLifted` fact), by sanction number (from 1)."""
     undone: list[tuple[OrganizerFact, tuple[SeatedTable, ...]]] = field(default_factory=list)
     """Every draw taken back (a :class:`RoundUndone` fact) with the tables it had seated."""
     player_changes: list[PlayerChange] = field(default_factory=list)
@@ -320,6 +323,7 @@ class Competition:
         new.rejected = list(self.rejected)
         new.facts = list(self.facts)
         new.sanctions = list(self.sanctions)
+        new.lifts = dict(self.lifts)
         new.undone = list(self.undone)
         new.player_changes = list(self.player_changes)
         new.starters = dict(self.starters)
@@ -380,8 +384,26 @@ class Competition:
             for t in self.state.seating(stage_name)
         ]
 
-    def sanctions_of(self, player_id: str) -> list[OrganizerFact]:
-        return [r for r in self.sanctions if _sanctioned(r) == player_id]
+    def numbered_sanctions(
+        self, player_id: str | None = None
+    ) -> list[tuple[int, OrganizerFact, OrganizerFact | None]]:
+        """Every sanction (or one player's): its number (from 1, in the order given, the
+        number ``sanction lift`` takes), its record and the record lifting it, if any."""
+        return [
+            (number, record, self.lifts.get(number))
+            for number, record in enumerate(self.sanctions, start=1)
+            if player_id is None or _sanctioned(record) == player_id
+        ]
+
+    def warnings_of(self, player_id: str) -> int:
+        """Warnings of ``player_id`` that stand (not lifted)."""
+        return sum(
+            1
+            for _, record, lift in self.numbered_sanctions(player_id)
+            if lift is None
+            and isinstance(record.fact, PlayerSanctioned)
+            and record.fact.kind is SanctionKind.WARNING
+        )
 
     def changes_of(self, player_id: str) -> list[PlayerChange]:
         return [c for c in self.player_changes if c.after.id == player_id]
@@ -456,7 +478,7 @@ class Competition:
         before_state, after_state = self.event, after.event
         new_fact = after.facts[-1]
         played = before_state.stages_played
-        stage = _stage_of(new_fact)
+        stage = _stage_of(new_fact, before_state)
         start = played.index(stage) if stage in played else len(played)
         later = played[start + 1 :]
         changes: list[Change] = []
@@ -533,6 +555,8 @@ class Competition:
                     self.seated_at = record.at
                 if isinstance(fact, PlayerSanctioned):
                     self.sanctions.append(record)
+                elif isinstance(fact, SanctionLifted):
+                    self.lifts[fact.number] = record
                 if isinstance(fact, PlayerDetailsChanged) and before is not None:
                     after = self.event.players[fact.player_id]
                     self.player_changes.append(PlayerChange(record, before, after))
@@ -632,10 +656,13 @@ class Competition:
         return ResultVersion(placeholder, score, players)
 
 
-def _stage_of(fact: Fact) -> str | None:
-    """The stage a fact's points belong to (a result, a deduction), else None."""
+def _stage_of(fact: Fact, state: EventState) -> str | None:
+    """The stage a fact's points belong to (a result, a deduction or its lifting), else
+    None; ``state`` is the event before it."""
     if isinstance(fact, GameRecorded):
         return fact.stage
+    if isinstance(fact, SanctionLifted):
+        fact = state.sanctions[fact.number - 1][0]
     if isinstance(fact, PlayerSanctioned) and fact.kind is SanctionKind.DEDUCTION:
         return fact.stage
     return None

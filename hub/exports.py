@@ -98,9 +98,7 @@ def _sanction(record: OrganizerFact) -> PlayerSanctioned:
 def sanction_text(comp: Competition, pid: str, deducted: int) -> str:
     """A standings cell: the big points deducted that count there, warnings, DQ."""
     parts = [f"−{deducted} BP"] if deducted else []
-    warnings = sum(
-        1 for r in comp.sanctions_of(pid) if _sanction(r).kind is SanctionKind.WARNING
-    )
+    warnings = comp.warnings_of(pid)
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
     if pid in comp.event.disqualified:
@@ -445,10 +443,10 @@ def player_details(player: Player) -> str:
 
 
 def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
-    """Every sanction (or one player's), oldest first, with who, when and why."""
-    records = comp.sanctions if player_id is None else comp.sanctions_of(player_id)
+    """Every sanction (or one player's), oldest first, with who, when and why, and who
+    lifted it, when and why."""
     rows = []
-    for number, record in enumerate(records, start=1):
+    for number, record, lift in comp.numbered_sanctions(player_id):
         fact = _sanction(record)
         player = _player(comp, fact.player_id)
         rows.append(
@@ -462,11 +460,12 @@ def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
                 str(fact.big) if fact.kind is SanctionKind.DEDUCTION else "",
                 fact.stage,
                 record.why,
+                "" if lift is None else f"{_iso(lift.at)} by {lift.by}: {lift.why}",
             )
         )
     return Grid(
         "Sanctions (kary)" if player_id is None else f"Sanctions of {player_id}",
-        ("#", "When", "Judge", "ID", "Player", "Sanction", "BP", "Stage", "Why"),
+        ("#", "When", "Judge", "ID", "Player", "Sanction", "BP", "Stage", "Why", "Lifted"),
         rows,
         numeric=frozenset({0, 6}),
     )
@@ -567,11 +566,7 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
     disqualified = comp.event.disqualified
     rows = []
     for row in ties_by_name(standings.rows, comp.event.players):
-        warnings = sum(
-            1
-            for r in comp.sanctions_of(row.player_id)
-            if _sanction(r).kind is SanctionKind.WARNING
-        )
+        warnings = comp.warnings_of(row.player_id)
         player = _player(comp, row.player_id)
         cells = [
             stage,
@@ -593,11 +588,12 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
 def sanctions_csv(comp: Competition, delimiter: str = ",") -> str:
     """Every sanction: when, who (the judge), the player, what, in which stage, why."""
     rows = []
-    for record in comp.sanctions:
+    for number, record, lift in comp.numbered_sanctions():
         fact = _sanction(record)
         player = _player(comp, fact.player_id)
         rows.append(
             (
+                str(number),
                 _iso(record.at),
                 record.by,
                 fact.player_id,
@@ -607,10 +603,16 @@ def sanctions_csv(comp: Competition, delimiter: str = ",") -> str:
                 str(fact.big),
                 fact.stage,
                 record.why,
+                "" if lift is None else _iso(lift.at),
+                "" if lift is None else lift.by,
+                "" if lift is None else lift.why,
             )
         )
     return csv_text(
-        ("at", "by", "player_id", "name", "club", "sanction", "bp", "stage", "why"),
+        (
+            "number", "at", "by", "player_id", "name", "club", "sanction", "bp", "stage", "why",
+            "lifted_at", "lifted_by", "lifted_why",
+        ),
         rows,
         delimiter,
     )

@@ -55,6 +55,7 @@ from hub.tournament import (
     RoundSeated,
     RoundUndone,
     SanctionKind,
+    SanctionLifted,
     SeedsDeclared,
     TieDecided,
     TieHow,
@@ -219,15 +220,26 @@ class Organizer:
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
 
     def sanction(self, record: OrganizerFact, *, confirmed: bool = False) -> OrganizerFact:
-        """Store a judge's sanction (002 §3; the record from :meth:`sanction_record`). One
-        that changes who qualified, a seating drawn, final places, titles or league
-        points (a deduction in an earlier round, say) raises
-        :class:`UnconfirmedChangeError` unless ``confirmed``."""
+        """Store a judge's sanction (002 §3) or its lifting (the record from
+        :meth:`sanction_record` or :meth:`lift_record`). One that changes who qualified,
+        a seating drawn, final places, titles or league points (a deduction in an
+        earlier round, say) raises :class:`UnconfirmedChangeError` unless ``confirmed``."""
         fact = record.fact
-        assert isinstance(fact, PlayerSanctioned)
-        self._check_confirmed(record, confirmed, f"{fact.kind} for {fact.player_id}")
+        what = (
+            f"{fact.kind} for {fact.player_id}"
+            if isinstance(fact, PlayerSanctioned)
+            else f"lifting sanction {getattr(fact, 'number', '?')}"
+        )
+        self._check_confirmed(record, confirmed, what)
         self.record(record)
         return record
+
+    def lift_record(self, number: int, *, why: str) -> OrganizerFact:
+        """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
+        if not why.strip():
+            raise CompetitionError(f"lift sanction {number}: say why (--why)")
+        fact = SanctionLifted(number)
+        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
     def change_player(
         self,

@@ -150,3 +150,37 @@ def test_the_standings_grid_has_no_sanctions_column_without_sanctions(tmp_path: 
     c = school_round_one(tmp_path)
     grid = exports.standings_grid(c.competition())
     assert "Sanctions" not in grid.headers and grid.note == ""
+
+
+def test_a_sanction_given_by_mistake_is_lifted_with_who_when_and_why(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    before = c.competition().event.standings()
+    leader = before.rows[0].player_id
+    c.ok("sanction", "deduct", leader, "--big", "2", "--why", "przeszkadzanie")
+    c.ok("sanction", "warn", "P003", "--why", "hałas")
+    c.ok("sanction", "disqualify", "P005", "--why", "pomyłka sędziego")
+    assert "there are sanctions 1–3" in c.fails("sanction", "lift", "4", "--why", "x")
+    assert "--why" in c.fails("sanction", "lift", "1")
+
+    out = c.ok("sanction", "lift", "1", "--why", "wrong player", by="sędzia główny")
+    assert f"Sanction 1 lifted (deduction of {leader}" in out
+    c.ok("sanction", "lift", "3", "--why", "wrong table")
+    assert "already lifted" in c.fails("sanction", "lift", "1", "--why", "again")
+    comp = c.competition()
+    assert comp.event.standings() == before  # the points are back
+    assert "P005" in comp.event.present and "P005" not in comp.event.disqualified
+    listed = c.ok("sanction", "list")
+    lifted = next(ln for ln in listed.splitlines() if ln.lstrip().startswith("1 "))
+    assert "by sędzia główny: wrong player" in lifted
+    assert comp.warnings_of("P003") == 1
+    c.ok("export", "csv", str(tmp_path / "out"))
+    rows = csv_rows(tmp_path / "out" / "sanctions.csv")
+    assert [(r["number"], r["lifted_by"], r["lifted_why"]) for r in rows] == [
+        ("1", "sędzia główny", "wrong player"),
+        ("2", "", ""),
+        ("3", c.by, "wrong table"),
+    ]
+    c.ok("round", "close")
+    c.ok("round", "draw", "--seed", "1")
+    seated = {p for t in c.competition().event.seating("round-2") for p in t.players}
+    assert "P005" in seated  # a lifted disqualification seats the player again

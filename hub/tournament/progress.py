@@ -34,6 +34,9 @@ the ``fact`` field in JSON):
   stage it was given in, wherever that stage's games count) or a disqualification (the
   player is never seated again and is ranked after everyone, without a title or league
   points). Who, when and why are the hub's record.
+* :class:`SanctionLifted` — a judge takes back sanction ``number`` (counted from 1 in the
+  order given): its points come back, a disqualified player is active again (and
+  present again if the disqualification took them off the list of those present).
 * :class:`PlayerDetailsChanged` — a player's name (with its surname part) or club is
   corrected: a typo in the registration list, a school written two ways, a surname of two
   words. The id stays, so every result, seating and sanction stays the player's; every
@@ -191,6 +194,11 @@ class SanctionKind(enum.StrEnum):
     """Dyskwalifikacja: never seated again, ranked after everyone."""
 
 
+class SanctionLifted(msgspec.Struct, frozen=True, tag="sanction-lifted", tag_field="fact"):
+    number: int
+    """The sanction taken back, counted from 1 in the order the sanctions were given."""
+
+
 class PlayerSanctioned(msgspec.Struct, frozen=True, tag="player-sanctioned", tag_field="fact"):
     player_id: str
     kind: SanctionKind
@@ -225,6 +233,7 @@ Fact = (
     | RoundUndone
     | PlayerDetailsChanged
     | TieDecided
+    | SanctionLifted
 )
 
 
@@ -308,6 +317,10 @@ class EventState:
         self._seeds: tuple[str, ...] = ()
         self._rounds: list[_Round] = []
         self._disqualified: set[str] = set()
+        self._dq_present: set[str] = set()
+        """Disqualified players the disqualification took off the list of those present."""
+        self._sanctions: tuple[PlayerSanctioned, ...] = ()
+        self._lifted: frozenset[int] = frozenset()
         self._deducted: dict[tuple[str, str], int] = {}
         """(stage, player) -> big points deducted in that stage."""
         self._decisions: dict[str, list[TieDecided]] = {}
@@ -339,6 +352,9 @@ class EventState:
         other._seeds = self._seeds
         other._rounds = [*self._rounds[:-1], self._rounds[-1].copy()] if self._rounds else []
         other._disqualified = set(self._disqualified)
+        other._dq_present = set(self._dq_present)
+        other._sanctions = self._sanctions
+        other._lifted = self._lifted
         other._deducted = dict(self._deducted)
         other._decisions = {scope: list(d) for scope, d in self._decisions.items()}
         other._facts = self._facts
@@ -363,6 +379,8 @@ class EventState:
             self._sanction(fact)
         elif isinstance(fact, RoundUndone):
             self._undo(fact.stage)
+        elif isinstance(fact, SanctionLifted):
+            self._lift(fact.number)
         elif isinstance(fact, PlayerDetailsChanged):
             self._change_details(fact)
         elif isinstance(fact, TieDecided):
@@ -453,7 +471,40 @@ class EventState:
             raise PlayerStatusError(f"{fact.kind} for {pid!r}: only a deduction takes big points")
         if fact.kind is SanctionKind.DISQUALIFICATION:
             self._disqualified.add(pid)
-            self._present.discard(pid)
+            if pid in self._present:
+                self._dq_present.add(pid)
+                self._present.discard(pid)
+        self._sanctions = (*self._sanctions, fact)
+
+    def _lift(self, number: int) -> None:
+        if not 1 <= number <= len(self._sanctions):
+            raise PlayerStatusError(
+                f"lift sanction {number}: there are sanctions 1–{len(self._sanctions)}"
+                if self._sanctions
+                else f"lift sanction {number}: no sanction is recorded"
+            )
+        if number in self._lifted:
+            raise PlayerStatusError(f"lift sanction {number}: it is already lifted")
+        fact = self._sanctions[number - 1]
+        pid = fact.player_id
+        if fact.kind is SanctionKind.DEDUCTION:
+            key = (fact.stage, pid)
+            self._deducted[key] -= fact.big
+            if not self._deducted[key]:
+                del self._deducted[key]
+        elif fact.kind is SanctionKind.DISQUALIFICATION:
+            self._disqualified.discard(pid)
+            if pid in self._dq_present and pid not in self._withdrawn:
+                self._present.add(pid)
+            self._dq_present.discard(pid)
+        self._lifted = self._lifted | {number}
+
+    @property
+    def sanctions(self) -> tuple[tuple[PlayerSanctioned, bool], ...]:
+        """Every sanction in the order given, with whether it was lifted."""
+        return tuple(
+            (fact, number in self._lifted) for number, fact in enumerate(self._sanctions, 1)
+        )
 
     def _deductions(self, stages: Iterable[str]) -> dict[str, int]:
         """Big points deducted per player in ``stages``."""
