@@ -82,6 +82,7 @@ from hub.competition import (
 )
 from hub.exports import Grid, signed
 from hub.hall import State, countdown_text, wait_text
+from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.live import LiveView, TableLive
 from hub.organizer import Organizer
 from hub.players_csv import (
@@ -1047,7 +1048,41 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
         raise CliError(
             f"round draw: {len(err.ties)} tie(s) at a cut for the head judge; nothing drawn"
         ) from None
-    ctx.print(seating_text(org.competition, seated))
+    comp = org.competition
+    ctx.print(seating_text(comp, seated))
+    if comp.event.stages_played == (seated.stage,):  # the event's first draw
+        rows = hall_board(expected_tables(comp), latest_checks(org.store))
+        warning = unchecked_warning(rows)
+        if warning is not None:
+            ctx.print(warning)
+    return 0
+
+
+def cmd_event_hall(ctx: Ctx, args: argparse.Namespace) -> int:
+    source = live_source(args, os.environ)
+    comp = ctx.competition()
+    live = None
+    if source is not None:
+        live, _ = fold_retained(source.topics, gather_retained(source), ctx.clock())
+    rows = hall_board(expected_tables(comp), latest_checks(ctx.organizer().store), live)
+    if not rows:
+        ctx.print("No tables yet: check players in (rummikub players check-in) or draw")
+        return 0
+    lines = []
+    for row in rows:
+        online = {True: "yes", False: "NO", None: "?"}[row.online]
+        at = when(row.checked_at) if row.checked_at is not None else ""
+        lines.append((str(row.table), online, row.status, at))
+    title = "Hall check before the first round"
+    headers = ("Table", "Online", "Hall check", "Checked at")
+    ctx.print(render(Grid(title, headers, lines, numeric=frozenset({0}))))
+    ready = sum(r.ready for r in rows)
+    ctx.print(f"{ready} of {len(rows)} tables checked and ready")
+    warning = unchecked_warning(rows)
+    if warning is not None:
+        ctx.print(warning.removesuffix(" (rummikub event hall)"))
+    if live is None:
+        ctx.print("Online: ? — with --broker HOST:PORT the board shows which units are online")
     return 0
 
 
@@ -1115,6 +1150,24 @@ def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource 
     except ValueError as err:
         raise CliError(f"round status: {err}") from None
     return LiveSource(broker[0], broker[1], topics, username, password)
+
+
+def _live_options(p: argparse.ArgumentParser) -> None:
+    """The broker options of the commands that read the tables' retained messages."""
+    p.add_argument(
+        "--broker",
+        type=parse_broker,
+        metavar="HOST:PORT",
+        help="MQTT broker the tables publish to (default $RUMMIKUB_BROKER)",
+    )
+    p.add_argument("--venue", help="topic level: the venue (default $RUMMIKUB_VENUE or hall)")
+    p.add_argument("--event", help="topic level: the event (default $RUMMIKUB_EVENT or demo)")
+    p.add_argument("--username", help="broker account (default $RUMMIKUB_USERNAME)")
+    p.add_argument(
+        "--password-file",
+        type=Path,
+        help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
+    )
 
 
 def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -1675,6 +1728,13 @@ def build_parser() -> argparse.ArgumentParser:
     leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
     p = leaf(
         event,
+        "hall",
+        cmd_event_hall,
+        "the hall check: which tables are checked and ready (with --broker: online)",
+    )
+    _live_options(p)
+    p = leaf(
+        event,
         "refusals",
         cmd_event_refusals,
         "what the hub refused from the tables: events set aside (conflicts), counts, the log",
@@ -1759,20 +1819,7 @@ def build_parser() -> argparse.ArgumentParser:
         cmd_round_status,
         "progress of every table; with --broker also each table's live clock state",
     )
-    p.add_argument(
-        "--broker",
-        type=parse_broker,
-        metavar="HOST:PORT",
-        help="MQTT broker the tables publish to (default $RUMMIKUB_BROKER)",
-    )
-    p.add_argument("--venue", help="topic level: the venue (default $RUMMIKUB_VENUE or hall)")
-    p.add_argument("--event", help="topic level: the event (default $RUMMIKUB_EVENT or demo)")
-    p.add_argument("--username", help="broker account (default $RUMMIKUB_USERNAME)")
-    p.add_argument(
-        "--password-file",
-        type=Path,
-        help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
-    )
+    _live_options(p)
     p = leaf(
         rounds,
         "undo",

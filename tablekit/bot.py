@@ -2,7 +2,9 @@
 
 Used by the demo and the tests. A bot only puts button edges on the unit's
 inbox, exactly like the GPIO callbacks, and reads the unit's latest view to
-decide what a person at the table would do next.
+decide what a person at the table would do next: the hall check before the first
+round, the moves, the table's own keys (``*`` empty rack, ``-`` bank empty) and the
+result, one step per seat.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 
 from tablekit.clock import PauseReason, Phase
 from tablekit.controls import Button, ButtonEdge, JudgeAction
+from tablekit.hallcheck import CheckStep, CheckView
 from tablekit.result_entry import Step
 from tablekit.scoring import GameEnding
 from tablekit.unit import KeyPress, MenuChoice
@@ -76,7 +79,9 @@ class TableBot:
         while not self.stop_event.is_set():
             v = self.view()
             c = v.clock
-            if c.paused is not None:
+            if v.check is not None:
+                self._hall_check(v.check)
+            elif c.paused is not None:
                 self._sleep(self._human(3.0, 12.0))
                 self._tap(Button.JUDGE)  # the judge settles it and resumes
             elif c.phase is Phase.READY:
@@ -108,6 +113,17 @@ class TableBot:
             else:
                 moves_left -= 1
                 self._play_move(v, moves_left)
+
+    def _hall_check(self, check: CheckView) -> None:
+        """Go through the unit's hall check as the person setting up the hall would."""
+        self._sleep(self._human(0.3, 1.0))
+        if check.step is CheckStep.JUDGE:
+            self._tap(Button.JUDGE)
+        elif check.step is CheckStep.KEYPAD:
+            self._type(str(check.table or 0))
+            self._key("enter")
+        else:  # the pass button: "here", "I see the lights", "I hear it", "done"
+            self._tap(Button.PASS)
 
     def _play_move(self, v: TableView, moves_left: int) -> None:
         style, rng = self.style, self.rng

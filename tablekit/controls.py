@@ -16,6 +16,8 @@ press answers no): ``*`` a player shows an empty rack — the game is over and r
 entry opens; ``-`` the bank is empty — the last lap starts. The judge menu keeps both
 for disputes. Before a game (READY) a digit 1–4 chooses the seat that starts it (1 = A);
 the judge menu's "Starting seat: next" does the same on a unit without a keypad.
+
+While a hall check runs (:mod:`tablekit.hallcheck`) every press and key goes to it.
 """
 
 from __future__ import annotations
@@ -35,9 +37,13 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
+from tablekit.hallcheck import HallCheck, HallChecked
 from tablekit.result_entry import ResultEntry, Step
 from tablekit.scoring import GameEnding, Opening
 from tablekit.seats import next_seat
+
+ControlEvent = AnyClockEvent | HallChecked
+"""What the controls produce: the clock's events and a hall check's outcome."""
 
 _JUDGED_STEPS = frozenset({Step.TILES, Step.CONFIRM, Step.REJECTED})
 """Result-entry steps where the judge's decisions still apply."""
@@ -81,6 +87,7 @@ class JudgeAction(enum.StrEnum):
     START_GAME = "Start next game"
     NEXT_STARTER = "Starting seat: next"
     """Before a game: the following seat starts it instead (a unit without a keypad)."""
+    HALL_CHECK = "Hall check: test this unit"
     ACCEPT_RESULT = "Accept result for the table"
     COULD_HAVE_OPENED = "This seat could have opened: penalty"
     """The could-have-opened penalty of the ruleset (200 in every source document)."""
@@ -125,14 +132,24 @@ class TableControls:
     """A short line for the display, e.g. why a judge action was refused."""
     ask: TableAsk | None = None
     """A table action asked on the display: ENTER carries it out, anything else drops it."""
+    table: int | None = None
+    """The unit's table number (the hall check asks for it on the keypad)."""
+    check: HallCheck | None = None
+    """The hall check in progress or just done (its results shown until a press)."""
     _down: dict[Button, _Held] = field(default_factory=dict)
     _judge_paused_now: bool = False
     _released: dict[Button, float] = field(default_factory=dict)
 
-    def edge(self, e: ButtonEdge) -> list[AnyClockEvent]:
+    def edge(self, e: ButtonEdge) -> list[ControlEvent]:
         # Holds and expiry up to the edge's own time first: a loop that ticked late
         # must not turn a long hold into a short press.
-        events = self.tick(e.at)
+        events: list[ControlEvent] = list(self.tick(e.at))
+        if self.check is not None:
+            if e.pressed:
+                events += self._check_press(self.check, e.button, e.at)
+            else:
+                self._released[e.button] = e.at
+            return events
         if e.pressed:
             self.message = ""  # a new press: the table has seen the last message
             self.ask = None  # a button answers "no" to a table action asked
@@ -148,10 +165,17 @@ class TableControls:
                 return events + self.clock.resume(e.at)
         return events
 
-    def key(self, key: str, now: float) -> list[AnyClockEvent]:
+    def key(self, key: str, now: float) -> list[ControlEvent]:
         """A keypad key while no result is being typed: the table's own game actions."""
-        events = self.tick(now)
+        events: list[ControlEvent] = list(self.tick(now))
         self.message = ""
+        if self.check is not None:
+            if self.check.done:
+                self.check = None  # the results were seen
+            else:
+                done = self.check.key(key, now)
+                events += [done] if done is not None else []
+            return events
         ask, self.ask = self.ask, None
         if self.menu is not None:
             return events  # the judge's: a digit chooses an action (the key readers)
@@ -160,7 +184,7 @@ class TableControls:
                 self.message = f"Not done: {ask.value.lower()}"
                 return events
             try:
-                return events + self._table_action(ask, now)
+                return [*events, *self._table_action(ask, now)]
             except ClockError as err:
                 self.message = str(err)
                 return events
@@ -205,6 +229,15 @@ class TableControls:
             events += self.clock.call_judge(now, since=held.since)
         return events
 
+    def start_check(self, now: float) -> None:
+        """Begin the hall check (between games only: the clock must be READY)."""
+        state = self.clock.state
+        if state.phase is not Phase.READY:
+            self.message = "Hall check: only before a game starts"
+            return
+        self.ask = None
+        self.check = HallCheck(self.table, state.game, now)
+
     def choose(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
         """Carry out a judge action directly (the simulator's number keys)."""
         if self.menu is None or action not in self.menu.actions:
@@ -232,7 +265,7 @@ class TableControls:
             if s.phase is Phase.GAME_OVER and s.undo:
                 actions.append(JudgeAction.UNDO_PASS)
             if s.phase is Phase.READY:
-                actions.append(JudgeAction.NEXT_STARTER)
+                actions += [JudgeAction.NEXT_STARTER, JudgeAction.HALL_CHECK]
             actions.append(JudgeAction.START_GAME)
         actions.append(JudgeAction.CLOSE)
         return tuple(actions)
@@ -255,6 +288,18 @@ class TableControls:
             since=now, passed=any(isinstance(e, MovePassed) for e in events)
         )
         return events
+
+    def _check_press(self, check: HallCheck, button: Button, now: float) -> list[ControlEvent]:
+        if check.done:
+            self.check = None  # a press after the results: back to the table's screen
+            return []
+        if button is Button.PASS:
+            done = check.pass_button(now)
+        elif button is Button.JUDGE:
+            done = check.judge_key(now)
+        else:
+            return []
+        return [done] if done is not None else []
 
     def _choose_starter(self, number: int) -> None:
         seats = self.clock.state.seats
@@ -302,6 +347,9 @@ class TableControls:
             case JudgeAction.NEXT_STARTER:
                 s = clock.state
                 clock.choose_starter(next_seat(s.upcoming_starter, s.rules.seats))
+                return []
+            case JudgeAction.HALL_CHECK:
+                self.start_check(now)
                 return []
             case JudgeAction.CLOSE:
                 return []

@@ -33,6 +33,7 @@ from tablekit.clock import (
     StarterSource,
 )
 from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
+from tablekit.hallcheck import STEP_WORDS, STEPS, CheckResult, CheckStep, CheckView, HallCheck
 from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
 from tablekit.rulesets import Ruleset, get_ruleset
 from tablekit.scoring import GameEnding, Opening, SeatScore
@@ -305,6 +306,12 @@ class _Style:
 
 def _style(view: TableView) -> _Style:
     c = view.clock
+    if view.check is not None:
+        if view.check.step is not CheckStep.DONE:
+            return _Style("HALL CHECK", IconKind.KEYPAD, SLATE, WHITE)
+        if any(r is CheckResult.FAILED for _, r in view.check.results):
+            return _Style("HALL CHECK: FAULT", IconKind.ALERT, AMBER, BLACK)
+        return _Style("HALL CHECK: READY", IconKind.CHECK, GREEN, WHITE)
     word = view.state_word
     if c.paused is PauseReason.JUDGE or c.paused is PauseReason.RECOVERED:
         return _Style(word, IconKind.PAUSE, AMBER, BLACK)
@@ -537,6 +544,70 @@ def _ask(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
     return Panel("main", box, BACKGROUND, tuple(items))
 
 
+_CHECK_ASK = {
+    CheckStep.PASS: "Press the pass button",
+    CheckStep.JUDGE: "Press the judge key",
+    CheckStep.LEDS: "Do the lights sweep up and change colour? Pass button: yes · judge key: no",
+    CheckStep.BUZZER: "Do you hear a beep every second? Pass button: yes · judge key: no",
+}
+
+
+def _check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
+    """The hall check: the table's number very large, what to do now, and every step's
+    answer so far (a check, a warning sign or "skipped")."""
+    r, p = lay.below_band, lay.pad
+    number_h = round(r.h * 0.36)
+    steps_h = round(r.h * 0.26)
+    number = Box(r.x, r.y, r.w, number_h)
+    ask = Box(r.x, number.bottom, r.w, r.h - number_h - steps_h)
+    steps = Box(r.x, ask.bottom, r.w, steps_h)
+    table = "?" if check.table is None else str(check.table)
+    number_items = (Text(f"TABLE {table}", number.inset(p * 6, p * 3), WHITE, tight=True),)
+    if check.step is CheckStep.KEYPAD:
+        question = f"Type {table} on the keypad, then ENTER · no keypad: judge key"
+        if check.typed:
+            question = f"Typed {check.typed} — ENTER when it says {table}"
+    elif check.step is CheckStep.DONE:
+        faults = [STEP_WORDS[s] for s, res in check.results if res is CheckResult.FAILED]
+        question = (
+            f"Fault: {', '.join(faults)} — call the technician"
+            if faults
+            else "Checked: this table is ready · any press goes back"
+        )
+    else:
+        question = _CHECK_ASK[check.step]
+    inner = ask.inset(p * 6, p * 2)
+    colour = AMBER if check.message else WHITE
+    ask_items = wrap(check.message or question, inner, colour, max_lines=3)
+    results = dict(check.results)
+    cell_w = (steps.w - p * 8) // len(STEPS)
+    step_items: list[Item] = [Fill(Box(steps.x, steps.y, steps.w, max(1, p // 2)), PANEL_EDGE)]
+    for i, step in enumerate(STEPS):
+        cell = Box(steps.x + p * 4 + i * cell_w, steps.y + p * 2, cell_w - p * 2, steps.h - p * 4)
+        current = step is check.step
+        if current:
+            step_items.append(Fill(cell, SLATE, radius=p * 2))
+        label = Box(cell.x + p, cell.y + p, cell.w - p * 2, round(cell.h * 0.4))
+        mark = Box(cell.x + p, label.bottom, cell.w - p * 2, cell.bottom - label.bottom - p)
+        words = STEP_WORDS[step]
+        colour = WHITE if current else DIM
+        step_items.append(Text(words, label, colour, template="pass button", shrink=0.5))
+        result = results.get(step)
+        side = min(mark.w, mark.h)
+        icon = Box(mark.x + (mark.w - side) // 2, mark.y, side, side)
+        if result is CheckResult.OK:
+            step_items.append(Icon(IconKind.CHECK, icon, BRIGHT_GREEN))
+        elif result is CheckResult.FAILED:
+            step_items.append(Icon(IconKind.ALERT, icon, AMBER))
+        elif result is CheckResult.SKIPPED:
+            step_items.append(Text("skipped", mark.inset(0, mark.h // 4), DIM, shrink=0.5))
+    return [
+        Panel("check-table", number, BACKGROUND, number_items),
+        Panel("check-ask", ask, BACKGROUND, tuple(ask_items)),
+        Panel("check-steps", steps, BACKGROUND, tuple(step_items)),
+    ]
+
+
 def _menu(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
     box, p = lay.below_band, lay.pad
     rows = len(menu.actions) + 2
@@ -580,6 +651,9 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
         panels.append(_band(lay, view, style, lay.band, True))
     if view.menu is not None:
         panels.append(_menu(lay, view.menu, view))
+        return tuple(panels)
+    if view.check is not None:
+        panels += _check_panels(lay, view, view.check)
         return tuple(panels)
     if c.phase is Phase.GAME_OVER and view.entry is not None:
         panels += _entry_panels(lay, view, view.entry)
@@ -1239,10 +1313,38 @@ def sample_views(now: float) -> dict[str, TableView]:
         "ready-chosen": view(
             ClockState(rules=rules, game=2, starter=Seat.D, starter_from=StarterSource.TABLE)
         ),
+        **_check_samples(now, rules),
         "ask-empty-rack": replace(view(at(21.5)), ask=TableAsk.END_GAME),
         "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),
         "no-names": TableView(running),
         **_entry_samples(game_over),
+    }
+
+
+def _check_samples(now: float, rules: ClockRules) -> dict[str, TableView]:
+    """The hall check's screens, each reached by real presses on a HallCheck."""
+    ready = ClockState(rules=rules, game=1)
+
+    def view(check: HallCheck) -> TableView:
+        return TableView(ready, table=7, online=True, check=check.view)
+
+    leds = HallCheck(7, 1, now)
+    leds.pass_button(now)
+    leds.judge_key(now)
+    keypad = HallCheck(7, 1, now)
+    for press in (keypad.pass_button, keypad.judge_key, keypad.pass_button, keypad.judge_key):
+        press(now)  # the buzzer was not heard
+    keypad.key("7", now)
+    done = HallCheck(7, 1, now)
+    for press in (done.pass_button, done.judge_key, done.pass_button, done.pass_button):
+        press(now)
+    for key in ("7", "enter"):
+        done.key(key, now)
+    return {
+        "check-start": view(HallCheck(7, 1, now)),
+        "check-leds": view(leds),
+        "check-keypad": view(keypad),
+        "check-done": view(done),
     }
 
 

@@ -22,6 +22,7 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 
 from tablekit.clock import AnyClockEvent, ClockState, PauseReason, Phase
+from tablekit.hallcheck import HallChecked
 from tablekit.result_entry import ResultSubmitted
 from tablekit.rulesets import Ruleset
 from tablekit.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
@@ -91,8 +92,9 @@ RoundNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
 Label = Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
 
-AnyUnitEvent = AnyClockEvent | ResultSubmitted
-"""Everything a unit reports through its journal: the clock's events and its results."""
+AnyUnitEvent = AnyClockEvent | ResultSubmitted | HallChecked
+"""Everything a unit reports through its journal: the clock's events, its results and its
+hall check."""
 
 
 class _Message(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

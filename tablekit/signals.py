@@ -20,6 +20,10 @@ What a player sees and hears:
 - A player called the judge: as paused, but the blue status flashes (2 Hz).
 - GAME OVER: bar dark, status off, silent.
 - Quiet mode: the same lights, the buzzer never sounds.
+- Hall check: the LED step sweeps the bar from dark to full every ``SWEEP_PERIOD``
+  while the status light cycles red, green, blue; the buzzer step beeps once a second
+  (quiet mode too: the check tests the buzzer); afterwards a full bar and a green status
+  light, or a red one when the person found a fault.
 
 A running move whose deadline has passed is shown as TIME at once, even if the
 loop has not yet ticked the clock: the expiry is a fact of the deadline.
@@ -32,6 +36,7 @@ from dataclasses import dataclass
 
 from tablekit.clock import ClockState, PauseReason, Phase
 from tablekit.config import BuzzerSettings
+from tablekit.hallcheck import BEEP_PERIOD, SWEEP_PERIOD, CheckResult, CheckStep, CheckView
 from tablekit.view import TableView
 
 RGB = tuple[float, float, float]
@@ -76,6 +81,8 @@ def render_signals(view: TableView, now: float, buzzer: BuzzerSettings, bar_leng
     the time is really up. With ``bar_length`` 0 the fraction is not rounded.
     """
     c = view.clock
+    if view.check is not None:
+        return _checking(view.check, now, buzzer)
     if c.phase is Phase.READY:
         return Signals(bar=1.0, status=DIM_WHITE, buzzer=False)
     if c.phase is Phase.GAME_OVER:
@@ -142,6 +149,22 @@ def _paused(c: ClockState, now: float, bar_length: int) -> Signals:
     else:
         status = BLUE
     return Signals(bar=bar, status=status, buzzer=False)
+
+
+def _checking(check: CheckView, now: float, buzzer: BuzzerSettings) -> Signals:
+    since = now - check.since
+    if check.step is CheckStep.LEDS:
+        phase = (since % SWEEP_PERIOD) / SWEEP_PERIOD
+        status = (RED, GREEN, BLUE)[min(2, int(phase * 3))]
+        return Signals(bar=phase, status=status, buzzer=False)
+    if check.step is CheckStep.BUZZER:
+        beeping = _blink(now, check.since, BEEP_PERIOD)
+        return Signals(bar=1.0, status=DIM_WHITE, buzzer=beeping,
+                       tone=buzzer.tone if beeping else None)
+    if check.step is CheckStep.DONE:
+        fault = any(r is CheckResult.FAILED for _, r in check.results)
+        return Signals(bar=1.0, status=RED if fault else GREEN, buzzer=False)
+    return Signals(bar=1.0, status=DIM_WHITE, buzzer=False)
 
 
 def _blink(now: float, anchor: float, period: float) -> bool:

@@ -30,6 +30,7 @@ from tablekit.clock import (
     Phase,
 )
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
+from tablekit.hallcheck import HallChecked
 from tablekit.protocol import (
     Ack,
     Assignment,
@@ -45,7 +46,7 @@ from tablekit.scoring import GameEnding
 from tablekit.seats import Seat
 from tablekit.view import TableView
 
-UnitEvent = AnyClockEvent | ResultSubmitted
+UnitEvent = AnyClockEvent | ResultSubmitted | HallChecked
 """Everything a unit journals and sends to the hub."""
 
 log = logging.getLogger(__name__)
@@ -179,7 +180,9 @@ class TableUnit:
     ) -> None:
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.clock = clock
-        self.controls = TableControls(clock, judge_hold=judge_hold, call_hold=call_hold)
+        self.controls = TableControls(
+            clock, judge_hold=judge_hold, call_hold=call_hold, table=table
+        )
         self.outputs = list(outputs)
         self.recorder = recorder
         self.uplink = uplink
@@ -205,8 +208,14 @@ class TableUnit:
         self.inbox.put(item)
 
     def attach(self, uplink: Uplink) -> None:
-        """Connect the hub link (made after the unit: it needs :meth:`put`)."""
+        """Connect the hub link (made after the unit: it needs :meth:`put`).
+
+        A unit the hub has never seated (a hall before its first round) starts the hall
+        check; the first seating from the hub takes its place.
+        """
         self.uplink = uplink
+        if self.seating is None and self.pending is None:
+            self.controls.start_check(self.monotonic())
         self.view = replace(self.view, online=False)
 
     # -- the loop ------------------------------------------------------------------
@@ -363,6 +372,7 @@ class TableUnit:
             clock=self.clock.state,
             menu=self.controls.menu,
             ask=self.controls.ask,
+            check=None if self.controls.check is None else self.controls.check.view,
             message=self.controls.message,
             entry=None if self.entry is None else self.entry.view,
         )
@@ -382,6 +392,7 @@ class TableUnit:
         if seating is None or state.phase in (Phase.RUNNING, Phase.TIME_UP):
             return
         self.pending = None
+        self.controls.check = None  # seated: the hall is past its check
         self.view = replace(self.view, names=dict(seating.names))
         if seating.ruleset is not None:
             self.ruleset = seating.ruleset

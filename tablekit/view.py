@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from tablekit.clock import ClockState, PauseReason, Phase
 from tablekit.controls import JudgeMenu, TableAsk
+from tablekit.hallcheck import CheckView
 from tablekit.result_entry import EntryView, Step
 from tablekit.seats import Seat
 
@@ -33,6 +34,8 @@ class TableView:
     menu: JudgeMenu | None = None
     ask: TableAsk | None = None
     """A table action (empty rack, bank empty) waiting for the players' ENTER."""
+    check: CheckView | None = None
+    """The hall check, while it runs (and its results until a press)."""
     message: str = ""
     online: bool | None = None
     """Link to the hub: None when the unit runs without one."""

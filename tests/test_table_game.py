@@ -6,6 +6,7 @@ link (``tablekit.app.build``), driven only by the pass button and the keypad.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_cli_support import Cli
 
 from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
@@ -31,11 +33,12 @@ from tablekit.clock import (
     StarterSource,
 )
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
-from tablekit.controls import Button, ButtonEdge, TableAsk
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk
+from tablekit.hallcheck import CheckStep, HallChecked
 from tablekit.protocol import Topics
 from tablekit.result_entry import ResultSubmitted, Step
 from tablekit.seats import Seat
-from tablekit.unit import KeyPress, Quit, TableUnit
+from tablekit.unit import KeyPress, MenuChoice, Quit, TableUnit
 
 pytestmark = pytest.mark.mqtt
 
@@ -182,3 +185,78 @@ def test_the_starting_seat_is_chosen_by_the_organizer_or_the_table_and_stored(
     [started] = [e.event() for e in hall.store.events(table=1, kind="game_started")]
     assert isinstance(started, GameStarted)
     assert (started.starter, started.starter_from) == (Seat.C, StarterSource.TABLE)
+
+
+def test_the_hall_check_at_the_tables_and_the_board_before_the_first_draw(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> None:
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    cli = Cli(db)
+    cli.ok("event", "create", "--preset", "school", "--name", "Turniej")
+    for name in (*NAMES, "Ewa Ryś", "Franek Lis", "Gosia Wąs"):  # 7: tables of 4 and 3
+        cli.ok("players", "add", name, "--check-in")
+    service = HubService(broker.host, broker.port, db, Topics(VENUE, EVENT))
+    service.start()
+    assert service.wait_online(10)
+    units: list[TableUnit] = []
+    loops: list[threading.Thread] = []
+    try:
+        for number in (1, 2):
+            config = UnitConfig(
+                unit=UnitSettings(table=number),
+                link=LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT),
+            )
+            unit = build(config, tmp_path / f"table-{number:02d}.sqlite3")
+            loops.append(threading.Thread(target=unit.run, daemon=True))
+            loops[-1].start()
+            units.append(unit)
+        one, two = units
+        # no seating yet: every unit shows its table number and the hall check
+        wait_until(lambda: one.view.check is not None and two.view.check is not None)
+        assert two.view.check is not None and two.view.check.table == 2
+        # a person at table 1 goes through it; the buzzer stays silent
+        now = time.monotonic
+        for button in (Button.PASS, Button.JUDGE, Button.PASS, Button.JUDGE):
+            one.put(ButtonEdge(button, True, now()))
+            one.put(ButtonEdge(button, False, now()))
+        for key in ("1", "enter"):
+            one.put(KeyPress(key, now()))
+        wait_until(lambda: one.view.check is not None and one.view.check.step is CheckStep.DONE)
+        store = EventStore(db)
+        wait_until(lambda: store.events(kind="hall_checked"), what="the check at the hub")
+        [checked] = [e.event() for e in store.events(table=1, kind="hall_checked")]
+        assert isinstance(checked, HallChecked) and checked.faults == (CheckStep.BUZZER,)
+        board = cli.ok("event", "hall", "--broker", f"{broker.host}:{broker.port}",
+                       "--venue", VENUE, "--event", EVENT)
+        assert re.search(r"^\s*1\s+yes\s+FAULT: buzzer", board, re.M), board
+        assert re.search(r"^\s*2\s+yes\s+not checked", board, re.M), board
+        assert "0 of 2 tables checked and ready" in board
+        # the buzzer is replaced and checked again from the judge menu: ready
+        one.put(ButtonEdge(Button.PASS, True, now()))  # leaves the results screen
+        one.put(ButtonEdge(Button.PASS, False, now()))
+        wait_until(lambda: one.view.check is None, what="the table's own screen again")
+        one.put(ButtonEdge(Button.JUDGE, True, now()))  # held: the judge menu
+        wait_until(lambda: one.view.menu is not None, what="the judge menu")
+        one.put(ButtonEdge(Button.JUDGE, False, now()))
+        one.put(MenuChoice(JudgeAction.HALL_CHECK, now()))
+        wait_until(lambda: one.view.check is not None and one.view.check.step is CheckStep.PASS)
+        for button in (Button.PASS, Button.JUDGE, Button.PASS, Button.PASS):
+            one.put(ButtonEdge(button, True, now()))
+            one.put(ButtonEdge(button, False, now()))
+        for key in ("1", "enter"):
+            one.put(KeyPress(key, now()))
+        wait_until(lambda: len(store.events(kind="hall_checked")) == 2, what="the second check")
+        board = cli.ok("event", "hall")
+        assert re.search(r"^\s*1\s+\?\s+ready", board, re.M), board
+        # the organizer draws anyway: the first draw names the table not checked
+        out = cli.ok("round", "draw", "--seed", "1")
+        assert "Hall check: not checked: table 2 (rummikub event hall)" in out
+        wait_until(lambda: two.view.check is None and len(two.view.names) == 3,
+                   what="the seating in place of the check")
+    finally:
+        for unit in units:
+            unit.put(Quit())
+        for loop in loops:
+            loop.join(5)
+        service.stop()
