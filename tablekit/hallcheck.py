@@ -57,10 +57,16 @@ class HallChecked(
     game: int
     """The game the unit was ready for (a unit event names its game)."""
     pass_button: CheckResult
+    """The pass button was pressed when asked."""
     judge_key: CheckResult
+    """The judge key was pressed when asked."""
     leds: CheckResult
+    """The person saw the LED bar sweep and the status light change colour (``failed``:
+    they said no)."""
     buzzer: CheckResult
+    """The person heard the buzzer's beeps (``failed``: they said no)."""
     keypad: CheckResult
+    """The table's number was typed on the keypad (``skipped``: a unit without one)."""
 
     @property
     def results(self) -> dict[CheckStep, CheckResult]:
