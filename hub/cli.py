@@ -33,7 +33,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub players history ID
     rummikub standings [--stage NAME] [--table N] [--overall]
     rummikub ranking
-    rummikub export csv DIR [--semicolon] | export html DIR
+    rummikub export csv DIR [--semicolon] | export html DIR | export pdf DIR
     rummikub season table EVENT.sqlite3… | season seeds EVENT.sqlite3… [--declare]
 
 Rack syntax (``--racks``): one ``SEAT=VALUE`` per player, separated by spaces or
@@ -69,7 +69,7 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub import exports
+from hub import exports, printing
 from hub.competition import (
     Change,
     ChangeKind,
@@ -1542,10 +1542,10 @@ def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
-def _write(directory: Path, name: str, text: str, encoding: str) -> Path:
+def _write(directory: Path, name: str, data: bytes) -> Path:
     path = directory.absolute() / name
     tmp = path.with_name(f".{name}.tmp")
-    tmp.write_text(text, encoding=encoding, newline="")
+    tmp.write_bytes(data)
     tmp.replace(path)
     return path
 
@@ -1564,24 +1564,26 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
         files["ranking.csv"] = exports.ranking_csv(comp, delimiter)
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
-        ctx.print(str(_write(args.dir, name, text, "utf-8-sig")))
+        ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"))))
     return 0
 
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    stage = _stage_arg(comp, args.stage)
-    files = {
-        "seating.html": exports.seating_html(comp, stage),
-        "find-your-table.html": exports.find_table_html(comp, stage),
-        "scoresheets.html": exports.scoresheets_html(comp, stage),
-        "standings.html": exports.standings_html(comp, stage),
-    }
-    if comp.event.phase is Phase.FINISHED:
-        files["ranking.html"] = exports.ranking_html(comp)
+    docs = exports.printouts(comp, _stage_arg(comp, args.stage))
     args.dir.mkdir(parents=True, exist_ok=True)
-    for name, text in files.items():
-        ctx.print(str(_write(args.dir, name, text, "utf-8")))
+    for stem, doc in docs.items():
+        ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"))))
+    return 0
+
+
+def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    docs = exports.printouts(comp, _stage_arg(comp, args.stage))
+    pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, data in pdfs.items():
+        ctx.print(str(_write(args.dir, name, data)))
     return 0
 
 
@@ -1891,7 +1893,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--overall", action="store_true", help="every game of the event so far")
     leaf(groups, "ranking", cmd_ranking, "final ranking with titles (and league points)")
 
-    export = group("export", "CSV for spreadsheets, HTML to print")
+    export = group("export", "CSV for spreadsheets, HTML and PDF to print")
     p = leaf(
         export,
         "csv",
@@ -1900,14 +1902,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("dir", type=Path)
     p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
-    p = leaf(
-        export,
-        "html",
-        cmd_export_html,
-        "seating, find-your-table, score sheets, standings (and ranking) to print",
-    )
-    p.add_argument("dir", type=Path)
-    p.add_argument("--stage", help="default: the latest round")
+    for name, func, what in (
+        ("html", cmd_export_html, "seating, find-your-table, score sheets, standings, ranking"),
+        ("pdf", cmd_export_pdf, "the same documents as export html, as A4 PDF files"),
+    ):
+        p = leaf(export, name, func, what)
+        p.add_argument("dir", type=Path)
+        p.add_argument("--stage", help="default: the latest round")
 
     tie = group(
         "tie", "ties at a cut: the head judge's decision, or a lot the judge orders (recorded)"
@@ -1948,6 +1949,7 @@ ERRORS: tuple[type[BaseException], ...] = (
     RulesetError,
     PlayersCsvError,
     SeasonError,
+    printing.PrintError,
     StoreError,
     SeatCountError,
     msgspec.ValidationError,

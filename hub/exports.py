@@ -1,7 +1,9 @@
 """Tables, CSV files and printable HTML documents from a :class:`~hub.competition.Competition`.
 
-Pure: every function returns text; the CLI writes the files. One :class:`Grid` (title,
-headers, rows) feeds the terminal, the CSV and the HTML, so they always agree.
+Pure: every function returns text; the CLI writes the files, and :mod:`hub.printing`
+turns the HTML documents into PDF. One :class:`Grid` (title, headers, rows) feeds the
+terminal, the CSV and the HTML, so they always agree. The HTML documents are A4 pages
+(``@page``) whose tables fit the page's width: long names and clubs wrap, figures do not.
 
 CSV files are written by the CLI as UTF-8 **with** a byte-order mark: Excel opens a
 double-clicked CSV without one in the Windows code page (cp1250 in Poland) and turns
@@ -17,6 +19,7 @@ higher is better (RULES.md §3.3).
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import html
 import io
 from collections.abc import Iterable, Sequence
@@ -26,6 +29,7 @@ from typing import TypeVar
 from hub.competition import Competition, OrganizerFact, ResultVersion
 from hub.tournament import (
     RANKING_SCOPE,
+    Phase,
     Player,
     PlayerSanctioned,
     SanctionKind,
@@ -452,7 +456,7 @@ def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
         rows.append(
             (
                 str(number),
-                _iso(record.at),
+                _when(record.at),
                 record.by,
                 fact.player_id,
                 player.name,
@@ -743,34 +747,53 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
 
 
 def _iso(at: float) -> str:
-    import datetime as dt
-
     return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().isoformat(timespec="seconds")
+
+
+def _when(at: float) -> str:
+    """Local date and time as people read it (``2026-01-18 14:05:09``); CSV files carry
+    the ISO form with the UTC offset."""
+    return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
 
 
 # --- HTML -----------------------------------------------------------------------------------
 
 _CSS = """
-@page { size: A4; margin: 12mm; }
+@page { size: A4; margin: 12mm 12mm 15mm;
+        @bottom-center { content: counter(page) " / " counter(pages);
+                         font: 9pt "DejaVu Sans", Arial, sans-serif; } }
 * { box-sizing: border-box; }
-body { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; font-size: 16pt;
-       color: #000; margin: 0; }
-h1 { font-size: 24pt; margin: 0 0 4mm; }
-h2 { font-size: 20pt; margin: 6mm 0 2mm; }
-p.meta, p.note { font-size: 12pt; margin: 0 0 3mm; }
+html { font-family: "DejaVu Sans", "Segoe UI", Arial, sans-serif; font-size: 11pt; color: #000; }
+body { margin: 0; }
+h1 { font-size: 18pt; margin: 0 0 3mm; }
+h2 { font-size: 14pt; margin: 5mm 0 2mm; }
+p.meta, p.note { font-size: 10pt; margin: 0 0 3mm; }
 table { border-collapse: collapse; width: 100%; }
-th, td { border: 1px solid #000; padding: 1.5mm 2mm; text-align: left; vertical-align: top; }
+th, td { border: 0.3mm solid #000; padding: 1mm 1.5mm; text-align: left; vertical-align: top;
+         overflow-wrap: break-word; }
 th { background: #e6e6e6; }
-td.num, th.num { text-align: right; }
-td.code { font-weight: bold; white-space: nowrap; }
-.block { break-inside: avoid; page-break-inside: avoid; }
-.page { break-after: page; page-break-after: always; }
-.page:last-child { break-after: auto; page-break-after: auto; }
-.tables { columns: 2; column-gap: 8mm; }
-.tables .block { margin-bottom: 5mm; }
-.sheet td.box { height: 12mm; min-width: 18mm; }
-.sheet td.tick { width: 14mm; }
-.sign { margin-top: 8mm; font-size: 12pt; }
+table.dense { font-size: 9pt; }
+.num { text-align: right; }
+.code, .num { white-space: nowrap; overflow-wrap: normal; }
+td.code { font-weight: bold; }
+.club { display: block; font-size: 0.72em; }
+.block { break-inside: avoid; }
+.page { break-after: page; }
+.page:last-child { break-after: auto; }
+.wall { font-size: 14pt; }
+.wall h1 { font-size: 22pt; }
+.tables .block { display: inline-block; width: 49%; margin: 0 0 4mm; vertical-align: top; }
+.page h1 { font-size: 16pt; }
+.page h2 { font-size: 12pt; margin: 3mm 0 1mm; }
+.page p.meta { font-size: 9pt; margin: 0 0 1.5mm; }
+.sheet td.box { height: 8mm; }
+.sheet th.w1 { width: 11mm; }
+.sheet th.w2 { width: 16mm; }
+.sheet th.w3 { width: 42mm; }
+.totals { table-layout: fixed; }
+.sheet td.tick { text-align: center; }
+tr.total th, tr.total td { height: 11mm; font-weight: bold; }
+.sign { margin-top: 6mm; font-size: 10pt; }
 @media screen { body { margin: 10mm auto; max-width: 190mm; } }
 """
 
@@ -779,10 +802,11 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _document(title: str, body: str) -> str:
+def _document(title: str, body: str, css_class: str = "") -> str:
+    body_tag = f'<body class="{css_class}">' if css_class else "<body>"
     return (
         '<!DOCTYPE html>\n<html lang="pl">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n{body}</body>\n"
+        f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n{body_tag}\n{body}</body>\n"
         "</html>\n"
     )
 
@@ -791,23 +815,47 @@ def _num(numeric: bool) -> str:
     return ' class="num"' if numeric else ""
 
 
+DENSE_COLUMNS = 8
+"""A table of this many columns or more prints in smaller type to fit the page's width."""
+
+
 def grid_html(grid: Grid, heading: str = "h2") -> str:
-    head = "".join(f"<th{_num(i in grid.numeric)}>{_e(h)}</th>" for i, h in enumerate(grid.headers))
-    body = "".join(
-        "<tr>"
-        + "".join(f"<td{_num(i in grid.numeric)}>{_e(c)}</td>" for i, c in enumerate(row))
-        + "</tr>\n"
-        for row in grid.rows
-    )
+    """A grid as an HTML table; a "Club" column right after "Player" is printed in small
+    type under the name (the page keeps its width for the figures)."""
+    headers = list(grid.headers)
+    club = headers.index("Club") if "Club" in headers else -1
+    fold = club > 0 and headers[club - 1] == "Player"
+
+    def cells(row: Sequence[str], tag: str) -> str:
+        out = []
+        for i, cell in enumerate(row):
+            if fold and i == club:
+                continue
+            text = _e(cell)
+            if fold and i == club - 1 and tag == "td" and row[club]:
+                text += f'<span class="club">{_e(row[club])}</span>'
+            out.append(f"<{tag}{_num(i in grid.numeric)}>{text}</{tag}>")
+        return "".join(out)
+
+    head = cells(grid.headers, "th")
+    body = "".join(f"<tr>{cells(row, 'td')}</tr>\n" for row in grid.rows)
     note = f'<p class="note">{_e(grid.note)}</p>\n' if grid.note else ""
+    dense = ' class="dense"' if len(headers) - fold >= DENSE_COLUMNS else ""
     return (
-        f"<{heading}>{_e(grid.title)}</{heading}>\n{note}<table>\n<thead><tr>{head}</tr></thead>\n"
+        f"<{heading}>{_e(grid.title)}</{heading}>\n{note}<table{dense}>\n"
+        f"<thead><tr>{head}</tr></thead>\n"
         f"<tbody>\n{body}</tbody>\n</table>\n"
     )
 
 
 def _event_name(comp: Competition) -> str:
     return comp.created.name if comp.created is not None else "Rummikub"
+
+
+def _name_cell(player: Player) -> str:
+    """A player's name with the club in small type under it."""
+    club = f'<span class="club">{_e(player.club)}</span>' if player.club else ""
+    return f"<td>{_e(player.name)}{club}</td>"
 
 
 def seating_html(comp: Competition, stage: str | None = None) -> str:
@@ -817,8 +865,7 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
     for seated in comp.event.seating(stage):
         rows = "".join(
             f'<tr><td class="code">{_e(seat_code(seated.number, i))}</td>'
-            f"<td>{_e(_player(comp, pid).name)}</td><td>{_e(_player(comp, pid).club or '')}</td>"
-            "</tr>\n"
+            f"{_name_cell(_player(comp, pid))}</tr>\n"
             for i, pid in enumerate(seated.players)
         )
         blocks.append(
@@ -832,7 +879,7 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
         f"Seat A sits first; the others follow clockwise {others}.</p>\n"
         f'<div class="tables">\n{"".join(blocks)}</div>\n'
     )
-    return _document(title, body)
+    return _document(title, body, "wall")
 
 
 def find_table_html(comp: Competition, stage: str | None = None) -> str:
@@ -846,21 +893,25 @@ def find_table_html(comp: Competition, stage: str | None = None) -> str:
     ]
     entries.sort(key=lambda e: player_order(e[0]))
     rows = "".join(
-        f"<tr><td>{_e(p.name)}</td><td>{_e(p.club or '')}</td>"
-        f'<td class="num">{number}</td><td class="code">{_e(code)}</td></tr>\n'
+        f'<tr>{_name_cell(p)}<td class="num">{number}</td><td class="code">{_e(code)}</td></tr>\n'
         for p, number, code in entries
     )
     title = f"{_event_name(comp)} — find your table, {stage}"
     body = (
-        f"<h1>{_e(title)}</h1>\n<table>\n<thead><tr><th>Player</th><th>Club</th>"
-        f'<th class="num">Table</th><th>Seat</th></tr></thead>\n<tbody>\n{rows}</tbody>\n'
-        "</table>\n"
+        f'<h1>{_e(title)}</h1>\n<table>\n<thead><tr><th>Player</th><th class="num">Table</th>'
+        f"<th>Seat</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
     )
-    return _document(title, body)
+    return _document(title, body, "wall")
+
+
+SUM_BIG = "Suma dużych punktów (BP)"
+SUM_SMALL = "Suma małych punktów (SP)"
 
 
 def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
-    """One page per table: the players and, per game, empty boxes to write the result."""
+    """One page per table: per game, empty boxes to write each seat's result; under them
+    the totals rows of the paper table ("Suma dużych / małych punktów") per player, in
+    seat order."""
     stage = stage or _latest_stage(comp)
     index = comp.format.stage_index(stage)
     games = comp.format.stages[index].games
@@ -868,38 +919,48 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
     pages = []
     for seated in comp.event.seating(stage):
         count = len(seated.players)
-        players = "".join(
-            f'<tr><td class="code">{_e(seat_code(seated.number, i))}</td>'
-            f"<td>{_e(_player(comp, pid).name)}</td><td>{_e(_player(comp, pid).club or '')}</td>"
-            "</tr>\n"
-            for i, pid in enumerate(seated.players)
-        )
+        players = [_player(comp, pid) for pid in seated.players]
+        codes = [seat_code(seated.number, i) for i in range(count)]
         sheets = []
         for game in range(1, games + 1):
             chosen = comp.starter(stage, seated.number, game)
             starter = chosen or starting_seat(game, count)
             how = " (the organizer's choice)" if chosen is not None else ""
             rows = "".join(
-                f'<tr><td class="code">{seated.number}{seat}</td>'
-                f"<td>{_e(_player(comp, pid).name)}</td>"
-                '<td class="box"></td><td class="box"></td><td class="tick">☐</td>'
+                f'<tr><td class="code">{_e(code)}</td><td>{_e(player.name)}</td>'
+                '<td class="box"></td><td class="box"></td><td class="box tick">☐</td>'
                 '<td class="box"></td><td class="box"></td><td class="box"></td></tr>\n'
-                for seat, pid in zip(seats_for(count), seated.players, strict=True)
+                for code, player in zip(codes, players, strict=True)
             )
             sheets.append(
                 f'<div class="block"><h2>Game {game} — seat {starter} starts{how}</h2>\n'
                 '<p class="meta">☐ somebody went out &nbsp; ☐ nobody went out (last lap)</p>\n'
-                '<table class="sheet">\n<thead><tr><th>Seat</th><th>Player</th>'
-                "<th>Tiles left</th><th>Jokers</th><th>Never opened</th><th>SP</th><th>BP</th>"
-                f"<th>Initials</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>\n"
+                '<table class="sheet">\n<thead><tr><th class="w1">Seat</th>'
+                '<th>Player</th><th class="w2">Tiles left</th><th class="w2">Jokers</th>'
+                '<th class="w2">Never opened</th><th class="w2">SP</th><th class="w2">BP</th>'
+                f'<th class="w2">Initials</th></tr></thead>\n<tbody>\n{rows}</tbody>\n'
+                "</table></div>\n"
             )
+        heads = "".join(
+            f'<th><span class="code">{_e(code)}</span> {_e(player.name)}</th>'
+            for code, player in zip(codes, players, strict=True)
+        )
+        empty = "<td></td>" * count
+        totals = (
+            f'<div class="block"><h2>Round {comp.round_number(stage)}: the {games} games '
+            f'together</h2>\n<table class="sheet totals">\n<thead><tr><th class="w3"></th>{heads}'
+            "</tr></thead>\n<tbody>\n"
+            f'<tr class="total"><th>{_e(SUM_BIG)}</th>{empty}</tr>\n'
+            f'<tr class="total"><th>{_e(SUM_SMALL)}</th>{empty}</tr>\n'
+            "</tbody>\n</table></div>\n"
+        )
         pages.append(
             f'<section class="page">\n<h1>{_e(_event_name(comp))} — table {seated.number}</h1>\n'
             f'<p class="meta">{_e(stage)} (round {comp.round_number(stage)}), {games} games, '
             f"ruleset {_e(rules.name)}: {rules.move_seconds:g} s per move, joker "
             f"{rules.joker_penalty}, never opened {rules.not_opened_penalty} "
             f"(could have opened {rules.could_have_opened_penalty}).</p>\n"
-            f"<table>\n{players}</table>\n{''.join(sheets)}"
+            f"{''.join(sheets)}{totals}"
             '<p class="sign">Judge: ______________________ &nbsp; Time: ________</p>\n'
             "</section>\n"
         )
@@ -918,3 +979,19 @@ def ranking_html(comp: Competition) -> str:
     grid = ranking_grid(comp)
     sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
     return _document(grid.title, grid_html(grid, "h1") + sanctions)
+
+
+def printouts(comp: Competition, stage: str | None = None) -> dict[str, str]:
+    """The documents to print for ``stage`` (default: the latest), by file name without
+    the extension: seating, find-your-table, score sheets, standings, and the final
+    ranking once the event is finished."""
+    stage = stage or _latest_stage(comp)
+    docs = {
+        "seating": seating_html(comp, stage),
+        "find-your-table": find_table_html(comp, stage),
+        "scoresheets": scoresheets_html(comp, stage),
+        "standings": standings_html(comp, stage),
+    }
+    if comp.event.phase is Phase.FINISHED:
+        docs["ranking"] = ranking_html(comp)
+    return docs

@@ -314,6 +314,8 @@ def test_provision_unit_into_a_root(tmp_path: Path) -> None:
     # The unit's extra only (no amqtt); the display's fonts come with the kit.
     assert "-m pip install --quiet --upgrade /opt/tablekit/src\\[unit\\]\n" in plan
     assert "fonts-" not in plan
+    # Nor PDF printing: neither WeasyPrint (the hub's extra) nor the Pango it loads.
+    assert "pango" not in plan and "harfbuzz" not in plan
     assert "useradd --system --user-group" in plan and "tablekit" in plan
     assert "usermod --append --groups gpio\\,video\\,render\\,input\\,dialout tablekit" in plan
     assert "would run: systemctl enable tablekit-unit.service" in plan
@@ -364,6 +366,8 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     # The hub's extra; the screens' fonts come with the kit, not from a font package.
     assert "-m pip install --quiet --upgrade /opt/tablekit/src\\[hub\\]\n" in plan
     assert "fonts-" not in plan
+    for pkg in ("libpango-1.0-0", "libpangoft2-1.0-0", "libharfbuzz-subset0"):
+        assert f" {pkg}" in plan  # what WeasyPrint loads for the PDF printouts
     assert (
         "would run: systemctl enable mosquitto.service rummikub-hub.service "
         "rummikub-screen.service" in plan

@@ -18,7 +18,7 @@ from tablekit.display import Renderer, find_font
 PACKAGE = Path(fonts.__file__).resolve().parent
 
 
-def test_the_package_ships_both_dejavu_faces_and_their_licence() -> None:
+def test_the_package_ships_the_dejavu_faces_and_their_licence() -> None:
     pygame.font.init()
     faces = {}
     for name in fonts.FONTS:
@@ -27,6 +27,7 @@ def test_the_package_ships_both_dejavu_faces_and_their_licence() -> None:
     assert faces == {
         "DejaVuSans-Bold.ttf": ("DejaVu Sans", "Bold"),
         "DejaVuSansCondensed-Bold.ttf": ("DejaVu Sans", "Condensed Bold"),
+        "DejaVuSans.ttf": ("DejaVu Sans", "Book"),
     }
     licence = (PACKAGE / "LICENSE").read_text()
     assert "License: bitstream-vera" in licence

@@ -1,7 +1,8 @@
-"""The fonts the screens draw with, shipped inside the package.
+"""The fonts the screens draw with and the hub prints with, shipped inside the package.
 
-DejaVu Sans Bold (the table display and the hub screen) and DejaVu Sans Condensed Bold
-(the hub screen's names, labels and lists), copied unchanged from Debian bookworm's
+DejaVu Sans Bold (the table display, the hub screen and the printouts), DejaVu Sans
+Condensed Bold (the hub screen's names, labels and lists) and DejaVu Sans (the hub's PDF
+printouts, :mod:`hub.printing`), copied unchanged from Debian bookworm's
 ``fonts-dejavu-core`` and ``fonts-dejavu-extra`` 2.37; ``LICENSE`` is those packages'
 copyright file (the Bitstream Vera licence, which allows redistribution with the fonts).
 Shipped here, every machine draws with exactly the glyphs the layouts were measured with:
@@ -14,11 +15,12 @@ from pathlib import Path
 
 BOLD = "DejaVuSans-Bold.ttf"
 CONDENSED_BOLD = "DejaVuSansCondensed-Bold.ttf"
-FONTS = (BOLD, CONDENSED_BOLD)
+REGULAR = "DejaVuSans.ttf"
+FONTS = (BOLD, CONDENSED_BOLD, REGULAR)
 
 
 class FontMissingError(RuntimeError):
-    """A font the screens need is not where the package keeps it."""
+    """A font the screens or the printouts need is not where the package keeps it."""
 
 
 def font_path(name: str) -> str:
