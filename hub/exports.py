@@ -852,10 +852,14 @@ def _event_name(comp: Competition) -> str:
     return comp.created.name if comp.created is not None else "Rummikub"
 
 
-def _name_cell(player: Player) -> str:
-    """A player's name with the club in small type under it."""
+def _name_cell(player: Player, *, surname_first: bool = False) -> str:
+    """A player's name (``Nowak Anna`` with ``surname_first``, for a list sorted by
+    surname) with the club in small type under it."""
+    name = player.name
+    if surname_first:
+        name = f"{player.family_name} {player.given_name}".strip()
     club = f'<span class="club">{_e(player.club)}</span>' if player.club else ""
-    return f"<td>{_e(player.name)}{club}</td>"
+    return f'<td class="name">{_e(name)}{club}</td>'
 
 
 def seating_html(comp: Competition, stage: str | None = None) -> str:
@@ -893,7 +897,8 @@ def find_table_html(comp: Competition, stage: str | None = None) -> str:
     ]
     entries.sort(key=lambda e: player_order(e[0]))
     rows = "".join(
-        f'<tr>{_name_cell(p)}<td class="num">{number}</td><td class="code">{_e(code)}</td></tr>\n'
+        f'<tr>{_name_cell(p, surname_first=True)}<td class="num">{number}</td>'
+        f'<td class="code">{_e(code)}</td></tr>\n'
         for p, number, code in entries
     )
     title = f"{_event_name(comp)} — find your table, {stage}"
