@@ -275,13 +275,15 @@ class Broadcast(_HubMessage, frozen=True):
     """Hub's wall time when sent."""
 
 
-class Ack(_HubMessage, frozen=True):
+class Ack(_HubMessage, frozen=True, omit_defaults=True):
     """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
     refused and listed in ``refused``.
 
     ``resend_from`` asks the unit to republish its journal from that seq (a gap).
     ``refused``: the seqs in ``upto - WINDOW + 1 … upto`` the hub refused or holds in
     conflict; the unit sets those aside for the judge instead of deleting them.
+    Fields at their defaults are left out, so units of the release before ``refused``
+    (which refuse unknown fields) still take every ack without a refusal.
     """
 
     unit: UnitId

@@ -16,11 +16,13 @@ from tablekit.journal import Journal
 from tablekit.link import TableLink
 from tablekit.protocol import (
     WINDOW,
+    Ack,
     Assignment,
     DecodeError,
     EventEnvelope,
     check_identity,
     decode,
+    encode,
     unit_id_of,
 )
 from tablekit.protocol_doc import BEGIN, END, MESSAGES, reference, splice
@@ -112,3 +114,21 @@ def test_the_session_settings_in_the_document_are_the_units(tmp_path: Path) -> N
     assert link.window == WINDOW and f"**window of {WINDOW}**" in text
     assert SESSION_EXPIRY == 7 * 24 * 3600 and "`SessionExpiryInterval` 7 days" in text
     journal.close()
+
+
+class _AckOfRelease01(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The Ack as units of version 0.1 decode it: strict, without ``refused``."""
+
+    v: int
+    unit: str
+    upto: int
+    resend_from: int | None = None
+
+
+def test_units_of_the_release_before_refusals_still_take_the_hubs_acks() -> None:
+    ack = Ack(v=1, unit=unit_id_of(2), upto=41)
+    assert encode(ack) == b'{"v":1,"unit":"table-02","upto":41}'
+    assert msgspec.json.decode(encode(ack), type=_AckOfRelease01).upto == 41
+    resend = Ack(v=1, unit=unit_id_of(2), upto=41, resend_from=42)
+    assert msgspec.json.decode(encode(resend), type=_AckOfRelease01).resend_from == 42
+    assert decode(Ack, encode(Ack(v=1, unit="table-02", upto=41, refused=(40,)))).refused == (40,)
