@@ -38,6 +38,7 @@ from tablekit.protocol import (
     EventEnvelope,
     ResultAck,
     RoundInfo,
+    RoundProgress,
     SeatingBoard,
     SeatingLine,
     StandingLine,
@@ -145,8 +146,10 @@ class Conductor:
         for table in sorted(_tables_ever(competition) - seated):
             # nobody plays there this round: delete its retained seating (MQTT's way)
             yield Outgoing(self.topics.assign(table), CLEARED)
-        yield from self._verdicts(competition)
+        # The round and its progress (which tables have finished) before the answers: a
+        # screen that sees a table's last result accepted knows whether it finished.
         yield from self._boards(competition)
+        yield from self._verdicts(competition)
         yield from self._time_over(competition)
 
     def _verdicts(self, competition: Competition) -> Iterator[Outgoing]:
@@ -187,7 +190,10 @@ class Conductor:
         state = competition.event
         if not state.stages_played:
             if competition.undone:  # the first draw was taken back: nothing to show
-                for topic in (self.topics.round, self.topics.standings, self.topics.seating):
+                for topic in (
+                    self.topics.round, self.topics.progress, self.topics.standings,
+                    self.topics.seating,
+                ):
                     yield Outgoing(topic, CLEARED)
             return
         stage_name = state.stages_played[-1]
@@ -205,6 +211,13 @@ class Conductor:
             closed=closed,
         )
         yield Outgoing(self.topics.round, encode(info))
+        progress = RoundProgress(
+            v=PROTOCOL_VERSION,
+            stage=_label(stage_name),
+            round=info.round,
+            finished=tuple(t.table for t in competition.tables() if t.finished),
+        )
+        yield Outgoing(self.topics.progress, encode(progress))
         players = state.players
         finished = state.phase is EventPhase.FINISHED
         board_rows: Sequence[RankingRow | StandingRow] = (

@@ -68,6 +68,8 @@ class ResultState(enum.StrEnum):
     """The game is over and the table is entering its result on the keypad."""
     IN = "in"
     """The hub has accepted the result of the table's current game."""
+    REFUSED = "refused"
+    """The hub refused the result the table sent for its current game (it enters it again)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,12 @@ class TableCell:
     online: bool = True
     offline_since: float | None = None
     result: ResultState = ResultState.NONE
+    refused: str = ""
+    """The hub's reason when it refused the current game's result."""
+    missing: int = 0
+    """Earlier games of the round whose result the hub does not have (the table played on)."""
+    finished: bool = False
+    """Every game of the round has its result in at the hub."""
     known: bool = True
     """False until a state snapshot has arrived (only an assignment or status so far)."""
     pace_since: float | None = None
@@ -230,6 +238,10 @@ class State(enum.StrEnum):
     LAST_LAP = "LAST LAP"
     ENTERING_RESULT = "ENTERING RESULT"
     RESULT_IN = "RESULT IN"
+    RESULT_REFUSED = "RESULT REFUSED"
+    RESULT_MISSING = "RESULT MISSING"
+    """The hub lacks the result of an earlier game of the round (shown with how many)."""
+    ROUND_FINISHED = "ROUND FINISHED"
     OFFLINE = "OFFLINE"
     READY = "READY"
     GAME_OVER = "GAME OVER"
@@ -251,14 +263,20 @@ def state_of(t: TableCell) -> State:
         return State.NO_DATA
     if t.paused is not None and t.phase in (Phase.RUNNING, Phase.TIME_UP):
         return _PAUSE_STATE[t.paused]
+    if t.finished and t.phase in (Phase.GAME_OVER, Phase.READY):
+        return State.ROUND_FINISHED
+    if t.phase is Phase.TIME_UP:
+        return State.TIME
+    if t.phase is Phase.GAME_OVER and t.result is ResultState.REFUSED:
+        return State.RESULT_REFUSED
+    if t.missing > 0:  # the clock state still shows: the countdown and the seat to move
+        return State.RESULT_MISSING
     if t.phase is Phase.GAME_OVER:
         if t.result is ResultState.IN:
             return State.RESULT_IN
         if t.result is ResultState.ENTERING:
             return State.ENTERING_RESULT
         return State.GAME_OVER
-    if t.phase is Phase.TIME_UP:
-        return State.TIME
     if t.phase is Phase.RUNNING:
         return State.LAST_LAP if t.last_lap_left is not None else State.PLAYING
     return State.READY
@@ -267,6 +285,8 @@ def state_of(t: TableCell) -> State:
 def state_text(t: TableCell, now: float) -> str:
     """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration."""
     state = state_of(t)
+    if state is State.RESULT_MISSING:
+        return missing_text(t)
     if state is State.OFFLINE:
         if t.offline_since is None:
             return "OFFLINE"
@@ -298,6 +318,19 @@ def shown_at(hall: HallView, now: float) -> float:
     (the clocks then stand still rather than run on from stale values)."""
     lost = hall.link_lost
     return lost.since if lost is not None and lost.ever else now
+
+
+def missing_text(t: TableCell) -> str:
+    """``"1 RESULT MISSING"``: earlier games of the round the hub has no result for."""
+    if t.missing <= 0:
+        return ""
+    return f"{t.missing} RESULT{'S' if t.missing > 1 else ''} MISSING"
+
+
+def finished_tables(hall: HallView) -> tuple[int, int]:
+    """(tables that have finished the round, tables seated in it)."""
+    seated = [t for t in hall.tables if t.seats]
+    return sum(1 for t in seated if t.finished), len(seated)
 
 
 # --- judge queue ----------------------------------------------------------------------------
@@ -523,7 +556,11 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     sizes = [3 if i >= tables - three else 4 for i in range(tables)]
     names = sample_names(sum(sizes), seed)
     info = RoundInfo(
-        v=PROTOCOL_VERSION, stage="Eliminations", round=2, games=3, deadline=now + 2533.0
+        v=PROTOCOL_VERSION,
+        stage="Eliminations",
+        round=2,
+        games=3,
+        deadline=now + 2533.0,
     )
     views: list[TableCell] = []
     k = 0
@@ -531,6 +568,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     if tables >= 2:
         specials = {2: "judge", 4: "offline", 5: "call", 7: "time", 8: "entering", 9: "in"}
         specials.update({3: "lastlap", 6: "ready", 10: "slow", 11: "over"})
+        specials.update({12: "refused", 13: "finished", 14: "missing"})
     for i, size in enumerate(sizes):
         number = i + 1
         seats = tuple(names[k : k + size])
@@ -566,6 +604,25 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
             t = replace(t, phase=Phase.GAME_OVER, active=None, result=ResultState.ENTERING)
         elif kind == "in":
             t = replace(t, phase=Phase.GAME_OVER, active=None, result=ResultState.IN)
+        elif kind == "refused":
+            t = replace(
+                t,
+                phase=Phase.GAME_OVER,
+                active=None,
+                result=ResultState.REFUSED,
+                refused="seat B: a table has only 2 jokers",
+            )
+        elif kind == "finished":
+            t = replace(
+                t,
+                phase=Phase.GAME_OVER,
+                active=None,
+                result=ResultState.IN,
+                game=3,
+                finished=True,
+            )
+        elif kind == "missing":
+            t = replace(t, game=3, missing=1)
         elif kind == "over":
             t = replace(t, phase=Phase.GAME_OVER, active=None)
         elif kind == "lastlap":

@@ -45,6 +45,7 @@ from hub.hall import (
     TableCell,
     clock_text,
     countdown_text,
+    finished_tables,
     flash_on,
     judge_queue,
     link_lost_text,
@@ -76,6 +77,7 @@ from hub.screen_layout import (
     screen_layout,
 )
 from tablekit import fonts
+from tablekit.clock import Phase
 from tablekit.protocol import RoundInfo, StandingsBoard
 from tablekit.stopping import keep_signals_from_sdl, stop_on_signals
 
@@ -111,6 +113,9 @@ STATE_COLOURS: Final[dict[State, tuple[Colour, Colour]]] = {
     State.PAUSED_RESTART: (JUDGE, ACTIVE_FG),
     State.ENTERING_RESULT: ((36, 104, 230), TEXT),
     State.RESULT_IN: ((210, 214, 222), ACTIVE_FG),
+    State.RESULT_REFUSED: (URGENT, ACTIVE_FG),
+    State.RESULT_MISSING: (URGENT, ACTIVE_FG),
+    State.ROUND_FINISHED: ((0, 118, 100), TEXT),
     State.GAME_OVER: ((92, 78, 150), TEXT),
     State.READY: ((72, 82, 98), TEXT),
     State.OFFLINE: ((70, 70, 72), TEXT),
@@ -252,7 +257,8 @@ def cell_content(
 ) -> CellContent:
     state = state_of(t)
     countdown, urgent, frozen = "", False, False
-    if state in (State.PLAYING, State.LAST_LAP):
+    playing = state is State.RESULT_MISSING and t.phase is Phase.RUNNING
+    if state in (State.PLAYING, State.LAST_LAP) or playing:
         left = remaining_at(t, now)
         countdown, urgent = countdown_text(left), left <= URGENT_SECONDS
     elif state in JUDGE_STATES and t.active is not None:
@@ -264,7 +270,9 @@ def cell_content(
         since = t.paused_since if t.paused_since is not None else t.measured_at
         flashing = now - since >= flash_after
     active = t.active if state not in (State.OFFLINE, State.READY, State.GAME_OVER) else None
-    if state in (State.ENTERING_RESULT, State.RESULT_IN):
+    if state in (
+        State.ENTERING_RESULT, State.RESULT_IN, State.RESULT_REFUSED, State.ROUND_FINISHED
+    ):
         active = None
     seats = tuple(
         SeatLine(
@@ -495,6 +503,9 @@ class HallScreen:
             stage = f"Round {info.round}" + (f" · {info.stage}" if info.stage else "")
             if info.games:
                 stage += f" · {info.games} games"
+            done, seated = finished_tables(hall)
+            if seated and not info.closed:
+                stage += f" · {done}/{seated} tables finished"
         left = round_left(info, now)
         over = round_over(info, now)
         if info is not None and info.closed:

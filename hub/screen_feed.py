@@ -17,10 +17,11 @@ Two parts, like the rest of the kit:
 Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined in
 :mod:`tablekit.protocol` (:meth:`~tablekit.protocol.Topics.screen_filters`):
 ``{base}/table/+/state`` and ``…/status`` (units), ``{base}/hub/table/+/assign`` and
-``…/result`` (hub → units), and the three hub → screen messages ``{base}/hub/round``
-(:class:`~tablekit.protocol.RoundInfo`), ``{base}/hub/standings``
-(:class:`~tablekit.protocol.StandingsBoard`) and ``{base}/hub/seating``
-(:class:`~tablekit.protocol.SeatingBoard`).
+``…/result`` (hub → units), and the four hub → screen messages ``{base}/hub/round``
+(:class:`~tablekit.protocol.RoundInfo`), ``{base}/hub/progress``
+(:class:`~tablekit.protocol.RoundProgress`: the tables that have finished the round),
+``{base}/hub/standings`` (:class:`~tablekit.protocol.StandingsBoard`) and
+``{base}/hub/seating`` (:class:`~tablekit.protocol.SeatingBoard`).
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tablekit.protocol import (
     Kind,
     ResultAck,
     RoundInfo,
+    RoundProgress,
     SeatingBoard,
     StandingsBoard,
     TableSnapshot,
@@ -57,7 +59,10 @@ from tablekit.protocol import (
 log = logging.getLogger("hub.screen_feed")
 
 _FOLDED: Final = frozenset(
-    {Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS, Kind.SEATING}
+    {
+        Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS,
+        Kind.SEATING, Kind.PROGRESS,
+    }
 )
 """The topic kinds the screen folds into its view (it subscribes to nothing else)."""
 
@@ -97,6 +102,7 @@ class HallTracker:
         self.pauses: dict[int, _Pause] = {}
         self.paces: dict[int, _Pace] = {}
         self.round: RoundInfo | None = None
+        self.progress: RoundProgress | None = None
         self.standings: StandingsBoard | None = None
         self.seating: SeatingBoard | None = None
         self._view: HallView | None = None
@@ -122,12 +128,16 @@ class HallTracker:
                 self.results.pop(number, None)
             case Cleared(kind=Kind.ROUND):
                 self.round = None  # the draw was taken back
+            case Cleared(kind=Kind.PROGRESS):
+                self.progress = None
             case Cleared(kind=Kind.STANDINGS):
                 self.standings = None
             case Cleared(kind=Kind.SEATING):
                 self.seating = None
             case RoundInfo():
                 self.round = message
+            case RoundProgress():
+                self.progress = message
             case StandingsBoard():
                 self.standings = message
             case SeatingBoard():
@@ -199,13 +209,27 @@ class HallTracker:
                 offline_since=offline_since,
                 known=False,
             )
-        result = ResultState.NONE
+        result, refused = ResultState.NONE, ""
         ack = self.results.get(number)
         same_round = ack is not None and (info is None or ack.round in (0, info.round))
-        if ack is not None and same_round and ack.game == snap.game and ack.accepted:
+        answered = ack is not None and same_round and ack.game == snap.game
+        if ack is not None and answered and ack.accepted:
             result = ResultState.IN
+        elif ack is not None and answered and snap.phase is Phase.GAME_OVER:
+            result, refused = ResultState.REFUSED, ack.reason
         elif snap.phase is Phase.GAME_OVER:
             result = ResultState.ENTERING
+        progress = self.progress
+        finished = (
+            info is not None
+            and progress is not None
+            and progress.round == info.round
+            and number in progress.finished
+        )
+        missing = 0
+        if assignment is not None and info is not None and assignment.round == info.round:
+            last = games > 0 and snap.game - first + 1 >= games
+            missing = _missing(snap.game, assignment.game, result, finished, last)
         pause = self.pauses.get(number)
         pace = self.paces.get(number)
         return TableCell(
@@ -227,9 +251,26 @@ class HallTracker:
             online=online,
             offline_since=offline_since,
             result=result,
+            refused=refused,
+            missing=missing,
+            finished=finished,
             pace_since=pace.since if pace is not None and pace.game == snap.game else None,
             pace_moves=pace.moves if pace is not None else 0,
         )
+
+
+def _missing(game: int, next_game: int, result: ResultState, finished: bool, last: bool) -> int:
+    """Earlier games of the round whose result the hub does not have, for a table in
+    ``game`` whose assignment names ``next_game`` (the hub's next game: after the results
+    it has, at most the round's last). A table at its round's last game with that
+    result in and the round not ``finished`` lacks at least one earlier result (the hub
+    publishes the round's progress before its answers: ``finished`` is never behind)."""
+    if finished:
+        return 0
+    missing = max(0, game - next_game)
+    if last and result is ResultState.IN:
+        missing = max(missing, 1)
+    return missing
 
 
 # --- the MQTT shell ------------------------------------------------------------------------------

@@ -395,7 +395,17 @@ class SeatingBoard(_HubMessage, frozen=True):
     rows: Annotated[tuple[SeatingLine, ...], msgspec.Meta(max_length=MAX_BOARD_ROWS)]
 
 
-ScreenMessage = RoundInfo | StandingsBoard | SeatingBoard
+class RoundProgress(_Message, frozen=True):
+    """Retained on ``…/hub/progress``: the tables of the round in play (or just closed)
+    that have every game's result in at the hub."""
+
+    stage: Label
+    round: RoundNo
+    finished: Annotated[tuple[TableNo, ...], msgspec.Meta(max_length=MAX_TABLE)] = ()
+    """Table numbers, ascending."""
+
+
+ScreenMessage = RoundInfo | StandingsBoard | SeatingBoard | RoundProgress
 """The hub → screen messages."""
 
 AnyMessage = (
@@ -438,6 +448,7 @@ class Kind(enum.StrEnum):
     ROUND = "round"
     STANDINGS = "standings"
     SEATING = "seating"
+    PROGRESS = "progress"
 
 
 MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
@@ -453,10 +464,11 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.ROUND: RoundInfo,
     Kind.STANDINGS: StandingsBoard,
     Kind.SEATING: SeatingBoard,
+    Kind.PROGRESS: RoundProgress,
 }
 _UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
 _HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)
-SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING)
+SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING, Kind.PROGRESS)
 """The hub → screen messages, each on ``{base}/hub/{kind}``."""
 
 
@@ -525,6 +537,10 @@ class Topics:
     @property
     def seating(self) -> str:
         return f"{self.base}/hub/seating"
+
+    @property
+    def progress(self) -> str:
+        return f"{self.base}/hub/progress"
 
     def screen(self, kind: Kind) -> str:
         """The topic of a hub → screen message kind (:data:`SCREEN_KINDS`)."""

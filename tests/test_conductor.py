@@ -16,6 +16,7 @@ from tablekit.protocol import (
     EventEnvelope,
     ResultAck,
     RoundInfo,
+    RoundProgress,
     SeatingBoard,
     StandingsBoard,
     Topics,
@@ -242,3 +243,30 @@ def test_a_message_receivers_would_refuse_is_never_retained(tmp_path: Path) -> N
     table = next(t.table for t in org.competition.tables() if bad.id in t.players)
     assert TOPICS.assign(table) not in sent and TOPICS.seating not in sent
     assert TOPICS.round in sent  # everything else still goes out
+
+
+
+def test_the_round_names_the_tables_that_have_finished_before_their_answers(
+    tmp_path: Path,
+) -> None:
+    org, conductor = event(tmp_path, Clock())
+    org.start_round()
+
+    def finished() -> tuple[int, ...]:
+        conductor.reset()
+        progress = decode(RoundProgress, by_topic(conductor)[TOPICS.progress])
+        assert progress.round == 1
+        return progress.finished
+
+    assert finished() == ()
+    for table, game, seats, seq in ((2, 1, 3, 3), (1, 2, 4, 4), (2, 2, 3, 5)):
+        [(_, record)] = conductor.judge(submission(table, game, seats, seq=seq))
+        org.record(record)
+    assert finished() == (2,)  # table 1 has game 2 in, not game 1
+    conductor.reset()
+    topics = [m.topic for m in conductor.messages()]
+    # A screen learns whether a table has finished before it sees its answer.
+    assert topics.index(TOPICS.progress) < min(topics.index(TOPICS.result(t)) for t in (1, 2))
+    [(_, record)] = conductor.judge(submission(1, 1, 4, seq=6))
+    org.record(record)
+    assert finished() == (1, 2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import msgspec
 import pytest
 
 from hub.hall import (
@@ -16,7 +17,9 @@ from hub.hall import (
     TableCell,
     clock_text,
     countdown_text,
+    finished_tables,
     judge_queue,
+    missing_text,
     pace,
     page_ranges,
     page_sequence,
@@ -38,6 +41,7 @@ from tablekit.protocol import (
     Kind,
     ResultAck,
     RoundInfo,
+    RoundProgress,
     SeatAssignment,
     SeatingBoard,
     SeatingLine,
@@ -313,9 +317,12 @@ def test_standings_hidden_until_the_round_is_closed():
 
 
 def test_sample_hall_has_every_state():
-    hall = sample_hall(12, NOW)
+    hall = sample_hall(14, NOW)
     states = {state_of(t) for t in hall.tables}
     assert {
+        State.RESULT_REFUSED,
+        State.RESULT_MISSING,
+        State.ROUND_FINISHED,
         State.PLAYING,
         State.PAUSED_JUDGE,
         State.JUDGE_CALLED,
@@ -393,9 +400,11 @@ def test_tracker_folds_snapshots_assignments_statuses_and_results():
     tr.apply(snapshot(3, NOW + 70, move=40, active=None, phase=Phase.GAME_OVER), NOW + 70)
     assert state_of(tr.view().table(3)) is State.ENTERING_RESULT
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=False, reason="no"), NOW + 71, table=3)
-    assert state_of(tr.view().table(3)) is State.ENTERING_RESULT
+    assert state_of(tr.view().table(3)) is State.RESULT_REFUSED
+    assert tr.view().table(3).refused == "no"
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=True), NOW + 72, table=3)
     assert state_of(tr.view().table(3)) is State.RESULT_IN
+    tr.apply(msgspec.structs.replace(assignment(3), game=2), NOW + 73)  # the hub's next game
     tr.apply(snapshot(3, NOW + 80, game=2, move=0, phase=Phase.READY, active=None), NOW + 80)
     assert state_of(tr.view().table(3)) is State.READY
     assert tr.view().table(3).game_label == "G2/2"
@@ -465,3 +474,54 @@ def test_tracker_forgets_the_boards_of_a_draw_taken_back():
         tr.apply(Cleared(kind, None), NOW)  # the hub: the first draw was undone
     view = tr.view()
     assert (view.round, view.standings, view.seating) == (None, None, None)
+
+
+def test_the_wall_knows_each_tables_result_in_refused_or_missing_and_who_finished() -> None:
+    """Round 1 of 2 games; what the hub publishes: the round (with the tables that have
+    every result in), each table's assignment (the next game it expects) and its latest
+    answer; the units publish their clocks."""
+    tr = HallTracker()
+    tr.apply(info(round=1, games=2), NOW)
+    tr.apply(RoundProgress(v=1, stage="round-1", round=1, finished=(4,)), NOW)
+
+    def table_at(number: int, next_game: int, game: int, **snap: object) -> None:
+        tr.apply(msgspec.structs.replace(assignment(number), game=next_game, round=1), NOW)
+        tr.apply(snapshot(number, NOW, game=game, **snap), NOW)
+
+    over: dict[str, object] = {"phase": Phase.GAME_OVER, "active": None}
+    table_at(1, 2, 1, **over)
+    tr.apply(ResultAck(v=1, unit="u1", game=1, accepted=True, round=1), NOW, 1)
+    table_at(2, 1, 1, **over)
+    tr.apply(ResultAck(v=1, unit="u2", game=1, accepted=False, round=1,
+                       reason="seat B: a table has only 2 jokers"), NOW, 2)
+    table_at(3, 1, 2)  # playing game 2; the hub has no result of game 1
+    table_at(4, 2, 2, **over)
+    tr.apply(ResultAck(v=1, unit="u4", game=2, accepted=True, round=1), NOW, 4)
+    table_at(5, 2, 2, **over)  # game 2 is in, but game 1 never was
+    tr.apply(ResultAck(v=1, unit="u5", game=2, accepted=True, round=1), NOW, 5)
+    table_at(6, 2, 2, **over)  # game 2 just over, game 1 in: being typed
+    hall = tr.view()
+    seen = {t.number: (state_of(t), t.result, t.missing, t.finished) for t in hall.tables}
+    assert seen == {
+        1: (State.RESULT_IN, ResultState.IN, 0, False),
+        2: (State.RESULT_REFUSED, ResultState.REFUSED, 0, False),
+        3: (State.RESULT_MISSING, ResultState.NONE, 1, False),
+        4: (State.ROUND_FINISHED, ResultState.IN, 0, True),
+        5: (State.RESULT_MISSING, ResultState.IN, 1, False),
+        6: (State.ENTERING_RESULT, ResultState.ENTERING, 0, False),
+    }
+    assert hall.table(2).refused == "seat B: a table has only 2 jokers"
+    assert [missing_text(hall.table(n)) for n in (3, 4)] == ["1 RESULT MISSING", ""]
+    assert state_text(hall.table(3), NOW) == "1 RESULT MISSING"
+    assert missing_text(replace(hall.table(3), missing=2)) == "2 RESULTS MISSING"
+    assert finished_tables(hall) == (1, 6)
+    # Another round's progress says nothing about this one.
+    tr.apply(RoundProgress(v=1, stage="round-0", round=0, finished=(4,)), NOW)
+    assert state_of(tr.view().table(4)) is State.RESULT_MISSING  # last game in, not finished
+    tr.apply(RoundProgress(v=1, stage="round-1", round=1, finished=(4,)), NOW)
+    # The answer for game 1 arrives at table 3: nothing is missing any more.
+    tr.apply(msgspec.structs.replace(assignment(3), game=2, round=1), NOW + 1)
+    assert tr.view().table(3).missing == 0
+    # A refused result entered again and accepted.
+    tr.apply(ResultAck(v=1, unit="u2", game=1, accepted=True, round=1), NOW + 2, 2)
+    assert state_of(tr.view().table(2)) is State.RESULT_IN

@@ -320,3 +320,25 @@ def test_the_standings_title_names_the_last_closed_round_or_the_one_in_play(
         screen.draw_page(replace(hall, standings=board, round=info), page, NOW)
         check_texts_fit(screen)
         assert title in texts_in(screen, "header"), texts_in(screen, "header")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", [14, 24, 60])
+def test_the_wall_shows_each_result_in_missing_or_refused_and_who_finished(count, size):
+    hall = sample_hall(count, NOW)  # 8 entering, 9 in, 12 refused, 13 finished, 14 missing
+    screen = HallScreen(pygame.Surface(size))
+    out = ARTIFACTS / f"{size[0]}x{size[1]}" / f"{count}-tables"
+    out.mkdir(parents=True, exist_ok=True)
+    screen.draw_page(hall, Page(PageKind.WALL, 0, screen.grid(count).pages), NOW)
+    pygame.image.save(screen.surface, str(out / "wall-results.png"))
+    check_texts_fit(screen)
+
+    def cell(number: int) -> list[str]:
+        return texts_in(screen, cell_region(screen, number))
+
+    assert "ENTERING RESULT" in cell(8) and "RESULT IN" in cell(9)
+    assert "RESULT REFUSED" in cell(12) and "ROUND FINISHED" in cell(13)
+    assert "1 RESULT MISSING" in cell(14) and "34" in cell(14)  # still playing, its clock on
+    assert not any("MISSING" in text for n in (8, 9, 12, 13) for text in cell(n))
+    header = texts_in(screen, "header")
+    assert any(text.endswith(f" · 1/{count} tables finished") for text in header), header

@@ -43,6 +43,7 @@ from tablekit.protocol import (
     Kind,
     ResultAck,
     RoundInfo,
+    RoundProgress,
     SeatAssignment,
     SeatingBoard,
     SeatingLine,
@@ -130,6 +131,8 @@ def screen_messages() -> list[msgspec.Struct]:
             v=1, stage="Final", round=3,
             rows=(SeatingLine(name="Ann", table=12, seat="D"), SeatingLine("Bob", 1, "A")),
         ),
+        RoundProgress(v=1, stage="Eliminations", round=2, finished=(1, 7, 999)),
+        RoundProgress(v=1, stage="", round=0),
     ]  # fmt: skip
 
 
@@ -277,22 +280,25 @@ def test_assignment_is_validated() -> None:
 
 def test_screen_messages_travel_on_their_own_topics() -> None:
     base = "rummikub/v1/hall/open2025"
-    assert [TOPICS.round, TOPICS.standings, TOPICS.seating] == [
-        f"{base}/hub/round", f"{base}/hub/standings", f"{base}/hub/seating"
+    assert [TOPICS.round, TOPICS.standings, TOPICS.seating, TOPICS.progress] == [
+        f"{base}/hub/round", f"{base}/hub/standings", f"{base}/hub/seating",
+        f"{base}/hub/progress",
     ]  # fmt: skip
     assert [TOPICS.screen(kind) for kind in SCREEN_KINDS] == [
-        TOPICS.round, TOPICS.standings, TOPICS.seating
+        TOPICS.round, TOPICS.standings, TOPICS.seating, TOPICS.progress
     ]  # fmt: skip
     with pytest.raises(ValueError, match="not a screen message kind"):
         TOPICS.screen(Kind.STATE)
     assert TOPICS.screen_filters() == [
         f"{base}/table/+/state", f"{base}/table/+/status", f"{base}/hub/table/+/assign",
         f"{base}/hub/table/+/result", TOPICS.round, TOPICS.standings, TOPICS.seating,
+        TOPICS.progress,
     ]  # fmt: skip
     for message in screen_messages():
-        topic = {RoundInfo: TOPICS.round, StandingsBoard: TOPICS.standings}.get(
-            type(message), TOPICS.seating
-        )
+        topic = {
+            RoundInfo: TOPICS.round, StandingsBoard: TOPICS.standings,
+            RoundProgress: TOPICS.progress,
+        }.get(type(message), TOPICS.seating)
         ref, decoded = decode_topic(TOPICS, topic, encode(message))
         assert (ref.table, decoded) == (None, message)
     # Each topic carries its one type: a round on the standings topic is refused.
