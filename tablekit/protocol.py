@@ -395,7 +395,7 @@ class SeatingBoard(_HubMessage, frozen=True):
     rows: Annotated[tuple[SeatingLine, ...], msgspec.Meta(max_length=MAX_BOARD_ROWS)]
 
 
-class RoundProgress(_Message, frozen=True):
+class RoundProgress(_HubMessage, frozen=True):
     """Retained on ``…/hub/progress``: the tables of the round in play (or just closed)
     that have every game's result in at the hub."""
 
@@ -421,6 +421,7 @@ AnyMessage = (
     | RoundInfo
     | StandingsBoard
     | SeatingBoard
+    | RoundProgress
 )
 
 MAX_PAYLOAD_OF: Final[Mapping[type[Any], int]] = {
