@@ -49,6 +49,7 @@ from hub.hall import (
     flash_on,
     judge_queue,
     link_lost_text,
+    missing_text,
     page_ranges,
     page_sequence,
     place_labels,
@@ -595,7 +596,14 @@ class HallScreen:
             (c.table, c.state, wait_text(c.waiting), c.flashing and flash_on(now)) for c in queue
         )
         slow_rows = tuple((s.table, s.reason) for s in slow.values())
-        self._region("sidebar", self.layout.sidebar, (calls, slow_rows), self._draw_sidebar, dirty)
+        sections = tuple(
+            (title, colour, rows)
+            for title, colour, rows in (
+                ("RESULTS", URGENT, result_rows(hall)), ("SLOW", SLOW, slow_rows)
+            )
+            if rows
+        )
+        self._region("sidebar", self.layout.sidebar, (calls, sections), self._draw_sidebar, dirty)
 
     def _draw_empty(self, region: str, rect: pygame.Rect, content: object) -> None:
         self.surface.fill(BG, rect)
@@ -690,7 +698,7 @@ class HallScreen:
 
     def _draw_sidebar(self, region: str, rect: pygame.Rect, content: object) -> None:
         assert isinstance(content, tuple)
-        calls, slow_rows = content
+        calls, sections = content
         lay = self.layout
         s = self.surface
         s.fill(BG, rect)
@@ -711,8 +719,8 @@ class HallScreen:
         self._text(region, heading, "bold", round(size * 1.2), JUDGE, title)
         y = title.bottom + pad // 2
         pygame.draw.line(s, JUDGE, (inner.left, y - pad // 4), (inner.right, y - pad // 4), 2)
-        slow_h = (2 + min(len(slow_rows), 4)) * line if slow_rows else 0
-        room = max(1, (legend_top - pad - slow_h - y) // line)
+        sections_h = sum((2 + min(len(rows), 4)) * line + pad for _, _, rows in sections)
+        room = max(1, (legend_top - sections_h - y) // line)
         if not calls:
             self._text(
                 region,
@@ -759,43 +767,44 @@ class HallScreen:
             more = pygame.Rect(inner.left, y, inner.width, line)
             self._text(region, f"+ {len(calls) - len(shown)} more", "cond", size, JUDGE, more)
             y += line
-        if slow_rows:
-            y = max(y + pad, legend_top - pad - slow_h)
-            title = pygame.Rect(inner.left, y, inner.width, line)
-            self._text(region, f"SLOW · {len(slow_rows)}", "bold", round(size * 1.2), SLOW, title)
-            y += line
-            pygame.draw.line(s, SLOW, (inner.left, y), (inner.right, y), 2)
-            y += pad // 3
-            listed = slow_rows if len(slow_rows) <= 4 else slow_rows[:3]
-            for table, reason in listed:
-                row = pygame.Rect(inner.left, y, inner.width, line)
-                number_w = self.texts.width("bold", size, "T000")
-                self._text(
-                    region,
-                    f"T{table}",
-                    "bold",
-                    size,
-                    TEXT,
-                    pygame.Rect(row.left + 4, row.top, number_w, row.height),
-                )
-                self._text(
-                    region,
-                    reason,
-                    "cond",
-                    size,
-                    MUTED,
-                    pygame.Rect(
-                        row.left + 8 + number_w, row.top, row.width - 12 - number_w, row.height
-                    ),
-                )
-                y += line
-            if len(listed) < len(slow_rows):
-                more = pygame.Rect(inner.left, y, inner.width, line)
-                rest = ", ".join(f"T{t}" for t, _ in slow_rows[3:])
-                self._text(region, f"also {rest}", "cond", size, MUTED, more)
+        y = max(y + pad, legend_top - sections_h)
+        for heading, colour, rows in sections:
+            y = self._draw_section(region, inner, y, (heading, colour, rows), line) + pad
         for i, text in enumerate(legend_lines):
             box = pygame.Rect(inner.left, legend_top + i * line, inner.width, line)
             self._text(region, text, "cond", size, DIM, box)
+
+    def _draw_section(
+        self, region: str, inner: pygame.Rect, y: int, section: object, line: int
+    ) -> int:
+        """A titled list of tables (results missing or refused, slow tables) from ``y``:
+        four rows at most (else three and the rest by number); the ``y`` below it."""
+        assert isinstance(section, tuple)
+        heading, colour, rows = section
+        size = self.layout.text
+        pad = max(6, size // 2)
+        title = pygame.Rect(inner.left, y, inner.width, line)
+        self._text(region, f"{heading} · {len(rows)}", "bold", round(size * 1.2), colour, title)
+        y += line
+        pygame.draw.line(self.surface, colour, (inner.left, y), (inner.right, y), 2)
+        y += pad // 3
+        listed = rows if len(rows) <= 4 else rows[:3]
+        number_w = self.texts.width("bold", size, "T000")
+        for table, text in listed:
+            row = pygame.Rect(inner.left, y, inner.width, line)
+            number = pygame.Rect(row.left + 4, row.top, number_w, row.height)
+            self._text(region, f"T{table}", "bold", size, TEXT, number)
+            words = pygame.Rect(
+                row.left + 8 + number_w, row.top, row.width - 12 - number_w, row.height
+            )
+            self._text(region, text, "cond", size, MUTED, words)
+            y += line
+        if len(listed) < len(rows):
+            more = pygame.Rect(inner.left, y, inner.width, line)
+            rest = ", ".join(f"T{t}" for t, _ in rows[3:])
+            self._text(region, f"also {rest}", "cond", size, MUTED, more)
+            y += line
+        return y
 
     # standings and seating
 
@@ -937,6 +946,19 @@ class HallScreen:
 STANDINGS_CHARS: Final = 30
 """Width of a standings column, in characters of the list font."""
 SHARED_NOTE: Final = "2= shared place (level on BP and SP)"
+
+
+def result_rows(hall: HallView) -> tuple[tuple[int, str], ...]:
+    """The judge panel's RESULTS list: tables whose result the hub refused or lacks (on
+    every page of the wall, so a table on another page is not forgotten)."""
+    rows = []
+    for t in hall.tables:
+        state = state_of(t)
+        if state is State.RESULT_REFUSED:
+            rows.append((t.number, f"refused: {t.refused}" if t.refused else "refused"))
+        elif state is State.RESULT_MISSING:
+            rows.append((t.number, missing_text(t).lower()))
+    return tuple(rows)
 
 
 def standings_title(board: StandingsBoard | None, info: RoundInfo | None) -> str:

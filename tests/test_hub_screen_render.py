@@ -342,3 +342,8 @@ def test_the_wall_shows_each_result_in_missing_or_refused_and_who_finished(count
     assert not any("MISSING" in text for n in (8, 9, 12, 13) for text in cell(n))
     header = texts_in(screen, "header")
     assert any(text.endswith(f" · 1/{count} tables finished") for text in header), header
+    # The judge panel lists them on every page of the wall.
+    sidebar = texts_in(screen, "sidebar")
+    results = sidebar[sidebar.index("RESULTS · 2") + 1 :]
+    assert results[:2] == ["T12", results[1]] and results[1].startswith("refused: seat B")
+    assert results[2:4] == ["T14", "1 result missing"]
