@@ -22,6 +22,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
     rummikub players seeds ID…
     rummikub round draw [--seed N] | start [--minutes N] | close [--force --why …]
+    rummikub round consolation --promote N | --none --why …
     rummikub round undo --why …
     rummikub result enter --stage round-1 --table 2 --game 1 --racks "…" --why … [--yes]
     rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
@@ -108,10 +109,12 @@ from hub.store import MAX_REFUSAL_LOG, EventStore, StoreError
 from hub.tournament import (
     PRESET_NAMES,
     RANKING_SCOPE,
+    ConsolationError,
     Everyone,
     Phase,
     Player,
     PlayerSanctioned,
+    Rest,
     RoundSeated,
     RoundUndone,
     SanctionKind,
@@ -683,6 +686,10 @@ def _entry_text(stage: Stage) -> str:
             who = f"places {entry.first}–{entry.last} at each table of {entry.of}"
         elif isinstance(entry, TopAcrossTables):
             who = f"{'all' if entry.k is None else f'best {entry.k}'} of {entry.of} by table place"
+            if entry.group is not None:
+                who += f" ({entry.group} tables)"
+        elif isinstance(entry, Rest):
+            who = f"everyone else of {entry.of} (consolation games, 2 or 5: asked)"
         else:
             who = str(entry)
         label = "" if group.name in ("all", stage.name) else f"{group.name}: "
@@ -790,6 +797,7 @@ def ties_lines(comp: Competition) -> list[str]:
     if pending:
         lines.insert(0, f"Ties at a cut to decide ({len(pending)}):")
     lines += [exports.tie_decision_text(comp, record) for record in comp.ties]
+    lines += [exports.consolation_text(record) for record in comp.consolations]
     return lines
 
 
@@ -1038,6 +1046,17 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     try:
         seated = org.draw(args.seed)
+    except ConsolationError as err:
+        options = " | ".join(f"--promote {k}" for k in err.options)
+        ctx.print(
+            "The draw stops: " + str(err),
+            f"Record the organizer's decision: rummikub round consolation {options} | --none "
+            "--why …, then draw again.",
+        )
+        raise CliError(
+            f"round draw: {len(err.players)} player(s) for consolation games cannot sit at "
+            "tables of 3 or 4; the organizer decides; nothing drawn"
+        ) from None
     except TieAtCutError as err:
         comp = org.competition
         ctx.print(
@@ -1083,6 +1102,13 @@ def cmd_event_hall(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(warning.removesuffix(" (rummikub event hall)"))
     if live is None:
         ctx.print("Online: ? — with --broker HOST:PORT the board shows which units are online")
+    return 0
+
+
+def cmd_round_consolation(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    record = org.decide_consolation(promote=args.promote or 0, none=args.none, why=args.why)
+    ctx.print(exports.consolation_text(record), "Next: rummikub round draw")
     return 0
 
 
@@ -1803,6 +1829,18 @@ def build_parser() -> argparse.ArgumentParser:
     rounds = group("round", "draw, start, follow and close a round")
     p = leaf(rounds, "draw", cmd_round_draw, "seat the next round")
     p.add_argument("--seed", type=int, help="the draw's seed (default: random, recorded)")
+    p = leaf(
+        rounds,
+        "consolation",
+        cmd_round_consolation,
+        "league TOP 20/32: seat 2 or 5 players left for consolation games (003 §10e)",
+    )
+    how = p.add_mutually_exclusive_group(required=True)
+    how.add_argument(
+        "--promote", type=_positive_int, metavar="N", help="the best N of them play on"
+    )
+    how.add_argument("--none", action="store_true", help="they play no more games")
+    p.add_argument("--why", required=True, help="the reason, recorded")
     p = leaf(rounds, "start", cmd_round_start, "start the round (and its timer)")
     p.add_argument("--minutes", type=_minutes, help="this round's time (default: the event's)")
     p = leaf(

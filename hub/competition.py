@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 import msgspec
 
 from hub.tournament import (
+    ConsolationDecided,
     EventState,
     Fact,
     GameRecorded,
@@ -285,6 +286,9 @@ class Competition:
     ties: list[OrganizerFact] = field(default_factory=list)
     """Every head judge's decision on a tie at a cut (a :class:`TieDecided` fact) with
     who, when and why."""
+    consolations: list[OrganizerFact] = field(default_factory=list)
+    """The organizer's seating of consolation players who cannot sit at tables of 3 or 4
+    (a :class:`ConsolationDecided` fact) with who, when and why."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
@@ -328,6 +332,7 @@ class Competition:
         new.player_changes = list(self.player_changes)
         new.starters = dict(self.starters)
         new.ties = list(self.ties)
+        new.consolations = list(self.consolations)
         new.skipped = list(self.skipped)
         for record in records:
             if not stored:
@@ -562,6 +567,8 @@ class Competition:
                     self.player_changes.append(PlayerChange(record, before, after))
                 if isinstance(fact, TieDecided):
                     self.ties.append(record)
+                if isinstance(fact, ConsolationDecided):
+                    self.consolations.append(record)
             case RoundStarted(stage=stage):
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:

@@ -40,8 +40,16 @@ from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
+from hub.tournament import (
+    ConsolationError,
+    Player,
+    SeatedTable,
+    TieHow,
+    TournamentError,
+    TournamentFormat,
+    preset,
+)
 from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, SeatedTable, TieHow, TournamentError, TournamentFormat, preset
 from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
@@ -118,8 +126,22 @@ def demo_ruleset(preset_name: str, players: int, move_seconds: float) -> Ruleset
 
 
 def _judge_orders_lots(org: Organizer) -> None:
-    """The demo's head judge: every tie at a cut is decided by a lot the judge orders,
-    recorded and printed (at a real event the judge may also choose)."""
+    """The demo's officials: players left for consolation games who cannot sit at tables
+    of 3 or 4 are moved up as few as need be (the organizer's choice), and every tie at
+    a cut is decided by a lot the judge orders; recorded and printed (at a real event
+    they may choose otherwise)."""
+    event = org.competition.event
+    if event.phase is EventPhase.BETWEEN_ROUNDS:
+        try:
+            event.draw_next(0)
+        except ConsolationError as err:
+            promote = err.options[0] if err.options else 0
+            record = org.decide_consolation(
+                promote=promote, none=not promote, why="demo: the organizer's choice"
+            )
+            print(f"demo: {exports.consolation_text(record)}", flush=True)
+        except TournamentError:
+            pass  # a tie at a cut: below
     for tie in org.competition.event.pending_ties():
         record = org.decide_tie(tie.scope, tie.players, TieHow.LOT, why="demo: the judge's lot")
         print(f"demo: {exports.tie_decision_text(org.competition, record)}", flush=True)

@@ -29,6 +29,7 @@ from typing import TypeVar
 from hub.competition import Competition, OrganizerFact, ResultVersion
 from hub.tournament import (
     RANKING_SCOPE,
+    ConsolationDecided,
     Phase,
     Player,
     PlayerSanctioned,
@@ -190,6 +191,21 @@ def tie_decision_text(comp: Competition, record: OrganizerFact) -> str:
     return (
         f"Tie in {fact.scope}: {joined} — {how}, recorded by {record.by or '-'} at "
         f"{_iso(record.at)}{why}."
+    )
+
+
+def consolation_text(record: OrganizerFact) -> str:
+    """The organizer's decision on consolation players who cannot sit at tables of 3–4."""
+    fact = _fact_of(record, ConsolationDecided)
+    what = (
+        "they play no more games (fewer than 003 §7's 4)"
+        if fact.none
+        else f"the best {fact.promote} of them play on in {fact.stage}"
+    )
+    why = f"; why: {record.why}" if record.why else ""
+    return (
+        f"Consolation games before {fact.stage}: {what} — the organizer's decision, "
+        f"recorded by {record.by or '-'} at {_iso(record.at)}{why}."
     )
 
 

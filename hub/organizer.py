@@ -41,6 +41,7 @@ from hub.competition import (
 from hub.players_csv import MAX_NAME, clean, player_key
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
+    ConsolationDecided,
     EventState,
     Fact,
     Player,
@@ -51,6 +52,7 @@ from hub.tournament import (
     PlayerRegistered,
     PlayerSanctioned,
     PlayerWithdrawn,
+    Rest,
     RoundClosed,
     RoundSeated,
     RoundUndone,
@@ -346,6 +348,39 @@ class Organizer:
         if weighty:
             raise UnconfirmedChangeError(what, weighty)
 
+
+    def decide_consolation(
+        self, *, promote: int = 0, none: bool = False, why: str
+    ) -> OrganizerFact:
+        """The organizer's seating of the players left for consolation games who cannot
+        sit at tables of 3 or 4 (003 §10e): the best ``promote`` of them join the
+        qualifiers, or ``none`` of them plays more games; always with the reason."""
+        what = "consolation games"
+        if not why.strip():
+            raise CompetitionError(f"{what}: say why (--why)")
+        if promote < 0 or (promote == 0) == (not none):
+            raise CompetitionError(f"{what}: give --promote N (1 or more) or --none")
+        competition = self.competition
+        if not competition.fixed:
+            raise CompetitionError(
+                f"{what}: the league scheme is chosen at the first draw; decide after it"
+            )
+        event = competition.event
+        stage = next(
+            (
+                s
+                for s in event.format.stages
+                if s.name not in event.stages_played
+                and any(isinstance(g.entry, Rest) for g in s.groups)
+            ),
+            None,
+        )
+        if stage is None:
+            raise CompetitionError(f"{what}: no stage still to draw has consolation games")
+        fact = ConsolationDecided(stage.name, promote, none)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        self.record(record)
+        return record
 
     def decide_tie(
         self,

@@ -3,9 +3,10 @@ head judge's decision or lot is recorded and shown (``rummikub`` on a real SQLit
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
-from test_cli_support import Cli
+from test_cli_support import Cli, play_round
 
 NAMES = ["Anna Nowak", "Jan Kowalski", "Ewa Ślęzak", "Ola Kot",
          "Piotr Zięba", "Marta Wąs", "Ignacy Łoś", "Hanna Ryś"]
@@ -99,3 +100,51 @@ def test_shared_final_places_with_different_league_points_wait_for_the_judge(
     assert "Not decided yet" not in ranking
     points = c.competition().event.league_points()
     assert points[b] == points[d] == 3  # the better place's points, as decided
+
+
+def draw_deciding_ties_by_lot(c: Cli, seed: str) -> None:
+    """``round draw``; ties at a cut that random results made are settled by the judge's lot."""
+    for tie in c.competition().event.pending_ties():
+        c.ok("tie", "lot", "--scope", tie.scope, *tie.players)
+    c.ok("round", "draw", "--seed", seed)
+
+
+def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
+    tmp_path: Path,
+) -> None:
+    c = Cli(tmp_path / "liga.sqlite3")
+    c.ok("event", "create", "--preset", "league", "--name", "Liga 17")
+    for i in range(17):
+        c.ok("players", "add", f"Zawodnik {i:02d}", "--check-in")
+    rng = random.Random(17)
+    c.ok("round", "draw", "--seed", "1")
+    c.ok("round", "start")
+    play_round(c, rng)
+    c.ok("round", "close")
+    run = c.run("round", "draw", "--seed", "2")
+    assert run.code == 2 and "cannot sit at tables of 3 or 4; the organizer decides" in run.err
+    text = " ".join(run.out.split())
+    assert "2 player(s) do not reach top-15" in text and "003 §7" in text
+    assert "rummikub round consolation --promote 2 | --none --why" in text
+    assert "--promote 1 " not in text  # 1 up would leave 1: not an option
+    assert "--why" in c.fails("round", "consolation", "--promote", "2")
+    out = c.ok("round", "consolation", "--promote", "2", "--why", "17 players: all play on")
+    assert "the best 2 of them play on in top-15" in out
+    draw_deciding_ties_by_lot(c, "2")
+    comp = c.competition()
+    assert sum(len(t.players) for t in comp.event.seating("top-15")) == 17
+    assert "the organizer's decision" in " ".join(c.ok("event", "show").split())
+    c.ok("round", "start")
+    play_round(c, rng)
+    c.ok("round", "close")
+    draw_deciding_ties_by_lot(c, "3")
+    c.ok("round", "start")
+    play_round(c, rng)
+    c.ok("round", "close")
+    history = c.competition().event
+    played: dict[str, int] = {}
+    for stage in history.stages_played:
+        for game in history.results(stage).values():
+            for pid in game:
+                played[pid] = played.get(pid, 0) + 1
+    assert len(played) == 17 and min(played.values()) >= 4

@@ -15,11 +15,16 @@ from test_tournament_support import (
 
 from hub.tournament import (
     PRESET_NAMES,
+    ConsolationDecided,
+    ConsolationError,
     EventState,
+    Fact,
     FormatError,
+    GameRecorded,
     PlayerCountError,
     RoundStateError,
     SeatedTable,
+    TournamentFormat,
     check_in_all,
     compute_standings,
     league_scheme_for,
@@ -283,7 +288,7 @@ def test_league_end_to_end(n: int, scheme: str, first_tables: int) -> None:
     assert league_scheme_for(n) == scheme
     fmt = preset("league", players=n)
     assert fmt.name == f"league-{scheme}"
-    state, log = play_event(fmt, make_players(n), seed=n)
+    state, log = play_event(fmt, make_players(n), seed=n, extra=awkward(fmt, n))
     check_invariants(state, log)
     assert len(state.seating("tables")) == first_tables
     ranking = state.final_ranking()
@@ -294,6 +299,15 @@ def test_league_end_to_end(n: int, scheme: str, first_tables: int) -> None:
     points = state.league_points()
     assert points == {r.player_id: tournament_points(r.place, n) for r in ranking}
     assert all(points[r.player_id] == 0 for r in ranking if r.place > 16)
+
+
+def awkward(fmt: TournamentFormat, n: int) -> list[Fact]:
+    """The organizer's decision for counts whose consolation players cannot sit at tables
+    of 3 or 4 (TOP 20: 17 → 2 left, both move up; 20 → 5 left, 1 moves up; TOP 32: 21 →
+    5 left, 1 moves up)."""
+    promote = {("league-top20", 17): 2, ("league-top20", 20): 1, ("league-top32", 21): 1}
+    k = promote.get((fmt.name, n))
+    return [] if k is None else [ConsolationDecided(fmt.stages[1].name, promote=k)]
 
 
 def _league_expected(state: EventState) -> None:
@@ -311,17 +325,26 @@ def _league_expected(state: EventState) -> None:
         source = first
         if len(stages) == 3:
             middle = state.seating(stages[1])
-            qualified = {pid for t in middle for pid in t.players}
+            main = [t for t in middle if t.group == stages[1]]
+            consolation = [t for t in middle if t.group == "consolation"]
+            qualified = {pid for t in main for pid in t.players}
             if scheme == "league-top20":
-                assert qualified == {pid for t in first for pid in t.players[-3:]}
+                base = {pid for t in first for pid in t.players[-3:]}
             else:
-                assert qualified == set(cross_order(first, 2)[:16])
-            source = middle
+                base = set(cross_order(first, 2)[:16])
+            rest = [pid for pid in cross_order(first, 2) if pid not in base]
+            moved_up = len(qualified) - len(base)
+            assert qualified == base | set(rest[:moved_up])
+            assert sorted(pid for t in consolation for pid in t.players) == sorted(
+                rest[moved_up:]
+            )
+            source = main
         assert tables_of(state, "placement") == fill(cross_order(source, 2))
     last = state.seating(stages[-1])
-    seated_last = {pid for t in last for pid in t.players}
     expected = [pid for t in last for pid in reversed(t.players)]
-    expected += [pid for pid in cross_order(first, 2) if pid not in seated_last]
+    if len(stages) == 3:
+        expected += cross_order(consolation, 2)
+    expected += [pid for pid in cross_order(first, 2) if pid not in set(expected)]
     ranking = state.final_ranking()
     assert [r.player_id for r in ranking] == expected
     assert [r.place for r in ranking] == list(range(1, len(expected) + 1))
@@ -331,7 +354,9 @@ def _league_expected(state: EventState) -> None:
 def test_league_hand_set_results(n: int) -> None:
     fmt = preset("league", players=n)
     stage_names = {s.name for s in fmt.stages}
-    state, log = play_event(fmt, make_players(n), seed=7 * n, fixed=by_seat(stage_names))
+    state, log = play_event(
+        fmt, make_players(n), seed=7 * n, fixed=by_seat(stage_names), extra=awkward(fmt, n)
+    )
     check_invariants(state, log)
     _league_expected(state)
     points = state.league_points()
@@ -342,14 +367,65 @@ def test_league_hand_set_results(n: int) -> None:
         assert all(points[r.player_id] == 0 for r in ranking[16:])
 
 
-def test_league_top20_eliminated_are_places_16_to_20() -> None:
+def test_league_top20_who_does_not_qualify_plays_the_consolation_for_16_to_20() -> None:
     fmt = preset("league-top20")
-    state, _ = play_event(fmt, make_players(20), seed=5, fixed=by_seat({"tables"}))
+    state, log = play_event(fmt, make_players(19), seed=5, fixed=by_seat({"tables"}))
     ranking = state.final_ranking()
-    fourths = {t.players[0] for t in state.seating("tables")}
+    fourths = {t.players[0] for t in state.seating("tables") if len(t.players) == 4}
+    assert len(fourths) == 4  # 19 players: 4, 4, 4, 4, 3
     assert {r.player_id for r in ranking[15:]} == fourths
-    assert [r.place for r in ranking[15:]] == [16, 17, 18, 19, 20]
-    assert all(r.stage == "tables" for r in ranking[15:])
+    assert [r.place for r in ranking[15:]] == [16, 17, 18, 19]
+    assert all(r.stage == "top-15" for r in ranking[15:])  # ranked by the consolation
+    consolation = [t for t in state.seating("top-15") if t.group == "consolation"]
+    assert [set(t.players) for t in consolation] == [fourths]
+    played = games_played(log)
+    assert [played[pid] for pid in fourths] == [4] * 4
+
+
+def games_played(log: Sequence[Fact]) -> dict[str, int]:
+    played: dict[str, int] = {}
+    for fact in log:
+        if isinstance(fact, GameRecorded):
+            for score in fact.scores:
+                played[score.player_id] = played.get(score.player_id, 0) + 1
+    return played
+
+
+@pytest.mark.parametrize(
+    ("name", "n", "left", "promote", "qualified", "consolation"),
+    [
+        ("league-top20", 17, 2, 2, 17, 0),
+        ("league-top20", 20, 5, 1, 16, 4),
+        ("league-top20", 20, 5, 2, 17, 3),
+        ("league-top32", 21, 5, 1, 17, 4),
+    ],
+)
+def test_every_participant_plays_at_least_four_games(
+    name: str, n: int, left: int, promote: int, qualified: int, consolation: int
+) -> None:
+    """003 §7; 2 or 5 left over cannot sit at tables of 3 or 4: the organizer is asked."""
+    fmt = preset(name, players=n)
+    with pytest.raises(ConsolationError, match=rf"{left} player\(s\) do not reach") as caught:
+        play_event(fmt, make_players(n), seed=n)
+    assert len(caught.value.players) == left and promote in caught.value.options
+    decided = [ConsolationDecided(fmt.stages[1].name, promote=promote)]
+    state, log = play_event(fmt, make_players(n), seed=n, extra=decided)
+    played = games_played(log)
+    assert len(played) == n and min(played.values()) >= 4
+    middle = state.seating(fmt.stages[1].name)
+    assert sum(len(t.players) for t in middle if t.group != "consolation") == qualified
+    assert sum(len(t.players) for t in middle if t.group == "consolation") == consolation
+    assert sorted(played.values()).count(6) == qualified
+
+
+def test_the_organizer_may_decide_no_consolation_games() -> None:
+    fmt = preset("league-top20", players=17)
+    decided = [ConsolationDecided("top-15", none=True)]
+    state, log = play_event(fmt, make_players(17), seed=17, extra=decided)
+    played = games_played(log)
+    assert sorted(played.values()) == [2, 2] + [6] * 15
+    ranking = state.final_ranking()
+    assert [r.stage for r in ranking[15:]] == ["tables", "tables"]
 
 
 @pytest.mark.parametrize("n", [7, 33])

@@ -44,6 +44,7 @@ from hub.tournament.formats import (
     Everyone,
     Group,
     RankRule,
+    Rest,
     Selector,
     Stage,
     TablePlaces,
@@ -65,6 +66,8 @@ from hub.tournament.names import collation_key, name_order, split_name
 from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset
 from hub.tournament.progress import (
+    ConsolationDecided,
+    ConsolationError,
     EventState,
     Fact,
     GameRecorded,
@@ -113,6 +116,8 @@ from hub.tournament.standings import (
 __all__ = [
     "PRESET_NAMES",
     "RANKING_SCOPE",
+    "ConsolationDecided",
+    "ConsolationError",
     "DuplicatePlayerError",
     "EventState",
     "Everyone",
@@ -137,6 +142,7 @@ __all__ = [
     "PlayerWithdrawn",
     "RankRule",
     "RankingRow",
+    "Rest",
     "ResultError",
     "RoundClosed",
     "RoundSeated",

@@ -57,13 +57,23 @@ class TablePlaces(msgspec.Struct, frozen=True, tag="table-places"):
 class TopAcrossTables(msgspec.Struct, frozen=True, tag="top-across-tables"):
     """The best ``k`` (all when ``None``) of stage ``of`` ranked across tables by table
     place, then BP, then SP, then the head judge at a cut (8 tables of 4, k = 16: the top
-    2 of each table)."""
+    2 of each table); only the tables of group ``group`` of that stage when given."""
 
     of: str
     k: int | None = None
+    group: str | None = None
 
 
-Selector = Everyone | TopOverall | TablePlaces | TopAcrossTables
+class Rest(msgspec.Struct, frozen=True, tag="rest"):
+    """The players of stage ``of`` whom the earlier groups of this stage did not select,
+    best first across tables (003's consolation games: every participant plays at least
+    4 games). Counts that cannot sit at tables of 3 or 4 (1, 2, 5) are the organizer's
+    decision (:class:`~hub.tournament.progress.ConsolationDecided`)."""
+
+    of: str
+
+
+Selector = Everyone | TopOverall | TablePlaces | TopAcrossTables | Rest
 
 
 class Group(msgspec.Struct, frozen=True):
@@ -157,6 +167,11 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                     raise FormatError(
                         f"stage {stage.name!r} group {group.name!r}: selects from "
                         f"{entry.of!r}, which is not an earlier stage"
+                    )
+                if isinstance(entry, Rest) and group is stage.groups[0]:
+                    raise FormatError(
+                        f"stage {stage.name!r} group {group.name!r}: the rest of {entry.of!r} "
+                        "needs an earlier group in the stage"
                     )
                 if isinstance(entry, TablePlaces) and not 1 <= entry.first <= entry.last:
                     raise FormatError(

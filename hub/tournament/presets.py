@@ -19,10 +19,17 @@ table 1, seconds table 2 …, see :func:`hub.tournament.seating.by_table_placeme
 uneven counts); that stage's table 1 plays for places 1–4, table 2 for 5–8 and so on.
 TOP 20 and TOP 32 have a middle stage: the qualifiers (TOP 15 / TOP 16) are drawn at
 random into tables of 3–4, keeping first-stage table-mates apart where possible; that
-stage's result then seats the placement stage. Players who stop after the first stage
-rank below all qualifiers, by their place at their table, then BP, then SP (TOP 20: the
-five fourth places are places 16–20 by BP, then SP). Every player plays 4 games (TOP 8,
-12, 16) or 2, 4 or 6 games (TOP 20/32: eliminated players 2, qualifiers 6).
+stage's result then seats the placement stage. The players who do not qualify play two
+**consolation** games in that middle stage, drawn the same way (003 §7: every
+participant plays at least 4 games); they rank below all qualifiers by their place at
+their consolation table, then BP, then SP (TOP 20: places 16–20 — 003's points formula
+still gives 16th one point; TOP 32: places 17–32, no points). When they cannot sit at
+tables of 3 or 4 (2 or 5 of them: TOP 20 with 17 or 20 entrants, TOP 32 with 21) the
+draw asks the organizer (003 §10e lets the organizer adjust the tables):
+:class:`~hub.tournament.progress.ConsolationDecided` moves the best of them up into the
+qualifiers' stage (5 left: 1 up makes the TOP 16 that 003 §10e.c prefers), or records
+that they play no more games. Every player plays 4 games (TOP 8, 12, 16), 4 or 6 (TOP 20
+and 32: consolation 4, qualifiers 6).
 """
 
 from __future__ import annotations
@@ -32,6 +39,7 @@ from hub.tournament.formats import (
     Everyone,
     Group,
     RankRule,
+    Rest,
     Stage,
     TablePlaces,
     Title,
@@ -49,6 +57,9 @@ CHAMPIONSHIP_MAX_PLAYERS = 36
 CHAMPIONSHIP_SEMIFINALS = (8, 6)
 #: Practical ceiling for open formats (winter, school): 100 tables.
 OPEN_MAX_PLAYERS = 400
+
+#: The group of players who do not reach TOP 15 / TOP 16 (003 §7).
+CONSOLATION = "consolation"
 
 LEAGUE_SCHEMES: tuple[str, ...] = ("top8", "top12", "top16", "top20", "top32")
 PRESET_NAMES: tuple[str, ...] = (
@@ -207,13 +218,26 @@ def _first_stage(tables: int, ruleset: str) -> Stage:
     )
 
 
-def _placement(name: str, of: str, ruleset: str) -> Stage:
+def _placement(name: str, of: str, ruleset: str, group: str | None = None) -> Stage:
     return Stage(
         name,
         2,
         ruleset,
-        (Group("placement", TopAcrossTables(of), SeatingMethod.BY_TABLE_PLACEMENT),),
+        (Group("placement", TopAcrossTables(of, group=group), SeatingMethod.BY_TABLE_PLACEMENT),),
         ranking=RankRule.TABLE_BLOCKS,
+    )
+
+
+def _with_consolation(name: str, main: Group, ruleset: str) -> Stage:
+    """The second stage of TOP 20 / TOP 32: the qualifiers, and the consolation games of
+    everyone else (003 §7: at least 4 games each; 003: no league points past 16th)."""
+    draw = SeatingMethod.RANDOM_AVOIDING_REPEATS
+    return Stage(
+        name,
+        2,
+        ruleset,
+        (main, Group(CONSOLATION, Rest("tables"), draw)),
+        ranking=RankRule.TABLE_PLACE,
     )
 
 
@@ -249,28 +273,20 @@ def league(scheme: str, players: int | None = None, ruleset: str = "003") -> Tou
     elif scheme == "top20":
         stages = (
             _first_stage(5, ruleset),
-            Stage(
-                "top-15",
-                2,
-                ruleset,
-                (Group("top-15", TablePlaces(1, 3, "tables"), draw),),
-                ranking=RankRule.TABLE_PLACE,
+            _with_consolation(
+                "top-15", Group("top-15", TablePlaces(1, 3, "tables"), draw), ruleset
             ),
-            _placement("placement", "top-15", ruleset),
+            _placement("placement", "top-15", ruleset, group="top-15"),
         )
         low, high = 15, 20
     elif scheme == "top32":
         small = players is not None and players < 24
         stages = (
             _first_stage(7 if small else 8, ruleset),
-            Stage(
-                "top-16",
-                2,
-                ruleset,
-                (Group("top-16", TopAcrossTables("tables", 16), draw),),
-                ranking=RankRule.TABLE_PLACE,
+            _with_consolation(
+                "top-16", Group("top-16", TopAcrossTables("tables", 16), draw), ruleset
             ),
-            _placement("placement", "top-16", ruleset),
+            _placement("placement", "top-16", ruleset, group="top-16"),
         )
         low, high = (21, 23) if small else (24, 32)
     else:

@@ -76,6 +76,7 @@ from hub.tournament.draw import draw_avoiding_repeats, met_pairs
 from hub.tournament.errors import (
     DuplicatePlayerError,
     MissingResultsError,
+    PlayerCountError,
     PlayerNameError,
     PlayerStatusError,
     ResultError,
@@ -88,6 +89,7 @@ from hub.tournament.formats import (
     Everyone,
     Group,
     RankRule,
+    Rest,
     Selector,
     Stage,
     TablePlaces,
@@ -108,6 +110,7 @@ from hub.tournament.seating import (
     league_seeded,
     random_draw,
     seeded_snake,
+    table_sizes,
 )
 from hub.tournament.standings import (
     GameScores,
@@ -181,6 +184,43 @@ class RoundClosed(msgspec.Struct, frozen=True, tag="round-closed", tag_field="fa
     forced: bool = False
 
 
+class ConsolationDecided(
+    msgspec.Struct, frozen=True, tag="consolation-decided", tag_field="fact"
+):
+    """The organizer's seating of the players who do not qualify for ``stage`` when they
+    cannot sit at consolation tables of 3 or 4 (003 §10e: the organizer adjusts the
+    tables): the best ``promote`` of them join the qualifiers' group, or (``none``) they
+    play no more games."""
+
+    stage: str
+    promote: int = 0
+    none: bool = False
+
+
+class ConsolationError(RoundStateError):
+    """Players left for consolation games who cannot sit at tables of 3 or 4, and no
+    decision of the organizer for them yet; ``options`` are the ``promote`` counts that
+    seat everyone."""
+
+    def __init__(self, stage: str, main: str, players: Sequence[str], options: Sequence[int]):
+        self.stage = stage
+        self.players = tuple(players)
+        self.options = tuple(options)
+        n = len(players)
+        choices = "; ".join(
+            f"promote {k} (the best {k} join {main}, "
+            + (f"{n - k} play the consolation games)" if k < n else "everyone plays on)")
+            for k in options
+        )
+        super().__init__(
+            f"draw {stage!r}: {n} player(s) do not reach {main} ({', '.join(players)}, best "
+            f"first) and "
+            f"cannot sit at consolation tables of 3 or 4; 003 §7 wants at least 4 games each "
+            f"and §10e lets the organizer adjust the tables — the organizer decides: "
+            f"{choices}; or none (they play no more games)"
+        )
+
+
 class RoundUndone(msgspec.Struct, frozen=True, tag="round-undone", tag_field="fact"):
     stage: str
 
@@ -234,6 +274,7 @@ Fact = (
     | PlayerDetailsChanged
     | TieDecided
     | SanctionLifted
+    | ConsolationDecided
 )
 
 
@@ -324,6 +365,7 @@ class EventState:
         self._deducted: dict[tuple[str, str], int] = {}
         """(stage, player) -> big points deducted in that stage."""
         self._decisions: dict[str, list[TieDecided]] = {}
+        self._consolation: dict[str, ConsolationDecided] = {}
         self._facts = 0
 
     # ---- building
@@ -357,6 +399,7 @@ class EventState:
         other._lifted = self._lifted
         other._deducted = dict(self._deducted)
         other._decisions = {scope: list(d) for scope, d in self._decisions.items()}
+        other._consolation = dict(self._consolation)
         other._facts = self._facts
         return other
 
@@ -385,6 +428,8 @@ class EventState:
             self._change_details(fact)
         elif isinstance(fact, TieDecided):
             self._decide(fact)
+        elif isinstance(fact, ConsolationDecided):
+            self._decide_consolation(fact)
         else:
             self._close(fact.stage, forced=fact.forced)
         self._facts += 1
@@ -568,6 +613,17 @@ class EventState:
             )
         self._level_keys(fact.scope)  # the scope exists and its ranking is final
         self._decisions.setdefault(fact.scope, []).append(fact)
+
+    def _decide_consolation(self, fact: ConsolationDecided) -> None:
+        what = f"consolation of {fact.stage!r}"
+        stage = self.format.stages[self.format.stage_index(fact.stage)]
+        if fact.stage in self.stages_played:
+            raise RoundStateError(f"{what}: stage {fact.stage!r} is already drawn")
+        if not any(isinstance(g.entry, Rest) for g in stage.groups):
+            raise RoundStateError(f"{what}: stage {fact.stage!r} has no consolation games")
+        if fact.promote < 0 or (fact.none and fact.promote):
+            raise TournamentError(f"{what}: promote some players, or none play, not both")
+        self._consolation[fact.stage] = fact
 
     def check_tie(self, scope: str, players: Sequence[str]) -> None:
         """Refuse a decision naming players who are not level in ``scope`` now.
@@ -993,10 +1049,11 @@ class EventState:
         repeats = 0
         taken: set[str] = set()
         ties: list[Tie] = []
+        selected: list[list[str]] = []
         for group in stage.groups:
-            entrants, met = self._select(group.entry, lots)
+            entrants, met = self._select(group.entry, lots, taken)
             ties += met
-            if not entrants:
+            if not entrants and not isinstance(group.entry, Rest):
                 raise RoundStateError(
                     f"draw {stage.name!r} group {group.name!r}: no players are selected"
                 )
@@ -1006,12 +1063,43 @@ class EventState:
                     f"draw {stage.name!r}: {sorted(clash)} selected by two groups"
                 )
             taken.update(entrants)
+            selected.append(entrants)
+        self._seat_consolation(stage, selected)
+        for group, entrants in zip(stage.groups, selected, strict=True):
+            if not entrants:
+                continue
             seating = self._seat_group(group, entrants=entrants, rng=rng, seed=seed, met=met_before)
             repeats += seating.repeats
             for players in seating.tables:
                 tables.append(SeatedTable(len(tables) + 1, group.name, players))
         _check_cuts(stage, tables, ties)
         return RoundSeated(stage.name, seed, tuple(tables), repeats)
+
+    def _seat_consolation(self, stage: Stage, selected: list[list[str]]) -> None:
+        """Apply the organizer's decision on players left for consolation games (in
+        ``selected``, in place), or raise :class:`ConsolationError` when they cannot sit
+        at tables of 3 or 4 and nothing is decided."""
+        for i, group in enumerate(stage.groups):
+            if not isinstance(group.entry, Rest) or not selected[i]:
+                continue
+            main = selected[0]
+            rest = selected[i]
+            decision = self._consolation.get(stage.name)
+            if decision is not None and decision.none:
+                selected[i] = []
+                continue
+            if decision is not None and decision.promote:
+                k = min(decision.promote, len(rest))
+                main.extend(rest[:k])
+                selected[i] = rest = rest[k:]
+            if (rest and not _seatable(len(rest))) or not _seatable(len(main), stage.groups[0]):
+                options = [
+                    k
+                    for k in range(1, len(rest) + 1)
+                    if (k == len(rest) or _seatable(len(rest) - k))
+                    and _seatable(len(main) + k, stage.groups[0])
+                ]
+                raise ConsolationError(stage.name, stage.groups[0].name, rest, options)
 
     def _active(self, pid: str) -> bool:
         return pid not in self._withdrawn and pid not in self._disqualified
@@ -1031,8 +1119,11 @@ class EventState:
                 groups.append(([row.player_id], row.big, row.small))
         return resolve(groups, scope, self._decisions.get(scope, []), lots)
 
-    def _select(self, entry: Selector, lots: Mapping[str, float]) -> tuple[list[str], list[Tie]]:
-        """The players ``entry`` selects, best first, and the ties met on the way."""
+    def _select(
+        self, entry: Selector, lots: Mapping[str, float], taken: Set[str] = frozenset()
+    ) -> tuple[list[str], list[Tie]]:
+        """The players ``entry`` selects, best first, and the ties met on the way
+        (``taken``: those the stage's earlier groups selected)."""
         if isinstance(entry, Everyone):
             return self._strict(self.overall_standings(), "overall", lots, self._present)
         rnd = self._round(entry.of)
@@ -1042,8 +1133,13 @@ class EventState:
             order, ties = self._strict(ranking, rnd.stage.name, lots, active)
             return order[: entry.k], ties
         placings, ties = self._active_placings(rnd, lots)
+        if isinstance(entry, TopAcrossTables) and entry.group is not None:
+            own = {t.number for t in rnd.tables if t.group == entry.group}
+            placings = [p for p in placings if p.table in own]
         order, across = self._across_tables(rnd, placings, lots)
         ties += across
+        if isinstance(entry, Rest):
+            return [pid for pid in order if pid not in taken], ties
         if isinstance(entry, TopAcrossTables):
             return (order if entry.k is None else order[: entry.k]), ties
         assert isinstance(entry, TablePlaces)
@@ -1156,6 +1252,16 @@ def replay_draws(
                 draws[fact.stage] = err
         state._apply_in_place(fact)
     return state, draws
+
+
+def _seatable(count: int, group: Group | None = None) -> bool:
+    """Whether ``count`` players sit at tables of 3 or 4 (the group's fixed number of
+    tables, if it has one)."""
+    try:
+        table_sizes(count, group.tables if group else None)
+    except PlayerCountError:
+        return False
+    return True
 
 
 def _place_blocks(rows: Sequence[RankingRow]) -> list[list[RankingRow]]:
