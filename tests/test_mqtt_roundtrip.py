@@ -14,7 +14,10 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker
+from hub.organizer import Organizer
 from hub.service import HubService, make_assignment
+from hub.store import EventStore
+from hub.tournament import Player
 from tablekit.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
 from tablekit.config import LinkSettings
 from tablekit.journal import Journal
@@ -30,7 +33,7 @@ from tablekit.protocol import (
     snapshot_of,
 )
 from tablekit.seats import Seat
-from tablekit.unit import LinkStatus, TableUnit
+from tablekit.unit import LinkStatus, TableUnit, Unassigned
 
 pytestmark = pytest.mark.mqtt
 
@@ -204,4 +207,40 @@ def test_a_refused_event_is_set_aside_and_the_unit_delivers_everything_after_it(
     assert f"refused event #{refused_seq}" in table.view.message
     assert "kept for the judge" in table.view.message
     assert service.counters().get("resend_requests", 0) == 0
+    unit.link.stop()
+
+
+def test_an_undone_draw_reaches_the_units_and_the_broker(tmp_path: Path, hub, wait_until) -> None:  # type: ignore[no-untyped-def]
+    """The organizer undoes a draw in another process (the CLI): the running hub clears
+    the tables' retained assignments and the screens' boards."""
+    broker, _service = hub
+    org = Organizer(EventStore(tmp_path / "hub.db"), by="Ola")
+    org.create_event("Konkurs", "school")
+    org.register([Player(org.next_player_id(i), f"Gracz {i}") for i in range(8)], check_in=True)
+    org.draw(seed=3)
+    unit = SimUnit(tmp_path, broker, 1)
+    unit.link.start()
+    wait_until(lambda: unit.has(Assignment), what="the round's assignment")
+    assignment = next(m for m in unit.got if isinstance(m, Assignment))
+    assert (assignment.round, len(assignment.seats)) == (1, 4)
+
+    org.undo_draw("two players were not checked in")
+    wait_until(lambda: unit.has(Unassigned), what="the assignment taken back")
+
+    retained: dict[str, bytes] = {}
+    client = mqtt.Client(CallbackAPIVersion.VERSION2)
+    client.on_message = lambda c, u, m: retained.__setitem__(m.topic, m.payload)
+    client.connect(broker.host, broker.port)
+    base = f"rummikub/v1/{VENUE}/{EVENT}"
+    client.loop_start()
+    # The broker sends a subscription's retained messages before it forwards anything
+    # published on the same connection after it: the probe comes last.
+    client.subscribe([(f"{base}/hub/#", 1), ("probe/undo", 1)])
+    client.publish("probe/undo", b"done", qos=1)
+    wait_until(lambda: "probe/undo" in retained, what="every retained message, then the probe")
+    assert f"{base}/hub/status" in retained
+    client.loop_stop()
+    client.disconnect()
+    for topic in ("table/1/assign", "table/2/assign", "round", "seating", "standings"):
+        assert f"{base}/hub/{topic}" not in retained, topic  # nothing left on the broker
     unit.link.stop()
