@@ -99,6 +99,13 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
         unit.restore(saved, time.monotonic())
         game = unit.clock.state.game
         log.info("resumed from %s: game %d, paused for the judge", journal_path, game)
+    aside = journal.set_aside_entries()
+    if aside:  # the hub refused these: the judge must hear of them after a restart too
+        seqs = ", ".join(f"#{e.seq}" for e in aside[-3:])
+        unit.controls.message = (
+            f"The hub refused {len(aside)} event(s) ({seqs}) — kept for the judge"
+        )
+        unit.refresh(time.monotonic())
     if config.link is not None:
         from tablekit.link import TableLink
 

@@ -284,7 +284,7 @@ class TableUnit:
             case Refusal(seq=seq, code=code, reason=reason):
                 # the link has set the event aside in the journal; the judge must see it
                 self.controls.message = (
-                    f"The hub refused event #{seq} ({code}): {reason} — kept for the judge"
+                    f"The hub refused event #{seq} — kept for the judge ({code}: {reason})"
                 )
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)

@@ -15,9 +15,13 @@ from pathlib import Path
 import pygame
 from xwd import screenshot
 
+from tablekit.app import build
+from tablekit.clock import MovePassed
+from tablekit.config import parse_config
 from tablekit.display_layout import GREEN
 from tablekit.journal import Journal
 from tablekit.sdnotify import Notifier
+from tablekit.seats import Seat
 
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
 
@@ -167,3 +171,12 @@ def test_headless_simulator_gives_the_terminal_back(tmp_path: Path) -> None:
     os.close(master)
     os.close(slave)
     assert mode & termios.ECHO and mode & termios.ICANON  # echo and line editing are back
+
+
+def test_a_restarted_unit_still_shows_the_events_the_hub_refused(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / "journal.sqlite3", "table-01")
+    journal.record([MovePassed(game=1, move=1, seat=Seat.A, used=100_000.0)])
+    assert journal.set_aside(1, "range", "used out of range")
+    journal.close()
+    unit = build(parse_config("", "unit.toml"), tmp_path / "journal.sqlite3")
+    assert unit.view.message == "The hub refused 1 event(s) (#1) — kept for the judge"

@@ -60,6 +60,7 @@ def test_table_results_are_scored_by_the_hub_and_advance_the_assignment(tmp_path
     org = school(tmp_path)
     [a1, _] = org.competition.assignments()
     assert (a1.table, a1.game, a1.round) == (1, 1, 1)
+    assert a1.issued == 1_700_000_000.0  # when the draw seated the table, never 0
     assert [s.seat for s in a1.seats] == [Seat.A, Seat.B, Seat.C, Seat.D]
     assert a1.rules.move_seconds == 40.0 and a1.rules.ruleset == "004"
 
