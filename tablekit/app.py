@@ -242,7 +242,8 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
         unit.outputs.append(TerminalPrinter())
         print(
             "tablekit-sim: no display — headless. Keys: space pass, j judge, J judge held "
-            "(menu), digits choose, P hold pass (call judge), c call judge, q quit.",
+            "(menu), digits choose, P hold pass (call judge), c call judge, * empty rack, "
+            "- bank empty (then Enter), q quit.",
             flush=True,
         )
         keys = TerminalKeys(

@@ -37,12 +37,23 @@ def describe(view: TableView, now: float) -> str:
             parts.append(f"{view.remaining(now):.0f}s left")
         if view.clock.on_deck is not None:
             parts.append(f"next {view.clock.on_deck}")
+    if c.phase is Phase.READY:
+        parts.append(f"seat {c.upcoming_starter} starts ({c.starter_from.value})")
     if c.last_lap_left is not None:
         parts.append(f"last lap: {c.last_lap_left} moves")
+    if view.ask is not None:
+        parts.append(f"asks: {view.ask.value}? ENTER yes, any other key no")
+    if view.check is not None:
+        k = view.check
+        done = " ".join(f"{step.value}:{result.value}" for step, result in k.results)
+        parts.append(f"hall check table {k.table}: {k.step.value} [{k.typed}] {done}".rstrip())
+        if k.message:
+            parts.append(f"— {k.message}")
     if view.entry is not None:
         e = view.entry
         where = f" seat {e.seat}" if e.seat is not None else ""
-        parts.append(f"result {e.step.value}{where} [{e.buffer}]")
+        jokers = f" +{e.jokers_typed} joker(s)" if e.jokers_typed else ""
+        parts.append(f"result {e.step.value}{where} [{e.buffer}{jokers}]")
         if e.score is not None:
             parts.append(" ".join(f"{s.seat}:{s.small:+d}/{s.big}" for s in e.score.scores))
     if view.menu is not None:
