@@ -35,6 +35,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub standings [--stage NAME] [--table N] [--overall]
     rummikub ranking
     rummikub export csv DIR [--semicolon] | export html DIR | export pdf DIR
+    rummikub export archive FILE.zip [--semicolon]
     rummikub season table EVENT.sqlite3… | season seeds EVENT.sqlite3… [--declare]
 
 Rack syntax (``--racks``): one ``SEAT=VALUE`` per player, separated by spaces or
@@ -56,11 +57,13 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import io
 import os
 import re
 import secrets
 import sys
 import time
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -70,7 +73,7 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub import exports, printing
+from hub import archive, exports, printing
 from hub.competition import (
     Change,
     ChangeKind,
@@ -1579,15 +1582,7 @@ def _write(directory: Path, name: str, data: bytes) -> Path:
 def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     _stage_arg(comp, None)
-    delimiter = ";" if args.semicolon else ","
-    files = {
-        "standings.csv": exports.standings_csv(comp, delimiter),
-        "results.csv": exports.results_csv(comp, delimiter),
-        "seating.csv": exports.seating_csv(comp, delimiter),
-        "sanctions.csv": exports.sanctions_csv(comp, delimiter),
-    }
-    if comp.event.phase is Phase.FINISHED:
-        files["ranking.csv"] = exports.ranking_csv(comp, delimiter)
+    files = exports.csv_files(comp, ";" if args.semicolon else ",")
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, text in files.items():
         ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"))))
@@ -1610,6 +1605,23 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     args.dir.mkdir(parents=True, exist_ok=True)
     for name, data in pdfs.items():
         ctx.print(str(_write(args.dir, name, data)))
+    return 0
+
+
+def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    _stage_arg(comp, None)
+    data = archive.event_archive(
+        comp, pdf=printing.pdf, at=ctx.clock(), delimiter=";" if args.semicolon else ","
+    )
+    target: Path = args.file
+    if target.is_dir():
+        target = target / f"{archive.slug(exports.event_name(comp))}.zip"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    path = _write(target.parent, target.name, data)
+    with zipfile.ZipFile(io.BytesIO(data)) as made:
+        count = len(made.namelist())
+    ctx.print(f"{path} ({count} files, {len(data) // 1024 + 1} kB)")
     return 0
 
 
@@ -1936,10 +1948,19 @@ def build_parser() -> argparse.ArgumentParser:
         export,
         "csv",
         cmd_export_csv,
-        "standings.csv, results.csv, seating.csv, sanctions.csv (and ranking.csv when finished)",
+        "every stage's standings, results, corrections, seating, sanctions, players (ranking)",
     )
     p.add_argument("dir", type=Path)
     p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
+    p = leaf(
+        export,
+        "archive",
+        cmd_export_archive,
+        "one zip file: every stage's standings, games, corrections, sanctions, seatings, "
+        "as CSV and printable HTML/PDF (for the league's website)",
+    )
+    p.add_argument("file", type=Path, help="the .zip to write (a folder: EVENT-NAME.zip in it)")
+    p.add_argument("--semicolon", action="store_true", help="';' in the CSV files")
     for name, func, what in (
         ("html", cmd_export_html, "seating, find-your-table, score sheets, standings, ranking"),
         ("pdf", cmd_export_pdf, "the same documents as export html, as A4 PDF files"),

@@ -432,6 +432,38 @@ def version_grid(
     )
 
 
+def results_grid(comp: Competition, stage: str) -> Grid:
+    """Every game of ``stage`` as it counts (the latest version), one row per seat."""
+    rows = []
+    for (game_stage, table, game), versions in _games(comp):
+        if game_stage != stage:
+            continue
+        version = versions[-1]
+        racks = {r.seat: r for r in version.record.report.racks}
+        for score in version.score.scores:
+            rack = racks[score.seat]
+            rows.append(
+                (
+                    str(table),
+                    str(game),
+                    f"{table}{score.seat}",
+                    _player(comp, version.players[score.seat]).name,
+                    rack_text(rack.tiles, rack.jokers, Opening(rack.opening)),
+                    str(score.rack_value),
+                    signed(score.small),
+                    str(score.big),
+                    str(score.place),
+                    str(len(versions)),
+                )
+            )
+    return Grid(
+        f"Games of {stage} (round {comp.round_number(stage)})",
+        ("Table", "Game", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place", "Ver"),
+        rows,
+        numeric=frozenset({0, 1, 5, 6, 7, 8, 9}),
+    )
+
+
 def player_changes_grid(comp: Competition, player_id: str | None = None) -> Grid:
     """Every change of a player's name or club (or one player's), with who, when and why."""
     changes = comp.player_changes if player_id is None else comp.changes_of(player_id)
@@ -472,7 +504,7 @@ def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
         rows.append(
             (
                 str(number),
-                _when(record.at),
+                when(record.at),
                 record.by,
                 fact.player_id,
                 player.name,
@@ -576,32 +608,34 @@ def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: s
 
 
 def standings_csv(comp: Competition, delimiter: str = ",") -> str:
-    """Standings after the latest stage: place, player, BP, SP (stored), games."""
-    stage = _latest_stage(comp)
-    standings = comp.event.standings(stage)
+    """The standings of every stage drawn so far, one block of rows per stage (stage and
+    round on each row): place, player, BP (after deductions), SP, games, sanctions."""
     headers = [
-        "stage", "place", "player_id", "name", "club", "bp", "sp", "games",
+        "stage", "round", "place", "player_id", "name", "club", "bp", "sp", "games",
         "bp_deducted", "warnings", "disqualified",
-    ]
+    ]  # fmt: skip
     disqualified = comp.event.disqualified
     rows = []
-    for row in ties_by_name(standings.rows, comp.event.players):
-        warnings = comp.warnings_of(row.player_id)
-        player = _player(comp, row.player_id)
-        cells = [
-            stage,
-            str(row.place),
-            row.player_id,
-            player.name,
-            player.club or "",
-            str(row.big),
-            str(row.small),
-            str(row.games),
-            str(row.deducted),
-            str(warnings),
-            "1" if row.player_id in disqualified else "0",
-        ]
-        rows.append(cells)
+    for stage in comp.event.stages_played:
+        standings = comp.event.standings(stage)
+        for row in ties_by_name(standings.rows, comp.event.players):
+            player = _player(comp, row.player_id)
+            rows.append(
+                (
+                    stage,
+                    str(comp.round_number(stage)),
+                    str(row.place),
+                    row.player_id,
+                    player.name,
+                    player.club or "",
+                    str(row.big),
+                    str(row.small),
+                    str(row.games),
+                    str(row.deducted),
+                    str(comp.warnings_of(row.player_id)),
+                    "1" if row.player_id in disqualified else "0",
+                )
+            )
     return csv_text(headers, rows, delimiter)
 
 
@@ -665,47 +699,99 @@ RESULT_HEADERS = (
 )
 
 
+def _result_rows(
+    comp: Competition, key: tuple[str, int, int], version: ResultVersion, number: int
+) -> list[tuple[str, ...]]:
+    """One row per seat of one version (numbered ``number``) of a game's result."""
+    stage, table, game = key
+    record = version.record
+    racks = {r.seat: r for r in record.report.racks}
+    rows: list[tuple[str, ...]] = []
+    for score in version.score.scores:
+        rack = racks[score.seat]
+        pid = version.players[score.seat]
+        player = _player(comp, pid)
+        rows.append(
+            (
+                stage,
+                str(comp.round_number(stage)),
+                str(table),
+                str(game),
+                str(score.seat),
+                f"{table}{score.seat}",
+                pid,
+                player.name,
+                player.club or "",
+                str(record.report.ending),
+                str(rack.tiles),
+                str(rack.jokers),
+                str(rack.opening),
+                str(score.rack_value),
+                str(score.small),
+                str(score.big),
+                str(score.place),
+                "1" if score.winner else "0",
+                str(number),
+                str(record.source),
+                record.by,
+                _iso(record.at),
+                record.why,
+            )
+        )
+    return rows
+
+
+def _games(comp: Competition) -> list[tuple[tuple[str, int, int], list[ResultVersion]]]:
+    """Every game with a result, in stage, table and game order."""
+    return sorted(
+        comp.results.items(), key=lambda kv: (comp.format.stage_index(kv[0][0]), kv[0][1:])
+    )
+
+
 def results_csv(comp: Competition, delimiter: str = ",") -> str:
     """One row per player per game: the result as it counts (the latest version)."""
-    rows = []
-    for (stage, table, game), versions in sorted(
-        comp.results.items(), key=lambda kv: (comp.format.stage_index(kv[0][0]), kv[0][1:])
-    ):
-        version = versions[-1]
-        record = version.record
-        racks = {r.seat: r for r in record.report.racks}
-        for score in version.score.scores:
-            rack = racks[score.seat]
-            pid = version.players[score.seat]
-            player = _player(comp, pid)
-            rows.append(
-                (
-                    stage,
-                    str(comp.round_number(stage)),
-                    str(table),
-                    str(game),
-                    str(score.seat),
-                    f"{table}{score.seat}",
-                    pid,
-                    player.name,
-                    player.club or "",
-                    str(record.report.ending),
-                    str(rack.tiles),
-                    str(rack.jokers),
-                    str(rack.opening),
-                    str(score.rack_value),
-                    str(score.small),
-                    str(score.big),
-                    str(score.place),
-                    "1" if score.winner else "0",
-                    str(len(versions)),
-                    str(record.source),
-                    record.by,
-                    _iso(record.at),
-                    record.why,
-                )
-            )
+    rows = [
+        row
+        for key, versions in _games(comp)
+        for row in _result_rows(comp, key, versions[-1], len(versions))
+    ]
     return csv_text(RESULT_HEADERS, rows, delimiter)
+
+
+def corrections_csv(comp: Competition, delimiter: str = ",") -> str:
+    """Every version of every corrected game, the first one included (what was
+    corrected), one row per player, with who, when and why: the columns of
+    ``results.csv``."""
+    rows = [
+        row
+        for key, versions in _games(comp)
+        if len(versions) > 1
+        for number, version in enumerate(versions, start=1)
+        for row in _result_rows(comp, key, version, number)
+    ]
+    return csv_text(RESULT_HEADERS, rows, delimiter)
+
+
+def grid_csv(grid: Grid, delimiter: str = ",") -> str:
+    """A grid as CSV, its headers as they are."""
+    return csv_text(grid.headers, grid.rows, delimiter)
+
+
+def csv_files(comp: Competition, delimiter: str = ",") -> dict[str, str]:
+    """The CSV files of ``export csv`` (and of the event archive) by file name."""
+    files = {
+        "standings.csv": standings_csv(comp, delimiter),
+        "results.csv": results_csv(comp, delimiter),
+        "corrections.csv": corrections_csv(comp, delimiter),
+        "seating.csv": seating_csv(comp, delimiter),
+        "sanctions.csv": sanctions_csv(comp, delimiter),
+        "players.csv": grid_csv(players_grid(comp), delimiter),
+    }
+    if comp.ties:
+        files["ties.csv"] = grid_csv(ties_grid(comp), delimiter)
+    if comp.event.phase is Phase.FINISHED:
+        files["ranking.csv"] = ranking_csv(comp, delimiter)
+    return files
 
 
 def seating_csv(comp: Competition, delimiter: str = ",") -> str:
@@ -766,7 +852,7 @@ def _iso(at: float) -> str:
     return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().isoformat(timespec="seconds")
 
 
-def _when(at: float) -> str:
+def when(at: float) -> str:
     """Local date and time as people read it (``2026-01-18 14:05:09``); CSV files carry
     the ISO form with the UTC offset."""
     return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
@@ -818,7 +904,7 @@ def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _document(title: str, body: str, css_class: str = "") -> str:
+def document(title: str, body: str, css_class: str = "") -> str:
     body_tag = f'<body class="{css_class}">' if css_class else "<body>"
     return (
         '<!DOCTYPE html>\n<html lang="pl">\n<head>\n<meta charset="utf-8">\n'
@@ -864,7 +950,7 @@ def grid_html(grid: Grid, heading: str = "h2") -> str:
     )
 
 
-def _event_name(comp: Competition) -> str:
+def event_name(comp: Competition) -> str:
     return comp.created.name if comp.created is not None else "Rummikub"
 
 
@@ -891,7 +977,7 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
         blocks.append(
             f'<div class="block"><h2>Table {seated.number}</h2>\n<table>\n{rows}</table></div>\n'
         )
-    title = f"{_event_name(comp)} — seating, {stage}"
+    title = f"{event_name(comp)} — seating, {stage}"
     widest = max(len(t.players) for t in comp.event.seating(stage))
     others = ", ".join(str(seat) for seat in seats_for(widest)[1:])
     body = (
@@ -899,7 +985,7 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
         f"Seat A sits first; the others follow clockwise {others}.</p>\n"
         f'<div class="tables">\n{"".join(blocks)}</div>\n'
     )
-    return _document(title, body, "wall")
+    return document(title, body, "wall")
 
 
 def find_table_html(comp: Competition, stage: str | None = None) -> str:
@@ -917,12 +1003,12 @@ def find_table_html(comp: Competition, stage: str | None = None) -> str:
         f'<td class="code">{_e(code)}</td></tr>\n'
         for p, number, code in entries
     )
-    title = f"{_event_name(comp)} — find your table, {stage}"
+    title = f"{event_name(comp)} — find your table, {stage}"
     body = (
         f'<h1>{_e(title)}</h1>\n<table>\n<thead><tr><th>Player</th><th class="num">Table</th>'
         f"<th>Seat</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
     )
-    return _document(title, body, "wall")
+    return document(title, body, "wall")
 
 
 SUM_BIG = "Suma dużych punktów (BP)"
@@ -976,7 +1062,7 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
             "</tbody>\n</table></div>\n"
         )
         pages.append(
-            f'<section class="page">\n<h1>{_e(_event_name(comp))} — table {seated.number}</h1>\n'
+            f'<section class="page">\n<h1>{_e(event_name(comp))} — table {seated.number}</h1>\n'
             f'<p class="meta">{_e(stage)} (round {comp.round_number(stage)}), {games} games, '
             f"ruleset {_e(rules.name)}: {rules.move_seconds:g} s per move, joker "
             f"{rules.joker_penalty}, never opened {rules.not_opened_penalty} "
@@ -985,21 +1071,21 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
             '<p class="sign">Judge: ______________________ &nbsp; Time: ________</p>\n'
             "</section>\n"
         )
-    title = f"{_event_name(comp)} — score sheets, {stage}"
-    return _document(title, "".join(pages))
+    title = f"{event_name(comp)} — score sheets, {stage}"
+    return document(title, "".join(pages))
 
 
 def standings_html(comp: Competition, stage: str | None = None) -> str:
     grid = standings_grid(comp, stage)
-    title = f"{_event_name(comp)} — {grid.title}"
+    title = f"{event_name(comp)} — {grid.title}"
     sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
-    return _document(title, f"<h1>{_e(_event_name(comp))}</h1>\n{grid_html(grid)}{sanctions}")
+    return document(title, f"<h1>{_e(event_name(comp))}</h1>\n{grid_html(grid)}{sanctions}")
 
 
 def ranking_html(comp: Competition) -> str:
     grid = ranking_grid(comp)
     sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
-    return _document(grid.title, grid_html(grid, "h1") + sanctions)
+    return document(grid.title, grid_html(grid, "h1") + sanctions)
 
 
 def printouts(comp: Competition, stage: str | None = None) -> dict[str, str]:
@@ -1013,6 +1099,46 @@ def printouts(comp: Competition, stage: str | None = None) -> dict[str, str]:
         "scoresheets": scoresheets_html(comp, stage),
         "standings": standings_html(comp, stage),
     }
+    if comp.event.phase is Phase.FINISHED:
+        docs["ranking"] = ranking_html(comp)
+    return docs
+
+
+def grids_html(comp: Competition, title: str, grids: Iterable[Grid], empty: str = "") -> str:
+    """One printable document of ``grids`` under the event's name and ``title``
+    (``empty``: what it says when there is no grid)."""
+    body = "".join(grid_html(grid) for grid in grids) or f'<p class="note">{_e(empty)}</p>\n'
+    heading = f"{event_name(comp)} — {title}"
+    return document(heading, f"<h1>{_e(heading)}</h1>\n{body}")
+
+
+def corrections_html(comp: Competition) -> str:
+    """Every correction (who, when, why), then every version of each corrected game."""
+    corrected = [(key, versions) for key, versions in _games(comp) if len(versions) > 1]
+    grids = [corrections_grid(comp)] if corrected else []
+    grids += [version_grid(comp, st, table, versions) for (st, table, _), versions in corrected]
+    return grids_html(comp, "corrections", grids, "No result was corrected.")
+
+
+def archive_documents(comp: Competition) -> dict[str, str]:
+    """The printable documents of the event archive, by file name without the extension:
+    every stage's standings, seating and games, the corrections, the sanctions, the
+    head judge's tie decisions and the final ranking."""
+    stages = comp.event.stages_played
+    docs = {
+        "standings": grids_html(comp, "standings", (standings_grid(comp, s) for s in stages)),
+        "seating": grids_html(comp, "seating", (seating_grid(comp, s) for s in stages)),
+        "results": grids_html(comp, "games", (results_grid(comp, s) for s in stages)),
+        "corrections": corrections_html(comp),
+        "sanctions": grids_html(
+            comp,
+            "sanctions",
+            [sanctions_grid(comp)] if comp.sanctions else [],
+            "No sanction was given.",
+        ),
+    }
+    if comp.ties:
+        docs["ties"] = grids_html(comp, "tie decisions", [ties_grid(comp)])
     if comp.event.phase is Phase.FINISHED:
         docs["ranking"] = ranking_html(comp)
     return docs

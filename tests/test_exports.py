@@ -138,7 +138,13 @@ def test_ranking_csv_carries_the_same_small_points_as_the_standings(tmp_path: Pa
         text = (tmp_path / "out" / name).read_text(encoding="utf-8-sig")
         return list(csv.DictReader(io.StringIO(text)))
 
-    standings = {r["player_id"]: r for r in rows("standings.csv")}
+    every = rows("standings.csv")  # every stage's standings, not only the final's
+    stages = ["elimination-1", "elimination-2", "elimination-3", "semifinal", "final"]
+    assert sorted({r["stage"] for r in every}, key=stages.index) == stages
+    assert [r["round"] for r in every if r["place"] == "1"][:5] == ["1", "2", "3", "4", "5"]
+    for stage, players in zip(stages, (16, 16, 16, 8, 4), strict=True):
+        assert len([r for r in every if r["stage"] == stage]) == players, stage
+    standings = {r["player_id"]: r for r in every if r["stage"] == "final"}
     finalists = [r for r in rows("ranking.csv") if r["player_id"] in standings]
     assert len(finalists) == 4  # the final's standings: places 1-4
     for row in finalists:

@@ -212,7 +212,7 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     # Nobody has played yet: everyone shares place 1, listed by name on paper and screen.
     assert [r[1] for r in exports.standings_grid(comp).rows] == ORDERED
     standings_csv = exports.standings_csv(comp, ";").splitlines()[1:]
-    assert [line.split(";")[3] for line in standings_csv] == ORDERED
+    assert [line.split(";")[4] for line in standings_csv] == ORDERED
     standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}
     assert [r.name for r in standings.rows] == ORDERED

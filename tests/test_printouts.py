@@ -101,7 +101,7 @@ def test_every_printout_is_a4_with_polish_letters_and_fits_the_page(tmp_path: Pa
 def test_the_margin_check_sees_a_table_wider_than_the_page(tmp_path: Path) -> None:
     wide = "<table style='width: 300mm'><tr><td>Żółw</td></tr></table>"
     path = tmp_path / "wide.pdf"
-    path.write_bytes(printing.pdf(exports._document("wide", wide)))
+    path.write_bytes(printing.pdf(exports.document("wide", wide)))
     pdf = read_pdf(path)
     assert ink_in_margins(pdf.pngs[0]) == ["right"]
 
