@@ -243,14 +243,19 @@ def test_the_command_line_names_what_is_wrong(
 
 
 def test_every_script_parses_and_passes_shellcheck() -> None:
-    assert {p.name for p in SCRIPTS} == {"lib.sh", "provision-hub.sh", "provision-unit.sh"}
+    assert {p.name for p in SCRIPTS} == {
+        "lib.sh",
+        "provision-hub.sh",
+        "provision-unit.sh",
+        "test-arm64.sh",
+    }
     for script in SCRIPTS:
         result = subprocess.run(
             ["bash", "-n", str(script)], check=False, capture_output=True, text=True
         )
         assert result.returncode == 0, f"{script.name}: {result.stderr}"
-    for script in (DEPLOY / "provision-unit.sh", DEPLOY / "provision-hub.sh"):
-        assert os.access(script, os.X_OK), f"{script.name} is not executable"
+    for name in ("provision-unit.sh", "provision-hub.sh", "test-arm64.sh"):
+        assert os.access(DEPLOY / name, os.X_OK), f"{name} is not executable"
     if shutil.which("shellcheck"):
         result = subprocess.run(
             ["shellcheck", "-x", *[p.name for p in SCRIPTS]],
