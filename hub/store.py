@@ -548,11 +548,13 @@ class EventStore:
         return {r[0]: SourceMark(*r) for r in rows}
 
     def held(self, source: str, low: int, high: int) -> list[int]:
-        """The seqs of ``source`` from ``low`` to ``high`` set aside (refused or in conflict)."""
+        """The seqs of ``source`` from ``low`` to ``high`` the unit must keep: in conflict,
+        or refused with no valid copy stored since (a later valid copy settles it)."""
         with self._lock:
             rows = self._db.execute(
-                "SELECT DISTINCT seq FROM set_aside WHERE source = ? AND seq BETWEEN ? AND ?"
-                " ORDER BY seq",
+                "SELECT DISTINCT seq FROM set_aside a WHERE source = ? AND seq BETWEEN ? AND ?"
+                " AND (code = 'conflict' OR NOT EXISTS (SELECT 1 FROM events e"
+                " WHERE e.source = a.source AND e.seq = a.seq)) ORDER BY seq",
                 (source, low, high),
             ).fetchall()
         return [int(r[0]) for r in rows]

@@ -136,6 +136,9 @@ def test_a_refused_event_settles_its_seq_and_survives_a_rebuild(tmp_path: Path) 
     store.rebuild()
     assert store.mark("table-01").contiguous == 3  # type: ignore[union-attr]
     assert store.counts()["total"] == 2
+    # a valid copy arriving later is stored, and the unit need no longer keep its own
+    assert store.ingest([env("table-01", 2)]).inserted == 1
+    assert store.held("table-01", 1, 3) == [] and store.counts()["total"] == 3
 
 
 def test_the_refusal_log_is_bounded(tmp_path: Path) -> None:
