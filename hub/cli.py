@@ -744,6 +744,14 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
             f"{len(comp.undone)} draw(s) undone (rummikub result corrections, "
             "rummikub sanction list)"
         )
+    if not event.stages_played and event.present:  # before the first draw: the hall check
+        board = hall_board(expected_tables(comp), latest_checks(ctx.organizer().store))
+        ready = sum(r.ready for r in board)
+        warning = unchecked_warning(board)
+        lines.append(
+            f"Hall:     {ready} of {len(board)} tables checked and ready"
+            + (f"; {warning.removeprefix('Hall check: ')}" if warning else "")
+        )
     ctx.print(*lines)
     if comp.fixed:
         rows = []

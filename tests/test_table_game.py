@@ -232,6 +232,10 @@ def test_the_hall_check_at_the_tables_and_the_board_before_the_first_draw(
         assert re.search(r"^\s*1\s+yes\s+FAULT: buzzer", board, re.M), board
         assert re.search(r"^\s*2\s+yes\s+not checked", board, re.M), board
         assert "0 of 2 tables checked and ready" in board
+        assert (
+            "Hall:     0 of 2 tables checked and ready; not checked: table 2; fault at table 1 "
+            "(buzzer)" in cli.ok("event", "show")
+        )
         # the buzzer is replaced and checked again from the judge menu: ready
         one.put(ButtonEdge(Button.PASS, True, now()))  # leaves the results screen
         one.put(ButtonEdge(Button.PASS, False, now()))
