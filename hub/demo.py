@@ -89,9 +89,10 @@ class Length:
     """Rounds of the school preset (None: the preset's own four)."""
 
 
-SHORT: Final = Length("short", 0.1, 10.0, 3.0, (10, 18), 2)
+SHORT: Final = Length("short", 0.1, 15.0, 3.0, (10, 18), 2)
 """The default: a whole school event of 2 rounds × 2 games in a few minutes, every move
-still a second or so on the hub screen."""
+still a second or so on the hub screen; 15 s a move, so a countdown turns red (10 s
+left) only near its end, as in a real hall."""
 FULL: Final = Length("full", 0.25, 20.0, 8.0, None, None)
 """``--full``: the preset's whole event with games as long as real ones (half an hour
 and more)."""

@@ -195,7 +195,7 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
 def test_the_default_is_a_short_event_and_full_length_is_an_option() -> None:
     short = build_parser().parse_args([])
     assert fill_length(short) is SHORT
-    assert (short.pace, short.move_seconds, short.round_minutes) == (0.1, 10.0, 3.0)
+    assert (short.pace, short.move_seconds, short.round_minutes) == (0.1, 15.0, 3.0)
     fmt = demo_format("school", 14, SHORT)
     assert [(s.name, s.games) for s in fmt.stages] == [("round-1", 2), ("round-2", 2)]
     full = build_parser().parse_args(["--full"])
