@@ -5,14 +5,18 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import termios
+import threading
 import time
 from collections.abc import Callable
+from contextlib import closing
 from pathlib import Path
 
 import pygame
+import pytest
 from xwd import screenshot
 
 from tablekit.app import build
@@ -26,34 +30,83 @@ from tablekit.seats import Seat
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
 
 
-def run_sim(tmp_path: Path, script: list[tuple[float, str]], *args: str) -> str:
-    proc = subprocess.Popen(
-        [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3"), *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
-    )
-    assert proc.stdin is not None
-    for pause, keys in script:
-        time.sleep(pause)
-        proc.stdin.write(keys.encode())
-        proc.stdin.flush()
-    out, _ = proc.communicate(timeout=30)
-    assert proc.returncode == 0, out.decode()
-    return out.decode()
+LOCKOUT_PAUSE = 0.6
+"""Between two presses: longer than the clock's 0.4 s lockout, so the second one counts."""
+
+
+class HeadlessSim:
+    """``tablekit-sim --headless`` in a real process; keys go in when its lines say so.
+
+    Each key waits for the line that shows the state it is meant for (a slow CPU, a Pi
+    Zero or emulation, takes seconds to start the sim), never for a fixed time.
+    """
+
+    def __init__(self, tmp_path: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3"), *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for raw in self.proc.stdout:
+            self.lines.append(raw.decode().rstrip("\n"))
+
+    def wait_for(self, text: str, count: int = 1, timeout: float = 60.0) -> None:
+        """Until ``count`` lines contain ``text``."""
+        deadline = time.monotonic() + timeout
+        while sum(text in line for line in list(self.lines)) < count:
+            if self.proc.poll() is not None and not self._reader.is_alive():
+                pytest.fail(f"the sim ended before {text!r}:\n" + "\n".join(self.lines))
+            if time.monotonic() > deadline:
+                pytest.fail(f"no {text!r} in {timeout} s:\n" + "\n".join(self.lines))
+            time.sleep(0.02)
+
+    def keys(self, keys: str, after: float = 0.0) -> None:
+        time.sleep(after)
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(keys.encode())
+        self.proc.stdin.flush()
+
+    def quit(self) -> str:
+        self.keys("q")
+        self.proc.wait(timeout=60)
+        self._reader.join(10)
+        out = "\n".join(self.lines)
+        assert self.proc.returncode == 0, out
+        return out
+
+
+def play_two_moves(sim: HeadlessSim) -> None:
+    sim.wait_for("READY  seat A starts")
+    sim.keys(" ")
+    sim.wait_for("PLAYING  seat A")
+    sim.keys(" ", after=LOCKOUT_PAUSE)
+    sim.wait_for("PLAYING  seat B")
 
 
 def test_headless_simulator_plays_and_enters_a_result(tmp_path: Path) -> None:
-    out = run_sim(
-        tmp_path,
-        [(1.0, " "), (0.6, " "), (0.6, "j"), (0.6, "j"), (0.6, "J"), (2.3, "5"),
-         (0.4, "12\n\n0\n\n33\n\n7\n\n"), (0.4, "\n\n\n\n"), (0.4, "q")],
-    )
-    lines = out.splitlines()
-    assert any("PLAYING  seat B" in line for line in lines)
-    assert any("PAUSED — JUDGE  seat B" in line for line in lines)
-    assert any("judge menu: ▶1 Resume the clock" in line for line in lines)
+    sim = HeadlessSim(tmp_path)
+    play_two_moves(sim)
+    sim.keys("j", after=LOCKOUT_PAUSE)
+    sim.wait_for("PAUSED — JUDGE  seat B")
+    sim.keys("j", after=LOCKOUT_PAUSE)
+    sim.wait_for("PLAYING  seat B", count=2)
+    sim.keys("J", after=LOCKOUT_PAUSE)  # held: the judge menu
+    sim.wait_for("judge menu: ▶1 Resume the clock")
+    sim.keys("5")
+    sim.wait_for("ENTER RESULT")
+    sim.keys("12\n\n0\n\n33\n\n7\n\n")
+    sim.wait_for("CONFIRM RESULT")
+    sim.keys("\n\n\n\n")
+    sim.wait_for("RESULT IN")
+    lines = sim.quit().splitlines()
     assert "A:-12/0 B:+52/1 C:-33/0 D:-7/0" in lines[-1]
     assert "RESULT IN" in lines[-1]
     journal = Journal(tmp_path / "journal.sqlite3", "table-01")
@@ -61,9 +114,14 @@ def test_headless_simulator_plays_and_enters_a_result(tmp_path: Path) -> None:
 
 
 def test_restarted_simulator_resumes_paused_from_its_journal(tmp_path: Path) -> None:
-    run_sim(tmp_path, [(1.0, " "), (0.6, " "), (0.6, " "), (0.5, "q")])
-    out = run_sim(tmp_path, [(1.5, "q")])
-    assert "PAUSED — RESTARTED  seat C" in out
+    sim = HeadlessSim(tmp_path)
+    play_two_moves(sim)
+    sim.keys(" ", after=LOCKOUT_PAUSE)
+    sim.wait_for("PLAYING  seat C")
+    sim.quit()
+    again = HeadlessSim(tmp_path)
+    again.wait_for("PAUSED — RESTARTED  seat C")
+    again.quit()
 
 
 def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
@@ -132,20 +190,37 @@ def test_the_simulator_opens_a_window_when_there_is_a_display(
         env={**env, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"},
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
+
+    def green(shot: pygame.Surface) -> int:  # the PLAYING band (the word is there too)
+        return sum(
+            1 for x in range(0, 800, 4) for y in range(0, 600, 4)
+            if tuple(shot.get_at((x, y)))[:3] == GREEN
+        )  # fmt: skip
+
+    def journalled() -> int:  # read only, while the sim writes
+        if not journal.exists():
+            return 0
+        with closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = 'last_seq'").fetchone()
+        return int(row[0]) if row else 0
+
     try:
-        time.sleep(5)  # the bots play a few moves in the window
-        shot = screenshot(display)  # taken by the X server, not by pygame
+        # The bots play a few moves in the window: wait until it shows them (a slow CPU
+        # takes seconds to start), then stop the sim as systemd would.
+        deadline = time.monotonic() + 90
+        while True:
+            shot = screenshot(display)  # taken by the X server, not by pygame
+            if green(shot) > 50 and journalled() >= 3:
+                break
+            assert sim.poll() is None, sim.communicate()[1].decode()
+            assert time.monotonic() < deadline, "no bot moves in the window within 90 s"
+            time.sleep(0.2)
     finally:
         sim.send_signal(signal.SIGTERM)
-        out, err = sim.communicate(timeout=20)
+        out, err = sim.communicate(timeout=30)
     assert sim.returncode == 0, err.decode()
     assert b"headless" not in out  # it chose the window by itself
     pygame.image.save(shot, str(tmp_path / "sim-window.png"))
-    green = sum(  # the PLAYING band (never colour alone: the word is there too)
-        1 for x in range(0, 800, 4) for y in range(0, 600, 4)
-        if tuple(shot.get_at((x, y)))[:3] == GREEN
-    )
-    assert green > 50
     assert Journal(journal, "table-01").last_seq >= 3
 
 
