@@ -37,6 +37,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
     rummikub export csv DIR [--semicolon] | export html DIR | export pdf DIR
     rummikub export archive FILE.zip [--semicolon]
     rummikub season table EVENT.sqlite3… | season seeds EVENT.sqlite3… [--declare]
+    rummikub season export DIR EVENT.sqlite3… [--semicolon]
 
 Rack syntax (``--racks``): one ``SEAT=VALUE`` per player, separated by spaces or
 commas (or the values alone, in seat order A, B, C, D). VALUE is the sum of the tile
@@ -100,8 +101,14 @@ from hub.players_csv import (
 )
 from hub.season import (
     SeasonError,
+    SeasonEvent,
+    SeasonLine,
     open_competition,
+    season_csv,
     season_event,
+    season_grid,
+    season_html,
+    season_legend,
     season_lines,
     seeding_text,
     seeds_for,
@@ -1636,40 +1643,32 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
 # --- commands: season -----------------------------------------------------------------------
 
 
-def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
+def _season(args: argparse.Namespace) -> tuple[list[SeasonEvent], list[SeasonLine]]:
     events = [season_event(open_competition(p), str(p)) for p in args.events]
     lines, _ = season_lines(events)
-    headers = (
-        "Place",
-        "Player",
-        "Club",
-        "Points",
-        "Starts",
-        *(f"T{i}" for i in range(1, len(events) + 1)),
-    )
-    labels = exports.place_labels([line.place for line in lines])
-    rows = [
-        (
-            label,
-            line.name,
-            line.club or "",
-            str(line.points),
-            str(line.starts),
-            *("-" if p is None else str(p) for p in line.per_event),
-        )
-        for label, line in zip(labels, lines, strict=True)
-    ]
-    ctx.print(
-        render(
-            Grid(
-                f"Season table ({len(events)} tournaments)",
-                headers,
-                rows,
-                numeric=frozenset(range(3, len(headers))),
-            )
-        )
-    )
-    ctx.print(*(f"T{i}: {e.name} ({e.source})" for i, e in enumerate(events, start=1)))
+    return events, lines
+
+
+def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
+    events, lines = _season(args)
+    ctx.print(render(season_grid(events, lines)))
+    ctx.print(*season_legend(events))
+    return 0
+
+
+def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
+    events, lines = _season(args)
+    doc = season_html(events, lines)
+    files = {
+        "season.csv": season_csv(events, lines, ";" if args.semicolon else ",").encode(
+            "utf-8-sig"
+        ),
+        "season.html": doc.encode("utf-8"),
+        "season.pdf": printing.pdf(doc),
+    }
+    args.dir.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        ctx.print(str(_write(args.dir, name, data)))
     return 0
 
 
@@ -1997,6 +1996,12 @@ def build_parser() -> argparse.ArgumentParser:
     season = group("season", "league season across tournaments")
     p = leaf(season, "table", cmd_season_table, "season table over finished league events")
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
+    p = leaf(
+        season, "export", cmd_season_export, "the season table as season.csv, .html and .pdf"
+    )
+    p.add_argument("dir", type=Path)
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
+    p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
     p = leaf(
         season,
         "seeds",

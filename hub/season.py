@@ -9,11 +9,14 @@ players still level share the place.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from hub import exports
 from hub.competition import Competition
+from hub.exports import Grid
 from hub.organizer import Organizer
 from hub.players_csv import fold
 from hub.store import EventStore
@@ -128,6 +131,64 @@ def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple
         for row in rows
     ]
     return lines, rows
+
+
+def season_grid(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> Grid:
+    """The season table: place, player, club, points, starts, then each tournament's
+    points (``T1``… in the order given; ``-``: did not start)."""
+    labels = exports.place_labels([line.place for line in lines])
+    rows = [
+        (
+            label,
+            line.name,
+            line.club or "",
+            str(line.points),
+            str(line.starts),
+            *("-" if p is None else str(p) for p in line.per_event),
+        )
+        for label, line in zip(labels, lines, strict=True)
+    ]
+    headers = ("Place", "Player", "Club", "Points", "Starts")
+    return Grid(
+        f"Season table ({len(events)} tournaments)",
+        (*headers, *(f"T{i}" for i in range(1, len(events) + 1))),
+        rows,
+        numeric=frozenset(range(3, len(headers) + len(events))),
+    )
+
+
+def season_legend(events: Sequence[SeasonEvent]) -> list[str]:
+    """``T1: Liga 1 (liga-1.sqlite3)`` per tournament (the file's name, not its folder)."""
+    return [f"T{i}: {e.name} ({Path(e.source).name})" for i, e in enumerate(events, start=1)]
+
+
+def season_csv(
+    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], delimiter: str = ","
+) -> str:
+    """The season table for spreadsheets: a tournament's column is headed ``T1 Liga 1``;
+    an empty cell: did not start."""
+    headers = ["place", "name", "club", "points", "starts"]
+    headers += [f"T{i} {e.name}" for i, e in enumerate(events, start=1)]
+    rows = [
+        (
+            str(line.place),
+            line.name,
+            line.club or "",
+            str(line.points),
+            str(line.starts),
+            *("" if p is None else str(p) for p in line.per_event),
+        )
+        for line in lines
+    ]
+    return exports.csv_text(headers, rows, delimiter)
+
+
+def season_html(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> str:
+    """The season table to print (A4), with which tournament each column is."""
+    grid = season_grid(events, lines)
+    legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in season_legend(events))
+    body = f'{exports.grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
+    return exports.document(grid.title, body)
 
 
 def seeds_for(

@@ -12,6 +12,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+from pdf_pages import A4_POINTS, ink_in_margins, read_pdf
 from test_cli_support import REPEATS, Cli, play_round, seat_counts
 
 from hub.tournament import Phase, award_points
@@ -265,7 +267,25 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
         total = pts1.get(name, 0) + pts2.get(name, 0)
         starts = (name in pts1) + (name in pts2)
         assert cells[2:4] == [str(total), str(starts)], cells
-    assert "T1: Liga 1" in table and "T2: Liga 2" in table
+    assert "T1: Liga 1 (liga-1.sqlite3)" in table and "T2: Liga 2 (liga-2.sqlite3)" in table
+
+    # The season table exported: CSV for the website's spreadsheet, HTML and A4 PDF.
+    out = tmp_path / "sezon"
+    written = second.ok("season", "export", str(out), str(first.db), str(second.db))
+    assert written.split() == [str(out / f"season.{ext}") for ext in ("csv", "html", "pdf")]
+    text = (out / "season.csv").read_text(encoding="utf-8-sig")
+    season = list(csv.DictReader(io.StringIO(text)))
+    assert list(season[0])[-2:] == ["T1 Liga 1", "T2 Liga 2"] and len(season) == 8 + 7
+    for row in season:
+        name = row["name"].casefold()
+        assert int(row["points"]) == pts1.get(name, 0) + pts2.get(name, 0), row
+        assert row["T1 Liga 1"] == ("" if name not in pts1 else str(pts1[name])), row
+    pdf = read_pdf(out / "season.pdf")
+    assert pdf.pages == 1 and pdf.sizes[0] == pytest.approx(A4_POINTS, abs=0.5)
+    assert ink_in_margins(pdf.pngs[0]) == []
+    printed = " ".join(pdf.text.split())
+    assert all(row["name"] in printed for row in season)
+    assert "T1: Liga 1 (liga-1.sqlite3)" in printed and "Season table (2 tournaments)" in printed
 
 
 def test_league_seeds_at_three_tables_say_what_cannot_hold(tmp_path: Path) -> None:
