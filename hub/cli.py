@@ -814,6 +814,9 @@ def ties_lines(comp: Competition) -> list[str]:
     lines = [tie_text(comp, tie) for tie in pending]
     if pending:
         lines.insert(0, f"Ties at a cut to decide ({len(pending)}):")
+    consolation = comp.event.pending_consolation()
+    if consolation is not None:
+        lines.insert(0, f"To decide: {consolation} (rummikub round consolation)")
     lines += [exports.tie_decision_text(comp, record) for record in comp.ties]
     lines += [exports.consolation_text(record) for record in comp.consolations]
     return lines

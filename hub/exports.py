@@ -246,6 +246,20 @@ def ties_grid(comp: Competition) -> Grid:
     )
 
 
+def consolation_grid(comp: Competition) -> Grid:
+    """Every seating of consolation players the organizer decided (003 §10e)."""
+    rows = []
+    for record in comp.consolations:
+        fact = _fact_of(record, ConsolationDecided)
+        how = "none play more games" if fact.none else f"the best {fact.promote} play on"
+        rows.append((fact.stage, how, record.by, _iso(record.at), record.why))
+    return Grid(
+        "Consolation players seated by the organizer",
+        ("Stage", "Decision", "By", "When", "Why"),
+        rows,
+    )
+
+
 def league_cells(comp: Competition) -> dict[str, str]:
     """League points per player as shown; a shared place not decided yet is ``?``."""
     event = comp.event
@@ -789,6 +803,8 @@ def csv_files(comp: Competition, delimiter: str = ",") -> dict[str, str]:
     }
     if comp.ties:
         files["ties.csv"] = grid_csv(ties_grid(comp), delimiter)
+    if comp.consolations:
+        files["consolation.csv"] = grid_csv(consolation_grid(comp), delimiter)
     if comp.event.phase is Phase.FINISHED:
         files["ranking.csv"] = ranking_csv(comp, delimiter)
     return files
@@ -1139,6 +1155,8 @@ def archive_documents(comp: Competition) -> dict[str, str]:
     }
     if comp.ties:
         docs["ties"] = grids_html(comp, "tie decisions", [ties_grid(comp)])
+    if comp.consolations:
+        docs["consolation"] = grids_html(comp, "consolation seating", [consolation_grid(comp)])
     if comp.event.phase is Phase.FINISHED:
         docs["ranking"] = ranking_html(comp)
     return docs

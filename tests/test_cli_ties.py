@@ -3,6 +3,8 @@ head judge's decision or lot is recorded and shown (``rummikub`` on a real SQLit
 
 from __future__ import annotations
 
+import csv
+import io
 import random
 from pathlib import Path
 
@@ -127,6 +129,7 @@ def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
     assert "2 player(s) do not reach top-15" in text and "003 §7" in text
     assert "rummikub round consolation --promote 2 | --none --why" in text
     assert "--promote 1 " not in text  # 1 up would leave 1: not an option
+    assert "To decide: draw 'top-15': 2 player(s)" in c.ok("event", "show")
     assert "--why" in c.fails("round", "consolation", "--promote", "2")
     out = c.ok("round", "consolation", "--promote", "2", "--why", "17 players: all play on")
     assert "the best 2 of them play on in top-15" in out
@@ -134,6 +137,12 @@ def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
     comp = c.competition()
     assert sum(len(t.players) for t in comp.event.seating("top-15")) == 17
     assert "the organizer's decision" in " ".join(c.ok("event", "show").split())
+    c.ok("export", "csv", str(tmp_path / "out"))
+    text = (tmp_path / "out" / "consolation.csv").read_bytes().decode("utf-8-sig")
+    (row,) = csv.DictReader(io.StringIO(text))
+    assert (row["Stage"], row["Decision"], row["Why"]) == (
+        "top-15", "the best 2 play on", "17 players: all play on",
+    )
     c.ok("round", "start")
     play_round(c, rng)
     c.ok("round", "close")
@@ -148,3 +157,16 @@ def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
             for pid in game:
                 played[pid] = played.get(pid, 0) + 1
     assert len(played) == 17 and min(played.values()) >= 4
+
+
+def test_decisions_are_exported_with_who_when_and_why(tmp_path: Path) -> None:
+    c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
+    c.ok("tie", "decide", d, b, "--why", "fewer penalties", by="judge Ewa")
+    c.ok("export", "csv", str(tmp_path / "out"))
+    text = (tmp_path / "out" / "ties.csv").read_bytes().decode("utf-8-sig")
+    (row,) = csv.DictReader(io.StringIO(text))
+    assert (row["Scope"], row["How"], row["By"], row["Why"]) == (
+        "tables/table-1", "judge", "judge Ewa", "fewer penalties",
+    )
+    assert row["Players"].index(f"({d})") < row["Players"].index(f"({b})") and row["When"]
+    assert not (tmp_path / "out" / "consolation.csv").exists()

@@ -1013,6 +1013,19 @@ class EventState:
         """Every tie decision recorded, in order."""
         return tuple(d for ds in self._decisions.values() for d in ds)
 
+    def pending_consolation(self) -> ConsolationError | None:
+        """Why the next draw would stop for the organizer's seating of consolation
+        players (2 or 5 of them), or None."""
+        if self.phase is not Phase.BETWEEN_ROUNDS:
+            return None
+        try:
+            self.draw_next(0)
+        except ConsolationError as err:
+            return err
+        except TournamentError:
+            return None
+        return None
+
     def pending_ties(self) -> tuple[Tie, ...]:
         """Ties at a cut the head judge must decide before the event can go on: at the
         next draw, or (when finished) at final places with titles or league points."""
