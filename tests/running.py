@@ -18,10 +18,10 @@ class Running:
     """A program started in its own session (like a terminal's or systemd's), its output
     collected line by line on a thread."""
 
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], stdin: int | None = None) -> None:
         self.proc = subprocess.Popen(
-            argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
-            start_new_session=True,
+            argv, stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            env=env, start_new_session=True,
         )
         self.lines: list[str] = []
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -36,9 +36,10 @@ class Running:
     def output(self) -> str:
         return "".join(self.lines)
 
-    def wait_for(self, text: str, timeout: float) -> None:
+    def wait_for(self, text: str, timeout: float, count: int = 1) -> None:
+        """Until ``text`` is in the output ``count`` times (else the program is killed)."""
         deadline = time.monotonic() + timeout
-        while text not in self.output:
+        while self.output.count(text) < count:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 self.kill()
                 pytest.fail(f"no {text!r} within {timeout} s:\n{self.output}")

@@ -9,14 +9,13 @@ import sqlite3
 import subprocess
 import sys
 import termios
-import threading
 import time
 from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
 import pygame
-import pytest
+from running import Running
 from xwd import screenshot
 
 from tablekit.app import build
@@ -34,7 +33,7 @@ LOCKOUT_PAUSE = 0.6
 """Between two presses: longer than the clock's 0.4 s lockout, so the second one counts."""
 
 
-class HeadlessSim:
+class HeadlessSim(Running):
     """``tablekit-sim --headless`` in a real process; keys go in when its lines say so.
 
     Each key waits for the line that shows the state it is meant for (a slow CPU, a Pi
@@ -42,70 +41,48 @@ class HeadlessSim:
     """
 
     def __init__(self, tmp_path: Path, *args: str) -> None:
-        self.proc = subprocess.Popen(
+        super().__init__(
             [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3"), *args],
+            {**os.environ, "SDL_VIDEODRIVER": "dummy"},
             stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
         )
-        self.lines: list[str] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.proc.stdout is not None
-        for raw in self.proc.stdout:
-            self.lines.append(raw.decode().rstrip("\n"))
-
-    def wait_for(self, text: str, count: int = 1, timeout: float = 60.0) -> None:
-        """Until ``count`` lines contain ``text``."""
-        deadline = time.monotonic() + timeout
-        while sum(text in line for line in list(self.lines)) < count:
-            if self.proc.poll() is not None and not self._reader.is_alive():
-                pytest.fail(f"the sim ended before {text!r}:\n" + "\n".join(self.lines))
-            if time.monotonic() > deadline:
-                pytest.fail(f"no {text!r} in {timeout} s:\n" + "\n".join(self.lines))
-            time.sleep(0.02)
 
     def keys(self, keys: str, after: float = 0.0) -> None:
         time.sleep(after)
         assert self.proc.stdin is not None
-        self.proc.stdin.write(keys.encode())
+        self.proc.stdin.write(keys)
         self.proc.stdin.flush()
 
     def quit(self) -> str:
         self.keys("q")
-        self.proc.wait(timeout=60)
-        self._reader.join(10)
-        out = "\n".join(self.lines)
-        assert self.proc.returncode == 0, out
-        return out
+        assert self.stopped_within(60) is not None, self.output
+        assert self.proc.returncode == 0, self.output
+        return self.output
 
 
 def play_two_moves(sim: HeadlessSim) -> None:
-    sim.wait_for("READY  seat A starts")
+    sim.wait_for("READY  seat A starts", 60)
     sim.keys(" ")
-    sim.wait_for("PLAYING  seat A")
+    sim.wait_for("PLAYING  seat A", 30)
     sim.keys(" ", after=LOCKOUT_PAUSE)
-    sim.wait_for("PLAYING  seat B")
+    sim.wait_for("PLAYING  seat B", 30)
 
 
 def test_headless_simulator_plays_and_enters_a_result(tmp_path: Path) -> None:
     sim = HeadlessSim(tmp_path)
     play_two_moves(sim)
     sim.keys("j", after=LOCKOUT_PAUSE)
-    sim.wait_for("PAUSED — JUDGE  seat B")
+    sim.wait_for("PAUSED — JUDGE  seat B", 30)
     sim.keys("j", after=LOCKOUT_PAUSE)
-    sim.wait_for("PLAYING  seat B", count=2)
+    sim.wait_for("PLAYING  seat B", 30, count=2)
     sim.keys("J", after=LOCKOUT_PAUSE)  # held: the judge menu
-    sim.wait_for("judge menu: ▶1 Resume the clock")
+    sim.wait_for("judge menu: ▶1 Resume the clock", 30)
     sim.keys("5")
-    sim.wait_for("ENTER RESULT")
+    sim.wait_for("ENTER RESULT", 30)
     sim.keys("12\n\n0\n\n33\n\n7\n\n")
-    sim.wait_for("CONFIRM RESULT")
+    sim.wait_for("CONFIRM RESULT", 30)
     sim.keys("\n\n\n\n")
-    sim.wait_for("RESULT IN")
+    sim.wait_for("RESULT IN", 30)
     lines = sim.quit().splitlines()
     assert "A:-12/0 B:+52/1 C:-33/0 D:-7/0" in lines[-1]
     assert "RESULT IN" in lines[-1]
@@ -117,10 +94,10 @@ def test_restarted_simulator_resumes_paused_from_its_journal(tmp_path: Path) -> 
     sim = HeadlessSim(tmp_path)
     play_two_moves(sim)
     sim.keys(" ", after=LOCKOUT_PAUSE)
-    sim.wait_for("PLAYING  seat C")
+    sim.wait_for("PLAYING  seat C", 30)
     sim.quit()
     again = HeadlessSim(tmp_path)
-    again.wait_for("PAUSED — RESTARTED  seat C")
+    again.wait_for("PAUSED — RESTARTED  seat C", 60)
     again.quit()
 
 
