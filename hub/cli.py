@@ -954,11 +954,17 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
                 + f": already registered as {player.id}"
             )
     player = Player(org.next_player_id(), name, club, args.rating, surname=surname)
-    org.register([player], check_in=args.check_in)
+    late = org.register([player], check_in=args.check_in)
     ctx.print(
         f"{player.id}  {name}"
         + (f" ({club})" if club else "")
-        + (" registered and checked in" if args.check_in else " registered")
+        + (
+            " registered, a late arrival: plays from the next draw"
+            if late
+            else " registered and checked in"
+            if args.check_in
+            else " registered"
+        )
     )
     return 0
 
@@ -969,11 +975,17 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     players = new_players(
         parsed.players, org.competition.event.players, org.next_player_id, str(args.file)
     )
-    org.register(players, check_in=args.check_in)
+    late = org.register(players, check_in=args.check_in)
     ctx.print(
         f"Imported {len(players)} players from {args.file.absolute()} "
         f"({players[0].id}–{players[-1].id})"
-        + (", checked in" if args.check_in else "")
+        + (
+            ", late arrivals: they play from the next draw"
+            if late
+            else ", checked in"
+            if args.check_in
+            else ""
+        )
     )
     how = "as given" if args.encoding else "detected; --encoding ENCODING to read it otherwise"
     ctx.print(f"Read as {parsed.encoding_label} ({how})")

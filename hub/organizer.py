@@ -192,13 +192,20 @@ class Organizer:
         self.record(record)
         return record
 
-    def register(self, players: Sequence[Player], *, check_in: bool = False) -> None:
+    def register(self, players: Sequence[Player], *, check_in: bool = False) -> bool:
+        """Register ``players``; with ``check_in`` they are present: checked in before the
+        first draw, late arrivals after it (they play from the next draw). True when they
+        were recorded as late arrivals."""
+        late = check_in and bool(self.competition.event.stages_played)
         facts: list[Fact] = []
         for player in players:
             facts.append(PlayerRegistered(player))
-            if check_in:
+            if late:
+                facts.append(PlayerLateArrived(player.id))
+            elif check_in:
                 facts.append(PlayerCheckedIn(player.id))
         self.record_facts(facts)
+        return late
 
     def next_player_id(self, offset: int = 0) -> str:
         """A fresh id for a new player: P001, P002, …; ``offset`` skips that many fresh

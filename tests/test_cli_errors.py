@@ -117,11 +117,19 @@ def test_duplicate_player_added_by_hand(school: Cli) -> None:
 
 def test_check_in_after_the_draw_and_unknown_player(playing: Cli) -> None:
     playing.ok("players", "add", "Spóźniony")
-    assert "record a late arrival" in playing.fails("players", "check-in", "P009")
+    err = playing.fails("players", "check-in", "P009")
+    assert "record a late arrival instead (rummikub players late P009)" in err
     assert "unknown player 'P077'" in playing.fails("players", "late", "P077")
     out = playing.ok("players", "late", "9")
     assert "P009 arrived late" in out
     assert "--reason" in playing.fails("players", "withdraw", "P002")
+
+
+def test_a_player_added_and_checked_in_after_the_draw_arrives_late(playing: Cli) -> None:
+    out = playing.ok("players", "add", "Nowy Gracz", "--check-in")
+    assert "P009  Nowy Gracz registered, a late arrival: plays from the next draw" in out
+    assert "(rummikub players late P009)" not in out
+    assert "already present" in playing.fails("players", "late", "P009")
 
 
 def test_close_with_missing_results_lists_them(playing: Cli) -> None:

@@ -471,12 +471,13 @@ class EventState:
             raise RoundStateError(f"{what} of {player_id!r}: the event is finished")
         if late and not self._rounds:
             raise RoundStateError(
-                f"late arrival of {player_id!r}: nothing is drawn yet, check the player in"
+                f"late arrival of {player_id!r}: nothing is drawn yet, check the player in "
+                f"instead (rummikub players check-in {player_id})"
             )
         if not late and self._rounds:
             raise RoundStateError(
                 f"check-in of {player_id!r}: stage {self._rounds[0].stage.name!r} is already "
-                "drawn, record a late arrival"
+                f"drawn, record a late arrival instead (rummikub players late {player_id})"
             )
         self._present.add(player_id)
         if late:
