@@ -1448,6 +1448,7 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     stage = _stage_arg(comp, args.stage)
     _table_seats(comp, stage, args.table)
+    comp.table_playing(stage, args.table, args.game)
     versions = comp.history(stage, args.table, args.game)
     if not versions:
         ctx.print(f"Table {args.table} game {args.game} ({stage}): no result yet")

@@ -421,6 +421,19 @@ class Competition:
     def history(self, stage: str, table: int, game: int) -> list[ResultVersion]:
         return list(self.results.get((stage, table, game), []))
 
+    def table_playing(self, stage_name: str, table: int, game: int) -> SeatedTable:
+        """Table ``table`` of a drawn round; CompetitionError unless the round has that
+        table and a game ``game``."""
+        seating = self.event.seating(stage_name)
+        if not 1 <= table <= len(seating):
+            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
+        games = self.format.stages[self.format.stage_index(stage_name)].games
+        if not 1 <= game <= games:
+            raise CompetitionError(
+                f"table {table}: round {stage_name!r} has games 1–{games}, got game {game}"
+            )
+        return seating[table - 1]
+
     def assignments(self) -> list[Assignment]:
         """What every table of the open round should show: seats, names, next game."""
         stage = self.open_stage()
@@ -588,19 +601,11 @@ class Competition:
 
     def _choose_starter(self, record: StarterChosen) -> None:
         stage_name, table, game = record.stage, record.table, record.game
-        seating = self.event.seating(stage_name)
-        if not 1 <= table <= len(seating):
-            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
-        seats = seats_for(len(seating[table - 1].players))
+        seats = seats_for(len(self.table_playing(stage_name, table, game).players))
         if record.seat not in seats:
             raise CompetitionError(
                 f"table {table}: seat {record.seat} is not at a {len(seats)}-player table "
                 f"(seats {', '.join(seats)})"
-            )
-        games = self.format.stages[self.format.stage_index(stage_name)].games
-        if not 1 <= game <= games:
-            raise CompetitionError(
-                f"table {table}: round {stage_name!r} has games 1–{games}, got game {game}"
             )
         if self.event.has_result(stage_name, table, game):
             raise CompetitionError(
@@ -637,16 +642,7 @@ class Competition:
         self, stage_name: str, table: int, report: GameReport, *, allow_replace: bool
     ) -> ResultVersion:
         state = self.event
-        seating = state.seating(stage_name)
-        if not 1 <= table <= len(seating):
-            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
-        seated: SeatedTable = seating[table - 1]
-        stage = self.format.stages[self.format.stage_index(stage_name)]
-        if not 1 <= report.game <= stage.games:
-            raise CompetitionError(
-                f"table {table}: round {stage_name!r} has games 1–{stage.games}, got game "
-                f"{report.game}"
-            )
+        seated = self.table_playing(stage_name, table, report.game)
         if state.has_result(stage_name, table, report.game) and not allow_replace:
             raise CompetitionError(
                 f"table {table} game {report.game}: a result is already recorded (the game is "
@@ -657,7 +653,7 @@ class Competition:
                 f"table {table}: {len(seated.players)} players sit there, the result has "
                 f"{len(report.racks)} seats"
             )
-        score = score_game(report, self.ruleset(stage))
+        score = score_game(report, self.ruleset(stage_name))
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
         placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
         return ResultVersion(placeholder, score, players)

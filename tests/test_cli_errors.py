@@ -196,6 +196,8 @@ def test_unknown_table_and_game(playing: Cli) -> None:
     assert "games 1–2, got game 3" in err
     err = playing.fails("result", "history", "--table", "3", "--game", "1")
     assert "table 3: round-1 has tables 1–2" in err
+    err = playing.fails("result", "history", "--table", "1", "--game", "5")
+    assert "round 'round-1' has games 1–2, got game 5" in err
 
 
 def test_no_racks_without_a_terminal(playing: Cli) -> None:
