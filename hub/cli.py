@@ -137,6 +137,7 @@ from hub.tournament import (
     TopOverall,
     TournamentError,
     league_scheme_for,
+    preset_name,
 )
 from hub.tournament.names import check_surname
 from tablekit.clock import PauseReason
@@ -591,6 +592,20 @@ def _positive_int(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _preset(text: str) -> str:
+    try:
+        return preset_name(text)
+    except TournamentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _seat(text: str) -> str:
+    seat = text.strip().upper()
+    if seat not in ("A", "B", "C", "D"):
+        raise argparse.ArgumentTypeError(f"a seat is A, B, C or D, got {text!r}")
+    return seat
 
 
 def _minutes(text: str) -> float:
@@ -1775,7 +1790,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     event = group("event", "create the event from a preset, show it")
     p = leaf(event, "create", cmd_event_create, "create the event from a preset")
-    p.add_argument("--preset", required=True, choices=PRESET_NAMES)
+    p.add_argument(
+        "--preset", required=True, type=_preset, metavar="PRESET",
+        help=f"one of {', '.join(PRESET_NAMES)}, or a rule book's number (000, 002, 003, 004)",
+    )
     p.add_argument("--name", required=True)
     p.add_argument(
         "--semifinal", type=int, choices=(6, 8), default=8,
@@ -1885,7 +1903,7 @@ def build_parser() -> argparse.ArgumentParser:
         "the seat that starts a table's game (default: rotation, or the table's choice)",
     )
     p.add_argument("--table", type=_positive_int, required=True)
-    p.add_argument("--seat", required=True, choices=list("ABCD"))
+    p.add_argument("--seat", required=True, type=_seat, help="A, B, C or D")
     p.add_argument("--game", type=_positive_int, help="the game (default: the table's next)")
     p.add_argument("--why", default="", help="how it was chosen, e.g. 'highest tile'")
     p = leaf(

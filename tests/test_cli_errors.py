@@ -44,8 +44,17 @@ def test_usage_errors_are_one_line(school: Cli) -> None:
     err = school.fails("result", "enter", "--table", "0", "--game", "1", "--racks", "0 1 2 3")
     assert "--table: must be at least 1" in err
     err = school.fails("event", "create", "--preset", "chess", "--name", "x")
-    assert "invalid choice: 'chess'" in err
+    assert "unknown preset 'chess', expected one of winter, school, championship" in err
+    assert "or a rule book's number: 000 = winter, 002 = championship" in err
     assert school.fails("frobnicate").startswith("rummikub: argument COMMAND")
+
+
+def test_presets_by_rule_book_number_or_in_any_case(tmp_path: Path) -> None:
+    for i, given in enumerate(("002", "Championship", " SCHOOL ", "004")):
+        c = Cli(tmp_path / f"e{i}.sqlite3")
+        c.ok("event", "create", "--preset", given, "--name", "Turniej")
+        want = "school" if given.strip().lower() in ("school", "004") else "championship"
+        assert f"Preset:   {want}" in c.ok("event", "show")
 
 
 def test_event_cannot_be_created_twice(school: Cli) -> None:

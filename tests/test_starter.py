@@ -27,7 +27,7 @@ def test_the_organizer_sets_who_starts_and_the_table_is_told(tmp_path: Path) -> 
     assert before == {1: None, 2: None}  # nobody chose: the seats rotate
     out = c.ok("round", "starter", "--table", "2", "--seat", "C", "--why", "najwyższy klocek")
     assert "Table 2, game 1 of round-1: seat C starts" in out
-    c.ok("round", "starter", "--table", "1", "--seat", "D", "--game", "2")
+    c.ok("round", "starter", "--table", "1", "--seat", "d", "--game", "2")  # any letter case
     comp = organizer(c).competition
     assert {a.table: a.starter for a in comp.assignments()} == {1: None, 2: Seat.C}
     assert comp.starter("round-1", 1, 2) is Seat.D
@@ -43,6 +43,9 @@ def test_a_starting_seat_that_cannot_be_is_refused_naming_why(tmp_path: Path) ->
     c = school_event(tmp_path)
     assert "seat D is not at a 3-player table (seats A, B, C)" in c.fails(
         "round", "starter", "--table", "2", "--seat", "D"
+    )
+    assert "a seat is A, B, C or D, got 'E'" in c.fails(
+        "round", "starter", "--table", "1", "--seat", "E"
     )
     assert "table 9: not in round 'round-1'" in c.fails(
         "round", "starter", "--table", "9", "--seat", "A"

@@ -64,7 +64,7 @@ from hub.tournament.league import (
 )
 from hub.tournament.names import collation_key, name_order, split_name
 from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
-from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset
+from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset, preset_name
 from hub.tournament.progress import (
     ConsolationDecided,
     ConsolationError,
@@ -190,6 +190,7 @@ __all__ = [
     "name_order",
     "player_order",
     "preset",
+    "preset_name",
     "random_draw",
     "replay_draws",
     "season_seeds",

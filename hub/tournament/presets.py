@@ -70,6 +70,30 @@ PRESET_NAMES: tuple[str, ...] = (
     *(f"league-{s}" for s in LEAGUE_SCHEMES),
 )
 
+PRESET_BY_DOCUMENT: dict[str, str] = {
+    "000": "winter",
+    "002": "championship",
+    "003": "league",
+    "004": "school",
+}
+"""The presets by the number of the rule book they follow (docs/rules.md)."""
+
+
+def preset_name(text: str) -> str:
+    """The preset ``text`` names: a name in any letter case, or a rule book's number.
+
+    Raises FormatError naming the presets for anything else.
+    """
+    name = text.strip().lower()
+    name = PRESET_BY_DOCUMENT.get(name, name)
+    if name not in PRESET_NAMES:
+        numbers = ", ".join(f"{n} = {p}" for n, p in PRESET_BY_DOCUMENT.items())
+        raise FormatError(
+            f"unknown preset {text!r}, expected one of {', '.join(PRESET_NAMES)} "
+            f"(or a rule book's number: {numbers})"
+        )
+    return name
+
 
 def _cumulative(prefix: str, i: int) -> tuple[str, ...]:
     return tuple(f"{prefix}-{k}" for k in range(1, i + 1))
@@ -312,6 +336,7 @@ def preset(name: str, *, players: int | None = None, semifinal: int = 8) -> Tour
     and against the first stage's tables (5 players cannot sit at tables of 3 or 4).
     """
     fmt: TournamentFormat
+    name = preset_name(name)
     if name == "winter":
         fmt = winter()
     elif name == "school":
@@ -322,10 +347,8 @@ def preset(name: str, *, players: int | None = None, semifinal: int = 8) -> Tour
         if players is None:
             raise FormatError("preset 'league': the automatic scheme needs the number of players")
         fmt = league(league_scheme_for(players), players)
-    elif name.startswith("league-") and name.removeprefix("league-") in LEAGUE_SCHEMES:
+    else:  # league-top8 … league-top32: preset_name() knows no other
         fmt = league(name.removeprefix("league-"), players)
-    else:
-        raise FormatError(f"unknown preset {name!r}, expected one of {', '.join(PRESET_NAMES)}")
     if players is not None:
         fmt.check_player_count(players)
     return fmt
