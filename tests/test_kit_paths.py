@@ -67,3 +67,14 @@ def test_kit_run_names_a_command_it_does_not_have(tmp_path: Path) -> None:
     proc = kit(tmp_path, "run", "no-such-command")
     assert proc.returncode == 2
     assert "no command no-such-command" in proc.stderr
+
+
+def test_kit_names_its_commands_when_one_is_mistyped(tmp_path: Path) -> None:
+    forgot_run = kit(tmp_path, "rummikub", "players", "list")
+    assert forgot_run.returncode == 2
+    assert "kit: rummikub runs inside the kit's venv: ./kit run rummikub players list" in (
+        forgot_run.stderr
+    )
+    typo = kit(tmp_path, "run", "rumikub")
+    assert typo.returncode == 2
+    assert "kit: no command rumikub; the kit's commands: rummikub rummikub-hub" in typo.stderr
