@@ -2083,6 +2083,11 @@ def main(
         ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
         result: int = args.func(ctx, args)
         return result
+    except BrokenPipeError:
+        # The reader went away (``rummikub standings | head``): what it wanted it has.
+        if out is None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except ERRORS as err:
         message = str(err).strip() or type(err).__name__
         if isinstance(err, OSError) and err.filename is not None:

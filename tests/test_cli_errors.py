@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import random
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -348,3 +351,17 @@ def test_a_semifinal_of_neither_six_nor_eight_is_refused(tmp_path: Path, capsys:
                  "--semifinal", "7"])
     assert code == 2
     assert "invalid choice: 7" in capsys.readouterr().err
+
+
+def test_output_cut_short_by_its_reader_is_no_error(school: Cli) -> None:
+    """``rummikub players list | head``: the reader leaves (here at once, before the kit
+    writes anything), the command ends quietly."""
+    command = (
+        f"{shlex.quote(sys.executable)} -m hub.cli --db {shlex.quote(str(school.db))} "
+        "players list | true"
+    )
+    proc = subprocess.run(
+        ["bash", "-o", "pipefail", "-c", command],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
