@@ -235,10 +235,17 @@ class Demo:
         org.register(players, check_in=True)
         self._next_round()
 
+    def _draw_seed(self, org: Organizer) -> int | None:
+        """--seed for the first round, the next numbers for the later ones (a seed that
+        drew a round would seat the same players together again)."""
+        if self.args.seed is None:
+            return None
+        return int(self.args.seed) + len(org.competition.event.stages_played)
+
     def _next_round(self) -> None:
         org = self.organizer
         assert org is not None, "the demo's organizer is made by start()"
-        seated = org.draw(seed=self.args.seed)
+        seated = org.draw(seed=self._draw_seed(org))
         org.start_round()
         stage = seated.stage
         print(
@@ -282,7 +289,7 @@ class Demo:
                         self._print_ranking(org)
                         return
                     self._print_standings(org, stage)
-                    seated = org.draw(seed=self.args.seed)
+                    seated = org.draw(seed=self._draw_seed(org))
                     org.start_round()
                     print(f"demo: {seated.stage} drawn and started; the new seating:", flush=True)
                     self._print_seating(org, seated.tables)

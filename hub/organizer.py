@@ -80,6 +80,18 @@ def record_kind_of(kind: type[Record]) -> str:
     return str(kind.__struct_config__.tag)
 
 
+def _check_fresh_seed(competition: Competition, seed: int) -> None:
+    """A seed given for a draw must not be one an earlier round was drawn with: the same
+    players drawn with the same seed sit at the same tables again."""
+    event = competition.event
+    for stage in event.stages_played:
+        if event.seed_of(stage) == seed:
+            raise CompetitionError(
+                f"draw: seed {seed} already drew {stage}, and the same seed seats the same "
+                "players together again; leave --seed out (a new seed is drawn and recorded)"
+            )
+
+
 def check_in_hint(event: EventState) -> str:
     """How to get players into the first draw when too few are present ("" if the
     registration list itself is the problem)."""
@@ -420,6 +432,8 @@ class Organizer:
     def draw(self, seed: int | None = None) -> RoundSeated:
         """Seat the next round (fixing the automatic league scheme at the first draw)."""
         competition = self.competition
+        if seed is not None:
+            _check_fresh_seed(competition, seed)
         seed = secrets.randbelow(2**31) if seed is None else seed
         records: list[Record] = []
         created = competition.created

@@ -365,3 +365,11 @@ def test_output_cut_short_by_its_reader_is_no_error(school: Cli) -> None:
         capture_output=True, text=True, timeout=60, check=False,
     )
     assert (proc.returncode, proc.stderr) == (0, "")
+
+
+def test_a_seed_that_drew_a_round_is_not_taken_for_the_next(playing: Cli) -> None:
+    play_round(playing, random.Random(3))
+    playing.ok("round", "close")
+    err = playing.fails("round", "draw", "--seed", "1")
+    assert "seed 1 already drew round-1" in err and "leave --seed out" in err
+    assert "Round 2" in playing.ok("round", "draw", "--seed", "2")
