@@ -539,7 +539,7 @@ def _ask(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
         detail = f"Every seat makes one more move, then game {c.game} is over"
         yes = "yes, last lap"
     items: list[Item] = [Text(question, title, AMBER, tight=True)]
-    items += wrap(detail, sub, WHITE, max_lines=2)
+    items += wrap(detail, sub, WHITE, max_lines=4 if lay.portrait else 2)
     items += key_hints(keys, (("ENTER", yes), ("any other key", "no")), keys.h)
     return Panel("main", box, BACKGROUND, tuple(items))
 
@@ -550,6 +550,16 @@ _CHECK_ASK = {
     CheckStep.LEDS: "Do the lights sweep up and change colour? Pass button: yes · judge key: no",
     CheckStep.BUZZER: "Do you hear a beep every second? Pass button: yes · judge key: no",
 }
+
+
+_SHORT_STEP_WORDS = {
+    CheckStep.PASS: "pass",
+    CheckStep.JUDGE: "judge",
+    CheckStep.LEDS: "lights",
+    CheckStep.BUZZER: "beep",
+    CheckStep.KEYPAD: "keys",
+}
+"""The steps' names on a narrow (portrait) screen."""
 
 
 def _check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
@@ -589,9 +599,10 @@ def _check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]
             step_items.append(Fill(cell, SLATE, radius=p * 2))
         label = Box(cell.x + p, cell.y + p, cell.w - p * 2, round(cell.h * 0.4))
         mark = Box(cell.x + p, label.bottom, cell.w - p * 2, cell.bottom - label.bottom - p)
-        words = STEP_WORDS[step]
+        words = _SHORT_STEP_WORDS[step] if lay.portrait else STEP_WORDS[step]
         colour = WHITE if current else DIM
-        step_items.append(Text(words, label, colour, template="pass button", shrink=0.5))
+        template = "lights" if lay.portrait else "pass button"
+        step_items.append(Text(words, label, colour, template=template, shrink=0.3))
         result = results.get(step)
         side = min(mark.w, mark.h)
         icon = Box(mark.x + (mark.w - side) // 2, mark.y, side, side)
