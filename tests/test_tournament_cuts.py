@@ -97,6 +97,9 @@ def test_a_decision_must_name_level_players_of_a_finished_ranking() -> None:
     with pytest.raises(TournamentError, match="not level there"):
         state.check_tie("elimination-3", ("p07", "p08"))
     state.check_tie("elimination-3", ("p08", "p09"))
+    three = championship_after_eliminations(("p08", "p09", "p10"))
+    with pytest.raises(TournamentError, match=r"name every player level there.*also p10"):
+        three.check_tie("elimination-3", ("p09", "p08"))
     with pytest.raises(TournamentError, match="only final places can stay shared"):
         state.apply(TieDecided("elimination-3", ("p08", "p09"), TieHow.SHARED))
     with pytest.raises(TournamentError, match="two or more different players"):

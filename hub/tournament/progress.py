@@ -640,6 +640,14 @@ class EventState:
         if len({keys[pid] for pid in players}) != 1:
             shown = ", ".join(f"{pid} {keys[pid][1]} BP {keys[pid][2]:+d} SP" for pid in players)
             raise TournamentError(f"{what}: the players are not level there ({shown})")
+        level = {pid for pid, key in keys.items() if key == keys[players[0]]}
+        if scope != RANKING_SCOPE:  # a draw leaves withdrawn players out
+            level = {pid for pid in level if self._active(pid)}
+        missing = sorted(level - set(players))
+        if missing:
+            raise TournamentError(
+                f"{what}: name every player level there, best first: also {', '.join(missing)}"
+            )
 
     def _level_keys(self, scope: str) -> dict[str, tuple[int, int, int]]:
         """``(place, big, small)`` of every player ranked in ``scope``, for checking that
