@@ -365,9 +365,16 @@ def follow_text(host: str, port: int, topics: Topics, workdir: Path) -> str:
         f"{topics.base}/\n"
         f"  follow it live:  mosquitto_sub -h {host} -p {port} -v -t '{topics.base}/#'"
         f"{clients}\n"
-        f"  the hub screen:  ./kit run rummikub-screen {where}\n"
-        f"  round status:    ./kit run rummikub round status --db {db} {where}"
+        f"  the hub screen:  {kit_command('rummikub-screen')} {where}\n"
+        f"  round status:    {kit_command('rummikub')} round status --db {db} {where}"
     )
+
+
+def kit_command(program: str) -> str:
+    """How to run one of the kit's programs from any folder: through the source tree's
+    ``kit`` script when the demo runs from one, else the installed program itself."""
+    kit = Path(__file__).resolve().parent.parent / "kit"
+    return f"{kit} run {program}" if kit.is_file() else program
 
 
 def _check_port_free(host: str, port: int) -> None:

@@ -248,6 +248,15 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     screen = next(line for line in out.splitlines() if "the hub screen:" in line)
     assert f"rummikub-screen --broker 127.0.0.1:{port} --venue demo-hall --event demo-cup" \
         in screen
+    status = next(line for line in out.splitlines() if "round status:" in line)
+    command = shlex.split(status.split("round status:", 1)[1])
+    assert command[0].startswith("/"), status  # runs from any folder
+    if Path(command[0]).name == "kit":  # the source tree's script: its venv's program
+        command = [str(Path(sys.executable).with_name(command[2])), *command[3:]]
+    shown = subprocess.run(command, capture_output=True, text=True, timeout=60,
+                           cwd=tmp_path, check=False)
+    assert shown.returncode == 0, shown.stdout + shown.stderr
+    assert "round-1" in shown.stdout and "table" in shown.stdout.lower(), shown.stdout
     demo.wait_for("Final ranking", 300)
     assert demo.stopped_within(60) is not None and demo.proc.returncode == 0, demo.output
     out = demo.output
