@@ -1609,6 +1609,9 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.table is not None:
         _table_seats(comp, stage, args.table)
     ctx.print(render(exports.standings_grid(comp, stage, args.table, overall=args.overall)))
+    closed = exports.last_closed(comp)
+    if args.stage is None and exports.in_play(comp, stage) and closed and not args.overall:
+        ctx.print(f"The last closed round: rummikub standings --stage {closed}")
     return 0
 
 

@@ -111,6 +111,33 @@ def sanction_text(comp: Competition, pid: str, deducted: int) -> str:
     return ", ".join(parts)
 
 
+def in_play(comp: Competition, stage: str) -> str | None:
+    """How far ``stage`` is when it is the round in play ("3 of 4 tables done"), or None
+    once it is closed: the hub screen's rule, the latest round until it is closed."""
+    event = comp.event
+    if event.phase is not Phase.PLAYING or not event.stages_played:
+        return None
+    if stage != event.stages_played[-1]:
+        return None
+    tables = comp.tables()
+    done = sum(1 for t in tables if t.finished)
+    return f"{done} of {len(tables)} table{'s' if len(tables) != 1 else ''} done"
+
+
+def last_closed(comp: Competition) -> str | None:
+    """The last closed round: the latest once closed, else the one before it."""
+    closed = [s for s in comp.event.stages_played if in_play(comp, s) is None]
+    return closed[-1] if closed else None
+
+
+def standings_heading(comp: Competition, stage: str) -> str:
+    """A stage's standings heading: after a closed round, or the round still in play."""
+    progress = in_play(comp, stage)
+    if progress is None:
+        return f"Standings after {stage}"
+    return f"Standings — {stage} in play, {progress}"
+
+
 def _latest_stage(comp: Competition) -> str:
     played = comp.event.stages_played
     if not played:
@@ -137,8 +164,10 @@ def standings_grid(
     elif table is not None:
         standings = event.table_standings(stage, table)
         title = f"Standings of table {table}, {stage}"
+        if in_play(comp, stage) is not None:
+            title += " (in play)"
     else:
-        standings, title = event.standings(stage), f"Standings after {stage}"
+        standings, title = event.standings(stage), standings_heading(comp, stage)
     listed = ties_by_name(standings.rows, event.players)
     labels = place_labels([r.place for r in listed])
     sanctions = bool(comp.sanctions)
@@ -623,15 +652,18 @@ def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: s
 
 def standings_csv(comp: Competition, delimiter: str = ",") -> str:
     """The standings of every stage drawn so far, one block of rows per stage (stage and
-    round on each row): place, player, BP (after deductions), SP, games, sanctions."""
+    round on each row): place, player, BP (after deductions), SP, games, sanctions, and
+    whether the round is closed or still in play ("in play: 3 of 4 tables done")."""
     headers = [
         "stage", "round", "place", "player_id", "name", "club", "bp", "sp", "games",
-        "bp_deducted", "warnings", "disqualified",
+        "bp_deducted", "warnings", "disqualified", "round_state",
     ]  # fmt: skip
     disqualified = comp.event.disqualified
     rows = []
     for stage in comp.event.stages_played:
         standings = comp.event.standings(stage)
+        progress = in_play(comp, stage)
+        state = "closed" if progress is None else f"in play: {progress}"
         for row in ties_by_name(standings.rows, comp.event.players):
             player = _player(comp, row.player_id)
             rows.append(
@@ -648,6 +680,7 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
                     str(row.deducted),
                     str(comp.warnings_of(row.player_id)),
                     "1" if row.player_id in disqualified else "0",
+                    state,
                 )
             )
     return csv_text(headers, rows, delimiter)
