@@ -134,7 +134,9 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         )
         publish(topics.status(n), encode(status))
         paused = PauseReason.JUDGE if n == PAUSED_TABLE else None
-        publish(topics.state(n), encode(snapshot(n, now, paused=paused)))
+        # Ten minutes on the clock: no band turns TIME while a loaded machine starts the screen.
+        state = snapshot(n, now, paused=paused, remaining=600.0)
+        publish(topics.state(n), encode(state))
 
     env = dict(os.environ, DISPLAY=display, SDL_VIDEODRIVER="x11", SDL_AUDIODRIVER="dummy")
     log_path = ARTIFACTS / "screen.log"
