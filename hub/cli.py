@@ -17,6 +17,7 @@ default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
 
     rummikub event create --preset school --name "Konkurs szkolny" [--round-minutes 50]
     rummikub event show
+    rummikub event backup
     rummikub players add "Anna Nowak" --club "SP 3" [--rating 12] [--check-in]
     rummikub players import players.csv [--check-in]
     rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
@@ -75,6 +76,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hub import archive, exports, printing
+from hub.backup import read_status, status_lines
 from hub.competition import (
     Change,
     ChangeKind,
@@ -722,6 +724,12 @@ def _entry_text(stage: Stage) -> str:
     return "; ".join(parts)
 
 
+def cmd_event_backup(ctx: Ctx, args: argparse.Namespace) -> int:
+    status = read_status(ctx.db)
+    ctx.print(*status_lines(status, ctx.clock()))
+    return 1 if status is not None and status.error else 0
+
+
 def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     created = comp.created
@@ -1282,6 +1290,9 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
             f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
         )
     ctx.print(*refusals_summary(ctx.organizer().store))
+    backup = read_status(ctx.db)
+    if backup is not None:
+        ctx.print(*status_lines(backup, now))
     if live is None:
         ctx.print(LIVE_HINT)
     return 0
@@ -1810,6 +1821,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="round time; when it runs out the tables play the last lap",
     )
     leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
+    leaf(
+        event,
+        "backup",
+        cmd_event_backup,
+        "the hub's copy of this event file (rummikub-hub serve --backup): when it was last "
+        "made, whether copying fails",
+    )
     p = leaf(
         event,
         "hall",

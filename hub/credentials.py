@@ -361,6 +361,11 @@ keepalive = 15
 """
 
 
+BACKUP_DIR = "/media/rummikub-backup"
+"""Where the hub Pi mounts the backup stick (deploy/provision-hub.sh, docs/deployment.md)."""
+BACKUP_PATH = f"{BACKUP_DIR}/hub.sqlite3"
+
+
 def hub_env(topics: Topics, port: int, screen_user: str | None, *, tables: int) -> str:
     """The hub Pi's EnvironmentFile; the screen's lines only with a screen account."""
     text = f"""\
@@ -370,6 +375,9 @@ RUMMIKUB_EVENT={topics.event}
 RUMMIKUB_BROKER=127.0.0.1:{port}
 # The event's tables 1..N, one broker account each: the hub refuses any other table.
 RUMMIKUB_TABLES={tables}
+# The hub copies its store here after changes (a USB stick mounted there; empty: no copy).
+# The organizer sees the copies with `rummikub event backup` (docs/deployment.md).
+RUMMIKUB_BACKUP={BACKUP_PATH}
 """
     if screen_user is not None:
         text += f"""\

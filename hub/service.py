@@ -10,7 +10,8 @@ with its highest contiguous seq, asking for a resend when it sees a gap.
 
 Command line (``rummikub-hub``)::
 
-    rummikub-hub serve --broker 127.0.0.1:1883 --db hub.db --venue hall --event open
+    rummikub-hub serve --broker 127.0.0.1:1883 --db hub.db --venue hall --event open \
+        [--backup /media/usb/hub-backup.sqlite3]
     rummikub-hub assign --table 3 --names A=Ann,B=Bob,C=Cy,D=Di --game 1 [--starter B]
     rummikub-hub broadcast last-lap [--round 2]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import queue
 import signal
 import sys
@@ -34,6 +36,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from hub.backup import DEFAULT_INTERVAL, StoreBackup
 from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
@@ -111,15 +114,24 @@ class HubService:
         keepalive: int = 15,
         session_expiry: int = SESSION_EXPIRY,
         tables: int | None = None,
+        backup: Path | None = None,
+        backup_interval: float = DEFAULT_INTERVAL,
     ) -> None:
         """``tables``: the event's tables are 1…tables (the broker accounts provisioned);
-        messages of other tables are refused and only logged. None: tables 1-999."""
+        messages of other tables are refused and only logged. None: tables 1-999.
+
+        ``backup``: keep a copy of the store there (:class:`hub.backup.StoreBackup`),
+        at most every ``backup_interval`` seconds and once more on stop."""
         self.host = host
         self.tables = tables
         self.port = port
         self.topics = topics
         self.keepalive = keepalive
         self.store = EventStore(db)
+        self.backup = (
+            None if backup is None
+            else StoreBackup(Path(db), backup, interval=backup_interval)
+        )
         self.organizer = Organizer(self.store, by="hub")
         self.conductor = Conductor(self.organizer, topics)
         self._republish = threading.Event()
@@ -179,6 +191,8 @@ class HubService:
             self.client.connect_async(self.host, self.port, self.keepalive)
         self._writer.start()
         self.client.loop_start()
+        if self.backup is not None:
+            self.backup.start()
 
     def stop(self, timeout: float = 3.0) -> None:
         self._stopping.set()
@@ -197,6 +211,8 @@ class HubService:
                 time.sleep(0.01)
         self.client.disconnect()
         self.client.loop_stop()
+        if self.backup is not None:
+            self.backup.stop()
         self.store.close()
 
     def wait_online(self, timeout: float) -> bool:
@@ -609,6 +625,22 @@ def build_parser() -> argparse.ArgumentParser:
         "tables are refused and logged (default: any table 1-999)",
     )
     serve.add_argument(
+        "--backup",
+        type=Path,
+        default=Path(os.environ["RUMMIKUB_BACKUP"]) if os.environ.get("RUMMIKUB_BACKUP") else None,
+        metavar="PATH",
+        help="keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
+        "share), made after changes and on stop; its directory must exist "
+        "(default $RUMMIKUB_BACKUP; none when unset or empty)",
+    )
+    serve.add_argument(
+        "--backup-every",
+        type=float,
+        default=DEFAULT_INTERVAL,
+        metavar="SECONDS",
+        help=f"at most one copy every SECONDS (default {DEFAULT_INTERVAL:g})",
+    )
+    serve.add_argument(
         "--embedded-broker",
         action="store_true",
         help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
@@ -659,6 +691,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as err:
             parser.error(str(err))
     host, port = args.broker
+    if args.command == "serve" and args.backup is not None:
+        if args.backup.absolute() == args.db.absolute():
+            parser.error(f"--backup {args.backup} is the store itself: give a path on another disk")
+        if args.backup_every <= 0:
+            parser.error(f"--backup-every must be more than 0 seconds, got {args.backup_every:g}")
     try:
         if args.command == "serve":
             return _serve(args, topics, host, port, password)
@@ -691,6 +728,8 @@ def _serve(
         username=args.username,
         password=password,
         tables=args.tables,
+        backup=args.backup,
+        backup_interval=args.backup_every,
     )
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
