@@ -782,6 +782,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
             f"Hall:     {ready} of {len(board)} tables checked and ready"
             + (f"; {warning.removeprefix('Hall check: ')}" if warning else "")
         )
+    lines.extend(replaced_lines(ctx.organizer().store, prefix="Units:    "))
     ctx.print(*lines)
     if comp.fixed:
         rows = []
@@ -904,8 +905,22 @@ def refusals_summary(store: EventStore) -> list[str]:
     ]
 
 
+def replaced_lines(store: EventStore, *, table: int | None = None, prefix: str = "") -> list[str]:
+    """One line per table unit replaced (or journal wiped) during the event: a new journal
+    epoch, whose events the hub keeps beside the earlier ones."""
+    return [
+        f"{prefix}table {item.table}'s unit was replaced at {when(item.at)} (a new journal, "
+        f"epoch {item.epoch or '-'}; its events are kept as {item.source} beside the earlier "
+        "unit's)"
+        for item in store.replacements(table=table)
+    ]
+
+
 def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
     store = ctx.organizer().store
+    replaced = replaced_lines(store, table=args.table, prefix="  ")
+    if replaced:
+        ctx.print("Units replaced:", *replaced, "")
     aside = store.set_aside(table=args.table)
     counts = [c for c in store.refusal_counts() if args.table is None or c.table == args.table]
     if not aside and not counts:
@@ -1290,6 +1305,7 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
             f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
         )
     ctx.print(*refusals_summary(ctx.organizer().store))
+    ctx.print(*replaced_lines(ctx.organizer().store, prefix="Units: "))
     backup = read_status(ctx.db)
     if backup is not None:
         ctx.print(*status_lines(backup, now))

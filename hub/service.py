@@ -407,24 +407,33 @@ class HubService:
                 seq=item.seq,
                 code=RefusalCode(item.code),
                 reason=_text(item.reason),
+                epoch=item.epoch,
             )
             self.client.publish(self.topics.refused(item.table), encode(refusal), 1)
             self._count("refusals_sent")
-        for unit, mark in result.marks.items():
+        for swap in result.replaced:
+            log.warning(
+                "hub: table %s's unit %s started a new journal (epoch %s): replaced or wiped; "
+                "its events are kept as %s beside the earlier ones",
+                swap.table, swap.unit, swap.epoch, swap.source,
+            )
+            self._count("replaced_units")
+        for source, mark in result.marks.items():
             if mark.table is None:
                 continue
             resend = None
-            if mark.gap is not None and self._should_request(unit, mark.gap, now):
+            if mark.gap is not None and self._should_request(source, mark.gap, now):
                 resend = mark.gap
                 self._count("resend_requests")
-                log.info("hub: unit %s is missing seq %d; asking for a resend", unit, mark.gap)
-            held = self.store.held(unit, max(1, mark.contiguous - WINDOW + 1), mark.contiguous)
+                log.info("hub: unit %s is missing seq %d; asking for a resend", source, mark.gap)
+            held = self.store.held(source, max(1, mark.contiguous - WINDOW + 1), mark.contiguous)
             ack = Ack(
                 v=PROTOCOL_VERSION,
-                unit=unit,
+                unit=mark.unit,
                 upto=mark.contiguous,
                 resend_from=resend,
                 refused=tuple(held),
+                epoch=mark.epoch,
             )
             self.client.publish(self.topics.ack(mark.table), encode(ack), 1)
             self._count("acks_sent")
@@ -466,7 +475,7 @@ class HubService:
             if peek is not None and peek[0] == unit_id_of(table):
                 item = Refused(
                     err.code, err.reason, table, topic=topic, unit=peek[0], seq=peek[1],
-                    payload=bytes(payload),
+                    payload=bytes(payload), epoch=peek[2],
                 )
         self._inbox.put(item)
 

@@ -22,6 +22,15 @@ Outside the event records, for the judge and the organizer (docs/protocol.md,
   tables, other identities, seqs beyond the window, undecodable payloads), the last
   :data:`MAX_REFUSAL_LOG` of them and a count per reason and table; never events.
 
+Journal epochs: a unit's journal carries an epoch made when its file was created, and
+the identity of a unit's event is ``(unit, epoch, seq)``. Each ``(unit, epoch)`` is a
+source of its own: the first epoch the store sees of a unit (and the epoch-less events of
+a release before epochs) is the source named by the unit id itself, every later one
+``unit@epoch``. ``epochs`` records which source each epoch is, its table and when it first
+arrived: a later epoch is the table's unit replaced (or its journal wiped), shown to the
+organizer (:meth:`EventStore.replacements`). Stores of a release before epochs gain the
+``epochs`` table when opened; their rows need no change.
+
 WAL with ``synchronous=FULL``: once :meth:`EventStore.ingest` returns, the events
 survive a crash or power loss, so the hub may ack them.
 """
@@ -33,7 +42,7 @@ import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -104,6 +113,14 @@ _SCHEMA = [
         topic TEXT NOT NULL,
         reason TEXT NOT NULL
     )""",
+    """CREATE TABLE IF NOT EXISTS epochs (
+        unit TEXT NOT NULL,
+        epoch TEXT NOT NULL,
+        source TEXT NOT NULL UNIQUE,
+        table_no INTEGER,
+        first_received REAL NOT NULL,
+        PRIMARY KEY (unit, epoch)
+    ) WITHOUT ROWID""",
     """CREATE TABLE IF NOT EXISTS refusal_counts (
         code TEXT NOT NULL,
         table_no INTEGER NOT NULL,
@@ -167,6 +184,10 @@ class SourceMark:
     """Every seq from 1 up to this one is committed: the ack."""
     max_seq: int
     events: int
+    unit: str = ""
+    """The unit whose journal epoch this source is (empty: not looked up, or the hub)."""
+    epoch: str = ""
+    """That journal's epoch (empty: a journal of a release before epochs)."""
 
     @property
     def gap(self) -> int | None:
@@ -186,6 +207,8 @@ class Refused:
     unit: str | None = None
     seq: int | None = None
     payload: bytes = b""
+    epoch: str = ""
+    """The journal epoch of the unit's event (empty: a journal before epochs)."""
 
 
 @dataclass(frozen=True)
@@ -201,6 +224,19 @@ class SetAside:
     received: float
     payload: bytes
     stored: bytes | None
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """A table's unit started a new journal epoch: the unit was replaced, or its journal
+    wiped, at ``at`` (when the hub first heard from the new epoch)."""
+
+    table: int | None
+    unit: str
+    epoch: str
+    source: str
+    """The store's source of the new epoch's events (``unit@epoch``)."""
+    at: float
 
 
 @dataclass(frozen=True)
@@ -237,7 +273,10 @@ class IngestResult:
     logged: int = 0
     """Refusals only logged and counted (nobody to answer, or beyond the window)."""
     marks: dict[str, SourceMark] = field(default_factory=dict)
-    """Each source of the batch (events or set aside) after the commit."""
+    """Each source of the batch (events or set aside) after the commit, with its unit and
+    epoch."""
+    replaced: list[Replacement] = field(default_factory=list)
+    """New journal epochs of units the store already knew (a unit replaced or wiped)."""
 
 
 class EventStore:
@@ -291,26 +330,27 @@ class EventStore:
         """
         now = time.time() if received is None else received
         result = IngestResult()
-        touched: set[str] = set()
+        touched: dict[str, tuple[str, str]] = {}
         with self._lock, self._tx():
             for env in envelopes:
-                if not self._in_window(env.unit, env.seq):
+                source = self._source_of(env.unit, env.epoch, env.table, now, result)
+                if not self._in_window(source, env.seq):
                     self._log(result, _beyond_window(env.unit, env.seq, env.table), now)
                     result.beyond_window += 1
                     continue
                 payload = _encoder.encode(env.event)
                 kind = _kind(env.event)
-                row = (env.unit, env.seq, env.table, kind, env.event.game, env.ts, now, payload)
+                row = (source, env.seq, env.table, kind, env.event.game, env.ts, now, payload)
                 inserted = self._insert(row)
                 if inserted:
                     result.inserted += 1
                     self._derive(
-                        env.unit, env.seq, table=env.table, ts=env.ts, received=now, event=env.event
+                        source, env.seq, table=env.table, ts=env.ts, received=now, event=env.event
                     )
                     for fact_kind, fact in derive(env) if derive is not None else ():
                         self._append_hub(fact_kind, fact, table=env.table, game=None, now=now)
                         result.facts += 1
-                elif self._same(env.unit, env.seq, env.event):
+                elif self._same(source, env.seq, env.event):
                     result.duplicates += 1
                 else:
                     result.conflicts += 1
@@ -322,50 +362,82 @@ class EventStore:
                         unit=env.unit,
                         seq=env.seq,
                         payload=payload,
+                        epoch=env.epoch,
                     )
-                    self._set_aside(result, conflict, now)
-                touched.add(env.unit)
+                    self._set_aside(result, source, conflict, now)
+                touched[source] = (env.unit, env.epoch)
             for item in refused:
                 if item.unit is None or item.seq is None:
                     self._log(result, item, now)
-                elif not self._in_window(item.unit, item.seq):
+                    continue
+                source = self._source_of(item.unit, item.epoch, item.table, now, result)
+                if not self._in_window(source, item.seq):
                     self._log(result, _beyond_window(item.unit, item.seq, item.table), now)
                 else:
-                    self._set_aside(result, item, now)
-                    touched.add(item.unit)
+                    self._set_aside(result, source, item, now)
+                    touched[source] = (item.unit, item.epoch)
             if result.logged:
                 self._db.execute(
                     "DELETE FROM refusal_log WHERE id <= (SELECT max(id) FROM refusal_log) - ?",
                     (MAX_REFUSAL_LOG,),
                 )
-            for source in touched:
+            for source, (unit, epoch) in touched.items():
                 mark = self._mark(source)
                 if mark is not None:
-                    result.marks[source] = mark
+                    result.marks[source] = replace(mark, unit=unit, epoch=epoch)
         return result
+
+    def _source_of(
+        self, unit: str, epoch: str, table: int | None, now: float, result: IngestResult
+    ) -> str:
+        """The source of journal epoch ``epoch`` of ``unit``, registering a new epoch: the
+        unit's own id for the first epoch the store sees of it (and for the events of a
+        journal before epochs, which may already be stored under it), ``unit@epoch`` for
+        every later one (a replaced unit or a wiped journal)."""
+        row = self._db.execute(
+            "SELECT source FROM epochs WHERE unit = ? AND epoch = ?", (unit, epoch)
+        ).fetchone()
+        if row is not None:
+            return str(row[0])
+        registered = self._db.execute(
+            "SELECT 1 FROM epochs WHERE unit = ? LIMIT 1", (unit,)
+        ).fetchone()
+        legacy = self._mark(unit) is not None and registered is None
+        # the unit's id: its first epoch, or the epoch-less journal whose events it holds
+        if (registered is None and not legacy) or (epoch == "" and legacy):
+            source = unit
+        else:
+            source = f"{unit}@{epoch}"
+            result.replaced.append(Replacement(table, unit, epoch, source, now))
+        self._db.execute(
+            "INSERT INTO epochs (unit, epoch, source, table_no, first_received)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (unit, epoch, source, table, now),
+        )
+        return source
 
     def _in_window(self, source: str, seq: int) -> bool:
         mark = self._mark(source)
         return seq <= (0 if mark is None else mark.contiguous) + WINDOW
 
-    def _set_aside(self, result: IngestResult, item: Refused, now: float) -> None:
+    def _set_aside(self, result: IngestResult, source: str, item: Refused, now: float) -> None:
         assert item.unit is not None and item.seq is not None
         result.answered.append(item)
         self._count_refusal(item.code, item.table, now)
         copies = self._db.execute(
-            "SELECT count(*) FROM set_aside WHERE source = ? AND seq = ?", (item.unit, item.seq)
+            "SELECT count(*) FROM set_aside WHERE source = ? AND seq = ?", (source, item.seq)
         ).fetchone()[0]
         if copies >= MAX_COPIES:
             return
-        settled = self._stored(item.unit, item.seq)
+        settled = self._stored(source, item.seq)
         self._db.execute(
             "INSERT OR IGNORE INTO set_aside"
             " (source, seq, table_no, code, reason, received, payload)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (item.unit, item.seq, item.table, item.code, item.reason, now, item.payload),
+            (source, item.seq, item.table, item.code, item.reason, now, item.payload),
         )
         if not settled:
-            self._bump_source(item.unit, item.seq, table=item.table, ts=now, received=now, count=0)
+            self._bump_source(source, item.seq, table=item.table, ts=now, received=now, count=0)
 
     def _log(self, result: IngestResult, item: Refused, now: float) -> None:
         result.logged += 1
@@ -576,6 +648,18 @@ class EventStore:
             )
             for r in rows
         ]
+
+    def replacements(self, *, table: int | None = None) -> list[Replacement]:
+        """Every later journal epoch of a unit (a unit replaced or its journal wiped),
+        in the order the hub first heard from them."""
+        where, args = ("AND table_no = ?", [table]) if table is not None else ("", [])
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT table_no, unit, epoch, source, first_received FROM epochs"
+                f" WHERE source != unit {where} ORDER BY first_received, source",
+                args,
+            ).fetchall()
+        return [Replacement(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     def refusal_counts(self) -> list[RefusalCount]:
         """How often the hub refused what, per table (None: no table known), by table."""

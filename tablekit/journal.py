@@ -10,12 +10,19 @@ hub refused (or holds in conflict with another copy) is never deleted: it moves 
 assigned ``seq`` is kept in a meta row, so sequence numbers are never reused even
 when every entry has been deleted.
 
+Each journal file has an **epoch**, a random id made when the file is created and sent
+with every event: a spare unit with a fresh journal (or a unit whose card was wiped)
+numbers its events from 1 again under the same unit id, and the hub tells the two
+journals apart by their epochs instead of taking the new events for conflicts. A
+journal created by a release before epochs has the empty epoch and keeps it.
+
 Thread-safe: the unit loop records, the link thread reads and deletes; one
 connection is shared under a lock.
 """
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 import time
@@ -79,6 +86,12 @@ class SetAsideEntry:
     reason: str
 
 
+def new_epoch() -> str:
+    """A fresh journal epoch: 12 random lowercase hex digits
+    (``tablekit.protocol.EPOCH_PATTERN``)."""
+    return secrets.token_hex(6)
+
+
 class Journal:
     def __init__(self, path: str | Path, unit_id: str) -> None:
         self.path = Path(path)
@@ -98,6 +111,7 @@ class Journal:
                     self._set_meta("unit_id", unit_id)
                     self._set_meta("last_seq", 0)
                     self._set_meta("acked_upto", 0)
+                    self._set_meta("epoch", new_epoch())
                 elif stored != unit_id:
                     raise JournalError(
                         f"journal {self.path} belongs to unit {stored!r}, not {unit_id!r}"
@@ -108,6 +122,8 @@ class Journal:
         except JournalError:
             self._db.close()
             raise
+        self.epoch: str = str(self._meta("epoch") or "")
+        """This journal file's epoch (empty: a journal of a release before epochs)."""
 
     # -- writing (the unit loop) -----------------------------------------------------------
 

@@ -71,7 +71,7 @@ def guarded(fn: Callable[P, None]) -> Callable[P, None]:
     return wrapper
 
 
-class _OutEnvelope(msgspec.Struct):
+class _OutEnvelope(msgspec.Struct, omit_defaults=True):
     """EventEnvelope with the journalled event bytes spliced in unchanged."""
 
     v: int
@@ -80,12 +80,14 @@ class _OutEnvelope(msgspec.Struct):
     seq: int
     ts: float
     event: msgspec.Raw
+    epoch: str = ""
 
 
-def envelope_payload(unit_id: str, table: int, entry: JournalEntry) -> bytes:
+def envelope_payload(unit_id: str, table: int, entry: JournalEntry, epoch: str = "") -> bytes:
     return msgspec.json.encode(
         _OutEnvelope(
-            PROTOCOL_VERSION, unit_id, table, entry.seq, entry.ts, msgspec.Raw(entry.event)
+            PROTOCOL_VERSION, unit_id, table, entry.seq, entry.ts, msgspec.Raw(entry.event),
+            epoch,
         )
     )
 
@@ -303,6 +305,8 @@ class TableLink:
             return
         if isinstance(message, Ack | ResultAck | Refusal) and message.unit != self.unit_id:
             return
+        if isinstance(message, Ack | Refusal) and message.epoch != self.journal.epoch:
+            return  # about another journal of this table (the unit this one replaced)
         if isinstance(message, Ack):
             self._on_ack(message)
         elif isinstance(message, Refusal):
@@ -379,8 +383,10 @@ class TableLink:
             if not entries:
                 return
             topic = self.topics.events(self.table)
+            epoch = self.journal.epoch
             for entry in entries:
-                self.client.publish(topic, envelope_payload(self.unit_id, self.table, entry), qos=1)
+                payload = envelope_payload(self.unit_id, self.table, entry, epoch)
+                self.client.publish(topic, payload, qos=1)
                 self.published += 1
             with self._lock:
                 if self._sent_upto == after:

@@ -51,6 +51,9 @@ does not store) a seq beyond its acknowledged mark plus this window."""
 
 SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 UNIT_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+EPOCH_PATTERN: Final = r"^[0-9a-z]{0,32}$"
+"""A journal's epoch: made when the journal file is created (``tablekit.journal``); empty
+for a journal of a release before epochs."""
 
 
 def unit_id_of(table: int) -> str:
@@ -84,6 +87,7 @@ Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_SECONDS, description="sec
 MoveSeconds = Annotated[float, msgspec.Meta(gt=0.0, le=3600.0, description="seconds")]
 SeatCount = Annotated[int, msgspec.Meta(ge=MIN_SEATS, le=MAX_SEATS)]
 UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
+Epoch = Annotated[str, msgspec.Meta(max_length=32, pattern=EPOCH_PATTERN)]
 Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
@@ -114,8 +118,8 @@ class _HubMessage(msgspec.Struct, frozen=True):
 # --- unit → hub --------------------------------------------------------------------------
 
 
-class EventEnvelope(_Message, frozen=True):
-    """One journalled domain event: ``(unit, seq)`` is unique and never reused."""
+class EventEnvelope(_Message, frozen=True, omit_defaults=True):
+    """One journalled domain event: ``(unit, epoch, seq)`` is unique and never reused."""
 
     unit: UnitId
     """The unit: ``table-NN`` of the topic's table (see "Identity")."""
@@ -127,6 +131,10 @@ class EventEnvelope(_Message, frozen=True):
     """Unit's wall time when the event was journalled."""
     event: AnyUnitEvent
     """One of the events below, tagged by ``type``."""
+    epoch: Epoch = ""
+    """The journal's epoch, made when its file was created: a unit replaced or whose journal
+    was wiped starts a new epoch, its seqs again at 1 (empty: a journal of a release before
+    epochs; left out then)."""
 
 
 class TableSnapshot(_Message, frozen=True):
@@ -294,6 +302,9 @@ class Ack(_HubMessage, frozen=True, omit_defaults=True):
     refused: Annotated[tuple[Seq, ...], msgspec.Meta(max_length=WINDOW)] = ()
     """The seqs from upto − 199 to upto that the hub refused or holds in conflict: set
     them aside, do not delete them."""
+    epoch: Epoch = ""
+    """The journal epoch the ack is for (the events' ``epoch``): a unit ignores an ack for
+    another epoch (left out when empty)."""
 
 
 class RefusalCode(enum.StrEnum):
@@ -309,7 +320,7 @@ class RefusalCode(enum.StrEnum):
     """The hub already stores another event under this seq: both are kept for the judge."""
 
 
-class Refusal(_HubMessage, frozen=True):
+class Refusal(_HubMessage, frozen=True, omit_defaults=True):
     """The hub refused event ``seq`` of ``unit``, for ``reason``: the unit sets it aside for
     the judge and its queue moves on (the next :class:`Ack` lists it in ``refused``)."""
 
@@ -320,6 +331,9 @@ class Refusal(_HubMessage, frozen=True):
     ``version``, ``conflict`` (another event is stored under this seq)."""
     reason: Text
     """What is wrong, in words."""
+    epoch: Epoch = ""
+    """The journal epoch of the refused event (the event's ``epoch``): a unit ignores a
+    refusal for another epoch."""
 
 
 class ResultAck(_HubMessage, frozen=True):
@@ -663,14 +677,16 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
 class _EnvelopePeek(msgspec.Struct):
     unit: Any = None
     seq: Any = None
+    epoch: Any = ""
 
 
 _envelope_peek: Final = msgspec.json.Decoder(_EnvelopePeek)
 
 
-def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int] | None:
-    """``(unit, seq)`` of an event payload that did not decode, when both are well formed:
-    the hub answers such an event with a :class:`Refusal` naming its seq."""
+def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int, str] | None:
+    """``(unit, seq, epoch)`` of an event payload that did not decode, when they are well
+    formed (a missing epoch is the empty one): the hub answers such an event with a
+    :class:`Refusal` naming its seq."""
     if len(payload) > MAX_PAYLOAD:
         return None
     try:
@@ -682,7 +698,10 @@ def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int] | 
         return None
     if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
         return None
-    return unit, seq
+    epoch = peek.epoch
+    if not isinstance(epoch, str) or not re.match(EPOCH_PATTERN, epoch):
+        return None
+    return unit, seq, epoch
 
 
 def checked(message: T) -> T:
@@ -779,8 +798,12 @@ def _reason(err: msgspec.DecodeError) -> str:
 # --- helpers for both ends ------------------------------------------------------------------
 
 
-def envelope(unit: str, table: int, seq: int, ts: float, event: AnyUnitEvent) -> EventEnvelope:
-    return EventEnvelope(v=PROTOCOL_VERSION, unit=unit, table=table, seq=seq, ts=ts, event=event)
+def envelope(
+    unit: str, table: int, seq: int, ts: float, event: AnyUnitEvent, *, epoch: str = ""
+) -> EventEnvelope:
+    return EventEnvelope(
+        v=PROTOCOL_VERSION, unit=unit, table=table, seq=seq, ts=ts, event=event, epoch=epoch
+    )
 
 
 def snapshot_of(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -150,3 +151,52 @@ def test_the_refusal_log_is_bounded(tmp_path: Path) -> None:
     assert [(c.code, c.table, c.count) for c in store.refusal_counts()] == [
         ("json", None, MAX_REFUSAL_LOG + 50)
     ]
+
+
+def test_a_new_journal_epoch_is_a_source_of_its_own_beside_the_first(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    first = [_env(seq, _move(seq), "aaaa") for seq in (1, 2, 3)]
+    store.ingest(first, received=10.0)
+    # the unit is replaced: a fresh journal numbers from 1 again, with other moves
+    spare = [_env(seq, _move(seq, 7.0), "bbbb") for seq in (1, 2)]
+    r = store.ingest(spare, received=20.0)
+    assert (r.inserted, r.duplicates, r.conflicts, r.answered) == (2, 0, 0, [])
+    mark = r.marks["table-01@bbbb"]
+    assert (mark.unit, mark.epoch, mark.contiguous) == ("table-01", "bbbb", 2)
+    assert [(x.table, x.unit, x.epoch, x.at) for x in r.replaced] == [(1, "table-01", "bbbb", 20.0)]
+    # the first epoch goes on under the unit's own id; replays of either are duplicates
+    r = store.ingest([*first[1:], _env(4, _move(4), "aaaa"), spare[0]])
+    assert (r.inserted, r.duplicates, r.conflicts, r.replaced) == (1, 3, 0, [])
+    assert r.marks["table-01"].contiguous == 4 and r.marks["table-01"].epoch == "aaaa"
+    assert [(e.source, e.seq) for e in store.events(table=1)] == [
+        ("table-01", 1), ("table-01", 2), ("table-01", 3), ("table-01", 4),
+        ("table-01@bbbb", 1), ("table-01@bbbb", 2),
+    ]
+    assert [(x.table, x.source, x.at) for x in store.replacements()] == [(1, "table-01@bbbb", 20.0)]
+    assert store.replacements(table=2) == []
+    assert store.set_aside() == []
+
+
+def test_a_store_before_epochs_takes_a_new_journal_as_a_replacement(tmp_path: Path) -> None:
+    path = tmp_path / "hub.sqlite3"
+    shutil.copyfile(Path(__file__).parent / "data" / "hub-store-v0.1.sqlite3", path)
+    store = EventStore(path)
+    legacy = store.mark("table-01")
+    assert legacy is not None and legacy.contiguous > 1
+    # the journal of a release before epochs goes on under the unit id
+    older = envelope("table-01", 1, legacy.contiguous + 1, 9.0, _move(1))
+    r = store.ingest([older])
+    assert r.inserted == 1 and r.marks["table-01"].contiguous == legacy.contiguous + 1
+    # a fresh journal from seq 1: no conflict with the stored seqs, told as a replacement
+    r = store.ingest([envelope("table-01", 1, 1, 10.0, _move(1), epoch="cafe01")])
+    assert (r.inserted, r.conflicts, r.answered) == (1, 0, [])
+    assert [x.source for x in store.replacements(table=1)] == ["table-01@cafe01"]
+    assert store.integrity_check() == "ok"
+
+
+def _move(move: int, used: float = 3.0) -> MovePassed:
+    return MovePassed(game=1, move=move, seat=Seat.A, used=used)
+
+
+def _env(seq: int, event: MovePassed, epoch: str):  # type: ignore[no-untyped-def]
+    return envelope("table-01", 1, seq, 1.0 + seq, event, epoch=epoch)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import shutil
 import sqlite3
 import threading
 from pathlib import Path
@@ -11,6 +13,8 @@ import pytest
 
 from tablekit.clock import ClockRules, ClockState, MoveClock, MovePassed
 from tablekit.journal import Journal, JournalError
+from tablekit.link import envelope_payload
+from tablekit.protocol import EPOCH_PATTERN
 from tablekit.seats import Seat
 
 
@@ -141,3 +145,24 @@ def test_refused_entries_are_set_aside_not_deleted(tmp_path: Path) -> None:
     assert j.set_aside(3, "conflict", "another copy is stored")  # its Refusal, late
     assert j.set_aside_entries()[1].code == "conflict"
     assert not j.set_aside(1, "range", "x")  # no longer held: nothing to set aside
+
+
+def test_each_journal_file_has_its_own_epoch_kept_across_restarts(tmp_path: Path) -> None:
+    first = Journal(tmp_path / "a.db", "table-01")
+    epoch = first.epoch
+    assert re.match(EPOCH_PATTERN, epoch) and epoch
+    first.close()
+    assert Journal(tmp_path / "a.db", "table-01").epoch == epoch
+    # a spare unit's (or a wiped card's) fresh journal: another epoch, seqs from 1 again
+    spare = Journal(tmp_path / "b.db", "table-01")
+    assert spare.epoch != epoch and spare.record([passed(1)]) == [1]
+
+
+def test_a_journal_before_epochs_keeps_the_empty_epoch(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    shutil.copyfile(Path(__file__).parent / "data" / "unit-journal-v0.1.sqlite3", path)
+    journal = Journal(path, "table-01")
+    assert journal.epoch == ""
+    entry = journal.pending(limit=1)[0]
+    # so what it sends is what that release sent: no epoch field
+    assert b"epoch" not in envelope_payload("table-01", 1, entry, journal.epoch)
