@@ -7,8 +7,8 @@ now and then and the next game after it. Every batch of events is journalled bef
 the link is told. The process can be ``kill -9``-ed at any moment and started again
 with the same arguments: it restores the clock from its journal (paused, as after a
 reboot; the bot then resumes it as the judge would) and carries on until the journal
-has assigned ``--events`` seqs, then waits until the hub has acked all of them and
-exits 0. It prints ``ready`` once the link is started.
+has assigned ``--events`` seqs (or until ``--stop-file`` exists), then waits until the
+hub has acked all of them and exits 0. It prints ``ready`` once the link is started.
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def main() -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--mqtt", type=int, default=4)
     p.add_argument("--drain-timeout", type=float, default=60.0)
+    p.add_argument("--stop-file", type=Path, help="stop pressing once this file exists")
     args = p.parse_args()
     host, port = args.broker.rsplit(":", 1)
 
@@ -87,7 +88,7 @@ def main() -> int:
     record(recovered)
     now += 1.0
     record(clock.resume(now))
-    while journal.last_seq < args.events:
+    while journal.last_seq < args.events and not (args.stop_file and args.stop_file.exists()):
         now += rng.choice([rng.uniform(0.5, 30.0)] * 9 + [rng.uniform(41.0, 60.0)])
         s = clock.state
         if s.phase is Phase.GAME_OVER:

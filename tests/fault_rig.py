@@ -1,0 +1,142 @@
+"""Shared by the fault tests and the chaos soak: unit processes (tests/unit_process.py)
+and the hub service as subprocesses, and the tally of lost and duplicated events
+(each unit's journal against the hub's store)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from hub.broker import MosquittoBroker
+
+ROOT = Path(__file__).resolve().parent.parent
+VENUE, EVENT = "hall", "test"
+EVENTS = 300
+
+
+class Procs:
+    """Subprocesses started by a test, all killed at teardown."""
+
+    def __init__(self, tmp: Path, broker: MosquittoBroker, unit_port: int | None = None) -> None:
+        self.tmp = tmp
+        self.broker = broker
+        self.unit_port = unit_port
+        """Where units connect when not straight to the broker (a fault proxy's port)."""
+        self.all: list[subprocess.Popen[str]] = []
+
+    def unit(self, table: int, events: int = EVENTS, **options: Any) -> subprocess.Popen[str]:
+        args = [
+            sys.executable,
+            str(ROOT / "tests" / "unit_process.py"),
+            "--broker",
+            f"{self.broker.host}:{self.unit_port or self.broker.port}",
+            "--venue",
+            VENUE,
+            "--event",
+            EVENT,
+            "--table",
+            str(table),
+            "--unit",
+            f"table-{table:02d}",
+            "--journal",
+            str(self.journal(table)),
+            "--events",
+            str(events),
+            "--seed",
+            str(table),
+        ]
+        for key, value in options.items():
+            args += [f"--{key.replace('_', '-')}", str(value)]
+        return self._start(args, "ready")
+
+    def hub(self, db: Path) -> subprocess.Popen[str]:
+        args = [
+            sys.executable,
+            "-m",
+            "hub.service",
+            "serve",
+            "--broker",
+            f"{self.broker.host}:{self.broker.port}",
+            "--db",
+            str(db),
+            "--venue",
+            VENUE,
+            "--event",
+            EVENT,
+        ]
+        return self._start(args, None)
+
+    def journal(self, table: int) -> Path:
+        return self.tmp / f"unit-{table}.db"
+
+    def _start(self, args: list[str], ready: str | None) -> subprocess.Popen[str]:
+        log = open(self.tmp / f"proc-{len(self.all)}.log", "w")  # noqa: SIM115
+        proc = subprocess.Popen(
+            args, cwd=ROOT, stdout=subprocess.PIPE if ready else log, stderr=log, text=True
+        )
+        self.all.append(proc)
+        if ready is not None:
+            assert proc.stdout is not None
+            line = proc.stdout.readline().strip()
+            assert line == ready, f"unit process said {line!r}; see {log.name}"
+        return proc
+
+    def kill_all(self) -> None:
+        for proc in self.all:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def stored_count(db: Path) -> int:
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db, timeout=30) as conn:
+        try:
+            return int(conn.execute("SELECT count(*) FROM events").fetchone()[0])
+        except sqlite3.OperationalError:
+            return 0
+
+
+def journal_seqs(path: Path) -> tuple[int, int]:
+    """(last seq assigned, entries still unacked)."""
+    with sqlite3.connect(path, timeout=30) as conn:
+        last = int(conn.execute("SELECT value FROM meta WHERE key='last_seq'").fetchone()[0])
+        pending = int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+    return last, pending
+
+
+def tally(db: Path, journals: dict[str, Path], events: int = EVENTS) -> tuple[int, int]:
+    """(lost, duplicated) over every unit: against the seqs each journal assigned,
+    and moves that would have been recorded twice."""
+    lost = duplicated = 0
+    with sqlite3.connect(db, timeout=30) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        for unit, path in journals.items():
+            last, pending = journal_seqs(path)
+            assert pending == 0, f"{unit}: {pending} entries never acked"
+            seqs = [r[0] for r in conn.execute("SELECT seq FROM events WHERE source = ?", (unit,))]
+            assert last >= events
+            lost += last - len({s for s in seqs if 1 <= s <= last})
+            duplicated += len(seqs) - len(set(seqs)) + sum(1 for s in seqs if s > last)
+            moves = Counter(
+                conn.execute("SELECT game, move FROM moves WHERE source = ?", (unit,)).fetchall()
+            )
+            duplicated += sum(n - 1 for n in moves.values())
+            for game in {g for g, _ in moves}:
+                numbers = sorted(m for g, m in moves if g == game)
+                assert numbers == list(range(1, len(numbers) + 1)), f"{unit} game {game}"
+    with sqlite3.connect(journals[next(iter(journals))]) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    return lost, duplicated
+
+
+def finish(procs: list[subprocess.Popen[str]], timeout: float = 60.0) -> None:
+    for proc in procs:
+        out, _ = proc.communicate(timeout=timeout)
+        assert proc.returncode == 0, f"unit exited {proc.returncode}: {out}"
+        assert out.strip().endswith("drained")
