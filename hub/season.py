@@ -25,6 +25,7 @@ from hub.tournament import (
     Player,
     PlayerCountError,
     SeasonRow,
+    SeatingMethod,
     TieAtCutError,
     TournamentFormat,
     player_order,
@@ -233,6 +234,13 @@ def first_stage_tables(comp: Competition) -> int | None:
 
 def seeding_text(comp: Competition, seeds: int) -> str:
     """What declaring ``seeds`` seeds achieves in this event (003 §10a), honestly."""
+    if comp.fixed and all(
+        g.seating is not SeatingMethod.LEAGUE_SEEDED for g in comp.event.format.stages[0].groups
+    ):
+        return (
+            f"the first round of {comp.event.format.name!r} is not a seeded draw, so the seeds "
+            "do not change who sits where (only league events keep seeds apart)"
+        )
     tables = first_stage_tables(comp)
     if tables is None:
         return (

@@ -303,3 +303,12 @@ def test_league_seeds_at_three_tables_say_what_cannot_hold(tmp_path: Path) -> No
     tables = {pid: t.number for t in c.competition().event.seating("tables") for pid in t.players}
     assert [tables[p] for p in ("P001", "P002", "P003", "P004")] == [1, 2, 3, 1]
 
+
+def test_seeds_in_an_event_that_does_not_seed_say_so(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "szkola.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for i in range(8):
+        c.ok("players", "add", f"Uczeń {i}", "--check-in")
+    out = " ".join(c.ok("players", "seeds", "P001", "P002").split())
+    assert "the first round of 'school' is not a seeded draw" in out
+
