@@ -236,7 +236,9 @@ def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until
             (topics.round, b'{"v":9,"stage":"x","round":1}'),
             (topics.state(5), encode(snapshot(5, now))),
         ):
-            client.publish(topic, payload, qos=1).wait_for_publish(5)
+            # Retained, as the units and the hub publish them: the feed may be connected
+            # but not yet subscribed when they arrive.
+            client.publish(topic, payload, qos=1, retain=True).wait_for_publish(5)
         wait_until(
             lambda: [t.number for t in feed.hall(time.time()).tables] == [5],
             what="table 5 in the hall",
