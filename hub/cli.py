@@ -1009,9 +1009,10 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    parsed = read_players_csv(args.file, args.encoding)
+    source = args.file.absolute()
+    parsed = read_players_csv(source, args.encoding)
     players = new_players(
-        parsed.players, org.competition.event.players, org.next_player_id, str(args.file)
+        parsed.players, org.competition.event.players, org.next_player_id, str(source)
     )
     late = org.register(players, check_in=args.check_in)
     ctx.print(
@@ -1029,7 +1030,25 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     ctx.print(f"Read as {parsed.encoding_label} ({how})")
     if parsed.ignored_columns:
         ctx.print(f"Ignored columns: {', '.join(parsed.ignored_columns)}")
+    if parsed.surname_comma:
+        ctx.print(
+            "Names written 'Surname, Given' were read surname first ('Kowalski, Jan' is "
+            f"Jan Kowalski): {_lines_text(parsed.surname_comma)}"
+        )
+    if parsed.long_rows:
+        ctx.print(
+            f"More cells than the header's {parsed.columns}, the extra ones left out: "
+            f"{_lines_text(parsed.long_rows)}; check these players (a comma in a name "
+            "splits it in a comma-separated file unless the name is in quotes)"
+        )
     return 0
+
+
+def _lines_text(lines: Sequence[int], shown: int = 12) -> str:
+    """``line 4`` or ``lines 2, 5, 9`` (the first ``shown``, then how many more)."""
+    more = f" and {len(lines) - shown} more" if len(lines) > shown else ""
+    listed = ", ".join(str(n) for n in lines[:shown])
+    return f"line{'s' if len(lines) > 1 else ''} {listed}{more}"
 
 
 def cmd_players_list(ctx: Ctx, args: argparse.Namespace) -> int:

@@ -17,12 +17,15 @@ Format:
     ``last name``/``surname``), kept apart: the surname is stored as written; or one
     column ``name``, ``player``, ``full name``, ``imię i nazwisko``, ``zawodnik``,
     ``gracz``, ``uczestnik`` (its last word taken as the surname), or ``nazwisko i
-    imię`` (written surname first: its first word);
+    imię`` (written surname first: its first word); a one-column name written
+    ``Kowalski, Jan`` (surname, comma, given name, as many registration lists do) is
+    read surname first, and the lines read so are reported;
   - club: ``club``, ``school``, ``team``, ``klub``, ``szkoła``, ``drużyna`` (optional);
   - rating: ``rating``, ``points``, ``punkty``, ``ranking``, ``pkt`` (optional; a
     number, ``12,5`` and ``12.5`` both accepted; orders players for league seeding).
 
-  Other columns are ignored and reported.
+  Other columns are ignored and reported, and so are lines with more cells than the
+  header (their extra cells are left out).
 * Delimiter ``,`` or ``;`` (Polish spreadsheets export ``;``; tab also works),
   detected from the header row.
 * Blank lines are skipped. A player is a duplicate when the name and the club are the
@@ -119,6 +122,12 @@ class CsvImport:
     ignored_columns: tuple[str, ...]
     encoding: str = "utf-8"
     """The codec the file was read with (see :func:`decode`)."""
+    surname_comma: tuple[int, ...] = ()
+    """Lines whose one-column name was written "Surname, Given" and read so."""
+    long_rows: tuple[int, ...] = ()
+    """Lines with more cells than the header: the extra cells are left out."""
+    columns: int = 0
+    """Cells in the header row."""
 
     @property
     def encoding_label(self) -> str:
@@ -330,13 +339,15 @@ def parse_players_csv(
     delimiter = sniff_delimiter(header_line)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
-        parsed = _read(reader, source, delimiter)
+        parsed = _read(reader, source, delimiter, encoding)
     except csv.Error as err:  # e.g. a stray quote running on for a whole file
         raise PlayersCsvError(f"{source} line {reader.line_num}: not valid CSV: {err}") from None
     return dataclasses.replace(parsed, encoding=decoded.encoding)
 
 
-def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
+def _read(
+    reader: _csv.Reader, source: str, delimiter: str, forced: str | None = None
+) -> CsvImport:
     header: list[str] | None = None
     header_at = 0
     for row in reader:
@@ -344,13 +355,15 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
             header, header_at = row, reader.line_num
             break
     assert header is not None  # header_line is not blank
-    columns = _columns(header, source, header_at)
+    columns = _columns(header, source, header_at, forced)
     surname_first = "name" in columns and fold(header[columns["name"]]) in SURNAME_FIRST_ALIASES
     ignored = tuple(
         h.strip() for i, h in enumerate(header) if i not in columns.values() and h.strip()
     )
     players: list[CsvPlayer] = []
     seen: dict[tuple[str, str], int] = {}
+    comma: list[int] = []
+    long_rows: list[int] = []
     end = reader.line_num
     for row in reader:
         line, end = end + 1, reader.line_num
@@ -373,8 +386,10 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
             index = columns.get(field)
             return row[index] if index is not None and index < len(row) else ""
 
+        if len(row) > len(header) and any(cell.strip() for cell in row[len(header) :]):
+            long_rows.append(line)
         try:
-            name, surname = _name_of(cell, "name" not in columns, surname_first)
+            name, surname, by_comma = _name_of(cell, "name" not in columns, surname_first)
             club = clean(cell("club"), "club") or None
         except ValueError as err:
             raise PlayersCsvError(f"{where}: {err}") from None
@@ -389,10 +404,19 @@ def _read(reader: _csv.Reader, source: str, delimiter: str) -> CsvImport:
                 f"{where}: duplicate player {_who(name, club)} (already on line {seen[key]})"
             )
         seen[key] = line
+        if by_comma:
+            comma.append(line)
         players.append(CsvPlayer(line, name, club, rating, surname))
     if not players:
         raise PlayersCsvError(f"{source}: no players below the header row")
-    return CsvImport(tuple(players), delimiter, ignored)
+    return CsvImport(
+        tuple(players),
+        delimiter,
+        ignored,
+        surname_comma=tuple(comma),
+        long_rows=tuple(long_rows),
+        columns=len(header),
+    )
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -430,23 +454,40 @@ def _who(name: str, club: str | None) -> str:
 
 def _name_of(
     cell: Callable[[str], str], by_parts: bool, surname_first: bool
-) -> tuple[str, str]:
-    """(the name given name first, its surname or "") of a row; ValueError for bad text.
+) -> tuple[str, str, bool]:
+    """(the name given name first, its surname or "", whether it was written "Surname,
+    Given") of a row; ValueError for bad text.
 
     Separate given name and surname columns (``by_parts``) keep the surname as written;
-    a surname-first name column takes its first word as the surname; a name column
+    a name written "Kowalski, Jan" takes what is before the comma as the surname; a
+    surname-first name column takes its first word as the surname; a name column
     leaves it "" (the last word).
     """
     if by_parts:
         given, surname = clean(cell("first")), clean(cell("last"))
-        return full_name(given, surname), surname
+        return full_name(given, surname), surname, False
+    name = clean(cell("name"))
+    before, comma, after = name.partition(",")
+    if comma and before.strip() and after.strip():
+        surname, given = clean(before), clean(after)
+        return full_name(given, surname), surname, True
     if surname_first:
-        surname, _, given = clean(cell("name")).partition(" ")
-        return full_name(given, surname), surname
-    return clean(cell("name")), ""
+        surname, _, given = name.partition(" ")
+        return full_name(given, surname), surname, False
+    return name, "", False
 
 
-def _columns(header: list[str], source: str, line: int) -> dict[str, int]:
+def _garbled(header: list[str]) -> bool:
+    """Whether a header has letters neither English nor Polish (``Imiк``: a Windows-1250
+    file read as Windows-1251)."""
+    return any(
+        c.isalpha() and not c.isascii() and c not in POLISH_LETTERS for h in header for c in h
+    )
+
+
+def _columns(
+    header: list[str], source: str, line: int, forced: str | None = None
+) -> dict[str, int]:
     where = f"{source} line {line} (header)"
     columns: dict[str, int] = {}
     for index, title in enumerate(header):
@@ -467,9 +508,15 @@ def _columns(header: list[str], source: str, line: int) -> dict[str, int]:
                 columns[field] = index
     if "name" not in columns and not ("first" in columns and "last" in columns):
         found = ", ".join(repr(h.strip()) for h in header if h.strip()) or "none"
+        check = (
+            f"; or the file is not {encoding_label(forced)} text: check --encoding, or leave "
+            "it out to have the encoding detected"
+            if forced is not None and (not columns or _garbled(header))
+            else ""
+        )
         raise PlayersCsvError(
             f"{where}: no name column (found {found}); name the column 'name' or "
-            "'imię i nazwisko' (or use two columns 'imię' and 'nazwisko')"
+            f"'imię i nazwisko' (or use two columns 'imię' and 'nazwisko'){check}"
         )
     if "first" in columns and "last" in columns:
         columns.pop("name", None)  # the parts say where the surname starts; a full name not

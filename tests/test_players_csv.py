@@ -31,8 +31,25 @@ def test_polish_semicolon_export_with_bom_and_decimal_comma() -> None:
 
 
 def test_english_comma_file_with_quotes_and_any_column_order() -> None:
-    text = 'Rating,Player,School\n1500,"Kowalski, Jan",SP 3\n,Ewa,\n'
-    assert parse(text) == [("Kowalski, Jan", "SP 3", 1500.0), ("Ewa", None, None)]
+    text = 'Rating,Player,School\n1500,"Jan Kowalski",SP 3\n,Ewa,\n'
+    assert parse(text) == [("Jan Kowalski", "SP 3", 1500.0), ("Ewa", None, None)]
+
+
+def test_a_name_written_surname_comma_given_is_read_surname_first() -> None:
+    text = 'Player,School\n"Kowalski, Jan",SP 3\n"Nowak-Żak ,  Anna Maria",\nEwa Kot,\n'
+    parsed = parse_players_csv(text.encode("utf-8"), "p.csv")
+    assert [(p.name, p.surname) for p in parsed.players] == [
+        ("Jan Kowalski", "Kowalski"), ("Anna Maria Nowak-Żak", "Nowak-Żak"), ("Ewa Kot", ""),
+    ]  # fmt: skip
+    assert parsed.surname_comma == (2, 3)
+    semicolons = parse_players_csv("Nazwisko i imię;Klub\nŁoś, Żaneta;A\n".encode(), "p.csv")
+    assert [(p.name, p.surname) for p in semicolons.players] == [("Żaneta Łoś", "Łoś")]
+
+
+def test_lines_with_more_cells_than_the_header_are_reported() -> None:
+    parsed = parse_players_csv(b"name,club\nKowalski, Jan,SP 3\nEwa,A\nOla,B,,\n", "p.csv")
+    assert parsed.long_rows == (2,) and parsed.columns == 2
+    assert [p.name for p in parsed.players] == ["Kowalski", "Ewa", "Ola"]
 
 
 def test_header_names_ignore_case_and_accents() -> None:
@@ -266,3 +283,40 @@ def test_a_polish_excel_file_is_imported_saying_how_it_was_read(tmp_path: Path) 
     again.write_bytes("name\nOla Kot\n".encode("iso8859_2"))
     out = c.ok("players", "import", str(again), "--encoding", "iso-8859-2")
     assert "Read as ISO-8859-2 (as given)" in out
+
+
+def test_import_names_its_file_in_full_and_says_how_names_were_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "winter", "--name", "Zima")
+    monkeypatch.chdir(tmp_path)
+    Path("bad.csv").write_text("name\nJan\nJan\n", encoding="utf-8")
+    err = c.fails("players", "import", "bad.csv")
+    assert err.startswith(f"rummikub: {tmp_path / 'bad.csv'} line 3")
+    Path("zapisy.csv").write_text(
+        'Zawodnik,Klub\n"Kowalski, Jan",SP 3\nNowak, Anna,SP 1\nEwa Kot,A\n', encoding="utf-8"
+    )
+    out = c.ok("players", "import", "zapisy.csv")
+    assert f"from {tmp_path / 'zapisy.csv'}" in out
+    assert "read surname first ('Kowalski, Jan' is Jan Kowalski): line 2\n" in out
+    assert "More cells than the header's 2, the extra ones left out: line 3;" in out
+    players = c.competition().event.players.values()
+    assert [(p.name, p.family_name) for p in players][:1] == [("Jan Kowalski", "Kowalski")]
+
+
+def test_a_forced_encoding_that_garbles_the_header_says_to_check_it() -> None:
+    data = "Imię;Nazwisko;Szkoła\nŻaneta;Łoś;SP 3\n".encode("cp1250")
+    with pytest.raises(PlayersCsvError) as err:
+        parse_players_csv(data, "p.csv", encoding="cp1251")
+    assert str(err.value).endswith(
+        "; or the file is not cp1251 text: check --encoding, or leave it out to have the "
+        "encoding detected"
+    )
+    assert "check --encoding" not in error("Nazwa;Klub\nOla;A\n")  # detected: the column
+    one = "Imię i nazwisko;Szkoła\nŻaneta Łoś;SP 3\n".encode("cp1250")
+    with pytest.raises(PlayersCsvError, match="check --encoding"):
+        parse_players_csv(one, "p.csv", encoding="cp1251")
+    with pytest.raises(PlayersCsvError) as err:
+        parse_players_csv(b"Nazwa;Klub\nOla;A\n", "p.csv", encoding="utf-8")
+    assert "check --encoding" not in str(err.value)  # read right: the column is what is wrong
