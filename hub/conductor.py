@@ -46,6 +46,7 @@ from tablekit.protocol import (
     Topics,
     decode_retained,
     encode,
+    idle_assignment,
 )
 from tablekit.result_entry import ResultSubmitted
 from tablekit.seats import seats_for
@@ -63,6 +64,9 @@ class Outgoing:
     topic: str
     payload: bytes
     retain: bool = True
+    clear_first: bool = False
+    """Delete the retained message before publishing this one: receivers of a release that
+    cannot read it (an idle assignment) still see the old one go."""
 
 
 class Conductor:
@@ -143,9 +147,16 @@ class Conductor:
         for assignment in assignments:
             yield Outgoing(self.topics.assign(assignment.table), encode(assignment))
         seated = {a.table for a in assignments}
+        stage = competition.open_stage()
+        round_no = 0 if stage is None else competition.round_number(stage.name)
         for table in sorted(_tables_ever(competition) - seated):
-            # nobody plays there this round: delete its retained seating (MQTT's way)
-            yield Outgoing(self.topics.assign(table), CLEARED)
+            if competition.event.stages_played:
+                # no game there now: an explicit retained "idle", so a unit that was off
+                # meanwhile clears its seating when it comes back
+                idle = idle_assignment(table, round_no, competition.seated_at)
+                yield Outgoing(self.topics.assign(table), encode(idle), clear_first=True)
+            else:  # the first draw was undone: nothing of the event is retained
+                yield Outgoing(self.topics.assign(table), CLEARED)
         # The round and its progress (which tables have finished) before the answers: a
         # screen that sees a table's last result accepted knows whether it finished.
         yield from self._boards(competition)

@@ -118,6 +118,8 @@ class HallTracker:
                 self._snapshot(message, at, retained)
             case UnitStatus():
                 self.live = self.live.with_status(message, at)
+            case Assignment(idle=True):
+                self.assignments.pop(message.table, None)  # no game at this table
             case Assignment():
                 self.assignments[message.table] = message
             case ResultAck() if table is not None:
@@ -198,7 +200,7 @@ class HallTracker:
         online = live.online is not False
         offline_since = live.status_at if not online else None
         if snap is None:
-            game = assignment.game if assignment is not None else first
+            game = first if assignment is None or assignment.game is None else assignment.game
             return TableCell(
                 number=number,
                 seats=names,
@@ -227,7 +229,10 @@ class HallTracker:
             and number in progress.finished
         )
         missing = 0
-        if assignment is not None and info is not None and assignment.round == info.round:
+        if (
+            assignment is not None and assignment.game is not None
+            and info is not None and assignment.round == info.round
+        ):
             last = games > 0 and snap.game - first + 1 >= games
             missing = _missing(snap.game, assignment.game, result, finished, last)
         pause = self.pauses.get(number)

@@ -380,6 +380,8 @@ class HubService:
             self._republish.clear()
             self.conductor.reset()
         for out in self.conductor.messages():
+            if out.clear_first:
+                self.client.publish(out.topic, b"", 1, retain=True)
             self.client.publish(out.topic, out.payload, 1, retain=out.retain)
             self._count("conducted")
 

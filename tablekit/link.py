@@ -36,6 +36,7 @@ from tablekit.protocol import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
+    Assignment,
     Cleared,
     DecodeError,
     HubStatus,
@@ -299,8 +300,8 @@ class TableLink:
             return
         if ref.table is not None and ref.table != self.table:
             return
-        if isinstance(message, Cleared):
-            if message.kind is Kind.ASSIGN:
+        if isinstance(message, Cleared) or (isinstance(message, Assignment) and message.idle):
+            if isinstance(message, Assignment) or message.kind is Kind.ASSIGN:
                 self.put(Unassigned(at=time.monotonic()))
             return
         if isinstance(message, Ack | ResultAck | Refusal) and message.unit != self.unit_id:

@@ -235,20 +235,30 @@ class Assignment(_HubMessage, frozen=True):
     """Retained: who sits where at a table and which game they play next."""
 
     table: TableNo
-    game: GameNo
-    """The game the table plays next (game numbers run on through the day)."""
-    seats: Annotated[
-        tuple[SeatAssignment, ...], msgspec.Meta(min_length=MIN_SEATS, max_length=MAX_SEATS)
-    ]
-    """3 or 4 seats, exactly A, B, C[, D] in order."""
+    game: GameNo | None
+    """The game the table plays next (game numbers run on through the day); null only in
+    an ``idle`` assignment."""
+    seats: Annotated[tuple[SeatAssignment, ...], msgspec.Meta(max_length=MAX_SEATS)]
+    """3 or 4 seats, exactly A, B, C[, D] in order; none in an ``idle`` assignment."""
     starter: Seat | None = None
     """Seat that starts the game; None = by rotation (game 1: A, game 2: B, …)."""
     rules: AssignedRules = AssignedRules()
     round: RoundNo = 0
     issued: Wall = 0.0
     """Hub's wall time of the draw (or command) that seated the table; 0 = not known."""
+    idle: bool = False
+    """No game at this table (it has nobody in the round being played, or no round is in
+    play): the unit clears its seating. Then ``seats`` is empty and ``game`` null."""
 
     def __post_init__(self) -> None:
+        if self.idle:
+            if self.seats or self.game is not None or self.starter is not None:
+                raise ValueError("an idle assignment has no seats, no game and no starter")
+            return
+        if self.game is None:
+            raise ValueError("an assignment names the game the table plays next")
+        if len(self.seats) < MIN_SEATS:
+            raise ValueError(f"a table seats {MIN_SEATS} or {MAX_SEATS}, got {len(self.seats)}")
         letters = [s.seat for s in self.seats]
         expected = [Seat(letter) for letter in "ABCD"[: len(letters)]]
         if letters != expected:
@@ -803,6 +813,15 @@ def envelope(
 ) -> EventEnvelope:
     return EventEnvelope(
         v=PROTOCOL_VERSION, unit=unit, table=table, seq=seq, ts=ts, event=event, epoch=epoch
+    )
+
+
+def idle_assignment(table: int, round_no: int = 0, issued: float = 0.0) -> Assignment:
+    """The retained assignment of a table with no game: nobody sits there in round
+    ``round_no`` (0: no round in play)."""
+    return Assignment(
+        v=PROTOCOL_VERSION, table=table, game=None, seats=(), round=round_no, issued=issued,
+        idle=True,
     )
 
 

@@ -146,7 +146,7 @@ _saved_decoder = msgspec.json.Decoder(SavedUnit)
 
 @dataclass(frozen=True)
 class Unassigned:
-    """The hub cleared this table's assignment: nobody plays here this round."""
+    """No game at this table: the hub's idle assignment (or its assignment deleted)."""
 
     at: float
 
@@ -269,12 +269,12 @@ class TableUnit:
                     events = list(self.controls.key(key, at))
             case ResultVerdict():
                 self._verdict(item)
-            case Assignment():
-                self.pending = self._seating_of(item)
-            case Unassigned():
+            case Assignment(idle=True) | Unassigned():
                 self.pending = None
                 self.view = replace(self.view, names={})
-                self.controls.message = "No players at this table this round"
+                self.controls.message = "No game at this table"
+            case Assignment():
+                self.pending = self._seating_of(item)
             case ResultAck(game=game, accepted=accepted, reason=reason, round=round_no):
                 self._verdict(ResultVerdict(game, accepted, reason, round_no))
             case Broadcast():
@@ -436,6 +436,7 @@ class TableUnit:
         move_seconds = a.rules.move_seconds
         lockout = min(self.clock.rules.lockout, move_seconds / 2)  # a very short clock still runs
         rules = ClockRules(seats=len(a.seats), move_seconds=move_seconds, lockout=lockout)
+        assert a.game is not None  # only an idle assignment has none
         return Seating(
             names=a.names(), game=a.game, rules=rules, starter=a.starter, round=a.round,
             ruleset=ruleset,

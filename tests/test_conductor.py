@@ -196,7 +196,7 @@ def test_verdicts_of_an_earlier_round_are_not_retained(tmp_path: Path) -> None:
     assert (ack.round, ack.game, ack.accepted) == (2, 1, True)
 
 
-def test_tables_without_players_this_round_are_cleared(tmp_path: Path) -> None:
+def test_tables_without_players_this_round_are_told_they_are_idle(tmp_path: Path) -> None:
     clock = Clock()
     org, conductor = event(tmp_path, clock, players=11)  # round 1: tables of 4, 4, 3
     org.start_round()
@@ -214,7 +214,11 @@ def test_tables_without_players_this_round_are_cleared(tmp_path: Path) -> None:
     org.draw(seed=4)  # 8 players left: two tables
     org.start_round()
     now = by_topic(conductor)
-    assert now[TOPICS.assign(3)] == b""  # deleted: nobody plays at table 3 in round 2
+    idle = decode(Assignment, now[TOPICS.assign(3)])  # nobody plays at table 3 in round 2
+    assert idle.idle and (idle.seats, idle.game, idle.round) == ((), None, 2)
+    conductor.reset()
+    [out] = [o for o in conductor.messages() if o.topic == TOPICS.assign(3)]
+    assert out.clear_first  # units of a release before idle assignments see it deleted
     assert decode(Assignment, now[TOPICS.assign(2)]).round == 2
 
 

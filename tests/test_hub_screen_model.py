@@ -50,6 +50,7 @@ from tablekit.protocol import (
     StatusReason,
     TableSnapshot,
     UnitStatus,
+    idle_assignment,
 )
 from tablekit.seats import Seat
 
@@ -444,6 +445,9 @@ def test_tracker_shows_only_the_tables_seated_this_round():
         tr.apply(snapshot(number, NOW, phase=Phase.GAME_OVER), NOW)
     tr.apply(Cleared(Kind.ASSIGN, 3), NOW)  # the hub: nobody plays at table 3 now
     assert [t.number for t in tr.view().tables] == [1, 2]
+    tr.apply(assignment(3), NOW)
+    tr.apply(idle_assignment(2, 3), NOW)  # the hub's explicit "no game at table 2"
+    assert [t.number for t in tr.view().tables] == [1, 3]
 
 
 def test_tracker_ignores_a_verdict_of_an_earlier_round():

@@ -58,6 +58,7 @@ from tablekit.protocol import (
     decode_topic,
     encode,
     envelope,
+    idle_assignment,
     snapshot_of,
 )
 from tablekit.seats import Seat
@@ -263,8 +264,15 @@ def test_assignment_is_validated() -> None:
     bad_order = {**good, "seats": [good["seats"][1], good["seats"][0], good["seats"][2]]}
     with pytest.raises(DecodeError, match="seats must be A,B,C in order, got B,A,C"):
         decode(Assignment, json.dumps(bad_order).encode())
-    with pytest.raises(DecodeError, match=re.escape("length >= 3 - at `$.seats`")):
+    with pytest.raises(DecodeError, match="a table seats 3 or 4, got 2"):
         decode(Assignment, json.dumps({**good, "seats": good["seats"][:2]}).encode())
+    # an idle assignment (no game at this table) has no seats, no game, no starter
+    idle = decode(Assignment, encode(idle_assignment(3, 2, 1.7e9)))
+    assert idle.idle and (idle.seats, idle.game, idle.round) == ((), None, 2)
+    with pytest.raises(DecodeError, match="an idle assignment has no seats"):
+        decode(Assignment, json.dumps({**good, "idle": True}).encode())
+    with pytest.raises(DecodeError, match="names the game the table plays next"):
+        decode(Assignment, json.dumps({**good, "game": None}).encode())
     three = {**good, "seats": good["seats"][:3], "starter": "D"}
     with pytest.raises(DecodeError, match="starter D is not a seat"):
         decode(Assignment, json.dumps(three).encode())

@@ -27,6 +27,7 @@ from tablekit.protocol import (
     BroadcastKind,
     ResultAck,
     SeatAssignment,
+    idle_assignment,
 )
 from tablekit.result_entry import ResultSubmitted, Step
 from tablekit.seats import SEATS, Seat
@@ -396,9 +397,11 @@ def test_a_cleared_assignment_empties_the_seats() -> None:
     unit.handle(assignment(3, 1))
     assert unit.view.name(Seat.A) == "Anna"
     unit.handle(Unassigned(at=5.0))
-    assert unit.view.names == {} and "No players at this table" in unit.view.message
+    assert unit.view.names == {} and "No game at this table" in unit.view.message
     unit.handle(assignment(4, 1))  # seated again in a later round
     assert unit.view.name(Seat.A) == "Anna" and unit.seating is not None
+    unit.handle(idle_assignment(1, 5))  # the hub's explicit "no game at this table"
+    assert unit.view.names == {} and "No game at this table" in unit.view.message
 
 
 def test_a_game_started_after_the_round_time_plays_only_its_last_lap() -> None:
