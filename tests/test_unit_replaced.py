@@ -152,6 +152,7 @@ def test_a_unit_replaced_mid_round_loses_nothing_and_counts_nothing_twice(
     cli = Cli(db)
     assert "table 1's unit was replaced" in cli.ok("event", "refusals")
     assert "table 1's unit was replaced" in cli.ok("event", "show")
+    assert "table 1's unit was replaced" in cli.ok("round", "status")
 
     # The reference: the same moves replayed by one unit that never failed.
     reference = seated(tmp_path / "reference.sqlite3")
