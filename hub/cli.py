@@ -689,6 +689,12 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
     if not name:
         raise CliError("event create: --name is empty")
     org = ctx.organizer(create=True)
+    existing = org.competition.created
+    if existing is not None:
+        raise CliError(
+            f"{ctx.db} already holds the event {existing.name!r}; for a new event give "
+            "another file: --db FILE (or RUMMIKUB_DB)"
+        )
     org.create_event(
         name,
         args.preset,
@@ -1666,6 +1672,16 @@ def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def _folder(path: Path) -> Path:
+    """``path`` as a folder to write files in, made if it is not there; a file there is
+    refused by name (a folder is needed)."""
+    for part in (path, *path.parents):
+        if part.exists() and not part.is_dir():
+            raise CliError(f"{part.absolute()} is a file; give a folder to write the files in")
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
 def _write(directory: Path, name: str, data: bytes) -> Path:
     path = directory.absolute() / name
     tmp = path.with_name(f".{name}.tmp")
@@ -1678,7 +1694,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     _stage_arg(comp, None)
     files = exports.csv_files(comp, ";" if args.semicolon else ",")
-    args.dir.mkdir(parents=True, exist_ok=True)
+    _folder(args.dir)
     for name, text in files.items():
         ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"))))
     return 0
@@ -1687,7 +1703,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     docs = exports.printouts(comp, _stage_arg(comp, args.stage))
-    args.dir.mkdir(parents=True, exist_ok=True)
+    _folder(args.dir)
     for stem, doc in docs.items():
         ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"))))
     return 0
@@ -1697,7 +1713,7 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     docs = exports.printouts(comp, _stage_arg(comp, args.stage))
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
-    args.dir.mkdir(parents=True, exist_ok=True)
+    _folder(args.dir)
     for name, data in pdfs.items():
         ctx.print(str(_write(args.dir, name, data)))
     return 0
@@ -1712,7 +1728,7 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     target: Path = args.file
     if target.is_dir():
         target = target / f"{archive.slug(exports.event_name(comp))}.zip"
-    target.parent.mkdir(parents=True, exist_ok=True)
+    _folder(target.parent)
     path = _write(target.parent, target.name, data)
     with zipfile.ZipFile(io.BytesIO(data)) as made:
         count = len(made.namelist())
@@ -1746,7 +1762,7 @@ def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
         "season.html": doc.encode("utf-8"),
         "season.pdf": printing.pdf(doc),
     }
-    args.dir.mkdir(parents=True, exist_ok=True)
+    _folder(args.dir)
     for name, data in files.items():
         ctx.print(str(_write(args.dir, name, data)))
     return 0

@@ -279,6 +279,13 @@ class IngestResult:
     """New journal epochs of units the store already knew (a unit replaced or wiped)."""
 
 
+def _open_error(path: Path, err: sqlite3.DatabaseError) -> str:
+    """Why ``path`` cannot be opened as an event file: another kind of file, said so."""
+    if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
+        return f"{path} is not a rummikub event file (not an SQLite database)"
+    return f"store {path}: {err}"
+
+
 class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -286,7 +293,7 @@ class EventStore:
         try:
             self._db = open_durable(self.path, timeout=30.0)
         except sqlite3.DatabaseError as err:
-            raise StoreError(f"store {self.path}: {err}") from err
+            raise StoreError(_open_error(self.path, err)) from err
         try:
             with self._tx():
                 for statement in _SCHEMA:
@@ -300,7 +307,7 @@ class EventStore:
                     )
         except sqlite3.DatabaseError as err:
             self._db.close()
-            raise StoreError(f"store {self.path}: {err}") from err
+            raise StoreError(_open_error(self.path, err)) from err
         except StoreError:
             self._db.close()
             raise

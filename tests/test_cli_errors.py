@@ -62,7 +62,10 @@ def test_presets_by_rule_book_number_or_in_any_case(tmp_path: Path) -> None:
 
 def test_event_cannot_be_created_twice(school: Cli) -> None:
     err = school.fails("event", "create", "--preset", "winter", "--name", "Again")
-    assert err == "rummikub: the event 'Szkoła' already exists"
+    assert err == (
+        f"rummikub: {school.db} already holds the event 'Szkoła'; for a new event give "
+        "another file: --db FILE (or RUMMIKUB_DB)"
+    )
 
 
 def test_unknown_ruleset_and_bad_ruleset_file(tmp_path: Path) -> None:
@@ -261,7 +264,21 @@ def test_a_file_that_is_not_an_event_store(tmp_path: Path) -> None:
     path.write_text("this is not a database\n" * 100)
     c = Cli(path)
     err = c.run("players", "list")
-    assert err.code == 2 and "notes.sqlite3" in err.err and err.err.count("\n") == 1
+    assert err.code == 2 and err.err.count("\n") == 1
+    assert err.err == f"rummikub: {path} is not a rummikub event file (not an SQLite database)\n"
+    create = c.run("event", "create", "--preset", "school", "--name", "X")
+    assert create.code == 2 and "not a rummikub event file" in create.err
+
+
+def test_exports_into_a_file_say_a_folder_is_needed(playing: Cli, tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me\n", encoding="utf-8")
+    want = f"rummikub: {notes} is a file; give a folder to write the files in"
+    for what in ("csv", "html", "pdf"):
+        assert playing.fails("export", what, str(notes)) == want
+    assert playing.fails("export", "html", str(notes / "sub")) == want
+    assert playing.fails("export", "archive", str(notes / "event.zip")) == want
+    assert notes.read_text(encoding="utf-8") == "keep me\n"
 
 
 def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> None:
