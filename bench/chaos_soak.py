@@ -14,6 +14,9 @@ in a seeded order and then drawn at random, until ``--minutes`` or ``--faults``:
 - broker ``kill -9`` then restart;  broker frozen (SIGSTOP) for a while, then SIGCONT;
 - hub ``kill -9`` then restart on the same store;
 - a random unit ``kill -9`` then restart from its journal;
+- a random unit ``kill -9`` and replaced by a spare with a fresh journal (a new journal
+  epoch); the dead unit's journal, with what it never sent, is drained at the end (as
+  the deployment guide says: the old card in a working Pi once the table is idle);
 - the proxy resets every connection / refuses reconnects / stalls / adds latency.
 
 A fault's recovery time runs from its start until the hub has acked, at every table,
@@ -30,6 +33,7 @@ Exit status 1 if anything was lost, duplicated or differs.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
 import signal
@@ -47,7 +51,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from fault_proxy import FaultProxy  # noqa: E402
-from fault_rig import Procs, finish, stored_count, tally  # noqa: E402
+from fault_rig import Procs, finish, journal_seqs, stored_count, tally  # noqa: E402
 
 from hub.broker import MosquittoBroker  # noqa: E402
 from hub.store import EventStore  # noqa: E402
@@ -57,6 +61,7 @@ FAULTS = (
     "broker frozen",
     "hub killed",
     "unit killed",
+    "journal replaced",
     "links cut",
     "reconnects refused",
     "links stalled",
@@ -81,25 +86,31 @@ def rss_kib(pid: int) -> int:
 
 
 def assigned(journal: Path) -> int:
-    if not journal.exists():
+    """The last seq ``journal`` assigned (0 while it is not there or still being made)."""
+    try:
+        with contextlib.closing(sqlite3.connect(journal, timeout=30)) as conn:
+            row = conn.execute("SELECT value FROM meta WHERE key='last_seq'").fetchone()
+    except sqlite3.DatabaseError:
         return 0
-    with sqlite3.connect(journal, timeout=30) as conn:
-        row = conn.execute("SELECT value FROM meta WHERE key='last_seq'").fetchone()
     return 0 if row is None else int(row[0])
 
 
-def unacked_up_to(journal: Path, seq: int) -> int:
-    with sqlite3.connect(journal, timeout=30) as conn:
-        return int(
-            conn.execute("SELECT count(*) FROM entries WHERE seq <= ?", (seq,)).fetchone()[0]
-        )
+def unacked_up_to(journal: Path, seq: int) -> int | None:
+    """Entries up to ``seq`` not yet acked (None while the journal is being made)."""
+    try:
+        with contextlib.closing(sqlite3.connect(journal, timeout=30)) as conn:
+            sql = "SELECT count(*) FROM entries WHERE seq <= ?"
+            return int(conn.execute(sql, (seq,)).fetchone()[0])
+    except sqlite3.DatabaseError:
+        return None
 
 
 def replay_equal(
     db: Path, work: Path
-) -> tuple[bool, int, dict[tuple[int, str], tuple[int, float, int]]]:
+) -> tuple[bool, int, dict[tuple[int, str], tuple[int, float, int]], list[int]]:
     """Feed the stored unit events, each unit's in seq order, to a fresh store and compare
-    the derived moves; returns (equal, moves, per (table, seat): (moves, used, timeouts))."""
+    the derived moves; returns (equal, moves, per (table, seat): (moves, used, timeouts),
+    the tables whose unit the store says was replaced)."""
     fresh_path = work / "replay.db"
     fresh_path.unlink(missing_ok=True)
     EventStore(fresh_path).close()
@@ -124,13 +135,14 @@ def replay_equal(
         )
 
     ours, theirs = key(soak), key(fresh)
+    replaced = sorted(r.table or 0 for r in soak.replacements())
     totals: dict[tuple[int, str], tuple[int, float, int]] = {}
     for m in soak.moves():
         n, used, out = totals.get((m.table or 0, m.seat), (0, 0.0, 0))
         totals[(m.table or 0, m.seat)] = (n + 1, used + m.used, out + int(m.timed_out))
     soak.close()
     fresh.close()
-    return ours == theirs, len(ours), totals
+    return ours == theirs, len(ours), totals, replaced
 
 
 class Soak:
@@ -151,11 +163,14 @@ class Soak:
         """(pid, RSS at start in KiB, RSS at end)"""
         self.done: list[Done] = []
         self.order = self.rng.sample(FAULTS, len(FAULTS))
+        self.retired: list[tuple[int, Path]] = []
+        """(table, journal) of units replaced by a spare."""
 
-    def unit(self, table: int) -> subprocess.Popen[str]:
+    def unit(self, table: int, journal: Path | None = None) -> subprocess.Popen[str]:
         return self.procs.unit(
             table,
             events=10**9,
+            journal=journal,
             pace=self.args.pace,
             keepalive=5,
             stop_file=self.stop_file,
@@ -216,6 +231,23 @@ class Soak:
             time.sleep(hold)
             self.units[table] = self.unit(table)
             detail = f"table {table}, down {hold:.1f} s"
+        elif kind == "journal replaced":
+            table = self.rng.choice(self.tables)
+            # The links down for a moment first, so the dead card holds events never sent.
+            self.proxy.refuse(1.5)
+            self.proxy.cut()
+            time.sleep(1.0)
+            self.units[table].send_signal(signal.SIGKILL)
+            self.units[table].wait()
+            journal = self.procs.journal(table)
+            old = journal.with_name(f"{journal.stem}-old{len(self.retired)}.db")
+            for suffix in ("", "-wal", "-shm"):
+                if Path(f"{journal}{suffix}").exists():
+                    Path(f"{journal}{suffix}").rename(f"{old}{suffix}")
+            self.retired.append((table, old))
+            time.sleep(hold)
+            self.units[table] = self.unit(table)
+            detail = f"table {table}, {journal_seqs(old)[1]} unsent on the old card"
         elif kind == "links cut":
             detail = f"{self.proxy.cut()} connections reset"
         elif kind == "reconnects refused":
@@ -252,6 +284,9 @@ class Soak:
         faulty_rate = (stored_count(self.db) - n1) / (time.monotonic() - t1)
         self.stop_file.touch()
         finish(list(self.units.values()), timeout=600)
+        # The replaced units' old cards, one at a time with their table idle.
+        for table, journal in self.retired:
+            finish([self.unit(table, journal)], timeout=600)
         self.note_hub_end()
         self.hub.send_signal(signal.SIGTERM)
         self.hub.wait(30)
@@ -261,13 +296,16 @@ class Soak:
 
     def report(self, base_rate: float, faulty_rate: float) -> int:
         journals = {f"table-{t:02d}": self.procs.journal(t) for t in self.tables}
-        lost, duplicated = tally(self.db, journals, events=1)
-        equal, moves, totals = replay_equal(self.db, self.work)
+        retired = [(f"table-{t:02d}", j) for t, j in self.retired]
+        lost, duplicated = tally(self.db, journals, events=1, retired=retired)
+        equal, moves, totals, replaced = replay_equal(self.db, self.work)
         events = stored_count(self.db)
         print(f"stored {events} events, {moves} moves from {len(self.tables)} tables")
         print(f"faulty stretch: {faulty_rate:.0f} events/s stored (baseline {base_rate:.0f})")
         print(f"lost {lost}, duplicated {duplicated}")
         print(f"derived moves equal to a fault-free replay of the stored events: {equal}")
+        told = sorted(t for t, _ in self.retired)
+        print(f"units replaced: tables {told}; the hub's store tells the organizer: {replaced}")
         worst = sorted(totals.items(), key=lambda kv: -kv[1][2])[:3]
         for (table, seat), (n, used, out) in worst:
             print(f"  table {table} seat {seat}: {n} moves, {used:.0f} s used, {out} timeouts")
@@ -282,7 +320,7 @@ class Soak:
         recs = sorted(d.recovered for d in self.done if d.recovered is not None)
         if recs:
             print(f"recovery: median {recs[len(recs) // 2]:.1f} s, worst {recs[-1]:.1f} s")
-        bad = lost or duplicated or not equal or len(recs) != len(self.done)
+        bad = lost or duplicated or not equal or len(recs) != len(self.done) or told != replaced
         return 1 if bad else 0
 
     def close(self) -> None:

@@ -8,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,9 @@ class Procs:
         """Where units connect when not straight to the broker (a fault proxy's port)."""
         self.all: list[subprocess.Popen[str]] = []
 
-    def unit(self, table: int, events: int = EVENTS, **options: Any) -> subprocess.Popen[str]:
+    def unit(
+        self, table: int, events: int = EVENTS, journal: Path | None = None, **options: Any
+    ) -> subprocess.Popen[str]:
         args = [
             sys.executable,
             str(ROOT / "tests" / "unit_process.py"),
@@ -43,7 +46,7 @@ class Procs:
             "--unit",
             f"table-{table:02d}",
             "--journal",
-            str(self.journal(table)),
+            str(journal or self.journal(table)),
             "--events",
             str(events),
             "--seed",
@@ -110,26 +113,48 @@ def journal_seqs(path: Path) -> tuple[int, int]:
     return last, pending
 
 
-def tally(db: Path, journals: dict[str, Path], events: int = EVENTS) -> tuple[int, int]:
+def source_of(conn: sqlite3.Connection, unit: str, journal: Path) -> str:
+    """The hub store's source of ``journal``'s events: the unit id for the unit's first
+    journal epoch, ``unit@epoch`` for a later one (a replaced journal)."""
+    with sqlite3.connect(journal, timeout=30) as jconn:
+        row = jconn.execute("SELECT value FROM meta WHERE key='epoch'").fetchone()
+    epoch = "" if row is None else str(row[0])
+    found = conn.execute(
+        "SELECT source FROM epochs WHERE unit = ? AND epoch = ?", (unit, epoch)
+    ).fetchone()
+    return unit if found is None else str(found[0])
+
+
+def tally(
+    db: Path,
+    journals: dict[str, Path],
+    events: int = EVENTS,
+    retired: Sequence[tuple[str, Path]] = (),
+) -> tuple[int, int]:
     """(lost, duplicated) over every unit: against the seqs each journal assigned,
-    and moves that would have been recorded twice."""
+    and moves that would have been recorded twice. ``retired`` are (unit, journal) of
+    journals replaced earlier (each a journal epoch of its own at the hub)."""
     lost = duplicated = 0
     with sqlite3.connect(db, timeout=30) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        for unit, path in journals.items():
+        for unit, path in [*journals.items(), *retired]:
             last, pending = journal_seqs(path)
             assert pending == 0, f"{unit}: {pending} entries never acked"
-            seqs = [r[0] for r in conn.execute("SELECT seq FROM events WHERE source = ?", (unit,))]
-            assert last >= events
+            source = source_of(conn, unit, path)
+            seqs = [
+                r[0] for r in conn.execute("SELECT seq FROM events WHERE source = ?", (source,))
+            ]
+            if (unit, path) not in retired:
+                assert last >= events
             lost += last - len({s for s in seqs if 1 <= s <= last})
             duplicated += len(seqs) - len(set(seqs)) + sum(1 for s in seqs if s > last)
             moves = Counter(
-                conn.execute("SELECT game, move FROM moves WHERE source = ?", (unit,)).fetchall()
+                conn.execute("SELECT game, move FROM moves WHERE source = ?", (source,)).fetchall()
             )
             duplicated += sum(n - 1 for n in moves.values())
             for game in {g for g, _ in moves}:
                 numbers = sorted(m for g, m in moves if g == game)
-                assert numbers == list(range(1, len(numbers) + 1)), f"{unit} game {game}"
+                assert numbers == list(range(1, len(numbers) + 1)), f"{source} game {game}"
     with sqlite3.connect(journals[next(iter(journals))]) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     return lost, duplicated

@@ -1,5 +1,6 @@
 """The chaos soak (bench/chaos_soak.py) shortened to about a minute: a few tables, every
-kind of fault once (broker killed and frozen, hub killed, a unit killed, connections
+kind of fault once (broker killed and frozen, hub killed, a unit killed, a unit replaced by
+a spare with a fresh journal, connections
 cut, reconnects refused, stalls, latency), then 0 lost, 0 duplicated, the derived
 moves equal to a fault-free replay, every fault recovered."""
 
