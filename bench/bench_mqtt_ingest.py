@@ -2,7 +2,7 @@
 
 Each simulated unit is its own MQTT connection publishing journal-style envelopes
 (QoS 1, consecutive seqs) as fast as the broker takes them; the hub validates,
-commits (WAL, synchronous=FULL) and acks. Checked afterwards: every (unit, seq)
+commits (WAL, synchronous=FULL) and acks. Checked afterwards: every (unit, epoch, seq)
 stored exactly once. Beside it, in the same run: the same publishers into a bare
 paho subscriber that only counts. Prints both rates; asserts nothing.
 
@@ -23,8 +23,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker
 from hub.service import HubService
 from tablekit.clock import MovePassed
+from tablekit.journal import new_epoch
 from tablekit.link import no_delay
-from tablekit.protocol import Topics, encode, envelope
+from tablekit.protocol import Topics, encode, envelope, unit_id_of
 from tablekit.seats import SEATS
 
 TOPICS = Topics("bench", "ingest")
@@ -33,7 +34,7 @@ TOPICS = Topics("bench", "ingest")
 def payloads(units: int, events: int) -> list[list[tuple[str, bytes]]]:
     out = []
     for u in range(1, units + 1):
-        unit = f"unit-{u:03d}"
+        unit, epoch = unit_id_of(u), new_epoch()  # a table's identity, its journal's epoch
         out.append(
             [
                 (
@@ -45,6 +46,7 @@ def payloads(units: int, events: int) -> list[list[tuple[str, bytes]]]:
                             seq,
                             time.time(),
                             MovePassed(game=1, move=seq, seat=SEATS[seq % 4], used=12.5),
+                            epoch=epoch,
                         )
                     ),
                 )
