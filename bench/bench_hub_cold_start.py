@@ -19,7 +19,7 @@ from pathlib import Path
 
 from hub.store import EventStore
 from tablekit.clock import ClockPaused, MovePassed, PauseReason
-from tablekit.protocol import envelope
+from tablekit.protocol import envelope, unit_id_of
 from tablekit.seats import SEATS
 
 
@@ -38,7 +38,7 @@ def build(path: Path, total: int, units: int = 200) -> float:
                 event = MovePassed(
                     game=1 + seq // 100, move=seq, seat=SEATS[seq % 4], used=seq % 40
                 )
-            batch.append(envelope(f"unit-{u:03d}", u, seq, 1.7e9 + seq, event))  # type: ignore[arg-type]
+            batch.append(envelope(unit_id_of(u), u, seq, 1.7e9 + seq, event))  # type: ignore[arg-type]
         store.ingest(batch)
     store.close()
     return time.perf_counter() - t0

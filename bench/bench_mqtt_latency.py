@@ -26,7 +26,7 @@ from tablekit.clock import ClockRules, MoveClock
 from tablekit.config import LinkSettings
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import Topics
+from tablekit.protocol import Topics, unit_id_of
 
 RECORDS: list[float] = []
 COMMITS: list[float] = []
@@ -81,9 +81,9 @@ def press_to_commit(broker: MosquittoBroker, tmp: Path, n: int, pace: float) -> 
     hub.store.ingest = timed_ingest  # type: ignore[method-assign]
     hub.start()
     hub.wait_online(10)
-    journal = Journal(tmp / "unit.db", "unit-01")
+    journal = Journal(tmp / "unit.db", unit_id_of(1))
     settings = LinkSettings(host=broker.host, port=broker.port, venue="bench", event="latency")
-    link = TableLink(settings, journal, 1, "unit-01", lambda _: None)
+    link = TableLink(settings, journal, 1, unit_id_of(1), lambda _: None)
     link.start()
     while not link.online:
         time.sleep(0.01)
