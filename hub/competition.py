@@ -400,14 +400,27 @@ class Competition:
             if player_id is None or _sanctioned(record) == player_id
         ]
 
-    def warnings_of(self, player_id: str) -> int:
-        """Warnings of ``player_id`` that stand (not lifted)."""
-        return sum(
-            1
+    def standing_sanctions(
+        self, player_id: str, stage: str | None = None
+    ) -> list[PlayerSanctioned]:
+        """Sanctions of ``player_id`` that stand (not lifted), given in ``stage`` or an
+        earlier one (None: in any; one given before the first draw counts everywhere)."""
+        limit = None if stage is None else self.format.stage_index(stage)
+        return [
+            fact
             for _, record, lift in self.numbered_sanctions(player_id)
             if lift is None
-            and isinstance(record.fact, PlayerSanctioned)
-            and record.fact.kind is SanctionKind.WARNING
+            and isinstance(fact := record.fact, PlayerSanctioned)
+            and (limit is None or not fact.stage or self.format.stage_index(fact.stage) <= limit)
+        ]
+
+    def warnings_of(self, player_id: str, stage: str | None = None) -> int:
+        """Warnings of ``player_id`` that stand (not lifted), given in ``stage`` or an
+        earlier one (None: in any)."""
+        return sum(
+            1
+            for fact in self.standing_sanctions(player_id, stage)
+            if fact.kind is SanctionKind.WARNING
         )
 
     def changes_of(self, player_id: str) -> list[PlayerChange]:

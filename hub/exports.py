@@ -100,15 +100,25 @@ def _sanction(record: OrganizerFact) -> PlayerSanctioned:
     return _fact_of(record, PlayerSanctioned)
 
 
-def sanction_text(comp: Competition, pid: str, deducted: int) -> str:
-    """A standings cell: the big points deducted that count there, warnings, DQ."""
+def sanction_text(comp: Competition, pid: str, deducted: int, stage: str | None = None) -> str:
+    """A standings cell: the big points deducted that count there, warnings, DQ — of
+    ``stage`` and the stages before it (None: of every stage)."""
     parts = [f"−{deducted} BP"] if deducted else []
-    warnings = comp.warnings_of(pid)
+    warnings = comp.warnings_of(pid, stage)
     if warnings:
         parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
-    if pid in comp.event.disqualified:
+    if disqualified_by(comp, pid, stage):
         parts.append("DQ")
     return ", ".join(parts)
+
+
+def disqualified_by(comp: Competition, pid: str, stage: str | None = None) -> bool:
+    """Whether ``pid`` is disqualified, in ``stage`` or before it (None: at all)."""
+    if pid not in comp.event.disqualified:
+        return False
+    return stage is None or any(
+        f.kind is SanctionKind.DISQUALIFICATION for f in comp.standing_sanctions(pid, stage)
+    )
 
 
 def in_play(comp: Competition, stage: str) -> str | None:
@@ -184,7 +194,10 @@ def standings_grid(
             str(row.games),
         )
         if sanctions:
-            cells = (*cells, sanction_text(comp, row.player_id, row.deducted))
+            cells = (
+                *cells,
+                sanction_text(comp, row.player_id, row.deducted, None if overall else stage),
+            )
         rows.append(cells)
     headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "BP", "SP", "Games")
     notes = [_sanctions_note(comp)] if sanctions else []
@@ -219,7 +232,7 @@ def tie_decision_text(comp: Competition, record: OrganizerFact) -> str:
     why = f"; why: {record.why}" if record.why else ""
     return (
         f"Tie in {fact.scope}: {joined} — {how}, recorded by {record.by or '-'} at "
-        f"{_iso(record.at)}{why}."
+        f"{when(record.at)}{why}."
     )
 
 
@@ -234,7 +247,7 @@ def consolation_text(record: OrganizerFact) -> str:
     why = f"; why: {record.why}" if record.why else ""
     return (
         f"Consolation games before {fact.stage}: {what} — the organizer's decision, "
-        f"recorded by {record.by or '-'} at {_iso(record.at)}{why}."
+        f"recorded by {record.by or '-'} at {when(record.at)}{why}."
     )
 
 
@@ -555,7 +568,7 @@ def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
                 str(fact.big) if fact.kind is SanctionKind.DEDUCTION else "",
                 fact.stage,
                 record.why,
-                "" if lift is None else f"{_iso(lift.at)} by {lift.by}: {lift.why}",
+                "" if lift is None else f"{when(lift.at)} by {lift.by}: {lift.why}",
             )
         )
     return Grid(
@@ -658,7 +671,6 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
         "stage", "round", "place", "player_id", "name", "club", "bp", "sp", "games",
         "bp_deducted", "warnings", "disqualified", "round_state",
     ]  # fmt: skip
-    disqualified = comp.event.disqualified
     rows = []
     for stage in comp.event.stages_played:
         standings = comp.event.standings(stage)
@@ -678,8 +690,8 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
                     str(row.small),
                     str(row.games),
                     str(row.deducted),
-                    str(comp.warnings_of(row.player_id)),
-                    "1" if row.player_id in disqualified else "0",
+                    str(comp.warnings_of(row.player_id, stage)),
+                    "1" if disqualified_by(comp, row.player_id, stage) else "0",
                     state,
                 )
             )

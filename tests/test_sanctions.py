@@ -89,6 +89,27 @@ def test_warnings_are_recorded_and_shown_without_points(tmp_path: Path) -> None:
     assert listed.count("warning (ostrzeżenie)") == 2 and "niecenzuralne słowa" in listed
 
 
+def test_a_sanction_shows_in_the_standings_of_its_stage_and_later_ones(tmp_path: Path) -> None:
+    c = school_round_one(tmp_path)
+    c.ok("round", "close")
+    c.ok("round", "draw", "--seed", "1")
+    c.ok("sanction", "warn", "P004", "--why", "hałas")
+    c.ok("sanction", "disqualify", "P006", "--why", "oszustwo")
+
+    def line(*argv: str, pid: str) -> str:
+        return next(ln for ln in c.ok("standings", *argv).splitlines() if pid in ln)
+
+    assert "warning" not in line("--stage", "round-1", pid="P004")
+    assert "DQ" not in line("--stage", "round-1", pid="P006")
+    assert "1 warning" in line(pid="P004") and "1 warning" in line("--overall", pid="P004")
+    assert "DQ" in line("--overall", pid="P006")
+    c.ok("export", "csv", str(tmp_path / "out"))
+    rows = csv_rows(tmp_path / "out" / "standings.csv")
+    p4 = {r["stage"]: r["warnings"] for r in rows if r["player_id"] == "P004"}
+    p6 = {r["stage"]: r["disqualified"] for r in rows if r["player_id"] == "P006"}
+    assert p4 == {"round-1": "0", "round-2": "1"} and p6["round-1"] == "0"
+
+
 def test_sanctions_need_a_reason_a_player_and_a_stage_they_played(tmp_path: Path) -> None:
     c = school_round_one(tmp_path)
     assert "--why" in c.fails("sanction", "deduct", "P001", "--big", "1")
@@ -172,6 +193,8 @@ def test_a_sanction_given_by_mistake_is_lifted_with_who_when_and_why(tmp_path: P
     listed = c.ok("sanction", "list")
     lifted = next(ln for ln in listed.splitlines() if ln.lstrip().startswith("1 "))
     assert "by sędzia główny: wrong player" in lifted
+    stamp = exports.when(c.competition().lifts[1].at)  # the CLI's one time format
+    assert f"{stamp} by sędzia główny" in lifted and "T" not in stamp and "+" not in listed
     assert comp.warnings_of("P003") == 1
     c.ok("export", "csv", str(tmp_path / "out"))
     rows = csv_rows(tmp_path / "out" / "sanctions.csv")
