@@ -140,6 +140,10 @@ class MosquittoBroker:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            # Its own session: a Ctrl-C at the terminal (SIGINT to the whole foreground
+            # group) stops the program that started it, which stops its clients and then
+            # the broker, instead of the broker dying first under live connections.
+            start_new_session=True,
         )
         self.starts += 1
         deadline = time.monotonic() + timeout

@@ -154,6 +154,7 @@ DEMO = [sys.executable, "-c", "from hub.demo import main; raise SystemExit(main(
         ("headless", "timeout"),  # `timeout` signals the whole group: the broker dies too
         ("headless", "SIGTERM"),
         ("headless", "SIGINT"),
+        ("headless", "Ctrl-C"),  # the terminal signals the whole foreground group
         ("window", "SIGTERM"),
     ],
 )
@@ -180,14 +181,20 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
     assert brokers_in(tmp_path), demo.output
     if how == "timeout":
         os.killpg(demo.proc.pid, signal.SIGTERM)
+    elif how == "Ctrl-C":
+        os.killpg(demo.proc.pid, signal.SIGINT)
     else:
         demo.proc.send_signal(getattr(signal, how))
     took = demo.stopped_within(15)
     assert took is not None, f"still running 15 s after {how}:\n{demo.output}"
     assert demo.proc.returncode == 0, demo.output
-    name = "SIGTERM" if how == "timeout" else how
+    name = {"timeout": "SIGTERM", "Ctrl-C": "SIGINT"}.get(how, how)
     assert f"demo: stopping ({name})" in demo.output and "demo: stopped" in demo.output
     assert "Traceback" not in demo.output, demo.output
+    # A deliberate stop is no lost connection: the tables and the hub leave the broker
+    # before it stops.
+    for lost in ("offline", "lost the broker"):
+        assert lost not in demo.output, demo.output
     assert brokers_in(tmp_path) == []
     assert session_left(demo.proc.pid) == []
 
