@@ -119,6 +119,11 @@ class Conductor:
         history = competition.history(stage.name, table, event.game)
         return bool(history) and history[-1].record.report == event.report
 
+    def event_closed(self) -> bool:
+        """Whether the event is over (its last round closed): what ``HubStatus.closed`` says."""
+        competition = self.organizer.competition
+        return competition.created is not None and competition.event.phase is EventPhase.FINISHED
+
     # -- retained messages ----------------------------------------------------------------------
 
     def messages(self) -> list[Outgoing]:

@@ -134,6 +134,8 @@ class HubService:
         )
         self.organizer = Organizer(self.store, by="hub")
         self.conductor = Conductor(self.organizer, topics)
+        self._closed = self.conductor.event_closed()
+        """What the hub's status says: the event is closed (units may drop acked events)."""
         self._republish = threading.Event()
         self._republish.set()
         self.heartbeat = time.monotonic()
@@ -384,6 +386,16 @@ class HubService:
                 self.client.publish(out.topic, b"", 1, retain=True)
             self.client.publish(out.topic, out.payload, 1, retain=out.retain)
             self._count("conducted")
+        closed = self.conductor.event_closed()
+        if closed != self._closed:
+            self._closed = closed
+            log.info("hub: the event is %s", "closed" if closed else "open again")
+            self.client.publish(
+                self.topics.hub_status,
+                encode(self._hub_status(True, StatusReason.CONNECTED)),
+                1,
+                retain=True,
+            )
 
     def _commit(self, batch: Sequence[Received | Refused]) -> None:
         received = [item for item in batch if not isinstance(item, Refused)]
@@ -504,7 +516,9 @@ class HubService:
             )
 
     def _hub_status(self, online: bool, reason: StatusReason) -> HubStatus:
-        return HubStatus(v=PROTOCOL_VERSION, online=online, reason=reason, ts=time.time())
+        return HubStatus(
+            v=PROTOCOL_VERSION, online=online, reason=reason, ts=time.time(), closed=self._closed
+        )
 
 
 def _text(reason: str) -> str:

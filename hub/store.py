@@ -273,8 +273,8 @@ class IngestResult:
     logged: int = 0
     """Refusals only logged and counted (nobody to answer, or beyond the window)."""
     marks: dict[str, SourceMark] = field(default_factory=dict)
-    """Each source of the batch (events or set aside) after the commit, with its unit and
-    epoch."""
+    """Each source of the batch (events, set aside or beyond the window) after the
+    commit, with its unit and epoch; a source the store does not know has a mark of 0."""
     replaced: list[Replacement] = field(default_factory=list)
     """New journal epochs of units the store already knew (a unit replaced or wiped)."""
 
@@ -344,6 +344,10 @@ class EventStore:
                 if not self._in_window(source, env.seq):
                     self._log(result, _beyond_window(env.unit, env.seq, env.table), now)
                     result.beyond_window += 1
+                    # answered with the hub's mark: a unit ahead of it (a hub started
+                    # from a backup copy) sends again from there
+                    known = self._mark(source) or SourceMark(source, env.table, 0, 0, 0)
+                    result.marks[source] = replace(known, unit=env.unit, epoch=env.epoch)
                     continue
                 payload = _encoder.encode(env.event)
                 kind = _kind(env.event)

@@ -2,13 +2,16 @@
 
 SQLite in WAL mode with ``synchronous=FULL``: :meth:`Journal.record` appends the
 events with the next sequence numbers and replaces the stored clock state in one
-transaction, so after a crash the state and the events always agree. Entries stay
-until the hub acknowledges them (:meth:`Journal.acked`), then they are deleted: the
-hub's store is the record, and the journal stays small over a long day. An entry the
-hub refused (or holds in conflict with another copy) is never deleted: it moves to
-``set_aside`` with the hub's reason, for the judge, and the queue moves on. The last
-assigned ``seq`` is kept in a meta row, so sequence numbers are never reused even
-when every entry has been deleted.
+transaction, so after a crash the state and the events always agree. An entry the
+hub acknowledges (:meth:`Journal.acked`) is marked acked — every seq up to the
+``acked_upto`` meta row is — and **kept** until the hub says the event is closed
+(:meth:`Journal.prune_acked`): a spare hub started from a backup copy that misses the
+newest events asks the unit for them again (docs/protocol.md, "A hub that lost events"),
+and the unit still has them. A day keeps a few thousand entries (docs/deployment.md,
+"The hub Pi died"). An entry the hub refused (or holds in conflict with another copy)
+is never deleted: it moves to ``set_aside`` with the hub's reason, for the judge, and
+the queue moves on. The last assigned ``seq`` is kept in a meta row, so sequence
+numbers are never reused even when every entry has been deleted.
 
 Each journal file has an **epoch**, a random id made when the file is created and sent
 with every event: a spare unit with a fresh journal (or a unit whose card was wiped)
@@ -16,7 +19,7 @@ numbers its events from 1 again under the same unit id, and the hub tells the tw
 journals apart by their epochs instead of taking the new events for conflicts. A
 journal created by a release before epochs has the empty epoch and keeps it.
 
-Thread-safe: the unit loop records, the link thread reads and deletes; one
+Thread-safe: the unit loop records, the link thread reads and marks; one
 connection is shared under a lock.
 """
 
@@ -151,8 +154,9 @@ class Journal:
         return seqs
 
     def acked(self, upto_seq: int, refused: Sequence[int] = ()) -> int:
-        """The hub settled everything up to ``upto_seq``: drop those entries, except the
-        ``refused`` ones, which are set aside for the judge.
+        """The hub settled everything up to ``upto_seq``: mark those entries acked (kept
+        for a hub that loses them, until :meth:`prune_acked`), except the ``refused``
+        ones, which are set aside for the judge.
 
         Returns how many entries left the queue. An ack beyond the last seq this
         journal ever assigned is refused (it cannot be about this journal).
@@ -163,14 +167,26 @@ class Journal:
                 raise JournalError(
                     f"ack up to seq {upto_seq} but this journal has only assigned up to {last}"
                 )
-            if upto_seq <= int(self._meta("acked_upto") or 0):
+            before = int(self._meta("acked_upto") or 0)
+            if upto_seq <= before:
                 return 0
             for seq in refused:
                 if seq <= upto_seq:
                     self._set_aside(seq, "", "")
-            cur = self._db.execute("DELETE FROM entries WHERE seq <= ?", (upto_seq,))
+            left = int(
+                self._db.execute(
+                    "SELECT count(*) FROM entries WHERE seq > ? AND seq <= ?", (before, upto_seq)
+                ).fetchone()[0]
+            )
             self._set_meta("acked_upto", upto_seq)
-            return cur.rowcount
+            return left
+
+    def prune_acked(self) -> int:
+        """The event is closed: delete the acked entries (the unacked ones stay queued);
+        how many went."""
+        with self._lock, self._tx():
+            acked = int(self._meta("acked_upto") or 0)
+            return self._db.execute("DELETE FROM entries WHERE seq <= ?", (acked,)).rowcount
 
     def set_aside(self, seq: int, code: str, reason: str) -> bool:
         """The hub refused entry ``seq`` for ``reason``: keep it for the judge, out of the
@@ -187,14 +203,26 @@ class Journal:
 
     # -- reading (the link thread, the restart) ------------------------------------------
 
-    def pending(self, after: int = 0, limit: int | None = None) -> list[JournalEntry]:
-        """Unacked entries with ``seq > after``, in seq order (at most ``limit``)."""
+    def pending(self, after: int | None = None, limit: int | None = None) -> list[JournalEntry]:
+        """Entries with ``seq > after``, in seq order (at most ``limit``). Without ``after``:
+        the unacked ones; with an ``after`` below the acked mark, the acked entries still
+        kept after it too (what a hub that lost them asks for again)."""
         with self._lock:
+            start = int(self._meta("acked_upto") or 0) if after is None else after
             rows = self._db.execute(
                 "SELECT seq, ts, event FROM entries WHERE seq > ? ORDER BY seq LIMIT ?",
-                (after, -1 if limit is None else limit),
+                (start, -1 if limit is None else limit),
             ).fetchall()
         return [JournalEntry(int(s), float(t), bytes(e)) for s, t, e in rows]
+
+    def last_acked(self) -> JournalEntry | None:
+        """The newest acked entry still kept (what the unit shows a new hub it had)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT seq, ts, event FROM entries WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
+                (int(self._meta("acked_upto") or 0),),
+            ).fetchone()
+        return None if row is None else JournalEntry(int(row[0]), float(row[1]), bytes(row[2]))
 
     def load_state(self) -> bytes | None:
         with self._lock:
@@ -212,8 +240,19 @@ class Journal:
             return int(self._meta("acked_upto") or 0)
 
     def pending_count(self) -> int:
+        """Unacked entries."""
+        return self._count("seq > ?")
+
+    def kept_count(self) -> int:
+        """Acked entries still kept (until the event is closed)."""
+        return self._count("seq <= ?")
+
+    def _count(self, where: str) -> int:
+        """Entries matching ``where``, whose one parameter is the acked mark."""
         with self._lock:
-            return int(self._db.execute("SELECT count(*) FROM entries").fetchone()[0])
+            acked = int(self._meta("acked_upto") or 0)
+            sql = f"SELECT count(*) FROM entries WHERE {where}"
+            return int(self._db.execute(sql, (acked,)).fetchone()[0])
 
     def integrity_check(self) -> str:
         with self._lock:
@@ -233,6 +272,8 @@ class Journal:
             "UPDATE set_aside SET code = ?, reason = ? WHERE seq = ?", (code, reason, seq)
         ).rowcount:
             return True
+        if seq <= int(self._meta("acked_upto") or 0):
+            return False  # acknowledged as stored: kept as such, not the refused copy
         moved = self._db.execute(
             "INSERT OR IGNORE INTO set_aside (seq, ts, event, code, reason, at)"
             " SELECT seq, ts, event, ?, ?, ? FROM entries WHERE seq = ?",

@@ -7,12 +7,19 @@ thread-safe; everything the hub sends is decoded and handed to the loop through
 ``put`` (never applied here), together with :class:`~tablekit.unit.LinkStatus`
 on every connect and disconnect.
 
-Delivery (docs/protocol.md, "Durable delivery"): entries leave the journal only
+Delivery (docs/protocol.md, "Durable delivery"): entries leave the queue only
 when the hub's :class:`~tablekit.protocol.Ack` names them. After every connect,
 after the hub comes back online, on a resend request and when acks stop coming
 for ``retransmit_after`` seconds, the sender republishes from the first unacked
 seq, in order. At most ``window`` entries are outstanding at a time, so a long
 outage drains steadily instead of flooding paho's in-memory queue.
+
+A hub that lost events (a spare started from a backup copy; docs/protocol.md, "A hub
+that lost events"): acked entries stay in the journal until the hub's status says the
+event is closed. When the hub comes online and the unit has nothing unacked, it sends
+its newest acked entry once, so a hub that lacks it says so; an ack whose ``upto`` is
+below the journal's acked mark means the hub lost what it had acked, and the sender
+republishes from ``upto + 1`` out of the kept entries, as for a gap.
 """
 
 from __future__ import annotations
@@ -154,6 +161,12 @@ class TableLink:
         self._stopping = threading.Event()
         self._connected = False
         self._resend = True
+        self._probe = False
+        """Show the hub the newest acked entry (it came online; it may have lost it)."""
+        self._behind: int | None = None
+        """The hub's mark when its acks say it is behind the journal's acked mark."""
+        self._closed = False
+        """The hub said the event is closed: acked entries are deleted."""
         self._sent_upto = 0
         self._last_progress = time.monotonic()
         self._snapshot: bytes | None = None
@@ -322,20 +335,48 @@ class TableLink:
                 message.reason,
             )
             self._wake.set()
-        elif isinstance(message, HubStatus) and message.online:
+        elif isinstance(message, HubStatus):
+            self._on_hub_status(message)
+        self.put(message)
+
+    def _on_hub_status(self, status: HubStatus) -> None:
+        if status.closed and not self._closed:
+            pruned = self.journal.prune_acked()
+            log.info("link: the hub closed the event; %d acknowledged entries deleted", pruned)
+        if status.online:
+            self._closed = status.closed
             with self._lock:
                 self._resend = True
+                self._probe = True
             self._wake.set()
-        self.put(message)
 
     def _on_ack(self, ack: Ack) -> None:
         try:
+            marked = self.journal.acked_upto
             removed = self.journal.acked(ack.upto, ack.refused)
         except JournalError as err:
             log.error("link: ignored an ack for unit %s: %s", self.unit_id, err)
             return
+        if self._closed:
+            self.journal.prune_acked()
         with self._lock:
             if removed:
+                self._last_progress = time.monotonic()
+            if ack.upto >= marked:
+                self._behind = None
+            elif self._behind is None or ack.upto < self._behind:
+                log.warning(
+                    "link: the hub has only up to seq %d of the %d it acknowledged (a hub "
+                    "started from a backup?); sending it the rest again",
+                    ack.upto,
+                    marked,
+                )
+                self._behind = ack.upto
+                self._sent_upto = min(self._sent_upto, ack.upto)
+                self._last_progress = time.monotonic()
+                self.retransmits += 1
+            elif ack.upto > self._behind:
+                self._behind = ack.upto
                 self._last_progress = time.monotonic()
             if ack.resend_from is not None:
                 self._sent_upto = min(self._sent_upto, ack.resend_from - 1)
@@ -357,11 +398,14 @@ class TableLink:
 
     def _pump(self) -> None:
         while not self._stopping.is_set():
-            acked = self.journal.acked_upto
+            marked = self.journal.acked_upto
             now = time.monotonic()
             with self._lock:
                 if not self._connected:
                     return
+                # what the hub has: the journal's acked mark, or less after a hub lost events
+                acked = marked if self._behind is None else min(self._behind, marked)
+                probe, self._probe = self._probe, False
                 if self._resend:
                     self._resend = False
                     self._sent_upto = acked
@@ -378,13 +422,19 @@ class TableLink:
                 self._sent_upto = max(self._sent_upto, acked)
                 after = self._sent_upto
                 room = self.window - (after - acked)
+            topic = self.topics.events(self.table)
+            epoch = self.journal.epoch
+            if probe and after >= self.journal.last_seq:
+                newest = self.journal.last_acked()
+                if newest is not None:
+                    payload = envelope_payload(self.unit_id, self.table, newest, epoch)
+                    self.client.publish(topic, payload, qos=1)
+                    self.published += 1
             if room <= 0:
                 return
             entries = self.journal.pending(after=after, limit=room)
             if not entries:
                 return
-            topic = self.topics.events(self.table)
-            epoch = self.journal.epoch
             for entry in entries:
                 payload = envelope_payload(self.unit_id, self.table, entry, epoch)
                 self.client.publish(topic, payload, qos=1)

@@ -197,7 +197,7 @@ class UnitStatus(_Message, frozen=True):
     """Unit's wall time when composed (for a Last Will: when the unit connected)."""
 
 
-class HubStatus(_HubMessage, frozen=True):
+class HubStatus(_HubMessage, frozen=True, omit_defaults=True):
     """Retained online/offline status of the hub; the offline form is its Last Will."""
 
     online: bool
@@ -205,6 +205,9 @@ class HubStatus(_HubMessage, frozen=True):
     """``connected``, ``shutdown`` (a clean stop), ``lost`` (the Last Will)."""
     ts: Wall
     """Hub's wall time when composed."""
+    closed: bool = False
+    """The event is over (its last round closed): a unit may delete the events the hub
+    acknowledged, which it otherwise keeps for a hub that loses them."""
 
 
 # --- hub → unit ----------------------------------------------------------------------------

@@ -109,7 +109,10 @@ def journal_seqs(path: Path) -> tuple[int, int]:
     """(last seq assigned, entries still unacked)."""
     with sqlite3.connect(path, timeout=30) as conn:
         last = int(conn.execute("SELECT value FROM meta WHERE key='last_seq'").fetchone()[0])
-        pending = int(conn.execute("SELECT count(*) FROM entries").fetchone()[0])
+        acked = int(conn.execute("SELECT value FROM meta WHERE key='acked_upto'").fetchone()[0])
+        pending = int(  # acked entries stay until the event is closed
+            conn.execute("SELECT count(*) FROM entries WHERE seq > ?", (acked,)).fetchone()[0]
+        )
     return last, pending
 
 

@@ -37,7 +37,7 @@ def test_seqs_are_consecutive_and_survive_a_restart(tmp_path: Path) -> None:
     assert msgspec.json.decode(entries[2].event, type=MovePassed) == passed(3)
 
 
-def test_acked_entries_are_deleted_and_seqs_never_reused(tmp_path: Path) -> None:
+def test_acked_entries_leave_the_queue_and_seqs_are_never_reused(tmp_path: Path) -> None:
     j = Journal(tmp_path / "j.db", "u1")
     j.record([passed(m) for m in range(1, 6)])
     assert j.acked(3) == 3
@@ -166,3 +166,15 @@ def test_a_journal_before_epochs_keeps_the_empty_epoch(tmp_path: Path) -> None:
     entry = journal.pending(limit=1)[0]
     # so what it sends is what that release sent: no epoch field
     assert b"epoch" not in envelope_payload("table-01", 1, entry, journal.epoch)
+
+
+def test_acked_entries_are_kept_until_the_event_is_closed(tmp_path: Path) -> None:
+    j = Journal(tmp_path / "j.db", "u1")
+    j.record([passed(m) for m in range(1, 6)])
+    assert j.acked(3) == 3
+    assert (j.pending_count(), j.kept_count()) == (2, 3)
+    assert [e.seq for e in j.pending(after=1)] == [2, 3, 4, 5]  # what a hub that lost 2-3 gets
+    assert j.last_acked() == j.pending(after=2, limit=1)[0]
+    assert j.prune_acked() == 3
+    assert (j.pending_count(), j.kept_count(), j.last_acked()) == (2, 0, None)
+    assert [e.seq for e in j.pending(after=0)] == [4, 5]
