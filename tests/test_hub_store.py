@@ -107,12 +107,17 @@ def test_a_seq_beyond_the_window_is_refused_and_only_logged(tmp_path: Path) -> N
     store.ingest([env("table-01", 1)])
     r = store.ingest([env("table-01", 1 + WINDOW + 1), env("table-01", 2**53)])
     assert (r.inserted, r.beyond_window, r.logged) == (0, 2, 2)
-    assert r.marks == {} and store.mark("table-01").max_seq == 1  # type: ignore[union-attr]
+    assert store.mark("table-01").max_seq == 1  # type: ignore[union-attr]
+    # answered with the hub's mark: a unit ahead of a hub started from a backup copy
+    # sends again from there
+    assert r.marks["table-01"].contiguous == 1
     ok = store.ingest([env("table-01", 1 + WINDOW)])  # the edge of the window is in
     assert ok.inserted == 1 and ok.marks["table-01"].gap == 2
     [count] = store.refusal_counts()
     assert (count.code, count.table, count.count) == ("window", 1, 2)
     assert all("beyond the hub's acknowledged mark" in r.reason for r in store.refusal_log())
+    unknown = store.ingest([env("table-09", 1 + WINDOW + 5)]).marks["table-09"]
+    assert (unknown.contiguous, unknown.max_seq) == (0, 0)  # a unit it knows nothing of
 
 
 def test_a_conflict_keeps_both_copies_and_is_never_acked_as_stored(tmp_path: Path) -> None:
