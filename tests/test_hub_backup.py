@@ -7,7 +7,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from hub.backup import StoreBackup, read_status, status_lines, status_path
+from hub.backup import BackupStatus, StoreBackup, read_status, status_lines, status_path
 from hub.store import EventStore
 from tablekit.clock import MovePassed
 from tablekit.protocol import PROTOCOL_VERSION, EventEnvelope
@@ -65,8 +65,12 @@ def test_an_unmounted_stick_is_shown_and_retried_and_never_stops_the_hub(tmp_pat
     store.ingest([envelope(1)])
     backup = StoreBackup(db, target, interval=0.2)
     backup.start()
-    wait_until(lambda: backup.status().failures >= 1, 10, "the failure noticed")
-    status = read_status(db)
+    def failure_shown() -> BackupStatus | None:
+        shown = read_status(db)  # what the organizer's commands read
+        return shown if shown is not None and shown.failures >= 1 else None
+
+    wait_until(failure_shown, 10, "the failure shown in the status file")
+    status = failure_shown()
     assert status is not None and "does not exist (is the stick mounted?)" in status.error
     lines = status_lines(status, time.time())
     assert "no copy made yet" in lines[0] and lines[1].startswith("BACKUP FAILING")
