@@ -96,11 +96,14 @@ def assigned(journal: Path) -> int:
 
 
 def unacked_up_to(journal: Path, seq: int) -> int | None:
-    """Entries up to ``seq`` not yet acked (None while the journal is being made)."""
+    """Entries up to ``seq`` not yet acked (None while the journal is being made); acked
+    ones stay in the journal until the event is closed."""
     try:
         with contextlib.closing(sqlite3.connect(journal, timeout=30)) as conn:
-            sql = "SELECT count(*) FROM entries WHERE seq <= ?"
-            return int(conn.execute(sql, (seq,)).fetchone()[0])
+            row = conn.execute("SELECT value FROM meta WHERE key='acked_upto'").fetchone()
+            acked = 0 if row is None else int(row[0])
+            sql = "SELECT count(*) FROM entries WHERE seq > ? AND seq <= ?"
+            return int(conn.execute(sql, (acked, seq)).fetchone()[0])
     except sqlite3.DatabaseError:
         return None
 
