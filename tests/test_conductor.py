@@ -274,3 +274,23 @@ def test_the_round_names_the_tables_that_have_finished_before_their_answers(
     [(_, record)] = conductor.judge(submission(1, 1, 4, seq=6))
     org.record(record)
     assert finished() == (1, 2)
+
+
+
+def test_the_event_is_closed_once_its_last_round_is(tmp_path: Path) -> None:
+    org, conductor = event(tmp_path, Clock())
+    stages = len(org.competition.format.stages)
+    for round_no in range(1, stages + 1):
+        if round_no > 1:
+            org.draw(seed=round_no + 10)
+        org.start_round()
+        stage = org.competition.event.stages_played[-1]
+        for table in org.competition.event.seating(stage):
+            for game in (1, 2):
+                report = submission(
+                    table.number, game, len(table.players), seq=1, round_no=round_no
+                ).event.report
+                org.enter_result(table.number, report)
+        assert not conductor.event_closed()  # a round is still open
+        org.close_round()
+        assert conductor.event_closed() == (round_no == stages)  # what HubStatus.closed says
