@@ -29,8 +29,8 @@ from collections.abc import Sequence
 from gpiozero.pins.mock import MockFactory
 from measure import WatchedPin, percentiles
 
-from tablekit.clock import AnyClockEvent, MoveClock, MoveTimedOut
 from tablekit.config import parse_config
+from tablekit.core.clock import AnyClockEvent, MoveClock, MoveTimedOut
 from tablekit.hardware import GpioInputs, GpioOutputs
 from tablekit.unit import Quit, TableUnit
 

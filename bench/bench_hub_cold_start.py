@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 from hub.store import EventStore
-from tablekit.clock import ClockPaused, MovePassed, PauseReason
-from tablekit.protocol import envelope, unit_id_of
-from tablekit.seats import SEATS
+from tablekit.core.clock import ClockPaused, MovePassed, PauseReason
+from tablekit.core.protocol import envelope, unit_id_of
+from tablekit.core.seats import SEATS
 
 
 def build(path: Path, total: int, units: int = 200) -> float:

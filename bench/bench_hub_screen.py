@@ -33,7 +33,7 @@ import pygame
 
 from hub.hall import HallView, ResultState, TableCell, sample_hall
 from hub.screen import FRAME_RATE, HallScreen
-from tablekit.clock import PauseReason, Phase
+from tablekit.core.clock import PauseReason, Phase
 
 CHANGES_PER_SECOND = 4.0
 

@@ -22,11 +22,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from tablekit.clock import MovePassed
+from tablekit.core.clock import MovePassed
+from tablekit.core.protocol import Topics, encode, envelope, unit_id_of
+from tablekit.core.seats import SEATS
 from tablekit.journal import new_epoch
 from tablekit.link import no_delay
-from tablekit.protocol import Topics, encode, envelope, unit_id_of
-from tablekit.seats import SEATS
 
 TOPICS = Topics("bench", "ingest")
 

@@ -22,11 +22,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from tablekit.clock import ClockRules, MoveClock
 from tablekit.config import LinkSettings
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.protocol import Topics, unit_id_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import Topics, unit_id_of
 
 RECORDS: list[float] = []
 COMMITS: list[float] = []

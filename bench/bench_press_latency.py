@@ -26,8 +26,8 @@ from gpiozero import Button as GpioButton
 from gpiozero.pins.mock import MockFactory
 from measure import WatchedPin, percentiles
 
-from tablekit.clock import MoveClock, Phase
 from tablekit.config import parse_config
+from tablekit.core.clock import MoveClock, Phase
 from tablekit.hardware import GpioInputs, GpioOutputs
 from tablekit.unit import Quit, TableUnit
 

@@ -36,9 +36,9 @@ from hub.tournament import Player, met_pairs
 from hub.tournament.presets import school
 from hub.tournament.seating import count_repeats, fill_tables, table_sizes
 from hub.tournament.standings import Standings
-from tablekit.rulesets import get_ruleset
-from tablekit.scoring import GameEnding, GameReport, RackReport, score_game
-from tablekit.seats import seats_for
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import GameEnding, GameReport, RackReport, score_game
+from tablekit.core.seats import seats_for
 
 T = TypeVar("T")
 

@@ -33,6 +33,8 @@ from contextlib import closing, suppress
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from tablekit.core.errors import KitError
+
 log = logging.getLogger("hub.backup")
 
 DEFAULT_INTERVAL = 3.0
@@ -44,7 +46,7 @@ REPEAT_LOG = 60.0
 """Seconds before the same failure is logged again (it is counted every time)."""
 
 
-class BackupError(RuntimeError):
+class BackupError(KitError, RuntimeError):
     """A copy could not be made; the message says why."""
 
 

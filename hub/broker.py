@@ -24,13 +24,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
+from tablekit.core.errors import KitError
+
 log = logging.getLogger(__name__)
 
 MQTT_V311 = 4
 MQTT_V5 = 5
 
 
-class BrokerError(RuntimeError):
+class BrokerError(KitError, RuntimeError):
     """A broker could not be started."""
 
 

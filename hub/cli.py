@@ -141,14 +141,22 @@ from hub.tournament import (
     league_scheme_for,
     preset_name,
 )
-from hub.tournament.names import check_surname
-from tablekit.clock import PauseReason
-from tablekit.clock import Phase as ClockPhase
+from tablekit.core.clock import PauseReason
+from tablekit.core.clock import Phase as ClockPhase
+from tablekit.core.errors import KitError
+from tablekit.core.names import check_surname
+from tablekit.core.protocol import (
+    DecodeError,
+    Kind,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    decode_topic,
+)
+from tablekit.core.rulesets import Ruleset, RulesetError, load_rulesets
+from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport, ScoreError
+from tablekit.core.seats import SEATS, Seat, SeatCountError, seats_for
 from tablekit.link import read_secret
-from tablekit.protocol import DecodeError, Kind, TableSnapshot, Topics, UnitStatus, decode_topic
-from tablekit.rulesets import Ruleset, RulesetError, load_rulesets
-from tablekit.scoring import GameEnding, GameReport, Opening, RackReport, ScoreError
-from tablekit.seats import SEATS, Seat, SeatCountError, seats_for
 
 PROG = "rummikub"
 DEFAULT_DB = "rummikub-event.sqlite3"
@@ -171,7 +179,7 @@ seat order. A value is the sum of the tiles left, then j per joker left, then np
 """
 
 
-class CliError(Exception):
+class CliError(KitError):
     """Bad input on the command line: the message is the one line the user sees."""
 
 

@@ -43,10 +43,11 @@ from hub.tournament import (
     replay_draws,
 )
 from hub.tournament import Phase as EventPhase
-from tablekit.protocol import AssignedRules, Assignment, SeatAssignment
-from tablekit.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
-from tablekit.scoring import GameReport, GameScore, ScoreError, score_game
-from tablekit.seats import Seat, seats_for
+from tablekit.core.errors import KitError
+from tablekit.core.protocol import AssignedRules, Assignment, SeatAssignment
+from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
+from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
+from tablekit.core.seats import Seat, seats_for
 
 PROVISIONAL_LEAGUE = "league-top32"
 """Accepts 8–32 players: the automatic league scheme registers under it."""
@@ -55,7 +56,7 @@ PROVISIONAL_LEAGUE = "league-top32"
 log = logging.getLogger("hub.competition")
 
 
-class CompetitionError(ValueError):
+class CompetitionError(KitError, ValueError):
     """A record or command that does not fit the event as it stands."""
 
 

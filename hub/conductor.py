@@ -30,7 +30,7 @@ from hub.competition import (
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
 from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
-from tablekit.protocol import (
+from tablekit.core.protocol import (
     PROTOCOL_VERSION,
     Broadcast,
     BroadcastKind,
@@ -48,8 +48,8 @@ from tablekit.protocol import (
     encode,
     idle_assignment,
 )
-from tablekit.result_entry import ResultSubmitted
-from tablekit.seats import seats_for
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.seats import seats_for
 
 log = logging.getLogger("hub.conductor")
 

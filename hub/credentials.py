@@ -53,7 +53,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from tablekit.protocol import MAX_BOARD_PAYLOAD, MAX_PAYLOAD, MAX_TABLE, Topics
+from tablekit.core.errors import KitError
+from tablekit.core.protocol import MAX_BOARD_PAYLOAD, MAX_PAYLOAD, MAX_TABLE, Topics
 
 PBKDF2_ITERATIONS: Final = 101
 """What ``mosquitto_passwd`` 2.0 writes (``$7$101$…``); Mosquitto reads the count."""
@@ -79,7 +80,7 @@ _SECRET_ALPHABET: Final = frozenset(
 )
 
 
-class CredentialsError(ValueError):
+class CredentialsError(KitError, ValueError):
     """Bad options or an unusable bundle directory; the message says what is wrong."""
 
 
@@ -285,7 +286,7 @@ def broker_config(settings: BrokerSettings = BrokerSettings()) -> str:
         "connection_messages true",
         "log_timestamp_format %Y-%m-%dT%H:%M:%S",
         "",
-        f"# Table messages are at most {MAX_PAYLOAD} bytes (tablekit/protocol.py MAX_PAYLOAD);",
+        f"# Table messages are at most {MAX_PAYLOAD} bytes (protocol MAX_PAYLOAD);",
         f"# the hub's standings and seating boards up to {MAX_BOARD_PAYLOAD}, plus",
         f"# {HEADER_ALLOWANCE} for the topic and headers. A bigger packet disconnects its sender.",
         f"max_packet_size {MAX_PACKET_SIZE}",

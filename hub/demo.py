@@ -11,7 +11,7 @@ otherwise as a live summary in the terminal plus numbered PNG snapshots of the s
 By default the event is short (:data:`SHORT`: the school preset's first two rounds,
 short games at a quick pace, a few minutes in all); ``--full`` plays the preset's
 whole event at the full-length pace (:data:`FULL`). SIGTERM and SIGINT stop it, and
-everything it started, whatever the display (:mod:`tablekit.stopping`).
+everything it started, whatever the display (:mod:`tablekit.shared.stopping`).
 """
 
 from __future__ import annotations
@@ -54,9 +54,9 @@ from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
-from tablekit.protocol import Topics
-from tablekit.rulesets import Ruleset, get_ruleset
-from tablekit.stopping import stop_on_signals
+from tablekit.core.protocol import Topics
+from tablekit.core.rulesets import Ruleset, get_ruleset
+from tablekit.shared.stopping import stop_on_signals
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
 

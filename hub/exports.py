@@ -41,8 +41,8 @@ from hub.tournament import (
     split_scope,
     ties_by_name,
 )
-from tablekit.scoring import Opening
-from tablekit.seats import seats_for, starting_seat
+from tablekit.core.scoring import Opening
+from tablekit.core.seats import seats_for, starting_seat
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 Everything here takes ``now`` (wall time, Unix seconds, on the hub's clock) from the
 caller. The MQTT shell (:mod:`hub.screen_feed`) builds a :class:`HallView` from the
 retained table snapshots, statuses, assignments and the hub's round, standings and
-seating messages (all defined in :mod:`tablekit.protocol`); the renderer
+seating messages (all defined in :mod:`tablekit.core.protocol`); the renderer
 (:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows anything about tiles —
 clocks, names, states and scores only.
 
@@ -39,9 +39,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from hub.tournament.names import name_order
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import (
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.names import name_order
+from tablekit.core.protocol import (
     PROTOCOL_VERSION,
     RoundInfo,
     SeatingBoard,

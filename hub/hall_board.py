@@ -1,6 +1,6 @@
 """The hall check board: which tables are online, checked and ready before the first round.
 
-Each unit's hall check (``tablekit.hallcheck``) reaches the hub as a ``hall_checked``
+Each unit's hall check (``tablekit.core.hallcheck``) reaches the hub as a ``hall_checked``
 event in its store; whether a unit is online comes from the broker's retained status
 messages (a :class:`hub.live.LiveView`), when the organizer asks the broker. Pure
 functions over those: the organizer sees the board and decides; the kit only informs.
@@ -15,8 +15,8 @@ from hub.competition import Competition
 from hub.live import LiveView
 from hub.store import EventStore
 from hub.tournament.seating import table_sizes
-from tablekit.hallcheck import STEP_WORDS, CheckResult, HallChecked
-from tablekit.seats import MIN_SEATS
+from tablekit.core.hallcheck import STEP_WORDS, CheckResult, HallChecked
+from tablekit.core.seats import MIN_SEATS
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from tablekit.clock import PauseReason
-from tablekit.protocol import StatusReason, TableSnapshot, UnitStatus
+from tablekit.core.clock import PauseReason
+from tablekit.core.protocol import StatusReason, TableSnapshot, UnitStatus
 from tablekit.view import clock_word
 
 

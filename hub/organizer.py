@@ -64,11 +64,11 @@ from hub.tournament import (
     lot_order,
     preset,
 )
-from hub.tournament.names import check_surname, full_name, split_name
-from tablekit.clock import GameStarted
-from tablekit.rulesets import Ruleset
-from tablekit.scoring import GameReport
-from tablekit.seats import Seat
+from tablekit.core.clock import GameStarted
+from tablekit.core.names import check_surname, full_name, split_name
+from tablekit.core.rulesets import Ruleset
+from tablekit.core.scoring import GameReport
+from tablekit.core.seats import Seat
 
 log = logging.getLogger("hub.organizer")
 

@@ -53,7 +53,8 @@ from pathlib import Path
 import charset_normalizer
 
 from hub.tournament import Player
-from hub.tournament.names import full_name
+from tablekit.core.errors import KitError
+from tablekit.core.names import full_name
 
 NAME_ALIASES = frozenset(
     {
@@ -101,7 +102,7 @@ DETECT_SAMPLE = 65_536
 apart, and the time it takes does not grow with the file."""
 
 
-class PlayersCsvError(ValueError):
+class PlayersCsvError(KitError, ValueError):
     """The file cannot be imported; the message names the file, line and field."""
 
 

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from tablekit import fonts
+from tablekit.core.errors import KitError
 
 
-class PrintError(RuntimeError):
+class PrintError(KitError, RuntimeError):
     """PDF output is not available on this machine; the message says what to install."""
 
 

@@ -15,13 +15,13 @@ Two parts, like the rest of the kit:
   is logged with the broker's reason, counted (``refused``) and retried, never raised.
 
 Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined in
-:mod:`tablekit.protocol` (:meth:`~tablekit.protocol.Topics.screen_filters`):
+:mod:`tablekit.core.protocol` (:meth:`~tablekit.core.protocol.Topics.screen_filters`):
 ``{base}/table/+/state`` and ``…/status`` (units), ``{base}/hub/table/+/assign`` and
 ``…/result`` (hub → units), and the four hub → screen messages ``{base}/hub/round``
-(:class:`~tablekit.protocol.RoundInfo`), ``{base}/hub/progress``
-(:class:`~tablekit.protocol.RoundProgress`: the tables that have finished the round),
-``{base}/hub/standings`` (:class:`~tablekit.protocol.StandingsBoard`) and
-``{base}/hub/seating`` (:class:`~tablekit.protocol.SeatingBoard`).
+(:class:`~tablekit.core.protocol.RoundInfo`), ``{base}/hub/progress``
+(:class:`~tablekit.core.protocol.RoundProgress`: the tables that have finished the round),
+``{base}/hub/standings`` (:class:`~tablekit.core.protocol.StandingsBoard`) and
+``{base}/hub/seating`` (:class:`~tablekit.core.protocol.SeatingBoard`).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.hall import HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import (
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.protocol import (
     Assignment,
     Cleared,
     DecodeError,

@@ -35,9 +35,10 @@ from hub.tournament import (
     seeding_statement,
     table_sizes,
 )
+from tablekit.core.errors import KitError
 
 
-class SeasonError(ValueError):
+class SeasonError(KitError, ValueError):
     """An event file that cannot count for the season; the message names the file."""
 
 

@@ -48,9 +48,10 @@ from typing import Any
 
 import msgspec
 
-from tablekit.clock import MovePassed
-from tablekit.durable import open_durable, transaction
-from tablekit.protocol import WINDOW, AnyUnitEvent, EventEnvelope
+from tablekit.core.clock import MovePassed
+from tablekit.core.errors import KitError
+from tablekit.core.protocol import WINDOW, AnyUnitEvent, EventEnvelope
+from tablekit.shared.durable import open_durable, transaction
 
 HUB_SOURCE = "hub"
 SCHEMA_VERSION = 1
@@ -141,7 +142,7 @@ _event_decoder: msgspec.json.Decoder[AnyUnitEvent] = msgspec.json.Decoder(AnyUni
 _encoder = msgspec.json.Encoder()
 
 
-class StoreError(RuntimeError):
+class StoreError(KitError, RuntimeError):
     """The store file cannot be used (wrong schema, corrupt)."""
 
 
@@ -328,8 +329,8 @@ class EventStore:
         submitted result), stored in the same commit: an event and its answer are kept
         together or not at all, and a replayed event is never answered twice.
 
-        The envelopes' identity is already checked (``tablekit.protocol.check_identity``).
-        A seq beyond the unit's contiguous mark plus :data:`~tablekit.protocol.WINDOW` is
+        The envelopes' identity is already checked (``tablekit.core.protocol.check_identity``).
+        A seq beyond the unit's contiguous mark plus :data:`~tablekit.core.protocol.WINDOW` is
         refused and only logged; one already stored with other content is set aside as a
         conflict (both copies kept, the unit told). ``refused`` are messages the caller
         refused: with a unit and seq within the window they are set aside and answered,

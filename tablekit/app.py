@@ -21,12 +21,12 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from tablekit.bot import BotStyle, TableBot
-from tablekit.clock import MoveClock
 from tablekit.config import ConfigError, UnitConfig, load_config
+from tablekit.core.clock import MoveClock
 from tablekit.journal import Journal, JournalError
 from tablekit.printer import TerminalPrinter
-from tablekit.sdnotify import Notifier
-from tablekit.stopping import keep_signals_from_sdl, stop_on_signals
+from tablekit.shared.sdnotify import Notifier
+from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 from tablekit.unit import Output, Quit, TableUnit
 from tablekit.view import TableView
 

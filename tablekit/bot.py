@@ -15,11 +15,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from tablekit.clock import PauseReason, Phase
 from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.hallcheck import CheckStep, CheckView
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.hallcheck import CheckStep, CheckView
+from tablekit.core.scoring import GameEnding
 from tablekit.result_entry import Step
-from tablekit.scoring import GameEnding
 from tablekit.unit import KeyPress, MenuChoice
 from tablekit.view import TableView
 

@@ -19,12 +19,13 @@ from typing import Any, Literal
 
 import msgspec
 
-from tablekit.clock import ClockRules
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
-from tablekit.protocol import unit_id_of
+from tablekit.core.clock import ClockRules
+from tablekit.core.errors import KitError
+from tablekit.core.protocol import unit_id_of
 
 
-class ConfigError(ValueError):
+class ConfigError(KitError, ValueError):
     """A config file that cannot be used; the message names the file and field."""
 
 

@@ -17,7 +17,7 @@ entry opens; ``-`` the bank is empty — the last lap starts. The judge menu kee
 for disputes. Before a game (READY) a digit 1–4 chooses the seat that starts it (1 = A);
 the judge menu's "Starting seat: next" does the same on a unit without a keypad.
 
-While a hall check runs (:mod:`tablekit.hallcheck`) every press and key goes to it.
+While a hall check runs (:mod:`tablekit.core.hallcheck`) every press and key goes to it.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from typing import Final
 
 import msgspec
 
-from tablekit.clock import (
+from tablekit.core.clock import (
     AnyClockEvent,
     ClockError,
     LastLapSource,
@@ -37,10 +37,10 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.hallcheck import HallCheck, HallChecked
+from tablekit.core.hallcheck import HallCheck, HallChecked
+from tablekit.core.scoring import GameEnding, Opening
+from tablekit.core.seats import next_seat
 from tablekit.result_entry import ResultEntry, Step
-from tablekit.scoring import GameEnding, Opening
-from tablekit.seats import next_seat
 
 ControlEvent = AnyClockEvent | HallChecked
 """What the controls produce: the clock's events and a hall check's outcome."""

@@ -24,7 +24,8 @@ from typing import Any
 
 import msgspec
 
-from tablekit.clock import (
+from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
+from tablekit.core.clock import (
     ClockRules,
     ClockState,
     GameEndReason,
@@ -32,12 +33,11 @@ from tablekit.clock import (
     Phase,
     StarterSource,
 )
-from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
-from tablekit.hallcheck import STEP_WORDS, STEPS, CheckResult, CheckStep, CheckView, HallCheck
+from tablekit.core.hallcheck import STEP_WORDS, STEPS, CheckResult, CheckStep, CheckView, HallCheck
+from tablekit.core.rulesets import Ruleset, get_ruleset
+from tablekit.core.scoring import GameEnding, Opening, SeatScore
+from tablekit.core.seats import Seat, next_seat
 from tablekit.result_entry import EntryView, Key, RackEntry, ResultEntry, Step
-from tablekit.rulesets import Ruleset, get_ruleset
-from tablekit.scoring import GameEnding, Opening, SeatScore
-from tablekit.seats import Seat, next_seat
 from tablekit.view import TableView
 
 Colour = tuple[int, int, int]

@@ -37,7 +37,8 @@ from typing import Any
 
 import msgspec
 
-from tablekit.durable import open_durable, transaction
+from tablekit.core.errors import KitError
+from tablekit.shared.durable import open_durable, transaction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -64,7 +65,7 @@ CREATE TABLE IF NOT EXISTS state (
 _encoder = msgspec.json.Encoder()
 
 
-class JournalError(RuntimeError):
+class JournalError(KitError, RuntimeError):
     """The journal file belongs to another unit or cannot be used."""
 
 
@@ -85,13 +86,13 @@ class SetAsideEntry:
     ts: float
     event: bytes
     code: str
-    """The hub's refusal code (``tablekit.protocol.RefusalCode``); empty until it arrives."""
+    """The hub's refusal code (``tablekit.core.protocol.RefusalCode``); empty until it arrives."""
     reason: str
 
 
 def new_epoch() -> str:
     """A fresh journal epoch: 12 random lowercase hex digits
-    (``tablekit.protocol.EPOCH_PATTERN``)."""
+    (``tablekit.core.protocol.EPOCH_PATTERN``)."""
     return secrets.token_hex(6)
 
 

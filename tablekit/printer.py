@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
-from tablekit.clock import Phase
+from tablekit.core.clock import Phase
 from tablekit.view import TableView
 
 

@@ -48,8 +48,9 @@ from typing import Final
 
 import msgspec
 
-from tablekit.rulesets import Ruleset
-from tablekit.scoring import (
+from tablekit.core.errors import KitError
+from tablekit.core.rulesets import Ruleset
+from tablekit.core.scoring import (
     JOKERS_PER_TABLE,
     GameEnding,
     GameNumberError,
@@ -63,7 +64,7 @@ from tablekit.scoring import (
     validate_rack,
     validate_racks,
 )
-from tablekit.seats import Seat, SeatCountError, seats_for
+from tablekit.core.seats import Seat, SeatCountError, seats_for
 
 
 class Key(enum.StrEnum):
@@ -147,32 +148,7 @@ class EntryView(msgspec.Struct, frozen=True):
     """Jokers typed with ``+`` for the seat being entered (ENTER takes them with the tiles)."""
 
 
-class ResultSubmitted(
-    msgspec.Struct,
-    frozen=True,
-    tag="result_submitted",
-    tag_field="type",
-    forbid_unknown_fields=True,
-):
-    """The table's confirmed result, journalled and sent to the hub like a clock event.
-
-    The hub scores ``report`` itself (it never trusts points computed by a unit) and
-    answers with a result ack naming ``game``.
-    """
-
-    game: int
-    move: int
-    """Moves played in the game (for the record)."""
-    report: GameReport
-    judge_override: bool = False
-    """True: the judge accepted the shown score on the players' behalf (not every seat
-    confirmed it); false: every seat confirmed it."""
-    round: int = 0
-    """The hub's round the game belongs to (from its assignment; 0: none). A result
-    delivered late, after the hub moved on, is refused instead of landing in another round."""
-
-
-class EntryStateError(RuntimeError):
+class EntryStateError(KitError, RuntimeError):
     """The shell reported a hub answer that does not fit the flow's step."""
 
 

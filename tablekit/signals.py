@@ -34,9 +34,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from tablekit.clock import ClockState, PauseReason, Phase
 from tablekit.config import BuzzerSettings
-from tablekit.hallcheck import BEEP_PERIOD, SWEEP_PERIOD, CheckResult, CheckStep, CheckView
+from tablekit.core.clock import ClockState, PauseReason, Phase
+from tablekit.core.hallcheck import BEEP_PERIOD, SWEEP_PERIOD, CheckResult, CheckStep, CheckView
 from tablekit.view import TableView
 
 RGB = tuple[float, float, float]

@@ -18,7 +18,8 @@ from typing import Protocol
 
 import msgspec
 
-from tablekit.clock import (
+from tablekit.controls import ButtonEdge, JudgeAction, TableControls
+from tablekit.core.clock import (
     AnyClockEvent,
     ClockRules,
     ClockState,
@@ -29,9 +30,8 @@ from tablekit.clock import (
     MoveClock,
     Phase,
 )
-from tablekit.controls import ButtonEdge, JudgeAction, TableControls
-from tablekit.hallcheck import HallChecked
-from tablekit.protocol import (
+from tablekit.core.hallcheck import HallChecked
+from tablekit.core.protocol import (
     Ack,
     Assignment,
     Broadcast,
@@ -40,10 +40,11 @@ from tablekit.protocol import (
     Refusal,
     ResultAck,
 )
-from tablekit.result_entry import EntryView, Key, ResultEntry, ResultSubmitted, Step
-from tablekit.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
-from tablekit.scoring import GameEnding
-from tablekit.seats import Seat
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
+from tablekit.core.scoring import GameEnding
+from tablekit.core.seats import Seat
+from tablekit.result_entry import EntryView, Key, ResultEntry, Step
 from tablekit.view import TableView
 
 UnitEvent = AnyClockEvent | ResultSubmitted | HallChecked

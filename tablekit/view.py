@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tablekit.clock import ClockState, PauseReason, Phase
 from tablekit.controls import JudgeMenu, TableAsk
-from tablekit.hallcheck import CheckView
+from tablekit.core.clock import ClockState, PauseReason, Phase
+from tablekit.core.hallcheck import CheckView
+from tablekit.core.seats import Seat
 from tablekit.result_entry import EntryView, Step
-from tablekit.seats import Seat
 
 _ENTRY_WORDS = {
     Step.TILES: "ENTER RESULT",

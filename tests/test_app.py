@@ -19,12 +19,12 @@ from running import Running
 from xwd import screenshot
 
 from tablekit.app import build
-from tablekit.clock import MovePassed
 from tablekit.config import parse_config
+from tablekit.core.clock import MovePassed
+from tablekit.core.seats import Seat
 from tablekit.display_layout import GREEN
 from tablekit.journal import Journal
-from tablekit.sdnotify import Notifier
-from tablekit.seats import Seat
+from tablekit.shared.sdnotify import Notifier
 
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
 

@@ -14,8 +14,8 @@ from test_cli_support import Cli, play_round
 
 from hub import cli
 from hub.cli import main
-from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
-from tablekit.seats import Seat
+from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
+from tablekit.core.seats import Seat
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from hub import cli
 from hub.broker import MosquittoBroker, free_port
 from hub.live import LiveView
 from hub.service import publish_once
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import (
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.protocol import (
     PROTOCOL_VERSION,
     StatusReason,
     TableSnapshot,
@@ -23,7 +23,7 @@ from tablekit.protocol import (
     UnitStatus,
     encode,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 NOW = 1_750_000_000.0
 TOPICS = Topics("hall", "cup26")

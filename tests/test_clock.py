@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablekit.clock import (
+from tablekit.core.clock import (
     ClockError,
     ClockPaused,
     ClockResumed,
@@ -26,7 +26,7 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 
 def started(seats: int = 4, move_seconds: float = 40.0, at: float = 0.0) -> MoveClock:

@@ -21,9 +21,9 @@ from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import MissingResultsError, Player, RoundStateError
 from hub.tournament import Phase as EventPhase
-from tablekit.rulesets import Ruleset
-from tablekit.scoring import GameEnding, GameReport, Opening, RackReport
-from tablekit.seats import Seat, seats_for
+from tablekit.core.rulesets import Ruleset
+from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
+from tablekit.core.seats import Seat, seats_for
 
 
 class Clock:

@@ -9,7 +9,7 @@ from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.protocol import (
+from tablekit.core.protocol import (
     Assignment,
     Broadcast,
     BroadcastKind,
@@ -23,9 +23,9 @@ from tablekit.protocol import (
     decode,
     decode_retained,
 )
-from tablekit.result_entry import ResultSubmitted
-from tablekit.scoring import GameEnding, GameReport, RackReport
-from tablekit.seats import seats_for
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.seats import seats_for
 
 TOPICS = Topics("hall", "cup")
 
@@ -109,8 +109,8 @@ def test_a_bad_result_is_rejected_with_the_reason(tmp_path: Path) -> None:
 
 
 def test_clock_events_need_no_verdict(tmp_path: Path) -> None:
-    from tablekit.clock import MovePassed
-    from tablekit.seats import Seat
+    from tablekit.core.clock import MovePassed
+    from tablekit.core.seats import Seat
 
     _, conductor = event(tmp_path, Clock())
     env = EventEnvelope(

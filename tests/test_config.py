@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablekit.clock import ClockRules
 from tablekit.config import (
     BCM_TO_BOARD,
     BOARD_TO_BCM,
@@ -27,6 +26,7 @@ from tablekit.config import (
 from tablekit.config import (
     main as config_main,
 )
+from tablekit.core.clock import ClockRules
 
 
 def error_of(text: str) -> str:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from tablekit.clock import (
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk, TableControls
+from tablekit.core.clock import (
     ClockPaused,
     ClockResumed,
     ClockRules,
@@ -19,8 +20,7 @@ from tablekit.clock import (
     Phase,
     StarterSource,
 )
-from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk, TableControls
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 
 def controls() -> TableControls:

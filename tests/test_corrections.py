@@ -16,10 +16,10 @@ from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.clock import GameStarted
-from tablekit.protocol import Assignment, EventEnvelope, Topics, decode
-from tablekit.scoring import GameEnding, GameReport
-from tablekit.seats import Seat
+from tablekit.core.clock import GameStarted
+from tablekit.core.protocol import Assignment, EventEnvelope, Topics, decode
+from tablekit.core.scoring import GameEnding, GameReport
+from tablekit.core.seats import Seat
 
 
 def championship_at_the_semifinal(tmp_path: Path) -> Cli:

@@ -23,7 +23,7 @@ from hub.broker import free_port, wait_for_port
 from hub.demo import FULL, SHORT, Demo, build_parser, demo_format, demo_ruleset, fill_length
 from hub.organizer import Organizer
 from hub.store import EventStore
-from tablekit.rulesets import BUILTIN, BigPointScheme
+from tablekit.core.rulesets import BUILTIN, BigPointScheme
 
 
 @pytest.mark.parametrize("broker", ["mosquitto", "embedded"])

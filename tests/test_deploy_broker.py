@@ -45,11 +45,9 @@ from hub.credentials import (
 )
 from hub.screen_feed import ScreenFeed
 from hub.service import HubService, parse_broker
-from tablekit.clock import ClockRules, MoveClock
 from tablekit.config import parse_config
-from tablekit.journal import Journal
-from tablekit.link import TableLink
-from tablekit.protocol import (
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.protocol import (
     MAX_BOARD_PAYLOAD,
     MAX_PAYLOAD,
     Assignment,
@@ -62,7 +60,9 @@ from tablekit.protocol import (
     envelope,
     snapshot_of,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 
 pytestmark = pytest.mark.mqtt
 

@@ -20,8 +20,8 @@ import pygame
 import pytest
 
 from tablekit import display_layout as dl
-from tablekit.clock import PauseReason, Phase
 from tablekit.controls import JudgeMenu
+from tablekit.core.clock import PauseReason, Phase
 from tablekit.display import (
     Renderer,
     TableScreen,

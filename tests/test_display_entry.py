@@ -18,6 +18,9 @@ import pytest
 
 from tablekit import display_layout as dl
 from tablekit.controls import JudgeAction
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import GameEnding, Opening
+from tablekit.core.seats import Seat
 from tablekit.display import Renderer, TableScreen, colour_under, render_surface
 from tablekit.display_layout import (
     AMBER,
@@ -33,9 +36,6 @@ from tablekit.display_layout import (
     sample_views,
 )
 from tablekit.result_entry import Key, ResultEntry, Step
-from tablekit.rulesets import get_ruleset
-from tablekit.scoring import GameEnding, Opening
-from tablekit.seats import Seat
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]

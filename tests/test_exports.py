@@ -12,8 +12,8 @@ from test_cli_support import Cli, play_rounds
 from hub import exports
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
 from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, collation_key, preset
-from tablekit.scoring import GameEnding, GameReport, RackReport
-from tablekit.seats import Seat
+from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.seats import Seat
 
 
 def test_polish_alphabetical_order() -> None:

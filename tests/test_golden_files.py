@@ -18,11 +18,11 @@ import pytest
 
 from hub.organizer import Organizer
 from hub.store import EventStore
-from tablekit.clock import ClockRules, MoveClock, Phase
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.protocol import EventEnvelope, Topics, decode_topic
+from tablekit.core.rulesets import decode_with_retired_keys
 from tablekit.journal import Journal
 from tablekit.link import JournalEntry, envelope_payload
-from tablekit.protocol import EventEnvelope, Topics, decode_topic
-from tablekit.rulesets import decode_with_retired_keys
 from tablekit.unit import SavedUnit, TableUnit
 
 DATA = Path(__file__).parent / "data"

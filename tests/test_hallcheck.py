@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tablekit.clock import ClockRules, MoveClock, Phase
 from tablekit.config import BuzzerSettings
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.hallcheck import CheckResult, CheckStep, HallCheck, HallChecked
 from tablekit.display_layout import Icon, IconKind, compose, layout_for, sample_views
-from tablekit.hallcheck import CheckResult, CheckStep, HallCheck, HallChecked
 from tablekit.signals import BLUE, GREEN, RED, render_signals
 from tablekit.view import TableView
 

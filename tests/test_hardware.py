@@ -9,7 +9,9 @@ from collections.abc import Iterator
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from tablekit.clock import (
+from tablekit.config import PinSettings, UnitConfig, parse_config
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
+from tablekit.core.clock import (
     AnyClockEvent,
     ClockPaused,
     ClockResumed,
@@ -22,8 +24,6 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.config import PinSettings, UnitConfig, parse_config
-from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
 from tablekit.hardware import GpioInputs, GpioOutputs, walk_test
 from tablekit.signals import AMBER, BLUE, GREEN, OFF, RED
 from tablekit.unit import TableUnit

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from hub.backup import BackupStatus, StoreBackup, read_status, status_lines, status_path
 from hub.store import EventStore
-from tablekit.clock import MovePassed
-from tablekit.protocol import PROTOCOL_VERSION, EventEnvelope
-from tablekit.seats import Seat
+from tablekit.core.clock import MovePassed
+from tablekit.core.protocol import PROTOCOL_VERSION, EventEnvelope
+from tablekit.core.seats import Seat
 
 
 def envelope(seq: int) -> EventEnvelope:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from hub.live import LiveView
-from tablekit.clock import Phase
-from tablekit.protocol import TableSnapshot
-from tablekit.seats import Seat
+from tablekit.core.clock import Phase
+from tablekit.core.protocol import TableSnapshot
+from tablekit.core.seats import Seat
 
 
 def snapshot(measured_at: float, remaining: float = 40.0) -> TableSnapshot:

@@ -34,8 +34,8 @@ from hub.hall import (
     state_text,
 )
 from hub.screen_feed import HallTracker
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import (
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.protocol import (
     Assignment,
     Cleared,
     Kind,
@@ -52,7 +52,7 @@ from tablekit.protocol import (
     UnitStatus,
     idle_assignment,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 NOW = 1_800_000_000.0
 NAMES = ("Ann", "Bob", "Cy", "Di")

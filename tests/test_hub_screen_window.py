@@ -25,8 +25,8 @@ from hub.broker import MosquittoBroker
 from hub.hall import Page, PageKind, State, countdown_text, remaining_at, sample_names
 from hub.screen import CELL_BG, STATE_COLOURS, TEXT, URGENT, HallScreen
 from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
-from tablekit.clock import PauseReason, Phase
-from tablekit.protocol import (
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.protocol import (
     Assignment,
     RoundInfo,
     SeatAssignment,
@@ -38,7 +38,7 @@ from tablekit.protocol import (
     UnitStatus,
     encode,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 pytestmark = pytest.mark.mqtt
 

@@ -35,11 +35,9 @@ from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.clock import MovePassed
 from tablekit.config import LinkSettings
-from tablekit.journal import Journal
-from tablekit.link import TableLink
-from tablekit.protocol import (
+from tablekit.core.clock import MovePassed
+from tablekit.core.protocol import (
     PROTOCOL_VERSION,
     WINDOW,
     EventEnvelope,
@@ -48,9 +46,11 @@ from tablekit.protocol import (
     Topics,
     encode,
 )
-from tablekit.result_entry import ResultSubmitted
-from tablekit.scoring import GameEnding, GameReport, RackReport
-from tablekit.seats import seats_for
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.seats import seats_for
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 

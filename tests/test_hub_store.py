@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore, Refused, StoreError
-from tablekit.clock import ClockRules, GameStarted, MoveClock, MovePassed
-from tablekit.protocol import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
-from tablekit.seats import Seat
+from tablekit.core.clock import ClockRules, GameStarted, MoveClock, MovePassed
+from tablekit.core.protocol import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
+from tablekit.core.seats import Seat
 
 
 def env(unit: str, seq: int, move: int = 1, used: float = 3.0, table: int = 1):  # type: ignore[no-untyped-def]

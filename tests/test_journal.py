@@ -11,11 +11,11 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tablekit.clock import ClockRules, ClockState, MoveClock, MovePassed
+from tablekit.core.clock import ClockRules, ClockState, MoveClock, MovePassed
+from tablekit.core.protocol import EPOCH_PATTERN
+from tablekit.core.seats import Seat
 from tablekit.journal import Journal, JournalError
 from tablekit.link import envelope_payload
-from tablekit.protocol import EPOCH_PATTERN
-from tablekit.seats import Seat
 
 
 def passed(move: int) -> MovePassed:

@@ -17,8 +17,8 @@ from typing import Any
 import pygame
 import pytest
 
-from tablekit.clock import MoveClock
 from tablekit.controls import Button, ButtonEdge, JudgeAction, JudgeMenu, TableControls
+from tablekit.core.clock import MoveClock
 from tablekit.keyboard import (
     HOLD_MARGIN,
     KeyPress,

@@ -17,11 +17,11 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker, free_port
-from tablekit.clock import ClockRules, ClockState, MoveClock
 from tablekit.config import LinkSettings
+from tablekit.core.clock import ClockRules, ClockState, MoveClock
+from tablekit.core.protocol import Ack, EventEnvelope, TableSnapshot, Topics, decode, encode
 from tablekit.journal import Journal
 from tablekit.link import TableLink, envelope_payload, guarded
-from tablekit.protocol import Ack, EventEnvelope, TableSnapshot, Topics, decode, encode
 from tablekit.unit import LinkStatus
 from tablekit.view import TableView
 

@@ -10,12 +10,12 @@ import msgspec
 
 from hub.broker import EmbeddedBroker
 from hub.service import HubService, make_assignment
-from tablekit.clock import ClockRules, MoveClock
 from tablekit.config import LinkSettings
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.protocol import Assignment, Topics, snapshot_of
+from tablekit.core.seats import Seat
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import Assignment, Topics, snapshot_of
-from tablekit.seats import Seat
 
 
 def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> None:  # type: ignore[no-untyped-def]

@@ -21,11 +21,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker
 from hub.service import HubService
 from hub.store import MAX_REFUSAL_LOG
-from tablekit.clock import ClockPaused, ClockRules, MoveClock, MovePassed, PauseReason
 from tablekit.config import LinkSettings
-from tablekit.journal import Journal
-from tablekit.link import TableLink
-from tablekit.protocol import (
+from tablekit.core.clock import ClockPaused, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.core.protocol import (
     MAX_PAYLOAD,
     WINDOW,
     StatusReason,
@@ -34,7 +32,9 @@ from tablekit.protocol import (
     encode,
     envelope,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 
 pytestmark = pytest.mark.mqtt
 

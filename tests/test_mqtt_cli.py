@@ -12,7 +12,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker
 from hub.service import main
 from hub.store import EventStore
-from tablekit.protocol import Assignment, Broadcast, BroadcastKind, Topics, decode
+from tablekit.core.protocol import Assignment, Broadcast, BroadcastKind, Topics, decode
 
 pytestmark = pytest.mark.mqtt
 

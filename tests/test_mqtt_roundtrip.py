@@ -18,11 +18,9 @@ from hub.organizer import Organizer
 from hub.service import HubService, make_assignment
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
 from tablekit.config import LinkSettings
-from tablekit.journal import Journal
-from tablekit.link import TableLink
-from tablekit.protocol import (
+from tablekit.core.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.core.protocol import (
     Ack,
     Assignment,
     Broadcast,
@@ -32,7 +30,9 @@ from tablekit.protocol import (
     Topics,
     snapshot_of,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 from tablekit.unit import LinkStatus, TableUnit, Unassigned
 
 pytestmark = pytest.mark.mqtt

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hub.tournament.names import (
+from tablekit.core.names import (
     check_surname,
     collation_key,
     full_name,

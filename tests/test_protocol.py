@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablekit.clock import (
+from tablekit.core.clock import (
     ClockPaused,
     ClockResumed,
     ClockRules,
@@ -27,7 +27,7 @@ from tablekit.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.protocol import (
+from tablekit.core.protocol import (
     MAX_BOARD_PAYLOAD,
     MAX_BOARD_ROWS,
     MAX_PAYLOAD,
@@ -61,7 +61,7 @@ from tablekit.protocol import (
     idle_assignment,
     snapshot_of,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 TOPICS = Topics("hall", "open2025")
 
@@ -438,8 +438,8 @@ def test_random_bytes_never_escape_as_another_exception(payload: bytes) -> None:
 
 
 def test_result_submission_travels_in_the_envelope_and_racks_are_range_checked() -> None:
-    from tablekit.result_entry import ResultSubmitted
-    from tablekit.scoring import GameEnding, GameReport, RackReport
+    from tablekit.core.result import ResultSubmitted
+    from tablekit.core.scoring import GameEnding, GameReport, RackReport
 
     report = GameReport(
         game=2,

@@ -12,9 +12,7 @@ import pytest
 
 from hub.service import SESSION_EXPIRY
 from tablekit.config import LinkSettings
-from tablekit.journal import Journal
-from tablekit.link import TableLink
-from tablekit.protocol import (
+from tablekit.core.protocol import (
     WINDOW,
     Ack,
     Assignment,
@@ -25,6 +23,8 @@ from tablekit.protocol import (
     encode,
     unit_id_of,
 )
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 from tablekit.protocol_doc import BEGIN, END, MESSAGES, reference, splice
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"

@@ -4,6 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import (
+    GameEnding,
+    GameNumberError,
+    GameReport,
+    Opening,
+    RackReport,
+    SeatError,
+)
+from tablekit.core.seats import Seat, seats_for
 from tablekit.result_entry import (
     EntryStateError,
     EntryView,
@@ -12,16 +22,6 @@ from tablekit.result_entry import (
     ResultEntry,
     Step,
 )
-from tablekit.rulesets import get_ruleset
-from tablekit.scoring import (
-    GameEnding,
-    GameNumberError,
-    GameReport,
-    Opening,
-    RackReport,
-    SeatError,
-)
-from tablekit.seats import Seat, seats_for
 
 A, B, C, D = Seat.A, Seat.B, Seat.C, Seat.D
 OUT = GameEnding.WENT_OUT

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from tablekit.clock import ClockState, MoveClock, Phase
 from tablekit.config import BuzzerSettings
 from tablekit.controls import Button, ButtonEdge
+from tablekit.core.clock import ClockState, MoveClock, Phase
 from tablekit.ringboard import (
     DARK,
     SILENT,

@@ -12,8 +12,8 @@ import pytest
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit import protocol
-from tablekit.rulesets import (
+from tablekit.core import protocol
+from tablekit.core.rulesets import (
     ALIASES,
     BUILTIN,
     MAX_NAME,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import msgspec
 import pytest
 
-from tablekit.rulesets import BigPointScheme, Ruleset, get_ruleset
-from tablekit.scoring import (
+from tablekit.core.rulesets import BigPointScheme, Ruleset, get_ruleset
+from tablekit.core.scoring import (
     GameEnding,
     GameReport,
     GameScore,
@@ -16,7 +16,7 @@ from tablekit.scoring import (
     rank_by_points,
     score_game,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 A, B, C, D = Seat.A, Seat.B, Seat.C, Seat.D
 OUT = GameEnding.WENT_OUT

@@ -8,8 +8,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablekit.rulesets import BUILTIN, BigPointScheme, Ruleset
-from tablekit.scoring import (
+from tablekit.core.rulesets import BUILTIN, BigPointScheme, Ruleset
+from tablekit.core.scoring import (
     MAX_TILE_VALUE,
     GameEnding,
     GameReport,
@@ -18,7 +18,7 @@ from tablekit.scoring import (
     rank_by_points,
     score_game,
 )
-from tablekit.seats import seats_for
+from tablekit.core.seats import seats_for
 
 rulesets = st.one_of(
     st.sampled_from(list(BUILTIN.values())),

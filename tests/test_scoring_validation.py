@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from tablekit.rulesets import get_ruleset
-from tablekit.scoring import (
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import (
     MAX_TILE_VALUE,
     EndingError,
     GameEnding,
@@ -24,7 +24,7 @@ from tablekit.scoring import (
     score_game,
     validate_racks,
 )
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 A, B, C, D = Seat.A, Seat.B, Seat.C, Seat.D
 OUT = GameEnding.WENT_OUT

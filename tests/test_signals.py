@@ -8,8 +8,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from tablekit.clock import ClockRules, MoveClock, PauseReason
 from tablekit.config import BuzzerSettings
+from tablekit.core.clock import ClockRules, MoveClock, PauseReason
 from tablekit.signals import (
     AMBER,
     BAR_LEVELS,

@@ -25,14 +25,15 @@ import pygame
 import pytest
 
 from tablekit.app import WindowOutput
-from tablekit.clock import ClockRules, GameOver, GameStarted, MoveClock, MovePassed, Phase
 from tablekit.config import DisplaySettings, UnitConfig
 from tablekit.controls import JudgeAction
+from tablekit.core.clock import ClockRules, GameOver, GameStarted, MoveClock, MovePassed, Phase
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.seats import Seat
 from tablekit.display import render_surface
 from tablekit.display_layout import Text, compose
-from tablekit.result_entry import ResultSubmitted, Step
-from tablekit.rulesets import get_ruleset
-from tablekit.seats import Seat
+from tablekit.result_entry import Step
 from tablekit.unit import LinkStatus, ResultVerdict, Seating, TableUnit, UnitEvent
 from tablekit.view import TableView
 

@@ -9,7 +9,7 @@ from test_cli_support import Cli
 from hub.exports import scoresheets_html
 from hub.organizer import Organizer
 from hub.store import EventStore
-from tablekit.seats import Seat
+from tablekit.core.seats import Seat
 
 
 def school_event(tmp_path: Path, players: int = 7) -> Cli:

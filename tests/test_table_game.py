@@ -23,7 +23,9 @@ from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.app import build
-from tablekit.clock import (
+from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk
+from tablekit.core.clock import (
     GameEndReason,
     GameOver,
     GameStarted,
@@ -32,12 +34,11 @@ from tablekit.clock import (
     Phase,
     StarterSource,
 )
-from tablekit.config import LinkSettings, UnitConfig, UnitSettings
-from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk
-from tablekit.hallcheck import CheckStep, HallChecked
-from tablekit.protocol import Topics
-from tablekit.result_entry import ResultSubmitted, Step
-from tablekit.seats import Seat
+from tablekit.core.hallcheck import CheckStep, HallChecked
+from tablekit.core.protocol import Topics
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.seats import Seat
+from tablekit.result_entry import Step
 from tablekit.unit import KeyPress, MenuChoice, Quit, TableUnit
 
 pytestmark = pytest.mark.mqtt

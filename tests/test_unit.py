@@ -11,7 +11,8 @@ from collections.abc import Sequence
 import msgspec
 
 from tablekit.bot import BotStyle, TableBot
-from tablekit.clock import (
+from tablekit.controls import Button, ButtonEdge, JudgeAction
+from tablekit.core.clock import (
     ClockRules,
     GameStarted,
     LastLapStarted,
@@ -19,8 +20,7 @@ from tablekit.clock import (
     MovePassed,
     Phase,
 )
-from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.protocol import (
+from tablekit.core.protocol import (
     AssignedRules,
     Assignment,
     Broadcast,
@@ -29,8 +29,9 @@ from tablekit.protocol import (
     SeatAssignment,
     idle_assignment,
 )
-from tablekit.result_entry import ResultSubmitted, Step
-from tablekit.seats import SEATS, Seat
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.seats import SEATS, Seat
+from tablekit.result_entry import Step
 from tablekit.unit import (
     KeyPress,
     LinkStatus,

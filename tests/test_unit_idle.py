@@ -22,12 +22,12 @@ from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.app import build
-from tablekit.clock import Phase
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.controls import Button, ButtonEdge
-from tablekit.protocol import Assignment, DecodeError, Topics, decode
-from tablekit.scoring import GameEnding, GameReport, RackReport
-from tablekit.seats import seats_for
+from tablekit.core.clock import Phase
+from tablekit.core.protocol import Assignment, DecodeError, Topics, decode
+from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.seats import seats_for
 from tablekit.unit import Quit, TableUnit
 
 pytestmark = pytest.mark.mqtt

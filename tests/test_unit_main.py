@@ -14,9 +14,9 @@ from pathlib import Path
 from hub.broker import MosquittoBroker
 from hub.service import HubService
 from hub.store import StoredEvent
-from tablekit.clock import ClockPaused, PauseReason
+from tablekit.core.clock import ClockPaused, PauseReason
+from tablekit.core.protocol import Topics
 from tablekit.journal import Journal
-from tablekit.protocol import Topics
 
 UNIT = [sys.executable, "-c", "from tablekit.app import unit_main; unit_main()"]
 MOCK_PINS = {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}

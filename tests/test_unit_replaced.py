@@ -21,14 +21,14 @@ from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.clock import GameEndReason, GameOver, GameStarted, MovePassed
 from tablekit.config import LinkSettings
+from tablekit.core.clock import GameEndReason, GameOver, GameStarted, MovePassed
+from tablekit.core.protocol import AnyUnitEvent, Topics, envelope
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.seats import Seat
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import AnyUnitEvent, Topics, envelope
-from tablekit.result_entry import ResultSubmitted
-from tablekit.scoring import GameEnding, GameReport, RackReport
-from tablekit.seats import Seat
 
 pytestmark = pytest.mark.mqtt
 

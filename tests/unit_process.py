@@ -23,17 +23,17 @@ import msgspec
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablekit.clock import (
+from tablekit.config import LinkSettings
+from tablekit.core.clock import (
     ClockRules,
     ClockState,
     LastLapSource,
     MoveClock,
     Phase,
 )
-from tablekit.config import LinkSettings
+from tablekit.core.protocol import snapshot_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol import snapshot_of
 
 
 def main() -> int:

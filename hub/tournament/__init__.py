@@ -62,7 +62,6 @@ from hub.tournament.league import (
     seeding_statement,
     tournament_points,
 )
-from hub.tournament.names import collation_key, name_order, split_name
 from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset, preset_name
 from hub.tournament.progress import (
@@ -112,6 +111,7 @@ from hub.tournament.standings import (
     Standings,
     compute_standings,
 )
+from tablekit.core.names import collation_key, name_order, split_name
 
 __all__ = [
     "PRESET_NAMES",

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from tablekit.core.errors import KitError
 
-class TournamentError(ValueError):
+
+class TournamentError(KitError, ValueError):
     """Base class: the tournament input or the requested step is not valid."""
 
 

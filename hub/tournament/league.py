@@ -21,7 +21,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 import msgspec
 
 from hub.tournament.errors import TournamentError
-from hub.tournament.names import NameKey
+from tablekit.core.names import NameKey
 
 MAX_TOURNAMENT_POINTS = 17
 SEEDED_PER_TOURNAMENT = 4
@@ -62,7 +62,7 @@ def season_table(
 
     Every player listed in a tournament's mapping counts one start, even with 0 points.
     Players sharing a place are listed by ``order`` (their names' order, see
-    :func:`hub.tournament.names.name_order`), then by key.
+    :func:`tablekit.core.names.name_order`), then by key.
     """
     points: dict[str, int] = {}
     starts: dict[str, int] = {}

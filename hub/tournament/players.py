@@ -9,7 +9,7 @@ from typing import Protocol, TypeVar
 import msgspec
 
 from hub.tournament.errors import DuplicatePlayerError
-from hub.tournament.names import NameKey, name_order, split_name
+from tablekit.core.names import NameKey, name_order, split_name
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -20,7 +20,7 @@ class Player(msgspec.Struct, frozen=True):
 
     ``name`` is written given name(s) first; ``surname`` is its end that is the surname
     ("" — as in records of hub versions before it existed — means the last word; see
-    :mod:`hub.tournament.names`).
+    :mod:`tablekit.core.names`).
     """
 
     id: str

@@ -98,7 +98,6 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.league import award_points, tournament_points
-from hub.tournament.names import check_surname
 from hub.tournament.players import Player, by_rating
 from hub.tournament.ranking import RankingRow, stack_blocks, title_for
 from hub.tournament.seating import (
@@ -121,6 +120,7 @@ from hub.tournament.standings import (
     standings_from_totals,
     totals,
 )
+from tablekit.core.names import check_surname
 
 LEAGUE_SEEDS = 4
 

@@ -20,7 +20,7 @@ import msgspec
 
 from hub.tournament.errors import PlayerCountError
 from hub.tournament.players import require_distinct
-from tablekit.seats import MAX_SEATS, MIN_SEATS, seats_for
+from tablekit.core.seats import MAX_SEATS, MIN_SEATS, seats_for
 
 #: Who already sat with whom: player id -> ids of earlier table-mates.
 MetPairs: TypeAlias = Mapping[str, Set[str]]

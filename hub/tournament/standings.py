@@ -16,7 +16,7 @@ from typing import TypeAlias
 
 import msgspec
 
-from tablekit.scoring import rank_by_points
+from tablekit.core.scoring import rank_by_points
 
 #: One game: for each player at the table, ``(big, small)`` points.
 GameScores: TypeAlias = Mapping[str, tuple[int, int]]
@@ -91,7 +91,7 @@ def totals(
 
 def standings_from_totals(all_totals: Iterable[Totals]) -> Standings:
     """Rank totals by BP then SP (descending); level players share the place
-    (:func:`tablekit.scoring.rank_by_points`, the one ranking both ends use)."""
+    (:func:`tablekit.core.scoring.rank_by_points`, the one ranking both ends use)."""
     by_id = {t.player_id: t for t in all_totals}
     ranked = rank_by_points({pid: (t.big, t.small) for pid, t in by_id.items()})
     return Standings(

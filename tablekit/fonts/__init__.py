@@ -13,13 +13,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tablekit.core.errors import KitError
+
 BOLD = "DejaVuSans-Bold.ttf"
 CONDENSED_BOLD = "DejaVuSansCondensed-Bold.ttf"
 REGULAR = "DejaVuSans.ttf"
 FONTS = (BOLD, CONDENSED_BOLD, REGULAR)
 
 
-class FontMissingError(RuntimeError):
+class FontMissingError(KitError, RuntimeError):
     """A font the screens or the printouts need is not where the package keeps it."""
 
 

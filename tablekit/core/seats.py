@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import enum
 
+from tablekit.core.errors import KitError
+
 
 class Seat(enum.StrEnum):
     """A seat at a table; play passes clockwise A → B → C → D → A."""
@@ -24,7 +26,7 @@ MIN_SEATS = 3
 MAX_SEATS = 4
 
 
-class SeatCountError(ValueError):
+class SeatCountError(KitError, ValueError):
     """A table was given a number of seats other than 3 or 4."""
 
 

@@ -26,7 +26,8 @@ from collections.abc import Sequence
 
 import msgspec
 
-from tablekit.seats import MAX_SEATS, Seat, next_seat, seats_for, starting_seat
+from tablekit.core.errors import KitError
+from tablekit.core.seats import MAX_SEATS, Seat, next_seat, seats_for, starting_seat
 
 DEFAULT_MOVE_SECONDS = 40.0
 DEFAULT_LOCKOUT_SECONDS = 0.4
@@ -34,7 +35,7 @@ UNDO_DEPTH = 20
 """Passes that can be undone in a row; bounds the state a unit persists."""
 
 
-class ClockError(ValueError):
+class ClockError(KitError, ValueError):
     """A clock command that the current state does not allow."""
 
 

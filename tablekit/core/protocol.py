@@ -21,12 +21,13 @@ from typing import Annotated, Any, Final, TypeVar
 
 import msgspec
 
-from tablekit.clock import AnyClockEvent, ClockState, PauseReason, Phase
-from tablekit.hallcheck import HallChecked
-from tablekit.result_entry import ResultSubmitted
-from tablekit.rulesets import Ruleset
-from tablekit.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
-from tablekit.seats import MAX_SEATS, MIN_SEATS, Seat
+from tablekit.core.clock import AnyClockEvent, ClockState, PauseReason, Phase
+from tablekit.core.errors import KitError
+from tablekit.core.hallcheck import HallChecked
+from tablekit.core.result import ResultSubmitted
+from tablekit.core.rulesets import Ruleset
+from tablekit.core.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
+from tablekit.core.seats import MAX_SEATS, MIN_SEATS, Seat
 
 PROTOCOL_VERSION: Final = 1
 TOPIC_PREFIX: Final = "rummikub/v1"
@@ -63,7 +64,7 @@ def unit_id_of(table: int) -> str:
     return f"table-{table:02d}"
 
 
-class DecodeError(ValueError):
+class DecodeError(KitError, ValueError):
     """A payload or topic that does not conform to the protocol; ``reason`` says why."""
 
     def __init__(self, reason: str, code: str = "invalid") -> None:
@@ -229,7 +230,7 @@ class AssignedRules(msgspec.Struct, frozen=True):
     move_seconds: MoveSeconds = 40.0
     """Seconds each move may take."""
     ruleset: Annotated[str, msgspec.Meta(max_length=40)] = ""
-    """Name of the tournament's ruleset (tablekit.rulesets), for result entry."""
+    """Name of the tournament's ruleset (tablekit.core.rulesets), for result entry."""
     scoring: Ruleset | None = None
     """The ruleset itself, so a unit scores a custom ruleset exactly as the hub does."""
 
@@ -635,7 +636,7 @@ _peek_decoder: Final = msgspec.json.Decoder(_Peek)
 _decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
 _encoder: Final = msgspec.json.Encoder()
 
-# Fields of the clock's events (tablekit.clock, not constrained there) and their ranges.
+# Fields of the clock's events (tablekit.core.clock, not constrained there) and their ranges.
 _EVENT_INT_RANGES: Final[Mapping[str, tuple[int, int]]] = {
     "game": (1, MAX_GAME),
     "move": (0, MAX_MOVE),

@@ -36,8 +36,9 @@ from typing import Any, Final, Protocol, TypeVar
 
 import msgspec
 
-from tablekit.rulesets import BigPointScheme, Ruleset
-from tablekit.seats import MAX_SEATS, MIN_SEATS, SEATS, Seat, seats_for
+from tablekit.core.errors import KitError
+from tablekit.core.rulesets import BigPointScheme, Ruleset
+from tablekit.core.seats import MAX_SEATS, MIN_SEATS, SEATS, Seat, seats_for
 
 # Two sets of 4 colours × 1..13: the most the tiles left on one rack can be worth.
 MAX_TILE_VALUE: Final = 2 * 4 * sum(range(1, 14))  # 728
@@ -126,7 +127,7 @@ class GameScore(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 # --- errors -------------------------------------------------------------------------
 
 
-class ScoreError(ValueError):
+class ScoreError(KitError, ValueError):
     """A game report cannot be scored.
 
     ``seats`` are the seats the problem is about (empty if none) and ``field`` the
