@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from test_cli_support import Cli, play_round
 
-from hub import cli
 from hub.cli import main
+from hub.cli.racks import ending_for, parse_racks
 from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.core.seats import Seat
 
@@ -239,16 +239,16 @@ def test_interactive_entry_asks_per_seat_until_valid(
 
 
 def test_rack_syntax() -> None:
-    assert cli.parse_racks("a=0, b=23 c=12J d=40jcho", 4)[3].opening is Opening.COULD_HAVE_OPENED
-    racks = cli.parse_racks("5 jj 9waived", 3)
+    assert parse_racks("a=0, b=23 c=12J d=40jcho", 4)[3].opening is Opening.COULD_HAVE_OPENED
+    racks = parse_racks("5 jj 9waived", 3)
     assert [(r.seat, r.tiles, r.jokers) for r in racks] == [
         (Seat.A, 5, 0),
         (Seat.B, 0, 2),
         (Seat.C, 9, 0),
     ]
     assert racks[2].opening is Opening.WAIVED
-    assert cli.ending_for(racks, None) is GameEnding.NOBODY_OUT
-    assert cli.ending_for(cli.parse_racks("0 1 2", 3), None) is GameEnding.WENT_OUT
+    assert ending_for(racks, None) is GameEnding.NOBODY_OUT
+    assert ending_for(parse_racks("0 1 2", 3), None) is GameEnding.WENT_OUT
 
 
 def test_season_needs_finished_league_events(school: Cli, tmp_path: Path) -> None:

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from test_cli_support import Cli
 
-from hub import cli
 from hub.broker import MosquittoBroker, free_port
+from hub.cli.common import render
+from hub.cli.live import fold_retained
+from hub.cli.status import LIVE_HINT, live_summary, status_grid
 from hub.live import LiveView
 from hub.service import publish_once
 from tablekit.core.clock import PauseReason, Phase
@@ -159,7 +161,7 @@ def test_round_status_shows_live_clocks_from_the_broker(
     queue = out.split("Waiting for the judge, oldest first:\n", 1)[1].splitlines()
     assert queue[0].startswith("  table 2: PAUSED – JUDGE for 2:05")
     assert queue[1].startswith("  table 4: JUDGE CALLED for 45 s, seat D")
-    assert cli.LIVE_HINT not in out
+    assert LIVE_HINT not in out
 
     # The same from the environment, set once for the day.
     monkeypatch.setenv("RUMMIKUB_BROKER", f"{broker.host}:{broker.port}")
@@ -177,7 +179,7 @@ def test_without_a_broker_it_says_what_it_needs(playing: Cli) -> None:
     out = playing.ok("round", "status")
     assert "round-1: 0 of 4 tables done" in out
     assert out.splitlines()[2].split() == ["Table", "Players", "Games", "State"]
-    assert out.splitlines()[-1] == cli.LIVE_HINT and out.count("need --broker") == 1
+    assert out.splitlines()[-1] == LIVE_HINT and out.count("need --broker") == 1
     err = playing.fails("round", "status", "--event", "cup26")
     assert "--event needs --broker" in err
 
@@ -210,13 +212,13 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
             live = live.with_snapshot(message, NOW, retained=True)
         else:
             live = live.with_status(message, NOW)
-    grid = cli.render(cli.status_grid(comp, NOW, live))
+    grid = render(status_grid(comp, NOW, live))
     assert "RESULT IN" in row(grid, 1)  # table 1 game 1 was entered at the hub
     assert "ENTERING RESULT" in row(grid, 2)
     three = row(grid, 3)
     assert "LAST LAP (3 moves left)" in three and three.rstrip().endswith(" 20")
     assert "OFFLINE (connection lost; last heard 3:20 ago)" in row(grid, 4)
-    summary = cli.live_summary(comp, live, NOW)
+    summary = live_summary(comp, live, NOW)
     assert summary == [
         "Tables: 0 done, 1 playing, 0 paused, 0 judge calls, 1 offline, "
         "1 entering result, 1 between games"
@@ -225,7 +227,7 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
 
 def test_fold_ignores_foreign_and_broken_messages() -> None:
     good = snapshot(5, NOW - 2, paused=PauseReason.PLAYER_CALL)
-    live, ignored = cli.fold_retained(
+    live, ignored = fold_retained(
         TOPICS,
         [
             (TOPICS.state(5), encode(good)),

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from test_cli_support import Cli, Clock, checked_in, play_round, play_rounds
 
-from hub import cli
+from hub.cli.racks import parse_racks
 from hub.competition import ChangeKind, Competition, CompetitionError, UnconfirmedChangeError
 from hub.conductor import Conductor
 from hub.organizer import Organizer
@@ -93,7 +93,7 @@ def test_the_effects_name_each_change_and_a_plain_correction_needs_no_confirmati
     comp = org.competition
     ninth = comp.event.standings("elimination-3").rows[8].player_id
     table, game, racks = lift(comp, ninth, "elimination-1")
-    report = GameReport(game, GameEnding.WENT_OUT, cli.parse_racks(racks, len(
+    report = GameReport(game, GameEnding.WENT_OUT, parse_racks(racks, len(
         comp.event.seating("elimination-1")[table - 1].players)))
     with pytest.raises(UnconfirmedChangeError, match="changes drops, qualifies, seating") as err:
         org.enter_result(table, report, why="misread", stage="elimination-1")

@@ -1,0 +1,137 @@
+"""``rummikub``: the organizer's command line for the whole tournament day.
+
+Every command works on one event file (``--db``, default ``$RUMMIKUB_DB`` or
+``./rummikub-event.sqlite3``), the hub's event store: each command is checked against
+the event as it stands and stored in one transaction, so a refused command changes
+nothing and a restarted hub (or this command in a new terminal) carries on exactly
+where the event was. ``--by`` names who runs the command (default ``$USER``); it is
+recorded with every record. Every error is one line on stderr and exit code 2.
+
+``round status`` also reads the tables' live clocks from the MQTT broker when it has
+one: ``--broker``, ``--venue``, ``--event``, ``--username`` and ``--password-file``
+default to ``$RUMMIKUB_BROKER``, ``$RUMMIKUB_VENUE`` (else ``hall``),
+``$RUMMIKUB_EVENT`` (else ``demo``), ``$RUMMIKUB_USERNAME`` and
+``$RUMMIKUB_PASSWORD_FILE``.
+
+::
+
+    rummikub event create --preset school --name "Konkurs szkolny" [--round-minutes 50]
+    rummikub event show
+    rummikub event backup
+    rummikub players add "Anna Nowak" --club "SP 3" [--rating 12] [--check-in]
+    rummikub players import players.csv [--check-in]
+    rummikub players list | check-in ID… | check-in --all | late ID | withdraw ID --reason …
+    rummikub players seeds ID…
+    rummikub round draw [--seed N] | start [--minutes N] | close [--force --why …]
+    rummikub round consolation --promote N | --none --why …
+    rummikub round undo --why …
+    rummikub result enter --stage round-1 --table 2 --game 1 --racks "…" --why … [--yes]
+    rummikub round status [--broker HOST:PORT --venue V --event E [--username U --password-file F]]
+    rummikub result enter --table 2 --game 1 --racks "A=0 B=23 C=12j D=85np" [--why …]
+    rummikub result history --table 2 --game 1 | result corrections
+    rummikub sanction warn ID --why … | deduct ID --big N --why … | disqualify ID --why …
+    rummikub sanction list | lift N --why …
+    rummikub tie list | decide ID… --scope S --why … [--shared] | lot [ID…] [--scope S]
+    rummikub players history ID
+    rummikub standings [--stage NAME] [--table N] [--overall]
+    rummikub ranking
+    rummikub export csv DIR [--semicolon] | export html DIR | export pdf DIR
+    rummikub export archive FILE.zip [--semicolon]
+    rummikub season table EVENT.sqlite3… | season seeds EVENT.sqlite3… [--declare]
+    rummikub season export DIR EVENT.sqlite3… [--semicolon]
+
+Rack syntax (``--racks``): one ``SEAT=VALUE`` per player, separated by spaces or
+commas (or the values alone, in seat order A, B, C, D). VALUE is the sum of the tile
+numbers left on the rack, then one ``j`` per joker left, then optionally ``np`` (never
+opened: the flat 100), ``cho`` (the judge finds the player could have opened: 200) or
+``waived`` (could have opened, but had announced the opening: 100)::
+
+    0        went out (an empty rack)
+    23       tiles worth 23 left
+    12j      tiles worth 12 and one joker; jj = two jokers; j alone = one joker only
+    85np     never opened (tiles worth 85, scored as the flat penalty)
+
+The ending is "went out" when a rack is 0, else "nobody out" (bank empty or round time
+over after the last lap); ``--ending`` states it explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+import msgspec
+
+from hub import printing
+from hub.cli.common import DEFAULT_DB, PROG, CliError, Ctx
+from hub.cli.parser import build_parser
+from hub.competition import CompetitionError
+from hub.players_csv import PlayersCsvError
+from hub.season import SeasonError
+from hub.store import StoreError
+from hub.tournament import TournamentError
+from tablekit.core.rulesets import RulesetError
+from tablekit.core.scoring import ScoreError
+from tablekit.core.seats import SeatCountError
+
+ERRORS: tuple[type[BaseException], ...] = (
+    CliError,
+    CompetitionError,
+    TournamentError,
+    ScoreError,
+    RulesetError,
+    PlayersCsvError,
+    SeasonError,
+    printing.PrintError,
+    StoreError,
+    SeatCountError,
+    msgspec.ValidationError,
+    OSError,
+)
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    out: TextIO | None = None,
+    clock: Callable[[], float] = time.time,
+) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    ctx: Ctx | None = None
+    try:
+        try:
+            args = parser.parse_args(args_list)
+        except SystemExit as stop:  # --help
+            return int(stop.code or 0)
+        # Absolute, so every message names the file wherever the command was typed.
+        db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or DEFAULT_DB)).absolute()
+        by = args.by or os.environ.get("USER") or "organizer"
+        ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
+        result: int = args.func(ctx, args)
+        return result
+    except BrokenPipeError:
+        # The reader went away (``rummikub standings | head``): what it wanted it has.
+        if out is None:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except ERRORS as err:
+        message = str(err).strip() or type(err).__name__
+        if isinstance(err, OSError) and err.filename is not None:
+            message = f"{err.filename}: {err.strerror or message}"
+        message = " ".join(message.split())
+        if not message.startswith(PROG):
+            message = f"{PROG}: {message}"
+        print(message, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted, nothing more recorded", file=sys.stderr)
+        return 130
+    finally:
+        if ctx is not None:
+            ctx.close()
+

@@ -1,0 +1,153 @@
+"""The judges' decisions: ties at a cut (the head judge's order or a lot) and sanctions
+(warning, big points deducted, disqualification, lifted)."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from hub import exports
+from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
+from hub.cli.results import confirm
+from hub.competition import Competition
+from hub.exports import signed
+from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
+
+
+def tie_text(comp: Competition, tie: Tie) -> str:
+    """Level players at a cut, with names, and how the head judge records the decision."""
+    players = comp.event.players
+    names = ", ".join(
+        f"{pid} {players[pid].name}" if pid in players else pid for pid in tie.players
+    )
+    ids = " ".join(tie.players)
+    return (
+        f"Level in {tie.scope} ({tie.big} BP, {signed(tie.small)} SP): {names}. The head "
+        f"judge decides: rummikub tie decide --scope {tie.scope} {ids} --why … (best first)"
+        + (", or --shared to keep the shared place" if tie.scope == RANKING_SCOPE else "")
+        + f"; or a lot the judge orders: rummikub tie lot --scope {tie.scope} {ids}"
+    )
+
+
+def ties_lines(comp: Competition) -> list[str]:
+    """Ties the head judge must decide now, then every decision recorded."""
+    pending = comp.event.pending_ties()
+    lines = [tie_text(comp, tie) for tie in pending]
+    if pending:
+        lines.insert(0, f"Ties at a cut to decide ({len(pending)}):")
+    consolation = comp.event.pending_consolation()
+    if consolation is not None:
+        lines.insert(0, f"To decide: {consolation} (rummikub round consolation)")
+    lines += [exports.tie_decision_text(comp, record) for record in comp.ties]
+    lines += [exports.consolation_text(record) for record in comp.consolations]
+    return lines
+
+
+def _tie_target(
+    comp: Competition, ids: Sequence[str], scope: str | None
+) -> tuple[str, tuple[str, ...]]:
+    """The scope and players of a decision: as given, else the pending tie they name."""
+    players = tuple(resolve_player(comp, text) for text in ids)
+    pending = comp.event.pending_ties()
+    if scope is not None and players:
+        return scope, players
+    matching = [
+        t
+        for t in pending
+        if (scope is None or t.scope == scope) and set(players) <= set(t.players)
+    ]
+    if len(matching) != 1:
+        listed = "; ".join(f"{t.scope}: {' '.join(t.players)}" for t in pending) or "none"
+        raise CliError(
+            f"tie: give --scope and the players (best first); ties to decide now: {listed}"
+        )
+    tie = matching[0]
+    return tie.scope, players or tie.players
+
+
+def cmd_tie_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    lines = ties_lines(comp)
+    ctx.print(*(lines or ["No tie at a cut to decide, none decided"]))
+    return 0
+
+
+def cmd_tie_decide(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    scope, players = _tie_target(org.competition, args.ids, args.scope)
+    how = TieHow.SHARED if args.shared else TieHow.JUDGE
+    record = org.decide_tie(scope, players, how, why=args.why or "")
+    ctx.print(exports.tie_decision_text(org.competition, record))
+    return 0
+
+
+def cmd_tie_lot(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    scope, players = _tie_target(org.competition, args.ids, args.scope)
+    record = org.decide_tie(scope, players, TieHow.LOT, why=args.why or "", seed=args.seed)
+    ctx.print(exports.tie_decision_text(org.competition, record))
+    return 0
+
+
+def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int = 0) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    pid = resolve_player(comp, args.id)
+    stage = None if args.stage is None else stage_arg(comp, args.stage)
+    draft = org.sanction_record(pid, kind, why=args.why, big=big, stage=stage)
+    confirmed = confirm(ctx, org, draft, f"sanction {args.command}: {pid}", args.yes)
+    if confirmed is None:
+        return 1
+    record = org.sanction(draft, confirmed=confirmed)
+    comp = org.competition
+    name = comp.event.players[pid].name
+    where = f" in {record.fact.stage}" if isinstance(record.fact, PlayerSanctioned) else ""
+    what = {
+        SanctionKind.WARNING: "warned",
+        SanctionKind.DEDUCTION: f"{big} big point{'s' if big > 1 else ''} deducted",
+        SanctionKind.DISQUALIFICATION: "disqualified: not seated in any later round",
+    }[kind]
+    ctx.print(f"{pid} {name}: {what}{where}; recorded {when(record.at)} by {record.by or '-'}")
+    if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
+        ctx.print(render(exports.standings_grid(comp, stage_arg(comp, None))))
+    return 0
+
+
+def cmd_sanction_warn(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.WARNING)
+
+
+def cmd_sanction_deduct(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.DEDUCTION, args.big)
+
+
+def cmd_sanction_disqualify(ctx: Ctx, args: argparse.Namespace) -> int:
+    return _sanction(ctx, args, SanctionKind.DISQUALIFICATION)
+
+
+def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    draft = org.lift_record(args.number, why=args.why)
+    confirmed = confirm(ctx, org, draft, f"sanction lift: sanction {args.number}", args.yes)
+    if confirmed is None:
+        return 1
+    record = org.sanction(draft, confirmed=confirmed)
+    comp = org.competition
+    _, given, _ = comp.numbered_sanctions()[args.number - 1]
+    fact = given.fact
+    assert isinstance(fact, PlayerSanctioned)
+    ctx.print(
+        f"Sanction {args.number} lifted ({fact.kind} of {fact.player_id} "
+        f"{comp.event.players[fact.player_id].name}); recorded {when(record.at)} by "
+        f"{record.by or '-'}"
+    )
+    return 0
+
+
+def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    if not comp.sanctions:
+        ctx.print("No sanctions recorded")
+        return 0
+    ctx.print(render(exports.sanctions_grid(comp)))
+    return 0

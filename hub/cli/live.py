@@ -1,0 +1,219 @@
+"""Reading the tables' retained clock states and statuses from the MQTT broker (``round
+status`` and ``event hall`` with ``--broker``): where they publish, one short subscription,
+the live view folded from what it gathered."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.cli.common import CliError
+from hub.live import LiveView
+from hub.service import parse_broker
+from tablekit.core.protocol import (
+    DecodeError,
+    Kind,
+    TableSnapshot,
+    Topics,
+    UnitStatus,
+    decode_topic,
+)
+from tablekit.link import read_secret
+
+LIVE_QUIET: Final = 0.3
+"""Seconds without a new retained message after which the gathering stops."""
+LIVE_LIMIT: Final = 2.0
+"""Seconds at most spent gathering retained messages once subscribed."""
+CONNECT_TIMEOUT: Final = 3.0
+
+
+@dataclass(frozen=True)
+class LiveSource:
+    """Where the tables publish: the broker and the event's topic tree."""
+
+    host: str
+    port: int
+    topics: Topics
+    username: str | None = None
+    password: str | None = None
+
+
+def fold_retained(
+    topics: Topics, messages: Iterable[tuple[str, bytes]], at: float
+) -> tuple[LiveView, int]:
+    """The live view of the tables' retained state and status messages gathered at hub
+    time ``at`` (pure), and how many messages were not valid protocol messages."""
+    live = LiveView()
+    ignored = 0
+    for topic, payload in messages:
+        if not payload:
+            continue  # a cleared retained message
+        try:
+            _, message = decode_topic(topics, topic, payload)
+        except DecodeError:
+            ignored += 1
+            continue
+        if isinstance(message, TableSnapshot):
+            live = live.with_snapshot(message, at, retained=True)
+        elif isinstance(message, UnitStatus):
+            live = live.with_status(message, at)
+    return live, ignored
+
+
+class _Gather:
+    """paho callbacks of :func:`gather_retained`, run in the caller's thread by
+    ``client.loop``: retained messages by topic, the last one kept."""
+
+    def __init__(self, filters: Sequence[str]) -> None:
+        self.filters = filters
+        self.refused: str | None = None
+        self.connected = False
+        self.subscribed_at: float | None = None
+        self.last_at = 0.0
+        self.messages: dict[str, bytes] = {}
+
+    def on_connect(
+        self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any = None
+    ) -> None:
+        if getattr(reason, "is_failure", False):
+            self.refused = f"refused the connection ({reason})"
+            return
+        self.connected = True
+        client.subscribe([(topic, 1) for topic in self.filters])
+
+    def on_subscribe(
+        self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any = None
+    ) -> None:
+        if any(getattr(r, "is_failure", False) for r in reasons):
+            self.refused = "refused the subscription to the tables' topics"
+            return
+        self.subscribed_at = self.last_at = time.monotonic()
+
+    def on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.retain:
+            self.messages[msg.topic] = bytes(msg.payload)
+            self.last_at = time.monotonic()
+
+
+def gather_retained(
+    source: LiveSource,
+    *,
+    quiet: float = LIVE_QUIET,
+    limit: float = LIVE_LIMIT,
+    connect_timeout: float = CONNECT_TIMEOUT,
+) -> list[tuple[str, bytes]]:
+    """Connect (MQTT 3.1.1, a fresh client id, a clean session), subscribe to every
+    table's state and status, collect the retained messages until none has come for
+    ``quiet`` seconds (at most ``limit`` seconds), disconnect. CliError when the broker
+    cannot be reached, refuses, or does not answer within ``connect_timeout``."""
+    where = f"the MQTT broker at {source.host}:{source.port}"
+    topics = source.topics
+    gather = _Gather(
+        [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"]
+    )
+    client = mqtt.Client(
+        CallbackAPIVersion.VERSION2,
+        client_id=f"rk-status-{secrets.token_hex(6)}",
+        protocol=mqtt.MQTTv311,
+        clean_session=True,
+    )
+    client.connect_timeout = connect_timeout
+    if source.username is not None:
+        client.username_pw_set(source.username, source.password)
+    client.on_connect = gather.on_connect
+    client.on_subscribe = gather.on_subscribe
+    client.on_message = gather.on_message
+    try:
+        client.connect(source.host, source.port, keepalive=30)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise CliError(f"round status: cannot reach {where}: {reason}") from None
+    try:
+        deadline = time.monotonic() + connect_timeout
+        while gather.subscribed_at is None:
+            if gather.refused is not None:
+                raise CliError(f"round status: {where} {gather.refused}")
+            if time.monotonic() > deadline:
+                step = "subscription" if gather.connected else "connection"
+                raise CliError(
+                    f"round status: {where} did not confirm the {step} within {connect_timeout:g} s"
+                )
+            if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS and gather.refused is None:
+                raise CliError(f"round status: {where} closed the connection")
+        stop_at = gather.subscribed_at + limit
+        while True:
+            now = time.monotonic()
+            if now - gather.last_at >= quiet or now >= stop_at:
+                break
+            if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS:
+                raise CliError(f"round status: {where} closed the connection")
+    finally:
+        client.disconnect()
+    return sorted(gather.messages.items())
+
+
+def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource | None:
+    """The broker and topics of ``round status`` from its options, else from the
+    environment (RUMMIKUB_BROKER, _VENUE, _EVENT, _USERNAME, _PASSWORD_FILE); None
+    without a broker."""
+    broker: tuple[str, int] | None = args.broker
+    if broker is None and env.get("RUMMIKUB_BROKER"):
+        try:
+            broker = parse_broker(env["RUMMIKUB_BROKER"])
+        except argparse.ArgumentTypeError as err:
+            raise CliError(f"RUMMIKUB_BROKER: {err}") from None
+    if broker is None:
+        given = [
+            option
+            for option, value in (
+                ("--venue", args.venue),
+                ("--event", args.event),
+                ("--username", args.username),
+                ("--password-file", args.password_file),
+            )
+            if value is not None
+        ]
+        if given:
+            raise CliError(f"round status: {', '.join(given)} needs --broker HOST:PORT")
+        return None
+    venue = args.venue or env.get("RUMMIKUB_VENUE") or "hall"
+    event = args.event or env.get("RUMMIKUB_EVENT") or "demo"
+    username = args.username or env.get("RUMMIKUB_USERNAME") or None
+    password_file = args.password_file or env.get("RUMMIKUB_PASSWORD_FILE") or None
+    if password_file is not None and username is None:
+        raise CliError("round status: --password-file needs --username")
+    try:
+        topics = Topics(venue, event)
+    except ValueError as err:
+        raise CliError(f"round status: {err} (--venue/--event)") from None
+    try:
+        password = None if password_file is None else read_secret(password_file, "--password-file")
+    except ValueError as err:
+        raise CliError(f"round status: {err}") from None
+    return LiveSource(broker[0], broker[1], topics, username, password)
+
+
+def live_options(p: argparse.ArgumentParser) -> None:
+    """The broker options of the commands that read the tables' retained messages."""
+    p.add_argument(
+        "--broker",
+        type=parse_broker,
+        metavar="HOST:PORT",
+        help="MQTT broker the tables publish to (default $RUMMIKUB_BROKER)",
+    )
+    p.add_argument("--venue", help="topic level: the venue (default $RUMMIKUB_VENUE or hall)")
+    p.add_argument("--event", help="topic level: the event (default $RUMMIKUB_EVENT or demo)")
+    p.add_argument("--username", help="broker account (default $RUMMIKUB_USERNAME)")
+    p.add_argument(
+        "--password-file",
+        type=Path,
+        help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
+    )
