@@ -113,6 +113,9 @@ def main(
         by = args.by or os.environ.get("USER") or "organizer"
         ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
         result: int = args.func(ctx, args)
+        # Flushed here, not at exit: a reader that already left (``| head``) is met by the
+        # handler below instead of by Python's shutdown ("Exception ignored", exit 120).
+        ctx.out.flush()
         return result
     except BrokenPipeError:
         # The reader went away (``rummikub standings | head``): what it wanted it has.
