@@ -19,7 +19,7 @@ from pathlib import Path
 
 from hub.store import EventStore
 from tablekit.core.clock import ClockPaused, MovePassed, PauseReason
-from tablekit.core.protocol import envelope, unit_id_of
+from tablekit.core.messages import envelope, unit_id_of
 from tablekit.core.seats import SEATS
 
 

@@ -23,8 +23,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker
 from hub.service import HubService
 from tablekit.core.clock import MovePassed
-from tablekit.core.protocol import Topics, encode, envelope, unit_id_of
+from tablekit.core.codec import encode
+from tablekit.core.messages import envelope, unit_id_of
 from tablekit.core.seats import SEATS
+from tablekit.core.topics import Topics
 from tablekit.journal import new_epoch
 from tablekit.link import no_delay
 

@@ -24,7 +24,8 @@ from hub.broker import MosquittoBroker
 from hub.service import HubService
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, MoveClock
-from tablekit.core.protocol import Topics, unit_id_of
+from tablekit.core.messages import unit_id_of
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

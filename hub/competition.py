@@ -44,7 +44,7 @@ from hub.tournament import (
 )
 from hub.tournament import Phase as EventPhase
 from tablekit.core.errors import KitError
-from tablekit.core.protocol import AssignedRules, Assignment, SeatAssignment
+from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.core.seats import Seat, seats_for

@@ -30,11 +30,11 @@ from hub.competition import (
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
 from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
-from tablekit.core.protocol import (
+from tablekit.core.codec import DecodeError, encode
+from tablekit.core.messages import (
     PROTOCOL_VERSION,
     Broadcast,
     BroadcastKind,
-    DecodeError,
     EventEnvelope,
     ResultAck,
     RoundInfo,
@@ -43,13 +43,11 @@ from tablekit.core.protocol import (
     SeatingLine,
     StandingLine,
     StandingsBoard,
-    Topics,
-    decode_retained,
-    encode,
     idle_assignment,
 )
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import seats_for
+from tablekit.core.topics import Topics, decode_retained
 
 log = logging.getLogger("hub.conductor")
 

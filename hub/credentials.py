@@ -54,7 +54,9 @@ from pathlib import Path
 from typing import Final
 
 from tablekit.core.errors import KitError
-from tablekit.core.protocol import MAX_BOARD_PAYLOAD, MAX_PAYLOAD, MAX_TABLE, Topics
+from tablekit.core.fields import MAX_TABLE
+from tablekit.core.messages import MAX_BOARD_PAYLOAD, MAX_PAYLOAD
+from tablekit.core.topics import Topics
 
 PBKDF2_ITERATIONS: Final = 101
 """What ``mosquitto_passwd`` 2.0 writes (``$7$101$…``); Mosquitto reads the count."""

@@ -54,8 +54,8 @@ from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
-from tablekit.core.protocol import Topics
 from tablekit.core.rulesets import Ruleset, get_ruleset
+from tablekit.core.topics import Topics
 from tablekit.shared.stopping import stop_on_signals
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView

@@ -3,7 +3,7 @@
 Everything here takes ``now`` (wall time, Unix seconds, on the hub's clock) from the
 caller. The MQTT shell (:mod:`hub.screen_feed`) builds a :class:`HallView` from the
 retained table snapshots, statuses, assignments and the hub's round, standings and
-seating messages (all defined in :mod:`tablekit.core.protocol`); the renderer
+seating messages (all defined in :mod:`tablekit.core.messages`); the renderer
 (:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows anything about tiles —
 clocks, names, states and scores only.
 
@@ -40,8 +40,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.names import name_order
-from tablekit.core.protocol import (
+from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,
     SeatingBoard,
@@ -49,6 +48,7 @@ from tablekit.core.protocol import (
     StandingLine,
     StandingsBoard,
 )
+from tablekit.core.names import name_order
 
 JUDGE_FLASH_AFTER: Final = 120.0
 """Seconds a table may wait for the judge before its queue entry and cell flash."""

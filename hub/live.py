@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from tablekit.core.clock import PauseReason
-from tablekit.core.protocol import StatusReason, TableSnapshot, UnitStatus
+from tablekit.core.messages import StatusReason, TableSnapshot, UnitStatus
 from tablekit.view import clock_word
 
 

@@ -79,7 +79,7 @@ from hub.screen_layout import (
 )
 from tablekit import fonts
 from tablekit.core.clock import Phase
-from tablekit.core.protocol import RoundInfo, StandingsBoard
+from tablekit.core.messages import RoundInfo, StandingsBoard
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 
 log = logging.getLogger("hub.screen")
@@ -1127,7 +1127,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     feed = None
     if args.demo is None:
         from hub.screen_feed import ScreenFeed
-        from tablekit.core.protocol import Topics
+        from tablekit.core.topics import Topics
 
         try:
             topics = Topics(args.venue, args.event)

@@ -15,13 +15,13 @@ Two parts, like the rest of the kit:
   is logged with the broker's reason, counted (``refused``) and retried, never raised.
 
 Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined in
-:mod:`tablekit.core.protocol` (:meth:`~tablekit.core.protocol.Topics.screen_filters`):
+:mod:`tablekit.core.topics` (:meth:`~tablekit.core.topics.Topics.screen_filters`):
 ``{base}/table/+/state`` and ``…/status`` (units), ``{base}/hub/table/+/assign`` and
 ``…/result`` (hub → units), and the four hub → screen messages ``{base}/hub/round``
-(:class:`~tablekit.core.protocol.RoundInfo`), ``{base}/hub/progress``
-(:class:`~tablekit.core.protocol.RoundProgress`: the tables that have finished the round),
-``{base}/hub/standings`` (:class:`~tablekit.core.protocol.StandingsBoard`) and
-``{base}/hub/seating`` (:class:`~tablekit.core.protocol.SeatingBoard`).
+(:class:`~tablekit.core.messages.RoundInfo`), ``{base}/hub/progress``
+(:class:`~tablekit.core.messages.RoundProgress`: the tables that have finished the round),
+``{base}/hub/standings`` (:class:`~tablekit.core.messages.StandingsBoard`) and
+``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`).
 """
 
 from __future__ import annotations
@@ -40,21 +40,18 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.hall import HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
 from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.protocol import (
+from tablekit.core.codec import DecodeError
+from tablekit.core.messages import (
     Assignment,
-    Cleared,
-    DecodeError,
-    Kind,
     ResultAck,
     RoundInfo,
     RoundProgress,
     SeatingBoard,
     StandingsBoard,
     TableSnapshot,
-    Topics,
     UnitStatus,
-    decode_retained,
 )
+from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
 
 log = logging.getLogger("hub.screen_feed")
 

@@ -5,7 +5,7 @@ logged and acknowledged to the broker at once, so they never block good
 traffic); valid events go to one writer thread, which commits them in batches
 (:meth:`hub.store.EventStore.ingest`), then acks each MQTT message to the broker
 (``manual_ack``: a hub killed before its commit gets the messages again from its
-persistent session) and publishes one :class:`~tablekit.core.protocol.Ack` per unit
+persistent session) and publishes one :class:`~tablekit.core.messages.Ack` per unit
 with its highest contiguous seq, asking for a resend when it sees a gap.
 
 Command line (``rummikub-hub``)::
@@ -41,8 +41,8 @@ from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
 from hub.store import EventStore, IngestResult, Refused, StoreError
-from tablekit.core.protocol import (
-    MESSAGE_OF_KIND,
+from tablekit.core.codec import DecodeError, check_identity, checked, decode, encode, peek_envelope
+from tablekit.core.messages import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
@@ -50,26 +50,18 @@ from tablekit.core.protocol import (
     Assignment,
     Broadcast,
     BroadcastKind,
-    DecodeError,
     EventEnvelope,
     HubStatus,
-    Kind,
     Refusal,
     RefusalCode,
     SeatAssignment,
     StatusReason,
     TableSnapshot,
-    TopicRef,
-    Topics,
     UnitStatus,
-    check_identity,
-    checked,
-    decode,
-    encode,
-    peek_envelope,
     unit_id_of,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.topics import MESSAGE_OF_KIND, Kind, TopicRef, Topics
 from tablekit.link import no_delay, read_secret
 from tablekit.shared.sdnotify import Notifier
 

@@ -50,7 +50,7 @@ import msgspec
 
 from tablekit.core.clock import MovePassed
 from tablekit.core.errors import KitError
-from tablekit.core.protocol import WINDOW, AnyUnitEvent, EventEnvelope
+from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
 from tablekit.shared.durable import open_durable, transaction
 
 HUB_SOURCE = "hub"
@@ -329,8 +329,8 @@ class EventStore:
         submitted result), stored in the same commit: an event and its answer are kept
         together or not at all, and a replayed event is never answered twice.
 
-        The envelopes' identity is already checked (``tablekit.core.protocol.check_identity``).
-        A seq beyond the unit's contiguous mark plus :data:`~tablekit.core.protocol.WINDOW` is
+        The envelopes' identity is already checked (``tablekit.core.codec.check_identity``).
+        A seq beyond the unit's contiguous mark plus :data:`~tablekit.core.messages.WINDOW` is
         refused and only logged; one already stored with other content is set aside as a
         conflict (both copies kept, the unit told). ``refused`` are messages the caller
         refused: with a unit and seq within the window they are set aside and answered,

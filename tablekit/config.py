@@ -22,7 +22,7 @@ import msgspec
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
-from tablekit.core.protocol import unit_id_of
+from tablekit.core.messages import unit_id_of
 
 
 class ConfigError(KitError, ValueError):

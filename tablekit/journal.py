@@ -86,13 +86,13 @@ class SetAsideEntry:
     ts: float
     event: bytes
     code: str
-    """The hub's refusal code (``tablekit.core.protocol.RefusalCode``); empty until it arrives."""
+    """The hub's refusal code (``tablekit.core.messages.RefusalCode``); empty until it arrives."""
     reason: str
 
 
 def new_epoch() -> str:
     """A fresh journal epoch: 12 random lowercase hex digits
-    (``tablekit.core.protocol.EPOCH_PATTERN``)."""
+    (``tablekit.core.fields.EPOCH_PATTERN``)."""
     return secrets.token_hex(6)
 
 

@@ -8,7 +8,7 @@ thread-safe; everything the hub sends is decoded and handed to the loop through
 on every connect and disconnect.
 
 Delivery (docs/protocol.md, "Durable delivery"): entries leave the queue only
-when the hub's :class:`~tablekit.core.protocol.Ack` names them. After every connect,
+when the hub's :class:`~tablekit.core.messages.Ack` names them. After every connect,
 after the hub comes back online, on a resend request and when acks stop coming
 for ``retransmit_after`` seconds, the sender republishes from the first unacked
 seq, in order. At most ``window`` entries are outstanding at a time, so a long
@@ -38,25 +38,21 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tablekit.config import LinkSettings
-from tablekit.core.protocol import (
+from tablekit.core.codec import DecodeError, encode
+from tablekit.core.messages import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
     Assignment,
-    Cleared,
-    DecodeError,
     HubStatus,
-    Kind,
     Refusal,
     ResultAck,
     StatusReason,
     TableSnapshot,
-    Topics,
     UnitStatus,
-    decode_retained,
-    encode,
     snapshot_of,
 )
+from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.unit import LinkStatus, Unassigned
 from tablekit.view import TableView

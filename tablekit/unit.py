@@ -31,7 +31,7 @@ from tablekit.core.clock import (
     Phase,
 )
 from tablekit.core.hallcheck import HallChecked
-from tablekit.core.protocol import (
+from tablekit.core.messages import (
     Ack,
     Assignment,
     Broadcast,

@@ -17,15 +17,10 @@ from hub.cli.status import LIVE_HINT, live_summary, status_grid
 from hub.live import LiveView
 from hub.service import publish_once
 from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.protocol import (
-    PROTOCOL_VERSION,
-    StatusReason,
-    TableSnapshot,
-    Topics,
-    UnitStatus,
-    encode,
-)
+from tablekit.core.codec import encode
+from tablekit.core.messages import PROTOCOL_VERSION, StatusReason, TableSnapshot, UnitStatus
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 
 NOW = 1_750_000_000.0
 TOPICS = Topics("hall", "cup26")

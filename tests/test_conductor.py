@@ -9,7 +9,8 @@ from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.core.protocol import (
+from tablekit.core.codec import decode
+from tablekit.core.messages import (
     Assignment,
     Broadcast,
     BroadcastKind,
@@ -19,13 +20,11 @@ from tablekit.core.protocol import (
     RoundProgress,
     SeatingBoard,
     StandingsBoard,
-    Topics,
-    decode,
-    decode_retained,
 )
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import seats_for
+from tablekit.core.topics import Topics, decode_retained
 
 TOPICS = Topics("hall", "cup")
 

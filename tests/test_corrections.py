@@ -17,9 +17,11 @@ from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.core.clock import GameStarted
-from tablekit.core.protocol import Assignment, EventEnvelope, Topics, decode
+from tablekit.core.codec import decode
+from tablekit.core.messages import Assignment, EventEnvelope
 from tablekit.core.scoring import GameEnding, GameReport
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 
 
 def championship_at_the_semifinal(tmp_path: Path) -> Cli:

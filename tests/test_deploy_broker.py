@@ -47,20 +47,20 @@ from hub.screen_feed import ScreenFeed
 from hub.service import HubService, parse_broker
 from tablekit.config import parse_config
 from tablekit.core.clock import ClockRules, MoveClock
-from tablekit.core.protocol import (
+from tablekit.core.codec import encode
+from tablekit.core.messages import (
     MAX_BOARD_PAYLOAD,
     MAX_PAYLOAD,
     Assignment,
     RoundInfo,
     SeatAssignment,
     StatusReason,
-    Topics,
     UnitStatus,
-    encode,
     envelope,
     snapshot_of,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

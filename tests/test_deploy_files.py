@@ -25,7 +25,7 @@ from hub.credentials import (
     verify_hash,
 )
 from tablekit.config import parse_config
-from tablekit.core.protocol import Topics
+from tablekit.core.topics import Topics
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"

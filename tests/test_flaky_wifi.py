@@ -19,7 +19,7 @@ from fault_rig import EVENT, VENUE, Procs, finish, journal_seqs, tally
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from tablekit.core.protocol import Topics
+from tablekit.core.topics import Topics
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 

@@ -19,8 +19,9 @@ import pytest
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.clock import ClockRules, MoveClock, Phase
-from tablekit.core.protocol import EventEnvelope, Topics, decode_topic
+from tablekit.core.messages import EventEnvelope
 from tablekit.core.rulesets import decode_with_retired_keys
+from tablekit.core.topics import Topics, decode_topic
 from tablekit.journal import Journal
 from tablekit.link import JournalEntry, envelope_payload
 from tablekit.unit import SavedUnit, TableUnit

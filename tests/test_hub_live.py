@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hub.live import LiveView
 from tablekit.core.clock import Phase
-from tablekit.core.protocol import TableSnapshot
+from tablekit.core.messages import TableSnapshot
 from tablekit.core.seats import Seat
 
 

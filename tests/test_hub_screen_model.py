@@ -35,10 +35,8 @@ from hub.hall import (
 )
 from hub.screen_feed import HallTracker
 from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.protocol import (
+from tablekit.core.messages import (
     Assignment,
-    Cleared,
-    Kind,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -53,6 +51,7 @@ from tablekit.core.protocol import (
     idle_assignment,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Cleared, Kind
 
 NOW = 1_800_000_000.0
 NAMES = ("Ann", "Bob", "Cy", "Di")

@@ -26,7 +26,8 @@ from hub.hall import Page, PageKind, State, countdown_text, remaining_at, sample
 from hub.screen import CELL_BG, STATE_COLOURS, TEXT, URGENT, HallScreen
 from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.protocol import (
+from tablekit.core.codec import encode
+from tablekit.core.messages import (
     Assignment,
     RoundInfo,
     SeatAssignment,
@@ -34,11 +35,10 @@ from tablekit.core.protocol import (
     SeatingLine,
     StatusReason,
     TableSnapshot,
-    Topics,
     UnitStatus,
-    encode,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 
 pytestmark = pytest.mark.mqtt
 

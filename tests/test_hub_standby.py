@@ -37,18 +37,12 @@ from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
 from tablekit.core.clock import MovePassed
-from tablekit.core.protocol import (
-    PROTOCOL_VERSION,
-    WINDOW,
-    EventEnvelope,
-    HubStatus,
-    StatusReason,
-    Topics,
-    encode,
-)
+from tablekit.core.codec import encode
+from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, EventEnvelope, HubStatus, StatusReason
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import seats_for
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

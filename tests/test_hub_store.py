@@ -10,7 +10,7 @@ import pytest
 
 from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore, Refused, StoreError
 from tablekit.core.clock import ClockRules, GameStarted, MoveClock, MovePassed
-from tablekit.core.protocol import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
+from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
 from tablekit.core.seats import Seat
 
 

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from tablekit.core.clock import ClockRules, ClockState, MoveClock, MovePassed
-from tablekit.core.protocol import EPOCH_PATTERN
+from tablekit.core.fields import EPOCH_PATTERN
 from tablekit.core.seats import Seat
 from tablekit.journal import Journal, JournalError
 from tablekit.link import envelope_payload

@@ -19,7 +19,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker, free_port
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, ClockState, MoveClock
-from tablekit.core.protocol import Ack, EventEnvelope, TableSnapshot, Topics, decode, encode
+from tablekit.core.codec import decode, encode
+from tablekit.core.messages import Ack, EventEnvelope, TableSnapshot
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink, envelope_payload, guarded
 from tablekit.unit import LinkStatus

@@ -12,8 +12,9 @@ from hub.broker import EmbeddedBroker
 from hub.service import HubService, make_assignment
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, MoveClock
-from tablekit.core.protocol import Assignment, Topics, snapshot_of
+from tablekit.core.messages import Assignment, snapshot_of
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

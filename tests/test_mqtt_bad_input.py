@@ -23,16 +23,10 @@ from hub.service import HubService
 from hub.store import MAX_REFUSAL_LOG
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockPaused, ClockRules, MoveClock, MovePassed, PauseReason
-from tablekit.core.protocol import (
-    MAX_PAYLOAD,
-    WINDOW,
-    StatusReason,
-    Topics,
-    UnitStatus,
-    encode,
-    envelope,
-)
+from tablekit.core.codec import encode
+from tablekit.core.messages import MAX_PAYLOAD, WINDOW, StatusReason, UnitStatus, envelope
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

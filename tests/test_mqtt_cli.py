@@ -12,7 +12,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.broker import MosquittoBroker
 from hub.service import main
 from hub.store import EventStore
-from tablekit.core.protocol import Assignment, Broadcast, BroadcastKind, Topics, decode
+from tablekit.core.codec import decode
+from tablekit.core.messages import Assignment, Broadcast, BroadcastKind
+from tablekit.core.topics import Topics
 
 pytestmark = pytest.mark.mqtt
 

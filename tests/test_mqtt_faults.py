@@ -16,7 +16,7 @@ from fault_rig import EVENT, EVENTS, VENUE, Procs, finish, journal_seqs, stored_
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from tablekit.core.protocol import Topics
+from tablekit.core.topics import Topics
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 

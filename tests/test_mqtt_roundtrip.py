@@ -20,17 +20,17 @@ from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
 from tablekit.core.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
-from tablekit.core.protocol import (
+from tablekit.core.messages import (
     Ack,
     Assignment,
     Broadcast,
     BroadcastKind,
     HubStatus,
     Refusal,
-    Topics,
     snapshot_of,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 from tablekit.unit import LinkStatus, TableUnit, Unassigned

@@ -20,7 +20,9 @@ from hub.players_csv import parse_players_csv
 from hub.season import SeasonEvent, match_key, season_lines
 from hub.store import EventStore
 from hub.tournament import Player, player_order
-from tablekit.core.protocol import SeatingBoard, StandingsBoard, Topics, decode
+from tablekit.core.codec import decode
+from tablekit.core.messages import SeatingBoard, StandingsBoard
+from tablekit.core.topics import Topics
 
 TOPICS = Topics("hall", "cup")
 

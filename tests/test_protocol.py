@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 
 import msgspec
 import pytest
@@ -27,20 +28,19 @@ from tablekit.core.clock import (
     PauseReason,
     Phase,
 )
-from tablekit.core.protocol import (
+from tablekit.core.codec import DecodeError, decode, encode
+from tablekit.core.messages import (
     MAX_BOARD_PAYLOAD,
     MAX_BOARD_ROWS,
     MAX_PAYLOAD,
-    SCREEN_KINDS,
     Ack,
+    AnyUnitEvent,
     AssignedRules,
     Assignment,
     Broadcast,
     BroadcastKind,
-    DecodeError,
     EventEnvelope,
     HubStatus,
-    Kind,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -51,17 +51,14 @@ from tablekit.core.protocol import (
     StandingsBoard,
     StatusReason,
     TableSnapshot,
-    TopicRef,
-    Topics,
     UnitStatus,
-    decode,
-    decode_topic,
-    encode,
     envelope,
     idle_assignment,
     snapshot_of,
 )
+from tablekit.core.scoring import GameReport, RackReport
 from tablekit.core.seats import Seat
+from tablekit.core.topics import SCREEN_KINDS, Kind, TopicRef, Topics, decode_topic
 
 TOPICS = Topics("hall", "open2025")
 
@@ -237,10 +234,10 @@ def mutated(**changes: object) -> bytes:
         (mutated(event__type="move_stolen"), "invalid", "Invalid value 'move_stolen'"),
         (mutated(event__seat="E"), "invalid", "at `$.event.seat`"),
         (mutated(event__used=True), "invalid", "got `bool` - at `$.event.used`"),
-        (mutated(event__used=-1.0), "range", "MovePassed.used: -1.0 is outside"),
-        (mutated(event__used=1e6), "range", "MovePassed.used"),
-        (mutated(event__game=0), "range", "MovePassed.game: 0 is outside 1..9999"),
-        (mutated(event__move=10**7), "range", "MovePassed.move"),
+        (mutated(event__used=-1.0), "range", "`float` >= 0.0, got -1.0 - at `$.event.used`"),
+        (mutated(event__used=1e6), "range", "<= 86400.0, got 1000000.0 - at `$.event.used`"),
+        (mutated(event__game=0), "range", "Expected `int` >= 1, got 0 - at `$.event.game`"),
+        (mutated(event__move=10**7), "range", "`int` <= 100000, got 10000000 - at `$.event.move`"),
         (b'{"v":1,"seq":1e999}', "invalid", "out of range"),
     ],
 )
@@ -439,7 +436,7 @@ def test_random_bytes_never_escape_as_another_exception(payload: bytes) -> None:
 
 def test_result_submission_travels_in_the_envelope_and_racks_are_range_checked() -> None:
     from tablekit.core.result import ResultSubmitted
-    from tablekit.core.scoring import GameEnding, GameReport, RackReport
+    from tablekit.core.scoring import GameEnding
 
     report = GameReport(
         game=2,
@@ -460,5 +457,59 @@ def test_result_submission_travels_in_the_envelope_and_racks_are_range_checked()
     )
     assert decode(EventEnvelope, encode(env)) == env
     bad = encode(env).replace(b'"tiles":17', b'"tiles":999')
-    with pytest.raises(DecodeError, match=r"RackReport.tiles: 999 is outside 0..728"):
+    with pytest.raises(DecodeError) as err:
         decode(EventEnvelope, bad)
+    assert err.value.reason.endswith("`int` <= 728, got 999 - at `$.event.report.racks[1].tiles`")
+    assert err.value.code == "range"
+
+
+def _numbers(schema: dict[str, object]) -> list[dict[str, object]]:
+    """The integer and number schemas of a field (through ``anyOf`` with null)."""
+    options = schema.get("anyOf", [schema])
+    assert isinstance(options, list)
+    return [s for s in options if s.get("type") in ("integer", "number")]
+
+
+def test_every_number_of_every_unit_event_carries_its_own_limits() -> None:
+    """The events validate themselves: no number of a unit's event (down to a submitted
+    result's racks) decodes without both bounds, so nothing checks ranges by field name."""
+    structs = (*typing.get_args(AnyUnitEvent), GameReport, RackReport)
+    _, components = msgspec.json.schema_components(structs, ref_template="#/{name}")
+    for cls in structs:
+        for name, field in components[cls.__name__]["properties"].items():
+            for number in _numbers(field):
+                low = number.get("minimum", number.get("exclusiveMinimum"))
+                assert low is not None and "maximum" in number, (cls.__name__, name, number)
+
+
+@pytest.mark.parametrize(
+    ("event", "where", "limit"),  # limit: what the refusal says, the value got included
+    [
+        ({"type": "game_started", "game": 1, "move": 1, "starter": "A", "seats": 5,
+          "move_seconds": 40.0}, "$.event.seats", "<= 4, got 5"),
+        ({"type": "game_started", "game": 1, "move": 1, "starter": "A", "seats": 4,
+          "move_seconds": 0}, "$.event.move_seconds", "> 0.0, got 0"),
+        ({"type": "last_lap_started", "game": 1, "move": 1, "source": "hub",
+          "moves_left": 6}, "$.event.moves_left", "<= 5, got 6"),
+        ({"type": "clock_resumed", "game": 1, "move": 1, "seat": "A", "remaining": 3.0,
+          "paused_for": 86_401.0}, "$.event.paused_for", "<= 86400.0, got 86401.0"),
+        ({"type": "hall_checked", "game": 10_000, "pass_button": "ok", "judge_key": "ok",
+          "leds": "ok", "buzzer": "ok", "keypad": "skipped"}, "$.event.game", "<= 9999, got 10000"),
+        ({"type": "result_submitted", "game": 1, "move": 9, "round": 10_000,
+          "report": {"game": 1, "ending": "went_out", "racks": []}}, "$.event.round",
+         "<= 9999, got 10000"),
+        ({"type": "result_submitted", "game": 1, "move": 9,
+          "report": {"game": 1, "ending": "went_out",
+                     "racks": [{"seat": "A", "jokers": 3}]}},
+         "$.event.report.racks[0].jokers", "<= 2, got 3"),
+    ],
+)  # fmt: skip
+def test_an_event_out_of_range_is_refused_naming_its_field(
+    event: dict[str, object], where: str, limit: str
+) -> None:
+    payload = json.dumps({**GOOD, "event": event}).encode()
+    with pytest.raises(DecodeError) as err:
+        decode(EventEnvelope, payload)
+    assert err.value.code == "range"
+    assert err.value.reason.startswith("EventEnvelope: Expected ")
+    assert err.value.reason.endswith(f"{limit} - at `{where}`"), err.value.reason

@@ -12,17 +12,8 @@ import pytest
 
 from hub.service import SESSION_EXPIRY
 from tablekit.config import LinkSettings
-from tablekit.core.protocol import (
-    WINDOW,
-    Ack,
-    Assignment,
-    DecodeError,
-    EventEnvelope,
-    check_identity,
-    decode,
-    encode,
-    unit_id_of,
-)
+from tablekit.core.codec import DecodeError, check_identity, decode, encode
+from tablekit.core.messages import WINDOW, Ack, Assignment, EventEnvelope, unit_id_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 from tablekit.protocol_doc import BEGIN, END, MESSAGES, reference, splice

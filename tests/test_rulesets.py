@@ -12,7 +12,8 @@ import pytest
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.core import protocol
+from tablekit.core.codec import decode, encode
+from tablekit.core.messages import MAX_PAYLOAD, Assignment
 from tablekit.core.rulesets import (
     ALIASES,
     BUILTIN,
@@ -353,6 +354,6 @@ title = "{"𝕿" * MAX_TITLE}"
     for assignment in assignments:
         assert assignment.rules.ruleset == name
         assert assignment.rules.scoring == rules[name]
-        payload = protocol.encode(assignment)
-        assert len(payload) < protocol.MAX_PAYLOAD * 3 // 4, len(payload)
-        assert protocol.decode(protocol.Assignment, payload) == assignment
+        payload = encode(assignment)
+        assert len(payload) < MAX_PAYLOAD * 3 // 4, len(payload)
+        assert decode(Assignment, payload) == assignment

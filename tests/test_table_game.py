@@ -35,9 +35,9 @@ from tablekit.core.clock import (
     StarterSource,
 )
 from tablekit.core.hallcheck import CheckStep, HallChecked
-from tablekit.core.protocol import Topics
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.result_entry import Step
 from tablekit.unit import KeyPress, MenuChoice, Quit, TableUnit
 

@@ -20,7 +20,7 @@ from tablekit.core.clock import (
     MovePassed,
     Phase,
 )
-from tablekit.core.protocol import (
+from tablekit.core.messages import (
     AssignedRules,
     Assignment,
     Broadcast,

@@ -25,9 +25,11 @@ from tablekit.app import build
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.controls import Button, ButtonEdge
 from tablekit.core.clock import Phase
-from tablekit.core.protocol import Assignment, DecodeError, Topics, decode
+from tablekit.core.codec import DecodeError, decode
+from tablekit.core.messages import Assignment
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import seats_for
+from tablekit.core.topics import Topics
 from tablekit.unit import Quit, TableUnit
 
 pytestmark = pytest.mark.mqtt

@@ -15,7 +15,7 @@ from hub.broker import MosquittoBroker
 from hub.service import HubService
 from hub.store import StoredEvent
 from tablekit.core.clock import ClockPaused, PauseReason
-from tablekit.core.protocol import Topics
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 
 UNIT = [sys.executable, "-c", "from tablekit.app import unit_main; unit_main()"]

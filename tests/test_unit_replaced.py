@@ -23,10 +23,11 @@ from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
 from tablekit.core.clock import GameEndReason, GameOver, GameStarted, MovePassed
-from tablekit.core.protocol import AnyUnitEvent, Topics, envelope
+from tablekit.core.messages import AnyUnitEvent, envelope
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

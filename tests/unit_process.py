@@ -31,7 +31,7 @@ from tablekit.core.clock import (
     MoveClock,
     Phase,
 )
-from tablekit.core.protocol import snapshot_of
+from tablekit.core.messages import snapshot_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink
 

@@ -18,14 +18,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hub.cli.common import CliError
 from hub.live import LiveView
 from hub.service import parse_broker
-from tablekit.core.protocol import (
-    DecodeError,
-    Kind,
-    TableSnapshot,
-    Topics,
-    UnitStatus,
-    decode_topic,
-)
+from tablekit.core.codec import DecodeError
+from tablekit.core.messages import TableSnapshot, UnitStatus
+from tablekit.core.topics import Kind, Topics, decode_topic
 from tablekit.link import read_secret
 
 LIVE_QUIET: Final = 0.3

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 import msgspec
 
 from tablekit.core.errors import KitError
+from tablekit.core.fields import GameNo, MoveNo, MoveSeconds, MovesLeft, SeatCount, Seconds
 from tablekit.core.seats import MAX_SEATS, Seat, next_seat, seats_for, starting_seat
 
 DEFAULT_MOVE_SECONDS = 40.0
@@ -88,9 +89,9 @@ class GameEndReason(enum.StrEnum):
 class ClockEvent(msgspec.Struct, frozen=True, tag_field="type", forbid_unknown_fields=True):
     """A domain event of the move clock; ``type`` names it."""
 
-    game: int
+    game: GameNo
     """The unit's game number (1, 2, … through the day; the hub's assignment sets it)."""
-    move: int
+    move: MoveNo
     """A move of the game, counting every seat's moves (1 = the first): which one, the
     event says."""
 
@@ -99,8 +100,8 @@ class GameStarted(ClockEvent, frozen=True, tag="game_started"):
     """A game began: ``starter`` has the first move (``move`` 1) and its time runs."""
 
     starter: Seat
-    seats: int
-    move_seconds: float
+    seats: SeatCount
+    move_seconds: MoveSeconds
     """Seconds each move may take."""
     starter_from: StarterSource = StarterSource.ROTATION
     """Who chose ``starter``: ``rotation`` (nobody: game 1 seat A, game 2 B, …), ``hub``
@@ -113,10 +114,10 @@ class MovePassed(ClockEvent, frozen=True, tag="move_passed"):
     the next seat's, begins."""
 
     seat: Seat
-    used: float
+    used: Seconds
     """Seconds of clock the move consumed (the full move time when it timed out)."""
     timed_out: bool = False
-    overtime: float = 0.0
+    overtime: Seconds = 0.0
     """Seconds from the expiry to the late press (the penalty), when timed out."""
 
 
@@ -133,9 +134,9 @@ class ClockPaused(ClockEvent, frozen=True, tag="clock_paused"):
     seat: Seat | None
     """The seat whose move it is (null: no move running)."""
     reason: PauseReason
-    remaining: float
+    remaining: Seconds
     """Seconds left for that move."""
-    used: float = 0.0
+    used: Seconds = 0.0
     """Seconds of its move the active seat had used when the clock stopped (the move time
     minus ``remaining``; 0 with no active seat). After a restart (``recovered``): the time
     used up to the unit's last saved state before the crash, never less."""
@@ -146,9 +147,9 @@ class ClockResumed(ClockEvent, frozen=True, tag="clock_resumed"):
 
     seat: Seat | None
     """The seat whose move it is (null: no move running)."""
-    remaining: float
+    remaining: Seconds
     """Seconds left for that move."""
-    paused_for: float
+    paused_for: Seconds
     """Seconds the clock stood still."""
 
 
@@ -156,7 +157,7 @@ class MoveRestarted(ClockEvent, frozen=True, tag="move_restarted"):
     """The judge gave ``seat`` move ``move`` again with the full move time."""
 
     seat: Seat
-    discarded: float
+    discarded: Seconds
     """Seconds the seat had used before the judge restarted its move."""
 
 
@@ -165,7 +166,7 @@ class PassUndone(ClockEvent, frozen=True, tag="pass_undone"):
     passed) with the time it had left."""
 
     seat: Seat
-    remaining: float
+    remaining: Seconds
     """Seconds left for that move."""
 
 
@@ -174,7 +175,7 @@ class LastLapStarted(ClockEvent, frozen=True, tag="last_lap_started"):
     keypad or the judge menu), ``hub`` (the round's time is over)."""
 
     source: LastLapSource
-    moves_left: int
+    moves_left: MovesLeft
     """Moves left in the game, the one in progress included (seats + 1)."""
 
 

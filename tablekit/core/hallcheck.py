@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 
 import msgspec
 
+from tablekit.core.fields import GameNo
+
 BEEP_PERIOD = 1.0
 """Seconds between the beeps of the buzzer step (each beep half of it)."""
 SWEEP_PERIOD = 2.0
@@ -54,7 +56,7 @@ class HallChecked(
 ):
     """The hall check's outcome at one table, journalled and sent to the hub."""
 
-    game: int
+    game: GameNo
     """The game the unit was ready for (a unit event names its game)."""
     pass_button: CheckResult
     """The pass button was pressed when asked."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
+from tablekit.core.fields import GameNo, MoveNo, RoundNo
 from tablekit.core.scoring import GameReport
 
 
@@ -20,13 +21,13 @@ class ResultSubmitted(
     answers with a result ack naming ``game``.
     """
 
-    game: int
-    move: int
+    game: GameNo
+    move: MoveNo
     """Moves played in the game (for the record)."""
     report: GameReport
     judge_override: bool = False
     """True: the judge accepted the shown score on the players' behalf (not every seat
     confirmed it); false: every seat confirmed it."""
-    round: int = 0
+    round: RoundNo = 0
     """The hub's round the game belongs to (from its assignment; 0: none). A result
     delivered late, after the hub moved on, is refused instead of landing in another round."""

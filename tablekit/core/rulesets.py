@@ -44,7 +44,7 @@ class BigPointScheme(enum.StrEnum):
 
 MAX_MOVE_SECONDS: Final = 600.0
 MAX_NAME: Final = 40
-"""Characters of a ruleset name: every assignment carries it (tablekit.core.protocol's
+"""Characters of a ruleset name: every assignment carries it (tablekit.core.messages's
 ``AssignedRules.ruleset`` is at most 40 characters)."""
 MAX_TITLE: Final = 100
 """Characters of a ruleset title: the whole ruleset travels in every assignment, which

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeVar
+from typing import Annotated, Any, Final, Protocol, TypeVar
 
 import msgspec
 
 from tablekit.core.errors import KitError
+from tablekit.core.fields import GameNo
 from tablekit.core.rulesets import BigPointScheme, Ruleset
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, SEATS, Seat, seats_for
 
@@ -68,9 +69,9 @@ class RackReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """
 
     seat: Seat
-    tiles: int = 0
+    tiles: Annotated[int, msgspec.Meta(ge=0, le=MAX_TILE_VALUE)] = 0
     """The sum of the numbers on the tiles left on the rack, jokers excluded."""
-    jokers: int = 0
+    jokers: Annotated[int, msgspec.Meta(ge=0, le=JOKERS_PER_TABLE)] = 0
     """Jokers left on the rack."""
     opening: Opening = Opening.OPENED
     """``opened`` (made the initial meld), ``not_opened`` (never did: a flat penalty),
@@ -86,7 +87,7 @@ class RackReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class GameReport(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A table's result for one game, as entered at the table."""
 
-    game: int
+    game: GameNo
     ending: GameEnding
     """``went_out`` (a player emptied the rack), ``nobody_out`` (the bank ran empty or the
     round time was over, after the last lap)."""

@@ -1,60 +1,62 @@
-"""The table ↔ hub ↔ screen protocol: topics, typed and versioned messages, strict decoding.
+"""The protocol's messages: every payload between table units, the hub and its screens.
 
-One module used by every end (table units, the hub, the hub screen and dashboards) and
-documented for third parties in ``docs/protocol.md``. Every payload is a JSON object with a version
-field ``v``; every topic carries exactly one message type, so the topic says what
-to decode and adding a message type means adding a topic kind and a struct.
-
-Decoding is strict: oversize payloads are refused before they are parsed, unknown
-fields, wrong types and out-of-range numbers are refused with a :class:`DecodeError`
-whose ``reason`` names what is wrong. A message that decodes is safe to use.
+Each message is a typed, versioned msgspec struct (its JSON object carries the protocol
+version ``v``); its fields carry their own limits (:mod:`tablekit.core.fields`), so a
+message that decodes is in range. Unit messages refuse unknown fields, hub messages ignore
+them (the versioning rule of ``docs/protocol.md``). Which topic carries which message is
+:mod:`tablekit.core.topics`; encoding and strict decoding are :mod:`tablekit.core.codec`.
 """
 
 from __future__ import annotations
 
 import enum
-import math
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any, Final, TypeVar
+from typing import Annotated, Any, Final
 
 import msgspec
 
 from tablekit.core.clock import AnyClockEvent, ClockState, PauseReason, Phase
-from tablekit.core.errors import KitError
+from tablekit.core.fields import (
+    MAX_GAME,
+    MAX_SECONDS,
+    MAX_TABLE,
+    PRINTABLE,
+    Count,
+    Epoch,
+    GameNo,
+    Label,
+    MoveNo,
+    MoveSeconds,
+    MovesLeft,
+    Name,
+    Points,
+    RoundNo,
+    SeatCount,
+    Seconds,
+    Seq,
+    SeqOrZero,
+    TableNo,
+    Text,
+    UnitId,
+    Wall,
+)
 from tablekit.core.hallcheck import HallChecked
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset
-from tablekit.core.scoring import JOKERS_PER_TABLE, MAX_TILE_VALUE
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, Seat
 
 PROTOCOL_VERSION: Final = 1
-TOPIC_PREFIX: Final = "rummikub/v1"
 MAX_PAYLOAD: Final = 4096
 """Bytes; larger payloads are refused before parsing (and by the broker's max_packet_size)."""
 MAX_BOARD_PAYLOAD: Final = 256 * 1024
 """Bytes of a standings or seating board (hub → screens): a few hundred players' rows
 exceed :data:`MAX_PAYLOAD`; every other message keeps that limit."""
 MAX_BOARD_ROWS: Final = 1000
-MAX_TABLE: Final = 999
-MAX_GAME: Final = 9999
-MAX_MOVE: Final = 100_000
-MAX_SEQ: Final = 2**53
-MAX_SECONDS: Final = 86_400.0
-"""Upper bound of any duration field (one day)."""
-MAX_WALL: Final = 1e11
-"""Upper bound of a wall timestamp (Unix seconds, year ~5138)."""
-
 WINDOW: Final = 200
 """Events a unit may have published beyond the hub's last ack; the hub refuses (and
 does not store) a seq beyond its acknowledged mark plus this window."""
 
-SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-UNIT_ID_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
-EPOCH_PATTERN: Final = r"^[0-9a-z]{0,32}$"
-"""A journal's epoch: made when the journal file is created (``tablekit.journal``); empty
-for a journal of a release before epochs."""
+Version = Annotated[int, msgspec.Meta(ge=1, le=PROTOCOL_VERSION)]
 
 
 def unit_id_of(table: int) -> str:
@@ -63,39 +65,6 @@ def unit_id_of(table: int) -> str:
     its message came on, which the broker's access list lets only that account write."""
     return f"table-{table:02d}"
 
-
-class DecodeError(KitError, ValueError):
-    """A payload or topic that does not conform to the protocol; ``reason`` says why."""
-
-    def __init__(self, reason: str, code: str = "invalid") -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.code = code
-        """A category for counters: topic, oversize, json, version, invalid, range, table,
-        identity (a payload claiming another unit than its topic's)."""
-
-
-# --- field types -----------------------------------------------------------------------
-
-Version = Annotated[int, msgspec.Meta(ge=1, le=PROTOCOL_VERSION)]
-TableNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)]
-GameNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
-MoveNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
-Seq = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEQ)]
-SeqOrZero = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
-Wall = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_WALL, description="wall-clock Unix seconds")]
-Seconds = Annotated[float, msgspec.Meta(ge=0.0, le=MAX_SECONDS, description="seconds")]
-MoveSeconds = Annotated[float, msgspec.Meta(gt=0.0, le=3600.0, description="seconds")]
-SeatCount = Annotated[int, msgspec.Meta(ge=MIN_SEATS, le=MAX_SEATS)]
-UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
-Epoch = Annotated[str, msgspec.Meta(max_length=32, pattern=EPOCH_PATTERN)]
-Text = Annotated[str, msgspec.Meta(max_length=200, pattern=r"^[^\x00-\x1f\x7f]*$")]
-Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
-Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
-RoundNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
-"""A round number; 0 = not part of a round."""
-Label = Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")]
-Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]
 
 AnyUnitEvent = AnyClockEvent | ResultSubmitted | HallChecked
 """Everything a unit reports through its journal: the clock's events, its results and its
@@ -157,7 +126,7 @@ class TableSnapshot(_Message, frozen=True):
     """Unit's wall time at which ``remaining`` was measured."""
     paused: PauseReason | None
     """Why the clock stands still, or null while it runs."""
-    last_lap_left: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS + 1)] | None
+    last_lap_left: MovesLeft | None
     """Moves left in the last lap, the one in progress included (seats + 1 at its start)."""
     timeouts: Annotated[tuple[Count, ...], msgspec.Meta(max_length=MAX_SEATS)]
     """Timeouts in the current game, per seat in seat order."""
@@ -220,7 +189,7 @@ class SeatAssignment(msgspec.Struct, frozen=True):
     seat: Seat
     name: Name
     """The player's name as the table shows it."""
-    player: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    player: Annotated[str, msgspec.Meta(max_length=40, pattern=PRINTABLE)] = ""
     """The organizer's player id, when there is one."""
 
 
@@ -410,7 +379,7 @@ class SeatingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     name: Name
     table: TableNo
     seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
-    surname: Annotated[str, msgspec.Meta(max_length=40, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    surname: Annotated[str, msgspec.Meta(max_length=40, pattern=PRINTABLE)] = ""
     """The part of ``name`` that is the surname, sent only when it is not the last word
     (omitted: the last word); screens sort the rows by surname, then given name."""
 
@@ -457,356 +426,6 @@ MAX_PAYLOAD_OF: Final[Mapping[type[Any], int]] = {
     SeatingBoard: MAX_BOARD_PAYLOAD,
 }
 """Payload limits other than :data:`MAX_PAYLOAD`."""
-
-
-# --- topics --------------------------------------------------------------------------------
-
-
-class Kind(enum.StrEnum):
-    """What a topic carries; the value is the topic's last level."""
-
-    EVENTS = "events"
-    STATE = "state"
-    STATUS = "status"
-    ASSIGN = "assign"
-    ACK = "ack"
-    REFUSED = "refused"
-    RESULT = "result"
-    BROADCAST = "broadcast"
-    HUB_STATUS = "hub_status"
-    ROUND = "round"
-    STANDINGS = "standings"
-    SEATING = "seating"
-    PROGRESS = "progress"
-
-
-MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
-    Kind.EVENTS: EventEnvelope,
-    Kind.STATE: TableSnapshot,
-    Kind.STATUS: UnitStatus,
-    Kind.ASSIGN: Assignment,
-    Kind.ACK: Ack,
-    Kind.REFUSED: Refusal,
-    Kind.RESULT: ResultAck,
-    Kind.BROADCAST: Broadcast,
-    Kind.HUB_STATUS: HubStatus,
-    Kind.ROUND: RoundInfo,
-    Kind.STANDINGS: StandingsBoard,
-    Kind.SEATING: SeatingBoard,
-    Kind.PROGRESS: RoundProgress,
-}
-_UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
-_HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)
-SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING, Kind.PROGRESS)
-"""The hub → screen messages, each on ``{base}/hub/{kind}``."""
-
-
-@dataclass(frozen=True)
-class TopicRef:
-    kind: Kind
-    table: int | None = None
-
-
-@dataclass(frozen=True)
-class Topics:
-    """The topic tree of one event at one venue: ``rummikub/v1/{venue}/{event}/…``."""
-
-    venue: str
-    event: str
-
-    def __post_init__(self) -> None:
-        for field, value in (("venue", self.venue), ("event", self.event)):
-            if not SEGMENT_RE.match(value):
-                raise ValueError(
-                    f"{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
-                    f"digit), got {value!r}"
-                )
-
-    @property
-    def base(self) -> str:
-        return f"{TOPIC_PREFIX}/{self.venue}/{self.event}"
-
-    def events(self, table: int) -> str:
-        return f"{self.base}/table/{table}/events"
-
-    def state(self, table: int) -> str:
-        return f"{self.base}/table/{table}/state"
-
-    def status(self, table: int) -> str:
-        return f"{self.base}/table/{table}/status"
-
-    def assign(self, table: int) -> str:
-        return f"{self.base}/hub/table/{table}/assign"
-
-    def ack(self, table: int) -> str:
-        return f"{self.base}/hub/table/{table}/ack"
-
-    def result(self, table: int) -> str:
-        return f"{self.base}/hub/table/{table}/result"
-
-    def refused(self, table: int) -> str:
-        return f"{self.base}/hub/table/{table}/refused"
-
-    @property
-    def broadcast(self) -> str:
-        return f"{self.base}/hub/broadcast"
-
-    @property
-    def hub_status(self) -> str:
-        return f"{self.base}/hub/status"
-
-    @property
-    def round(self) -> str:
-        return f"{self.base}/hub/round"
-
-    @property
-    def standings(self) -> str:
-        return f"{self.base}/hub/standings"
-
-    @property
-    def seating(self) -> str:
-        return f"{self.base}/hub/seating"
-
-    @property
-    def progress(self) -> str:
-        return f"{self.base}/hub/progress"
-
-    def screen(self, kind: Kind) -> str:
-        """The topic of a hub → screen message kind (:data:`SCREEN_KINDS`)."""
-        if kind not in SCREEN_KINDS:
-            raise ValueError(f"not a screen message kind: {kind!r}")
-        return f"{self.base}/hub/{kind}"
-
-    def unit_filters(self, table: int) -> list[str]:
-        """What a table unit subscribes to."""
-        return [f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status]
-
-    def hub_filters(self) -> list[str]:
-        """What the hub subscribes to."""
-        return [f"{self.base}/table/+/{kind}" for kind in _UNIT_KINDS]
-
-    def screen_filters(self) -> list[str]:
-        """What the hub screen subscribes to (a dashboard may take the same)."""
-        base = self.base
-        return [
-            f"{base}/table/+/{Kind.STATE}",
-            f"{base}/table/+/{Kind.STATUS}",
-            f"{base}/hub/table/+/{Kind.ASSIGN}",
-            f"{base}/hub/table/+/{Kind.RESULT}",
-            *(self.screen(kind) for kind in SCREEN_KINDS),
-        ]
-
-    def parse(self, topic: str) -> TopicRef:
-        """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
-        base = self.base + "/"
-        if not topic.startswith(base):
-            raise DecodeError(f"topic {topic!r} is not under {self.base}", "topic")
-        parts = topic[len(base) :].split("/")
-        if parts == ["hub", "broadcast"]:
-            return TopicRef(Kind.BROADCAST)
-        if parts == ["hub", "status"]:
-            return TopicRef(Kind.HUB_STATUS)
-        if len(parts) == 2 and parts[0] == "hub" and parts[1] in SCREEN_KINDS:
-            return TopicRef(Kind(parts[1]))
-        if len(parts) == 3 and parts[0] == "table":
-            kinds, number = _UNIT_KINDS, parts[1]
-        elif len(parts) == 4 and parts[:2] == ["hub", "table"]:
-            kinds, number = _HUB_TABLE_KINDS, parts[2]
-        else:
-            raise DecodeError(f"topic {topic!r} is not a protocol topic", "topic")
-        if parts[-1] not in kinds:
-            raise DecodeError(f"topic {topic!r}: unknown message kind {parts[-1]!r}", "topic")
-        if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
-            raise DecodeError(
-                f"topic {topic!r}: table must be 1-{MAX_TABLE}, got {number!r}", "topic"
-            )
-        return TopicRef(Kind(parts[-1]), int(number))
-
-
-# --- encoding and decoding ----------------------------------------------------------------
-
-T = TypeVar("T")
-
-
-class _Peek(msgspec.Struct):
-    v: Any = None
-
-
-_peek_decoder: Final = msgspec.json.Decoder(_Peek)
-_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
-_encoder: Final = msgspec.json.Encoder()
-
-# Fields of the clock's events (tablekit.core.clock, not constrained there) and their ranges.
-_EVENT_INT_RANGES: Final[Mapping[str, tuple[int, int]]] = {
-    "game": (1, MAX_GAME),
-    "move": (0, MAX_MOVE),
-    "seats": (MIN_SEATS, MAX_SEATS),
-    "moves_left": (0, MAX_SEATS + 1),
-    "tiles": (0, MAX_TILE_VALUE),
-    "jokers": (0, JOKERS_PER_TABLE),
-}
-_EVENT_FLOAT_RANGES: Final[Mapping[str, tuple[float, float]]] = {
-    "move_seconds": (1e-9, 3600.0),
-}
-
-
-def encode(message: msgspec.Struct) -> bytes:
-    """The JSON payload of a message (compact, UTF-8)."""
-    return _encoder.encode(message)
-
-
-def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
-    """Decode ``payload`` as message type ``kind``, strictly; DecodeError with a reason."""
-    name = kind.__name__
-    limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
-    if len(payload) > limit:
-        raise DecodeError(f"{name}: payload of {len(payload)} bytes exceeds {limit}", "oversize")
-    try:
-        version = _peek_decoder.decode(payload).v
-    except msgspec.DecodeError as err:
-        raise DecodeError(f"{name}: {_reason(err)}", "json") from None
-    if version is None:
-        raise DecodeError(f"{name}: missing the protocol version field `v`", "version")
-    if type(version) is not int or version != PROTOCOL_VERSION:
-        raise DecodeError(
-            f"{name}: unsupported protocol version {version!r} "
-            f"(this end speaks {PROTOCOL_VERSION})",
-            "version",
-        )
-    decoder = _decoders.get(kind)
-    if decoder is None:
-        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
-    try:
-        message: T = decoder.decode(payload)
-    except msgspec.DecodeError as err:
-        raise DecodeError(f"{name}: {_reason(err)}") from None
-    if isinstance(message, EventEnvelope):
-        try:
-            check_event(message.event)
-        except DecodeError as err:
-            raise DecodeError(f"{name}: {err.reason} - at `$.event`", err.code) from None
-    return message
-
-
-class _EnvelopePeek(msgspec.Struct):
-    unit: Any = None
-    seq: Any = None
-    epoch: Any = ""
-
-
-_envelope_peek: Final = msgspec.json.Decoder(_EnvelopePeek)
-
-
-def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int, str] | None:
-    """``(unit, seq, epoch)`` of an event payload that did not decode, when they are well
-    formed (a missing epoch is the empty one): the hub answers such an event with a
-    :class:`Refusal` naming its seq."""
-    if len(payload) > MAX_PAYLOAD:
-        return None
-    try:
-        peek = _envelope_peek.decode(payload)
-    except msgspec.DecodeError:
-        return None
-    unit, seq = peek.unit, peek.seq
-    if not isinstance(unit, str) or not re.match(UNIT_ID_PATTERN, unit):
-        return None
-    if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
-        return None
-    epoch = peek.epoch
-    if not isinstance(epoch, str) or not re.match(EPOCH_PATTERN, epoch):
-        return None
-    return unit, seq, epoch
-
-
-def checked(message: T) -> T:
-    """``message`` itself if a receiver would accept it, else :class:`DecodeError` with the
-    reason: msgspec constructors do not enforce field limits, decoding does."""
-    return decode(type(message), encode(message))  # type: ignore[arg-type]
-
-
-def decode_topic(
-    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
-) -> tuple[TopicRef, AnyMessage]:
-    """Decode a message by its topic, checking that a table-scoped payload names that
-    table and that unit: identity comes from the topic (:func:`unit_id_of`)."""
-    ref = topics.parse(topic)
-    message: AnyMessage = decode(MESSAGE_OF_KIND[ref.kind], payload)
-    if ref.table is not None:
-        check_identity(message, ref.table)
-    return ref, message
-
-
-def check_identity(message: object, table: int) -> None:
-    """DecodeError unless a message on table ``table``'s topic names that table and unit."""
-    name = type(message).__name__
-    claimed = getattr(message, "table", None)
-    if claimed is not None and claimed != table:
-        raise DecodeError(
-            f"{name}: payload is for table {claimed} but was published on the topic of "
-            f"table {table}",
-            "table",
-        )
-    unit = getattr(message, "unit", None)
-    if unit is not None and unit != unit_id_of(table):
-        raise DecodeError(
-            f"{name}: payload claims unit {unit!r} but the topic of table {table} belongs "
-            f"to unit {unit_id_of(table)!r}",
-            "identity",
-        )
-
-
-@dataclass(frozen=True)
-class Cleared:
-    """An empty payload on a retained topic: its publisher deleted the retained message
-    (MQTT's way). The hub clears a table's ``assign`` when the table has no players in
-    the round being played, and its ``result`` when no verdict of that round exists."""
-
-    kind: Kind
-    table: int | None
-
-
-def decode_retained(
-    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
-) -> tuple[TopicRef, AnyMessage | Cleared]:
-    """:func:`decode_topic` for a subscriber of retained topics: an empty payload is a
-    :class:`Cleared` message, not an error."""
-    if not payload:
-        ref = topics.parse(topic)
-        return ref, Cleared(ref.kind, ref.table)
-    return decode_topic(topics, topic, payload)
-
-
-def check_event(event: msgspec.Struct) -> None:
-    """Range checks on a domain event's numbers (the clock's structs carry no limits),
-    down into nested values such as a submitted result's racks."""
-    for field in event.__struct_fields__:
-        value = getattr(event, field)
-        where = f"{type(event).__name__}.{field}"
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, msgspec.Struct):
-            check_event(value)
-            continue
-        if isinstance(value, tuple):
-            for item in value:
-                if isinstance(item, msgspec.Struct):
-                    check_event(item)
-            continue
-        if isinstance(value, int):
-            low, high = _EVENT_INT_RANGES.get(field, (0, MAX_MOVE))
-            if not low <= value <= high:
-                raise DecodeError(f"event {where}: {value} is outside {low}..{high}", "range")
-        elif isinstance(value, float):
-            flow, fhigh = _EVENT_FLOAT_RANGES.get(field, (0.0, MAX_SECONDS))
-            if not (math.isfinite(value) and flow <= value <= fhigh):
-                raise DecodeError(f"event {where}: {value} is outside {flow:g}..{fhigh:g}", "range")
-
-
-def _reason(err: msgspec.DecodeError) -> str:
-    text = str(err)
-    if "malformed" in text or "truncated" in text:
-        return f"not valid JSON ({text})"
-    return text
 
 
 # --- helpers for both ends ------------------------------------------------------------------

@@ -1,0 +1,162 @@
+"""Encoding and strict decoding of the protocol's messages (:mod:`tablekit.core.messages`).
+
+Decoding is strict: oversize payloads are refused before they are parsed; unknown fields
+(of a unit message), wrong types and out-of-range numbers are refused with a
+:class:`DecodeError` whose ``reason`` names what is wrong and where (``- at `$.event.used```)
+and whose ``code`` sorts it for the hub's counters and refusals. A message that decodes is
+safe to use.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final, TypeVar
+
+import msgspec
+
+from tablekit.core.errors import KitError
+from tablekit.core.fields import EPOCH_PATTERN, MAX_SEQ, UNIT_ID_PATTERN
+from tablekit.core.messages import MAX_PAYLOAD, MAX_PAYLOAD_OF, PROTOCOL_VERSION, unit_id_of
+
+
+class DecodeError(KitError, ValueError):
+    """A payload or topic that does not conform to the protocol; ``reason`` says why."""
+
+    def __init__(self, reason: str, code: str = "invalid") -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.code = code
+        """A category for counters: topic, oversize, json, version, invalid, range, table,
+        identity (a payload claiming another unit than its topic's)."""
+
+
+T = TypeVar("T")
+
+
+class _Peek(msgspec.Struct):
+    v: Any = None
+
+
+_peek_decoder: Final = msgspec.json.Decoder(_Peek)
+_decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+_encoder: Final = msgspec.json.Encoder()
+_EVENT_RANGE: Final = re.compile(
+    r"(?P<expected>Expected `(int|float)` [<>]=? \S+) - at `(?P<path>\$\.event[.\[][^`]*)`$"
+)
+"""msgspec's words for a number of a unit's event out of its range (``range``, not
+``invalid``: the event is well formed, a number in it is not one the hub takes)."""
+_STEP: Final = re.compile(r"\.(\w+)|\[(\d+)\]")
+
+
+def encode(message: msgspec.Struct) -> bytes:
+    """The JSON payload of a message (compact, UTF-8)."""
+    return _encoder.encode(message)
+
+
+def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
+    """Decode ``payload`` as message type ``kind``, strictly; DecodeError with a reason."""
+    name = kind.__name__
+    limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
+    if len(payload) > limit:
+        raise DecodeError(f"{name}: payload of {len(payload)} bytes exceeds {limit}", "oversize")
+    try:
+        version = _peek_decoder.decode(payload).v
+    except msgspec.DecodeError as err:
+        raise DecodeError(f"{name}: {_reason(err)}", "json") from None
+    if version is None:
+        raise DecodeError(f"{name}: missing the protocol version field `v`", "version")
+    if type(version) is not int or version != PROTOCOL_VERSION:
+        raise DecodeError(
+            f"{name}: unsupported protocol version {version!r} "
+            f"(this end speaks {PROTOCOL_VERSION})",
+            "version",
+        )
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    try:
+        message: T = decoder.decode(payload)
+    except msgspec.DecodeError as err:
+        reason = _reason(err)
+        out_of_range = _EVENT_RANGE.fullmatch(reason)
+        if out_of_range is None:
+            raise DecodeError(f"{name}: {reason}") from None
+        expected, path = out_of_range["expected"], out_of_range["path"]
+        got = _value_at(payload, path)
+        raise DecodeError(f"{name}: {expected}{got} - at `{path}`", "range") from None
+    return message
+
+
+def _value_at(payload: bytes | bytearray | memoryview, path: str) -> str:
+    """``, got 100000.0``: the value at ``path`` (msgspec's ``$.event.racks[1].tiles``), the
+    number a refusal names beside its limit; empty if the payload does not show it (not
+    JSON beyond the failing field)."""
+    try:
+        value: Any = msgspec.json.decode(payload)
+        for name, index in _STEP.findall(path[1:]):
+            value = value[name] if name else value[int(index)]
+    except (msgspec.DecodeError, LookupError, TypeError):
+        return ""
+    return f", got {msgspec.json.encode(value).decode()}"
+
+
+class _EnvelopePeek(msgspec.Struct):
+    unit: Any = None
+    seq: Any = None
+    epoch: Any = ""
+
+
+_envelope_peek: Final = msgspec.json.Decoder(_EnvelopePeek)
+
+
+def peek_envelope(payload: bytes | bytearray | memoryview) -> tuple[str, int, str] | None:
+    """``(unit, seq, epoch)`` of an event payload that did not decode, when they are well
+    formed (a missing epoch is the empty one): the hub answers such an event with a
+    :class:`Refusal` naming its seq."""
+    if len(payload) > MAX_PAYLOAD:
+        return None
+    try:
+        peek = _envelope_peek.decode(payload)
+    except msgspec.DecodeError:
+        return None
+    unit, seq = peek.unit, peek.seq
+    if not isinstance(unit, str) or not re.match(UNIT_ID_PATTERN, unit):
+        return None
+    if type(seq) is not int or not 1 <= seq <= MAX_SEQ:
+        return None
+    epoch = peek.epoch
+    if not isinstance(epoch, str) or not re.match(EPOCH_PATTERN, epoch):
+        return None
+    return unit, seq, epoch
+
+
+def checked(message: T) -> T:
+    """``message`` itself if a receiver would accept it, else :class:`DecodeError` with the
+    reason: msgspec constructors do not enforce field limits, decoding does."""
+    return decode(type(message), encode(message))  # type: ignore[arg-type]
+
+
+def check_identity(message: object, table: int) -> None:
+    """DecodeError unless a message on table ``table``'s topic names that table and unit."""
+    name = type(message).__name__
+    claimed = getattr(message, "table", None)
+    if claimed is not None and claimed != table:
+        raise DecodeError(
+            f"{name}: payload is for table {claimed} but was published on the topic of "
+            f"table {table}",
+            "table",
+        )
+    unit = getattr(message, "unit", None)
+    if unit is not None and unit != unit_id_of(table):
+        raise DecodeError(
+            f"{name}: payload claims unit {unit!r} but the topic of table {table} belongs "
+            f"to unit {unit_id_of(table)!r}",
+            "identity",
+        )
+
+
+def _reason(err: msgspec.DecodeError) -> str:
+    text = str(err)
+    if "malformed" in text or "truncated" in text:
+        return f"not valid JSON ({text})"
+    return text

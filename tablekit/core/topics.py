@@ -1,0 +1,232 @@
+"""The protocol's topic tree: which topic carries which message, and decoding by topic.
+
+Every topic of one event at one venue lives under ``rummikub/v1/{venue}/{event}/``; each
+carries exactly one message type (:data:`MESSAGE_OF_KIND`), so the topic says what to
+decode. A table's topics carry its number, and the unit that may write them is the one
+named after it (:func:`tablekit.core.messages.unit_id_of`).
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from tablekit.core.codec import DecodeError, check_identity, decode
+from tablekit.core.fields import MAX_TABLE
+from tablekit.core.messages import (
+    Ack,
+    AnyMessage,
+    Assignment,
+    Broadcast,
+    EventEnvelope,
+    HubStatus,
+    Refusal,
+    ResultAck,
+    RoundInfo,
+    RoundProgress,
+    SeatingBoard,
+    StandingsBoard,
+    TableSnapshot,
+    UnitStatus,
+)
+
+TOPIC_PREFIX: Final = "rummikub/v1"
+SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
+
+
+
+
+class Kind(enum.StrEnum):
+    """What a topic carries; the value is the topic's last level."""
+
+    EVENTS = "events"
+    STATE = "state"
+    STATUS = "status"
+    ASSIGN = "assign"
+    ACK = "ack"
+    REFUSED = "refused"
+    RESULT = "result"
+    BROADCAST = "broadcast"
+    HUB_STATUS = "hub_status"
+    ROUND = "round"
+    STANDINGS = "standings"
+    SEATING = "seating"
+    PROGRESS = "progress"
+
+
+MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
+    Kind.EVENTS: EventEnvelope,
+    Kind.STATE: TableSnapshot,
+    Kind.STATUS: UnitStatus,
+    Kind.ASSIGN: Assignment,
+    Kind.ACK: Ack,
+    Kind.REFUSED: Refusal,
+    Kind.RESULT: ResultAck,
+    Kind.BROADCAST: Broadcast,
+    Kind.HUB_STATUS: HubStatus,
+    Kind.ROUND: RoundInfo,
+    Kind.STANDINGS: StandingsBoard,
+    Kind.SEATING: SeatingBoard,
+    Kind.PROGRESS: RoundProgress,
+}
+_UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
+_HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)
+SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING, Kind.PROGRESS)
+"""The hub → screen messages, each on ``{base}/hub/{kind}``."""
+
+
+@dataclass(frozen=True)
+class TopicRef:
+    kind: Kind
+    table: int | None = None
+
+
+@dataclass(frozen=True)
+class Topics:
+    """The topic tree of one event at one venue: ``rummikub/v1/{venue}/{event}/…``."""
+
+    venue: str
+    event: str
+
+    def __post_init__(self) -> None:
+        for field, value in (("venue", self.venue), ("event", self.event)):
+            if not SEGMENT_RE.match(value):
+                raise ValueError(
+                    f"{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
+                    f"digit), got {value!r}"
+                )
+
+    @property
+    def base(self) -> str:
+        return f"{TOPIC_PREFIX}/{self.venue}/{self.event}"
+
+    def events(self, table: int) -> str:
+        return f"{self.base}/table/{table}/events"
+
+    def state(self, table: int) -> str:
+        return f"{self.base}/table/{table}/state"
+
+    def status(self, table: int) -> str:
+        return f"{self.base}/table/{table}/status"
+
+    def assign(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/assign"
+
+    def ack(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/ack"
+
+    def result(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/result"
+
+    def refused(self, table: int) -> str:
+        return f"{self.base}/hub/table/{table}/refused"
+
+    @property
+    def broadcast(self) -> str:
+        return f"{self.base}/hub/broadcast"
+
+    @property
+    def hub_status(self) -> str:
+        return f"{self.base}/hub/status"
+
+    @property
+    def round(self) -> str:
+        return f"{self.base}/hub/round"
+
+    @property
+    def standings(self) -> str:
+        return f"{self.base}/hub/standings"
+
+    @property
+    def seating(self) -> str:
+        return f"{self.base}/hub/seating"
+
+    @property
+    def progress(self) -> str:
+        return f"{self.base}/hub/progress"
+
+    def screen(self, kind: Kind) -> str:
+        """The topic of a hub → screen message kind (:data:`SCREEN_KINDS`)."""
+        if kind not in SCREEN_KINDS:
+            raise ValueError(f"not a screen message kind: {kind!r}")
+        return f"{self.base}/hub/{kind}"
+
+    def unit_filters(self, table: int) -> list[str]:
+        """What a table unit subscribes to."""
+        return [f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status]
+
+    def hub_filters(self) -> list[str]:
+        """What the hub subscribes to."""
+        return [f"{self.base}/table/+/{kind}" for kind in _UNIT_KINDS]
+
+    def screen_filters(self) -> list[str]:
+        """What the hub screen subscribes to (a dashboard may take the same)."""
+        base = self.base
+        return [
+            f"{base}/table/+/{Kind.STATE}",
+            f"{base}/table/+/{Kind.STATUS}",
+            f"{base}/hub/table/+/{Kind.ASSIGN}",
+            f"{base}/hub/table/+/{Kind.RESULT}",
+            *(self.screen(kind) for kind in SCREEN_KINDS),
+        ]
+
+    def parse(self, topic: str) -> TopicRef:
+        """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
+        base = self.base + "/"
+        if not topic.startswith(base):
+            raise DecodeError(f"topic {topic!r} is not under {self.base}", "topic")
+        parts = topic[len(base) :].split("/")
+        if parts == ["hub", "broadcast"]:
+            return TopicRef(Kind.BROADCAST)
+        if parts == ["hub", "status"]:
+            return TopicRef(Kind.HUB_STATUS)
+        if len(parts) == 2 and parts[0] == "hub" and parts[1] in SCREEN_KINDS:
+            return TopicRef(Kind(parts[1]))
+        if len(parts) == 3 and parts[0] == "table":
+            kinds, number = _UNIT_KINDS, parts[1]
+        elif len(parts) == 4 and parts[:2] == ["hub", "table"]:
+            kinds, number = _HUB_TABLE_KINDS, parts[2]
+        else:
+            raise DecodeError(f"topic {topic!r} is not a protocol topic", "topic")
+        if parts[-1] not in kinds:
+            raise DecodeError(f"topic {topic!r}: unknown message kind {parts[-1]!r}", "topic")
+        if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
+            raise DecodeError(
+                f"topic {topic!r}: table must be 1-{MAX_TABLE}, got {number!r}", "topic"
+            )
+        return TopicRef(Kind(parts[-1]), int(number))
+
+def decode_topic(
+    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
+) -> tuple[TopicRef, AnyMessage]:
+    """Decode a message by its topic, checking that a table-scoped payload names that
+    table and that unit: identity comes from the topic (:func:`unit_id_of`)."""
+    ref = topics.parse(topic)
+    message: AnyMessage = decode(MESSAGE_OF_KIND[ref.kind], payload)
+    if ref.table is not None:
+        check_identity(message, ref.table)
+    return ref, message
+
+
+@dataclass(frozen=True)
+class Cleared:
+    """An empty payload on a retained topic: its publisher deleted the retained message
+    (MQTT's way). The hub clears a table's ``assign`` when the table has no players in
+    the round being played, and its ``result`` when no verdict of that round exists."""
+
+    kind: Kind
+    table: int | None
+
+
+def decode_retained(
+    topics: Topics, topic: str, payload: bytes | bytearray | memoryview
+) -> tuple[TopicRef, AnyMessage | Cleared]:
+    """:func:`decode_topic` for a subscriber of retained topics: an empty payload is a
+    :class:`Cleared` message, not an error."""
+    if not payload:
+        ref = topics.parse(topic)
+        return ref, Cleared(ref.kind, ref.table)
+    return decode_topic(topics, topic, payload)
