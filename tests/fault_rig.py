@@ -4,6 +4,7 @@ and the hub service as subprocesses, and the tally of lost and duplicated events
 
 from __future__ import annotations
 
+import bisect
 import sqlite3
 import subprocess
 import sys
@@ -32,9 +33,23 @@ class Procs:
     def unit(
         self, table: int, events: int = EVENTS, journal: Path | None = None, **options: Any
     ) -> subprocess.Popen[str]:
+        """A unit's clock, journal and link with a bot pressing (tests/unit_process.py)."""
+        args = self._table_args("unit_process.py", table, journal, options)
+        args += ["--unit", f"table-{table:02d}", "--events", str(events)]
+        return self._start(args, "ready")
+
+    def table(
+        self, table: int, journal: Path | None = None, **options: Any
+    ) -> subprocess.Popen[str]:
+        """A whole table unit with simulated players typing results (tests/table_process.py)."""
+        return self._start(self._table_args("table_process.py", table, journal, options), "ready")
+
+    def _table_args(
+        self, script: str, table: int, journal: Path | None, options: dict[str, Any]
+    ) -> list[str]:
         args = [
             sys.executable,
-            str(ROOT / "tests" / "unit_process.py"),
+            str(ROOT / "tests" / script),
             "--broker",
             f"{self.broker.host}:{self.unit_port or self.broker.port}",
             "--venue",
@@ -43,18 +58,14 @@ class Procs:
             EVENT,
             "--table",
             str(table),
-            "--unit",
-            f"table-{table:02d}",
             "--journal",
             str(journal or self.journal(table)),
-            "--events",
-            str(events),
             "--seed",
             str(table),
         ]
         for key, value in options.items():
             args += [f"--{key.replace('_', '-')}", str(value)]
-        return self._start(args, "ready")
+        return args
 
     def hub(self, db: Path) -> subprocess.Popen[str]:
         args = [
@@ -128,6 +139,24 @@ def source_of(conn: sqlite3.Connection, unit: str, journal: Path) -> str:
     return unit if found is None else str(found[0])
 
 
+def games_played(conn: sqlite3.Connection, source: str) -> list[tuple[tuple[int, int], int]]:
+    """((game played, game), move) of every move ``source`` passed. A game is played
+    again under the same number in every round of a tournament: the count of the
+    game's ``game_started`` events before the move tells one playing from the next."""
+    started: dict[int, list[int]] = {}
+    for seq, game in conn.execute(
+        "SELECT seq, game FROM events WHERE source = ? AND kind = 'game_started'", (source,)
+    ):
+        started.setdefault(game, []).append(seq)
+    for seqs in started.values():
+        seqs.sort()
+    rows = conn.execute("SELECT seq, game, move FROM moves WHERE source = ?", (source,))
+    return [
+        ((bisect.bisect(started.get(game, []), seq), game), move)
+        for seq, game, move in rows.fetchall()
+    ]
+
+
 def tally(
     db: Path,
     journals: dict[str, Path],
@@ -151,9 +180,7 @@ def tally(
                 assert last >= events
             lost += last - len({s for s in seqs if 1 <= s <= last})
             duplicated += len(seqs) - len(set(seqs)) + sum(1 for s in seqs if s > last)
-            moves = Counter(
-                conn.execute("SELECT game, move FROM moves WHERE source = ?", (source,)).fetchall()
-            )
+            moves = Counter(games_played(conn, source))
             duplicated += sum(n - 1 for n in moves.values())
             for game in {g for g, _ in moves}:
                 numbers = sorted(m for g, m in moves if g == game)

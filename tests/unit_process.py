@@ -36,21 +36,26 @@ from tablekit.journal import Journal
 from tablekit.link import TableLink
 
 
-def main() -> int:
-    p = argparse.ArgumentParser()
+def common_arguments(p: argparse.ArgumentParser) -> None:
+    """What every simulated unit process takes (this one and tests/table_process.py)."""
     p.add_argument("--broker", required=True)
     p.add_argument("--venue", default="hall")
     p.add_argument("--event", default="test")
     p.add_argument("--table", type=int, required=True)
-    p.add_argument("--unit", required=True)
     p.add_argument("--journal", type=Path, required=True)
-    p.add_argument("--events", type=int, default=300)
-    p.add_argument("--pace", type=float, default=0.005, help="real seconds between presses")
     p.add_argument("--keepalive", type=int, default=15)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--mqtt", type=int, default=4)
     p.add_argument("--drain-timeout", type=float, default=60.0)
     p.add_argument("--stop-file", type=Path, help="stop pressing once this file exists")
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    common_arguments(p)
+    p.add_argument("--unit", required=True)
+    p.add_argument("--events", type=int, default=300)
+    p.add_argument("--pace", type=float, default=0.005, help="real seconds between presses")
+    p.add_argument("--mqtt", type=int, default=4)
     args = p.parse_args()
     host, port = args.broker.rsplit(":", 1)
 
