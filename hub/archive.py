@@ -23,8 +23,10 @@ import unicodedata
 import zipfile
 from collections.abc import Callable, Mapping
 
-from hub import exports
 from hub.competition import Competition
+from hub.exports.files import archive_documents, csv_files
+from hub.exports.grid import event_name, when
+from hub.exports.pages import document
 
 DOCUMENTS = {
     "standings": "standings of every stage",
@@ -71,7 +73,7 @@ def _index_html(
         ("Players", str(len(event.players))),
         ("Stages played", stages or "none"),
         ("State", str(event.phase)),
-        ("Archived", exports.when(at)),
+        ("Archived", when(at)),
     ]
     rows = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>\n" for k, v in facts)
     printable = "".join(
@@ -84,14 +86,14 @@ def _index_html(
         f"<td>{e(CSV_FILES.get(name, ''))}</td></tr>\n"
         for name in csvs
     )
-    name = exports.event_name(comp)
+    name = event_name(comp)
     body = (
         f"<h1>{e(name)}</h1>\n<table>\n{rows}</table>\n"
         f"<h2>To read and print</h2>\n<table>\n{printable}</table>\n"
         "<h2>For spreadsheets (CSV, UTF-8)</h2>\n<table>\n"
         f"{tables}</table>\n"
     )
-    return exports.document(f"{name} — archive", body)
+    return document(f"{name} — archive", body)
 
 
 def event_archive(
@@ -102,15 +104,15 @@ def event_archive(
     delimiter: str = ",",
 ) -> bytes:
     """The archive of ``comp`` as the bytes of a zip file, made at wall time ``at``."""
-    csvs = exports.csv_files(comp, delimiter)
-    docs = exports.archive_documents(comp)
+    csvs = csv_files(comp, delimiter)
+    docs = archive_documents(comp)
     files: dict[str, bytes] = {"index.html": _index_html(comp, csvs, docs, at).encode()}
     for name, text in csvs.items():
         files[f"csv/{name}"] = text.encode("utf-8-sig")
     for stem, doc in docs.items():
         files[f"html/{stem}.html"] = doc.encode()
         files[f"pdf/{stem}.pdf"] = pdf(doc)
-    folder = slug(exports.event_name(comp))
+    folder = slug(event_name(comp))
     stamp = time.localtime(max(at, 315_532_800.0))[:6]  # zip times start in 1980
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -33,9 +33,9 @@ from typing import Final
 
 import msgspec
 
-from hub import exports
 from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
 from hub.competition import CompetitionError, new_event
+from hub.exports.notes import consolation_text, tie_decision_text
 from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
@@ -140,12 +140,12 @@ def _judge_orders_lots(org: Organizer) -> None:
             record = org.decide_consolation(
                 promote=promote, none=not promote, why="demo: the organizer's choice"
             )
-            print(f"demo: {exports.consolation_text(record)}", flush=True)
+            print(f"demo: {consolation_text(record)}", flush=True)
         except TournamentError:
             pass  # a tie at a cut: below
     for tie in org.competition.event.pending_ties():
         record = org.decide_tie(tie.scope, tie.players, TieHow.LOT, why="demo: the judge's lot")
-        print(f"demo: {exports.tie_decision_text(org.competition, record)}", flush=True)
+        print(f"demo: {tie_decision_text(org.competition, record)}", flush=True)
 
 
 class Demo:

@@ -30,7 +30,7 @@ INSTALL_HINT = (
     "and apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
 )
 FAMILY = "DejaVu Sans"
-"""The family the documents' CSS asks for first (``hub.exports``)."""
+"""The family the documents' CSS asks for first (``hub.exports.pages``)."""
 
 
 def font_faces() -> str:

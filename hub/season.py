@@ -14,9 +14,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub import exports
 from hub.competition import Competition
-from hub.exports import Grid
+from hub.exports.grid import Grid, csv_text, place_labels
+from hub.exports.pages import document, grid_html
 from hub.organizer import Organizer
 from hub.players_csv import fold
 from hub.store import EventStore
@@ -138,7 +138,7 @@ def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple
 def season_grid(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> Grid:
     """The season table: place, player, club, points, starts, then each tournament's
     points (``T1``… in the order given; ``-``: did not start)."""
-    labels = exports.place_labels([line.place for line in lines])
+    labels = place_labels([line.place for line in lines])
     rows = [
         (
             label,
@@ -182,15 +182,15 @@ def season_csv(
         )
         for line in lines
     ]
-    return exports.csv_text(headers, rows, delimiter)
+    return csv_text(headers, rows, delimiter)
 
 
 def season_html(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> str:
     """The season table to print (A4), with which tournament each column is."""
     grid = season_grid(events, lines)
     legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in season_legend(events))
-    body = f'{exports.grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
-    return exports.document(grid.title, body)
+    body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
+    return document(grid.title, body)
 
 
 def seeds_for(

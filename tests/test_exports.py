@@ -9,8 +9,12 @@ from pathlib import Path
 
 from test_cli_support import Cli, play_rounds
 
-from hub import exports
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
+from hub.exports.grid import place_labels
+from hub.exports.lists import seating_csv
+from hub.exports.printouts import find_table_html, scoresheets_html, seating_html, standings_html
+from hub.exports.results import results_csv
+from hub.exports.standings import standings_csv, standings_grid
 from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, collation_key, preset
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import Seat
@@ -44,7 +48,7 @@ def test_polish_alphabetical_order() -> None:
 
 
 def test_place_labels_mark_shared_places() -> None:
-    assert exports.place_labels([1, 2, 2, 4]) == ["1", "2=", "2=", "4"]
+    assert place_labels([1, 2, 2, 4]) == ["1", "2=", "2=", "4"]
 
 
 def event(names: list[str], preset_name: str = "school") -> Competition:
@@ -62,23 +66,23 @@ def event(names: list[str], preset_name: str = "school") -> Competition:
 def test_html_escapes_names_and_titles() -> None:
     comp = event(["<script>alert(1)</script>", "Ola & Ela", "Jan", "Ewa"])
     for doc in (
-        exports.seating_html(comp),
-        exports.find_table_html(comp),
-        exports.scoresheets_html(comp),
-        exports.standings_html(comp),
+        seating_html(comp),
+        find_table_html(comp),
+        scoresheets_html(comp),
+        standings_html(comp),
     ):
         assert "<script>" not in doc
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in doc
         assert "Ola &amp; Ela" in doc or "Ela Ola &amp;" in doc  # find your table: surname first
         assert "Turniej &lt;i&gt;" in doc
-    assert "Klub &quot;A&quot; &amp; B" in exports.seating_html(comp)
+    assert "Klub &quot;A&quot; &amp; B" in seating_html(comp)
 
 
 def test_csv_quotes_delimiters_and_keeps_polish_letters() -> None:
     comp = event(["Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"])
     for delimiter in (",", ";"):
         rows = list(
-            csv.DictReader(io.StringIO(exports.seating_csv(comp, delimiter)), delimiter=delimiter)
+            csv.DictReader(io.StringIO(seating_csv(comp, delimiter)), delimiter=delimiter)
         )
         assert {r["name"] for r in rows} == {"Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"}
         assert {r["code"] for r in rows} == {"1A", "1B", "1C", "1D"}
@@ -100,17 +104,17 @@ def test_championship_shows_small_points_winner_plus() -> None:
     comp = comp.apply(
         ResultRecorded(at=3.0, by="judge", stage="elimination-1", table=1, report=report)
     )
-    grid = exports.standings_grid(comp)
+    grid = standings_grid(comp)
     winner = next(r for r in grid.rows if r[3] == table.players[0])
     assert winner[4:6] == ("4", "+60")  # placement BP; SP the winner plus, 002 too
     assert grid.note == ""
-    html_text = exports.standings_html(comp)
+    html_text = standings_html(comp)
     assert "+60" in html_text and "minus" not in html_text
-    rows = list(csv.DictReader(io.StringIO(exports.results_csv(comp))))
+    rows = list(csv.DictReader(io.StringIO(results_csv(comp))))
     first = next(r for r in rows if r["seat"] == "A")
     assert (first["sp"], first["bp"], first["version"]) == ("60", "4", "1")
     assert "sp_shown" not in rows[0]
-    assert "sp_shown" not in exports.standings_csv(comp).splitlines()[0]
+    assert "sp_shown" not in standings_csv(comp).splitlines()[0]
 
 
 def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
@@ -153,7 +157,7 @@ def test_ranking_csv_carries_the_same_small_points_as_the_standings(tmp_path: Pa
 
 
 def test_the_seating_legend_names_only_the_seats_in_use() -> None:
-    three_seats = exports.seating_html(event([f"Gracz {i}" for i in range(6)]))
+    three_seats = seating_html(event([f"Gracz {i}" for i in range(6)]))
     assert "clockwise B, C.</p>" in three_seats  # 6 players: two tables of 3
-    four_seats = exports.seating_html(event([f"Gracz {i}" for i in range(7)]))
+    four_seats = seating_html(event([f"Gracz {i}" for i in range(7)]))
     assert "clockwise B, C, D.</p>" in four_seats

@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 from test_cli_support import Cli
 
-from hub import exports
 from hub.competition import Competition, decode_record
 from hub.conductor import Conductor
+from hub.exports.lists import players_grid
+from hub.exports.printouts import find_table_html
+from hub.exports.standings import standings_csv, standings_grid
 from hub.hall import seating_sorted
 from hub.organizer import Organizer
 from hub.players_csv import parse_players_csv
@@ -190,7 +192,7 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     c.ok("round", "draw", "--seed", "8")
     comp = c.competition()
 
-    printed = exports.find_table_html(comp)
+    printed = find_table_html(comp)
     body = printed[printed.index("<tbody>") :]
     surname_first = [html.unescape(n) for n in re.findall(r'<td class="name">([^<]*)<', body)]
     assert surname_first == [
@@ -210,11 +212,11 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     assert [r.name for r in seating_sorted(board)] == ORDERED  # the hub screen's list
     assert {r.surname for r in board.rows} == {"", "de Lange"}  # sent when not the last word
 
-    assert [r[1] for r in exports.players_grid(comp).rows] == ORDERED
+    assert [r[1] for r in players_grid(comp).rows] == ORDERED
     # Nobody has played yet: everyone shares place 1, listed by name on paper and screen.
-    assert [r[1] for r in exports.standings_grid(comp).rows] == ORDERED
-    standings_csv = exports.standings_csv(comp, ";").splitlines()[1:]
-    assert [line.split(";")[4] for line in standings_csv] == ORDERED
+    assert [r[1] for r in standings_grid(comp).rows] == ORDERED
+    csv_lines = standings_csv(comp, ";").splitlines()[1:]
+    assert [line.split(";")[4] for line in csv_lines] == ORDERED
     standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}
     assert [r.name for r in standings.rows] == ORDERED

@@ -15,7 +15,9 @@ import pytest
 from pdf_pages import A4_POINTS, ink_in_margins, read_pdf
 from test_cli_support import Cli, play_round
 
-from hub import exports, printing
+from hub import printing
+from hub.exports.pages import document
+from hub.exports.printouts import SUM_BIG, SUM_SMALL
 from hub.tournament import Player, player_order
 
 POLISH = "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ"
@@ -93,7 +95,7 @@ def test_every_printout_is_a4_with_polish_letters_and_fits_the_page(tmp_path: Pa
                 sheet = flat(pdf.page_text(page))
                 assert f"table {page}" in sheet
                 assert "Game 3 — seat C starts" in sheet
-                assert exports.SUM_BIG in sheet and exports.SUM_SMALL in sheet
+                assert SUM_BIG in sheet and SUM_SMALL in sheet
         else:
             assert pdf.pages == 1, name
 
@@ -101,7 +103,7 @@ def test_every_printout_is_a4_with_polish_letters_and_fits_the_page(tmp_path: Pa
 def test_the_margin_check_sees_a_table_wider_than_the_page(tmp_path: Path) -> None:
     wide = "<table style='width: 300mm'><tr><td>Żółw</td></tr></table>"
     path = tmp_path / "wide.pdf"
-    path.write_bytes(printing.pdf(exports.document("wide", wide)))
+    path.write_bytes(printing.pdf(document("wide", wide)))
     pdf = read_pdf(path)
     assert ink_in_margins(pdf.pngs[0]) == ["right"]
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from test_cli_support import Cli, checked_in
 
-from hub import exports
+from hub.exports.grid import when
+from hub.exports.standings import standings_grid
 from hub.tournament import EventState, PlayerSanctioned, SanctionKind, preset
 from hub.tournament.players import Player
 from hub.tournament.progress import GameRecorded, PlayerScore, RoundClosed, check_in_all
@@ -169,7 +170,7 @@ def _closed(stage: str) -> RoundClosed:
 
 def test_the_standings_grid_has_no_sanctions_column_without_sanctions(tmp_path: Path) -> None:
     c = school_round_one(tmp_path)
-    grid = exports.standings_grid(c.competition())
+    grid = standings_grid(c.competition())
     assert "Sanctions" not in grid.headers and grid.note == ""
 
 
@@ -193,7 +194,7 @@ def test_a_sanction_given_by_mistake_is_lifted_with_who_when_and_why(tmp_path: P
     listed = c.ok("sanction", "list")
     lifted = next(ln for ln in listed.splitlines() if ln.lstrip().startswith("1 "))
     assert "by sędzia główny: wrong player" in lifted
-    stamp = exports.when(c.competition().lifts[1].at)  # the CLI's one time format
+    stamp = when(c.competition().lifts[1].at)  # the CLI's one time format
     assert f"{stamp} by sędzia główny" in lifted and "T" not in stamp and "+" not in listed
     assert comp.warnings_of("P003") == 1
     c.ok("export", "csv", str(tmp_path / "out"))

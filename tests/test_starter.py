@@ -6,7 +6,7 @@ from pathlib import Path
 
 from test_cli_support import Cli
 
-from hub.exports import scoresheets_html
+from hub.exports.printouts import scoresheets_html
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.seats import Seat

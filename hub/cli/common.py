@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from hub.competition import Competition
-from hub.exports import Grid
+from hub.exports.grid import Grid
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.errors import KitError

@@ -12,7 +12,7 @@ from hub.cli.common import CliError, Ctx, render, when
 from hub.cli.judges import ties_lines
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import replaced_lines
-from hub.exports import Grid
+from hub.exports.grid import Grid
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.players_csv import clean
 from hub.tournament import (

@@ -6,11 +6,13 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from hub import exports
 from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
 from hub.cli.results import confirm
 from hub.competition import Competition
-from hub.exports import signed
+from hub.exports.grid import signed
+from hub.exports.lists import sanctions_grid
+from hub.exports.notes import consolation_text, tie_decision_text
+from hub.exports.standings import standings_grid
 from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
 
 
@@ -38,8 +40,8 @@ def ties_lines(comp: Competition) -> list[str]:
     consolation = comp.event.pending_consolation()
     if consolation is not None:
         lines.insert(0, f"To decide: {consolation} (rummikub round consolation)")
-    lines += [exports.tie_decision_text(comp, record) for record in comp.ties]
-    lines += [exports.consolation_text(record) for record in comp.consolations]
+    lines += [tie_decision_text(comp, record) for record in comp.ties]
+    lines += [consolation_text(record) for record in comp.consolations]
     return lines
 
 
@@ -77,7 +79,7 @@ def cmd_tie_decide(ctx: Ctx, args: argparse.Namespace) -> int:
     scope, players = _tie_target(org.competition, args.ids, args.scope)
     how = TieHow.SHARED if args.shared else TieHow.JUDGE
     record = org.decide_tie(scope, players, how, why=args.why or "")
-    ctx.print(exports.tie_decision_text(org.competition, record))
+    ctx.print(tie_decision_text(org.competition, record))
     return 0
 
 
@@ -85,7 +87,7 @@ def cmd_tie_lot(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     scope, players = _tie_target(org.competition, args.ids, args.scope)
     record = org.decide_tie(scope, players, TieHow.LOT, why=args.why or "", seed=args.seed)
-    ctx.print(exports.tie_decision_text(org.competition, record))
+    ctx.print(tie_decision_text(org.competition, record))
     return 0
 
 
@@ -109,7 +111,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
     }[kind]
     ctx.print(f"{pid} {name}: {what}{where}; recorded {when(record.at)} by {record.by or '-'}")
     if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
-        ctx.print(render(exports.standings_grid(comp, stage_arg(comp, None))))
+        ctx.print(render(standings_grid(comp, stage_arg(comp, None))))
     return 0
 
 
@@ -149,5 +151,5 @@ def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
     if not comp.sanctions:
         ctx.print("No sanctions recorded")
         return 0
-    ctx.print(render(exports.sanctions_grid(comp)))
+    ctx.print(render(sanctions_grid(comp)))
     return 0

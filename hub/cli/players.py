@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from hub import exports
 from hub.cli.common import CliError, Ctx, render, resolve_player, when
+from hub.exports.lists import player_changes_grid, player_details, players_grid, sanctions_grid
+from hub.exports.results import player_games_grid
+from hub.exports.standings import player_stages_grid
 from hub.players_csv import MAX_NAME, clean, new_players, player_key, read_players_csv
 from hub.season import seeding_text
 from hub.tournament import Player
@@ -97,7 +99,7 @@ def _lines_text(lines: Sequence[int], shown: int = 12) -> str:
 
 
 def cmd_players_list(ctx: Ctx, args: argparse.Namespace) -> int:
-    ctx.print(render(exports.players_grid(ctx.competition())))
+    ctx.print(render(players_grid(ctx.competition())))
     return 0
 
 
@@ -169,14 +171,14 @@ def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
         else "registered"
     )
     ctx.print(f"{pid} {player.name}" + (f", {player.club}" if player.club else "") + f": {status}")
-    ctx.print(render(exports.player_stages_grid(comp, pid)))
-    ctx.print(render(exports.player_games_grid(comp, pid)))
+    ctx.print(render(player_stages_grid(comp, pid)))
+    ctx.print(render(player_games_grid(comp, pid)))
     if comp.numbered_sanctions(pid):
-        ctx.print(render(exports.sanctions_grid(comp, pid)))
+        ctx.print(render(sanctions_grid(comp, pid)))
     else:
         ctx.print("No sanctions")
     if comp.changes_of(pid):
-        ctx.print(render(exports.player_changes_grid(comp, pid)))
+        ctx.print(render(player_changes_grid(comp, pid)))
     return 0
 
 
@@ -195,7 +197,7 @@ def cmd_players_rename(ctx: Ctx, args: argparse.Namespace) -> int:
         clear_club=args.no_club,
     )
     before, after = change.before, change.after
-    ctx.print(f"{pid}: {exports.player_details(before)} → {exports.player_details(after)}")
+    ctx.print(f"{pid}: {player_details(before)} → {player_details(after)}")
     ctx.print(
         f"Surname {after.family_name!r}, given name {after.given_name!r}; "
         f"recorded {when(change.record.at)} by {change.record.by or '-'}: {change.record.why}"

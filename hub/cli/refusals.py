@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from hub.cli.common import Ctx, render, when
-from hub.exports import Grid
+from hub.exports.grid import Grid
 from hub.store import MAX_REFUSAL_LOG, EventStore
 
 

@@ -8,8 +8,13 @@ import io
 import zipfile
 from pathlib import Path
 
-from hub import archive, exports, printing
+from hub import archive, printing
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
+from hub.exports.files import csv_files
+from hub.exports.grid import event_name
+from hub.exports.notes import in_play, last_closed
+from hub.exports.printouts import printouts
+from hub.exports.standings import ranking_grid, standings_grid
 from hub.season import (
     SeasonEvent,
     SeasonLine,
@@ -31,15 +36,15 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     stage = stage_arg(comp, args.stage)
     if args.table is not None:
         table_seats(comp, stage, args.table)
-    ctx.print(render(exports.standings_grid(comp, stage, args.table, overall=args.overall)))
-    closed = exports.last_closed(comp)
-    if args.stage is None and exports.in_play(comp, stage) and closed and not args.overall:
+    ctx.print(render(standings_grid(comp, stage, args.table, overall=args.overall)))
+    closed = last_closed(comp)
+    if args.stage is None and in_play(comp, stage) and closed and not args.overall:
         ctx.print(f"The last closed round: rummikub standings --stage {closed}")
     return 0
 
 
 def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
-    ctx.print(render(exports.ranking_grid(ctx.competition())))
+    ctx.print(render(ranking_grid(ctx.competition())))
     return 0
 
 
@@ -64,7 +69,7 @@ def _write(directory: Path, name: str, data: bytes) -> Path:
 def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     stage_arg(comp, None)
-    files = exports.csv_files(comp, ";" if args.semicolon else ",")
+    files = csv_files(comp, ";" if args.semicolon else ",")
     _folder(args.dir)
     for name, text in files.items():
         ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"))))
@@ -73,7 +78,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    docs = exports.printouts(comp, stage_arg(comp, args.stage))
+    docs = printouts(comp, stage_arg(comp, args.stage))
     _folder(args.dir)
     for stem, doc in docs.items():
         ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"))))
@@ -82,7 +87,7 @@ def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    docs = exports.printouts(comp, stage_arg(comp, args.stage))
+    docs = printouts(comp, stage_arg(comp, args.stage))
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
     _folder(args.dir)
     for name, data in pdfs.items():
@@ -98,7 +103,7 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     target: Path = args.file
     if target.is_dir():
-        target = target / f"{archive.slug(exports.event_name(comp))}.zip"
+        target = target / f"{archive.slug(event_name(comp))}.zip"
     _folder(target.parent)
     path = _write(target.parent, target.name, data)
     with zipfile.ZipFile(io.BytesIO(data)) as made:

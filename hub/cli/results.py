@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
-from hub import exports
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats, when
 from hub.cli.racks import ending_for, parse_rack, parse_racks
 from hub.competition import (
@@ -19,7 +18,8 @@ from hub.competition import (
     ResultRecorded,
     ResultVersion,
 )
-from hub.exports import Grid
+from hub.exports.grid import Grid
+from hub.exports.results import corrections_grid, version_grid
 from hub.organizer import Organizer
 from hub.tournament import RoundUndone
 from tablekit.core.scoring import GameReport, RackReport
@@ -70,7 +70,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(_version_header(len(versions), version))
-    grid = exports.version_grid(org.competition, stage, args.table, [version], len(versions))
+    grid = version_grid(org.competition, stage, args.table, [version], len(versions))
     ctx.print(render(grid))
     return 0
 
@@ -156,13 +156,13 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
         return 0
     for number, version in enumerate(versions, start=1):
         ctx.print(_version_header(number, version))
-    ctx.print(render(exports.version_grid(comp, stage, args.table, versions)))
+    ctx.print(render(version_grid(comp, stage, args.table, versions)))
     return 0
 
 
 def cmd_result_corrections(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    grid = exports.corrections_grid(comp)
+    grid = corrections_grid(comp)
     ctx.print(render(grid) if grid.rows else "No corrections recorded")
     for record, tables in comp.undone:
         stage = record.fact.stage if isinstance(record.fact, RoundUndone) else "?"

@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import argparse
 
-from hub import exports
 from hub.cli.common import CliError, Ctx, render, when
 from hub.cli.judges import tie_text
 from hub.competition import Competition
+from hub.exports.lists import seating_grid
+from hub.exports.notes import consolation_text
+from hub.exports.standings import standings_grid
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.tournament import ConsolationError, Phase, RoundSeated, TieAtCutError
 from tablekit.core.seats import SEATS, Seat
 
 
 def seating_text(comp: Competition, seated: RoundSeated) -> str:
-    grid = exports.seating_grid(comp, seated.stage)
+    grid = seating_grid(comp, seated.stage)
     three = sum(len(t.players) == 3 for t in seated.tables)
     games = comp.format.stages[comp.format.stage_index(seated.stage)].games
     starts = ", ".join(f"game {g}: seat {SEATS[(g - 1) % 4]}" for g in range(1, games + 1))
@@ -69,7 +71,7 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_round_consolation(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     record = org.decide_consolation(promote=args.promote or 0, none=args.none, why=args.why)
-    ctx.print(exports.consolation_text(record), "Next: rummikub round draw")
+    ctx.print(consolation_text(record), "Next: rummikub round draw")
     return 0
 
 
@@ -121,7 +123,7 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
         f"Closed {closed.stage}"
         + (" (forced: missing games count as not played)" if closed.forced else "")
     )
-    ctx.print(render(exports.standings_grid(comp, closed.stage)))
+    ctx.print(render(standings_grid(comp, closed.stage)))
     nxt = comp.event.current_stage
     if comp.event.phase is Phase.FINISHED:
         ctx.print("The event is finished: rummikub ranking")

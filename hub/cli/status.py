@@ -12,7 +12,7 @@ from hub.cli.common import Ctx, render, when
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
-from hub.exports import Grid
+from hub.exports.grid import Grid
 from hub.hall import State, countdown_text, wait_text
 from hub.live import LiveView, TableLive
 from tablekit.core.clock import PauseReason
