@@ -232,6 +232,27 @@ class ClockRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             )
 
 
+def time_left(
+    phase: Phase,
+    paused: PauseReason | None,
+    remaining: float,
+    since: float,
+    now: float,
+    *,
+    live: bool = True,
+) -> float:
+    """Seconds left for the seat to move at ``now``, from ``remaining`` measured at
+    ``since`` (the one computation of the time left: the unit's clock, the wire snapshot
+    and the hub screen all use it). The time runs down only in a running, unpaused move
+    that is ``live`` (a table the hub has lost stands still at its last value); in TIME
+    none is left."""
+    if phase is Phase.TIME_UP:
+        return 0.0
+    if phase is not Phase.RUNNING or paused is not None or not live:
+        return max(0.0, remaining)
+    return max(0.0, remaining - max(0.0, now - since))
+
+
 class ClockState(msgspec.Struct, frozen=True):
     """Everything the clock knows; immutable, so undo is a restored snapshot."""
 
@@ -280,11 +301,7 @@ class ClockState(msgspec.Struct, frozen=True):
 
     def remaining_at(self, now: float) -> float:
         """Seconds left for the active seat at ``now``; paused time never counts."""
-        if self.phase is not Phase.RUNNING:
-            return 0.0 if self.phase is Phase.TIME_UP else self.remaining
-        if self.paused is not None:
-            return self.remaining
-        return max(0.0, self.remaining - max(0.0, now - self.since))
+        return time_left(self.phase, self.paused, self.remaining, self.since, now)
 
     def deadline(self) -> float | None:
         """Monotonic time at which the active move expires, if the clock is running."""

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from tablekit.core.clock import AnyClockEvent, ClockState, PauseReason, Phase
+from tablekit.core.clock import AnyClockEvent, ClockState, PauseReason, Phase, time_left
 from tablekit.core.fields import (
     MAX_GAME,
     MAX_SECONDS,
@@ -142,9 +142,7 @@ class TableSnapshot(_Message, frozen=True):
 
     def remaining_at(self, wall_now: float) -> float:
         """Extrapolated seconds left at ``wall_now`` (on the receiver's wall clock)."""
-        if not self.running:
-            return self.remaining
-        return max(0.0, self.remaining - max(0.0, wall_now - self.measured_at))
+        return time_left(self.phase, self.paused, self.remaining, self.measured_at, wall_now)
 
 
 class StatusReason(enum.StrEnum):
