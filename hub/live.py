@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 from tablekit.core.clock import PauseReason
 from tablekit.core.messages import StatusReason, TableSnapshot, UnitStatus
-from tablekit.view import clock_word
+from tablekit.core.status import TableState, clock_state, word
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,17 @@ class TableLive:
             times.append(self.snapshot.measured_at)
         return max(times) + self.skew if times else None
 
-    def state_word(self) -> str:
+    def state(self) -> TableState:
+        """What the table's status and clock tell of its state."""
         s = self.snapshot
         if self.online is False:
-            return "OFFLINE"
+            return TableState.OFFLINE
         if s is None:
-            return "NO DATA"
-        return clock_word(s.phase, s.paused, s.last_lap_left)
+            return TableState.NO_DATA
+        return clock_state(s.phase, s.paused, s.last_lap_left)
+
+    def state_word(self) -> str:
+        return word(self.state())
 
 
 @dataclass(frozen=True)

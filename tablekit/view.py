@@ -11,17 +11,18 @@ from dataclasses import dataclass, field
 
 from tablekit.controls import JudgeMenu, TableAsk
 from tablekit.core.clock import ClockState, PauseReason, Phase
-from tablekit.core.hallcheck import CheckView
+from tablekit.core.hallcheck import CheckResult, CheckStep, CheckView
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, clock_state, word
 from tablekit.result_entry import EntryView, Step
 
-_ENTRY_WORDS = {
-    Step.TILES: "ENTER RESULT",
-    Step.CONFIRM: "CONFIRM RESULT",
-    Step.READY: "RESULT CONFIRMED",
-    Step.SUBMITTED: "RESULT SENT",
-    Step.ACCEPTED: "RESULT IN",
-    Step.REJECTED: "RESULT REJECTED",
+_ENTRY_STATES = {
+    Step.TILES: TableState.ENTERING_RESULT,
+    Step.CONFIRM: TableState.CONFIRMING_RESULT,
+    Step.READY: TableState.RESULT_CONFIRMED,
+    Step.SUBMITTED: TableState.RESULT_SENT,
+    Step.ACCEPTED: TableState.RESULT_IN,
+    Step.REJECTED: TableState.RESULT_REFUSED,
 }
 
 
@@ -56,28 +57,21 @@ class TableView:
         return self.clock.paused is PauseReason.PLAYER_CALL
 
     @property
-    def state_word(self) -> str:
-        """The state in words, so that no state is told by colour alone."""
+    def state(self) -> TableState:
+        """The table's state (:mod:`tablekit.core.status`): the hall check while it runs,
+        the result's step after a game, otherwise what the clock tells."""
+        if self.check is not None:
+            if self.check.step is not CheckStep.DONE:
+                return TableState.HALL_CHECK
+            if any(r is CheckResult.FAILED for _, r in self.check.results):
+                return TableState.HALL_CHECK_FAULT
+            return TableState.HALL_CHECK_READY
         c = self.clock
         if c.phase is Phase.GAME_OVER and self.entry is not None:
-            return _ENTRY_WORDS[self.entry.step]
-        return clock_word(c.phase, c.paused, c.last_lap_left)
+            return _ENTRY_STATES[self.entry.step]
+        return clock_state(c.phase, c.paused, c.last_lap_left)
 
-
-def clock_word(phase: Phase, paused: PauseReason | None, last_lap_left: int | None) -> str:
-    """A table's clock state in words (the unit's display and the hub's views)."""
-    if paused is PauseReason.JUDGE:
-        return "PAUSED — JUDGE"
-    if paused is PauseReason.PLAYER_CALL:
-        return "JUDGE CALLED"
-    if paused is PauseReason.RECOVERED:
-        return "PAUSED — RESTARTED"
-    if phase is Phase.TIME_UP:
-        return "TIME"
-    if phase is Phase.GAME_OVER:
-        return "GAME OVER"
-    if phase is Phase.READY:
-        return "READY"
-    if last_lap_left is not None:
-        return "LAST LAP"
-    return "PLAYING"
+    @property
+    def state_word(self) -> str:
+        """The state in words, so that no state is told by colour alone."""
+        return word(self.state)

@@ -78,7 +78,7 @@ def test_headless_simulator_plays_and_enters_a_result(tmp_path: Path) -> None:
     sim.keys("J", after=LOCKOUT_PAUSE)  # held: the judge menu
     sim.wait_for("judge menu: ▶1 Resume the clock", 30)
     sim.keys("5")
-    sim.wait_for("ENTER RESULT", 30)
+    sim.wait_for("ENTERING RESULT", 30)
     sim.keys("12\n\n0\n\n33\n\n7\n\n")
     sim.wait_for("CONFIRM RESULT", 30)
     sim.keys("\n\n\n\n")

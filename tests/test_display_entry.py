@@ -163,12 +163,12 @@ def test_each_step_has_its_word_and_shape_in_the_band() -> None:
         band = panel(compose(VIEWS[name], NOW, lay), "band")
         icon = next(i.kind for i in band.items if isinstance(i, Icon))
         seen[name] = (texts(band)[0].text, icon, band.bg)
-    assert seen["entry-tiles"][:2] == ("ENTER RESULT", IconKind.KEYPAD)
-    assert seen["entry-jokers"][:2] == ("ENTER RESULT", IconKind.KEYPAD)
+    assert seen["entry-tiles"][:2] == ("ENTERING RESULT", IconKind.KEYPAD)
+    assert seen["entry-jokers"][:2] == ("ENTERING RESULT", IconKind.KEYPAD)
     assert seen["entry-confirm"][:2] == ("CONFIRM RESULT", IconKind.CHECK)
     assert seen["entry-sent"][:2] == ("RESULT SENT", IconKind.HOURGLASS)
     assert seen["entry-accepted"] == ("RESULT IN", IconKind.CHECK, dl.GREEN)
-    assert seen["entry-rejected"] == ("RESULT REJECTED", IconKind.ALERT, AMBER)
+    assert seen["entry-rejected"] == ("RESULT REFUSED", IconKind.ALERT, AMBER)
 
 
 # --- typing a seat's values --------------------------------------------------------------

@@ -197,7 +197,7 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     sim.type(str(menu.actions.index(JudgeAction.END_GAME) + 1))  # a digit chooses in the menu
     assert sim.view.menu is None
     assert sim.view.clock.phase is Phase.GAME_OVER
-    assert sim.entry_step is Step.TILES and sim.view.state_word == "ENTER RESULT"
+    assert sim.entry_step is Step.TILES and sim.view.state_word == "ENTERING RESULT"
     kinds = [type(e) for e in sim.journal.events]
     assert kinds.count(GameStarted) == 1 and kinds.count(MovePassed) == 3
     assert kinds[-1] is GameOver
@@ -263,7 +263,7 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     reason = "table 7: seat D's rack was counted as 13 by the judge"
     sim.unit.put(ResultVerdict(game=1, accepted=False, reason=reason))
     sim.settle()
-    assert sim.entry_step is Step.REJECTED and sim.view.state_word == "RESULT REJECTED"
+    assert sim.entry_step is Step.REJECTED and sim.view.state_word == "RESULT REFUSED"
     assert reason in " ".join(sim.panel_texts("entry-status"))
     sim.shot("rejected")
     sim.type("4 13 ENTER")

@@ -203,7 +203,7 @@ def finished_game(seats: int = 3) -> tuple[TableUnit, Journal, Link]:
 def test_game_over_opens_result_entry_and_submits_once_confirmed() -> None:
     unit, journal, _ = finished_game()
     assert unit.view.entry is not None and unit.view.entry.step is Step.TILES
-    assert unit.view.state_word == "ENTER RESULT"
+    assert unit.view.state_word == "ENTERING RESULT"
     # A 12, B went out, C 33 with a joker — then each seat confirms
     type_keys(unit, "12 enter 0 enter 33+ enter")
     assert unit.view.entry is not None and unit.view.entry.step is Step.CONFIRM
@@ -223,7 +223,7 @@ def test_rejected_result_is_corrected_and_sent_again() -> None:
     type_keys(unit, "12 enter 0 enter 33 enter enter enter enter")
     unit.handle(ResultVerdict(game=1, accepted=False, reason="table 1: wrong round"))
     assert unit.view.entry is not None and unit.view.entry.step is Step.REJECTED
-    assert unit.view.state_word == "RESULT REJECTED"
+    assert unit.view.state_word == "RESULT REFUSED"
     type_keys(unit, "1 21 enter")  # seat A: 12 → 21
     type_keys(unit, "enter enter enter")
     sent = [e for e in journal.events if isinstance(e, ResultSubmitted)]
