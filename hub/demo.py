@@ -7,6 +7,8 @@ the buttons, calling the judge, timing out and typing each game's result on the
 keypad — and an organizer who draws, starts and closes the rounds as soon as every
 result is in. The hub screen shows it all: in a window when there is a display,
 otherwise as a live summary in the terminal plus numbered PNG snapshots of the screen.
+The lines it prints are in Polish, or in English with ``--lang en`` (or an English
+``LANG``: :func:`tablekit.shared.i18n.choose`).
 
 By default the event is short (:data:`SHORT`: the school preset's first two rounds,
 short games at a quick pace, a few minutes in all); ``--full`` plays the preset's
@@ -56,6 +58,7 @@ from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.core.rulesets import Ruleset, get_ruleset
 from tablekit.core.topics import Topics
+from tablekit.shared.i18n import Words, choose, words
 from tablekit.shared.stopping import stop_on_signals
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
@@ -169,6 +172,8 @@ class Demo:
         """Sets of hub screen PNGs written (numbered, never overwritten)."""
         self.signal_name = ""
         """The signal that stopped the demo (SIGTERM, SIGINT), if one did."""
+        self.words: Words = words(choose(args.lang, os.environ))
+        """The language of the lines it prints."""
 
     def signalled(self, signum: int) -> None:
         """A stop signal: only flags it (a signal handler); the main loop stops."""
@@ -194,12 +199,16 @@ class Demo:
         self.broker = start_broker(self.workdir / "broker", self.args.port, prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = isinstance(self.broker, MosquittoBroker)
+        _ = self.words.gettext
         print(
-            f"demo: broker {'Mosquitto' if mosquitto else 'embedded (amqtt)'} on "
-            f"{self.host}:{self.port}; files in {self.workdir}",
+            _("demo: broker {broker} on {address}; files in {folder}").format(
+                broker="Mosquitto" if mosquitto else _("embedded (amqtt)"),
+                address=f"{self.host}:{self.port}",
+                folder=self.workdir,
+            ),
             flush=True,
         )
-        print(follow_text(self.host, self.port, self.topics, self.workdir), flush=True)
+        print(follow_text(self.host, self.port, self.topics, self.workdir, self.words), flush=True)
         tables = len(self.organizer.competition.tables())
         self.hub = HubService(
             self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4,
@@ -229,8 +238,9 @@ class Demo:
             fmt = demo_format(args.preset, args.players, self.length)
             created = msgspec.structs.replace(created, format=fmt)
         org.record(created)
-        print(f"demo: {created.format.description if created.format else args.preset}; "
-              f"{args.players} players", flush=True)
+        about = created.format.description if created.format else args.preset
+        count = self.words.ngettext("{n} player", "{n} players", args.players)
+        print(f"demo: {about}; {count.format(n=args.players)}", flush=True)
         players = [Player(org.next_player_id(i), NAMES[i]) for i in range(args.players)]
         org.register(players, check_in=True)
         self._next_round()
@@ -247,10 +257,15 @@ class Demo:
         assert org is not None, "the demo's organizer is made by start()"
         seated = org.draw(seed=self._draw_seed(org))
         org.start_round()
-        stage = seated.stage
+        w = self.words
+        tables = w.ngettext("{n} table", "{n} tables", len(seated.tables))
+        pairs = w.ngettext("{n} repeated pair", "{n} repeated pairs", seated.repeats)
         print(
-            f"demo: {stage} drawn ({len(seated.tables)} tables, {seated.repeats} repeated "
-            "pairs) and started; the seating:",
+            w.gettext("demo: {stage} drawn ({tables}, {pairs}) and started; the seating:").format(
+                stage=seated.stage,
+                tables=tables.format(n=len(seated.tables)),
+                pairs=pairs.format(n=seated.repeats),
+            ),
             flush=True,
         )
         self._print_seating(org, seated.tables)
@@ -276,6 +291,7 @@ class Demo:
     def _direct(self) -> None:
         """The organizer: close each round once every result is in, then seat the next."""
         org = Organizer(EventStore(self.workdir / "hub.sqlite3"), by="organizer (demo)")
+        _ = self.words.gettext
         while not self.stop_event.wait(2.0):
             try:
                 competition = org.competition
@@ -283,7 +299,8 @@ class Demo:
                 if state.phase is EventPhase.PLAYING and state.can_close():
                     stage = state.current_stage.name if state.current_stage else ""
                     org.close_round()
-                    print(f"demo: {stage} closed: every result is in", flush=True)
+                    print(_("demo: {stage} closed: every result is in").format(stage=stage),
+                          flush=True)
                     _judge_orders_lots(org)
                     if org.competition.event.phase is EventPhase.FINISHED:
                         self._print_ranking(org)
@@ -291,18 +308,28 @@ class Demo:
                     self._print_standings(org, stage)
                     seated = org.draw(seed=self._draw_seed(org))
                     org.start_round()
-                    print(f"demo: {seated.stage} drawn and started; the new seating:", flush=True)
+                    print(_("demo: {stage} drawn and started; the new seating:").format(
+                        stage=seated.stage), flush=True)
                     self._print_seating(org, seated.tables)
             except (CompetitionError, TournamentError) as err:
                 log.warning("demo organizer: %s", err)
 
+    def _points(self) -> tuple[str, str]:
+        """The abbreviations of big and small points, as the standings print them."""
+        w = self.words
+        return (w.pgettext("abbreviation of big points", "BP"),
+                w.pgettext("abbreviation of small points", "SP"))
+
     def _print_standings(self, org: Organizer, stage: str) -> None:
         state = org.competition.event
-        print(f"demo: standings after {stage}:", flush=True)
+        w = self.words
+        big, small = self._points()
+        print(w.gettext("demo: standings after {stage}:").format(stage=stage), flush=True)
         for row in state.standings(stage).rows:
             name = state.players[row.player_id].name
-            print(f"  {row.place:>3}. {name:<24} BP {row.big:>2}  SP {row.small:>+5}  "
-                  f"games {row.games}", flush=True)
+            games = w.ngettext("{n} game", "{n} games", row.games).format(n=row.games)
+            print(f"  {row.place:>3}. {name:<24} {big} {row.big:>2}  {small} {row.small:>+5}  "
+                  f"{games}", flush=True)
 
     def _print_seating(self, org: Organizer, tables: Sequence[SeatedTable]) -> None:
         players = org.competition.event.players
@@ -311,15 +338,19 @@ class Demo:
                 f"{seat} {players[pid].name}"
                 for seat, pid in zip("ABCD", table.players, strict=False)
             )
-            print(f"  table {table.number}: {names}", flush=True)
+            line = self.words.gettext("table {number}: {players}")
+            print("  " + line.format(number=table.number, players=names), flush=True)
 
     def _print_ranking(self, org: Organizer) -> None:
         state = org.competition.event
-        print("demo: the event is finished. Final ranking:", flush=True)
+        big, small = self._points()
+        print(self.words.gettext("demo: the event is finished. Final ranking:"), flush=True)
         for row in state.final_ranking():
             title = f"  ({row.title})" if row.title else ""
             name = state.players[row.player_id].name
-            print(f"  {row.place:>3}. {name:<24} BP {row.big:>2}  SP {row.small:>+5}{title}")
+            print(
+                f"  {row.place:>3}. {name:<24} {big} {row.big:>2}  {small} {row.small:>+5}{title}"
+            )
 
     def save_pngs(self, hall: HallView, size: tuple[int, int], now: float) -> list[Path]:
         """Every page of the hub screen as PNGs, numbered: ``screen/0003-wall-1.png``."""
@@ -327,7 +358,8 @@ class Demo:
 
         self.pngs += 1
         paths = render_pngs(hall, size, self.workdir / "screen", now, prefix=f"{self.pngs:04d}-")
-        print(f"  hub screen: {', '.join(str(p) for p in paths)}", flush=True)
+        shown = ", ".join(str(p) for p in paths)
+        print("  " + self.words.gettext("hub screen: {files}").format(files=shown), flush=True)
         return paths
 
     def stop(self) -> None:
@@ -355,19 +387,23 @@ class Demo:
             self.organizer.store.close()
 
 
-def follow_text(host: str, port: int, topics: Topics, workdir: Path) -> str:
+def follow_text(host: str, port: int, topics: Topics, workdir: Path, words: Words) -> str:
     """Where the demo publishes and the commands that follow it from another terminal."""
+    _ = words.gettext
     db = workdir.resolve() / "hub.sqlite3"
     where = f"--broker {host}:{port} --venue {topics.venue} --event {topics.event}"
     clients = "" if shutil.which("mosquitto_sub") else "  (apt install mosquitto-clients)"
-    return (
-        f"demo: venue {topics.venue!r}, event {topics.event!r}: every message under "
-        f"{topics.base}/\n"
-        f"  follow it live:  mosquitto_sub -h {host} -p {port} -v -t '{topics.base}/#'"
-        f"{clients}\n"
-        f"  the hub screen:  {kit_command('rummikub-screen')} {where}\n"
-        f"  round status:    {kit_command('rummikub')} round status --db {db} {where}"
+    commands = [
+        (_("follow it live:"), f"mosquitto_sub -h {host} -p {port} -v -t '{topics.base}/#'"
+                               f"{clients}"),
+        (_("the hub screen:"), f"{kit_command('rummikub-screen')} {where}"),
+        (_("round status:"), f"{kit_command('rummikub')} round status --db {db} {where}"),
+    ]
+    width = max(len(label) for label, _command in commands) + 2
+    heading = _("demo: venue {venue}, event {event}: every message under {topic}").format(
+        venue=repr(topics.venue), event=repr(topics.event), topic=f"{topics.base}/"
     )
+    return "\n".join([heading, *(f"  {label:<{width}}{command}" for label, command in commands)])
 
 
 def kit_command(program: str) -> str:
@@ -437,11 +473,13 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
             for t in hall.tables:
                 active = t.seats[t.active] if t.active is not None and t.seats else ""
                 clock = countdown_text(remaining_at(t, shown)) if t.active is not None else ""
+                table = demo.words.gettext("table {number}").format(number=f"{t.number:>2}")
                 lines.append(
-                    f"  table {t.number:>2} {t.game_label:<6} {state_text(t, shown):<22} "
+                    f"  {table} {t.game_label:<6} {state_text(t, shown):<22} "
                     f"{active:<22} {clock:>4}"
                 )
-            print(time.strftime("%H:%M:%S") + "  hub view:\n" + "\n".join(lines), flush=True)
+            view = demo.words.gettext("hub view:")
+            print(f"{time.strftime('%H:%M:%S')}  {view}\n" + "\n".join(lines), flush=True)
             if demo.director is None or not demo.director.is_alive():  # the event is finished
                 demo.stop_event.wait(min(args.every, 2.0))  # the final standings arrive
                 demo.save_pngs(feed.hall(time.time()), (width, height), time.time())
@@ -496,6 +534,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="headless: seconds between hub screen PNGs")
     p.add_argument("--duration", type=float, default=None,
                    help="stop after this many seconds (default: when the event is finished)")
+    p.add_argument("--lang", type=_language, default=None,
+                   help="the language of the lines it prints: pl or en (default: Polish, or "
+                   "English when LANG names it)")
     return p
 
 
@@ -503,6 +544,13 @@ def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"expected a port 1-65535, got {text!r}")
     return int(text)
+
+
+def _language(text: str) -> str:
+    try:
+        return choose(text)
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def fill_length(args: argparse.Namespace) -> Length:
@@ -540,8 +588,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 run_headless(demo, args)
         finally:
+            _ = demo.words.gettext
             why = f" ({demo.signal_name})" if demo.signal_name else ""
-            print(f"demo: stopping{why}", flush=True)
+            print(_("demo: stopping") + why, flush=True)
             demo.stop()
-            print("demo: stopped", flush=True)
+            print(_("demo: stopped"), flush=True)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
 import socket
@@ -20,27 +21,45 @@ from paho.mqtt.enums import CallbackAPIVersion
 from running import Running, session_left
 
 from hub.broker import free_port, wait_for_port
-from hub.demo import FULL, SHORT, Demo, build_parser, demo_format, demo_ruleset, fill_length
+from hub.demo import (
+    FULL,
+    SHORT,
+    Demo,
+    build_parser,
+    demo_format,
+    demo_ruleset,
+    fill_length,
+    follow_text,
+)
 from hub.organizer import Organizer
 from hub.store import EventStore
+from tablekit.core.protocol import Topics
 from tablekit.core.rulesets import BUILTIN, BigPointScheme
+from tablekit.shared.i18n import words
+
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 
 @pytest.mark.parametrize("broker", ["mosquitto", "embedded"])
 def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, broker: str) -> None:
+    # Nothing names a language: the demo speaks Polish.
+    env = {k: v for k, v in os.environ.items() if k not in LANGUAGE_VARIABLES}
     proc = subprocess.run(
         [sys.executable, "-c", "from hub.demo import main; raise SystemExit(main())",
          "--headless", "--broker", broker, "--players", "10", "--pace", "0.05",
          "--move-seconds", "4", "--round-minutes", "1", "--duration", "15", "--every", "3",
          "--png-every", "5", "--seed", "3", "--dir", str(tmp_path)],
         capture_output=True, text=True, timeout=120, check=False,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+        env={**env, "SDL_VIDEODRIVER": "dummy"},
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
-    assert "round-1 drawn" in out and "hub view:" in out and "Traceback" not in proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert "demo: etap round-1 rozlosowany (3 stoliki, 0 powtórzonych par) i rozpoczęty" in out
+    assert "; 10 graczy\n" in out and "stan sali:" in out
+    assert "  stolik 1: A " in out  # the seating
     for table in (1, 2, 3):  # 10 players: tables of 4, 3 and 3
-        assert f"table  {table} G1/2" in out
+        assert f"stolik  {table} G1/2" in out
     walls = sorted(p.name for p in (tmp_path / "screen").glob("*-wall-1.png"))
     assert walls[:2] == ["0001-wall-1.png", "0002-wall-1.png"]  # numbered, not overwritten
     assert (tmp_path / "screen" / walls[-1]).stat().st_size > 10_000
@@ -170,12 +189,12 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
         env["SDL_VIDEODRIVER"] = "dummy"
     demo = Running(
         [*DEMO, f"--{mode}", "--broker", "mosquitto", "--players", "10", "--pace", "0.05",
-         "--every", "1", "--seed", "3", "--dir", str(tmp_path)],
+         "--every", "1", "--seed", "3", "--dir", str(tmp_path), "--lang", "pl"],
         env,
     )
-    demo.wait_for("round-1 drawn", 60)
+    demo.wait_for("etap round-1 rozlosowany", 60)
     if mode == "headless":
-        demo.wait_for("hub view:", 30)
+        demo.wait_for("stan sali:", 30)
     else:
         time.sleep(3)  # the hub screen's window is up and polling
     assert brokers_in(tmp_path), demo.output
@@ -189,7 +208,7 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
     assert took is not None, f"still running 15 s after {how}:\n{demo.output}"
     assert demo.proc.returncode == 0, demo.output
     name = {"timeout": "SIGTERM", "Ctrl-C": "SIGINT"}.get(how, how)
-    assert f"demo: stopping ({name})" in demo.output and "demo: stopped" in demo.output
+    assert f"demo: zatrzymywanie ({name})" in demo.output and "demo: zatrzymane" in demo.output
     assert "Traceback" not in demo.output, demo.output
     # A deliberate stop is no lost connection: the tables and the hub leave the broker
     # before it stops.
@@ -238,7 +257,7 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     demo = Running(
         [*DEMO, "--headless", "--broker", "mosquitto", "--port", str(port),
          "--pace", "0.02", "--move-seconds", "4", "--every", "1", "--png-every", "4",
-         "--seed", "5", "--dir", str(tmp_path)],
+         "--seed", "5", "--dir", str(tmp_path), "--lang", "en"],
         {**os.environ, "SDL_VIDEODRIVER": "dummy"},
     )
     demo.wait_for("round status:", 60)
@@ -267,12 +286,14 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     demo.wait_for("Final ranking", 300)
     assert demo.stopped_within(60) is not None and demo.proc.returncode == 0, demo.output
     out = demo.output
-    steps = ["Inter-school contest (004): 2 rounds × 2 games", "round-1 drawn",
-             "round-1 closed", "standings after round-1:", "round-2 drawn and started; the "
-             "new seating:", "round-2 closed", "the event is finished. Final ranking:",
-             "demo: stopped"]
+    steps = ["Inter-school contest (004): 2 rounds × 2 games", "; 14 players\n",
+             "round-1 drawn (4 tables, 0 repeated pairs) and started", "round-1 closed",
+             "standings after round-1:", "round-2 drawn and started; the new seating:",
+             "round-2 closed", "the event is finished. Final ranking:", "demo: stopped"]
     at = [out.find(step) for step in steps]
     assert -1 not in at and at == sorted(at), out
+    standings = out[out.find("standings after round-1:"):out.find("round-2 drawn")]
+    assert re.search(r"^ +1\. .+ BP +\d+  SP +[+-]?\d+  2 games$", standings, re.M), standings
     competition = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="test").competition
     tables = {t.number for t in competition.event.seating("round-1")}
     typed = {key: versions[-1].record.unit for key, versions in competition.results.items()}
@@ -283,6 +304,18 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     assert len(sets) >= 3 and sets[0] == "0001"
     assert (tmp_path / "screen" / f"{sets[-1]}-standings-1.png").is_file()
     assert brokers_in(tmp_path) == []
+
+
+def test_the_commands_to_follow_the_demo_line_up_in_either_language(tmp_path: Path) -> None:
+    topics = Topics("demo-hall", "demo-cup")
+    for lang, labels in (("pl", ("podgląd na żywo:", "ekran sali:", "stan rundy:")),
+                         ("en", ("follow it live:", "the hub screen:", "round status:"))):
+        heading, *lines = follow_text("127.0.0.1", 1883, topics, tmp_path, words(lang)).split("\n")
+        assert heading.startswith(("demo: sala 'demo-hall', turniej 'demo-cup'",
+                                   "demo: venue 'demo-hall', event 'demo-cup'"))
+        assert [line.split(":")[0].strip() + ":" for line in lines] == list(labels)
+        starts = {len(line) - len(line.split(":", 1)[1].lstrip()) for line in lines}
+        assert len(starts) == 1, lines  # every command starts in the same column
 
 
 def test_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:

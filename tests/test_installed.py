@@ -45,6 +45,18 @@ json.dump(found, sys.stdout)
 """Imports every module of the installed packages named on its command line; prints
 {module: file}."""
 
+SPEAKS = """
+from tablekit.shared.i18n import catalog_path, words
+import sys
+for lang in ("pl", "en"):
+    assert catalog_path(lang).is_relative_to(sys.prefix), catalog_path(lang)
+    w = words(lang)
+    print(", ".join(w.ngettext(one, more, n).format(n=n) for one, more, n in (
+        ("{n} table", "{n} tables", 5), ("{n} game", "{n} games", 2),
+        ("{n} player", "{n} players", 1))))
+"""
+"""Prints a few counted words from the installed catalogs, Polish then English."""
+
 
 @dataclass(frozen=True)
 class House:
@@ -170,6 +182,11 @@ def test_a_table_unit_installed_from_the_wheel(unit_kit: Installed, tmp_path: Pa
     for script in ("tablekit-unit", "tablekit-sim"):
         done = unit_kit.run(str(unit_kit.venv / "bin" / script), "--help")
         assert done.returncode == 0 and "usage:" in done.stdout, (script, done.stderr)
+
+    # The compiled catalogs came with the wheel: the unit speaks Polish, and English.
+    done = unit_kit.python("-c", SPEAKS)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["5 stolików, 2 gry, 1 gracz", "5 tables, 2 games, 1 player"]
 
     out = tmp_path / "display"
     done = unit_kit.python("-m", "tablekit.display", "--png", str(out), "--size", "480x320",

@@ -1,0 +1,159 @@
+"""The message catalogs: Polish first and complete, English complete, both current.
+
+The committed template, catalogs and compiled catalogs must be what ``./kit catalogs``
+(tests/catalogs.py) makes of the code as it is: a marked word without a Polish
+translation, a template older than the code or a ``.mo`` older than its ``.po`` fails
+here, with the command that fixes it.
+"""
+
+from __future__ import annotations
+
+import string
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from catalogs import (
+    LANGUAGES,
+    TEMPLATE,
+    extract,
+    messages,
+    mo_bytes,
+    mo_path,
+    po_path,
+    po_text,
+    read,
+    untranslated,
+    updated,
+)
+
+from tablekit.shared import i18n
+from tablekit.shared.i18n import LanguageError, choose, language, words
+
+FIX = "run ./kit catalogs"
+
+
+def polish_form(n: int) -> int:
+    """The Polish plural form of ``n`` as the grammar has it (CLDR's one/few/many):
+    1 stolik; 2, 3, 4, 22, 23, 24, 102 stoliki; 0, 5–21, 25–31, 112 stolików."""
+    if n == 1:
+        return 0
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return 1
+    return 2
+
+
+def test_the_polish_plural_forms_are_those_of_the_grammar() -> None:
+    pl = words("pl")
+    tables = {n: pl.ngettext("{n} table", "{n} tables", n).format(n=n) for n in range(1000)}
+    assert [tables[n] for n in (1, 2, 5, 22, 12)] == [
+        "1 stolik", "2 stoliki", "5 stolików", "22 stoliki", "12 stolików",
+    ]  # fmt: skip
+    forms = ("{n} stolik", "{n} stoliki", "{n} stolików")
+    assert tables == {n: forms[polish_form(n)].format(n=n) for n in range(1000)}
+    games = [pl.ngettext("{n} game", "{n} games", n).format(n=n) for n in (1, 2, 5, 14, 24)]
+    assert games == ["1 gra", "2 gry", "5 gier", "14 gier", "24 gry"]
+    players = [pl.ngettext("{n} player", "{n} players", n).format(n=n) for n in (1, 3, 10)]
+    assert players == ["1 gracz", "3 graczy".replace("graczy", "gracze"), "10 graczy"]
+
+
+def test_english_has_two_forms_and_is_its_own_text() -> None:
+    en = words("en")
+    assert [en.ngettext("{n} table", "{n} tables", n).format(n=n) for n in (1, 2, 0)] == [
+        "1 table", "2 tables", "0 tables",
+    ]  # fmt: skip
+    assert en.gettext("hub view:") == "hub view:"
+    assert en.pgettext("abbreviation of big points", "BP") == "BP"
+    assert words("pl").pgettext("abbreviation of big points", "BP") == "DP"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_message_is_translated(lang: str) -> None:
+    catalog = read(po_path(lang))
+    assert [m.id for m in catalog if m.id], "an empty catalog"
+    missing = [m.id for m in untranslated(catalog)]
+    assert missing == [], (
+        f"{po_path(lang)}: no {lang} translation (or a fuzzy one) for {missing}: "
+        f"{FIX}, translate them in that file (Poedit opens it), then {FIX} again"
+    )
+
+
+def test_a_missing_or_doubtful_translation_is_found() -> None:
+    catalog = Catalog(locale="pl")
+    catalog.add("done", "gotowe")
+    catalog.add("empty", "")
+    catalog.add(("{n} table", "{n} tables"), ("{n} stolik", "{n} stoliki", ""))
+    catalog.add(("{n} game", "{n} games"), ("{n} gra", "{n} gry"))  # a form short
+    catalog.add("changed", "zmienione", flags=["fuzzy"])
+    assert [m.id for m in untranslated(catalog)] == [
+        "empty", ("{n} table", "{n} tables"), ("{n} game", "{n} games"), "changed",
+    ]  # fmt: skip
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_translations_keep_the_messages_placeholders(lang: str) -> None:
+    """A translation filled in with ``.format`` must name the same fields as the code
+    passes: a dropped or misspelt ``{stage}`` would raise or lose a value."""
+    wrong = []
+    for m in read(po_path(lang)):
+        if not m.id:
+            continue
+        ids = m.id if isinstance(m.id, tuple) else (m.id,)
+        forms = m.string if isinstance(m.string, tuple) else (m.string,)
+        wanted = set().union(*(fields(i) for i in ids))
+        wrong += [(ids[0], form) for form in forms if fields(form) != wanted]
+    assert wrong == []
+
+
+def test_the_template_is_what_the_code_marks() -> None:
+    assert messages(extract()) == messages(read(TEMPLATE)), (
+        f"{TEMPLATE} is older than the code's marked words: {FIX}"
+    )
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_catalogs_follow_the_template_and_are_compiled(lang: str) -> None:
+    assert po_text(updated(lang, read(TEMPLATE))) == po_path(lang).read_text("utf-8"), (
+        f"{po_path(lang)} does not follow {TEMPLATE.name}: {FIX}"
+    )
+    assert mo_bytes(read(po_path(lang))) == mo_path(lang).read_bytes(), (
+        f"{mo_path(lang)} is older than its .po: {FIX}"
+    )
+
+
+def test_the_package_reads_the_compiled_catalogs() -> None:
+    assert i18n.catalog_path("pl") == mo_path("pl")
+    assert words("pl").gettext("hub view:") == "stan sali:"
+    assert words("pl_PL.UTF-8") is words("pl")  # read once
+
+
+def test_a_language_is_named_by_its_code_or_a_locale() -> None:
+    assert [language(n) for n in ("pl", "PL", "pl_PL.UTF-8", "pl-PL", "en", "en_GB.utf8")] == [
+        "pl", "pl", "pl", "pl", "en", "en",
+    ]  # fmt: skip
+    with pytest.raises(LanguageError, match=r"no language 'de': the kit speaks Polish \(pl\), "
+                       r"English \(en\)"):  # fmt: skip
+        language("de")
+
+
+def test_polish_unless_told_otherwise() -> None:
+    assert choose() == "pl"
+    assert choose(None, {"LANG": "C.UTF-8"}) == "pl"
+    assert choose(None, {"LANG": "de_DE.UTF-8"}) == "pl"
+    assert choose(None, {"LANG": "en_GB.UTF-8"}) == "en"
+    assert choose(None, {"LANG": "en_GB.UTF-8", "LC_ALL": "pl_PL.UTF-8"}) == "pl"
+    assert choose(None, {"LANGUAGE": "de:en", "LANG": "pl_PL.UTF-8"}) == "en"
+    assert choose("pl", {"LANG": "en_GB.UTF-8"}) == "pl"  # an option beats the environment
+    with pytest.raises(LanguageError):
+        choose("fr")
+
+
+def test_a_missing_catalog_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
+    with pytest.raises(LanguageError, match=r"the Polish \(pl\) catalog .*tablekit.mo is "
+                       r"missing: the kit was installed without its message catalogs"):  # fmt: skip
+        i18n.load("pl")
