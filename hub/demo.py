@@ -202,6 +202,7 @@ class Demo:
         _ = self.words.gettext
         print(
             _("demo: broker {broker} on {address}; files in {folder}").format(
+                # Translators: the MQTT broker the demo runs itself when Mosquitto is missing
                 broker="Mosquitto" if mosquitto else _("embedded (amqtt)"),
                 address=f"{self.host}:{self.port}",
                 folder=self.workdir,
@@ -259,6 +260,7 @@ class Demo:
         org.start_round()
         w = self.words
         tables = w.ngettext("{n} table", "{n} tables", len(seated.tables))
+        # Translators: players seated together again who already met in an earlier round
         pairs = w.ngettext("{n} repeated pair", "{n} repeated pairs", seated.repeats)
         print(
             w.gettext("demo: {stage} drawn ({tables}, {pairs}) and started; the seating:").format(
@@ -317,6 +319,7 @@ class Demo:
     def _points(self) -> tuple[str, str]:
         """The abbreviations of big and small points, as the standings print them."""
         w = self.words
+        # Translators: the rule books' duże punkty and małe punkty (docs/glossary.md)
         return (w.pgettext("abbreviation of big points", "BP"),
                 w.pgettext("abbreviation of small points", "SP"))
 
@@ -478,6 +481,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
                     f"  {table} {t.game_label:<6} {state_text(t, shown):<22} "
                     f"{active:<22} {clock:>4}"
                 )
+            # Translators: heading of the demo's summary of every table, as the hub sees it
             view = demo.words.gettext("hub view:")
             print(f"{time.strftime('%H:%M:%S')}  {view}\n" + "\n".join(lines), flush=True)
             if demo.director is None or not demo.director.is_alive():  # the event is finished
