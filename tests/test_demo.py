@@ -33,8 +33,8 @@ from hub.demo import (
 )
 from hub.organizer import Organizer
 from hub.store import EventStore
-from tablekit.core.protocol import Topics
 from tablekit.core.rulesets import BUILTIN, BigPointScheme
+from tablekit.core.topics import Topics
 from tablekit.shared.i18n import words
 
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")

@@ -1,8 +1,9 @@
-"""The marker of every word a person reads, for the translation catalogs to come.
+"""The marker of every word a person reads, for the translation catalogs.
 
-``N_("PLAYING")`` returns its text unchanged: it does not translate. It marks the string
-for gettext's extraction (``xgettext --keyword=N_``), so the Polish-first work (issue 12)
-finds every word a screen shows in one pass and translates them where they are shown.
+``N_("PLAYING")`` returns its text unchanged: it does not translate (the pure core reads
+no catalog). It marks the string for gettext's extraction (``./kit catalogs`` runs Babel,
+which knows ``N_``), so every word a screen shows is in the catalogs, and the shell that
+shows it translates it there (``tablekit.shared.i18n.Words.gettext``).
 Only literal strings go inside it; a word built from parts is marked as its template
 (``N_("{word} for {time}")``) and filled in afterwards.
 """
