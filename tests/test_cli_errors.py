@@ -7,13 +7,14 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from test_cli_support import Cli, play_round
 
-from hub.cli import main
+from hub.cli import main, reports
 from hub.cli.racks import ending_for, parse_racks
+from tablekit.core.errors import KitError
 from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.core.seats import Seat
 
@@ -390,3 +391,35 @@ def test_a_seed_that_drew_a_round_is_not_taken_for_the_next(playing: Cli) -> Non
     err = playing.fails("round", "draw", "--seed", "1")
     assert "seed 1 already drew round-1" in err and "leave --seed out" in err
     assert "Round 2" in playing.ok("round", "draw", "--seed", "2")
+
+
+class _NewModuleError(KitError):
+    """An error of the kit the command line has never heard of."""
+
+
+def test_any_error_of_the_kit_is_one_line_and_anything_else_a_traceback(
+    school: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """main catches the kit's root error, not a list of modules' errors: a new module's
+    error is one line like the rest, while an exception that is no error of the kit is a
+    bug and is not hidden."""
+
+    def refused(*_: object, **__: object) -> NoReturn:
+        raise _NewModuleError("the ranking cannot be made:\n  the reason, said plainly")
+
+    monkeypatch.setattr(reports, "ranking_grid", refused)
+    want = "rummikub: the ranking cannot be made: the reason, said plainly"
+    assert school.fails("ranking") == want
+
+    def bug(*_: object, **__: object) -> NoReturn:
+        raise ValueError("a bug in the ranking")
+
+    monkeypatch.setattr(reports, "ranking_grid", bug)
+    with pytest.raises(ValueError, match="a bug in the ranking"):
+        school.run("ranking")
+
+
+def test_a_folder_the_system_refuses_is_one_line_naming_it(playing: Cli, tmp_path: Path) -> None:
+    target = tmp_path / ("x" * 300)  # longer than any file system takes
+    err = playing.fails("export", "csv", str(target))
+    assert err == f"rummikub: {target}: File name too long"

@@ -5,7 +5,10 @@ Every command works on one event file (``--db``, default ``$RUMMIKUB_DB`` or
 the event as it stands and stored in one transaction, so a refused command changes
 nothing and a restarted hub (or this command in a new terminal) carries on exactly
 where the event was. ``--by`` names who runs the command (default ``$USER``); it is
-recorded with every record. Every error is one line on stderr and exit code 2.
+recorded with every record. Every error is one line on stderr and exit code 2: the
+kit's own (:class:`~tablekit.core.errors.KitError`, whatever module raised it) and the
+system's (``OSError``: a file or folder named on the command line that cannot be read or
+written). Any other exception is a bug and shows its traceback.
 
 ``round status`` also reads the tables' live clocks from the MQTT broker when it has
 one: ``--broker``, ``--venue``, ``--event``, ``--username`` and ``--password-file``
@@ -64,34 +67,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-import msgspec
-
-from hub import printing
-from hub.cli.common import DEFAULT_DB, PROG, CliError, Ctx
+from hub.cli.common import DEFAULT_DB, PROG, Ctx
 from hub.cli.parser import build_parser
-from hub.competition import CompetitionError
-from hub.players_csv import PlayersCsvError
-from hub.season import SeasonError
-from hub.store import StoreError
-from hub.tournament import TournamentError
-from tablekit.core.rulesets import RulesetError
-from tablekit.core.scoring import ScoreError
-from tablekit.core.seats import SeatCountError
-
-ERRORS: tuple[type[BaseException], ...] = (
-    CliError,
-    CompetitionError,
-    TournamentError,
-    ScoreError,
-    RulesetError,
-    PlayersCsvError,
-    SeasonError,
-    printing.PrintError,
-    StoreError,
-    SeatCountError,
-    msgspec.ValidationError,
-    OSError,
-)
+from tablekit.core.errors import KitError
 
 
 def main(
@@ -122,7 +100,7 @@ def main(
         if out is None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except ERRORS as err:
+    except (KitError, OSError) as err:
         message = str(err).strip() or type(err).__name__
         if isinstance(err, OSError) and err.filename is not None:
             message = f"{err.filename}: {err.strerror or message}"
