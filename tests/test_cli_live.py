@@ -144,7 +144,7 @@ def test_round_status_shows_live_clocks_from_the_broker(
     assert f"B {seat_name(playing, 1, Seat.B)}" in one
     assert one.rstrip().endswith(" 20")  # 30 s measured 10 s ago: 20 left
     two = row(out, 2)
-    assert "PAUSED – JUDGE for 2:05" in two and f"C {seat_name(playing, 2, Seat.C)}" in two
+    assert "PAUSED — JUDGE for 2:05" in two and f"C {seat_name(playing, 2, Seat.C)}" in two
     assert two.rstrip().endswith(" 40")  # frozen while paused
     three = row(out, 3)
     assert "OFFLINE for 5:00" in three and three.rstrip().endswith(" -")
@@ -154,7 +154,7 @@ def test_round_status_shows_live_clocks_from_the_broker(
 
     assert "Tables: 0 done, 1 playing, 1 paused, 1 judge call, 1 offline" in out
     queue = out.split("Waiting for the judge, oldest first:\n", 1)[1].splitlines()
-    assert queue[0].startswith("  table 2: PAUSED – JUDGE for 2:05")
+    assert queue[0].startswith("  table 2: PAUSED — JUDGE for 2:05")
     assert queue[1].startswith("  table 4: JUDGE CALLED for 45 s, seat D")
     assert LIVE_HINT not in out
 
@@ -211,7 +211,7 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
     assert "RESULT IN" in row(grid, 1)  # table 1 game 1 was entered at the hub
     assert "ENTERING RESULT" in row(grid, 2)
     three = row(grid, 3)
-    assert "LAST LAP (3 moves left)" in three and three.rstrip().endswith(" 20")
+    assert "LAST LAP — 3 MOVES LEFT" in three and three.rstrip().endswith(" 20")
     assert "OFFLINE (connection lost; last heard 3:20 ago)" in row(grid, 4)
     summary = live_summary(comp, live, NOW)
     assert summary == [

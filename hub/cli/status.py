@@ -1,5 +1,5 @@
 """``round status``: every table's progress, the round's time, and with the tables' live view
-each table's clock state in the hall screen's words."""
+each table's state in the words of the table-status model."""
 
 from __future__ import annotations
 
@@ -13,79 +13,74 @@ from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
-from hub.hall import State, countdown_text, wait_text
+from hub.hall import countdown_text, wait_text
 from hub.live import LiveView, TableLive
-from tablekit.core.clock import PauseReason
-from tablekit.core.clock import Phase as ClockPhase
+from tablekit.core.status import (
+    JUDGE_STATES,
+    TableState,
+    last_lap_text,
+    lasting_text,
+    lost_text,
+    word,
+)
 
 LIVE_HINT: Final = (
     "Live clock states (playing, paused, judge calls, offline) need --broker HOST:PORT "
     "(or RUMMIKUB_BROKER)"
 )
-_PAUSED: Final = {
-    PauseReason.JUDGE: State.PAUSED_JUDGE,
-    PauseReason.PLAYER_CALL: State.JUDGE_CALLED,
-    PauseReason.RECOVERED: State.PAUSED_RESTART,
-}
-_JUDGE_STATES: Final = frozenset(_PAUSED.values())
-_RUNNING_STATES: Final = frozenset({State.PLAYING, State.LAST_LAP, State.TIME})
+_RUNNING_STATES: Final = frozenset({TableState.PLAYING, TableState.LAST_LAP, TableState.TIME})
 _NO_SEAT_STATES: Final = frozenset(
     {
-        State.OFFLINE,
-        State.NO_DATA,
-        State.READY,
-        State.GAME_OVER,
-        State.ENTERING_RESULT,
-        State.RESULT_IN,
+        TableState.OFFLINE,
+        TableState.NO_DATA,
+        TableState.READY,
+        TableState.GAME_OVER,
+        TableState.ENTERING_RESULT,
+        TableState.RESULT_IN,
     }
 )
 
 
-def _live_state(comp: Competition, stage: str, table: TableLive) -> State:
-    """A table's clock state in the hall screen's words (``hub.hall.State``); whether a
+def _live_state(comp: Competition, stage: str, table: TableLive) -> TableState:
+    """A table's state (:mod:`tablekit.core.status`) from its live view; whether a
     finished game's result is in comes from the event store."""
+    state = table.state()
     snap = table.snapshot
-    word = table.state_word()
-    if word == "OFFLINE":
-        return State.OFFLINE
-    if snap is None:
-        return State.NO_DATA
-    if snap.paused is not None:
-        return _PAUSED[snap.paused]
-    if snap.phase is ClockPhase.GAME_OVER:
+    if state is TableState.GAME_OVER and snap is not None:
         if (table.table, snap.game) in comp.event.results(stage):
-            return State.RESULT_IN
-        return State.ENTERING_RESULT
-    return State(word)
+            return TableState.RESULT_IN
+        return TableState.ENTERING_RESULT
+    return state
 
 
 def _since_text(seconds: float) -> str:
     return wait_text(max(0.0, seconds))
 
 
-def _live_text(state: State, table: TableLive, now: float) -> str:
+def _live_text(state: TableState, table: TableLive, now: float) -> str:
     """The state word with how long it has lasted (or the last lap's moves left)."""
     snap = table.snapshot
-    if state is State.OFFLINE:
+    if state is TableState.OFFLINE:
         went = table.went_offline_at
         if went is not None:
-            return f"OFFLINE for {_since_text(now - went)}"
+            return lasting_text(state, _since_text(now - went))
         alive = table.last_alive_at
         if alive is not None:
-            return f"OFFLINE (connection lost; last heard {_since_text(now - alive)} ago)"
-        return State.OFFLINE.value
+            return lost_text(_since_text(now - alive))
+        return word(state)
     if snap is None:
-        return state.value
-    if state in _JUDGE_STATES:
+        return word(state)
+    if state in JUDGE_STATES:
         # A snapshot is republished on every change: a paused one was taken at the pause.
-        return f"{state.value} for {_since_text(now - (snap.measured_at + table.skew))}"
-    if state is State.LAST_LAP and snap.last_lap_left is not None:
-        moves = snap.last_lap_left
-        return f"LAST LAP ({moves} move{'' if moves == 1 else 's'} left)"
-    return state.value
+        return lasting_text(state, _since_text(now - (snap.measured_at + table.skew)))
+    if state is TableState.LAST_LAP and snap.last_lap_left is not None:
+        return last_lap_text(snap.last_lap_left)
+    return word(state)
 
 
-def _seat_text(comp: Competition, progress: TableProgress, table: TableLive, state: State) -> str:
+def _seat_text(
+    comp: Competition, progress: TableProgress, table: TableLive, state: TableState
+) -> str:
     snap = table.snapshot
     if snap is None or snap.active is None or state in _NO_SEAT_STATES:
         return "-"
@@ -113,14 +108,14 @@ def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> 
         if live is not None:
             table = live.table(t.table)
             snap = table.snapshot
-            word = _live_state(comp, stage, table)
+            live_state = _live_state(comp, stage, table)
             left = table.remaining(now)
-            show_left = left is not None and word in _RUNNING_STATES | _JUDGE_STATES
+            show_left = left is not None and live_state in _RUNNING_STATES | JUDGE_STATES
             cells = (
                 *cells,
-                _live_text(word, table, now),
+                _live_text(live_state, table, now),
                 "-" if snap is None else str(snap.game),
-                _seat_text(comp, t, table, word),
+                _seat_text(comp, t, table, live_state),
                 countdown_text(left) if show_left and left is not None else "-",
             )
         rows.append(cells)
@@ -145,7 +140,7 @@ def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
         table = live.table(t.table)
         state = _live_state(comp, stage, table)
         snap = table.snapshot
-        if state in _JUDGE_STATES and snap is not None:
+        if state in JUDGE_STATES and snap is not None:
             since = snap.measured_at + table.skew
             seat = _seat_text(comp, t, table, state)
             text = f"  table {t.table}: {_live_text(state, table, now)}"
@@ -154,15 +149,15 @@ def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
             counts["done"] += 1
         elif state in _RUNNING_STATES:
             counts["playing"] += 1
-        elif state in (State.PAUSED_JUDGE, State.PAUSED_RESTART):
+        elif state in (TableState.PAUSED_JUDGE, TableState.PAUSED_RESTART):
             counts["paused"] += 1
-        elif state is State.JUDGE_CALLED:
+        elif state is TableState.JUDGE_CALLED:
             counts["judge"] += 1
-        elif state is State.OFFLINE:
+        elif state is TableState.OFFLINE:
             counts["offline"] += 1
-        elif state is State.ENTERING_RESULT:
+        elif state is TableState.ENTERING_RESULT:
             extra["entering result"] += 1
-        elif state is State.NO_DATA:
+        elif state is TableState.NO_DATA:
             extra["no data"] += 1
         else:
             extra["between games"] += 1
