@@ -40,7 +40,7 @@ from tablekit.core.clock import (
 from tablekit.core.hallcheck import HallCheck, HallChecked
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import next_seat
-from tablekit.result_entry import ResultEntry, Step
+from tablekit.result_entry import EntryView, Key, ResultEntry, Step
 
 ControlEvent = AnyClockEvent | HallChecked
 """What the controls produce: the clock's events and a hall check's outcome."""
@@ -127,7 +127,8 @@ class TableControls:
     settle: float = DEFAULT_SETTLE
     menu: JudgeMenu | None = None
     entry: ResultEntry | None = None
-    """The result being entered after the game, if any: the judge decides its 200s."""
+    """The result being typed after the game, if any (its one owner: the unit loop opens,
+    resumes and closes it here): the keypad types it, the judge decides its 200s."""
     message: str = ""
     """A short line for the display, e.g. why a judge action was refused."""
     ask: TableAsk | None = None
@@ -165,8 +166,17 @@ class TableControls:
                 return events + self.clock.resume(e.at)
         return events
 
+    @property
+    def entry_view(self) -> EntryView | None:
+        """What the display shows of the result being typed (None: none is)."""
+        return None if self.entry is None else self.entry.view
+
     def key(self, key: str, now: float) -> list[ControlEvent]:
-        """A keypad key while no result is being typed: the table's own game actions."""
+        """A keypad key: the result being typed after a game, else the table's own game
+        actions; :class:`ValueError` for a key the keypad does not have."""
+        if self.entry is not None:
+            self.entry.press(Key(key.upper()))
+            return []
         events: list[ControlEvent] = list(self.tick(now))
         self.message = ""
         if self.check is not None:

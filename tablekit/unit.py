@@ -44,7 +44,7 @@ from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
-from tablekit.result_entry import EntryView, Key, ResultEntry, Step
+from tablekit.result_entry import EntryView, ResultEntry, Step
 from tablekit.view import TableView
 
 UnitEvent = AnyClockEvent | ResultSubmitted | HallChecked
@@ -96,16 +96,6 @@ class KeyPress:
 
 
 @dataclass(frozen=True)
-class ResultVerdict:
-    """The hub's answer to the table's submitted result for ``game`` of ``round``."""
-
-    game: int
-    accepted: bool
-    reason: str = ""
-    round: int = 0
-
-
-@dataclass(frozen=True)
 class LinkStatus:
     online: bool
     at: float
@@ -153,13 +143,6 @@ class Unassigned:
 
 
 @dataclass(frozen=True)
-class RoundTimeOver:
-    """The hub's broadcast: every table still playing starts its last lap."""
-
-    at: float
-
-
-@dataclass(frozen=True)
 class Quit:
     pass
 
@@ -197,7 +180,6 @@ class TableUnit:
         self.broadcasts: tuple[int, ...] = ()
         self.time_over = 0
         self.ruleset = ruleset or get_ruleset("000")
-        self.entry: ResultEntry | None = None
         self._saved_entry: EntryView | None = None
         self.unsaved: list[UnitEvent] = []
         """Events the journal could not take yet (kept in order, retried every frame)."""
@@ -264,20 +246,15 @@ class TableUnit:
             case MenuChoice(action=action, at=at):
                 events = list(self.controls.choose(action, at))
             case KeyPress(key=key, at=at):
-                if self.entry is not None:
-                    self.entry.press(Key(key.upper()))
-                else:
-                    events = list(self.controls.key(key, at))
-            case ResultVerdict():
-                self._verdict(item)
+                events = list(self.controls.key(key, at))
             case Assignment(idle=True) | Unassigned():
                 self.pending = None
                 self.view = replace(self.view, names={})
                 self.controls.message = "No game at this table"
             case Assignment():
                 self.pending = self._seating_of(item)
-            case ResultAck(game=game, accepted=accepted, reason=reason, round=round_no):
-                self._verdict(ResultVerdict(game, accepted, reason, round_no))
+            case ResultAck():
+                self._verdict(item)
             case Broadcast():
                 events = self._broadcast(item, now)
             case Ack() | HubStatus():
@@ -290,10 +267,6 @@ class TableUnit:
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)
-            case Seating():
-                self.pending = item
-            case RoundTimeOver(at=at):
-                events = list(self.clock.start_last_lap(at, LastLapSource.HUB))
             case Quit():
                 self.running = False
             case _:
@@ -320,7 +293,7 @@ class TableUnit:
         on: the events wait here, in order, and go in with the next successful write.
         """
         pending = [*self.unsaved, *events]
-        entry = None if self.entry is None else self.entry.view
+        entry = self.controls.entry_view
         if self.recorder is None or not (pending or entry != self._saved_entry):
             self._saved_entry = entry
             return
@@ -343,12 +316,11 @@ class TableUnit:
 
     def _saved(self, now: float) -> bytes:
         """What the journal keeps of the unit, the running move's time as of ``now``."""
-        entry = None if self.entry is None else self.entry.view
         saved = SavedUnit(
             clock=self.clock.saved_at(now),
             seating=self.seating,
             broadcasts=self.broadcasts,
-            entry=entry,
+            entry=self.controls.entry_view,
             time_over=self.time_over,
         )
         return msgspec.json.encode(saved)
@@ -375,7 +347,7 @@ class TableUnit:
             ask=self.controls.ask,
             check=None if self.controls.check is None else self.controls.check.view,
             message=self.controls.message,
-            entry=None if self.entry is None else self.entry.view,
+            entry=self.controls.entry_view,
         )
         if view != self.view or changed:
             self.view = view
@@ -404,7 +376,7 @@ class TableUnit:
         ahead = later_round or seating.game > state.game
         if ahead or (state.phase is Phase.READY and seating.game == state.game):
             self.clock.prepare(seating.rules, seating.game, seating.starter)
-            self.entry = self.controls.entry = None
+            self.controls.entry = None
 
     def restore(self, saved: bytes, now: float) -> None:
         """Resume from the journal's last state: the clock waits for the judge."""
@@ -419,7 +391,7 @@ class TableUnit:
             self.ruleset = unit.seating.ruleset or self.ruleset
         state = self.clock.state
         if state.phase is Phase.GAME_OVER and unit.entry is not None:
-            self.entry = self.controls.entry = ResultEntry.resume(unit.entry)
+            self.controls.entry = ResultEntry.resume(unit.entry)
         elif state.phase is Phase.GAME_OVER and state.ended_by is not None:
             self._open_entry(state.game, state.ended_by)
         self._saved_entry = unit.entry
@@ -466,9 +438,8 @@ class TableUnit:
             if isinstance(event, GameOver):
                 self._open_entry(event.game, event.reason)
         if self.clock.state.phase is not Phase.GAME_OVER:
-            self.entry = None  # a new game, or an undo took the game back
-        self.controls.entry = self.entry
-        entry = self.entry
+            self.controls.entry = None  # a new game, or an undo took the game back
+        entry = self.controls.entry
         if entry is None or entry.view.step is not Step.READY or entry.report is None:
             return []
         submitted = ResultSubmitted(
@@ -485,11 +456,11 @@ class TableUnit:
 
     def _open_entry(self, game: int, reason: GameEndReason) -> None:
         ending = GameEnding.WENT_OUT if reason is GameEndReason.WENT_OUT else GameEnding.NOBODY_OUT
-        self.entry = ResultEntry(game, self.clock.state.seats, self.ruleset, ending)
-        self.controls.entry = self.entry
+        self.controls.entry = ResultEntry(game, self.clock.state.seats, self.ruleset, ending)
 
-    def _verdict(self, verdict: ResultVerdict) -> None:
-        entry = self.entry
+    def _verdict(self, verdict: ResultAck) -> None:
+        """The hub's answer to the table's submitted result for ``game`` of ``round``."""
+        entry = self.controls.entry
         current_round = self.seating.round if self.seating is not None else 0
         if entry is None or (verdict.round, verdict.game) != (current_round, entry.view.game):
             return  # an answer about another game (a retained one of an earlier round, say)
@@ -497,7 +468,7 @@ class TableUnit:
         if verdict.accepted and step is not Step.ACCEPTED:
             if step is not Step.SUBMITTED:
                 # Entered by the judge at the hub, or sent before this unit restarted.
-                self.entry = self.controls.entry = None
+                self.controls.entry = None
                 self.controls.message = f"game {verdict.game}: result recorded at the hub"
                 return
             entry.mark_accepted()

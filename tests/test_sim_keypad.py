@@ -4,9 +4,10 @@ A real :class:`~tablekit.unit.TableUnit` with the simulator's window output
 (:class:`tablekit.app.WindowOutput`: a real ``TableScreen`` and real ``WindowKeys``) on
 the dummy video driver. Keys are posted as pygame events and reach the unit only the way
 they do in the simulator: the loop's ``show`` pumps them through ``WindowKeys``. A fake
-journal records the events, a fake uplink stands in for the hub, whose verdicts are put
-on the unit's queue. Each step is saved as a PNG under artifacts/display/sim-keypad/ and
-the window must show exactly what a fresh drawing of the unit's view shows.
+journal records the events, a fake uplink stands in for the hub, whose seating and verdicts
+are put on the unit's queue as the link puts them. Each step is saved as a PNG under
+artifacts/display/sim-keypad/ and the window must show exactly what a fresh drawing of the
+unit's view shows.
 """
 
 from __future__ import annotations
@@ -28,13 +29,13 @@ from tablekit.app import WindowOutput
 from tablekit.config import DisplaySettings, UnitConfig
 from tablekit.controls import JudgeAction
 from tablekit.core.clock import ClockRules, GameOver, GameStarted, MoveClock, MovePassed, Phase
+from tablekit.core.messages import AssignedRules, Assignment, ResultAck, SeatAssignment
 from tablekit.core.result import ResultSubmitted
-from tablekit.core.rulesets import get_ruleset
 from tablekit.core.seats import Seat
 from tablekit.display import render_surface
 from tablekit.display_layout import Text, compose
 from tablekit.result_entry import Step
-from tablekit.unit import LinkStatus, ResultVerdict, Seating, TableUnit, UnitEvent
+from tablekit.unit import LinkStatus, TableUnit, UnitEvent
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -102,7 +103,9 @@ class Sim:
         self.unit.outputs = [self.window]
         self.shots: list[Path] = []
         self.unit.put(LinkStatus(online=True, at=time.monotonic()))
-        self.unit.put(Seating(names=NAMES, game=1, rules=rules, ruleset=get_ruleset("000")))
+        seats = tuple(SeatAssignment(seat=seat, name=name) for seat, name in NAMES.items())
+        rules_000 = AssignedRules(move_seconds=rules.move_seconds, ruleset="000")
+        self.unit.put(Assignment(v=1, table=7, game=1, seats=seats, rules=rules_000))
         self.settle()
 
     def settle(self) -> None:
@@ -261,7 +264,7 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
 
     # --- the hub rejects it; the table corrects seat D and sends again -----------------
     reason = "table 7: seat D's rack was counted as 13 by the judge"
-    sim.unit.put(ResultVerdict(game=1, accepted=False, reason=reason))
+    sim.unit.put(ResultAck(v=1, unit="table-07", game=1, accepted=False, reason=reason))
     sim.settle()
     assert sim.entry_step is Step.REJECTED and sim.view.state_word == "RESULT REFUSED"
     assert reason in " ".join(sim.panel_texts("entry-status"))
@@ -282,7 +285,7 @@ def test_keypad_result_entry_end_to_end(sim: Sim) -> None:
     sim.shot("sent-again")
 
     # --- accepted ------------------------------------------------------------------------
-    sim.unit.put(ResultVerdict(game=1, accepted=True))
+    sim.unit.put(ResultAck(v=1, unit="table-07", game=1, accepted=True))
     sim.settle()
     final = sim.view
     assert final.state_word == "RESULT IN"

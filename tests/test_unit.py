@@ -15,6 +15,7 @@ from tablekit.controls import Button, ButtonEdge, JudgeAction
 from tablekit.core.clock import (
     ClockRules,
     GameStarted,
+    LastLapSource,
     LastLapStarted,
     MoveClock,
     MovePassed,
@@ -37,10 +38,7 @@ from tablekit.unit import (
     LinkStatus,
     MenuChoice,
     Quit,
-    ResultVerdict,
-    RoundTimeOver,
     SavedUnit,
-    Seating,
     TableUnit,
     Unassigned,
     UnitEvent,
@@ -118,8 +116,7 @@ def test_state_is_published_on_change_not_every_frame() -> None:
 def test_seating_waits_for_the_game_to_end() -> None:
     unit, _, _, _ = make_unit()
     press(unit, 100.0)
-    names = {Seat.A: "Anna", Seat.B: "Bartek", Seat.C: "Celina"}
-    unit.handle(Seating(names=names, game=2, rules=ClockRules(seats=3, move_seconds=60)))
+    unit.handle(assignment(0, 2, seats=3, move_seconds=60))
     assert unit.clock.state.phase is Phase.RUNNING and unit.clock.state.rules.seats == 4
     unit.clock.end_game(101.0)
     unit.apply([], 101.0)
@@ -131,7 +128,7 @@ def test_seating_waits_for_the_game_to_end() -> None:
 
 def test_redelivered_seating_never_rewinds_the_clock() -> None:
     unit, _, _, _ = make_unit()
-    seating = Seating(names={}, game=1, rules=ClockRules())
+    seating = assignment(0, 1, seats=4, move_seconds=40)
     unit.handle(seating)
     press(unit, 100.0)
     unit.clock.end_game(101.0)
@@ -141,11 +138,12 @@ def test_redelivered_seating_never_rewinds_the_clock() -> None:
     assert unit.clock.state.phase is Phase.GAME_OVER and unit.clock.state.game == 2
 
 
-def test_round_time_over_starts_the_last_lap() -> None:
+def test_the_hubs_round_time_over_starts_the_last_lap() -> None:
     unit, journal, _, _ = make_unit()
     press(unit, 100.0)
-    unit.handle(RoundTimeOver(at=101.0))
-    assert isinstance(journal.events[-1], LastLapStarted)
+    unit.handle(Broadcast(v=1, id=1, kind=BroadcastKind.LAST_LAP))
+    [lap] = [e for e in journal.events if isinstance(e, LastLapStarted)]
+    assert lap.source is LastLapSource.HUB and lap.moves_left == 5
 
 
 def test_link_status_marks_offline_since() -> None:
@@ -184,6 +182,13 @@ def test_loop_runs_bots_and_every_pass_moves_clockwise() -> None:
             assert after.seat.position == (before.seat.position + 1) % 3
 
 
+def verdict(game: int, *, accepted: bool, reason: str = "", round_: int = 0) -> ResultAck:
+    """The hub's answer to the table's result for ``game`` (its ``result`` topic)."""
+    return ResultAck(
+        v=1, unit="table-01", game=game, accepted=accepted, reason=reason, round=round_
+    )
+
+
 def type_keys(unit: TableUnit, keys: str) -> None:
     for word in keys.split():
         for key in [word] if word in ("enter", "backspace") else list(word):
@@ -214,14 +219,14 @@ def test_game_over_opens_result_entry_and_submits_once_confirmed() -> None:
     assert [r.tiles for r in submitted.report.racks] == [12, 0, 33]
     assert submitted.report.racks[2].jokers == 1
     assert unit.view.entry is not None and unit.view.entry.step is Step.SUBMITTED
-    unit.handle(ResultVerdict(game=1, accepted=True))
+    unit.handle(verdict(1, accepted=True))
     assert unit.view.state_word == "RESULT IN"
 
 
 def test_rejected_result_is_corrected_and_sent_again() -> None:
     unit, journal, _ = finished_game()
     type_keys(unit, "12 enter 0 enter 33 enter enter enter enter")
-    unit.handle(ResultVerdict(game=1, accepted=False, reason="table 1: wrong round"))
+    unit.handle(verdict(1, accepted=False, reason="table 1: wrong round"))
     assert unit.view.entry is not None and unit.view.entry.step is Step.REJECTED
     assert unit.view.state_word == "RESULT REFUSED"
     type_keys(unit, "1 21 enter")  # seat A: 12 → 21
@@ -242,7 +247,7 @@ def test_judge_accepts_the_result_for_the_table() -> None:
 
 def test_result_entered_at_the_hub_closes_the_entry() -> None:
     unit, _, _ = finished_game()
-    unit.handle(ResultVerdict(game=1, accepted=True))
+    unit.handle(verdict(1, accepted=True))
     assert unit.view.entry is None
     assert "recorded at the hub" in unit.view.message
 
@@ -364,7 +369,7 @@ def test_a_reboot_during_result_entry_keeps_what_was_typed() -> None:
     entry = rebooted.view.entry
     assert entry is not None and entry.step is Step.TILES and entry.racks[0].tiles == 12
     assert (entry.seat, entry.buffer, entry.jokers_typed) == (Seat.C, "33", 1)
-    rebooted.handle(ResultVerdict(game=1, accepted=False, reason="seat C: tiles"))
+    rebooted.handle(verdict(1, accepted=False, reason="seat C: tiles"))
     assert "the hub refused game 1: seat C: tiles" in rebooted.view.message
     type_keys(rebooted, "enter enter enter enter")
     [sent] = [e for e in rejournal.events if isinstance(e, ResultSubmitted)]
