@@ -34,7 +34,9 @@ import msgspec
 import pygame
 
 from tablekit.display import Renderer, TableScreen
-from tablekit.display_layout import Text, compose, layout_for, sample_views
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import Text, layout_for
+from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 

@@ -1,10 +1,10 @@
-"""The table display: pygame-ce drawing of the scenes from :mod:`tablekit.display_layout`.
+"""The table display: pygame-ce drawing of the scenes from :mod:`tablekit.layout`.
 
 ``TableScreen(width, height, fullscreen, rotate).show(view, now)`` is called by the
 unit's loop on every iteration. It is cheap when nothing visible changed:
 
 * the only things that depend on ``now`` are the whole seconds shown and the
-  offline duration (:func:`~tablekit.display_layout.time_key`); with an equal view and
+  offline duration (:func:`~tablekit.layout.compose.time_key`); with an equal view and
   an equal key the call returns at once and updates nothing;
 * otherwise the scene is composed and only the panels that differ from the ones on
   screen are drawn and passed to ``pygame.display.update(rects)`` — while the clock
@@ -42,7 +42,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from tablekit import fonts
-from tablekit.display_layout import (
+from tablekit.layout.compose import compose, time_key
+from tablekit.layout.scene import (
     Align,
     Box,
     Colour,
@@ -53,11 +54,9 @@ from tablekit.display_layout import (
     Panel,
     Scene,
     Text,
-    compose,
     layout_for,
-    sample_views,
-    time_key,
 )
+from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 ROTATIONS = (0, 90, 180, 270)

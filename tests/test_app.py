@@ -22,8 +22,8 @@ from tablekit.app import build
 from tablekit.config import parse_config
 from tablekit.core.clock import MovePassed
 from tablekit.core.seats import Seat
-from tablekit.display_layout import GREEN
 from tablekit.journal import Journal
+from tablekit.layout.scene import GREEN
 from tablekit.shared.sdnotify import Notifier
 
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]

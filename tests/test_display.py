@@ -19,7 +19,6 @@ import msgspec
 import pygame
 import pytest
 
-from tablekit import display_layout as dl
 from tablekit.controls import JudgeMenu
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.display import (
@@ -30,9 +29,17 @@ from tablekit.display import (
     render_surface,
     rotated_rect,
 )
-from tablekit.display_layout import (
+from tablekit.keyboard import display_available
+from tablekit.layout.compose import compose
+from tablekit.layout.play import format_seconds, shown_seconds
+from tablekit.layout.scene import (
     AMBER,
+    BACKGROUND,
+    BLACK,
+    GREY,
     RED,
+    RED_TEXT,
+    WHITE,
     Box,
     Fill,
     Icon,
@@ -40,11 +47,9 @@ from tablekit.display_layout import (
     Panel,
     Scene,
     Text,
-    compose,
     layout_for,
-    sample_views,
 )
-from tablekit.keyboard import display_available
+from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,10 +155,10 @@ def test_the_seconds_change_colour_and_the_bar_shrinks_near_the_end() -> None:
         colours[state] = texts(clock)[0].colour
         fills = [i for i in clock.items if isinstance(i, Fill)]
         bars[state] = fills[-1].box.w if len(fills) > 1 else 0
-    assert colours["playing"] == dl.WHITE
+    assert colours["playing"] == WHITE
     assert colours["last-10s"] == AMBER
-    assert colours["last-5s"] == dl.RED_TEXT
-    assert colours["paused-judge"] == dl.GREY
+    assert colours["last-5s"] == RED_TEXT
+    assert colours["paused-judge"] == GREY
     assert bars["playing"] > bars["paused-judge"] > bars["last-10s"] > bars["last-5s"] > 0
 
 
@@ -251,10 +256,10 @@ def test_panels_tile_the_screen_and_text_fits(size: tuple[int, int], renderer: R
 
 def test_long_text_is_cut_with_an_ellipsis_not_squeezed(renderer: Renderer) -> None:
     box = Box(0, 0, 140, 30)
-    item = Text("Dariusz Lewandowski-Grabowski of Wrocław", box, dl.WHITE)
-    short = Text("Anna", box, dl.WHITE)
-    long_surf, dest = renderer.place(item, dl.BACKGROUND)
-    short_surf, _ = renderer.place(short, dl.BACKGROUND)
+    item = Text("Dariusz Lewandowski-Grabowski of Wrocław", box, WHITE)
+    short = Text("Anna", box, WHITE)
+    long_surf, dest = renderer.place(item, BACKGROUND)
+    short_surf, _ = renderer.place(short, BACKGROUND)
     assert dest.w <= 140
     assert long_surf.get_height() >= 0.7 * short_surf.get_height()
 
@@ -279,10 +284,10 @@ def test_judge_menu_marks_the_selected_action(size: tuple[int, int], renderer: R
         assert fills[0].box.contains(pointers[0].box)
         inverse = [t for t in texts(menu) if fills[0].box.contains(t.box)]
         assert [t.text for t in inverse] == [str(selected + 1), view.menu.actions[selected].value]
-        assert all(t.colour == dl.BLACK for t in inverse)
+        assert all(t.colour == BLACK for t in inverse)
         surface = render_surface(v, NOW, size, renderer)
         row = fills[0].box
-        assert count_colour(surface, row, dl.WHITE) > 0.5 * row.area
+        assert count_colour(surface, row, WHITE) > 0.5 * row.area
         for t in inverse:
             assert_drawn(surface, renderer, menu, t)
     assert not any(p.name in ("seat", "clock") for p in scene)
@@ -318,8 +323,8 @@ def test_message_line_shows_the_controls_message() -> None:
 
 
 def test_seconds_are_whole_and_rounded_up() -> None:
-    assert [dl.shown_seconds(r) for r in (40.0, 39.99, 39.0, 0.01, 0.0)] == [40, 40, 39, 1, 0]
-    assert [dl.format_seconds(s) for s in (9, 40, 99, 100, 600, 3600)] == [
+    assert [shown_seconds(r) for r in (40.0, 39.99, 39.0, 0.01, 0.0)] == [40, 40, 39, 1, 0]
+    assert [format_seconds(s) for s in (9, 40, 99, 100, 600, 3600)] == [
         "9",
         "40",
         "99",
@@ -459,7 +464,7 @@ def test_png_command_writes_the_states(tmp_path: Path, capsys: pytest.CaptureFix
 WINDOW_SCRIPT = """
 import sys
 from tablekit.display import TableScreen
-from tablekit.display_layout import sample_views
+from tablekit.samples import sample_views
 import pygame
 s = TableScreen(480, 320)
 v = sample_views(1000.0)["time"]

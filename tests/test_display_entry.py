@@ -16,14 +16,22 @@ from pathlib import Path
 import pygame
 import pytest
 
-from tablekit import display_layout as dl
 from tablekit.controls import JudgeAction
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import Seat
 from tablekit.display import Renderer, TableScreen, colour_under, render_surface
-from tablekit.display_layout import (
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import (
     AMBER,
+    BACKGROUND,
+    BLACK,
+    BRIGHT_GREEN,
+    GREEN,
+    GREY,
+    KEYCAP,
+    SLATE,
+    WHITE,
     Box,
     Fill,
     Icon,
@@ -31,11 +39,10 @@ from tablekit.display_layout import (
     Panel,
     Scene,
     Text,
-    compose,
     layout_for,
-    sample_views,
 )
 from tablekit.result_entry import Key, ResultEntry, Step
+from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,7 +174,7 @@ def test_each_step_has_its_word_and_shape_in_the_band() -> None:
     assert seen["entry-jokers"][:2] == ("ENTERING RESULT", IconKind.KEYPAD)
     assert seen["entry-confirm"][:2] == ("CONFIRM RESULT", IconKind.CHECK)
     assert seen["entry-sent"][:2] == ("RESULT SENT", IconKind.HOURGLASS)
-    assert seen["entry-accepted"] == ("RESULT IN", IconKind.CHECK, dl.GREEN)
+    assert seen["entry-accepted"] == ("RESULT IN", IconKind.CHECK, GREEN)
     assert seen["entry-rejected"] == ("RESULT REFUSED", IconKind.ALERT, AMBER)
 
 
@@ -187,7 +194,7 @@ def test_typing_shows_whose_turn_what_to_type_and_the_number_very_large(
     ]
     buffer = panel(scene, "entry-buffer")
     [digits] = texts(buffer)
-    assert digits.text == "17" and digits.colour == dl.WHITE
+    assert digits.text == "17" and digits.colour == WHITE
     surface = render_surface(view, NOW, size, renderer)
     ink = ink_rect(surface, digits.box, buffer.bg)
     assert ink.h >= 0.2 * size[1], (ink, size)  # the largest thing under the band
@@ -202,8 +209,8 @@ def test_typing_shows_whose_turn_what_to_type_and_the_number_very_large(
     # back at a seat already entered, greyed: what a bare ENTER keeps
     kept = compose(view_of(flow("17+ ENTER -")), NOW, layout_for(*size))
     assert [(t.text, t.colour) for t in texts(panel(kept, "entry-buffer"))] == [
-        ("+1 joker", dl.GREY),
-        ("17", dl.GREY),
+        ("+1 joker", GREY),
+        ("17", GREY),
     ]
     assert words(panel(kept, "entry-ask"))[1] == "ENTER alone keeps 17 +1 joker"
 
@@ -226,7 +233,7 @@ def test_the_seat_list_shows_values_so_far_checks_and_the_seat_being_typed() -> 
         "—",
     ]
     assert len(icons(seats, IconKind.CHECK)) == 2  # A and B complete
-    lit = [i for i in seats.items if isinstance(i, Fill) and i.colour == dl.SLATE]
+    lit = [i for i in seats.items if isinstance(i, Fill) and i.colour == SLATE]
     assert len(lit) == 1
     assert [t.text for t in texts(seats) if lit[0].box.contains(t.box)] == [
         "C",
@@ -263,7 +270,7 @@ def test_a_problem_is_shown_large_in_amber_with_a_warning_sign(
     hint = panel(scene, "entry-hint")
     lines = texts(hint)
     assert " ".join(t.text for t in lines) == view.entry.message
-    assert all(t.colour == dl.BLACK for t in lines)
+    assert all(t.colour == BLACK for t in lines)
     assert icons(hint, IconKind.ALERT)
     [amber] = [i for i in hint.items if isinstance(i, Fill) and i.colour == AMBER]
     surface = render_surface(view, NOW, size, renderer)
@@ -273,7 +280,7 @@ def test_a_problem_is_shown_large_in_amber_with_a_warning_sign(
     # without a problem the same place lists the keys, as keycaps
     keys = panel(compose(VIEWS["entry-tiles"], NOW, layout_for(*size)), "entry-hint")
     assert words(keys) == ["ENTER", "next", "+", "joker", "−", "back", "*", "never opened"]
-    caps = [i for i in keys.items if isinstance(i, Fill) and i.colour == dl.KEYCAP]
+    caps = [i for i in keys.items if isinstance(i, Fill) and i.colour == KEYCAP]
     assert len(caps) == 4
 
 
@@ -303,9 +310,9 @@ def test_confirm_shows_the_whole_table_and_who_confirms_now(size: tuple[int, int
     assert len(checks) == 2  # A and B confirmed
     # the seat to confirm is on a white row, with the prompt naming it large
     wide = [i for i in table.items if isinstance(i, Fill) and i.box.w > table.box.w // 2]
-    [lit] = [i for i in wide if i.colour == dl.WHITE]
+    [lit] = [i for i in wide if i.colour == WHITE]
     celina = name_text(table, "Celina Żak")
-    assert lit.box.contains(celina.box) and celina.colour == dl.BLACK
+    assert lit.box.contains(celina.box) and celina.colour == BLACK
     prompt = panel(scene, "entry-prompt")
     assert " ".join(words(prompt)) == "Seat C — Celina Żak: press ENTER to confirm"
     assert all(t.box.h >= 0.07 * size[1] for t in texts(prompt))
@@ -372,7 +379,7 @@ def test_sent_accepted_and_rejected(size: tuple[int, int], renderer: Renderer) -
     assert words(status) == ["Result in", "Game 2 is recorded at the hub"]
     [check] = icons(status, IconKind.CHECK)
     surface = render_surface(VIEWS["entry-accepted"], NOW, size, renderer)
-    assert count_colour(surface, check.box, dl.BRIGHT_GREEN) > 0.1 * check.box.area
+    assert count_colour(surface, check.box, BRIGHT_GREEN) > 0.1 * check.box.area
     table = panel(accepted, "entry-table")
     assert row_words(table, name_text(table, "Bartłomiej Wiśniewski"))[3:5] == ["+190", "1"]
 
@@ -382,7 +389,7 @@ def test_sent_accepted_and_rejected(size: tuple[int, int], renderer: Renderer) -
     assert view.entry.rejection == reason
     rejected = compose(view, NOW, lay)
     status = panel(rejected, "entry-status")
-    lines = [t for t in texts(status) if t.colour == dl.WHITE]
+    lines = [t for t in texts(status) if t.colour == WHITE]
     assert " ".join(t.text for t in lines) == reason
     assert all(t.box.h >= 0.07 * size[1] for t in lines)  # the reason is large
     assert "THE HUB DID NOT ACCEPT IT:" in " ".join(words(status))
@@ -409,7 +416,7 @@ def test_the_judge_menu_covers_the_entry_and_names_the_seat(
     assert JudgeAction.COULD_HAVE_OPENED.value in words(menu)
     [row] = [i for i in menu.items if isinstance(i, Fill)]
     surface = render_surface(view, NOW, size, renderer)
-    assert count_colour(surface, row.box, dl.WHITE) > 0.5 * row.box.area
+    assert count_colour(surface, row.box, WHITE) > 0.5 * row.box.area
     # outside result entry the title stays as it was
     plain = panel(compose(VIEWS["judge-menu"], NOW, layout_for(*size)), "menu")
     assert texts(plain)[0].text == "JUDGE MENU"
@@ -439,7 +446,7 @@ def test_typing_a_digit_redraws_only_the_number(screen: TableScreen) -> None:
         picture = screen.snapshot()
         [digits] = texts(panel(compose(view_of(entry), NOW, screen.layout), "entry-buffer"))
         assert digits.text == shown
-        expected, dest = screen.renderer.place(digits, dl.BACKGROUND)
+        expected, dest = screen.renderer.place(digits, BACKGROUND)
         got = pygame.image.tobytes(picture.subsurface(dest), "RGB")
         assert got == pygame.image.tobytes(expected, "RGB")
     screen.show(view_of(entry), NOW + 5)  # nothing changed, time does not matter here

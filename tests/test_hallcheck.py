@@ -6,7 +6,9 @@ from tablekit.config import BuzzerSettings
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
 from tablekit.core.clock import ClockRules, MoveClock, Phase
 from tablekit.core.hallcheck import CheckResult, CheckStep, HallCheck, HallChecked
-from tablekit.display_layout import Icon, IconKind, compose, layout_for, sample_views
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import Icon, IconKind, layout_for
+from tablekit.samples import sample_views
 from tablekit.signals import BLUE, GREEN, RED, render_signals
 from tablekit.view import TableView
 

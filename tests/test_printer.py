@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import io
 
-from tablekit.display_layout import sample_views
 from tablekit.printer import TerminalPrinter, describe
+from tablekit.samples import sample_views
 
 VIEWS = sample_views(100.0)
 

@@ -33,7 +33,8 @@ from tablekit.core.messages import AssignedRules, Assignment, ResultAck, SeatAss
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import Seat
 from tablekit.display import render_surface
-from tablekit.display_layout import Text, compose
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import Text
 from tablekit.result_entry import Step
 from tablekit.unit import LinkStatus, TableUnit, UnitEvent
 from tablekit.view import TableView

@@ -1,0 +1,182 @@
+"""A table display's whole scene: :func:`compose` turns a :class:`~tablekit.view.TableView`
+and the time into the panels that show it, choosing the screen (game in play, hall check,
+judge menu, result entry) and topping it with the status band (its word, icon and colour
+for the table's state) and, when the unit is offline, how long it has been.
+
+The pygame shell in :mod:`tablekit.display` draws a panel only when it differs from the
+panel drawn at the same place last time, so a frame in which nothing visible changed
+costs no drawing at all; :func:`time_key` is everything in a scene that depends on the
+time.
+"""
+
+from __future__ import annotations
+
+from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.hallcheck import CheckResult, CheckStep
+from tablekit.core.seats import next_seat
+from tablekit.layout.check import check_panels, menu_panel
+from tablekit.layout.entry import entry_panels, entry_style
+from tablekit.layout.play import (
+    ask_panel,
+    clock_panel,
+    footer_panel,
+    game_over_panel,
+    message_panel,
+    seat_panel,
+    shown_seconds,
+)
+from tablekit.layout.scene import (
+    AMBER,
+    BLACK,
+    BLUE,
+    DARK_GREY,
+    GREEN,
+    PURPLE,
+    RED,
+    SLATE,
+    WHITE,
+    Align,
+    BandStyle,
+    Box,
+    Fill,
+    Icon,
+    IconKind,
+    Item,
+    Layout,
+    Panel,
+    Scene,
+    Text,
+)
+from tablekit.view import TableView
+
+
+def _duration(secs: int) -> str:
+    if secs < 60:
+        return f"{secs}s"
+    if secs < 3600:
+        return f"{secs // 60}:{secs % 60:02d}"
+    return f"{secs // 3600}h{secs % 3600 // 60:02d}"
+
+
+def offline_for(view: TableView, now: float) -> int | None:
+    """Whole seconds the unit has been offline, or None when not offline / unknown."""
+    if view.online is not False or view.offline_since is None:
+        return None
+    return max(0, int(now - view.offline_since))
+
+
+def time_key(view: TableView, now: float) -> tuple[int, int | None]:
+    """Everything in a scene that depends on ``now``: equal keys give equal scenes."""
+    return shown_seconds(view.remaining(now)), offline_for(view, now)
+
+
+def band_style(view: TableView) -> BandStyle:
+    c = view.clock
+    if view.check is not None:
+        if view.check.step is not CheckStep.DONE:
+            return BandStyle("HALL CHECK", IconKind.KEYPAD, SLATE, WHITE)
+        if any(r is CheckResult.FAILED for _, r in view.check.results):
+            return BandStyle("HALL CHECK: FAULT", IconKind.ALERT, AMBER, BLACK)
+        return BandStyle("HALL CHECK: READY", IconKind.CHECK, GREEN, WHITE)
+    word = view.state_word
+    if c.paused is PauseReason.JUDGE or c.paused is PauseReason.RECOVERED:
+        return BandStyle(word, IconKind.PAUSE, AMBER, BLACK)
+    if c.paused is PauseReason.PLAYER_CALL:
+        return BandStyle(word, IconKind.ALERT, PURPLE, WHITE)
+    if c.phase is Phase.TIME_UP:
+        seat = f" — SEAT {c.active} {view.name(c.active)}" if c.active else ""
+        return BandStyle(f"TIME{seat}", IconKind.STOP, RED, WHITE)
+    if c.phase is Phase.GAME_OVER and view.entry is not None:
+        return entry_style(view, view.entry)
+    if c.phase is Phase.GAME_OVER:
+        return BandStyle(word, IconKind.FLAG, DARK_GREY, WHITE)
+    if c.phase is Phase.READY:
+        return BandStyle(word, IconKind.READY, SLATE, WHITE)
+    if c.last_lap_left is not None:
+        left = c.last_lap_left
+        return BandStyle(
+            f"{word} — {left} MOVE{'S' if left != 1 else ''} LEFT", IconKind.LAP, BLUE, WHITE
+        )
+    return BandStyle(word, IconKind.PLAY, GREEN, WHITE)
+
+
+def band_panel(lay: Layout, view: TableView, style: BandStyle, box: Box, with_table: bool) -> Panel:
+    p = lay.pad
+    icon = Box(box.x + p * 2, box.y + p * 2, box.h - p * 4, box.h - p * 4)
+    text_x = icon.right + p * 2
+    table_w = round(box.w * 0.2) if with_table and view.table is not None else 0
+    word = Box(text_x, box.y + p, box.right - text_x - table_w - p * 2, box.h - p * 2)
+    items: list[Item] = [
+        Icon(style.icon, icon, style.fg),
+        Text(style.word, word.inset(0, p), style.fg, Align.LEFT, shrink=0.45),
+    ]
+    if table_w:
+        table = Box(box.right - table_w - p * 2, box.y + p, table_w, box.h - p * 2)
+        items.append(Text(f"TABLE {view.table}", table.inset(0, p * 2), style.fg, Align.RIGHT))
+    return Panel("band", box, style.bg, tuple(items))
+
+
+def offline_panel(lay: Layout, view: TableView, box: Box, now: float) -> Panel:
+    p = lay.pad
+    frame = box.inset(p * 2, p * 2)
+    icon = Box(frame.x + p * 2, frame.y + p, frame.h - p * 2, frame.h - p * 2)
+    text = Box(icon.right + p * 2, frame.y, frame.right - icon.right - p * 4, frame.h)
+    secs = offline_for(view, now)
+    words = "OFFLINE" if secs is None else f"OFFLINE {_duration(secs)}"
+    return Panel(
+        "offline",
+        box,
+        BLACK,
+        (
+            Fill(frame, AMBER, radius=p * 2),
+            Icon(IconKind.OFFLINE, icon, BLACK),
+            Text(words, text, BLACK, Align.LEFT, shrink=0.4),
+        ),
+    )
+
+
+def compose(view: TableView, now: float, lay: Layout) -> Scene:
+    """The panels that show ``view`` at ``now`` on a screen cut by ``lay``."""
+    c = view.clock
+    style = band_style(view)
+    panels: list[Panel] = []
+    if view.online is False:
+        band_box, off_box = lay.offline_split()
+        panels += [
+            band_panel(lay, view, style, band_box, False),
+            offline_panel(lay, view, off_box, now),
+        ]
+    else:
+        panels.append(band_panel(lay, view, style, lay.band, True))
+    if view.menu is not None:
+        panels.append(menu_panel(lay, view.menu, view))
+        return tuple(panels)
+    if view.check is not None:
+        panels += check_panels(lay, view, view.check)
+        return tuple(panels)
+    if c.phase is Phase.GAME_OVER and view.entry is not None:
+        panels += entry_panels(lay, view, view.entry)
+        return tuple(panels)
+    if view.ask is not None and c.phase in (Phase.RUNNING, Phase.TIME_UP):
+        panels.append(ask_panel(lay, view, view.ask))
+        panels.append(footer_panel(lay, view, None, f"GAME {c.game} · MOVE {c.move}"))
+    elif c.phase is Phase.GAME_OVER:
+        panels.append(game_over_panel(lay, view))
+        moves = max(0, c.move)
+        panels.append(
+            footer_panel(
+                lay, view, None, f"GAME {c.game} · {moves} MOVE{'S' if moves != 1 else ''}"
+            )
+        )
+    elif c.phase is Phase.READY:
+        starter = c.upcoming_starter
+        panels.append(seat_panel(lay, view, "STARTS", starter))
+        panels.append(clock_panel(lay, view, now))
+        panels.append(footer_panel(lay, view, next_seat(starter, c.rules.seats), f"GAME {c.game}"))
+    else:
+        label = "TIME UP" if c.phase is Phase.TIME_UP else "TO MOVE"
+        panels.append(seat_panel(lay, view, label, c.active))
+        panels.append(clock_panel(lay, view, now))
+        panels.append(footer_panel(lay, view, c.on_deck, f"GAME {c.game} · MOVE {c.move}"))
+    panels.append(message_panel(lay, view))
+    return tuple(panels)

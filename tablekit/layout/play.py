@@ -1,0 +1,238 @@
+"""The panels of a game being played: whose move it is, the move's clock, who is on deck,
+the hint or message line, GAME OVER, and a table action asked once more (empty rack?
+bank empty?)."""
+
+from __future__ import annotations
+
+import math
+
+from tablekit.controls import TableAsk
+from tablekit.core.clock import GameEndReason, PauseReason, Phase, StarterSource
+from tablekit.core.seats import Seat
+from tablekit.layout.scene import (
+    AMBER,
+    BACKGROUND,
+    BAR_TRACK,
+    BLACK,
+    CRITICAL_SECONDS,
+    DIM,
+    GREY,
+    PANEL_EDGE,
+    RED,
+    RED_TEXT,
+    WARN_SECONDS,
+    WHITE,
+    Align,
+    Box,
+    Fill,
+    Icon,
+    IconKind,
+    Item,
+    Layout,
+    Panel,
+    Text,
+)
+from tablekit.layout.text import key_hints, wrap
+from tablekit.view import TableView
+
+# --- what changes with time --------------------------------------------------------
+
+
+# --- what changes with time --------------------------------------------------------
+
+
+def shown_seconds(remaining: float) -> int:
+    """Whole seconds as shown: rounded up, so 0 appears only when time is up."""
+    return max(0, math.ceil(remaining - 1e-9))
+
+
+def format_seconds(seconds: int) -> str:
+    """``40`` up to 99 s (players count in seconds), ``1:40`` / ``1:00:00`` above."""
+    if seconds < 100:
+        return str(seconds)
+    minutes, secs = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}:{secs:02d}"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}"
+
+
+def _digit_template(text: str) -> str:
+    """Same-width stand-in so the digits keep one size as the value counts down."""
+    shape = "".join("0" if ch.isdigit() else ch for ch in text)
+    return shape if len(shape) >= 2 else "00"
+
+
+def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> Panel:
+    box, p = lay.seat, lay.pad
+    name = view.name(seat)
+    letter = str(seat) if seat is not None else "–"
+    if lay.portrait:
+        side = box.h - p * 4
+        tile = Box(box.x + p * 4, box.y + p * 2, side, side)
+        tx = tile.right + p * 4
+        lbl = Box(tx, box.y + p * 2, box.right - tx - p * 4, round(side * 0.3))
+        who = Box(tx, lbl.bottom + p, lbl.w, tile.bottom - lbl.bottom - p)
+    else:
+        label_h = round(box.h * 0.13)
+        name_h = round(box.h * 0.19)
+        lbl = Box(box.x + p * 2, box.y + p * 2, box.w - p * 4, label_h)
+        side = min(box.w - p * 8, box.h - label_h - name_h - p * 8)
+        tile = Box(box.x + (box.w - side) // 2, lbl.bottom + p * 2, side, side)
+        who = Box(box.x + p * 2, tile.bottom + p * 2, box.w - p * 4, name_h)
+    letter_box = tile.inset(round(side * 0.16))
+    items: tuple[Item, ...] = (
+        Text(label, lbl, DIM, Align.LEFT if lay.portrait else Align.CENTER),
+        Fill(tile, WHITE, radius=max(2, side // 10)),
+        Text(letter, letter_box, BLACK, tight=True, template="W"),
+        Text(name, who, WHITE, Align.LEFT if lay.portrait else Align.CENTER, shrink=0.5),
+    )
+    return Panel("seat", box, BACKGROUND, items)
+
+
+def clock_panel(lay: Layout, view: TableView, now: float) -> Panel:
+    box, p = lay.clock, lay.pad
+    c = view.clock
+    inner = box.inset(p * 4, p * 3)
+    bar_h = max(3, round(box.h * 0.045))
+    digits = Box(inner.x, inner.y, inner.w, inner.h - bar_h - p * 3)
+    bar = Box(inner.x, inner.bottom - bar_h, inner.w, bar_h)
+    if c.phase is Phase.TIME_UP:
+        paused = c.paused is not None
+        bg = BACKGROUND if paused else RED
+        fg = GREY if paused else WHITE
+        big = Box(inner.x, inner.y + inner.h // 8, inner.w, inner.h * 3 // 4)
+        return Panel("clock", box, bg, (Text("TIME", big, fg, tight=True),))
+    if c.phase is Phase.READY:
+        secs = shown_seconds(c.rules.move_seconds)
+    else:
+        secs = shown_seconds(c.remaining_at(now))
+    if c.paused is not None:
+        fg = GREY
+    elif c.phase is Phase.RUNNING and secs <= CRITICAL_SECONDS:
+        fg = RED_TEXT
+    elif c.phase is Phase.RUNNING and secs <= WARN_SECONDS:
+        fg = AMBER
+    else:
+        fg = WHITE
+    text = format_seconds(secs)
+    filled = round(bar.w * min(1.0, secs / c.rules.move_seconds))
+    items: list[Item] = [
+        Text(text, digits, fg, tight=True, template=_digit_template(text)),
+        Fill(bar, BAR_TRACK),
+    ]
+    if filled > 0:
+        items.append(Fill(Box(bar.x, bar.y, filled, bar.h), fg))
+    return Panel("clock", box, BACKGROUND, tuple(items))
+
+
+def footer_panel(lay: Layout, view: TableView, deck: Seat | None, right: str) -> Panel:
+    box, p = lay.footer, lay.pad
+    items: list[Item] = [Fill(Box(box.x, box.y, box.w, max(1, p // 2)), PANEL_EDGE)]
+    if lay.portrait:
+        row_h = (box.h - p * 4) // 2
+        left = Box(box.x + p * 4, box.y + p * 2, box.w - p * 8, row_h)
+        right_box = Box(left.x, left.bottom + p, left.w, row_h)
+        right_align = Align.LEFT
+    else:
+        half = box.w // 2
+        left = Box(box.x + p * 4, box.y + p * 2, half + half // 5 - p * 4, box.h - p * 3)
+        right_box = Box(left.right + p * 2, left.y, box.right - left.right - p * 6, left.h)
+        right_align = Align.RIGHT
+    if deck is not None:
+        label_w = round(left.h * 3.1)
+        items.append(
+            Text("ON DECK", Box(left.x, left.y, label_w, left.h).inset(0, p), DIM, Align.LEFT)
+        )
+        who = Box(left.x + label_w + p * 2, left.y, left.w - label_w - p * 2, left.h)
+        items.append(Text(f"{deck}  {view.name(deck)}", who, WHITE, Align.LEFT))
+    items.append(Text(right, right_box.inset(0, p), DIM, right_align))
+    return Panel("footer", box, BACKGROUND, tuple(items))
+
+
+_CHOSEN = {StarterSource.HUB: "organizer's choice", StarterSource.TABLE: "chosen here"}
+
+
+def _hint(view: TableView) -> str:
+    c = view.clock
+    if view.ask is not None:
+        return "The move's clock runs on until the answer"
+    if c.paused is PauseReason.PLAYER_CALL:
+        return "Judge called — the judge key resumes"
+    if c.paused is PauseReason.RECOVERED:
+        return "Unit restarted — the judge key resumes"
+    if c.paused is PauseReason.JUDGE:
+        return "Stopped by the judge — judge key resumes"
+    if c.phase is Phase.TIME_UP:
+        return f"Seat {c.active}: take the penalty, then press"
+    if c.phase is Phase.READY:
+        seat = c.upcoming_starter
+        if c.starter_from is StarterSource.ROTATION:
+            return f"Seat {seat} starts — press to start · 1–{c.rules.seats}: other seat"
+        return f"Seat {seat} starts ({_CHOSEN[c.starter_from]}) — press to start"
+    if c.phase is Phase.GAME_OVER:
+        return "Judge: hold the key for the next game"
+    if c.last_lap_left is not None:
+        return "Every seat makes one more move · * empty rack"
+    return "Keypad: * empty rack · − bank empty"
+
+
+def message_panel(lay: Layout, view: TableView) -> Panel:
+    box, p = lay.message, lay.pad
+    if view.message:
+        icon = Box(box.x + p * 4, box.y + p * 2, box.h - p * 4, box.h - p * 4)
+        text = Box(icon.right + p * 3, box.y + p, box.right - icon.right - p * 7, box.h - p * 2)
+        items: tuple[Item, ...] = (
+            Icon(IconKind.ALERT, icon, AMBER),
+            Text(view.message, text, AMBER, Align.LEFT, shrink=0.45),
+        )
+    else:
+        items = (Text(_hint(view), box.inset(p * 4, p), DIM, shrink=0.45),)
+    return Panel("message", box, BACKGROUND, items)
+
+
+def game_over_panel(lay: Layout, view: TableView) -> Panel:
+    box, p = lay.main, lay.pad
+    c = view.clock
+    inner = box.inset(p * 6, p * 4)
+    word = Box(inner.x, inner.y + inner.h // 10, inner.w, round(inner.h * 0.42))
+    how = (
+        {
+            GameEndReason.WENT_OUT: "Went out: empty rack",
+            GameEndReason.LAST_LAP_DONE: "Last lap complete",
+        }.get(c.ended_by, "")
+        if c.ended_by is not None
+        else ""
+    )
+    sub = Box(inner.x, word.bottom + p * 6, inner.w, min(round(inner.h * 0.18), word.h // 3))
+    return Panel(
+        "main",
+        box,
+        BACKGROUND,
+        (Text("GAME OVER", word, WHITE, tight=True), Text(how, sub, DIM)),
+    )
+
+
+def ask_panel(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
+    """A table action asked once more, large, with the keys that answer it."""
+    box, p = lay.main, lay.pad
+    c = view.clock
+    inner = box.inset(p * 6, p * 4)
+    title_h = round(inner.h * 0.34)
+    keys_h = round(inner.h * 0.22)
+    title = Box(inner.x, inner.y, inner.w, title_h)
+    sub = Box(inner.x, title.bottom + p * 2, inner.w, inner.bottom - keys_h - title.bottom - p * 4)
+    keys = Box(inner.x, inner.bottom - keys_h, inner.w, keys_h)
+    if ask is TableAsk.END_GAME:
+        question = "EMPTY RACK?"
+        who = f"Seat {c.active} {view.name(c.active)}" if c.active is not None else "A player"
+        detail = f"{who} shows an empty rack: game {c.game} is over, then the result"
+        yes = "yes, game over"
+    else:
+        question = "BANK EMPTY?"
+        detail = f"Every seat makes one more move, then game {c.game} is over"
+        yes = "yes, last lap"
+    items: list[Item] = [Text(question, title, AMBER, tight=True)]
+    items += wrap(detail, sub, WHITE, max_lines=4 if lay.portrait else 2)
+    items += key_hints(keys, (("ENTER", yes), ("any other key", "no")), keys.h)
+    return Panel("main", box, BACKGROUND, tuple(items))

@@ -1,0 +1,132 @@
+"""Text that fits a box before any font is loaded: a width estimate, line wrapping, and
+rows of keycaps with what each key does (``[ENTER] next  [−] back``)."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+
+from tablekit.layout.scene import BLACK, KEYCAP, WHITE, Align, Box, Colour, Fill, Item, Text
+
+
+def text_width(text: str, h: int) -> int:
+    """About how wide ``text`` comes out in a box ``h`` high (bold DejaVu Sans, line
+    height 1.17 em), a little generous; the layout shares rows with it. The renderer
+    still fits every text to its own box, so an estimate off by a little only costs a
+    little size."""
+    em = 0.0
+    for ch in text:
+        if ch == " ":
+            em += 0.36
+        elif ch.isdigit():
+            em += 0.72
+        elif ch.isupper():
+            em += 0.80
+        elif ch.islower():
+            em += 0.66
+        elif ch in ".,:;·|!()'":
+            em += 0.45
+        elif ch == "⌫":
+            em += 1.4
+        else:
+            em += 0.88
+    return math.ceil(em * h / 1.17)
+
+
+@functools.lru_cache(maxsize=512)
+def _split(text: str, lines: int) -> tuple[str, ...]:
+    """``text`` broken at spaces into ``lines`` lines with the narrowest widest line."""
+    words = text.split()
+    if lines <= 1 or len(words) < lines:
+        return (" ".join(words),)
+    best: tuple[str, ...] = (text,)
+    best_w = math.inf
+    for cuts in itertools.combinations(range(1, len(words)), lines - 1):
+        bounds = (0, *cuts, len(words))
+        candidate = tuple(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))
+        widest = max(text_width(line, 100) for line in candidate)
+        if widest < best_w:
+            best, best_w = candidate, widest
+    return best
+
+
+def wrap(
+    text: str,
+    box: Box,
+    colour: Colour,
+    align: Align = Align.CENTER,
+    *,
+    max_lines: int = 3,
+    line_cap: int | None = None,
+) -> list[Text]:
+    """``text`` as up to ``max_lines`` lines filling ``box`` as large as they fit
+    (a line more only when it makes the text clearly larger), centred vertically."""
+    if not text or box.w <= 0 or box.h <= 0:
+        return []
+    size = 0.0
+    lines: tuple[str, ...] = (text,)
+    for n in range(1, max_lines + 1):
+        candidate = _split(text, n)
+        if len(candidate) < n:
+            break
+        line_h = box.h // n if line_cap is None else min(box.h // n, line_cap)
+        widest = max(text_width(line, line_h) for line in candidate)
+        fitted = line_h * min(1.0, box.w / max(1, widest))
+        if fitted > size * 1.12:
+            size, lines = fitted, candidate
+    h = max(1, min(box.h // len(lines), round(size)))
+    top = box.y + (box.h - h * len(lines)) // 2
+    return [
+        Text(line, Box(box.x, top + i * h, box.w, h), colour, align, shrink=0.6)
+        for i, line in enumerate(lines)
+    ]
+
+
+def key_hints(box: Box, hints: tuple[tuple[str, str], ...], cap: int) -> list[Item]:
+    """Keycaps with what they do — ``[ENTER] next  [−] back`` — in one row (two if one
+    would be too small), as large as fits ``box`` up to ``cap`` high, centred."""
+    rows_options = [hints] if len(hints) < 2 else [hints, hints[: (len(hints) + 1) // 2]]
+    best: tuple[int, list[tuple[tuple[str, str], ...]]] = (0, [hints])
+    for first in rows_options:
+        rows = [first, hints[len(first) :]] if len(first) < len(hints) else [first]
+        h = min(cap, box.h // len(rows))
+        widest = max(_hints_width(row, h) for row in rows)
+        if widest > box.w:
+            h = int(h * box.w / widest)
+            while h > 4 and max(_hints_width(row, h) for row in rows) > box.w:
+                h -= 1
+        if h > best[0] * 1.15:
+            best = (h, rows)
+    h, rows = best
+    items: list[Item] = []
+    top = box.y + (box.h - h * len(rows)) // 2
+    for r, row in enumerate(rows):
+        x = box.x + (box.w - _hints_width(row, h)) // 2
+        y = top + r * h
+        for i, (key, label) in enumerate(row):
+            kh, lh = round(h * 0.56), round(h * 0.62)
+            chip = Box(
+                x, y + max(1, h // 12), text_width(key, kh) + h // 2, h - 2 * max(1, h // 12)
+            )
+            items.append(Fill(chip, KEYCAP, radius=max(2, h // 6)))
+            items.append(
+                Text(key, Box(chip.x + h // 4, y + (h - kh) // 2, chip.w - h // 2, kh), BLACK)
+            )
+            x = chip.right + round(h * 0.2)
+            if label:
+                lw = text_width(label, lh)
+                items.append(Text(label, Box(x, y + (h - lh) // 2, lw, lh), WHITE, Align.LEFT))
+                x += lw
+            if i < len(row) - 1:
+                x += round(h * 0.55)
+    return items
+
+
+def _hints_width(row: tuple[tuple[str, str], ...], h: int) -> int:
+    kh, lh = round(h * 0.56), round(h * 0.62)
+    width = 0
+    for key, label in row:
+        width += text_width(key, kh) + h // 2 + round(h * 0.2)
+        width += text_width(label, lh) if label else 0
+    return width + round(h * 0.55) * (len(row) - 1)

@@ -1,0 +1,183 @@
+"""Sample table views: one per state the table display can show, for the PNG command
+(``python -m tablekit.display``), the tests and the benchmark. The hall check's and the
+result entry's screens are reached by real presses on a :class:`HallCheck` and a
+:class:`ResultEntry`."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import msgspec
+
+from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
+from tablekit.core.clock import (
+    ClockRules,
+    ClockState,
+    GameEndReason,
+    PauseReason,
+    Phase,
+    StarterSource,
+)
+from tablekit.core.hallcheck import HallCheck
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import GameEnding
+from tablekit.core.seats import Seat
+from tablekit.result_entry import Key, ResultEntry
+from tablekit.view import TableView
+
+SAMPLE_NAMES: dict[Seat, str] = {
+    Seat.A: "Anna Kowalska",
+    Seat.B: "Bartłomiej Wiśniewski",
+    Seat.C: "Celina Żak",
+    Seat.D: "Dariusz Lewandowski-Grabowski",
+}
+
+
+def sample_views(now: float) -> dict[str, TableView]:
+    """One view per state the display can show, as seen at ``now``."""
+    rules = ClockRules(seats=4, move_seconds=40)
+    running = ClockState(
+        rules=rules,
+        phase=Phase.RUNNING,
+        game=2,
+        move=14,
+        starter=Seat.B,
+        active=Seat.C,
+        remaining=37.3,
+        since=now,
+    )
+
+    def at(remaining: float, **changes: Any) -> ClockState:
+        return msgspec.structs.replace(running, remaining=remaining, **changes)
+
+    def view(clock: ClockState, menu: JudgeMenu | None = None, message: str = "") -> TableView:
+        return TableView(
+            clock, table=7, names=SAMPLE_NAMES, menu=menu, message=message, online=True
+        )
+
+    actions = (
+        JudgeAction.RESUME,
+        JudgeAction.RESTART_MOVE,
+        JudgeAction.UNDO_PASS,
+        JudgeAction.LAST_LAP,
+        JudgeAction.END_GAME,
+        JudgeAction.CLOSE,
+    )
+    game_over = ClockState(
+        rules=rules, phase=Phase.GAME_OVER, game=2, move=57, ended_by=GameEndReason.WENT_OUT
+    )
+    return {
+        "ready": view(ClockState(rules=rules, game=2)),
+        "playing": view(running),
+        "last-10s": view(at(8.4)),
+        "last-5s": view(at(3.2)),
+        "time": view(at(0.0, phase=Phase.TIME_UP, expired_at=now - 2)),
+        "paused-judge": view(at(23.6, paused=PauseReason.JUDGE, paused_at=now - 5)),
+        "judge-called": view(at(31.0, paused=PauseReason.PLAYER_CALL, paused_at=now - 3)),
+        "restarted": view(at(12.0, paused=PauseReason.RECOVERED, paused_at=now)),
+        "last-lap": view(at(28.7, last_lap_left=3)),
+        "game-over": view(game_over),
+        "judge-menu": view(
+            at(19.2, paused=PauseReason.JUDGE, paused_at=now), menu=JudgeMenu(actions, selected=2)
+        ),
+        "offline": TableView(
+            running, table=7, names=SAMPLE_NAMES, online=False, offline_since=now - 135.0
+        ),
+        "message": view(at(30.0), message="undo pass: there is no pass to undo in this game"),
+        "ready-chosen": view(
+            ClockState(rules=rules, game=2, starter=Seat.D, starter_from=StarterSource.TABLE)
+        ),
+        **_check_samples(now, rules),
+        "ask-empty-rack": replace(view(at(21.5)), ask=TableAsk.END_GAME),
+        "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),
+        "no-names": TableView(running),
+        **_entry_samples(game_over),
+    }
+
+
+def _check_samples(now: float, rules: ClockRules) -> dict[str, TableView]:
+    """The hall check's screens, each reached by real presses on a HallCheck."""
+    ready = ClockState(rules=rules, game=1)
+
+    def view(check: HallCheck) -> TableView:
+        return TableView(ready, table=7, online=True, check=check.view)
+
+    leds = HallCheck(7, 1, now)
+    leds.pass_button(now)
+    leds.judge_key(now)
+    keypad = HallCheck(7, 1, now)
+    for press in (keypad.pass_button, keypad.judge_key, keypad.pass_button, keypad.judge_key):
+        press(now)  # the buzzer was not heard
+    keypad.key("7", now)
+    done = HallCheck(7, 1, now)
+    for press in (done.pass_button, done.judge_key, done.pass_button, done.pass_button):
+        press(now)
+    for key in ("7", "enter"):
+        done.key(key, now)
+    return {
+        "check-start": view(HallCheck(7, 1, now)),
+        "check-leds": view(leds),
+        "check-keypad": view(keypad),
+        "check-done": view(done),
+    }
+
+
+def _typed(entry: ResultEntry, keys: str) -> ResultEntry:
+    """``entry`` after ``keys``: digits, + - * / . and the words ENTER, BACKSPACE."""
+    for word in keys.split():
+        for key in [word] if word in ("ENTER", "BACKSPACE") else list(word):
+            entry.press(Key(key))
+    return entry
+
+
+def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
+    """The result-entry screens, each reached by real key presses on a ResultEntry."""
+    seats = game_over.seats
+
+    def entry(keys: str, ruleset: str = "000") -> ResultEntry:
+        flow = ResultEntry(game_over.game, seats, get_ruleset(ruleset), GameEnding.WENT_OUT)
+        return _typed(flow, keys)
+
+    def view(flow: ResultEntry, menu: JudgeMenu | None = None) -> TableView:
+        return TableView(
+            game_over, table=7, names=SAMPLE_NAMES, menu=menu, online=True, entry=flow.view
+        )
+
+    # A 23; B went out; C 17 and a joker; D 31 and never opened.
+    typed = "23 ENTER 0 ENTER 17+ ENTER * 31 ENTER"
+
+    def confirming(ruleset: str) -> ResultEntry:
+        return entry(f"{typed} ENTER ENTER", ruleset)
+
+    def sent() -> ResultEntry:
+        flow = entry(f"{typed} ENTER ENTER ENTER ENTER")
+        flow.mark_submitted()
+        return flow
+
+    accepted = sent()
+    accepted.mark_accepted()
+    rejected = sent()
+    rejected.mark_rejected("table 7, game 2: the judge already entered this result at the hub")
+    judge = entry("23 ENTER 0 ENTER 17+ ENTER")
+    actions = (
+        JudgeAction.ACCEPT_RESULT,
+        JudgeAction.COULD_HAVE_OPENED,
+        JudgeAction.WAIVE_PENALTY,
+        JudgeAction.SWITCH_ENDING,
+        JudgeAction.START_GAME,
+        JudgeAction.CLOSE,
+    )
+    return {
+        "entry-tiles": view(entry("23 ENTER 0 ENTER 17")),
+        "entry-jokers": view(entry("23 ENTER 0 ENTER 17+")),
+        "entry-not-opened": view(entry("23 ENTER 0 ENTER 17+ ENTER * 31")),
+        "entry-error": view(entry("23 ENTER 0 ENTER 999 ENTER")),
+        "entry-empty-joker": view(entry("23 ENTER 0+")),
+        "entry-confirm": view(confirming("000")),
+        "entry-confirm-002": view(confirming("002")),
+        "entry-sent": view(sent()),
+        "entry-accepted": view(accepted),
+        "entry-rejected": view(rejected),
+        "entry-judge-menu": view(judge, JudgeMenu(actions, selected=1)),
+    }
