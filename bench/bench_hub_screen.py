@@ -31,8 +31,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pygame
 
-from hub.hall import HallView, ResultState, TableCell, sample_hall
-from hub.screen import FRAME_RATE, HallScreen
+from hub.hall import HallView, ResultState, TableCell
+from hub.samples import sample_hall
+from hub.screen import FRAME_RATE
+from hub.screen.render import HallScreen
 from tablekit.core.clock import PauseReason, Phase
 
 CHANGES_PER_SECOND = 4.0

@@ -357,7 +357,7 @@ class Demo:
 
     def save_pngs(self, hall: HallView, size: tuple[int, int], now: float) -> list[Path]:
         """Every page of the hub screen as PNGs, numbered: ``screen/0003-wall-1.png``."""
-        from hub.screen import render_pngs
+        from hub.screen.render import render_pngs
 
         self.pngs += 1
         paths = render_pngs(hall, size, self.workdir / "screen", now, prefix=f"{self.pngs:04d}-")

@@ -11,7 +11,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 import pygame
 import pytest
 
-from hub.screen import Texts
+from hub.screen.canvas import Texts
 from tablekit import fonts
 from tablekit.display import Renderer, find_font
 

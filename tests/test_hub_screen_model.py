@@ -27,12 +27,12 @@ from hub.hall import (
     remaining_at,
     round_left,
     round_over,
-    sample_hall,
     seating_sorted,
     slow_tables,
     state_of,
     state_text,
 )
+from hub.samples import sample_hall
 from hub.screen_feed import HallTracker
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.messages import (

@@ -26,11 +26,14 @@ from hub.hall import (
     judge_queue,
     place_labels,
     remaining_at,
-    sample_hall,
     signed,
     state_of,
 )
-from hub.screen import HallScreen, cell_content, main, standings_title
+from hub.samples import sample_hall
+from hub.screen import main
+from hub.screen.lists import standings_title
+from hub.screen.render import HallScreen
+from hub.screen.wall import cell_content
 from hub.screen_layout import min_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"

@@ -1,0 +1,269 @@
+"""The hub screen (``rummikub-screen``): every table of the hall at a glance, judge calls,
+standings, seating.
+
+pygame-ce, full screen on a TV (KMSDRM on a Pi without a desktop), a window elsewhere.
+Pages: the **wall** of tables (paged when they do not fit at a readable size), the
+**standings** and the next round's **seating** ("find your table"), rotating every
+``--cycle`` seconds; keys ``1`` wall, ``2`` standings, ``3`` seating (again: its next
+sub-page), space / → next page, ← previous, ``p`` pause/resume the rotation, ``q`` or
+Esc quit.
+
+This module is the program: its options, the window and its loop. What it draws:
+:mod:`hub.screen.render` (:class:`~hub.screen.render.HallScreen`, by regions, and the
+PNG export) with :mod:`~hub.screen.header`, :mod:`~hub.screen.wall`,
+:mod:`~hub.screen.sidebar` and :mod:`~hub.screen.lists`, on a
+:class:`~hub.screen.canvas.Canvas`, in the colours of :mod:`~hub.screen.theme`. What it
+shows: :mod:`hub.hall` (the model), fed by :mod:`hub.screen_feed` (the broker).
+
+``rummikub-screen --demo 24 --png artifacts/hub-screen`` renders every page of a
+sample hall (:mod:`hub.samples`) to PNG files and exits (no broker needed); see
+:func:`main`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Final
+
+import pygame
+
+from hub.hall import JUDGE_FLASH_AFTER, HallView
+from hub.samples import sample_hall
+from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
+from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
+
+log = logging.getLogger("hub.screen")
+
+FRAME_RATE: Final = 10
+DEMO_PERIOD: Final = 40.0
+"""The sample hall (``--demo``) restarts its moves every this many seconds."""
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    w, sep, h = text.lower().partition("x")
+    if not sep or not w.isdigit() or not h.isdigit():
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
+    width, height = int(w), int(h)
+    if width < 640 or height < 360 or width > 7680 or height > 4320:
+        raise argparse.ArgumentTypeError(
+            f"size must be from 640x360 up to 7680x4320, got {width}x{height}"
+        )
+    return width, height
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
+    if not 0 <= value <= 3600:
+        raise argparse.ArgumentTypeError(f"seconds must be 0-3600, got {text!r}")
+    return value
+
+
+def _tables(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 200:
+        raise argparse.ArgumentTypeError(f"expected a number of tables 1-200, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from hub.service import parse_broker
+
+    p = argparse.ArgumentParser(
+        prog="rummikub-screen",
+        description="The hub screen: the wall of tables, judge calls, standings, seating.",
+        epilog="See every page without a broker: rummikub-screen --demo 24 --png "
+        "artifacts/hub-screen",
+    )
+    p.add_argument(
+        "--broker",
+        type=parse_broker,
+        default=("127.0.0.1", 1883),
+        metavar="HOST:PORT",
+        help="MQTT broker (default 127.0.0.1:1883)",
+    )
+    p.add_argument(
+        "--username",
+        help="broker account, a read-only one (at a venue: screen); the client id is "
+        "rummikub-screen-USERNAME",
+    )
+    p.add_argument(
+        "--password-file",
+        type=Path,
+        metavar="FILE",
+        help="file holding the account's password (needs --username)",
+    )
+    p.add_argument("--venue", default="hall", help="venue topic level (default hall)")
+    p.add_argument("--event", default="demo", help="event topic level (default demo)")
+    p.add_argument("--title", default="", help="title in the top left (default: the event)")
+    p.add_argument(
+        "--size",
+        type=parse_size,
+        default=(1920, 1080),
+        metavar="WxH",
+        help="window or PNG size (default 1920x1080)",
+    )
+    p.add_argument(
+        "--fullscreen",
+        action="store_true",
+        help="full screen at the display's own resolution (a TV on the hub Pi)",
+    )
+    p.add_argument(
+        "--cycle",
+        type=_seconds,
+        default=DEFAULT_CYCLE,
+        help=f"seconds per page of the rotation, 0 = no rotation (default {DEFAULT_CYCLE:g})",
+    )
+    p.add_argument(
+        "--hide-standings",
+        action="store_true",
+        help="keep the standings off the screen until the round is closed",
+    )
+    p.add_argument(
+        "--flash-after",
+        type=_seconds,
+        default=JUDGE_FLASH_AFTER,
+        help="seconds a table waits for the judge before it flashes "
+        f"(default {JUDGE_FLASH_AFTER:g})",
+    )
+    p.add_argument(
+        "--png", type=Path, metavar="DIR", help="render each page once to PNG files in DIR and exit"
+    )
+    p.add_argument(
+        "--demo",
+        type=_tables,
+        metavar="N",
+        help="show a sample hall of N tables instead of listening to a broker",
+    )
+    p.add_argument(
+        "--wait",
+        type=_seconds,
+        default=2.0,
+        help="with --png and a broker: seconds to collect retained messages (default 2)",
+    )
+    return p
+
+
+def main(argv: Sequence[str] | None = None, stop: threading.Event | None = None) -> int:
+    """The program; it ends on ``q``/Esc, a closed window, SIGTERM or SIGINT, or when
+    ``stop`` is set (a caller that handles the signals itself, the demo)."""
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    keep_signals_from_sdl()  # SDL's handlers would swallow SIGTERM while nobody polls
+    if stop is not None:
+        return _main(args, stop)
+    own = threading.Event()
+    with stop_on_signals(lambda signum: own.set()):
+        return _main(args, own)
+
+
+def _main(args: argparse.Namespace, stop: threading.Event) -> int:
+    if args.png is not None:
+        os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    feed = None
+    if args.demo is None:
+        from hub.screen_feed import ScreenFeed
+        from tablekit.core.topics import Topics
+
+        try:
+            topics = Topics(args.venue, args.event)
+        except ValueError as err:
+            print(f"rummikub-screen: error: {err}", file=sys.stderr)
+            return 2
+        host, port = args.broker
+        try:
+            password = _password(args)
+        except ValueError as err:
+            print(f"rummikub-screen: error: {err}", file=sys.stderr)
+            return 2
+        feed = ScreenFeed(
+            host,
+            port,
+            topics,
+            title=args.title or args.event,
+            hide_standings=args.hide_standings,
+            username=args.username,
+            password=password,
+        )
+        feed.start()
+
+    def hall_at(now: float) -> HallView:
+        if feed is not None:
+            return feed.hall(now)
+        # The sample hall restarts its moves every DEMO_PERIOD seconds: live countdowns.
+        anchor = start + (now - start) // DEMO_PERIOD * DEMO_PERIOD
+        hall = sample_hall(args.demo, anchor, seed=7)
+        return replace(hall, hide_standings=args.hide_standings, title=args.title or hall.title)
+
+    start = time.time()
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        if args.png is not None:
+            if feed is not None:
+                stop.wait(args.wait)
+                if stop.is_set():
+                    return 0
+            now = time.time()
+            paths = render_pngs(hall_at(now), args.size, args.png, now)
+            for path in paths:
+                print(path.absolute())
+            return 0
+        return _run(args, hall_at, stop)
+    finally:
+        if feed is not None:
+            feed.stop()
+        pygame.quit()
+
+
+def _password(args: argparse.Namespace) -> str | None:
+    """The secret of ``--password-file`` (read like a table unit's, tablekit.link);
+    ValueError with a one-line reason when it is missing, unreadable or empty."""
+    from tablekit.link import read_secret
+
+    if args.password_file is None:
+        return None
+    if args.username is None:
+        raise ValueError("--password-file needs --username")
+    return read_secret(args.password_file, "--password-file")
+
+
+def _run(
+    args: argparse.Namespace, hall_at: Callable[[float], HallView], stop: threading.Event
+) -> int:
+    flags = pygame.FULLSCREEN if args.fullscreen else 0
+    size = (0, 0) if args.fullscreen else args.size
+    try:
+        window = pygame.display.set_mode(size, flags)
+    except pygame.error as err:
+        print(f"rummikub-screen: cannot open the display: {err}", file=sys.stderr)
+        return 1
+    pygame.display.set_caption("Rummikub hub screen")
+    pygame.mouse.set_visible(False)
+    screen = HallScreen(window, cycle=args.cycle, flash_after=args.flash_after)
+    clock = pygame.time.Clock()
+    running = True
+    while running and not stop.is_set():
+        now = time.time()
+        hall = hall_at(now)
+        for event in pygame.event.get():
+            if event.type == pygame.QUIT:
+                running = False
+            elif event.type == pygame.KEYDOWN:
+                running = screen.key(event.key, hall, now) and running
+        dirty = screen.frame(hall, now)
+        if dirty:
+            pygame.display.update(dirty)
+        clock.tick(FRAME_RATE)
+    return 0
+

@@ -1,0 +1,148 @@
+"""Text on the hub screen: fonts and rendered text cached (:class:`Texts`), and the
+:class:`Canvas` every part of the screen draws on — it places each text in its box
+(smaller or shortened until it fits) and remembers where (:class:`Placed`, for tests)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import pygame
+
+from hub.screen.theme import Colour
+from hub.screen_layout import ScreenLayout
+from tablekit import fonts
+
+_FONT_FILES: Final = {
+    "bold": fonts.BOLD,
+    "cond": fonts.CONDENSED_BOLD,
+}
+
+
+class Texts:
+    """Fonts by (kind, size), rendered text and fitted strings, cached.
+
+    Kinds: ``bold`` (DejaVu Sans Bold) and ``cond`` (DejaVu Sans Condensed Bold), both
+    shipped in the package (:mod:`tablekit.fonts`); a missing one raises
+    :class:`~tablekit.fonts.FontMissingError` here, when the screen starts.
+    """
+
+    def __init__(self, cache: bool = True) -> None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.cache = cache
+        self.paths = {kind: fonts.font_path(name) for kind, name in _FONT_FILES.items()}
+        self._fonts: dict[tuple[str, int], pygame.font.Font] = {}
+        self._surfaces: dict[tuple[str, int, str, Colour], pygame.Surface] = {}
+        self._fits: dict[tuple[str, int, str, int], str] = {}
+
+    def font(self, kind: str, size: int) -> pygame.font.Font:
+        key = (kind, size)
+        font = self._fonts.get(key)
+        if font is None:
+            font = pygame.font.Font(self.paths[kind], size)
+            self._fonts[key] = font
+        return font
+
+    def size_for(self, kind: str, size: int, height: int) -> int:
+        """``size``, or smaller until a line is at most ``height`` pixels tall."""
+        while size > 6 and self.font(kind, size).get_height() > height:
+            size -= 1
+        return size
+
+    def render(self, kind: str, size: int, text: str, colour: Colour) -> pygame.Surface:
+        key = (kind, size, text, colour)
+        surface = self._surfaces.get(key) if self.cache else None
+        if surface is None:
+            surface = self.font(kind, size).render(text, True, colour)
+            if self.cache:
+                if len(self._surfaces) > 4000:
+                    self._surfaces.clear()
+                self._surfaces[key] = surface
+        return surface
+
+    def width(self, kind: str, size: int, text: str) -> int:
+        return int(self.font(kind, size).size(text)[0])
+
+    def fit(self, kind: str, size: int, text: str, width: int, name: bool = False) -> str:
+        """``text`` if it fits ``width``; else a shorter form ("Nowak A.", then "Nowa…")."""
+        key = (kind, size, text, width)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            fitted = self._fit(kind, size, text, width, name)
+            if len(self._fits) > 4000:
+                self._fits.clear()
+            self._fits[key] = fitted
+        return fitted
+
+    def _fit(self, kind: str, size: int, text: str, width: int, name: bool) -> str:
+        if self.width(kind, size, text) <= width:
+            return text
+        words = text.split()
+        if name and len(words) >= 2:
+            short = f"{words[0]} {words[1][0]}."
+            if self.width(kind, size, short) <= width:
+                return short
+            text = words[0]
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.width(kind, size, text[:mid].rstrip() + "…") <= width:
+                lo = mid
+            else:
+                hi = mid - 1
+        if lo == 0:
+            return "" if self.width(kind, size, "…") > width else "…"
+        return text[:lo].rstrip() + "…"
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A text drawn on screen: its rectangle and the box it had to fit in."""
+
+    region: str
+    text: str
+    rect: pygame.Rect
+    box: pygame.Rect
+    size: int
+
+
+class Canvas:
+    """The surface being drawn on, its layout and fonts, and every text placed on it by
+    region (a region's list is emptied when the region is redrawn)."""
+
+    def __init__(self, surface: pygame.Surface, layout: ScreenLayout, texts: Texts) -> None:
+        self.surface = surface
+        self.layout = layout
+        self.texts = texts
+        self.placed: dict[str, list[Placed]] = {}
+
+    def text(  # noqa: PLR0917 - one call per text on screen; positional reads best
+        self,
+        region: str,
+        text: str,
+        kind: str,
+        size: int,
+        colour: Colour,
+        box: pygame.Rect,
+        align: str = "left",
+        name: bool = False,
+    ) -> pygame.Rect | None:
+        """Draw ``text`` in ``box`` (its size cut to the box's height, the text shortened
+        to its width); the rectangle drawn, None when not even "…" fits."""
+        size = self.texts.size_for(kind, size, box.height)
+        fitted = self.texts.fit(kind, size, text, box.width, name=name)
+        if not fitted:
+            return None
+        surface = self.texts.render(kind, size, fitted, colour)
+        rect = surface.get_rect()
+        rect.centery = box.centery
+        if align == "center":
+            rect.centerx = box.centerx
+        elif align == "right":
+            rect.right = box.right
+        else:
+            rect.left = box.left
+        self.surface.blit(surface, rect)
+        self.placed.setdefault(region, []).append(Placed(region, fitted, rect, box.copy(), size))
+        return rect

@@ -1,0 +1,205 @@
+"""The wall of tables: what one table's cell shows at an instant (:func:`cell_content`,
+pure), and drawing it — the number, stage and countdown, a line per seat (the one to
+move lit, its timeouts), and the state band at the bottom (word and colour)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+import pygame
+
+from hub.hall import (
+    JUDGE_FLASH_AFTER,
+    JUDGE_STATES,
+    SEAT_LETTERS,
+    State,
+    TableCell,
+    countdown_text,
+    flash_on,
+    remaining_at,
+    state_of,
+    state_text,
+)
+from hub.screen.canvas import Canvas
+from hub.screen.theme import (
+    ACTIVE_BG,
+    ACTIVE_FG,
+    BG,
+    CELL_BG,
+    CELL_OFFLINE,
+    DIM,
+    JUDGE,
+    MUTED,
+    SLOW,
+    STATE_COLOURS,
+    TEXT,
+    URGENT,
+)
+from hub.screen_layout import CellGeometry
+from tablekit.core.clock import Phase
+
+URGENT_SECONDS: Final = 10.0
+"""A countdown at or below this many seconds is drawn in the urgent colour."""
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    letter: str
+    name: str
+    active: bool
+    timeouts: int
+
+
+@dataclass(frozen=True)
+class CellContent:
+    """Everything a wall cell shows at one instant; equal contents need no redraw."""
+
+    number: int
+    label: str
+    slow: bool
+    countdown: str
+    urgent: bool
+    frozen: bool
+    seats: tuple[SeatLine, ...]
+    state: State
+    state_text: str
+    flashing: bool
+    flash_phase: bool
+
+
+def cell_content(
+    t: TableCell, now: float, slow: bool, flash_after: float = JUDGE_FLASH_AFTER
+) -> CellContent:
+    state = state_of(t)
+    countdown, urgent, frozen = "", False, False
+    playing = state is State.RESULT_MISSING and t.phase is Phase.RUNNING
+    if state in (State.PLAYING, State.LAST_LAP) or playing:
+        left = remaining_at(t, now)
+        countdown, urgent = countdown_text(left), left <= URGENT_SECONDS
+    elif state in JUDGE_STATES and t.active is not None:
+        countdown, frozen = countdown_text(remaining_at(t, now)), True
+    elif state is State.TIME:
+        countdown, urgent = "0", True
+    flashing = False
+    if state in JUDGE_STATES:
+        since = t.paused_since if t.paused_since is not None else t.measured_at
+        flashing = now - since >= flash_after
+    active = t.active if state not in (State.OFFLINE, State.READY, State.GAME_OVER) else None
+    if state in (
+        State.ENTERING_RESULT, State.RESULT_IN, State.RESULT_REFUSED, State.ROUND_FINISHED
+    ):
+        active = None
+    seats = tuple(
+        SeatLine(
+            SEAT_LETTERS[i],
+            name or "—",
+            i == active,
+            t.timeouts[i] if i < len(t.timeouts) else 0,
+        )
+        for i, name in enumerate(t.seats)
+    )
+    label = " ".join(x for x in (t.stage, t.game_label) if x)
+    return CellContent(
+        number=t.number,
+        label=label,
+        slow=slow,
+        countdown=countdown,
+        urgent=urgent,
+        frozen=frozen,
+        seats=seats,
+        state=state,
+        state_text=state_text(t, now),
+        flashing=flashing,
+        flash_phase=flashing and flash_on(now),
+    )
+
+
+
+def draw_empty(canvas: Canvas, region: str, rect: pygame.Rect) -> None:
+    """No tables yet: the wall says what it waits for."""
+    canvas.surface.fill(BG, rect)
+    canvas.text(
+        region, "Waiting for the tables…", "bold", canvas.layout.big, MUTED, rect, "center"
+    )
+
+
+def draw_blank(canvas: Canvas, rect: pygame.Rect) -> None:
+    """An unused cell of the last page."""
+    canvas.surface.fill(BG, rect)
+
+
+def draw_cell(
+    canvas: Canvas, region: str, rect: pygame.Rect, c: CellContent, g: CellGeometry
+) -> None:
+    """One table's cell in ``rect``, laid out by ``g``."""
+    s = canvas.surface
+    radius = max(3, g.rect.height // 28)
+    offline = c.state is State.OFFLINE
+    s.fill(BG, rect)
+    pygame.draw.rect(s, CELL_OFFLINE if offline else CELL_BG, rect, border_radius=radius)
+    fg = DIM if offline else TEXT
+    canvas.text(region, str(c.number), "bold", g.big_size, fg, g.number)
+    label_box = g.label.inflate(-g.name_size // 2, 0)
+    if c.slow:
+        tag = canvas.text(region, "SLOW", "bold", g.name_size, ACTIVE_FG, label_box, "center")
+        if tag is not None:
+            box = tag.inflate(g.name_size // 2, 2)
+            box.clamp_ip(g.label)
+            pygame.draw.rect(s, SLOW, box, border_radius=3)
+            canvas.placed[region].pop()
+            canvas.text(region, "SLOW", "bold", g.name_size, ACTIVE_FG, box, "center")
+    else:
+        canvas.text(region, c.label, "cond", g.name_size, MUTED, label_box, "center")
+    if c.countdown:
+        colour = URGENT if c.urgent else (MUTED if c.frozen else TEXT)
+        canvas.text(region, c.countdown, "bold", g.big_size, colour, g.countdown, "right")
+    for seat, row in zip(c.seats, g.seats, strict=False):
+        draw_seat(canvas, region, seat, row, g, offline=offline)
+    draw_band(canvas, region, c, g, radius)
+    if c.flashing:
+        colour = JUDGE if c.flash_phase else TEXT
+        pygame.draw.rect(s, colour, rect, width=max(3, g.name_size // 6), border_radius=radius)
+    elif c.slow:
+        pygame.draw.rect(s, SLOW, rect, width=max(2, g.name_size // 8), border_radius=radius)
+
+
+def draw_seat(
+    canvas: Canvas, region: str, seat: SeatLine, row: pygame.Rect, g: CellGeometry, *, offline: bool
+) -> None:
+    fg = DIM if offline else TEXT
+    if seat.active:
+        pygame.draw.rect(canvas.surface, ACTIVE_BG, row, border_radius=max(2, row.height // 6))
+        fg = ACTIVE_FG
+    unit = row.height
+    marker = pygame.Rect(row.left + unit // 8, row.top, unit, row.height)
+    if seat.active:
+        canvas.text(region, "▶", "bold", g.name_size, fg, marker, "center")
+    letter = pygame.Rect(marker.right, row.top, round(unit * 0.95), row.height)
+    canvas.text(region, seat.letter, "bold", g.name_size, fg if seat.active else MUTED, letter)
+    name_right = row.right - unit // 6
+    if seat.timeouts:
+        to_text = f"TO {seat.timeouts}"
+        width = canvas.texts.width("cond", g.name_size, to_text)
+        box = pygame.Rect(name_right - width, row.top, width, row.height)
+        colour = ACTIVE_FG if seat.active else (DIM if offline else URGENT)
+        canvas.text(region, to_text, "cond", g.name_size, colour, box, "right")
+        name_right = box.left - unit // 3
+    name_box = pygame.Rect(letter.right, row.top, name_right - letter.right, row.height)
+    canvas.text(region, seat.name, "cond", g.name_size, fg, name_box, name=True)
+
+
+def draw_band(canvas: Canvas, region: str, c: CellContent, g: CellGeometry, radius: int) -> None:
+    bg, fg = STATE_COLOURS[c.state]
+    if c.flashing and c.flash_phase:
+        bg, fg = ACTIVE_FG, JUDGE
+    band = g.band
+    pygame.draw.rect(
+        canvas.surface,
+        bg,
+        band,
+        border_bottom_left_radius=radius,
+        border_bottom_right_radius=radius,
+    )
+    box = band.inflate(-g.name_size // 2, 0)
+    canvas.text(region, c.state_text, "cond", g.name_size, fg, box, "center")
