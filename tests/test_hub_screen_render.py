@@ -31,10 +31,10 @@ from hub.hall import (
 )
 from hub.samples import sample_hall
 from hub.screen import main
+from hub.screen.geometry import min_text
 from hub.screen.lists import standings_title
 from hub.screen.render import HallScreen
 from hub.screen.wall import cell_content
-from hub.screen_layout import min_text
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
 NOW = 1_800_000_000.0

@@ -24,9 +24,9 @@ from xwd import screenshot
 from hub.broker import MosquittoBroker
 from hub.hall import Page, PageKind, State, countdown_text, remaining_at
 from hub.samples import sample_names
+from hub.screen.geometry import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from hub.screen.render import HallScreen
 from hub.screen.theme import CELL_BG, STATE_COLOURS, TEXT, URGENT
-from hub.screen_layout import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.codec import encode
 from tablekit.core.messages import (

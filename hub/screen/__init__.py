@@ -12,7 +12,8 @@ This module is the program: its options, the window and its loop. What it draws:
 :mod:`hub.screen.render` (:class:`~hub.screen.render.HallScreen`, by regions, and the
 PNG export) with :mod:`~hub.screen.header`, :mod:`~hub.screen.wall`,
 :mod:`~hub.screen.sidebar` and :mod:`~hub.screen.lists`, on a
-:class:`~hub.screen.canvas.Canvas`, in the colours of :mod:`~hub.screen.theme`. What it
+:class:`~hub.screen.canvas.Canvas`, in the colours of :mod:`~hub.screen.theme`, cut into
+regions by :mod:`~hub.screen.geometry`. What it
 shows: :mod:`hub.hall` (the model), fed by :mod:`hub.screen_feed` (the broker).
 
 ``rummikub-screen --demo 24 --png artifacts/hub-screen`` renders every page of a

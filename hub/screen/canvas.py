@@ -9,8 +9,8 @@ from typing import Final
 
 import pygame
 
+from hub.screen.geometry import ScreenLayout
 from hub.screen.theme import Colour
-from hub.screen_layout import ScreenLayout
 from tablekit import fonts
 
 _FONT_FILES: Final = {

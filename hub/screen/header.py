@@ -16,9 +16,9 @@ from hub.hall import (
     round_over,
 )
 from hub.screen.canvas import Canvas
+from hub.screen.geometry import WallGrid
 from hub.screen.lists import standings_title
 from hub.screen.theme import ACTIVE_FG, HEADER_BG, LAST_LAP_BG, MUTED, TEXT, URGENT
-from hub.screen_layout import WallGrid
 
 
 def header_content(hall: HallView, page: Page, now: float, wall: WallGrid | None) -> object:

@@ -9,8 +9,8 @@ import pygame
 
 from hub.hall import HallView, Page, page_ranges, place_labels, seating_sorted, signed
 from hub.screen.canvas import Canvas
+from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
-from hub.screen_layout import ListGrid, list_capacity, plan_list
 from tablekit.core.messages import RoundInfo, StandingsBoard
 
 STANDINGS_CHARS: Final = 30

@@ -6,7 +6,7 @@ regions (the header, one per wall cell, the judge panel, the list body); each fr
 every region computes its content (a small hashable value: the texts and states it
 shows at ``now``) and is redrawn only when that value changed — a countdown changes
 once per second — and only the changed rectangles go to ``display.update``. Rendered
-texts are cached. Text sizes: :mod:`hub.screen_layout`.
+texts are cached. Text sizes: :mod:`hub.screen.geometry`.
 """
 
 from __future__ import annotations
@@ -30,6 +30,15 @@ from hub.hall import (
     slow_tables,
 )
 from hub.screen.canvas import Canvas, Placed, Texts
+from hub.screen.geometry import (
+    CELL_GAP_FRAC,
+    CellGeometry,
+    ScreenLayout,
+    WallGrid,
+    cell_geometry,
+    plan_wall,
+    screen_layout,
+)
 from hub.screen.header import draw_header, header_content
 from hub.screen.lists import (
     SEATING_CHARS,
@@ -43,15 +52,6 @@ from hub.screen.lists import (
 from hub.screen.sidebar import draw_sidebar, sidebar_content
 from hub.screen.theme import BG
 from hub.screen.wall import CellContent, cell_content, draw_blank, draw_cell, draw_empty
-from hub.screen_layout import (
-    CELL_GAP_FRAC,
-    CellGeometry,
-    ScreenLayout,
-    WallGrid,
-    cell_geometry,
-    plan_wall,
-    screen_layout,
-)
 
 DEFAULT_CYCLE: Final = 15.0
 """Seconds each page is shown before the rotation moves on."""

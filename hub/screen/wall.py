@@ -22,6 +22,7 @@ from hub.hall import (
     state_text,
 )
 from hub.screen.canvas import Canvas
+from hub.screen.geometry import CellGeometry
 from hub.screen.theme import (
     ACTIVE_BG,
     ACTIVE_FG,
@@ -36,7 +37,6 @@ from hub.screen.theme import (
     TEXT,
     URGENT,
 )
-from hub.screen_layout import CellGeometry
 from tablekit.core.clock import Phase
 
 URGENT_SECONDS: Final = 10.0
