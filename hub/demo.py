@@ -36,7 +36,7 @@ from typing import Final
 import msgspec
 
 from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
-from hub.competition import CompetitionError, new_event
+from hub.competition import new_event
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.hall import HallView
 from hub.organizer import Organizer
@@ -56,6 +56,7 @@ from hub.tournament.presets import school
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset, get_ruleset
 from tablekit.core.topics import Topics
 from tablekit.shared.i18n import Words, choose, words
@@ -313,7 +314,7 @@ class Demo:
                     print(_("demo: {stage} drawn and started; the new seating:").format(
                         stage=seated.stage), flush=True)
                     self._print_seating(org, seated.tables)
-            except (CompetitionError, TournamentError) as err:
+            except KitError as err:
                 log.warning("demo organizer: %s", err)
 
     def _points(self) -> tuple[str, str]:
@@ -581,7 +582,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with stop_on_signals(demo.signalled):
         try:
             demo.start()
-        except (BrokerError, CompetitionError, TournamentError, ValueError) as err:
+        except KitError as err:
             print(f"rummikub-demo: {err}", file=sys.stderr)
             return 2
         try:
