@@ -13,8 +13,9 @@ import pytest
 from test_cli_support import Cli, play_round
 
 from hub.cli import main, reports
-from hub.cli.racks import ending_for, parse_racks
+from hub.cli.racks import ending_for
 from tablekit.core.errors import KitError
+from tablekit.core.racks import parse_racks
 from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.core.seats import Seat
 

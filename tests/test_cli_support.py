@@ -13,6 +13,9 @@ from hub import cli
 from hub.competition import Competition
 from hub.organizer import Organizer
 from hub.store import EventStore
+from tablekit.core.racks import format_racks
+from tablekit.core.scoring import Opening, RackReport
+from tablekit.core.seats import seats_for
 
 
 @dataclass
@@ -94,21 +97,20 @@ def checked_in(
 def random_racks(seats: int, rng: random.Random) -> str:
     """A valid ``--racks`` value for a table of ``seats``: mostly someone went out,
     sometimes nobody did; jokers and never-opened racks now and then."""
-    letters = "ABCD"[:seats]
     went_out = rng.random() < 0.8
     winner = rng.randrange(seats)
     jokers_left = 2
-    parts = []
-    for i, letter in enumerate(letters):
+    racks = []
+    for i, seat in enumerate(seats_for(seats)):
         if went_out and i == winner:
-            parts.append(f"{letter}=0")
+            racks.append(RackReport(seat))
             continue
         tiles = rng.randint(1, 90)
         jokers = rng.choice([0, 0, 0, 1]) if jokers_left else 0
         jokers_left -= jokers
-        flag = "np" if rng.random() < 0.1 else ""
-        parts.append(f"{letter}={tiles}{'j' * jokers}{flag}")
-    return " ".join(parts)
+        opening = Opening.NOT_OPENED if rng.random() < 0.1 else Opening.OPENED
+        racks.append(RackReport(seat, tiles, jokers, opening))
+    return format_racks(racks)
 
 
 def seat_counts(comp: Competition) -> dict[int, int]:

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 from test_cli_support import Cli, Clock, checked_in, play_round, play_rounds
 
-from hub.cli.racks import parse_racks
 from hub.competition import ChangeKind, Competition, CompetitionError, UnconfirmedChangeError
 from hub.conductor import Conductor
 from hub.organizer import Organizer
@@ -19,7 +18,8 @@ from hub.tournament import Player
 from tablekit.core.clock import GameStarted
 from tablekit.core.codec import decode
 from tablekit.core.messages import Assignment, EventEnvelope
-from tablekit.core.scoring import GameEnding, GameReport
+from tablekit.core.racks import format_racks, parse_racks
+from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 
@@ -42,8 +42,11 @@ def lift(comp: Competition, pid: str, stage: str) -> tuple[int, int, str]:
             continue
         if any(s.winner for s in version.score.scores if s.seat == seat):
             continue
-        racks = " ".join(
-            f"{s}={'0' if s == seat else '90np'}" for s in sorted(version.players)
+        racks = format_racks(
+            [
+                RackReport(s) if s == seat else RackReport(s, 90, opening=Opening.NOT_OPENED)
+                for s in sorted(version.players)
+            ]
         )
         return table, game, racks
     raise AssertionError(f"{pid} won every game of {stage}")

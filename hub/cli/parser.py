@@ -31,7 +31,7 @@ from hub.cli.players import (
     cmd_players_seeds,
     cmd_players_withdraw,
 )
-from hub.cli.racks import ENDINGS, RACK_SYNTAX
+from hub.cli.racks import ENDINGS
 from hub.cli.refusals import cmd_event_refusals
 from hub.cli.reports import (
     cmd_export_archive,
@@ -56,6 +56,7 @@ from hub.cli.rounds import (
 from hub.cli.status import cmd_round_status
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
+from tablekit.core.racks import RACK_SYNTAX
 
 
 def _positive_int(text: str) -> int:

@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Final
 
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats, when
-from hub.cli.racks import ending_for, parse_rack, parse_racks
+from hub.cli.racks import ending_for, racks_arg
 from hub.competition import (
     Change,
     ChangeKind,
@@ -22,6 +22,7 @@ from hub.exports.grid import Grid
 from hub.exports.results import corrections_grid, version_grid
 from hub.organizer import Organizer
 from hub.tournament import RoundUndone
+from tablekit.core.racks import RackNotationError, parse_rack
 from tablekit.core.scoring import GameReport, RackReport
 from tablekit.core.seats import seats_for
 
@@ -36,7 +37,7 @@ def _prompt_racks(
             try:
                 racks.append(parse_rack(text, seat))
                 break
-            except CliError as err:
+            except RackNotationError as err:
                 print(err, file=sys.stderr)
     return tuple(racks)
 
@@ -52,7 +53,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
             raise CliError("result enter: give --racks (stdin is not a terminal to ask on)")
         racks = _prompt_racks(comp, players, args.table, input)
     else:
-        racks = parse_racks(args.racks, len(players))
+        racks = racks_arg(args.racks, len(players))
     why = args.why or ""
     if interactive and not why:
         open_stage = comp.open_stage()

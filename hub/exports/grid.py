@@ -17,7 +17,6 @@ from hub.competition import Competition
 from hub.tournament import (
     Player,
 )
-from tablekit.core.scoring import Opening
 from tablekit.core.seats import seats_for
 
 
@@ -47,17 +46,6 @@ def signed(n: int) -> str:
 
 def seat_code(table: int, index: int) -> str:
     return f"{table}{seats_for(4)[index]}"
-
-
-def rack_text(tiles: int, jokers: int, opening: Opening) -> str:
-    """A rack in the CLI's rack syntax (``23``, ``12j``, ``85np``)."""
-    flag = {
-        Opening.OPENED: "",
-        Opening.NOT_OPENED: "np",
-        Opening.COULD_HAVE_OPENED: "cho",
-        Opening.WAIVED: "waived",
-    }[opening]
-    return f"{tiles}{'j' * jokers}{flag}"
 
 
 def player_of(comp: Competition, pid: str) -> Player:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub.competition import Competition, ResultVersion
-from hub.exports.grid import Grid, csv_text, iso_time, player_of, rack_text, signed
-from tablekit.core.scoring import Opening
+from hub.exports.grid import Grid, csv_text, iso_time, player_of, signed
+from tablekit.core.racks import format_rack
 
 RESULT_HEADERS = (
     "stage",
@@ -101,7 +101,7 @@ def results_grid(comp: Competition, stage: str) -> Grid:
                     str(game),
                     f"{table}{score.seat}",
                     player_of(comp, version.players[score.seat]).name,
-                    rack_text(rack.tiles, rack.jokers, Opening(rack.opening)),
+                    format_rack(rack),
                     str(score.rack_value),
                     signed(score.small),
                     str(score.big),
@@ -136,7 +136,7 @@ def version_grid(
                     str(number),
                     f"{table}{score.seat}",
                     player.name,
-                    rack_text(rack.tiles, rack.jokers, Opening(rack.opening)),
+                    format_rack(rack),
                     str(score.rack_value),
                     signed(score.small),
                     str(score.big),
