@@ -25,6 +25,9 @@ kind once in a seeded order and then drawn at random, until ``--minutes`` or ``-
   the deployment guide says: the old card in a working Pi once the table is idle);
 - the proxy resets every connection / refuses reconnects / stalls / adds latency.
 
+``--kinds`` limits the faults to some kinds (e.g. without "hub killed", to watch one hub
+process's memory for the whole run).
+
 A fault's recovery time runs from its start until, at every table, the hub has acked
 everything the unit had journalled when the fault ended and, at a table still playing the
 round, the first event it journalled after that (so it includes the outage itself); the
@@ -345,7 +348,7 @@ class Soak:
         self.hub = self.procs.hub(self.db)
         self.hub_rss: list[HubRss] = []
         self.done: list[Done] = []
-        self.order = self.rng.sample(FAULTS, len(FAULTS))
+        self.order = self.rng.sample(args.kinds, len(args.kinds))
         self.retired: list[tuple[int, Path]] = []
         """(table, journal) of units replaced by a spare."""
         self.t0 = time.monotonic()
@@ -405,7 +408,7 @@ class Soak:
 
     def one_fault(self) -> None:
         # Every kind once (in a seeded order) before drawing at random.
-        kind = self.order.pop() if self.order else self.rng.choice(FAULTS)
+        kind = self.order.pop() if self.order else self.rng.choice(self.args.kinds)
         start = time.monotonic()
         detail = ""
         hold = self.rng.uniform(0.5, self.args.longest)
@@ -598,6 +601,14 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--longest", type=float, default=6.0, help="longest outage, seconds")
     p.add_argument("--gap", type=float, nargs=2, default=(1.0, 5.0), help="quiet seconds between")
     p.add_argument("--faults", type=int, default=10**9, help="stop after this many faults")
+    p.add_argument(
+        "--kinds",
+        nargs="+",
+        choices=FAULTS,
+        default=FAULTS,
+        metavar="KIND",
+        help=f"the faults to make (default: every kind: {', '.join(FAULTS)})",
+    )
     p.add_argument("--recovery-timeout", type=float, default=180.0)
     p.add_argument("--rss-every", type=float, default=60.0, help="print the hub's RSS, seconds")
     p.add_argument("--bare-events", type=int, default=200, help="per table, 0: no bare baseline")

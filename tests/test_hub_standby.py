@@ -7,6 +7,10 @@ acknowledged events its backup copy does not hold; its store is deleted; a fresh
 starts from the copy on the stick. At the end: every seq of every unit stored once (0
 lost, 0 duplicated) and the standings equal those of an uninterrupted reference run of
 the same events.
+
+Units keep what the hub acknowledged until the event is closed: the running hub says
+``closed`` in its status once the organizer closes the last round (and again after a
+restart), and a unit then drops its acknowledged events.
 """
 
 from __future__ import annotations
@@ -31,14 +35,15 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.backup import status_path
 from hub.broker import MosquittoBroker
+from hub.competition import new_event
 from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
+from hub.tournament.presets import school
 from tablekit.config import LinkSettings
 from tablekit.core.clock import MovePassed
-from tablekit.core.codec import encode
-from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, EventEnvelope, HubStatus, StatusReason
+from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, EventEnvelope, HubStatus
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import seats_for
@@ -260,37 +265,51 @@ def test_a_spare_hub_from_the_backup_copy_loses_nothing(  # type: ignore[no-unty
     assert status["error"] == "" and status["stopped"], status
 
 
-def test_units_drop_acknowledged_events_once_the_event_is_closed(  # type: ignore[no-untyped-def]
+def test_a_running_hub_closes_the_event_and_the_units_drop_acknowledged_events(  # type: ignore[no-untyped-def]
     tmp_path: Path, hall, wait_until
 ) -> None:
     broker, started = hall
-    unit = Unit(tmp_path, broker, 1)
-    started.append(unit)
     db = tmp_path / "hub.sqlite3"
-    store = EventStore(db)
-    unit.play(moves(1, 1, 1, 10))
-    # a hub that acks (in-process, to keep the test short)
-    from hub.service import HubService
-
-    service = HubService(broker.host, broker.port, db, TOPICS)
-    store.close()
-    service.start()
+    org = Organizer(EventStore(db), by="Ala")
+    created = new_event("Konkurs", "school", at=time.time(), by="Ala")
+    org.record(msgspec.structs.replace(created, format=school(rounds=1, games=2)))
+    org.register([Player(org.next_player_id(i), f"Gracz {i}") for i in range(4)], check_in=True)
+    org.draw(seed=3)  # one table of four (SEATS[1])
+    statuses: list[HubStatus] = []
+    watcher = mqtt.Client(CallbackAPIVersion.VERSION2)
+    watcher.on_message = lambda _c, _u, m: statuses.append(
+        msgspec.json.decode(m.payload, type=HubStatus)
+    )
+    watcher.connect(broker.host, broker.port)
+    watcher.subscribe(TOPICS.hub_status, 1)
+    watcher.loop_start()
     try:
-        wait_until(unit.all_acked, 15, "acked")
-        assert unit.journal.kept_count() == 10 and unit.journal.pending_count() == 0
-        client = mqtt.Client(CallbackAPIVersion.VERSION2)
-        client.connect(broker.host, broker.port)
-        client.loop_start()
-        closed = HubStatus(
-            v=PROTOCOL_VERSION, online=True, reason=StatusReason.CONNECTED, ts=time.time(),
-            closed=True,
-        )
-        client.publish(TOPICS.hub_status, encode(closed), 1, retain=True).wait_for_publish(5)
-        wait_until(lambda: unit.journal.kept_count() == 0, 10, "acked entries pruned")
-        unit.play(moves(1, 2, 1, 3))
+        started.append(Hub(tmp_path, broker, db, tmp_path / "copy.sqlite3"))
+        unit = Unit(tmp_path, broker, 1)
+        started.append(unit)
+        unit.play([*moves(1, 1, 1, 10), result(1, 1), *moves(1, 2, 1, 10), result(1, 2)])
+        wait_until(unit.all_acked, 20, "every event acked")
+        wait_until(lambda: not org.competition.event.missing_results(), 20, "both results in")
+        # The event is open: the unit keeps what the hub acked, for a hub that loses it.
+        assert unit.journal.kept_count() == 22 and unit.journal.pending_count() == 0
+        assert statuses[-1].online and not statuses[-1].closed
+        org.close_round()  # the event's only round: the event is over
+        wait_until(lambda: statuses[-1].closed, 15, "the hub's status saying closed")
+        assert statuses[-1].online
+        wait_until(lambda: unit.journal.kept_count() == 0, 15, "the acked entries dropped")
+        # Anything a table still sends is dropped as soon as the hub acks it.
+        unit.play(moves(1, 3, 1, 3))
         wait_until(unit.all_acked, 15, "acked after the close")
-        wait_until(lambda: unit.journal.kept_count() == 0, 10, "pruned on ack when closed")
-        client.loop_stop()
-        client.disconnect()
+        wait_until(lambda: unit.journal.kept_count() == 0, 10, "dropped on the ack")
+        # A hub started again on the closed event says so at once.
+        started[0].proc.send_signal(signal.SIGTERM)
+        assert started[0].proc.wait(15) == 0
+        wait_until(lambda: not statuses[-1].online, 15, "the hub offline")
+        assert statuses[-1].closed
+        started.append(Hub(tmp_path, broker, db, tmp_path / "copy.sqlite3"))
+        wait_until(lambda: statuses[-1].online, 15, "the hub online again")
+        assert statuses[-1].closed
     finally:
-        service.stop()
+        watcher.loop_stop()
+        watcher.disconnect()
+        org.store.close()
