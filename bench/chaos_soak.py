@@ -615,6 +615,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--keep", action="store_true", help="keep the working folder")
     args = p.parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="chaos-soak-"))
+    # A SIGTERM (a run stopped by hand) ends it like Ctrl-C: every process it started goes.
+    signal.signal(signal.SIGTERM, lambda _signum, _frame: sys.exit(1))
     soak = Soak(args, work)
     try:
         return soak.run()

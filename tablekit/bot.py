@@ -19,7 +19,8 @@ from tablekit.controls import Button, ButtonEdge, JudgeAction
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.hallcheck import CheckStep, CheckView
 from tablekit.core.scoring import GameEnding
-from tablekit.result_entry import Step
+from tablekit.core.seats import Seat
+from tablekit.result_entry import EntryView, Step
 from tablekit.unit import KeyPress, MenuChoice
 from tablekit.view import TableView
 
@@ -63,6 +64,8 @@ class TableBot:
         self.stop_event = threading.Event()
         self.presses = 0
         self.games_started = 0
+        self._racks: dict[Seat, tuple[int, int]] = {}
+        """The racks left at the end of the game whose result is being typed."""
         self._thread = threading.Thread(target=self._run, name="table-bot", daemon=True)
 
     def start(self) -> None:
@@ -138,8 +141,9 @@ class TableBot:
         if rng.random() < style.timeout_chance:
             think = move_seconds + 0.3
         else:
-            think = min(rng.lognormvariate(0.0, 0.6) * style.median_move * style.pace,
-                        move_seconds * 0.9)
+            think = min(
+                rng.lognormvariate(0.0, 0.6) * style.median_move * style.pace, move_seconds * 0.9
+            )
         if not self._sleep(think):
             return
         state = self.view().clock
@@ -150,28 +154,55 @@ class TableBot:
                 self._tap(Button.JUDGE)
 
     def _enter_result(self, v: TableView) -> None:
-        """Type the table's racks on the keypad, as the players would, and confirm."""
+        """Type on the keypad the rack of the seat the display asks for (or confirm the
+        score), as the players would, then wait until the display has moved on: a busy
+        unit may show the step before for a while, and typing again from what it showed
+        would run two seats' digits together."""
         entry = v.entry
         assert entry is not None
         if entry.step is Step.CONFIRM or entry.step is Step.REJECTED:
             self._key("enter")
+            self._wait_for_entry(lambda e: e != entry)
             return
+        seat = entry.seat
+        if seat is None:
+            return
+        if all(r.tiles is None for r in entry.racks):  # a new result: the racks left
+            self._racks = self._deal_racks(v.clock.seats, entry.ending)
+        tiles, jokers = self._racks.get(seat) or (self.rng.randint(1, 45), 0)
+        for _ in range(len(entry.buffer) + entry.jokers_typed):
+            self._key("backspace")  # what the display still shows from before
+        if self.rng.random() < 0.05 and tiles > 9:  # a slip of the finger, corrected
+            self._type(str(tiles + 1))
+            self._key("backspace")
+            self._key("backspace")
+        self._type(str(tiles))
+        for _ in range(jokers):
+            self._key("+")
+        self._key("enter")
+        self._wait_for_entry(lambda e: e.step is not Step.TILES or e.seat != seat)
+        self._sleep(self._human(1.0, 3.0))
+
+    def _deal_racks(
+        self, seats: tuple[Seat, ...], ending: GameEnding
+    ) -> dict[Seat, tuple[int, int]]:
+        """(tiles, jokers) each seat has left: one empty rack when a player went out."""
         rng = self.rng
-        seats = v.clock.seats
-        went_out = entry.ending is GameEnding.WENT_OUT
-        winner = rng.randrange(len(seats))
-        for i, _seat in enumerate(seats):
-            tiles = 0 if went_out and i == winner else rng.randint(1, 45)
-            jokers = 0 if tiles == 0 else int(rng.random() < 0.08)
-            if rng.random() < 0.05 and tiles > 9:  # a slip of the finger, corrected
-                self._type(str(tiles + 1))
-                self._key("backspace")
-                self._key("backspace")
-            self._type(str(tiles))
-            for _ in range(jokers):
-                self._key("+")
-            self._key("enter")
-            self._sleep(self._human(1.0, 3.0))
+        winner = rng.randrange(len(seats)) if ending is GameEnding.WENT_OUT else -1
+        racks: dict[Seat, tuple[int, int]] = {}
+        for i, seat in enumerate(seats):
+            tiles = 0 if i == winner else rng.randint(1, 45)
+            racks[seat] = (tiles, 0 if tiles == 0 else int(rng.random() < 0.08))
+        return racks
+
+    def _wait_for_entry(self, moved_on: Callable[[EntryView], bool], timeout: float = 10.0) -> None:
+        """Until the unit shows the result entry moved on (or gone), at most ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self.stop_event.is_set():
+            entry = self.view().entry
+            if entry is None or moved_on(entry):
+                return
+            self._sleep(0.02)
 
     def _table_key(self, key: str) -> None:
         """A table action on the keypad, confirmed with ENTER once the display asks."""

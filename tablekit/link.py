@@ -38,6 +38,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from tablekit.config import LinkSettings
+from tablekit.core.clock import ClockState
 from tablekit.core.codec import DecodeError, encode
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
@@ -166,6 +167,8 @@ class TableLink:
         self._sent_upto = 0
         self._last_progress = time.monotonic()
         self._snapshot: bytes | None = None
+        self._clock: ClockState | None = None
+        """The clock state of the latest snapshot made from a view."""
         self._state_mids: dict[int, bytes] = {}
         """State snapshots published and not yet acknowledged, by MQTT message id."""
         self.published = 0
@@ -225,8 +228,18 @@ class TableLink:
         self._wake.set()
 
     def publish_state(self, snapshot: TableSnapshot | TableView, now: float | None = None) -> None:
-        """Publish the table's retained snapshot (a TableView is converted at ``now``)."""
+        """Publish the table's retained snapshot (a TableView is converted at ``now``).
+
+        A view whose clock is the one sent last is not sent again: the display changes
+        many times (every key typed for a result) where the table's clock does not, and
+        each would be a message to the broker, the hub and every screen. A connect sends
+        the latest snapshot anyway.
+        """
         if isinstance(snapshot, TableView):
+            with self._lock:
+                if snapshot.clock == self._clock:
+                    return
+                self._clock = snapshot.clock
             mono = time.monotonic() if now is None else now
             snapshot = snapshot_of(snapshot.clock, mono, time.time(), self.table, self.unit_id)
         payload = encode(snapshot)
@@ -295,9 +308,14 @@ class TableLink:
             acked = self._state_mids.pop(mid, None)
             latest = self._snapshot
             connected = self._connected
-        if acked is not None and acked != latest and latest is not None and connected:
+            stale = acked is not None and acked != latest and latest is not None and connected
+            coming = latest in self._state_mids.values()
+        if stale and not coming:
             # An older snapshot, re-sent by paho after a reconnect, was stored after the
-            # newest: the broker's retained state must end on the newest.
+            # newest: the broker's retained state must end on the newest. (Not while the
+            # newest is on its way: it is stored after this one anyway, and every ack of
+            # a table changing fast would send one more copy.)
+            assert latest is not None
             self._publish_state(latest)
 
     @guarded

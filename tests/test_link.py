@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import queue
@@ -207,3 +208,36 @@ def test_units_of_two_events_on_one_broker_have_distinct_client_ids(tmp_path: Pa
         return bytes(link.client._client_id)
 
     assert client_id("cup") == b"unit-hall-cup-table-01" != client_id("league")
+
+
+def test_a_table_changing_fast_sends_each_state_once(  # type: ignore[no-untyped-def]
+    tmp_path: Path, mosquitto, wait_until
+) -> None:
+    """One snapshot per clock change, however fast the table changes (acks of older ones
+    send no extra copies), and none for what changes on the display only (keys typed)."""
+    broker = mosquitto()
+    settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="link")
+    link = TableLink(
+        settings, Journal(tmp_path / "j.db", "table-01"), 1, "table-01", lambda _: None
+    )
+    seen: list[TableSnapshot] = []
+    watcher = mqtt.Client(CallbackAPIVersion.VERSION2)
+    watcher.on_message = lambda client, userdata, msg: seen.append(
+        decode(TableSnapshot, msg.payload)
+    )
+    watcher.connect(broker.host, broker.port)
+    watcher.subscribe(TOPICS.state(1), 1)
+    watcher.loop_start()
+    link.start()
+    wait_until(lambda: link.online, 10)
+    for game in range(1, 301):
+        view = TableView(clock=ClockState(rules=ClockRules(), game=game), table=1)
+        link.publish_state(view, 0.0)
+        for typed in range(3):  # the display changes, the clock does not
+            link.publish_state(dataclasses.replace(view, message=f"typed {typed}"), 0.0)
+    wait_until(lambda: seen and seen[-1].game == 300, 15, "the last state")
+    time.sleep(0.5)  # anything sent late would have arrived
+    watcher.loop_stop()
+    link.stop()
+    assert len(seen) <= 300 + 2, len(seen)  # (a retransmission or two at most)
+    assert [s.game for s in seen][:5] == [1, 2, 3, 4, 5]
