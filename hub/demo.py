@@ -28,7 +28,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
@@ -59,7 +59,8 @@ from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset, get_ruleset
 from tablekit.core.topics import Topics
-from tablekit.shared.i18n import Words, choose, words
+from tablekit.shared import i18n
+from tablekit.shared.i18n import Words, choose
 from tablekit.shared.stopping import stop_on_signals
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
@@ -173,7 +174,7 @@ class Demo:
         """Sets of hub screen PNGs written (numbered, never overwritten)."""
         self.signal_name = ""
         """The signal that stopped the demo (SIGTERM, SIGINT), if one did."""
-        self.words: Words = words(choose(args.lang, os.environ))
+        self.words: Words = i18n.words(choose(args.lang, os.environ))
         """The language of the lines it prints."""
 
     def signalled(self, signum: int) -> None:
@@ -196,7 +197,7 @@ class Demo:
         self._create_event()  # an event that cannot start fails before any broker runs
         prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
         if self.args.port is not None:
-            _check_port_free("127.0.0.1", self.args.port)
+            _check_port_free("127.0.0.1", self.args.port, self.words)
         self.broker = start_broker(self.workdir / "broker", self.args.port, prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = isinstance(self.broker, MosquittoBroker)
@@ -417,7 +418,7 @@ def kit_command(program: str) -> str:
     return f"{kit} run {program}" if kit.is_file() else program
 
 
-def _check_port_free(host: str, port: int) -> None:
+def _check_port_free(host: str, port: int, words: Words) -> None:
     """BrokerError when something listens on ``port`` already (a broker would fail to
     start there, and the demo would talk to whatever listens)."""
     with socket.socket() as probe:
@@ -426,8 +427,10 @@ def _check_port_free(host: str, port: int) -> None:
             probe.bind((host, port))
         except OSError as err:
             raise BrokerError(
-                f"port {port} on {host} is in use ({err.strerror}): choose another --port, "
-                "or leave it out for a free one"
+                words.gettext(
+                    "port {port} on {host} is in use ({why}): choose another --port, or "
+                    "leave it out for a free one"
+                ).format(port=port, host=host, why=err.strerror)
             ) from None
 
 
@@ -499,56 +502,101 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
         pygame.quit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with the heading of its usage line in the reader's language."""
+
+    usage_heading = "usage: "
+
+    def add_usage(
+        self,
+        usage: str | None,
+        actions: Iterable[argparse.Action],
+        groups: Iterable[argparse._MutuallyExclusiveGroup],
+        prefix: str | None = None,
+    ) -> None:
+        super().add_usage(usage, actions, groups, self.usage_heading if prefix is None else prefix)
+
+
+def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
+    """The demo's options, their help in ``words``' language (default: as
+    :func:`tablekit.shared.i18n.choose` finds it). argparse's own refusals (an unknown
+    option, a value of the wrong type) stay in its English."""
+    w = words if words is not None else i18n.words(choose(None, os.environ))
+    _ = w.gettext
+
+    class Formatter(_HelpFormatter):
+        usage_heading = _("usage: ")
+
     p = argparse.ArgumentParser(
         prog="rummikub-demo",
-        description="A whole Rummikub tournament played by simulated table units: broker, "
-        "hub, tables with bots, and the hub screen.",
+        description=_("A whole Rummikub tournament played by simulated table units: broker, "
+                      "hub, tables with bots, and the hub screen."),
+        formatter_class=Formatter,
+        add_help=False,
     )
-    p.add_argument("--players", type=int, default=14, help="players (default 14: 2 tables of "
-                   "4 and 2 of 3)")
-    p.add_argument("--preset", default="school", help="tournament preset (default: school; "
-                   "the short demo plays its first 2 rounds)")
-    p.add_argument("--full", action="store_true",
-                   help="the whole event at the full-length pace: games as long as real ones, "
-                   f"pace {FULL.pace:g}, {FULL.move_seconds:g} s a move, "
-                   f"{FULL.round_minutes:g}-minute rounds (half an hour and more); default: "
-                   "a short event of a few minutes")
-    p.add_argument("--pace", type=float, default=None,
-                   help="speed of the simulated players (1 = real people; default "
-                   f"{SHORT.pace:g}, with --full {FULL.pace:g})")
-    p.add_argument("--move-seconds", type=float, default=None,
-                   help=f"seconds a move (default {SHORT.move_seconds:g}, with --full "
-                   f"{FULL.move_seconds:g})")
-    p.add_argument("--round-minutes", type=float, default=None,
-                   help=f"round time before the last lap (default {SHORT.round_minutes:g}, "
-                   f"with --full {FULL.round_minutes:g})")
-    p.add_argument("--port", type=_port, default=None,
-                   help="the broker's port on 127.0.0.1 (default: a free one)")
-    p.add_argument("--seed", type=int, default=None, help="random seed for draws and players")
-    p.add_argument("--dir", type=Path, default=None, help="where to keep the files (default: temp)")
-    p.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto",
-                   help="Mosquitto when installed (auto), or the embedded MQTT 3.1.1 broker")
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--window", action="store_true", help="always open the hub screen window")
-    mode.add_argument("--headless", action="store_true", help="terminal summary and PNGs only")
-    p.add_argument("--size", default="1280x720", help="hub screen size (default 1280x720)")
-    p.add_argument("--cycle", type=float, default=20.0, help="seconds per screen page")
-    p.add_argument("--every", type=float, default=5.0, help="headless: seconds between summaries")
-    p.add_argument("--png-every", type=float, default=30.0,
-                   help="headless: seconds between hub screen PNGs")
-    p.add_argument("--duration", type=float, default=None,
-                   help="stop after this many seconds (default: when the event is finished)")
-    p.add_argument("--lang", type=_language, default=None,
-                   help="the language of the lines it prints: pl or en (default: Polish, or "
-                   "English when LANG names it)")
+    o = p.add_argument_group(_("options"))
+    o.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
+    o.add_argument("--players", type=int, default=14,
+                   help=_("players (default 14: 2 tables of 4 and 2 of 3)"))
+    o.add_argument("--preset", default="school",
+                   help=_("tournament preset (default: school; the short demo plays its "
+                          "first 2 rounds)"))
+    o.add_argument("--full", action="store_true",
+                   help=_("the whole event at the full-length pace: games as long as real "
+                          "ones, pace {pace}, {move} s a move, {round}-minute rounds (half an "
+                          "hour and more); default: a short event of a few minutes").format(
+                       pace=f"{FULL.pace:g}", move=f"{FULL.move_seconds:g}",
+                       round=f"{FULL.round_minutes:g}"))
+    o.add_argument("--pace", type=float, default=None,
+                   help=_("speed of the simulated players (1 = real people; default "
+                          "{short}, with --full {full})").format(
+                       short=f"{SHORT.pace:g}", full=f"{FULL.pace:g}"))
+    o.add_argument("--move-seconds", type=float, default=None,
+                   help=_("seconds a move (default {short}, with --full {full})").format(
+                       short=f"{SHORT.move_seconds:g}", full=f"{FULL.move_seconds:g}"))
+    o.add_argument("--round-minutes", type=float, default=None,
+                   help=_("round time before the last lap (default {short}, with --full "
+                          "{full})").format(
+                       short=f"{SHORT.round_minutes:g}", full=f"{FULL.round_minutes:g}"))
+    o.add_argument("--port", type=_port(w), default=None,
+                   help=_("the broker's port on 127.0.0.1 (default: a free one)"))
+    o.add_argument("--seed", type=int, default=None,
+                   help=_("random seed for draws and players"))
+    o.add_argument("--dir", type=Path, default=None,
+                   help=_("where to keep the files (default: temp)"))
+    o.add_argument("--broker", choices=("auto", "mosquitto", "embedded"), default="auto",
+                   help=_("Mosquitto when installed (auto), or the embedded MQTT 3.1.1 broker"))
+    mode = o.add_mutually_exclusive_group()
+    mode.add_argument("--window", action="store_true",
+                      help=_("always open the hub screen window"))
+    mode.add_argument("--headless", action="store_true",
+                      help=_("terminal summary and PNGs only"))
+    o.add_argument("--size", default="1280x720",
+                   help=_("hub screen size (default 1280x720)"))
+    o.add_argument("--cycle", type=float, default=20.0, help=_("seconds per screen page"))
+    o.add_argument("--every", type=float, default=5.0,
+                   help=_("headless: seconds between summaries"))
+    o.add_argument("--png-every", type=float, default=30.0,
+                   help=_("headless: seconds between hub screen PNGs"))
+    o.add_argument("--duration", type=float, default=None,
+                   help=_("stop after this many seconds (default: when the event is finished)"))
+    o.add_argument("--lang", type=_language, default=w.language,
+                   help=_("the language of what it prints: pl or en (default: Polish, or "
+                          "English when LANG names it)"))
     return p
 
 
-def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"expected a port 1-65535, got {text!r}")
-    return int(text)
+def _port(words: Words) -> Callable[[str], int]:
+    """argparse's type of ``--port``: a port number, refused in ``words``' language."""
+
+    def port(text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= 65535:
+            raise argparse.ArgumentTypeError(
+                words.gettext("expected a port 1-65535, got {text}").format(text=repr(text))
+            )
+        return int(text)
+
+    return port
 
 
 def _language(text: str) -> str:
@@ -556,6 +604,21 @@ def _language(text: str) -> str:
         return choose(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def asked_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language the command line asks for before it is parsed (its help is written
+    in it): the last ``--lang`` given, else :func:`tablekit.shared.i18n.choose`'s."""
+    asked = None
+    for i, arg in enumerate(argv):
+        if arg == "--lang" and i + 1 < len(argv):
+            asked = argv[i + 1]
+        elif arg.startswith("--lang="):
+            asked = arg.split("=", 1)[1]
+    try:
+        return choose(asked, environ)
+    except ValueError:
+        return choose(None, environ)  # the parser refuses it, naming the languages
 
 
 def fill_length(args: argparse.Namespace) -> Length:
@@ -568,11 +631,15 @@ def fill_length(args: argparse.Namespace) -> Length:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    w = i18n.words(asked_language(argv, os.environ))
+    args = build_parser(w).parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     if not 6 <= args.players <= len(NAMES):
-        print(f"rummikub-demo: --players must be 6 to {len(NAMES)}, got {args.players}",
-              file=sys.stderr)
+        wrong = w.gettext("--players must be 6 to {most}, got {players}").format(
+            most=len(NAMES), players=args.players
+        )
+        print(f"rummikub-demo: {wrong}", file=sys.stderr)
         return 2
     from tablekit.keyboard import display_available
 

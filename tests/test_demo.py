@@ -25,6 +25,7 @@ from hub.demo import (
     FULL,
     SHORT,
     Demo,
+    asked_language,
     build_parser,
     demo_format,
     demo_ruleset,
@@ -332,3 +333,30 @@ def test_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.startswith("rummikub-demo: ") and str(port) in proc.stderr, proc.stderr
     assert len(proc.stderr.splitlines()) == 1 and brokers_in(tmp_path) == []
+
+
+def test_the_options_are_explained_in_the_chosen_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    polish = build_parser(words("pl")).format_help()
+    assert polish.startswith("użycie: rummikub-demo [-h]"), polish
+    assert "\nopcje:\n" in polish and "pokaż tę pomoc i zakończ" in polish
+    assert "cały turniej w pełnym tempie" in polish and "20 s na ruch" in polish
+    english = build_parser(words("en")).format_help()
+    assert english.startswith("usage: rummikub-demo [-h]") and "\noptions:\n" in english
+    assert "the whole event at the full-length pace" in english
+    with pytest.raises(SystemExit):
+        build_parser(words("pl")).parse_args(["--port", "x"])
+    assert "oczekiwano portu 1–65535, podano 'x'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser(words("pl")).parse_args(["--lang", "de"])
+    assert "no language 'de': the kit speaks Polish (pl), English (en)" in capsys.readouterr().err
+
+
+def test_the_language_is_known_before_the_options_are_read() -> None:
+    assert asked_language(["--lang", "en"], {}) == "en"
+    assert asked_language(["--players", "8", "--lang=pl"], {"LANG": "en_GB.UTF-8"}) == "pl"
+    assert asked_language([], {"LANG": "en_US.UTF-8"}) == "en"
+    assert asked_language([], {}) == "pl"
+    assert asked_language(["--lang", "de"], {}) == "pl"  # the parser then refuses "de"
+    assert build_parser(words("en")).parse_args([]).lang == "en"

@@ -1,0 +1,100 @@
+"""Every word a swept module shows a person goes through the catalogs.
+
+An AST check over the modules whose words are in the catalogs (so far the demo, the
+pattern the sweep of issue 12 follows module by module): a string literal with a word in
+it that reaches a person — printed, raised in an error, or written into the command
+line's help — must be inside a catalog lookup (``_``, ``gettext``, ``ngettext``,
+``pgettext``, ``N_``). What is no word (a separator, a format, a program's or product's
+name) is allowed explicitly below, module by module, with its reason. The check sees the
+literals written where they are shown; a word kept in a variable first escapes it, so
+the swept modules translate where they build their lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LOOKUPS = {"_", "gettext", "ngettext", "pgettext", "npgettext", "N_"}
+"""The catalog's lookups and the core's marker: their literal arguments are extracted."""
+WORD = re.compile(r"[^\W\d_]{2,}")
+"""Two letters in a row: a word (not a format such as %H:%M or a seat letter)."""
+SHOWN = {
+    "hub/demo.py": {
+        "demo: ": "the program's name, before a line from a module not swept yet",
+        "rummikub-demo: ": "the program's name, before its error",
+        "Mosquitto": "the broker's product name",
+    },
+}
+"""The swept modules, each with the literals it may show as they are (and why)."""
+HELP_KEYWORDS = {"help", "description", "epilog"}
+
+
+def name_of(func: ast.expr) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def words_in(node: ast.AST) -> list[tuple[int, str]]:
+    """Literals with a word in ``node``, outside the catalog's lookups."""
+    found: list[tuple[int, str]] = []
+
+    def visit(n: ast.AST) -> None:
+        if isinstance(n, ast.Call) and name_of(n.func) in LOOKUPS:
+            return
+        if isinstance(n, ast.Constant) and isinstance(n.value, str) and WORD.search(n.value):
+            found.append((n.lineno, n.value))
+            return
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    visit(node)
+    return found
+
+
+def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    """Literals with a word that reach a person: printed, raised, or the command line's
+    help."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and name_of(node.func) == "print":
+            found += [w for arg in node.args for w in words_in(arg)]
+        elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+            found += [w for arg in node.exc.args for w in words_in(arg)]
+        elif isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg in HELP_KEYWORDS:
+                    found += words_in(keyword.value)
+            if name_of(node.func) == "add_argument_group":
+                found += [w for arg in node.args for w in words_in(arg)]
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(SHOWN))
+def test_every_word_shown_goes_through_the_catalogs(module: str) -> None:
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    allowed = SHOWN[module]
+    shown = shown_literals(tree)
+    unmarked = [(line, text) for line, text in shown if text not in allowed]
+    assert unmarked == [], f"{module}: words shown without the catalogs (line, text)"
+    assert set(allowed) <= {text for _, text in shown}, "an allowance no longer needed"
+
+
+def test_the_check_finds_an_unmarked_word() -> None:
+    source = '''
+import argparse
+p = argparse.ArgumentParser(description=_("marked"))
+p.add_argument("--x", help="not marked")
+print(_("ok {n}").format(n=1), f"table {n}")
+print(words.ngettext("{n} game", "{n} games", n).format(n=n), ", ", "%H:%M")
+raise ValueError(f"bad {x}")
+'''
+    found = sorted(text for _, text in shown_literals(ast.parse(source)))
+    assert found == ["bad ", "not marked", "table "]
