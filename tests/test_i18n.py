@@ -110,8 +110,13 @@ def test_translations_keep_the_messages_placeholders(lang: str) -> None:
 
 
 def test_the_template_is_what_the_code_marks() -> None:
-    assert messages(extract()) == messages(read(TEMPLATE)), (
-        f"{TEMPLATE} is older than the code's marked words: {FIX}"
+    fresh, committed = messages(extract()), messages(read(TEMPLATE))
+    new = sorted({m[:2] for m in fresh} - {m[:2] for m in committed})
+    gone = sorted({m[:2] for m in committed} - {m[:2] for m in fresh})
+    assert fresh == committed, (
+        f"{TEMPLATE} is older than the code's marked words (new in the code: {new}; gone "
+        f"from it: {gone}; else moved or their comments changed): {FIX}, then translate "
+        "what it lists into Polish"
     )
 
 
