@@ -38,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import PauseReason, Phase, time_left
 from tablekit.core.messages import (
     RoundInfo,
     SeatingBoard,
@@ -167,17 +167,9 @@ class HallView:
 # --- countdowns --------------------------------------------------------------------------
 
 
-def is_running(t: TableCell) -> bool:
-    return t.online and t.phase is Phase.RUNNING and t.paused is None
-
-
 def remaining_at(t: TableCell, now: float) -> float:
-    """Extrapolated seconds left for the active seat at ``now``."""
-    if t.phase is Phase.TIME_UP:
-        return 0.0
-    if not is_running(t):
-        return max(0.0, t.remaining)
-    return min(t.remaining, max(0.0, t.remaining - (now - t.measured_at)))
+    """Extrapolated seconds left for the active seat at ``now`` (frozen while offline)."""
+    return time_left(t.phase, t.paused, t.remaining, t.measured_at, now, live=t.online)
 
 
 def countdown_text(seconds: float) -> str:
