@@ -36,6 +36,7 @@ from hub.samples import sample_hall
 from hub.screen import FRAME_RATE
 from hub.screen.render import HallScreen
 from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.seats import Seat, next_seat
 
 CHANGES_PER_SECOND = 4.0
 
@@ -48,7 +49,7 @@ def all_running(hall: HallView, now: float) -> HallView:
             paused=None,
             online=True,
             result=ResultState.NONE,
-            active=t.active or 0,
+            active=t.active or Seat.A,
             measured_at=now,
             remaining=5.0 + (t.number * 7) % 35,
         )
@@ -69,7 +70,7 @@ def change(t: TableCell, now: float, rng: random.Random) -> TableCell:
             remaining=max(0.0, t.remaining - (now - t.measured_at)),
             measured_at=now,
         )
-    active = ((t.active or 0) + 1) % t.seat_count
+    active = next_seat(t.active or Seat.A, t.seat_count)
     return replace(t, active=active, move=t.move + 1, remaining=40.0, measured_at=now)
 
 

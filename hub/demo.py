@@ -478,7 +478,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
             if hall.link_lost is not None:
                 lines.append("  " + " — ".join(link_lost_text(hall.link_lost, now)))
             for t in hall.tables:
-                active = t.seats[t.active] if t.active is not None and t.seats else ""
+                active = t.seats[t.active.position] if t.active is not None and t.seats else ""
                 clock = countdown_text(remaining_at(t, shown)) if t.active is not None else ""
                 table = demo.words.gettext("table {number}").format(number=f"{t.number:>2}")
                 lines.append(

@@ -47,6 +47,16 @@ from tablekit.core.messages import (
     StandingsBoard,
 )
 from tablekit.core.names import name_order
+from tablekit.core.seats import Seat
+from tablekit.core.status import (
+    JUDGE_STATES,
+    TableState,
+    lasting_text,
+    missing_text,
+    paused_state,
+    short_word,
+    word,
+)
 
 JUDGE_FLASH_AFTER: Final = 120.0
 """Seconds a table may wait for the judge before its queue entry and cell flash."""
@@ -55,7 +65,6 @@ FLASH_PERIOD: Final = 1.0
 SLOW_MIN_TABLES: Final = 3
 SLOW_PACE_RATIO: Final = 0.6
 SLOW_MIN_OBSERVED: Final = 180.0
-SEAT_LETTERS: Final = "ABCD"
 
 # --- the model ------------------------------------------------------------------------------
 
@@ -83,8 +92,8 @@ class TableCell:
     games: int = 0
     """Games per table in the round (0: unknown)."""
     phase: Phase = Phase.READY
-    active: int | None = None
-    """Index of the seat to move (0 = A)."""
+    active: Seat | None = None
+    """The seat to move."""
     remaining: float = 0.0
     measured_at: float = 0.0
     """Wall time at which ``remaining`` was measured."""
@@ -217,71 +226,44 @@ def round_running(info: RoundInfo | None, now: float) -> bool:
 # --- state words -------------------------------------------------------------------------
 
 
-class State(enum.StrEnum):
-    """A table's state in words; the value is the word shown (OFFLINE gets its duration)."""
-
-    PLAYING = "PLAYING"
-    TIME = "TIME"
-    PAUSED_JUDGE = "PAUSED – JUDGE"
-    JUDGE_CALLED = "JUDGE CALLED"
-    PAUSED_RESTART = "PAUSED – RESTART"
-    LAST_LAP = "LAST LAP"
-    ENTERING_RESULT = "ENTERING RESULT"
-    RESULT_IN = "RESULT IN"
-    RESULT_REFUSED = "RESULT REFUSED"
-    RESULT_MISSING = "RESULT MISSING"
-    """The hub lacks the result of an earlier game of the round (shown with how many)."""
-    ROUND_FINISHED = "ROUND FINISHED"
-    OFFLINE = "OFFLINE"
-    READY = "READY"
-    GAME_OVER = "GAME OVER"
-    NO_DATA = "NO DATA"
-
-
-JUDGE_STATES: Final = frozenset({State.PAUSED_JUDGE, State.JUDGE_CALLED, State.PAUSED_RESTART})
-_PAUSE_STATE: Final = {
-    PauseReason.JUDGE: State.PAUSED_JUDGE,
-    PauseReason.PLAYER_CALL: State.JUDGE_CALLED,
-    PauseReason.RECOVERED: State.PAUSED_RESTART,
-}
-
-
-def state_of(t: TableCell) -> State:
+def state_of(t: TableCell) -> TableState:
+    """The table's state (:mod:`tablekit.core.status`) as the hub knows it."""
     if not t.online:
-        return State.OFFLINE
+        return TableState.OFFLINE
     if not t.known:
-        return State.NO_DATA
+        return TableState.NO_DATA
     if t.paused is not None and t.phase in (Phase.RUNNING, Phase.TIME_UP):
-        return _PAUSE_STATE[t.paused]
+        return paused_state(t.paused)
     if t.finished and t.phase in (Phase.GAME_OVER, Phase.READY):
-        return State.ROUND_FINISHED
+        return TableState.ROUND_FINISHED
     if t.phase is Phase.TIME_UP:
-        return State.TIME
+        return TableState.TIME
     if t.phase is Phase.GAME_OVER and t.result is ResultState.REFUSED:
-        return State.RESULT_REFUSED
+        return TableState.RESULT_REFUSED
     if t.missing > 0:  # the clock state still shows: the countdown and the seat to move
-        return State.RESULT_MISSING
+        return TableState.RESULT_MISSING
     if t.phase is Phase.GAME_OVER:
         if t.result is ResultState.IN:
-            return State.RESULT_IN
+            return TableState.RESULT_IN
         if t.result is ResultState.ENTERING:
-            return State.ENTERING_RESULT
-        return State.GAME_OVER
+            return TableState.ENTERING_RESULT
+        return TableState.GAME_OVER
     if t.phase is Phase.RUNNING:
-        return State.LAST_LAP if t.last_lap_left is not None else State.PLAYING
-    return State.READY
+        return TableState.LAST_LAP if t.last_lap_left is not None else TableState.PLAYING
+    return TableState.READY
 
 
-def state_text(t: TableCell, now: float) -> str:
-    """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration."""
+def state_text(t: TableCell, now: float, *, short: bool = False) -> str:
+    """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration; ``short``:
+    the state's short word, for a cell too narrow for the whole of it."""
     state = state_of(t)
-    if state is State.RESULT_MISSING:
-        return missing_text(t)
-    if state is State.OFFLINE:
-        if t.offline_since is None:
-            return "OFFLINE"
-        return f"OFFLINE for {wait_text(now - t.offline_since)}"
-    return state.value
+    if state is TableState.RESULT_MISSING:
+        return missing_text(t.missing)
+    if short:
+        return short_word(state)
+    if state is TableState.OFFLINE and t.offline_since is not None:
+        return lasting_text(state, wait_text(now - t.offline_since))
+    return word(state)
 
 
 def link_lost_text(lost: LinkLost, now: float) -> tuple[str, str]:
@@ -310,13 +292,6 @@ def shown_at(hall: HallView, now: float) -> float:
     return lost.since if lost is not None and lost.ever else now
 
 
-def missing_text(t: TableCell) -> str:
-    """``"1 RESULT MISSING"``: earlier games of the round the hub has no result for."""
-    if t.missing <= 0:
-        return ""
-    return f"{t.missing} RESULT{'S' if t.missing > 1 else ''} MISSING"
-
-
 def finished_tables(hall: HallView) -> tuple[int, int]:
     """(tables that have finished the round, tables seated in it)."""
     seated = [t for t in hall.tables if t.seats]
@@ -329,7 +304,7 @@ def finished_tables(hall: HallView) -> tuple[int, int]:
 @dataclass(frozen=True)
 class JudgeCall:
     table: int
-    state: State
+    state: TableState
     since: float
     waiting: float
     flashing: bool

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Final
 
-from hub.hall import SEAT_LETTERS, HallView, ResultState, TableCell
+from hub.hall import HallView, ResultState, TableCell
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
@@ -20,6 +20,7 @@ from tablekit.core.messages import (
     StandingsBoard,
 )
 from tablekit.core.names import name_order
+from tablekit.core.seats import SEATS
 
 _FIRST: Final = (
     "Anna Jan Łukasz Maria Piotr Zofia Tomasz Ewa Krzysztof Agnieszka Michał Katarzyna Paweł "
@@ -70,7 +71,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         kind = specials.get(number, "play") if tables > 1 else "play"
         game = rng.choice((2, 2, 2, 3)) if kind != "slow" else 1
         move = rng.randint(50, 90)
-        active = move % size
+        active = SEATS[move % size]
         t = TableCell(
             number=number,
             seats=seats,
@@ -132,7 +133,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         stage="Eliminations",
         round=3,
         rows=tuple(
-            SeatingLine(name=n, table=1 + j // 4, seat=SEAT_LETTERS[j % 4])
+            SeatingLine(name=n, table=1 + j // 4, seat=SEATS[j % 4])
             for j, n in enumerate(rng.sample(names, len(names)))
             if 1 + j // 4 <= 999
         ),

@@ -241,7 +241,7 @@ class HallTracker:
             game=max(1, snap.game - first + 1),
             games=games,
             phase=snap.phase,
-            active=snap.active.position if snap.active is not None else None,
+            active=snap.active,
             remaining=snap.remaining,
             measured_at=snap.measured_at + live.skew,
             move_seconds=snap.move_seconds,

@@ -22,8 +22,8 @@ from tablekit.app import build
 from tablekit.config import parse_config
 from tablekit.core.clock import MovePassed
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, look
 from tablekit.journal import Journal
-from tablekit.layout.scene import GREEN
 from tablekit.shared.sdnotify import Notifier
 
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
@@ -171,7 +171,7 @@ def test_the_simulator_opens_a_window_when_there_is_a_display(
     def green(shot: pygame.Surface) -> int:  # the PLAYING band (the word is there too)
         return sum(
             1 for x in range(0, 800, 4) for y in range(0, 600, 4)
-            if tuple(shot.get_at((x, y)))[:3] == GREEN
+            if tuple(shot.get_at((x, y)))[:3] == look(TableState.PLAYING).bg
         )  # fmt: skip
 
     def journalled() -> int:  # read only, while the sim writes

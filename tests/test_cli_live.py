@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_cli_support import Cli
+from test_cli_support import Cli, school_round_playing
 
 from hub.broker import MosquittoBroker, free_port
 from hub.cli.common import render
@@ -42,14 +42,7 @@ def no_env(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def playing(tmp_path: Path) -> Cli:
     """A school contest of 16 players: round 1 drawn (4 tables of 4) and started."""
-    c = Cli(tmp_path / "event.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
-    for i in range(16):
-        c.ok("players", "add", f"Uczeń {i + 1:02d}", "--club", "SP 1", "--check-in")
-    c.ok("round", "draw", "--seed", "1")
-    c.ok("round", "start")
-    c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=12 C=30 D=7")
-    return c
+    return school_round_playing(tmp_path / "event.sqlite3")
 
 
 def snapshot(

@@ -151,3 +151,16 @@ def play_rounds(c: Cli, rng: random.Random, seeds: range) -> None:
 
 
 REPEATS = re.compile(r"repeated pairs: (\d+)")
+
+
+def school_round_playing(db: Path) -> Cli:
+    """A school contest of 16 players: round 1 drawn (4 tables of 4) and started, table
+    1's game 1 entered."""
+    c = Cli(db)
+    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
+    for i in range(16):
+        c.ok("players", "add", f"Uczeń {i + 1:02d}", "--club", "SP 1", "--check-in")
+    c.ok("round", "draw", "--seed", "1")
+    c.ok("round", "start")
+    c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=12 C=30 D=7")
+    return c

@@ -21,6 +21,7 @@ import pytest
 
 from tablekit.controls import JudgeMenu
 from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.status import TableState, look
 from tablekit.display import (
     Renderer,
     TableScreen,
@@ -37,7 +38,6 @@ from tablekit.layout.scene import (
     BACKGROUND,
     BLACK,
     GREY,
-    RED,
     RED_TEXT,
     WHITE,
     Box,
@@ -58,6 +58,7 @@ NOW = 1000.0
 SIZES = [(480, 320), (800, 480), (640, 400)]
 ALL_SIZES = [*SIZES, (320, 480), (1024, 600), (1920, 1080)]
 VIEWS = sample_views(NOW)
+TIME_RED = look(TableState.TIME).bg
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -173,16 +174,16 @@ def test_time_is_red_with_the_word_and_names_the_seat(
     assert texts(band)[0].text == "TIME — SEAT C Celina Żak"
     assert [i.kind for i in band.items if isinstance(i, Icon)] == [IconKind.STOP]
     assert texts(clock)[0].text == "TIME"
-    assert count_colour(surface, clock.box, RED) > 0.5 * clock.box.area
-    assert count_colour(surface, band.box, RED) > 0.5 * band.box.area
+    assert count_colour(surface, clock.box, TIME_RED) > 0.5 * clock.box.area
+    assert count_colour(surface, band.box, TIME_RED) > 0.5 * band.box.area
     for p in (band, clock):
         assert_drawn(surface, renderer, p, texts(p)[0])
     word = texts(clock)[0].box
-    ink = ink_rect(surface, word, RED)
+    ink = ink_rect(surface, word, TIME_RED)
     assert ink.h >= 0.22 * size[1] and ink.w >= 0.9 * word.w  # as wide as the panel allows
     # Other states have no red at all (red means TIME, or the last 5 seconds' digits).
     calm = render_surface(VIEWS["playing"], NOW, size, renderer)
-    assert count_colour(calm, layout_for(*size).screen, RED) == 0
+    assert count_colour(calm, layout_for(*size).screen, TIME_RED) == 0
 
 
 def test_every_state_has_a_word_and_a_shape() -> None:
@@ -298,10 +299,10 @@ def test_offline_marker_only_when_offline(size: tuple[int, int], renderer: Rende
     lay = layout_for(*size)
     offline = compose(VIEWS["offline"], NOW, lay)
     marker = panel(offline, "offline")
-    assert texts(marker)[0].text == "OFFLINE 2:15"
+    assert texts(marker)[0].text == "OFFLINE for 2:15"
     assert any(isinstance(i, Icon) and i.kind is IconKind.OFFLINE for i in marker.items)
     surface = render_surface(VIEWS["offline"], NOW, size, renderer)
-    assert count_colour(surface, marker.box, AMBER) > 0.3 * marker.box.area
+    assert count_colour(surface, marker.box, look(TableState.OFFLINE).bg) > 0.3 * marker.box.area
     for name, view in VIEWS.items():
         if name == "offline":
             continue
@@ -309,9 +310,9 @@ def test_offline_marker_only_when_offline(size: tuple[int, int], renderer: Rende
         assert not any(p.name == "offline" for p in scene)
         assert not any("OFFLINE" in t.text for p in scene for t in texts(p))
     later = compose(VIEWS["offline"], NOW - 135 + 3600 + 5, lay)
-    assert texts(panel(later, "offline"))[0].text == "OFFLINE 1h00"
+    assert texts(panel(later, "offline"))[0].text == "OFFLINE for 1h00"
     fresh = compose(VIEWS["offline"], VIEWS["offline"].offline_since or 0.0, lay)
-    assert texts(panel(fresh, "offline"))[0].text == "OFFLINE 0s"
+    assert texts(panel(fresh, "offline"))[0].text == "OFFLINE for 0s"
 
 
 def test_message_line_shows_the_controls_message() -> None:
@@ -503,7 +504,7 @@ def test_a_window_opens_on_a_real_x_server(
         assert driver == "x11" and int(rects) >= 4
         picture = pygame.image.load(str(shot))
         clock = layout_for(480, 320).clock
-        assert count_colour(picture, clock, RED) > 0.5 * clock.area
+        assert count_colour(picture, clock, TIME_RED) > 0.5 * clock.area
         time.sleep(0.2)
         dump = subprocess.run(
             ["xwd", "-root", "-display", display, "-silent"],
@@ -519,7 +520,7 @@ def test_a_window_opens_on_a_real_x_server(
             child.kill()
             child.wait()
     # The X server's own screenshot (xwd, 32-bit pixels) shows the red TIME panel too.
-    r, g, b = RED
+    r, g, b = TIME_RED
     red_pixels = max(dump.count(bytes([b, g, r])), dump.count(bytes([r, g, b])))
     assert red_pixels > 0.5 * clock.area
 

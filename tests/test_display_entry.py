@@ -20,6 +20,7 @@ from tablekit.controls import JudgeAction
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, look
 from tablekit.display import Renderer, TableScreen, colour_under, render_surface
 from tablekit.layout.compose import compose
 from tablekit.layout.scene import (
@@ -27,7 +28,6 @@ from tablekit.layout.scene import (
     BACKGROUND,
     BLACK,
     BRIGHT_GREEN,
-    GREEN,
     GREY,
     KEYCAP,
     SLATE,
@@ -174,8 +174,10 @@ def test_each_step_has_its_word_and_shape_in_the_band() -> None:
     assert seen["entry-jokers"][:2] == ("ENTERING RESULT", IconKind.KEYPAD)
     assert seen["entry-confirm"][:2] == ("CONFIRM RESULT", IconKind.CHECK)
     assert seen["entry-sent"][:2] == ("RESULT SENT", IconKind.HOURGLASS)
-    assert seen["entry-accepted"] == ("RESULT IN", IconKind.CHECK, GREEN)
-    assert seen["entry-rejected"] == ("RESULT REFUSED", IconKind.ALERT, AMBER)
+    assert seen["entry-accepted"] == ("RESULT IN", IconKind.CHECK, look(TableState.RESULT_IN).bg)
+    assert seen["entry-rejected"] == (
+        "RESULT REFUSED", IconKind.ALERT, look(TableState.RESULT_REFUSED).bg
+    )
 
 
 # --- typing a seat's values --------------------------------------------------------------

@@ -13,13 +13,11 @@ from hub.hall import (
     PageKind,
     Pager,
     ResultState,
-    State,
     TableCell,
     clock_text,
     countdown_text,
     finished_tables,
     judge_queue,
-    missing_text,
     pace,
     page_ranges,
     page_sequence,
@@ -51,6 +49,7 @@ from tablekit.core.messages import (
     idle_assignment,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState
 from tablekit.core.topics import Cleared, Kind
 
 NOW = 1_800_000_000.0
@@ -64,7 +63,7 @@ def table(number: int = 1, **kw: object) -> TableCell:
         game=1,
         games=2,
         phase=Phase.RUNNING,
-        active=0,
+        active=Seat.A,
         remaining=30.0,
         measured_at=NOW,
         timeouts=(0, 0, 0, 0),
@@ -133,18 +132,18 @@ def test_round_clock():
 @pytest.mark.parametrize(
     ("changes", "state"),
     [
-        ({}, State.PLAYING),
-        ({"phase": Phase.TIME_UP}, State.TIME),
-        ({"paused": PauseReason.JUDGE}, State.PAUSED_JUDGE),
-        ({"paused": PauseReason.PLAYER_CALL}, State.JUDGE_CALLED),
-        ({"paused": PauseReason.RECOVERED}, State.PAUSED_RESTART),
-        ({"last_lap_left": 3}, State.LAST_LAP),
-        ({"phase": Phase.GAME_OVER, "result": ResultState.ENTERING}, State.ENTERING_RESULT),
-        ({"phase": Phase.GAME_OVER, "result": ResultState.IN}, State.RESULT_IN),
-        ({"phase": Phase.GAME_OVER}, State.GAME_OVER),
-        ({"phase": Phase.READY}, State.READY),
-        ({"online": False}, State.OFFLINE),
-        ({"known": False}, State.NO_DATA),
+        ({}, TableState.PLAYING),
+        ({"phase": Phase.TIME_UP}, TableState.TIME),
+        ({"paused": PauseReason.JUDGE}, TableState.PAUSED_JUDGE),
+        ({"paused": PauseReason.PLAYER_CALL}, TableState.JUDGE_CALLED),
+        ({"paused": PauseReason.RECOVERED}, TableState.PAUSED_RESTART),
+        ({"last_lap_left": 3}, TableState.LAST_LAP),
+        ({"phase": Phase.GAME_OVER, "result": ResultState.ENTERING}, TableState.ENTERING_RESULT),
+        ({"phase": Phase.GAME_OVER, "result": ResultState.IN}, TableState.RESULT_IN),
+        ({"phase": Phase.GAME_OVER}, TableState.GAME_OVER),
+        ({"phase": Phase.READY}, TableState.READY),
+        ({"online": False}, TableState.OFFLINE),
+        ({"known": False}, TableState.NO_DATA),
     ],
 )
 def test_state_words(changes, state):
@@ -174,9 +173,9 @@ def test_judge_queue_oldest_first_with_waiting_time_and_flashing():
     queue = judge_queue(hall, NOW, flash_after=120)
     assert [c.table for c in queue] == [3, 2, 4]  # oldest first; ties by table number
     assert [c.state for c in queue] == [
-        State.PAUSED_JUDGE,
-        State.JUDGE_CALLED,
-        State.PAUSED_RESTART,
+        TableState.PAUSED_JUDGE,
+        TableState.JUDGE_CALLED,
+        TableState.PAUSED_RESTART,
     ]
     assert queue[0].waiting == 200
     assert [c.flashing for c in queue] == [True, False, False]
@@ -320,19 +319,19 @@ def test_sample_hall_has_every_state():
     hall = sample_hall(14, NOW)
     states = {state_of(t) for t in hall.tables}
     assert {
-        State.RESULT_REFUSED,
-        State.RESULT_MISSING,
-        State.ROUND_FINISHED,
-        State.PLAYING,
-        State.PAUSED_JUDGE,
-        State.JUDGE_CALLED,
-        State.OFFLINE,
-        State.TIME,
-        State.LAST_LAP,
-        State.ENTERING_RESULT,
-        State.RESULT_IN,
-        State.READY,
-        State.GAME_OVER,
+        TableState.RESULT_REFUSED,
+        TableState.RESULT_MISSING,
+        TableState.ROUND_FINISHED,
+        TableState.PLAYING,
+        TableState.PAUSED_JUDGE,
+        TableState.JUDGE_CALLED,
+        TableState.OFFLINE,
+        TableState.TIME,
+        TableState.LAST_LAP,
+        TableState.ENTERING_RESULT,
+        TableState.RESULT_IN,
+        TableState.READY,
+        TableState.GAME_OVER,
     } <= states
     assert [t.seat_count for t in sample_hall(9, NOW).tables].count(3) == 0
     assert [t.seat_count for t in sample_hall(10, NOW).tables].count(
@@ -375,13 +374,13 @@ def test_tracker_folds_snapshots_assignments_statuses_and_results():
     tr.apply(assignment(3), NOW)
     view = tr.view()
     assert [t.number for t in view.tables] == [3]
-    assert state_of(view.table(3)) is State.NO_DATA
+    assert state_of(view.table(3)) is TableState.NO_DATA
     assert view.table(3).seats == NAMES
 
     tr.apply(snapshot(3, NOW, move=4, active=Seat.B, remaining=25.0), NOW + 0.05)
     t = tr.view().table(3)
     assert (t.active, t.remaining, t.measured_at, t.stage, t.game_label) == (
-        1,
+        Seat.B,
         25.0,
         NOW,
         "R2",
@@ -398,15 +397,15 @@ def test_tracker_folds_snapshots_assignments_statuses_and_results():
 
     # Game over → entering the result; the hub's accepting ack → RESULT IN.
     tr.apply(snapshot(3, NOW + 70, move=40, active=None, phase=Phase.GAME_OVER), NOW + 70)
-    assert state_of(tr.view().table(3)) is State.ENTERING_RESULT
+    assert state_of(tr.view().table(3)) is TableState.ENTERING_RESULT
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=False, reason="no"), NOW + 71, table=3)
-    assert state_of(tr.view().table(3)) is State.RESULT_REFUSED
+    assert state_of(tr.view().table(3)) is TableState.RESULT_REFUSED
     assert tr.view().table(3).refused == "no"
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=True), NOW + 72, table=3)
-    assert state_of(tr.view().table(3)) is State.RESULT_IN
+    assert state_of(tr.view().table(3)) is TableState.RESULT_IN
     tr.apply(msgspec.structs.replace(assignment(3), game=2), NOW + 73)  # the hub's next game
     tr.apply(snapshot(3, NOW + 80, game=2, move=0, phase=Phase.READY, active=None), NOW + 80)
-    assert state_of(tr.view().table(3)) is State.READY
+    assert state_of(tr.view().table(3)) is TableState.READY
     assert tr.view().table(3).game_label == "G2/2"
 
     # The Last Will: offline since the status arrived.
@@ -456,11 +455,11 @@ def test_tracker_ignores_a_verdict_of_an_earlier_round():
     tr.apply(snapshot(1, NOW, phase=Phase.GAME_OVER), NOW)
     old = ResultAck(v=1, unit="table-01", game=1, accepted=True, round=2)
     tr.apply(old, NOW, 1)
-    assert state_of(tr.view().table(1)) is State.ENTERING_RESULT
+    assert state_of(tr.view().table(1)) is TableState.ENTERING_RESULT
     tr.apply(ResultAck(v=1, unit="table-01", game=1, accepted=True, round=3), NOW, 1)
-    assert state_of(tr.view().table(1)) is State.RESULT_IN
+    assert state_of(tr.view().table(1)) is TableState.RESULT_IN
     tr.apply(Cleared(Kind.RESULT, 1), NOW)
-    assert state_of(tr.view().table(1)) is State.ENTERING_RESULT
+    assert state_of(tr.view().table(1)) is TableState.ENTERING_RESULT
 
 
 def test_tracker_forgets_the_boards_of_a_draw_taken_back():
@@ -506,25 +505,25 @@ def test_the_wall_knows_each_tables_result_in_refused_or_missing_and_who_finishe
     hall = tr.view()
     seen = {t.number: (state_of(t), t.result, t.missing, t.finished) for t in hall.tables}
     assert seen == {
-        1: (State.RESULT_IN, ResultState.IN, 0, False),
-        2: (State.RESULT_REFUSED, ResultState.REFUSED, 0, False),
-        3: (State.RESULT_MISSING, ResultState.NONE, 1, False),
-        4: (State.ROUND_FINISHED, ResultState.IN, 0, True),
-        5: (State.RESULT_MISSING, ResultState.IN, 1, False),
-        6: (State.ENTERING_RESULT, ResultState.ENTERING, 0, False),
+        1: (TableState.RESULT_IN, ResultState.IN, 0, False),
+        2: (TableState.RESULT_REFUSED, ResultState.REFUSED, 0, False),
+        3: (TableState.RESULT_MISSING, ResultState.NONE, 1, False),
+        4: (TableState.ROUND_FINISHED, ResultState.IN, 0, True),
+        5: (TableState.RESULT_MISSING, ResultState.IN, 1, False),
+        6: (TableState.ENTERING_RESULT, ResultState.ENTERING, 0, False),
     }
     assert hall.table(2).refused == "seat B: a table has only 2 jokers"
-    assert [missing_text(hall.table(n)) for n in (3, 4)] == ["1 RESULT MISSING", ""]
+    assert [hall.table(n).missing for n in (3, 4)] == [1, 0]
     assert state_text(hall.table(3), NOW) == "1 RESULT MISSING"
-    assert missing_text(replace(hall.table(3), missing=2)) == "2 RESULTS MISSING"
+    assert state_text(replace(hall.table(3), missing=2), NOW) == "2 RESULTS MISSING"
     assert finished_tables(hall) == (1, 6)
     # Another round's progress says nothing about this one.
     tr.apply(RoundProgress(v=1, stage="round-0", round=0, finished=(4,)), NOW)
-    assert state_of(tr.view().table(4)) is State.RESULT_MISSING  # last game in, not finished
+    assert state_of(tr.view().table(4)) is TableState.RESULT_MISSING  # last game in, not finished
     tr.apply(RoundProgress(v=1, stage="round-1", round=1, finished=(4,)), NOW)
     # The answer for game 1 arrives at table 3: nothing is missing any more.
     tr.apply(msgspec.structs.replace(assignment(3), game=2, round=1), NOW + 1)
     assert tr.view().table(3).missing == 0
     # A refused result entered again and accepted.
     tr.apply(ResultAck(v=1, unit="u2", game=1, accepted=True, round=1), NOW + 2, 2)
-    assert state_of(tr.view().table(2)) is State.RESULT_IN
+    assert state_of(tr.view().table(2)) is TableState.RESULT_IN

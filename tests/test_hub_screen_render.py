@@ -21,7 +21,6 @@ from hub.hall import (
     HallView,
     Page,
     PageKind,
-    State,
     countdown_text,
     judge_queue,
     place_labels,
@@ -35,6 +34,7 @@ from hub.screen.geometry import min_text
 from hub.screen.lists import standings_title
 from hub.screen.render import HallScreen
 from hub.screen.wall import cell_content
+from tablekit.core.status import TableState
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
 NOW = 1_800_000_000.0
@@ -117,7 +117,7 @@ def test_wall_content_judge_queue_offline_countdown():
     now = NOW + 3.4
     screen.draw_page(hall, Page(PageKind.WALL), now)
 
-    paused = [t for t in hall.tables if state_of(t) is State.PAUSED_JUDGE]
+    paused = [t for t in hall.tables if state_of(t) is TableState.PAUSED_JUDGE]
     assert paused
     sidebar = texts_in(screen, "sidebar")
     for t in paused:
@@ -126,11 +126,11 @@ def test_wall_content_judge_queue_offline_countdown():
     queue = judge_queue(hall, now)
     assert sidebar.index(f"T{queue[0].table}") < sidebar.index(f"T{queue[1].table}")
 
-    offline = next(t for t in hall.tables if state_of(t) is State.OFFLINE)
+    offline = next(t for t in hall.tables if state_of(t) is TableState.OFFLINE)
     assert "OFFLINE for 45 s" in texts_in(screen, cell_region(screen, offline.number))
 
     for t in hall.tables:
-        if state_of(t) is State.PLAYING:
+        if state_of(t) is TableState.PLAYING:
             expected = countdown_text(remaining_at(t, now))
             assert expected in texts_in(screen, cell_region(screen, t.number))
             assert cell_content(t, now, False).countdown == expected

@@ -22,11 +22,11 @@ from running import Running, session_left
 from xwd import screenshot
 
 from hub.broker import MosquittoBroker
-from hub.hall import Page, PageKind, State, countdown_text, remaining_at
+from hub.hall import Page, PageKind, countdown_text, remaining_at
 from hub.samples import sample_names
 from hub.screen.geometry import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from hub.screen.render import HallScreen
-from hub.screen.theme import CELL_BG, STATE_COLOURS, TEXT, URGENT
+from hub.screen.theme import CELL_BG, TEXT, URGENT
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.codec import encode
 from tablekit.core.messages import (
@@ -40,6 +40,7 @@ from tablekit.core.messages import (
     UnitStatus,
 )
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, look
 from tablekit.core.topics import Topics
 
 pytestmark = pytest.mark.mqtt
@@ -172,16 +173,16 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
         grid = plan_wall(TABLES, layout.wall, layout.min_unit, gap)
         bands = {n: cell_geometry(grid.cells[n - 1], grid.unit).band for n in range(1, 10)}
         shot = ARTIFACTS / "wall.png"
-        playing_bg = STATE_COLOURS[State.PLAYING][0]
+        playing_bg = look(TableState.PLAYING).bg
 
         def wall_is_live() -> pygame.Surface | None:
             assert screen.poll() is None, log_path.read_text(errors="replace")
             image = grab(display, shot)
             ok = share(image, bands[1], playing_bg) > 0.5
             ok = (
-                ok and share(image, bands[PAUSED_TABLE], STATE_COLOURS[State.PAUSED_JUDGE][0]) > 0.3
+                ok and share(image, bands[PAUSED_TABLE], look(TableState.PAUSED_JUDGE).bg) > 0.3
             )
-            ok = ok and share(image, bands[OFFLINE_TABLE], STATE_COLOURS[State.OFFLINE][0]) > 0.5
+            ok = ok and share(image, bands[OFFLINE_TABLE], look(TableState.OFFLINE).bg) > 0.5
             return image if ok else None
 
         image = wait_until(wall_is_live, timeout=30, what="the live wall on the X screen")
@@ -198,7 +199,7 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
             topics.state(TIME_TABLE),
             encode(snapshot(TIME_TABLE, time.time(), phase=Phase.TIME_UP, remaining=0.0)),
         )
-        time_bg = STATE_COLOURS[State.TIME][0]
+        time_bg = look(TableState.TIME).bg
         wait_until(
             lambda: (
                 share(grab(display, ARTIFACTS / "wall-after-timeout.png"), bands[TIME_TABLE],

@@ -18,7 +18,8 @@ from hub.hall import (
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import WallGrid
 from hub.screen.lists import standings_title
-from hub.screen.theme import ACTIVE_FG, HEADER_BG, LAST_LAP_BG, MUTED, TEXT, URGENT
+from hub.screen.theme import ACTIVE_FG, HEADER_BG, MUTED, TEXT, URGENT
+from tablekit.core.status import TableState, look, word
 
 
 def header_content(hall: HallView, page: Page, now: float, wall: WallGrid | None) -> object:
@@ -38,7 +39,7 @@ def header_content(hall: HallView, page: Page, now: float, wall: WallGrid | None
     if info is not None and info.closed:
         clock = "ROUND CLOSED"
     elif over:
-        clock = "LAST LAP"
+        clock = word(TableState.LAST_LAP)
     elif left is not None:
         clock = clock_text(left)
     else:
@@ -73,7 +74,7 @@ def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object)
         return
     title, stage, page_title, clock, over = content
     lay = canvas.layout
-    canvas.surface.fill(LAST_LAP_BG if over else HEADER_BG, rect)
+    canvas.surface.fill(look(TableState.LAST_LAP).bg if over else HEADER_BG, rect)
     m = lay.margin
     third = rect.width // 3
     line = canvas.texts.font("bold", lay.text).get_height()

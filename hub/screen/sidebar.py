@@ -8,18 +8,10 @@ from collections.abc import Iterable
 
 import pygame
 
-from hub.hall import (
-    HallView,
-    SlowTable,
-    State,
-    flash_on,
-    judge_queue,
-    missing_text,
-    state_of,
-    wait_text,
-)
+from hub.hall import HallView, SlowTable, flash_on, judge_queue, state_of, wait_text
 from hub.screen.canvas import Canvas
 from hub.screen.theme import ACTIVE_FG, BG, DIM, JUDGE, MUTED, PANEL_BG, SLOW, TEXT, URGENT
+from tablekit.core.status import TableState, missing_text, short_word
 
 
 def result_rows(hall: HallView) -> tuple[tuple[int, str], ...]:
@@ -28,10 +20,10 @@ def result_rows(hall: HallView) -> tuple[tuple[int, str], ...]:
     rows = []
     for t in hall.tables:
         state = state_of(t)
-        if state is State.RESULT_REFUSED:
+        if state is TableState.RESULT_REFUSED:
             rows.append((t.number, f"refused: {t.refused}" if t.refused else "refused"))
-        elif state is State.RESULT_MISSING:
-            rows.append((t.number, missing_text(t).lower()))
+        elif state is TableState.RESULT_MISSING:
+            rows.append((t.number, missing_text(t.missing).lower()))
     return tuple(rows)
 
 
@@ -113,11 +105,7 @@ def draw_sidebar(
         wait_w = canvas.texts.width("bold", size, "00:00")
         wait_box = pygame.Rect(row.right - wait_w - 4, row.top, wait_w, row.height)
         canvas.text(region, waiting, "bold", size, fg, wait_box, "right")
-        word = (
-            "CALLED"
-            if state is State.JUDGE_CALLED
-            else ("PAUSED" if state is State.PAUSED_JUDGE else "RESTART")
-        )
+        word = short_word(state)
         word_box = pygame.Rect(
             row.left + 8 + number_w,
             row.top,

@@ -1,11 +1,12 @@
-"""The hub screen's colours: high contrast on a dark background; every table state has a
-band colour (and always its word too, never colour alone)."""
+"""The hub screen's colours: high contrast on a dark background. A table state's band
+takes the state's colours from the table-status model (:func:`tablekit.core.status.look`),
+which the table units use too, and always shows its word as well (never colour alone)."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from hub.hall import State
+from tablekit.core.status import TableState, look
 
 Colour = tuple[int, int, int]
 
@@ -21,26 +22,8 @@ DIM: Final[Colour] = (105, 108, 114)
 ACTIVE_BG: Final[Colour] = (255, 214, 10)
 ACTIVE_FG: Final[Colour] = (0, 0, 0)
 URGENT: Final[Colour] = (255, 82, 82)
-JUDGE: Final[Colour] = (255, 149, 0)
+JUDGE: Final[Colour] = look(TableState.PAUSED_JUDGE).bg
+"""The judge panel's colour: the judge states' own (:mod:`tablekit.core.status`)."""
 SLOW: Final[Colour] = (255, 214, 10)
-LAST_LAP_BG: Final[Colour] = (150, 40, 170)
 GOLD: Final[Colour] = (255, 200, 40)
 
-STATE_COLOURS: Final[dict[State, tuple[Colour, Colour]]] = {
-    State.PLAYING: ((20, 128, 62), TEXT),
-    State.LAST_LAP: (LAST_LAP_BG, TEXT),
-    State.TIME: ((215, 28, 44), TEXT),
-    State.PAUSED_JUDGE: (JUDGE, ACTIVE_FG),
-    State.JUDGE_CALLED: (JUDGE, ACTIVE_FG),
-    State.PAUSED_RESTART: (JUDGE, ACTIVE_FG),
-    State.ENTERING_RESULT: ((36, 104, 230), TEXT),
-    State.RESULT_IN: ((210, 214, 222), ACTIVE_FG),
-    State.RESULT_REFUSED: (URGENT, ACTIVE_FG),
-    State.RESULT_MISSING: (URGENT, ACTIVE_FG),
-    State.ROUND_FINISHED: ((0, 118, 100), TEXT),
-    State.GAME_OVER: ((92, 78, 150), TEXT),
-    State.READY: ((72, 82, 98), TEXT),
-    State.OFFLINE: ((70, 70, 72), TEXT),
-    State.NO_DATA: ((52, 54, 58), MUTED),
-}
-"""Each table state's band: background and text colour."""

@@ -11,9 +11,6 @@ import pygame
 
 from hub.hall import (
     JUDGE_FLASH_AFTER,
-    JUDGE_STATES,
-    SEAT_LETTERS,
-    State,
     TableCell,
     countdown_text,
     flash_on,
@@ -33,19 +30,32 @@ from hub.screen.theme import (
     JUDGE,
     MUTED,
     SLOW,
-    STATE_COLOURS,
     TEXT,
     URGENT,
 )
 from tablekit.core.clock import Phase
+from tablekit.core.seats import SEATS, Seat
+from tablekit.core.status import JUDGE_STATES, TableState, look
 
 URGENT_SECONDS: Final = 10.0
 """A countdown at or below this many seconds is drawn in the urgent colour."""
+_NO_SEAT_TO_MOVE: Final = frozenset(
+    {
+        TableState.OFFLINE,
+        TableState.READY,
+        TableState.GAME_OVER,
+        TableState.ENTERING_RESULT,
+        TableState.RESULT_IN,
+        TableState.RESULT_REFUSED,
+        TableState.ROUND_FINISHED,
+    }
+)
+"""States in which no seat's line is lit as the one to move."""
 
 
 @dataclass(frozen=True)
 class SeatLine:
-    letter: str
+    seat: Seat
     name: str
     active: bool
     timeouts: int
@@ -62,8 +72,10 @@ class CellContent:
     urgent: bool
     frozen: bool
     seats: tuple[SeatLine, ...]
-    state: State
+    state: TableState
     state_text: str
+    short_text: str
+    """The state's short word, drawn when ``state_text`` does not fit the band."""
     flashing: bool
     flash_phase: bool
 
@@ -73,31 +85,27 @@ def cell_content(
 ) -> CellContent:
     state = state_of(t)
     countdown, urgent, frozen = "", False, False
-    playing = state is State.RESULT_MISSING and t.phase is Phase.RUNNING
-    if state in (State.PLAYING, State.LAST_LAP) or playing:
+    playing = state is TableState.RESULT_MISSING and t.phase is Phase.RUNNING
+    if state in (TableState.PLAYING, TableState.LAST_LAP) or playing:
         left = remaining_at(t, now)
         countdown, urgent = countdown_text(left), left <= URGENT_SECONDS
     elif state in JUDGE_STATES and t.active is not None:
         countdown, frozen = countdown_text(remaining_at(t, now)), True
-    elif state is State.TIME:
+    elif state is TableState.TIME:
         countdown, urgent = "0", True
     flashing = False
     if state in JUDGE_STATES:
         since = t.paused_since if t.paused_since is not None else t.measured_at
         flashing = now - since >= flash_after
-    active = t.active if state not in (State.OFFLINE, State.READY, State.GAME_OVER) else None
-    if state in (
-        State.ENTERING_RESULT, State.RESULT_IN, State.RESULT_REFUSED, State.ROUND_FINISHED
-    ):
-        active = None
+    active = t.active if state not in _NO_SEAT_TO_MOVE else None
     seats = tuple(
         SeatLine(
-            SEAT_LETTERS[i],
+            seat,
             name or "—",
-            i == active,
-            t.timeouts[i] if i < len(t.timeouts) else 0,
+            seat is active,
+            t.timeouts[seat.position] if seat.position < len(t.timeouts) else 0,
         )
-        for i, name in enumerate(t.seats)
+        for seat, name in zip(SEATS, t.seats, strict=False)
     )
     label = " ".join(x for x in (t.stage, t.game_label) if x)
     return CellContent(
@@ -110,6 +118,7 @@ def cell_content(
         seats=seats,
         state=state,
         state_text=state_text(t, now),
+        short_text=state_text(t, now, short=True),
         flashing=flashing,
         flash_phase=flashing and flash_on(now),
     )
@@ -135,7 +144,7 @@ def draw_cell(
     """One table's cell in ``rect``, laid out by ``g``."""
     s = canvas.surface
     radius = max(3, g.rect.height // 28)
-    offline = c.state is State.OFFLINE
+    offline = c.state is TableState.OFFLINE
     s.fill(BG, rect)
     pygame.draw.rect(s, CELL_OFFLINE if offline else CELL_BG, rect, border_radius=radius)
     fg = DIM if offline else TEXT
@@ -176,7 +185,7 @@ def draw_seat(
     if seat.active:
         canvas.text(region, "▶", "bold", g.name_size, fg, marker, "center")
     letter = pygame.Rect(marker.right, row.top, round(unit * 0.95), row.height)
-    canvas.text(region, seat.letter, "bold", g.name_size, fg if seat.active else MUTED, letter)
+    canvas.text(region, str(seat.seat), "bold", g.name_size, fg if seat.active else MUTED, letter)
     name_right = row.right - unit // 6
     if seat.timeouts:
         to_text = f"TO {seat.timeouts}"
@@ -190,7 +199,7 @@ def draw_seat(
 
 
 def draw_band(canvas: Canvas, region: str, c: CellContent, g: CellGeometry, radius: int) -> None:
-    bg, fg = STATE_COLOURS[c.state]
+    bg, fg = look(c.state).bg, look(c.state).fg
     if c.flashing and c.flash_phase:
         bg, fg = ACTIVE_FG, JUDGE
     band = g.band
@@ -202,4 +211,8 @@ def draw_band(canvas: Canvas, region: str, c: CellContent, g: CellGeometry, radi
         border_bottom_right_radius=radius,
     )
     box = band.inflate(-g.name_size // 2, 0)
-    canvas.text(region, c.state_text, "cond", g.name_size, fg, box, "center")
+    text = c.state_text
+    size = canvas.texts.size_for("cond", g.name_size, box.height)
+    if canvas.texts.width("cond", size, text) > box.width:
+        text = c.short_text
+    canvas.text(region, text, "cond", g.name_size, fg, box, "center")

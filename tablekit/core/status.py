@@ -88,7 +88,7 @@ BLACK: Final[Colour] = (0, 0, 0)
 MUTED: Final[Colour] = (160, 168, 180)
 GREEN: Final[Colour] = (0, 120, 60)
 RED: Final[Colour] = (215, 28, 44)
-AMBER: Final[Colour] = (255, 184, 0)
+ORANGE: Final[Colour] = (255, 149, 0)
 PURPLE: Final[Colour] = (150, 40, 160)
 BLUE: Final[Colour] = (36, 104, 230)
 SLATE: Final[Colour] = (48, 64, 92)
@@ -138,9 +138,9 @@ LOOKS: Final[dict[TableState, Look]] = {
     TableState.PLAYING: Look(GREEN, WHITE),
     TableState.LAST_LAP: Look(PURPLE, WHITE),
     TableState.TIME: Look(RED, WHITE),
-    TableState.PAUSED_JUDGE: Look(AMBER, BLACK),
-    TableState.JUDGE_CALLED: Look(AMBER, BLACK),
-    TableState.PAUSED_RESTART: Look(AMBER, BLACK),
+    TableState.PAUSED_JUDGE: Look(ORANGE, BLACK),
+    TableState.JUDGE_CALLED: Look(ORANGE, BLACK),
+    TableState.PAUSED_RESTART: Look(ORANGE, BLACK),
     TableState.GAME_OVER: Look(VIOLET, WHITE),
     TableState.ENTERING_RESULT: Look(BLUE, WHITE),
     TableState.CONFIRMING_RESULT: Look(BLUE, WHITE),
@@ -153,7 +153,7 @@ LOOKS: Final[dict[TableState, Look]] = {
     TableState.OFFLINE: Look(GREY, WHITE),
     TableState.NO_DATA: Look(SHADOW, MUTED),
     TableState.HALL_CHECK: Look(SLATE, WHITE),
-    TableState.HALL_CHECK_FAULT: Look(AMBER, BLACK),
+    TableState.HALL_CHECK_FAULT: Look(ORANGE, BLACK),
     TableState.HALL_CHECK_READY: Look(GREEN, WHITE),
 }
 """The colours of each state, on the unit's display and on the hub screen alike."""

@@ -11,11 +11,13 @@ time.
 
 from __future__ import annotations
 
-from tablekit.core.clock import PauseReason, Phase
-from tablekit.core.hallcheck import CheckResult, CheckStep
+from typing import Final
+
+from tablekit.core.clock import Phase
 from tablekit.core.seats import next_seat
+from tablekit.core.status import TableState, last_lap_text, lasting_text, look, time_text, word
 from tablekit.layout.check import check_panels, menu_panel
-from tablekit.layout.entry import entry_panels, entry_style
+from tablekit.layout.entry import entry_panels
 from tablekit.layout.play import (
     ask_panel,
     clock_panel,
@@ -26,15 +28,7 @@ from tablekit.layout.play import (
     shown_seconds,
 )
 from tablekit.layout.scene import (
-    AMBER,
     BLACK,
-    BLUE,
-    DARK_GREY,
-    GREEN,
-    PURPLE,
-    RED,
-    SLATE,
-    WHITE,
     Align,
     BandStyle,
     Box,
@@ -70,34 +64,41 @@ def time_key(view: TableView, now: float) -> tuple[int, int | None]:
     return shown_seconds(view.remaining(now)), offline_for(view, now)
 
 
+_ICONS: Final = {
+    TableState.READY: IconKind.READY,
+    TableState.PLAYING: IconKind.PLAY,
+    TableState.LAST_LAP: IconKind.LAP,
+    TableState.TIME: IconKind.STOP,
+    TableState.PAUSED_JUDGE: IconKind.PAUSE,
+    TableState.JUDGE_CALLED: IconKind.ALERT,
+    TableState.PAUSED_RESTART: IconKind.PAUSE,
+    TableState.GAME_OVER: IconKind.FLAG,
+    TableState.ENTERING_RESULT: IconKind.KEYPAD,
+    TableState.CONFIRMING_RESULT: IconKind.CHECK,
+    TableState.RESULT_CONFIRMED: IconKind.HOURGLASS,
+    TableState.RESULT_SENT: IconKind.HOURGLASS,
+    TableState.RESULT_IN: IconKind.CHECK,
+    TableState.RESULT_REFUSED: IconKind.ALERT,
+    TableState.HALL_CHECK: IconKind.KEYPAD,
+    TableState.HALL_CHECK_FAULT: IconKind.ALERT,
+    TableState.HALL_CHECK_READY: IconKind.CHECK,
+}
+"""The band's icon for each state the unit shows (a shape as well as a word and colour)."""
+
+
 def band_style(view: TableView) -> BandStyle:
+    """The band for the table's state: its word (who ran out of time, the moves left in
+    the last lap) and colours from the table-status model, and its icon."""
+    state = view.state
     c = view.clock
-    if view.check is not None:
-        if view.check.step is not CheckStep.DONE:
-            return BandStyle("HALL CHECK", IconKind.KEYPAD, SLATE, WHITE)
-        if any(r is CheckResult.FAILED for _, r in view.check.results):
-            return BandStyle("HALL CHECK: FAULT", IconKind.ALERT, AMBER, BLACK)
-        return BandStyle("HALL CHECK: READY", IconKind.CHECK, GREEN, WHITE)
-    word = view.state_word
-    if c.paused is PauseReason.JUDGE or c.paused is PauseReason.RECOVERED:
-        return BandStyle(word, IconKind.PAUSE, AMBER, BLACK)
-    if c.paused is PauseReason.PLAYER_CALL:
-        return BandStyle(word, IconKind.ALERT, PURPLE, WHITE)
-    if c.phase is Phase.TIME_UP:
-        seat = f" — SEAT {c.active} {view.name(c.active)}" if c.active else ""
-        return BandStyle(f"TIME{seat}", IconKind.STOP, RED, WHITE)
-    if c.phase is Phase.GAME_OVER and view.entry is not None:
-        return entry_style(view, view.entry)
-    if c.phase is Phase.GAME_OVER:
-        return BandStyle(word, IconKind.FLAG, DARK_GREY, WHITE)
-    if c.phase is Phase.READY:
-        return BandStyle(word, IconKind.READY, SLATE, WHITE)
-    if c.last_lap_left is not None:
-        left = c.last_lap_left
-        return BandStyle(
-            f"{word} — {left} MOVE{'S' if left != 1 else ''} LEFT", IconKind.LAP, BLUE, WHITE
-        )
-    return BandStyle(word, IconKind.PLAY, GREEN, WHITE)
+    if state is TableState.TIME:
+        text = time_text(c.active, view.name(c.active))
+    elif state is TableState.LAST_LAP and c.last_lap_left is not None:
+        text = last_lap_text(c.last_lap_left)
+    else:
+        text = word(state)
+    colours = look(state)
+    return BandStyle(text, _ICONS[state], colours.bg, colours.fg)
 
 
 def band_panel(lay: Layout, view: TableView, style: BandStyle, box: Box, with_table: bool) -> Panel:
@@ -122,15 +123,17 @@ def offline_panel(lay: Layout, view: TableView, box: Box, now: float) -> Panel:
     icon = Box(frame.x + p * 2, frame.y + p, frame.h - p * 2, frame.h - p * 2)
     text = Box(icon.right + p * 2, frame.y, frame.right - icon.right - p * 4, frame.h)
     secs = offline_for(view, now)
-    words = "OFFLINE" if secs is None else f"OFFLINE {_duration(secs)}"
+    state = TableState.OFFLINE
+    words = word(state) if secs is None else lasting_text(state, _duration(secs))
+    colours = look(state)
     return Panel(
         "offline",
         box,
         BLACK,
         (
-            Fill(frame, AMBER, radius=p * 2),
-            Icon(IconKind.OFFLINE, icon, BLACK),
-            Text(words, text, BLACK, Align.LEFT, shrink=0.4),
+            Fill(frame, colours.bg, radius=p * 2),
+            Icon(IconKind.OFFLINE, icon, colours.fg),
+            Text(words, text, colours.fg, Align.LEFT, shrink=0.4),
         ),
     )
 

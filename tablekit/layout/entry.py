@@ -17,7 +17,6 @@ from tablekit.layout.scene import (
     BLACK,
     BRIGHT_GREEN,
     DARK_AMBER,
-    DARK_GREY,
     DIM,
     GREEN,
     GREY,
@@ -26,9 +25,7 @@ from tablekit.layout.scene import (
     SLATE,
     WHITE,
     Align,
-    BandStyle,
     Box,
-    Colour,
     Fill,
     Icon,
     IconKind,
@@ -41,27 +38,12 @@ from tablekit.layout.text import key_hints, wrap
 from tablekit.result_entry import EntryView, RackEntry, Step
 from tablekit.view import TableView
 
-_ENTRY_LOOK: dict[Step, tuple[IconKind, Colour, Colour]] = {
-    Step.TILES: (IconKind.KEYPAD, SLATE, WHITE),
-    Step.CONFIRM: (IconKind.CHECK, SLATE, WHITE),
-    Step.READY: (IconKind.HOURGLASS, DARK_GREY, WHITE),
-    Step.SUBMITTED: (IconKind.HOURGLASS, DARK_GREY, WHITE),
-    Step.ACCEPTED: (IconKind.CHECK, GREEN, WHITE),
-    Step.REJECTED: (IconKind.ALERT, AMBER, BLACK),
-}
-"""Band icon, background and text colour of each step (word and shape, not colour alone)."""
-
 _PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _OPENING_TAGS = {
     Opening.NOT_OPENED: "NEVER OPENED",
     Opening.COULD_HAVE_OPENED: "COULD HAVE OPENED",
     Opening.WAIVED: "NEVER OPENED · 200 WAIVED",
 }
-
-
-def entry_style(view: TableView, entry: EntryView) -> BandStyle:
-    icon, bg, fg = _ENTRY_LOOK[entry.step]
-    return BandStyle(view.state_word, icon, bg, fg)
 
 
 def _signed(points: int) -> str:

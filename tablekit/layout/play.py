@@ -7,8 +7,10 @@ from __future__ import annotations
 import math
 
 from tablekit.controls import TableAsk
+from tablekit.core import status
 from tablekit.core.clock import GameEndReason, PauseReason, Phase, StarterSource
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState
 from tablekit.layout.scene import (
     AMBER,
     BACKGROUND,
@@ -18,7 +20,6 @@ from tablekit.layout.scene import (
     DIM,
     GREY,
     PANEL_EDGE,
-    RED,
     RED_TEXT,
     WARN_SECONDS,
     WHITE,
@@ -99,10 +100,11 @@ def clock_panel(lay: Layout, view: TableView, now: float) -> Panel:
     bar = Box(inner.x, inner.bottom - bar_h, inner.w, bar_h)
     if c.phase is Phase.TIME_UP:
         paused = c.paused is not None
-        bg = BACKGROUND if paused else RED
-        fg = GREY if paused else WHITE
+        time = status.look(TableState.TIME)
+        bg = BACKGROUND if paused else time.bg
+        fg = GREY if paused else time.fg
         big = Box(inner.x, inner.y + inner.h // 8, inner.w, inner.h * 3 // 4)
-        return Panel("clock", box, bg, (Text("TIME", big, fg, tight=True),))
+        return Panel("clock", box, bg, (Text(status.word(TableState.TIME), big, fg, tight=True),))
     if c.phase is Phase.READY:
         secs = shown_seconds(c.rules.move_seconds)
     else:
@@ -209,7 +211,7 @@ def game_over_panel(lay: Layout, view: TableView) -> Panel:
         "main",
         box,
         BACKGROUND,
-        (Text("GAME OVER", word, WHITE, tight=True), Text(how, sub, DIM)),
+        (Text(status.word(TableState.GAME_OVER), word, WHITE, tight=True), Text(how, sub, DIM)),
     )
 
 
