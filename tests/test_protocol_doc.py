@@ -16,7 +16,7 @@ from tablekit.core.codec import DecodeError, check_identity, decode, encode
 from tablekit.core.messages import WINDOW, Ack, Assignment, EventEnvelope, unit_id_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.protocol_doc import BEGIN, END, MESSAGES, reference, splice
+from tablekit.protocol_doc import BEGIN, END, EVENTS, MESSAGES, reference, splice
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "protocol.md"
 BY_NAME = {cls.__name__: cls for cls in MESSAGES}
@@ -62,6 +62,8 @@ def test_every_example_in_the_document_decodes_as_its_message() -> None:
     for heading, body in examples():
         assert heading in BY_NAME, f"an example under {heading!r} names no message type"
         cls = BY_NAME[heading]
+        if cls is EventEnvelope and isinstance(json.loads(body), list):
+            continue  # the list of every kind of event (the next test)
         payload = json.dumps(json.loads(body)).encode()
         message = decode(cls, payload)
         table = getattr(message, "table", None)
@@ -72,6 +74,20 @@ def test_every_example_in_the_document_decodes_as_its_message() -> None:
             assert re.fullmatch(r"table-\d{2,3}", unit), (heading, unit)
         seen.add(cls)
     assert seen == set(MESSAGES), f"messages without an example: {set(MESSAGES) - seen}"
+
+
+def test_the_document_shows_every_kind_of_unit_event_and_each_decodes() -> None:
+    [events] = [json.loads(body) for heading, body in examples()
+                if heading == EventEnvelope.__name__ and body.lstrip().startswith("[")]
+    for seq, event in enumerate(events, start=1):
+        payload = {"v": 1, "unit": unit_id_of(3), "table": 3, "seq": seq, "ts": 1.0,
+                   "event": event}  # fmt: skip
+        envelope = decode(EventEnvelope, json.dumps(payload).encode())
+        assert encode(envelope.event).startswith(f'{{"type":"{event["type"]}"'.encode())
+    kinds = {cls.__struct_config__.tag for cls in EVENTS}
+    shown = [event["type"] for event in events]
+    assert set(shown) == kinds, f"unit events without an example: {kinds - set(shown)}"
+    assert len(shown) == len(kinds), "each kind of event once"
 
 
 def test_older_units_ignore_fields_a_newer_hub_adds_and_the_hub_stays_strict() -> None:
