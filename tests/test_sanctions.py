@@ -13,8 +13,8 @@ from test_cli_support import Cli, checked_in
 from hub.exports.grid import when
 from hub.exports.standings import standings_grid
 from hub.tournament import EventState, PlayerSanctioned, SanctionKind, preset
+from hub.tournament.facts import GameRecorded, PlayerScore, RoundClosed, check_in_all
 from hub.tournament.players import Player
-from hub.tournament.progress import GameRecorded, PlayerScore, RoundClosed, check_in_all
 
 
 def school_round_one(tmp_path: Path) -> Cli:

@@ -1,10 +1,9 @@
 """Pure tournament core of the hub: players, seating, standings, formats, league, progress.
 
-No I/O here: the hub stores :mod:`hub.tournament.progress` facts and rebuilds the state
-from them. Module map — one concept per module:
+No I/O here: the hub stores :mod:`hub.tournament.facts` and rebuilds the state from
+them. Module map — one concept per module:
 
 * :mod:`.players` — :class:`Player` and registration-list helpers
-* :mod:`.names` — given name and surname; the Polish alphabetical order of every list
 * :mod:`.standings` — BP/SP totals and standings with shared places (RULES.md §3.5)
 * :mod:`.seating` — seating methods and :class:`Seating` (RULES.md §4)
 * :mod:`.draw` — random draw avoiding repeated table-mates
@@ -13,7 +12,14 @@ from them. Module map — one concept per module:
 * :mod:`.presets` — winter (000), school (004), championship (002), league (003)
 * :mod:`.ranking` — final ranking rows and titles
 * :mod:`.league` — league tournament points and the season table
-* :mod:`.progress` — facts and :class:`EventState`, the fold over them
+* :mod:`.facts` — the facts an event is folded from, and their JSON
+* :mod:`.state` — what an event state holds, and the plain questions about it
+* :mod:`.state_rankings` — its standings, final ranking and league points
+* :mod:`.state_draws` — drawing its next stage; ties at a cut, consolation seating
+* :mod:`.progress` — :class:`EventState`, the fold: each fact checked, then applied
+
+Given name and surname and the one order of every list of people are
+:mod:`tablekit.core.names`.
 """
 
 from hub.tournament.cuts import (
@@ -40,6 +46,28 @@ from hub.tournament.errors import (
     TournamentError,
     UnknownPlayerError,
 )
+from hub.tournament.facts import (
+    ConsolationDecided,
+    Fact,
+    GameRecorded,
+    PlayerCheckedIn,
+    PlayerDetailsChanged,
+    PlayerLateArrived,
+    PlayerRegistered,
+    PlayerSanctioned,
+    PlayerScore,
+    PlayerWithdrawn,
+    RoundClosed,
+    RoundSeated,
+    RoundUndone,
+    SanctionKind,
+    SanctionLifted,
+    SeatedTable,
+    SeedsDeclared,
+    check_in_all,
+    decode_fact,
+    encode_fact,
+)
 from hub.tournament.formats import (
     Everyone,
     Group,
@@ -64,34 +92,7 @@ from hub.tournament.league import (
 )
 from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset, preset_name
-from hub.tournament.progress import (
-    ConsolationDecided,
-    ConsolationError,
-    EventState,
-    Fact,
-    GameRecorded,
-    MissingGame,
-    Phase,
-    PlayerCheckedIn,
-    PlayerDetailsChanged,
-    PlayerLateArrived,
-    PlayerRegistered,
-    PlayerSanctioned,
-    PlayerScore,
-    PlayerWithdrawn,
-    RoundClosed,
-    RoundSeated,
-    RoundUndone,
-    SanctionKind,
-    SanctionLifted,
-    SeatedTable,
-    SeedsDeclared,
-    check_in_all,
-    decode_fact,
-    encode_fact,
-    replay_draws,
-    seat_next,
-)
+from hub.tournament.progress import EventState, replay_draws, seat_next
 from hub.tournament.ranking import RankingRow
 from hub.tournament.seating import (
     Seating,
@@ -111,6 +112,8 @@ from hub.tournament.standings import (
     Standings,
     compute_standings,
 )
+from hub.tournament.state import MissingGame, Phase
+from hub.tournament.state_draws import ConsolationError
 from tablekit.core.names import collation_key, name_order, split_name
 
 __all__ = [

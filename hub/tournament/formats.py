@@ -68,7 +68,7 @@ class Rest(msgspec.Struct, frozen=True, tag="rest"):
     """The players of stage ``of`` whom the earlier groups of this stage did not select,
     best first across tables (003's consolation games: every participant plays at least
     4 games). Counts that cannot sit at tables of 3 or 4 (1, 2, 5) are the organizer's
-    decision (:class:`~hub.tournament.progress.ConsolationDecided`)."""
+    decision (:class:`~hub.tournament.facts.ConsolationDecided`)."""
 
     of: str
 

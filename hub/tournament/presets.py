@@ -26,7 +26,7 @@ their consolation table, then BP, then SP (TOP 20: places 16–20 — 003's poin
 still gives 16th one point; TOP 32: places 17–32, no points). When they cannot sit at
 tables of 3 or 4 (2 or 5 of them: TOP 20 with 17 or 20 entrants, TOP 32 with 21) the
 draw asks the organizer (003 §10e lets the organizer adjust the tables):
-:class:`~hub.tournament.progress.ConsolationDecided` moves the best of them up into the
+:class:`~hub.tournament.facts.ConsolationDecided` moves the best of them up into the
 qualifiers' stage (5 left: 1 up makes the TOP 16 that 003 §10e.c prefers), or records
 that they play no more games. Every player plays 4 games (TOP 8, 12, 16), 4 or 6 (TOP 20
 and 32: consolation 4, qualifiers 6).
