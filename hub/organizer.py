@@ -5,20 +5,21 @@ Each command is checked by applying its records to the event as it stands
 a command's records in one transaction: a refused command leaves nothing behind.
 Everything the hub knows is in the store, so a restarted hub resumes the event
 exactly where it was.
+
+:class:`Organizer` has the organizer's commands (the event, players, starting seats,
+rounds: draw, start, undo, close, time over); the judges' commands come from
+:class:`~hub.judging.JudgeCommands`, reading and storing from
+:class:`~hub.organizer_base.OrganizerBase`.
 """
 
 from __future__ import annotations
 
-import logging
 import secrets
-import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 
 import msgspec
 
 from hub.competition import (
-    Change,
     Competition,
     CompetitionError,
     EventCreated,
@@ -26,22 +27,17 @@ from hub.competition import (
     OrganizerFact,
     PlayerChange,
     Record,
-    ResultRecorded,
-    ResultRejected,
-    ResultSource,
-    ResultVersion,
     RoundStarted,
     RoundTimeOver,
     StarterChosen,
-    UnconfirmedChangeError,
     decode_record,
     new_event,
-    record_kind,
 )
+from hub.judging import JudgeCommands
+from hub.organizer_base import record_kind_of
 from hub.players_csv import MAX_NAME, clean, player_key
-from hub.store import HUB_SOURCE, EventStore
+from hub.store import HUB_SOURCE
 from hub.tournament import (
-    ConsolationDecided,
     EventState,
     Fact,
     Player,
@@ -50,34 +46,20 @@ from hub.tournament import (
     PlayerDetailsChanged,
     PlayerLateArrived,
     PlayerRegistered,
-    PlayerSanctioned,
     PlayerWithdrawn,
-    Rest,
     RoundClosed,
     RoundSeated,
     RoundUndone,
-    SanctionKind,
-    SanctionLifted,
     SeedsDeclared,
-    TieDecided,
-    TieHow,
-    lot_order,
     preset,
 )
 from tablekit.core.clock import GameStarted
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
-from tablekit.core.scoring import GameReport
 from tablekit.core.seats import Seat
-
-log = logging.getLogger("hub.organizer")
 
 GAME_STARTED = str(GameStarted.__struct_config__.tag)
 """The kind a table unit's "game started" event is stored under."""
-
-
-def record_kind_of(kind: type[Record]) -> str:
-    return str(kind.__struct_config__.tag)
 
 
 def _check_fresh_seed(competition: Competition, seed: int) -> None:
@@ -114,72 +96,8 @@ def check_in_hint(event: EventState) -> str:
     )
 
 
-RECORD_KINDS = frozenset(
-    str(t.__struct_config__.tag)
-    for t in (
-        EventCreated,
-        FormatFixed,
-        OrganizerFact,
-        RoundStarted,
-        RoundTimeOver,
-        ResultRecorded,
-        ResultRejected,
-        StarterChosen,
-    )
-)
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """The hub's answer to a table's submitted result."""
-
-    accepted: bool
-    reason: str
-    record: ResultRecorded | ResultRejected
-
-
-class Organizer:
-    def __init__(
-        self, store: EventStore, *, by: str = "", clock: Callable[[], float] = time.time
-    ) -> None:
-        self.store = store
-        self.by = by
-        self.clock = clock
-        self._competition = Competition()
-        self._seen = 0
-        """Highest hub seq folded into ``_competition``."""
-        self.unreadable: list[tuple[int, str]] = []
-        """Stored records that could not be decoded: (seq, reason)."""
-
-    # -- reading -------------------------------------------------------------------------
-
-    @property
-    def competition(self) -> Competition:
-        """The event as stored now (folds in what other processes recorded)."""
-        mark = self.store.mark(HUB_SOURCE)
-        if mark is not None and mark.max_seq > self._seen:
-            stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
-            records = []
-            for event in stored:
-                if event.kind not in RECORD_KINDS:
-                    continue
-                try:
-                    records.append(decode_record(event.payload))
-                except (msgspec.DecodeError, ValueError) as err:
-                    # Written by another version of the hub, say: set aside, never a stop.
-                    log.error("stored record %d cannot be read: %s", event.seq, err)
-                    self.unreadable.append((event.seq, str(err)))
-            self._competition = self._competition.apply_all(records, stored=True)
-            self._seen = max(e.seq for e in stored)
-        return self._competition
-
-    def forget(self) -> None:
-        """Fold the whole store again on the next read (after a rolled-back write)."""
-        self._competition = Competition()
-        self._seen = 0
-        self.unreadable = []
-
-    # -- commands -------------------------------------------------------------------------
+class Organizer(JudgeCommands):
+    """The organizer's and the judges' commands on one event's store."""
 
     def create_event(
         self,
@@ -240,28 +158,6 @@ class Organizer:
     def withdraw(self, player_id: str, reason: str = "") -> None:
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
 
-    def sanction(self, record: OrganizerFact, *, confirmed: bool = False) -> OrganizerFact:
-        """Store a judge's sanction (002 §3) or its lifting (the record from
-        :meth:`sanction_record` or :meth:`lift_record`). One that changes who qualified,
-        a seating drawn, final places, titles or league points (a deduction in an
-        earlier round, say) raises :class:`UnconfirmedChangeError` unless ``confirmed``."""
-        fact = record.fact
-        what = (
-            f"{fact.kind} for {fact.player_id}"
-            if isinstance(fact, PlayerSanctioned)
-            else f"lifting sanction {getattr(fact, 'number', '?')}"
-        )
-        self._check_confirmed(record, confirmed, what)
-        self.record(record)
-        return record
-
-    def lift_record(self, number: int, *, why: str) -> OrganizerFact:
-        """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
-        if not why.strip():
-            raise CompetitionError(f"lift sanction {number}: say why (--why)")
-        fact = SanctionLifted(number)
-        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-
     def change_player(
         self,
         player_id: str,
@@ -310,6 +206,9 @@ class Organizer:
         competition = self.record(record)
         return competition.player_changes[-1]
 
+    def declare_seeds(self, player_ids: Sequence[str]) -> None:
+        self.record_facts([SeedsDeclared(tuple(player_ids))])
+
     def choose_starter(
         self, table: int, seat: Seat, *, game: int | None = None, why: str = ""
     ) -> StarterChosen:
@@ -330,104 +229,6 @@ class Organizer:
         )
         self.record(record)
         return record
-
-    def sanction_record(
-        self,
-        player_id: str,
-        kind: SanctionKind,
-        *,
-        why: str,
-        big: int = 0,
-        stage: str | None = None,
-    ) -> OrganizerFact:
-        """The record of a judge's sanction (not stored): a warning, big points deducted
-        or a disqualification, given in ``stage`` (default: the latest the player plays
-        in); always with the reason, recorded with who and when."""
-        if not why.strip():
-            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
-        event = self.competition.event
-        if stage is None:  # the latest stage the player plays in
-            stage = next(
-                (
-                    name
-                    for name in reversed(event.stages_played)
-                    if any(player_id in t.players for t in event.seating(name))
-                ),
-                "",
-            )
-        fact = PlayerSanctioned(player_id, kind, stage, big)
-        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-
-    def _check_confirmed(
-        self, record: ResultRecorded | OrganizerFact, confirmed: bool, what: str
-    ) -> None:
-        if confirmed:
-            return
-        weighty = [c for c in self.effects(record) if c.weighty]
-        if weighty:
-            raise UnconfirmedChangeError(what, weighty)
-
-
-    def decide_consolation(
-        self, *, promote: int = 0, none: bool = False, why: str
-    ) -> OrganizerFact:
-        """The organizer's seating of the players left for consolation games who cannot
-        sit at tables of 3 or 4 (003 §10e): the best ``promote`` of them join the
-        qualifiers, or ``none`` of them plays more games; always with the reason."""
-        what = "consolation games"
-        if not why.strip():
-            raise CompetitionError(f"{what}: say why (--why)")
-        if promote < 0 or (promote == 0) == (not none):
-            raise CompetitionError(f"{what}: give --promote N (1 or more) or --none")
-        competition = self.competition
-        if not competition.fixed:
-            raise CompetitionError(
-                f"{what}: the league scheme is chosen at the first draw; decide after it"
-            )
-        event = competition.event
-        stage = next(
-            (
-                s
-                for s in event.format.stages
-                if s.name not in event.stages_played
-                and any(isinstance(g.entry, Rest) for g in s.groups)
-            ),
-            None,
-        )
-        if stage is None:
-            raise CompetitionError(f"{what}: no stage still to draw has consolation games")
-        fact = ConsolationDecided(stage.name, promote, none)
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-        self.record(record)
-        return record
-
-    def decide_tie(
-        self,
-        scope: str,
-        players: Sequence[str],
-        how: TieHow = TieHow.JUDGE,
-        *,
-        why: str = "",
-        seed: int | None = None,
-    ) -> OrganizerFact:
-        """The head judge's decision on players level at a cut in ``scope``: their order
-        (best first, with the reason), a lot the judge orders (drawn now from ``seed``,
-        default random, and recorded), or for final places that they share the place."""
-        if how is TieHow.LOT:
-            seed = secrets.randbelow(2**31) if seed is None else seed
-            order = lot_order(players, seed)
-        else:
-            if not why.strip():
-                raise CompetitionError(f"tie in {scope}: say why the judge decided so (--why)")
-            order, seed = tuple(players), None
-        self.competition.event.check_tie(scope, order)
-        fact = TieDecided(scope, order, how, seed)
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-        self.record(record)
-        return record
-
-    def declare_seeds(self, player_ids: Sequence[str]) -> None:
-        self.record_facts([SeedsDeclared(tuple(player_ids))])
 
     def draw(self, seed: int | None = None) -> RoundSeated:
         """Seat the next round (fixing the automatic league scheme at the first draw)."""
@@ -456,90 +257,6 @@ class Organizer:
         record = RoundStarted(at=self.clock(), by=self.by, stage=stage.name, minutes=minutes)
         self.record(record)
         return record
-
-    def result_record(
-        self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
-    ) -> ResultRecorded:
-        """The record of a judge's result or correction for any game of the event (not
-        stored); a correction, or a result for a round that is not the one being
-        played, needs the reason."""
-        competition = self.competition
-        stage_name = stage or _latest_stage(competition)
-        open_stage = competition.open_stage()
-        if not why.strip():
-            if competition.history(stage_name, table, report.game):
-                raise CompetitionError(
-                    f"table {table} game {report.game}: a result is recorded; a correction "
-                    "needs a reason (--why)"
-                )
-            if open_stage is None or open_stage.name != stage_name:
-                raise CompetitionError(
-                    f"table {table} game {report.game}: {stage_name} is not the round being "
-                    "played; a late result needs a reason (--why)"
-                )
-        return ResultRecorded(
-            at=self.clock(),
-            by=self.by,
-            stage=stage_name,
-            table=table,
-            report=report,
-            source=ResultSource.JUDGE,
-            why=why.strip(),
-        )
-
-    def effects(self, record: ResultRecorded | OrganizerFact) -> list[Change]:
-        """What storing ``record`` would change (see :meth:`Competition.effects`)."""
-        return self.competition.effects(record)
-
-    def enter_result(
-        self,
-        table: int,
-        report: GameReport,
-        *,
-        why: str = "",
-        stage: str | None = None,
-        confirmed: bool = False,
-    ) -> ResultVersion:
-        """A judge enters (or corrects, saying why) a game's result at the hub, for any
-        game of the event at any time. One that changes who qualified, a seating drawn,
-        final places, titles or league points raises :class:`UnconfirmedChangeError`
-        (with the changes) unless ``confirmed``: show them first, then confirm."""
-        record = self.result_record(table, report, why=why, stage=stage)
-        what = f"table {table} game {report.game} of {record.stage}"
-        self._check_confirmed(record, confirmed, what)
-        competition = self.record(record)
-        return competition.history(record.stage, table, report.game)[-1]
-
-    def judge_table_result(
-        self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int
-    ) -> Verdict:
-        """The record answering a table's submitted result for round ``round_no`` (not
-        stored: the hub service stores it in the same transaction as the unit's event)."""
-        competition = self.competition
-        reason = competition.check_result(table, report)
-        stage = competition.open_stage()
-        if reason is None and stage is not None:
-            playing = competition.round_number(stage.name)
-            if round_no != playing:
-                reason = (
-                    f"table {table}: a result for round {round_no}, but round {playing} is "
-                    "being played; a judge enters it at the hub if it still counts"
-                    if round_no
-                    else f"table {table}: the result names no round (the unit has no "
-                    "assignment from the hub)"
-                )
-        if reason is None and stage is not None:
-            accepted = ResultRecorded(
-                at=self.clock(), by=unit, stage=stage.name, table=table, report=report,
-                unit=unit, seq=seq,
-            )
-            return Verdict(True, "", accepted)
-        reason = reason or "no round is being played"
-        rejected = ResultRejected(
-            at=self.clock(), by=unit, table=table, game=report.game, reason=reason,
-            unit=unit, seq=seq, round=round_no,
-        )
-        return Verdict(False, reason, rejected)
 
     def undo_draw(self, why: str) -> RoundUndone:
         """Take back the latest draw while no table has started it: no result of the
@@ -612,39 +329,6 @@ class Organizer:
         self.record(lambda seq: msgspec.structs.replace(record, broadcast=seq))
         return self.competition.time_over.get(stage, record)
 
-    # -- storing ----------------------------------------------------------------------------
-
-    def record_facts(self, facts: Sequence[Fact], *, why: str = "") -> Competition:
-        now = self.clock()
-        return self.record(
-            *(OrganizerFact(at=now, by=self.by, fact=fact, why=why) for fact in facts)
-        )
-
-    def record(
-        self,
-        *records: Record | Callable[[int], Record],
-        check: Callable[[Competition], None] | None = None,
-    ) -> Competition:
-        """Check ``records`` against the event and store them, in one transaction.
-
-        The check runs inside the store's write transaction against everything stored
-        until then, so two terminals can never both pass it with conflicting commands. A
-        record may be a function of its own seq in the store (a broadcast id, say).
-        ``check`` is asked too, with the event as stored.
-        """
-        drafts = [r(0) if callable(r) else r for r in records]
-
-        def check_all() -> None:
-            competition = self.competition
-            if check is not None:
-                check(competition)
-            competition.apply_all(drafts)
-
-        self.store.append_facts(
-            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check_all
-        )
-        return self.competition  # folds what was stored, with anything stored meanwhile
-
 
 def _new_name(
     old: Player, name: str | None, given: str | None, surname: str | None
@@ -670,10 +354,3 @@ def _new_name(
         if given is None and (old.name == new_surname or old.name.endswith(" " + new_surname)):
             return old.name, new_surname
     return full_name(new_given, new_surname), new_surname
-
-
-def _latest_stage(competition: Competition) -> str:
-    played = competition.event.stages_played
-    if not played:
-        raise CompetitionError("no round has been drawn yet")
-    return played[-1]

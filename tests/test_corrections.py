@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from test_cli_support import Cli, Clock, checked_in, play_round, play_rounds
 
-from hub.competition import ChangeKind, Competition, CompetitionError, UnconfirmedChangeError
+from hub.competition import Competition, CompetitionError
 from hub.conductor import Conductor
+from hub.effects import ChangeKind, UnconfirmedChangeError
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player

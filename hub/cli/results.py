@@ -11,13 +11,12 @@ from typing import Final
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats, when
 from hub.cli.racks import ending_for, racks_arg
 from hub.competition import (
-    Change,
-    ChangeKind,
     Competition,
     OrganizerFact,
     ResultRecorded,
     ResultVersion,
 )
+from hub.effects import Change, ChangeKind
 from hub.exports.grid import Grid
 from hub.exports.results import corrections_grid, version_grid
 from hub.organizer import Organizer

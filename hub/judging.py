@@ -1,0 +1,257 @@
+"""The judges' commands on one event's store (:class:`~hub.organizer_base.OrganizerBase`).
+
+Sanctions and their lifting, results entered or corrected at the hub, the head judge's
+decisions on ties and the organizer's on consolation players, and the hub's answer to a
+result a table submits. A result or sanction that changes who qualified, a seating
+drawn, final places, titles or league points is shown first (:mod:`hub.effects`) and
+stored only once confirmed.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from hub.competition import (
+    Competition,
+    CompetitionError,
+    OrganizerFact,
+    ResultRecorded,
+    ResultRejected,
+    ResultSource,
+    ResultVersion,
+)
+from hub.effects import Change, UnconfirmedChangeError, effects
+from hub.organizer_base import OrganizerBase
+from hub.tournament import (
+    ConsolationDecided,
+    PlayerSanctioned,
+    Rest,
+    SanctionKind,
+    SanctionLifted,
+    TieDecided,
+    TieHow,
+    lot_order,
+)
+from tablekit.core.scoring import GameReport
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The hub's answer to a table's submitted result."""
+
+    accepted: bool
+    reason: str
+    record: ResultRecorded | ResultRejected
+
+
+class JudgeCommands(OrganizerBase):
+    """The judges' commands on one event's store."""
+
+    def sanction(self, record: OrganizerFact, *, confirmed: bool = False) -> OrganizerFact:
+        """Store a judge's sanction (002 §3) or its lifting (the record from
+        :meth:`sanction_record` or :meth:`lift_record`). One that changes who qualified,
+        a seating drawn, final places, titles or league points (a deduction in an
+        earlier round, say) raises :class:`UnconfirmedChangeError` unless ``confirmed``."""
+        fact = record.fact
+        what = (
+            f"{fact.kind} for {fact.player_id}"
+            if isinstance(fact, PlayerSanctioned)
+            else f"lifting sanction {getattr(fact, 'number', '?')}"
+        )
+        self._check_confirmed(record, confirmed, what)
+        self.record(record)
+        return record
+
+    def lift_record(self, number: int, *, why: str) -> OrganizerFact:
+        """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
+        if not why.strip():
+            raise CompetitionError(f"lift sanction {number}: say why (--why)")
+        fact = SanctionLifted(number)
+        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+
+    def sanction_record(
+        self,
+        player_id: str,
+        kind: SanctionKind,
+        *,
+        why: str,
+        big: int = 0,
+        stage: str | None = None,
+    ) -> OrganizerFact:
+        """The record of a judge's sanction (not stored): a warning, big points deducted
+        or a disqualification, given in ``stage`` (default: the latest the player plays
+        in); always with the reason, recorded with who and when."""
+        if not why.strip():
+            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
+        event = self.competition.event
+        if stage is None:  # the latest stage the player plays in
+            stage = next(
+                (
+                    name
+                    for name in reversed(event.stages_played)
+                    if any(player_id in t.players for t in event.seating(name))
+                ),
+                "",
+            )
+        fact = PlayerSanctioned(player_id, kind, stage, big)
+        return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+
+    def _check_confirmed(
+        self, record: ResultRecorded | OrganizerFact, confirmed: bool, what: str
+    ) -> None:
+        if confirmed:
+            return
+        weighty = [c for c in self.effects(record) if c.weighty]
+        if weighty:
+            raise UnconfirmedChangeError(what, weighty)
+
+    def effects(self, record: ResultRecorded | OrganizerFact) -> list[Change]:
+        """What storing ``record`` would change (see :func:`hub.effects.effects`)."""
+        return effects(self.competition, record)
+
+    def decide_tie(
+        self,
+        scope: str,
+        players: Sequence[str],
+        how: TieHow = TieHow.JUDGE,
+        *,
+        why: str = "",
+        seed: int | None = None,
+    ) -> OrganizerFact:
+        """The head judge's decision on players level at a cut in ``scope``: their order
+        (best first, with the reason), a lot the judge orders (drawn now from ``seed``,
+        default random, and recorded), or for final places that they share the place."""
+        if how is TieHow.LOT:
+            seed = secrets.randbelow(2**31) if seed is None else seed
+            order = lot_order(players, seed)
+        else:
+            if not why.strip():
+                raise CompetitionError(f"tie in {scope}: say why the judge decided so (--why)")
+            order, seed = tuple(players), None
+        self.competition.event.check_tie(scope, order)
+        fact = TieDecided(scope, order, how, seed)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        self.record(record)
+        return record
+
+    def decide_consolation(
+        self, *, promote: int = 0, none: bool = False, why: str
+    ) -> OrganizerFact:
+        """The organizer's seating of the players left for consolation games who cannot
+        sit at tables of 3 or 4 (003 §10e): the best ``promote`` of them join the
+        qualifiers, or ``none`` of them plays more games; always with the reason."""
+        what = "consolation games"
+        if not why.strip():
+            raise CompetitionError(f"{what}: say why (--why)")
+        if promote < 0 or (promote == 0) == (not none):
+            raise CompetitionError(f"{what}: give --promote N (1 or more) or --none")
+        competition = self.competition
+        if not competition.fixed:
+            raise CompetitionError(
+                f"{what}: the league scheme is chosen at the first draw; decide after it"
+            )
+        event = competition.event
+        stage = next(
+            (
+                s
+                for s in event.format.stages
+                if s.name not in event.stages_played
+                and any(isinstance(g.entry, Rest) for g in s.groups)
+            ),
+            None,
+        )
+        if stage is None:
+            raise CompetitionError(f"{what}: no stage still to draw has consolation games")
+        fact = ConsolationDecided(stage.name, promote, none)
+        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        self.record(record)
+        return record
+
+    def result_record(
+        self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
+    ) -> ResultRecorded:
+        """The record of a judge's result or correction for any game of the event (not
+        stored); a correction, or a result for a round that is not the one being
+        played, needs the reason."""
+        competition = self.competition
+        stage_name = stage or _latest_stage(competition)
+        open_stage = competition.open_stage()
+        if not why.strip():
+            if competition.history(stage_name, table, report.game):
+                raise CompetitionError(
+                    f"table {table} game {report.game}: a result is recorded; a correction "
+                    "needs a reason (--why)"
+                )
+            if open_stage is None or open_stage.name != stage_name:
+                raise CompetitionError(
+                    f"table {table} game {report.game}: {stage_name} is not the round being "
+                    "played; a late result needs a reason (--why)"
+                )
+        return ResultRecorded(
+            at=self.clock(),
+            by=self.by,
+            stage=stage_name,
+            table=table,
+            report=report,
+            source=ResultSource.JUDGE,
+            why=why.strip(),
+        )
+
+    def enter_result(
+        self,
+        table: int,
+        report: GameReport,
+        *,
+        why: str = "",
+        stage: str | None = None,
+        confirmed: bool = False,
+    ) -> ResultVersion:
+        """A judge enters (or corrects, saying why) a game's result at the hub, for any
+        game of the event at any time. One that changes who qualified, a seating drawn,
+        final places, titles or league points raises :class:`UnconfirmedChangeError`
+        (with the changes) unless ``confirmed``: show them first, then confirm."""
+        record = self.result_record(table, report, why=why, stage=stage)
+        what = f"table {table} game {report.game} of {record.stage}"
+        self._check_confirmed(record, confirmed, what)
+        competition = self.record(record)
+        return competition.history(record.stage, table, report.game)[-1]
+
+    def judge_table_result(
+        self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int
+    ) -> Verdict:
+        """The record answering a table's submitted result for round ``round_no`` (not
+        stored: the hub service stores it in the same transaction as the unit's event)."""
+        competition = self.competition
+        reason = competition.check_result(table, report)
+        stage = competition.open_stage()
+        if reason is None and stage is not None:
+            playing = competition.round_number(stage.name)
+            if round_no != playing:
+                reason = (
+                    f"table {table}: a result for round {round_no}, but round {playing} is "
+                    "being played; a judge enters it at the hub if it still counts"
+                    if round_no
+                    else f"table {table}: the result names no round (the unit has no "
+                    "assignment from the hub)"
+                )
+        if reason is None and stage is not None:
+            accepted = ResultRecorded(
+                at=self.clock(), by=unit, stage=stage.name, table=table, report=report,
+                unit=unit, seq=seq,
+            )
+            return Verdict(True, "", accepted)
+        reason = reason or "no round is being played"
+        rejected = ResultRejected(
+            at=self.clock(), by=unit, table=table, game=report.game, reason=reason,
+            unit=unit, seq=seq, round=round_no,
+        )
+        return Verdict(False, reason, rejected)
+
+
+def _latest_stage(competition: Competition) -> str:
+    played = competition.event.stages_played
+    if not played:
+        raise CompetitionError("no round has been drawn yet")
+    return played[-1]

@@ -1,0 +1,129 @@
+"""One event's store as the organizer's commands read and write it.
+
+:class:`OrganizerBase` folds what is stored (by any process) into the event as it stands
+and stores a command's records in one transaction, after checking them by applying them
+to the event: a refused command leaves nothing behind. The commands themselves are
+:mod:`hub.judging` (the judges') and :mod:`hub.organizer` (the organizer's).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+
+import msgspec
+
+from hub.competition import (
+    Competition,
+    EventCreated,
+    FormatFixed,
+    OrganizerFact,
+    Record,
+    ResultRecorded,
+    ResultRejected,
+    RoundStarted,
+    RoundTimeOver,
+    StarterChosen,
+    decode_record,
+    record_kind,
+)
+from hub.store import HUB_SOURCE, EventStore
+from hub.tournament import (
+    Fact,
+)
+
+log = logging.getLogger("hub.organizer")
+
+
+def record_kind_of(kind: type[Record]) -> str:
+    return str(kind.__struct_config__.tag)
+
+
+RECORD_KINDS = frozenset(
+    str(t.__struct_config__.tag)
+    for t in (
+        EventCreated,
+        FormatFixed,
+        OrganizerFact,
+        RoundStarted,
+        RoundTimeOver,
+        ResultRecorded,
+        ResultRejected,
+        StarterChosen,
+    )
+)
+
+
+class OrganizerBase:
+    """Reads and writes one event's store: the event as stored now, and a command's
+    records stored in one transaction once they apply."""
+
+    def __init__(
+        self, store: EventStore, *, by: str = "", clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
+        self.by = by
+        self.clock = clock
+        self._competition = Competition()
+        self._seen = 0
+        """Highest hub seq folded into ``_competition``."""
+        self.unreadable: list[tuple[int, str]] = []
+        """Stored records that could not be decoded: (seq, reason)."""
+
+    @property
+    def competition(self) -> Competition:
+        """The event as stored now (folds in what other processes recorded)."""
+        mark = self.store.mark(HUB_SOURCE)
+        if mark is not None and mark.max_seq > self._seen:
+            stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
+            records = []
+            for event in stored:
+                if event.kind not in RECORD_KINDS:
+                    continue
+                try:
+                    records.append(decode_record(event.payload))
+                except (msgspec.DecodeError, ValueError) as err:
+                    # Written by another version of the hub, say: set aside, never a stop.
+                    log.error("stored record %d cannot be read: %s", event.seq, err)
+                    self.unreadable.append((event.seq, str(err)))
+            self._competition = self._competition.apply_all(records, stored=True)
+            self._seen = max(e.seq for e in stored)
+        return self._competition
+
+    def forget(self) -> None:
+        """Fold the whole store again on the next read (after a rolled-back write)."""
+        self._competition = Competition()
+        self._seen = 0
+        self.unreadable = []
+
+    def record_facts(self, facts: Sequence[Fact], *, why: str = "") -> Competition:
+        now = self.clock()
+        return self.record(
+            *(OrganizerFact(at=now, by=self.by, fact=fact, why=why) for fact in facts)
+        )
+
+    def record(
+        self,
+        *records: Record | Callable[[int], Record],
+        check: Callable[[Competition], None] | None = None,
+    ) -> Competition:
+        """Check ``records`` against the event and store them, in one transaction.
+
+        The check runs inside the store's write transaction against everything stored
+        until then, so two terminals can never both pass it with conflicting commands. A
+        record may be a function of its own seq in the store (a broadcast id, say).
+        ``check`` is asked too, with the event as stored.
+        """
+        drafts = [r(0) if callable(r) else r for r in records]
+
+        def check_all() -> None:
+            competition = self.competition
+            if check is not None:
+                check(competition)
+            competition.apply_all(drafts)
+
+        self.store.append_facts(
+            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check_all
+        )
+        return self.competition  # folds what was stored, with anything stored meanwhile
