@@ -77,7 +77,8 @@ from hub.broker import MosquittoBroker  # noqa: E402
 from hub.competition import CompetitionError, ResultRecorded, ResultRejected, new_event  # noqa: E402
 from hub.conductor import Conductor  # noqa: E402
 from hub.organizer import Organizer  # noqa: E402
-from hub.store import HUB_SOURCE, EventStore, StoreError  # noqa: E402
+from hub.store import HUB_SOURCE, EventStore  # noqa: E402
+from hub.store_schema import StoreError  # noqa: E402
 from hub.tournament import Phase as EventPhase  # noqa: E402
 from hub.tournament import Player, TournamentError  # noqa: E402
 from hub.tournament.presets import school  # noqa: E402

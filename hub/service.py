@@ -40,7 +40,9 @@ from hub.backup import DEFAULT_INTERVAL, StoreBackup
 from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
-from hub.store import EventStore, IngestResult, Refused, StoreError
+from hub.store import EventStore
+from hub.store_rows import IngestResult, Refused
+from hub.store_schema import StoreError
 from tablekit.core.codec import DecodeError, check_identity, checked, decode, encode, peek_envelope
 from tablekit.core.messages import (
     PROTOCOL_VERSION,

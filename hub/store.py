@@ -4,23 +4,10 @@
 source is a table unit's id (its journal seq) or ``"hub"`` for facts the hub itself
 records (assignments, broadcasts, and later organizer facts and judge corrections,
 numbered by the store). An event is never updated or deleted; a correction is a new
-event. Derived tables are updated in the same transaction as the insert and can be
-rebuilt from ``events`` at any time (:meth:`EventStore.rebuild`):
-
-* ``sources``: per source, the highest contiguous seq committed (what the hub acks),
-  the highest seq seen (a gap when larger), counts and the table last reported;
-* ``moves``: one row per passed move with its duration, for queries and exports.
-
-Outside the event records, for the judge and the organizer (docs/protocol.md,
-"Identity and refusals"):
-
-* ``set_aside``: a unit's events the hub refused or holds in conflict with a stored
-  event under the same seq, with the reason: the seq counts as settled (the ack moves
-  past it, listing it in ``refused``) and the unit keeps its copy for the judge; at most
-  :data:`MAX_COPIES` copies per seq;
-* ``refusal_log`` and ``refusal_counts``: everything else refused (bad topics, unknown
-  tables, other identities, seqs beyond the window, undecodable payloads), the last
-  :data:`MAX_REFUSAL_LOG` of them and a count per reason and table; never events.
+event. Derived tables (``sources``, ``moves``) are updated in the same transaction as the
+insert and can be rebuilt from ``events`` at any time (:meth:`EventStore.rebuild`); what
+the hub refused is kept outside the event records. The tables are
+:mod:`hub.store_schema`'s, what the store answers :mod:`hub.store_rows`'.
 
 Journal epochs: a unit's journal carries an epoch made when its file was created, and
 the identity of a unit's event is ``(unit, epoch, seq)``. Each ``(unit, epoch)`` is a
@@ -37,100 +24,34 @@ survive a crash or power loss, so the hub may ack them.
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
+from hub.store_rows import (
+    IngestResult,
+    LoggedRefusal,
+    MoveRow,
+    RefusalCount,
+    Refused,
+    Replacement,
+    SetAside,
+    SourceMark,
+    StoredEvent,
+    unit_events,
+)
+from hub.store_schema import open_store
 from tablekit.core.clock import MovePassed
-from tablekit.core.errors import KitError
 from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
-from tablekit.shared.durable import open_durable, transaction
+from tablekit.shared.durable import transaction
 
 HUB_SOURCE = "hub"
-SCHEMA_VERSION = 1
-
-_SCHEMA = [
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID",
-    """CREATE TABLE IF NOT EXISTS events (
-        id INTEGER PRIMARY KEY,
-        source TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        table_no INTEGER,
-        kind TEXT NOT NULL,
-        game INTEGER,
-        ts REAL NOT NULL,
-        received REAL NOT NULL,
-        payload BLOB NOT NULL,
-        UNIQUE (source, seq)
-    )""",
-    "CREATE INDEX IF NOT EXISTS events_by_table ON events (table_no, game)",
-    "CREATE INDEX IF NOT EXISTS events_by_kind ON events (kind)",
-    """CREATE TABLE IF NOT EXISTS sources (
-        source TEXT PRIMARY KEY,
-        table_no INTEGER,
-        contiguous INTEGER NOT NULL,
-        max_seq INTEGER NOT NULL,
-        events INTEGER NOT NULL,
-        first_received REAL NOT NULL,
-        last_received REAL NOT NULL
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS moves (
-        source TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        table_no INTEGER,
-        game INTEGER NOT NULL,
-        move INTEGER NOT NULL,
-        seat TEXT NOT NULL,
-        used REAL NOT NULL,
-        timed_out INTEGER NOT NULL,
-        overtime REAL NOT NULL,
-        ts REAL NOT NULL,
-        PRIMARY KEY (source, seq)
-    ) WITHOUT ROWID""",
-    "CREATE INDEX IF NOT EXISTS moves_by_table ON moves (table_no, game)",
-    """CREATE TABLE IF NOT EXISTS set_aside (
-        id INTEGER PRIMARY KEY,
-        source TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        table_no INTEGER,
-        code TEXT NOT NULL,
-        reason TEXT NOT NULL,
-        received REAL NOT NULL,
-        payload BLOB NOT NULL,
-        UNIQUE (source, seq, payload)
-    )""",
-    """CREATE TABLE IF NOT EXISTS refusal_log (
-        id INTEGER PRIMARY KEY,
-        at REAL NOT NULL,
-        table_no INTEGER,
-        code TEXT NOT NULL,
-        topic TEXT NOT NULL,
-        reason TEXT NOT NULL
-    )""",
-    """CREATE TABLE IF NOT EXISTS epochs (
-        unit TEXT NOT NULL,
-        epoch TEXT NOT NULL,
-        source TEXT NOT NULL UNIQUE,
-        table_no INTEGER,
-        first_received REAL NOT NULL,
-        PRIMARY KEY (unit, epoch)
-    ) WITHOUT ROWID""",
-    """CREATE TABLE IF NOT EXISTS refusal_counts (
-        code TEXT NOT NULL,
-        table_no INTEGER NOT NULL,
-        count INTEGER NOT NULL,
-        first REAL NOT NULL,
-        last REAL NOT NULL,
-        PRIMARY KEY (code, table_no)
-    ) WITHOUT ROWID""",
-]
 MAX_COPIES = 3
 """Copies of one (unit, seq) kept in ``set_aside``; further ones are only counted."""
 MAX_REFUSAL_LOG = 1000
@@ -138,180 +59,14 @@ MAX_REFUSAL_LOG = 1000
 MAX_LOGGED_TEXT = 300
 """Characters of a topic or reason kept in the refusal log."""
 
-_event_decoder: msgspec.json.Decoder[AnyUnitEvent] = msgspec.json.Decoder(AnyUnitEvent)
 _encoder = msgspec.json.Encoder()
-
-
-class StoreError(KitError, RuntimeError):
-    """The store file cannot be used (wrong schema, corrupt)."""
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    id: int
-    source: str
-    seq: int
-    table: int | None
-    kind: str
-    game: int | None
-    ts: float
-    received: float
-    payload: bytes
-
-    def event(self) -> AnyUnitEvent:
-        """The unit event (only for events from a table unit)."""
-        return _event_decoder.decode(self.payload)
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    source: str
-    seq: int
-    table: int | None
-    game: int
-    move: int
-    seat: str
-    used: float
-    timed_out: bool
-    overtime: float
-    ts: float
-
-
-@dataclass(frozen=True)
-class SourceMark:
-    source: str
-    table: int | None
-    contiguous: int
-    """Every seq from 1 up to this one is committed: the ack."""
-    max_seq: int
-    events: int
-    unit: str = ""
-    """The unit whose journal epoch this source is (empty: not looked up, or the hub)."""
-    epoch: str = ""
-    """That journal's epoch (empty: a journal of a release before epochs)."""
-
-    @property
-    def gap(self) -> int | None:
-        """The first missing seq, when a later one has arrived."""
-        return self.contiguous + 1 if self.max_seq > self.contiguous else None
-
-
-@dataclass(frozen=True)
-class Refused:
-    """Something the hub refused: answered (``unit`` and ``seq`` set: the event is set
-    aside and the unit told) or only logged and counted."""
-
-    code: str
-    reason: str
-    table: int | None = None
-    topic: str = ""
-    unit: str | None = None
-    seq: int | None = None
-    payload: bytes = b""
-    epoch: str = ""
-    """The journal epoch of the unit's event (empty: a journal before epochs)."""
-
-
-@dataclass(frozen=True)
-class SetAside:
-    """An event the hub refused or holds in conflict; ``stored`` is what the store holds
-    under the same seq (the first copy), if anything."""
-
-    source: str
-    seq: int
-    table: int | None
-    code: str
-    reason: str
-    received: float
-    payload: bytes
-    stored: bytes | None
-
-
-@dataclass(frozen=True)
-class Replacement:
-    """A table's unit started a new journal epoch: the unit was replaced, or its journal
-    wiped, at ``at`` (when the hub first heard from the new epoch)."""
-
-    table: int | None
-    unit: str
-    epoch: str
-    source: str
-    """The store's source of the new epoch's events (``unit@epoch``)."""
-    at: float
-
-
-@dataclass(frozen=True)
-class RefusalCount:
-    code: str
-    table: int | None
-    count: int
-    first: float
-    last: float
-
-
-@dataclass(frozen=True)
-class LoggedRefusal:
-    at: float
-    table: int | None
-    code: str
-    topic: str
-    reason: str
-
-
-@dataclass
-class IngestResult:
-    inserted: int = 0
-    duplicates: int = 0
-    """Exact replays of an event already stored (ignored)."""
-    facts: int = 0
-    """Hub facts derived from the new events (verdicts on results) in the same commit."""
-    conflicts: int = 0
-    """A known (source, seq) with a different content (ignored, worth a look)."""
-    answered: list[Refused] = field(default_factory=list)
-    """Events of units set aside (refused or in conflict): each unit is told."""
-    beyond_window: int = 0
-    """Events refused because their seq is beyond the unit's mark plus the window."""
-    logged: int = 0
-    """Refusals only logged and counted (nobody to answer, or beyond the window)."""
-    marks: dict[str, SourceMark] = field(default_factory=dict)
-    """Each source of the batch (events, set aside or beyond the window) after the
-    commit, with its unit and epoch; a source the store does not know has a mark of 0."""
-    replaced: list[Replacement] = field(default_factory=list)
-    """New journal epochs of units the store already knew (a unit replaced or wiped)."""
-
-
-def _open_error(path: Path, err: sqlite3.DatabaseError) -> str:
-    """Why ``path`` cannot be opened as an event file: another kind of file, said so."""
-    if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
-        return f"{path} is not a rummikub event file (not an SQLite database)"
-    return f"store {path}: {err}"
 
 
 class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         self._lock = threading.RLock()
-        try:
-            self._db = open_durable(self.path, timeout=30.0)
-        except sqlite3.DatabaseError as err:
-            raise StoreError(_open_error(self.path, err)) from err
-        try:
-            with self._tx():
-                for statement in _SCHEMA:
-                    self._db.execute(statement)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-                elif int(row[0]) != SCHEMA_VERSION:
-                    raise StoreError(
-                        f"store {self.path} has schema {row[0]}, this hub uses {SCHEMA_VERSION}"
-                    )
-        except sqlite3.DatabaseError as err:
-            self._db.close()
-            raise StoreError(_open_error(self.path, err)) from err
-        except StoreError:
-            self._db.close()
-            raise
+        self._db = open_store(self.path)
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -542,7 +297,7 @@ class EventStore:
                 if source == HUB_SOURCE:
                     self._bump_source(source, seq, table=table, ts=ts, received=received)
                 else:
-                    event = _event_decoder.decode(payload)
+                    event = unit_events.decode(payload)
                     self._derive(source, seq, table=table, ts=ts, received=received, event=event)
             aside = self._db.execute(
                 "SELECT source, seq, table_no, min(received) FROM set_aside a WHERE NOT EXISTS"
@@ -572,13 +327,12 @@ class EventStore:
         if after_seq is not None:
             where = f"{where} AND e.seq > ?" if where else " WHERE e.seq > ?"
             args = [*args, after_seq]
-        sql = (
-            "SELECT e.id, e.source, e.seq, e.table_no, e.kind, e.game, e.ts, e.received, e.payload "
-            "FROM events e JOIN sources s ON s.source = e.source"
-            f"{where} ORDER BY s.first_received, e.source, e.seq"
+        rows = self._by_arrival(
+            "e.id, e.source, e.seq, e.table_no, e.kind, e.game, e.ts, e.received, e.payload",
+            "events e",
+            where,
+            args,
         )
-        with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
         return [
             StoredEvent(
                 id=r[0],
@@ -596,13 +350,13 @@ class EventStore:
 
     def moves(self, *, table: int | None = None, game: int | None = None) -> list[MoveRow]:
         where, args = _filters(table=table, game=game, source=None, kind=None, alias="m")
-        sql = (
-            "SELECT m.source, m.seq, m.table_no, m.game, m.move, m.seat, m.used, m.timed_out, "
-            "m.overtime, m.ts FROM moves m JOIN sources s ON s.source = m.source"
-            f"{where} ORDER BY s.first_received, m.source, m.seq"
+        rows = self._by_arrival(
+            "m.source, m.seq, m.table_no, m.game, m.move, m.seat, m.used, m.timed_out, "
+            "m.overtime, m.ts",
+            "moves m",
+            where,
+            args,
         )
-        with self._lock:
-            rows = self._db.execute(sql, args).fetchall()
         return [
             MoveRow(
                 source=r[0],
@@ -710,6 +464,19 @@ class EventStore:
 
     # -- internals ----------------------------------------------------------------------------
 
+    def _by_arrival(
+        self, columns: str, table: str, where: str, args: Sequence[Any]
+    ) -> list[tuple[Any, ...]]:
+        """``columns`` of ``table`` (``"events e"``: its name and alias) matching
+        ``where``: each source's rows in seq order, sources in order of first arrival."""
+        alias = table.split()[1]
+        sql = (
+            f"SELECT {columns} FROM {table} JOIN sources s ON s.source = {alias}.source"
+            f"{where} ORDER BY s.first_received, {alias}.source, {alias}.seq"
+        )
+        with self._lock:
+            return list(self._db.execute(sql, args).fetchall())
+
     def _insert(
         self, row: tuple[str, int, int | None, str, int | None, float, float, bytes]
     ) -> bool:
@@ -742,7 +509,7 @@ class EventStore:
         if row is None:
             return False
         try:
-            return bool(_event_decoder.decode(bytes(row[0])) == event)
+            return bool(unit_events.decode(bytes(row[0])) == event)
         except (msgspec.DecodeError, ValueError):
             return False
 

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore, Refused, StoreError
+from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore
+from hub.store_rows import Refused
+from hub.store_schema import StoreError
 from tablekit.core.clock import ClockRules, GameStarted, MoveClock, MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
 from tablekit.core.seats import Seat

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from hub.store import StoredEvent
+from hub.store_rows import StoredEvent
 from tablekit.core.clock import ClockPaused, PauseReason
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
