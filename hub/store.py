@@ -334,18 +334,7 @@ class EventStore:
             args,
         )
         return [
-            StoredEvent(
-                id=r[0],
-                source=r[1],
-                seq=r[2],
-                table=r[3],
-                kind=r[4],
-                game=r[5],
-                ts=r[6],
-                received=r[7],
-                payload=bytes(r[8]),
-            )
-            for r in rows
+            StoredEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bytes(r[8])) for r in rows
         ]
 
     def moves(self, *, table: int | None = None, game: int | None = None) -> list[MoveRow]:
@@ -358,19 +347,7 @@ class EventStore:
             args,
         )
         return [
-            MoveRow(
-                source=r[0],
-                seq=r[1],
-                table=r[2],
-                game=r[3],
-                move=r[4],
-                seat=r[5],
-                used=r[6],
-                timed_out=bool(r[7]),
-                overtime=r[8],
-                ts=r[9],
-            )
-            for r in rows
+            MoveRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8], r[9]) for r in rows
         ]
 
     def mark(self, source: str) -> SourceMark | None:
