@@ -10,7 +10,7 @@ players still level share the place.
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -69,6 +69,21 @@ def match_key(name: str) -> str:
     return fold(name)
 
 
+def by_name(players: Iterable[Player], what: str) -> dict[str, Player]:
+    """``players`` by :func:`match_key`; two of the same name are an error (``what``
+    says who: "two registered players")."""
+    out: dict[str, Player] = {}
+    for player in players:
+        key = match_key(player.name)
+        if key in out:
+            raise SeasonError(
+                f"{what} named {player.name!r} ({out[key].id}, {player.id}); "
+                "the season matches players by name"
+            )
+        out[key] = player
+    return out
+
+
 def open_competition(path: str | Path) -> Competition:
     """The event stored in ``path`` (which must exist: nothing is created)."""
     path = Path(path)
@@ -91,8 +106,6 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
         raise SeasonError(f"{source}: {created.name!r} is not a league event ({created.preset})")
     if event.phase is not Phase.FINISHED:
         raise SeasonError(f"{source}: {created.name!r} is not finished ({event.phase})")
-    points: dict[str, int] = {}
-    players: dict[str, Player] = {}
     try:
         league_points = event.league_points()
     except TieAtCutError as err:
@@ -100,16 +113,8 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
             f"{source}: {created.name!r} has shared places the head judge has not decided "
             f"({err}); decide them in that event (rummikub tie list)"
         ) from None
-    for pid, pts in league_points.items():
-        player = event.players[pid]
-        key = match_key(player.name)
-        if key in players:
-            raise SeasonError(
-                f"{source}: two players named {player.name!r} ({players[key].id}, {pid}); "
-                "the season matches players by name"
-            )
-        points[key] = pts
-        players[key] = player
+    players = by_name((event.players[pid] for pid in league_points), f"{source}: two players")
+    points = {key: league_points[player.id] for key, player in players.items()}
     return SeasonEvent(source, created.name, points, players)
 
 
@@ -199,17 +204,8 @@ def seeds_for(
     withdrawn: frozenset[str] = frozenset(),
 ) -> list[Player]:
     """The season's best four among ``players`` (by id, matched by name), best first."""
-    by_key: dict[str, Player] = {}
-    for pid, player in players.items():
-        if pid in withdrawn:
-            continue
-        key = match_key(player.name)
-        if key in by_key:
-            raise SeasonError(
-                f"two registered players named {player.name!r} ({by_key[key].id}, {pid}); "
-                "the season matches players by name"
-            )
-        by_key[key] = player
+    present = (player for pid, player in players.items() if pid not in withdrawn)
+    by_key = by_name(present, "two registered players")
     return [by_key[key] for key in season_seeds(rows, set(by_key))]
 
 
