@@ -2,12 +2,15 @@
 table state with the same word and colours, because all three read them from the
 table-status model (tablekit.core.status): each front end's own rendering is driven here
 (the unit's scene drawn by its pygame renderer, the hub's wall drawn by its renderer, both
-with SDL's dummy driver; the CLI's ``round status`` grid as text) and the picture checked.
-Changing a word or a colour in the model changes all three."""
+with SDL's dummy driver; the CLI's ``round status`` grid as a terminal gets it, its state
+painted in 24-bit colour) and the picture checked. Changing a word or a colour in the
+model changes all three."""
 
 from __future__ import annotations
 
+import io
 import os
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -19,7 +22,7 @@ import pygame
 import pytest
 from test_cli_support import Cli, school_round_playing
 
-from hub.cli.common import render
+from hub.cli.common import render, wants_colour
 from hub.cli.status import status_grid
 from hub.hall import HallView, Page, PageKind, ResultState, TableCell
 from hub.live import LiveView
@@ -78,20 +81,18 @@ UNIT_SAMPLES = {
 
 @dataclass(frozen=True)
 class Shown:
-    """What a front end showed for a table: its text, and the colours its picture has
-    where the state is drawn (None for the command line, which has no colours)."""
+    """What a front end showed for a table: its text, and the colours where the state is
+    drawn (pixels of each colour in a screen's band or box; a terminal's cell: its
+    background and text colour, once each)."""
 
     text: str
-    colours: dict[Colour, int] | None = None
-    """Pixels of each colour in the state's band or box."""
-    area: int = 0
+    colours: dict[Colour, int]
+    area: int
 
     def covers(self, colour: Colour, share: float) -> bool:
-        assert self.colours is not None
         return self.colours.get(colour, 0) >= share * self.area
 
     def has(self, colour: Colour) -> bool:
-        assert self.colours is not None
         return self.colours.get(colour, 0) > 0
 
 
@@ -275,16 +276,26 @@ CLI_TABLES: dict[TableState, tuple[int, Callable[[LiveView, int], LiveView]]] = 
 it in each state the command line tells."""
 
 
+_PAINTED = re.compile(
+    r"\x1b\[38;2;(\d+);(\d+);(\d+)m\x1b\[48;2;(\d+);(\d+);(\d+)m(.*)\x1b\[0m"
+)
+
+
 def cli_shows(state: TableState, event: Cli) -> Shown:
-    """``round status`` with the live view: the table's Live column."""
+    """``round status`` with the live view, on a terminal: the table's Live column, its
+    text and the colours it is painted in."""
     table, make = CLI_TABLES[state]
     live = make(LiveView(), table)
-    grid = status_grid(event.competition(), NOW, live)
+    grid = status_grid(event.competition(), NOW, live, colour=True)
     out = render(grid)
     column = grid.headers.index("Live")
     (row,) = [r for r in grid.rows if r[0] == str(table)]
     assert row[column] in out
-    return Shown(row[column])
+    painted = _PAINTED.fullmatch(row[column])
+    assert painted is not None, row[column]
+    numbers = [int(n) for n in painted.groups()[:6]]
+    fg, bg = (numbers[0], numbers[1], numbers[2]), (numbers[3], numbers[4], numbers[5])
+    return Shown(painted.group(7), {bg: 1, fg: 1} if bg != fg else {bg: 1}, 1)
 
 
 # --- they agree ------------------------------------------------------------------------------
@@ -302,7 +313,7 @@ def _check_screen(shown: Shown, state: TableState, want: Look) -> None:
     assert word(state) in shown.text or shown.text == short_word(state), shown.text
     # The state's background fills most of its band or box (the rest is its word and icon),
     # and its word is drawn in the state's text colour.
-    assert shown.covers(want.bg, 0.4), (state, want.bg, sorted(shown.colours or {}, key=str)[:5])
+    assert shown.covers(want.bg, 0.4), (state, want.bg)
     assert shown.has(want.fg), (state, want.fg)
 
 
@@ -319,7 +330,7 @@ def test_the_unit_the_hub_screen_and_the_cli_show_the_same_word_and_colour(
         _check_screen(hub_shows(state), state, want)
         shown += 1
     if state in CLI_TABLES:
-        assert word(state) in cli_shows(state, event).text
+        _check_screen(cli_shows(state, event), state, want)
         shown += 1
     assert shown or state not in UNIT_SAMPLES | HUB_CELLS | CLI_TABLES
 
@@ -340,4 +351,23 @@ def test_changing_a_word_or_a_colour_in_the_model_changes_every_front_end(
     if state in HUB_CELLS:
         _check_screen(hub_shows(state, png=False), state, new)
     if state in CLI_TABLES:
-        assert "ZMIANA" in cli_shows(state, event).text
+        _check_screen(cli_shows(state, event), state, new)
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_cli_paints_only_on_a_terminal_that_wants_colours(event: Cli) -> None:
+    assert wants_colour(_Terminal(), {"TERM": "xterm-256color"})
+    assert not wants_colour(io.StringIO(), {"TERM": "xterm-256color"})
+    assert not wants_colour(_Terminal(), {"TERM": "xterm", "NO_COLOR": "1"})
+    assert not wants_colour(_Terminal(), {"TERM": "dumb"})
+    table, make = CLI_TABLES[TableState.PLAYING]
+    plain = render(status_grid(event.competition(), NOW, make(LiveView(), table)))
+    painted = render(status_grid(event.competition(), NOW, make(LiveView(), table), colour=True))
+    assert "\x1b[" not in plain
+    # Painting changes no column's width: the lines are as long on screen as the plain ones.
+    visible = re.sub(r"\x1b\[[0-9;]*m", "", painted)
+    assert visible == plain

@@ -4,8 +4,9 @@ clock), plain-text tables, times, and the look-ups of players, rounds and tables
 from __future__ import annotations
 
 import datetime as dt
+import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -24,16 +25,42 @@ class CliError(KitError):
     """Bad input on the command line: the message is the one line the user sees."""
 
 
+_COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
+"""A terminal's colour escape (``paint``): no width on screen."""
+
+
+def paint(text: str, fg: tuple[int, int, int], bg: tuple[int, int, int]) -> str:
+    """``text`` in 24-bit terminal colours, then the terminal's own again."""
+    return (
+        f"\x1b[38;2;{fg[0]};{fg[1]};{fg[2]}m\x1b[48;2;{bg[0]};{bg[1]};{bg[2]}m{text}\x1b[0m"
+    )
+
+
+def wants_colour(out: TextIO, environ: Mapping[str, str]) -> bool:
+    """Colours for a terminal that shows them: ``out`` is one, and neither ``NO_COLOR``
+    (https://no-color.org) nor ``TERM=dumb`` says otherwise."""
+    isatty = getattr(out, "isatty", None)
+    return (
+        callable(isatty) and bool(isatty())
+        and "NO_COLOR" not in environ and environ.get("TERM") != "dumb"
+    )  # fmt: skip
+
+
 def render(grid: Grid) -> str:
-    """An aligned plain-text table with its title (and note)."""
+    """An aligned plain-text table with its title (and note); a cell may be painted."""
     rows = [grid.headers, *grid.rows]
-    widths = [max(len(r[i]) for r in rows) for i in range(len(grid.headers))]
+
+    def width(cell: str) -> int:
+        return len(_COLOUR_CODE.sub("", cell))
+
+    widths = [max(width(r[i]) for r in rows) for i in range(len(grid.headers))]
 
     def line(cells: Sequence[str]) -> str:
-        return "  ".join(
-            c.rjust(w) if i in grid.numeric else c.ljust(w)
+        padded = (
+            " " * (w - width(c)) + c if i in grid.numeric else c + " " * (w - width(c))
             for i, (c, w) in enumerate(zip(cells, widths, strict=True))
-        ).rstrip()
+        )
+        return "  ".join(padded).rstrip()
 
     out = [grid.title, line(grid.headers), "  ".join("-" * w for w in widths)]
     out += [line(r) for r in grid.rows]

@@ -8,7 +8,7 @@ import os
 from typing import Final
 
 from hub.backup import read_status, status_lines
-from hub.cli.common import Ctx, render, when
+from hub.cli.common import Ctx, paint, render, wants_colour, when
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
@@ -20,6 +20,7 @@ from tablekit.core.status import (
     TableState,
     last_lap_text,
     lasting_text,
+    look,
     lost_text,
     word,
 )
@@ -78,6 +79,13 @@ def _live_text(state: TableState, table: TableLive, now: float) -> str:
     return word(state)
 
 
+def _painted(text: str, state: TableState, colour: bool) -> str:
+    if not colour:
+        return text
+    colours = look(state)
+    return paint(text, colours.fg, colours.bg)
+
+
 def _seat_text(
     comp: Competition, progress: TableProgress, table: TableLive, state: TableState
 ) -> str:
@@ -90,10 +98,13 @@ def _seat_text(
     return f"{snap.active} {comp.event.players[progress.players[position]].name}"
 
 
-def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> Grid:
+def status_grid(
+    comp: Competition, now: float, live: LiveView | None = None, *, colour: bool = False
+) -> Grid:
     """Progress of every table of the open (or last) round; with the tables' live view
     (``hub.live``), also each table's clock state (since when), game, the seat to move
-    and that seat's time left, extrapolated to ``now``."""
+    and that seat's time left, extrapolated to ``now``; ``colour``: the state painted in
+    its colours (those of the table units and the hub screen) for a terminal."""
     progress = comp.tables()
     players = comp.event.players
     stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
@@ -113,7 +124,7 @@ def status_grid(comp: Competition, now: float, live: LiveView | None = None) -> 
             show_left = left is not None and live_state in _RUNNING_STATES | JUDGE_STATES
             cells = (
                 *cells,
-                _live_text(live_state, table, now),
+                _painted(_live_text(live_state, table, now), live_state, colour),
                 "-" if snap is None else str(snap.game),
                 _seat_text(comp, t, table, live_state),
                 countdown_text(left) if show_left and left is not None else "-",
@@ -219,7 +230,8 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
     clock_line = round_clock_text(comp, now)
     if clock_line:
         ctx.print(clock_line)
-    ctx.print(render(status_grid(comp, now, live)))
+    colour = wants_colour(ctx.out, os.environ)
+    ctx.print(render(status_grid(comp, now, live, colour=colour)))
     if source is not None and live is not None:
         ctx.print(*live_summary(comp, live, now))
         if not live.tables:
