@@ -10,6 +10,7 @@ safe to use.
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any, Final, TypeVar
 
 import msgspec
@@ -39,6 +40,7 @@ class _Peek(msgspec.Struct):
 
 _peek_decoder: Final = msgspec.json.Decoder(_Peek)
 _decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
+_decoders_lock: Final = threading.Lock()
 _encoder: Final = msgspec.json.Encoder()
 _EVENT_RANGE: Final = re.compile(
     r"(?P<expected>Expected `(int|float)` [<>]=? \S+) - at `(?P<path>\$\.event[.\[][^`]*)`$"
@@ -51,6 +53,24 @@ _STEP: Final = re.compile(r"\.(\w+)|\[(\d+)\]")
 def encode(message: msgspec.Struct) -> bytes:
     """The JSON payload of a message (compact, UTF-8)."""
     return _encoder.encode(message)
+
+
+def decoder_for(kind: type[Any]) -> msgspec.json.Decoder[Any]:
+    """The decoder of message type ``kind``, built once.
+
+    msgspec works out how to decode a type when its first decoder is built, calling back
+    into Python (``typing``), so another thread may run meanwhile: under arm64 emulation a
+    thread decoding while another built a decoder crashed the interpreter. So the
+    protocol's decoders are built at import (:mod:`tablekit.core.topics`, before any thread
+    runs), and any other one under a lock.
+    """
+    decoder = _decoders.get(kind)
+    if decoder is None:
+        with _decoders_lock:
+            decoder = _decoders.get(kind)
+            if decoder is None:
+                decoder = _decoders[kind] = msgspec.json.Decoder(kind)
+    return decoder
 
 
 def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
@@ -71,11 +91,8 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
             f"(this end speaks {PROTOCOL_VERSION})",
             "version",
         )
-    decoder = _decoders.get(kind)
-    if decoder is None:
-        decoder = _decoders[kind] = msgspec.json.Decoder(kind)
     try:
-        message: T = decoder.decode(payload)
+        message: T = decoder_for(kind).decode(payload)
     except msgspec.DecodeError as err:
         reason = _reason(err)
         out_of_range = _EVENT_RANGE.fullmatch(reason)

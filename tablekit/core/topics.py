@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tablekit.core.codec import DecodeError, check_identity, decode
+from tablekit.core.codec import DecodeError, check_identity, decode, decoder_for
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import (
     Ack,
@@ -72,6 +72,11 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.SEATING: SeatingBoard,
     Kind.PROGRESS: RoundProgress,
 }
+
+# Every message type's decoder built now, before any thread decodes (see decoder_for).
+for _kind in MESSAGE_OF_KIND.values():
+    decoder_for(_kind)
+
 _UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
 _HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)
 SCREEN_KINDS: Final = (Kind.ROUND, Kind.STANDINGS, Kind.SEATING, Kind.PROGRESS)
