@@ -65,6 +65,9 @@ FLASH_PERIOD: Final = 1.0
 SLOW_MIN_TABLES: Final = 3
 SLOW_PACE_RATIO: Final = 0.6
 SLOW_MIN_OBSERVED: Final = 180.0
+BEHIND_AFTER: Final = 10.0
+"""Seconds an event a unit sent may wait for the hub's ack before its table shows BEHIND:
+a unit sends again what is not acked after 5 s, so a lost message alone never shows."""
 
 # --- the model ------------------------------------------------------------------------------
 
@@ -118,6 +121,11 @@ class TableCell:
     """Wall time from which the current game's pace is observed."""
     pace_moves: int = 0
     """Moves already made at ``pace_since``."""
+    unstored: int = 0
+    """Events the unit sent more than :data:`BEHIND_AFTER` ago that the hub has not
+    acknowledged (stored) yet: the table is behind at the hub."""
+    unstored_since: float | None = None
+    """Wall time the oldest of them was sent."""
 
     @property
     def seat_count(self) -> int:
@@ -234,6 +242,8 @@ def state_of(t: TableCell) -> TableState:
         return TableState.NO_DATA
     if t.paused is not None and t.phase in (Phase.RUNNING, Phase.TIME_UP):
         return paused_state(t.paused)
+    if t.unstored > 0:  # the clock state still shows: the countdown and the seat to move
+        return TableState.BEHIND
     if t.finished and t.phase in (Phase.GAME_OVER, Phase.READY):
         return TableState.ROUND_FINISHED
     if t.phase is Phase.TIME_UP:
@@ -263,6 +273,8 @@ def state_text(t: TableCell, now: float, *, short: bool = False) -> str:
         return short_word(state)
     if state is TableState.OFFLINE and t.offline_since is not None:
         return lasting_text(state, wait_text(now - t.offline_since))
+    if state is TableState.BEHIND and t.unstored_since is not None:
+        return lasting_text(state, wait_text(now - t.unstored_since))
     return word(state)
 
 

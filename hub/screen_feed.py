@@ -6,8 +6,10 @@ Two parts, like the rest of the kit:
   arrived, into the screen's model (:class:`hub.hall.HallView`). Snapshots and statuses
   go through :class:`hub.live.LiveView` (which also estimates a unit's clock skew);
   the tracker adds what only the screen needs: names from the assignments, the game
-  within the round, since when a table is paused, the pace of its game and whether
-  its result is in.
+  within the round, since when a table is paused, the pace of its game, whether
+  its result is in, and whether the hub has stored what the unit sent (the units'
+  events against the hub's acks: a table whose events wait longer than
+  :data:`hub.hall.BEHIND_AFTER` is behind).
 * :class:`ScreenFeed` — the shell. A paho client whose network thread only decodes
   and queues; the screen's loop drains the queue into the tracker (one owner of
   state). Bad payloads are logged and counted, never raised. At a venue it logs in
@@ -21,7 +23,9 @@ Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined
 (:class:`~tablekit.core.messages.RoundInfo`), ``{base}/hub/progress``
 (:class:`~tablekit.core.messages.RoundProgress`: the tables that have finished the round),
 ``{base}/hub/standings`` (:class:`~tablekit.core.messages.StandingsBoard`) and
-``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`).
+``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`). Not retained:
+``{base}/table/+/events`` and ``{base}/hub/table/+/ack``
+(:meth:`~tablekit.core.topics.Topics.delivery_filters`), to see which tables are behind.
 """
 
 from __future__ import annotations
@@ -30,19 +34,21 @@ import logging
 import queue
 import threading
 import time
-from collections import Counter
-from dataclasses import dataclass, replace
+from collections import Counter, deque
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.hall import HallView, LinkLost, ResultState, TableCell
+from hub.hall import BEHIND_AFTER, HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.codec import DecodeError
 from tablekit.core.messages import (
+    Ack,
     Assignment,
+    EventEnvelope,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -58,7 +64,7 @@ log = logging.getLogger("hub.screen_feed")
 _FOLDED: Final = frozenset(
     {
         Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS,
-        Kind.SEATING, Kind.PROGRESS,
+        Kind.SEATING, Kind.PROGRESS, Kind.EVENTS, Kind.ACK,
     }
 )
 """The topic kinds the screen folds into its view (it subscribes to nothing else)."""
@@ -87,6 +93,34 @@ class _Pace:
     moves: int
 
 
+@dataclass
+class _Delivery:
+    """One journal's events as the screen saw them sent, and the hub's acks of them."""
+
+    sent: int = 0
+    """The highest seq seen sent."""
+    acked: int = 0
+    waiting: deque[tuple[int, float]] = field(default_factory=deque)
+    """(seq, wall time first seen) of the events sent and not acked, oldest first."""
+
+    def send(self, seq: int, at: float) -> None:
+        if seq > self.sent:  # a resend of an earlier seq keeps its first time
+            self.sent = seq
+            if seq > self.acked:
+                self.waiting.append((seq, at))
+        while len(self.waiting) > _WAITING_KEPT:
+            self.waiting.popleft()
+
+    def ack(self, upto: int) -> None:
+        self.acked = upto  # below the earlier ack: a hub that lost events
+        while self.waiting and self.waiting[0][0] <= upto:
+            self.waiting.popleft()
+
+
+_WAITING_KEPT: Final = 2000
+"""Unacked events remembered per journal (the oldest one's time is what counts)."""
+
+
 class HallTracker:
     """Folds decoded messages into a :class:`HallView` (pure; ``at`` = hub wall time)."""
 
@@ -98,11 +132,14 @@ class HallTracker:
         self.results: dict[int, ResultAck] = {}
         self.pauses: dict[int, _Pause] = {}
         self.paces: dict[int, _Pace] = {}
+        self.deliveries: dict[int, dict[tuple[str, str], _Delivery]] = {}
+        """Per table, per (unit, journal epoch): its events against the hub's acks."""
         self.round: RoundInfo | None = None
         self.progress: RoundProgress | None = None
         self.standings: StandingsBoard | None = None
         self.seating: SeatingBoard | None = None
         self._view: HallView | None = None
+        self._built_at = 0.0
 
     def apply(
         self, message: object, at: float, table: int | None = None, retained: bool = False
@@ -121,6 +158,14 @@ class HallTracker:
                 self.assignments[message.table] = message
             case ResultAck() if table is not None:
                 self.results[table] = message
+            case EventEnvelope():
+                journals = self.deliveries.setdefault(message.table, {})
+                delivery = journals.setdefault((message.unit, message.epoch), _Delivery())
+                delivery.send(message.seq, at)
+            case Ack() if table is not None:
+                acked = self.deliveries.get(table, {}).get((message.unit, message.epoch))
+                if acked is not None:
+                    acked.ack(message.upto)
             case Cleared(kind=Kind.ASSIGN, table=int(number)):
                 self.assignments.pop(number, None)  # nobody plays there this round
             case Cleared(kind=Kind.RESULT, table=int(number)):
@@ -161,16 +206,42 @@ class HallTracker:
         elif pace is not None and pace.game != snap.game:
             del self.paces[number]
 
-    def view(self) -> HallView:
+    def view(self, now: float | None = None) -> HallView:
+        """The view; with ``now``, built again when a table has become behind since."""
+        if now is not None and self._view is not None:
+            due = [at + BEHIND_AFTER for at in self._oldest_waiting().values()]
+            if any(self._built_at < d <= now for d in due):
+                self._view = None
         if self._view is None:
-            self._view = self._build()
+            self._built_at = time.time() if now is None else now
+            self._view = self._build(self._built_at)
         return self._view
 
-    def _build(self) -> HallView:
+    def _oldest_waiting(self) -> dict[int, float]:
+        """Per table, the wall time of the oldest event sent and not acked."""
+        oldest: dict[int, float] = {}
+        for number, journals in self.deliveries.items():
+            times = [d.waiting[0][1] for d in journals.values() if d.waiting]
+            if times:
+                oldest[number] = min(times)
+        return oldest
+
+    def _unstored(self, number: int, now: float) -> tuple[int, float | None]:
+        """Events of table ``number`` sent more than BEHIND_AFTER before ``now`` and not
+        acked, and when the oldest was sent."""
+        late = [
+            at
+            for d in self.deliveries.get(number, {}).values()
+            for _, at in d.waiting
+            if now - at >= BEHIND_AFTER
+        ]
+        return len(late), min(late, default=None)
+
+    def _build(self, now: float) -> HallView:
         # With a tournament running the wall shows the tables seated this round; without
         # one (clocks only) every table heard from.
         numbers = set(self.assignments) or set(self.live.tables)
-        tables = tuple(self._table(n) for n in sorted(numbers))
+        tables = tuple(self._table(n, now) for n in sorted(numbers))
         return HallView(
             tables=tables,
             round=self.round,
@@ -180,7 +251,7 @@ class HallTracker:
             title=self.title,
         )
 
-    def _table(self, number: int) -> TableCell:
+    def _table(self, number: int, now: float) -> TableCell:
         live = self.live.table(number)
         snap = live.snapshot
         assignment = self.assignments.get(number)
@@ -234,6 +305,7 @@ class HallTracker:
             missing = _missing(snap.game, assignment.game, result, finished, last)
         pause = self.pauses.get(number)
         pace = self.paces.get(number)
+        unstored, unstored_since = self._unstored(number, now)
         return TableCell(
             number=number,
             seats=names,
@@ -258,6 +330,8 @@ class HallTracker:
             finished=finished,
             pace_since=pace.since if pace is not None and pace.game == snap.game else None,
             pace_moves=pace.moves if pace is not None else 0,
+            unstored=unstored,
+            unstored_since=unstored_since,
         )
 
 
@@ -331,16 +405,14 @@ class ScreenFeed:
         self.client.loop_stop()
 
     def hall(self, now: float) -> HallView:
-        """Apply everything that arrived, then the current view (``now`` is unused but
-        kept so a feed and a fixed hall are interchangeable)."""
-        del now
+        """Apply everything that arrived, then the current view as of ``now``."""
         while True:
             try:
                 message, at, table, retained = self.inbox.get_nowait()
             except queue.Empty:
                 break
             self.tracker.apply(message, at, table, retained)
-        view = self.tracker.view()
+        view = self.tracker.view(now)
         if self.connected.is_set():
             return view
         lost = LinkLost(
@@ -366,6 +438,8 @@ class ScreenFeed:
         self.refusal = None
         for topic in self.topics.screen_filters():
             client.subscribe(topic, qos=1)
+        for topic in self.topics.delivery_filters():
+            client.subscribe(topic, qos=0)
         self.ever_connected = True
         self.connected.set()
         log.info("screen feed: connected to %s:%s", self.host, self.port)

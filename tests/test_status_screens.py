@@ -188,6 +188,7 @@ HUB_CELLS: dict[TableState, TableCell] = {
         _CELL, **_GAME_OVER, game=3, result=ResultState.IN, finished=True
     ),
     TableState.OFFLINE: replace(_CELL, online=False, offline_since=NOW - 42.0),
+    TableState.BEHIND: replace(_CELL, unstored=3, unstored_since=NOW - 14.0),
     TableState.NO_DATA: replace(_CELL, known=False),
 }
 """A table of the hub's wall in each state it shows."""

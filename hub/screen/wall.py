@@ -85,7 +85,9 @@ def cell_content(
 ) -> CellContent:
     state = state_of(t)
     countdown, urgent, frozen = "", False, False
-    playing = state is TableState.RESULT_MISSING and t.phase is Phase.RUNNING
+    playing = (
+        state in (TableState.RESULT_MISSING, TableState.BEHIND) and t.phase is Phase.RUNNING
+    )
     if state in (TableState.PLAYING, TableState.LAST_LAP) or playing:
         left = remaining_at(t, now)
         countdown, urgent = countdown_text(left), left <= URGENT_SECONDS

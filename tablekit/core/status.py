@@ -65,6 +65,9 @@ class TableState(enum.StrEnum):
     """Every game of the round has its result in at the hub."""
     OFFLINE = "offline"
     """No connection between the unit and the hub."""
+    BEHIND = "behind"
+    """Connected, but events the unit sent a while ago are not yet stored at the hub (a
+    hub that is down or cannot keep up, a link that loses what it carries)."""
     NO_DATA = "no_data"
     """The hub has not heard the table's clock yet."""
     HALL_CHECK = "hall_check"
@@ -98,6 +101,7 @@ GREY: Final[Colour] = (100, 102, 108)
 PALE: Final[Colour] = (210, 214, 222)
 CORAL: Final[Colour] = (255, 82, 82)
 TEAL: Final[Colour] = (0, 118, 100)
+SKY: Final[Colour] = (110, 200, 250)
 SHADOW: Final[Colour] = (52, 54, 58)
 
 WORDS: Final[dict[TableState, str]] = {
@@ -118,6 +122,7 @@ WORDS: Final[dict[TableState, str]] = {
     TableState.RESULT_MISSING: N_("RESULT MISSING"),
     TableState.ROUND_FINISHED: N_("ROUND FINISHED"),
     TableState.OFFLINE: N_("OFFLINE"),
+    TableState.BEHIND: N_("BEHIND"),
     TableState.NO_DATA: N_("NO DATA"),
     TableState.HALL_CHECK: N_("HALL CHECK"),
     TableState.HALL_CHECK_FAULT: N_("HALL CHECK: FAULT"),
@@ -151,6 +156,7 @@ LOOKS: Final[dict[TableState, Look]] = {
     TableState.RESULT_MISSING: Look(CORAL, BLACK),
     TableState.ROUND_FINISHED: Look(TEAL, WHITE),
     TableState.OFFLINE: Look(GREY, WHITE),
+    TableState.BEHIND: Look(SKY, BLACK),
     TableState.NO_DATA: Look(SHADOW, MUTED),
     TableState.HALL_CHECK: Look(SLATE, WHITE),
     TableState.HALL_CHECK_FAULT: Look(ORANGE, BLACK),

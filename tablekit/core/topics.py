@@ -178,6 +178,12 @@ class Topics:
             *(self.screen(kind) for kind in SCREEN_KINDS),
         ]
 
+    def delivery_filters(self) -> list[str]:
+        """The tables' events and the hub's acks: what a screen compares to tell a table
+        whose events the hub has not stored (not retained: only what happens from now)."""
+        base = self.base
+        return [f"{base}/table/+/{Kind.EVENTS}", f"{base}/hub/table/+/{Kind.ACK}"]
+
     def parse(self, topic: str) -> TopicRef:
         """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
         base = self.base + "/"
