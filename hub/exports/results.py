@@ -85,30 +85,35 @@ def _result_rows(
     return rows
 
 
+def _seat_cells(comp: Competition, table: int, version: ResultVersion) -> list[tuple[str, ...]]:
+    """Each seat of one version of a game's result: seat, player, rack, its value, SP, BP
+    and place (the cells every grid of results shows)."""
+    racks = {r.seat: r for r in version.record.report.racks}
+    cells: list[tuple[str, ...]] = []
+    for score in version.score.scores:
+        rack = racks[score.seat]
+        cells.append(
+            (
+                f"{table}{score.seat}",
+                player_of(comp, version.players[score.seat]).name,
+                format_rack(rack),
+                str(score.rack_value),
+                signed(score.small),
+                str(score.big),
+                str(score.place),
+            )
+        )
+    return cells
+
+
 def results_grid(comp: Competition, stage: str) -> Grid:
     """Every game of ``stage`` as it counts (the latest version), one row per seat."""
-    rows = []
-    for (game_stage, table, game), versions in games_in_order(comp):
-        if game_stage != stage:
-            continue
-        version = versions[-1]
-        racks = {r.seat: r for r in version.record.report.racks}
-        for score in version.score.scores:
-            rack = racks[score.seat]
-            rows.append(
-                (
-                    str(table),
-                    str(game),
-                    f"{table}{score.seat}",
-                    player_of(comp, version.players[score.seat]).name,
-                    format_rack(rack),
-                    str(score.rack_value),
-                    signed(score.small),
-                    str(score.big),
-                    str(score.place),
-                    str(len(versions)),
-                )
-            )
+    rows = [
+        (str(table), str(game), *cells, str(len(versions)))
+        for (game_stage, table, game), versions in games_in_order(comp)
+        if game_stage == stage
+        for cells in _seat_cells(comp, table, versions[-1])
+    ]
     return Grid(
         f"Games of {stage} (round {comp.round_number(stage)})",
         ("Table", "Game", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place", "Ver"),
@@ -125,24 +130,11 @@ def version_grid(
     first: int = 1,
 ) -> Grid:
     """The seats of one game's result versions (the latest last), numbered from ``first``."""
-    rows = []
-    for number, version in enumerate(versions, start=first):
-        racks = {r.seat: r for r in version.record.report.racks}
-        for score in version.score.scores:
-            rack = racks[score.seat]
-            player = player_of(comp, version.players[score.seat])
-            rows.append(
-                (
-                    str(number),
-                    f"{table}{score.seat}",
-                    player.name,
-                    format_rack(rack),
-                    str(score.rack_value),
-                    signed(score.small),
-                    str(score.big),
-                    str(score.place),
-                )
-            )
+    rows = [
+        (str(number), *cells)
+        for number, version in enumerate(versions, start=first)
+        for cells in _seat_cells(comp, table, version)
+    ]
     game = versions[-1].game if versions else 0
     return Grid(
         f"Table {table}, game {game}, {stage}",
