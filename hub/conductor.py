@@ -27,6 +27,7 @@ from hub.competition import (
     RoundTimeOver,
     record_kind,
 )
+from hub.exports.lists import find_table_lines
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
 from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
@@ -46,7 +47,6 @@ from tablekit.core.messages import (
     idle_assignment,
 )
 from tablekit.core.result import ResultSubmitted
-from tablekit.core.seats import seats_for
 from tablekit.core.topics import Topics, decode_retained
 
 log = logging.getLogger("hub.conductor")
@@ -258,15 +258,14 @@ class Conductor:
             v=PROTOCOL_VERSION,
             stage=_label(stage_name),
             round=competition.round_number(stage_name),
-            rows=tuple(
+            rows=tuple(  # in the printed "find your table" order: screens keep it
                 SeatingLine(
-                    name=_name(players[pid].name),
-                    table=table.number,
-                    seat=str(seat),
-                    surname=_surname(players[pid]),
+                    name=_name(line.player.name),
+                    table=line.table.number,
+                    seat=str(line.seat),
+                    surname=_surname(line.player),
                 )
-                for table in state.seating(stage_name)
-                for seat, pid in zip(seats_for(len(table.players)), table.players, strict=True)
+                for line in find_table_lines(competition, stage_name)
             ),
         )
         yield Outgoing(self.topics.seating, encode(seating))

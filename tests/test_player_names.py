@@ -13,10 +13,9 @@ from test_cli_support import Cli
 
 from hub.competition import Competition, decode_record
 from hub.conductor import Conductor
-from hub.exports.lists import players_grid
+from hub.exports.lists import find_table_lines, players_grid
 from hub.exports.printouts import find_table_html
 from hub.exports.standings import standings_csv, standings_grid
-from hub.hall import seating_sorted
 from hub.organizer import Organizer
 from hub.players_csv import parse_players_csv
 from hub.season import SeasonEvent, match_key, season_lines
@@ -209,7 +208,7 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     ]
 
     board = seating_board(c.db)
-    assert [r.name for r in seating_sorted(board)] == ORDERED  # the hub screen's list
+    assert [r.name for r in board.rows] == ORDERED  # the hub screen shows them as sent
     assert {r.surname for r in board.rows} == {"", "de Lange"}  # sent when not the last word
 
     assert [r[1] for r in players_grid(comp).rows] == ORDERED
@@ -227,4 +226,61 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     assert [line.name for line in lines_] == ORDERED
     assert sorted(comp.event.players.values(), key=player_order) == [
         next(p for p in comp.event.players.values() if p.name == n) for n in ORDERED
+    ]
+
+
+LONG = "Aleksandra Magdalena Brzęczyszczykiewicz-Kowal"  # cut to 40 characters on screens
+
+
+def test_equal_and_long_names_keep_one_order_on_paper_on_screens_and_in_the_season(
+    tmp_path: Path,
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for name, club in [
+        ("Łucja Żak", "SP 1"),
+        (LONG, "SP 1"),
+        ("Anna Nowak", "SP 2"),  # P003
+        ("Jan Brzęczyszczykiewicz", "SP 1"),
+        ("Anna Nowak", "SP 1"),  # P005: the same name, another school
+        ("Ewa Nowak-Kowalska", "SP 3"),
+        ("ewa Zyta", "SP 3"),
+        ("Ádám Ádler", "SP 2"),
+    ]:
+        c.ok("players", "add", name, "--club", club, "--check-in")
+    c.ok("players", "add", "Jan de Lange", "--surname", "de Lange", "--check-in")
+    c.ok("round", "draw", "--seed", "4")
+    comp = c.competition()
+    stage = comp.event.stages_played[-1]
+
+    printed = find_table_lines(comp, stage)
+    assert [(line.player.name, line.player_id) for line in printed] == [
+        ("Ádám Ádler", "P008"),
+        ("Jan Brzęczyszczykiewicz", "P004"),
+        (LONG, "P002"),
+        ("Jan de Lange", "P009"),
+        ("Anna Nowak", "P003"),
+        ("Anna Nowak", "P005"),
+        ("Ewa Nowak-Kowalska", "P006"),
+        ("ewa Zyta", "P007"),
+        ("Łucja Żak", "P001"),
+    ]
+    page = find_table_html(comp)
+    codes = re.findall(r'<td class="code">([^<]*)<', page)
+    assert codes == [line.code for line in printed]  # the printed page, seat by seat
+
+    board = seating_board(c.db)  # the hub screen's "find your table", as sent
+    assert [f"{r.table}{r.seat}" for r in board.rows] == codes
+    assert board.rows[2].name == LONG[:39] + "…"
+
+    standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
+    listed = [r[1] for r in standings_grid(comp).rows]  # everyone shares place 1
+    assert listed == [line.player.name for line in printed]
+    assert [r.name for r in standings.rows] == [n if len(n) <= 40 else n[:39] + "…" for n in listed]
+
+    by_key = {match_key(p.name): p for p in comp.event.players.values() if p.id != "P005"}
+    level = SeasonEvent("e.sqlite3", "Liga", dict.fromkeys(by_key, 10), by_key)
+    season, _ = season_lines([level])
+    assert [line.name for line in season] == [
+        line.player.name for line in printed if line.player_id != "P005"
     ]

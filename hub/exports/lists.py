@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hub.competition import Competition, OrganizerFact
-from hub.exports.grid import Grid, csv_text, iso_time, latest_stage, player_of, seat_code, when
+from hub.exports.grid import Grid, csv_text, iso_time, latest_stage, player_of, when
 from hub.exports.notes import SANCTION_WORDS, fact_of, tie_fact
 from hub.tournament import (
     ConsolationDecided,
@@ -17,6 +17,7 @@ from hub.tournament import (
     SeatedTable,
     player_order,
 )
+from tablekit.core.seats import Seat, seats_for
 
 
 @dataclass(frozen=True)
@@ -25,18 +26,22 @@ class SeatLine:
 
     stage: str
     table: SeatedTable
-    code: str
-    """The seat code (``3B``)."""
+    seat: Seat
     player_id: str
     player: Player
+
+    @property
+    def code(self) -> str:
+        """The seat code (``3B``)."""
+        return f"{self.table.number}{self.seat}"
 
 
 def seat_lines(comp: Competition, stage: str) -> list[SeatLine]:
     """Every seat of ``stage`` in table order, then seat order."""
     return [
-        SeatLine(stage, seated, seat_code(seated.number, index), pid, player_of(comp, pid))
+        SeatLine(stage, seated, seat, pid, player_of(comp, pid))
         for seated in comp.event.seating(stage)
-        for index, pid in enumerate(seated.players)
+        for seat, pid in zip(seats_for(len(seated.players)), seated.players, strict=True)
     ]
 
 
