@@ -42,11 +42,9 @@ from tablekit.core.clock import PauseReason, Phase, time_left
 from tablekit.core.messages import (
     RoundInfo,
     SeatingBoard,
-    SeatingLine,
     StandingLine,
     StandingsBoard,
 )
-from tablekit.core.names import name_order
 from tablekit.core.seats import Seat
 from tablekit.core.status import (
     JUDGE_STATES,
@@ -411,11 +409,6 @@ def place_labels(rows: Sequence[StandingLine]) -> list[str]:
 
 def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
-
-
-def seating_sorted(board: SeatingBoard) -> list[SeatingLine]:
-    """Find your table: by surname, then given name, in Polish order (as every list)."""
-    return sorted(board.rows, key=lambda r: (name_order(r.name, r.surname), r.table, r.seat))
 
 
 # --- pages --------------------------------------------------------------------------------

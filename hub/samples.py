@@ -133,9 +133,14 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         stage="Eliminations",
         round=3,
         rows=tuple(
-            SeatingLine(name=n, table=1 + j // 4, seat=SEATS[j % 4])
-            for j, n in enumerate(rng.sample(names, len(names)))
-            if 1 + j // 4 <= 999
+            sorted(  # as the hub sends them: in the order of every list of people
+                (
+                    SeatingLine(name=n, table=1 + j // 4, seat=SEATS[j % 4])
+                    for j, n in enumerate(rng.sample(names, len(names)))
+                    if 1 + j // 4 <= 999
+                ),
+                key=lambda line: name_order(line.name),
+            )
         ),
     )
     return HallView(

@@ -25,7 +25,6 @@ from hub.hall import (
     remaining_at,
     round_left,
     round_over,
-    seating_sorted,
     slow_tables,
     state_of,
     state_text,
@@ -241,37 +240,6 @@ def test_shared_places_are_marked_on_every_sharing_row():
         for p, n in ((1, "a"), (2, "b"), (2, "c"), (4, "d"), (5, "e"), (5, "f"), (5, "g"))
     ]
     assert place_labels(rows) == ["1", "2=", "2=", "4", "5=", "5=", "5="]
-
-
-def test_find_your_table_sorts_by_surname_in_polish_order():
-    board = SeatingBoard(
-        v=1,
-        stage="x",
-        round=2,
-        rows=tuple(
-            SeatingLine(name=n, table=i + 1, seat="A", surname=s)
-            for i, (n, s) in enumerate(
-                [
-                    ("Zenon Łoś", ""),
-                    ("anna łukasiewicz", ""),
-                    ("Piotr Lech", ""),
-                    ("Ádám Ádler", ""),
-                    ("ewa Zyta", ""),
-                    ("Jan de Lange", "de Lange"),
-                    ("Marek", ""),
-                ]
-            )
-        ),
-    )
-    assert [r.name for r in seating_sorted(board)] == [
-        "Ádám Ádler",
-        "Jan de Lange",
-        "Piotr Lech",
-        "Zenon Łoś",
-        "anna łukasiewicz",
-        "Marek",
-        "ewa Zyta",
-    ]
 
 
 def test_page_ranges_are_balanced():

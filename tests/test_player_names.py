@@ -284,3 +284,21 @@ def test_equal_and_long_names_keep_one_order_on_paper_on_screens_and_in_the_seas
     assert [line.name for line in season] == [
         line.player.name for line in printed if line.player_id != "P005"
     ]
+
+
+def test_the_hub_sends_find_your_table_by_surname_in_polish_order(tmp_path: Path) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for name in ("Zenon Łoś", "anna łukasiewicz", "Piotr Lech", "Ádám Ádler", "ewa Zyta", "Marek"):
+        c.ok("players", "add", name, "--check-in")
+    c.ok("players", "add", "Jan de Lange", "--surname", "de Lange", "--check-in")
+    c.ok("round", "draw", "--seed", "2")
+    assert [r.name for r in seating_board(c.db).rows] == [
+        "Ádám Ádler",
+        "Jan de Lange",
+        "Piotr Lech",
+        "Zenon Łoś",
+        "anna łukasiewicz",
+        "Marek",
+        "ewa Zyta",
+    ]

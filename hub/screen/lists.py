@@ -7,7 +7,7 @@ from typing import Final
 
 import pygame
 
-from hub.hall import HallView, Page, page_ranges, place_labels, seating_sorted, signed
+from hub.hall import HallView, Page, page_ranges, place_labels, signed
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
@@ -101,7 +101,7 @@ def seating_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     board = hall.seating
     if board is None or not board.rows or page.count == 0:
         return ("message", "The next round's seating is not drawn yet")
-    rows_all = seating_sorted(board)
+    rows_all = board.rows  # in the hub's order, the printed list's
     ranges = list_pages(canvas, len(rows_all), SEATING_CHARS)
     part = ranges[min(page.index, len(ranges) - 1)]
     grid = list_grid(canvas, len(part), SEATING_CHARS)

@@ -379,7 +379,7 @@ class SeatingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     seat: Annotated[str, msgspec.Meta(pattern=r"^[ABCD]$")]
     surname: Annotated[str, msgspec.Meta(max_length=40, pattern=PRINTABLE)] = ""
     """The part of ``name`` that is the surname, sent only when it is not the last word
-    (omitted: the last word); screens sort the rows by surname, then given name."""
+    (omitted: the last word)."""
 
 
 class SeatingBoard(_HubMessage, frozen=True):
