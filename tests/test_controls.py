@@ -20,7 +20,10 @@ from tablekit.core.clock import (
     Phase,
     StarterSource,
 )
+from tablekit.core.rulesets import get_ruleset
+from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import Seat
+from tablekit.result_entry import ResultEntry, Step
 
 
 def controls() -> TableControls:
@@ -299,3 +302,23 @@ def test_without_a_choice_the_rotation_starts_and_says_so() -> None:
     [started] = tap(hub, Button.PASS, 1.0)
     assert isinstance(started, GameStarted)
     assert (started.starter, started.starter_from) == (Seat.C, StarterSource.HUB)
+
+
+def test_the_result_being_typed_is_the_controls_own() -> None:
+    """One owner: the keypad types into ``entry``, the judge's menu acts on that same
+    entry, and its view is what the display and the journal read."""
+    c = controls()
+    hold_judge(c, 5.0)
+    c.choose(JudgeAction.END_GAME, 7.5)
+    assert c.clock.state.phase is Phase.GAME_OVER and c.entry_view is None
+    c.entry = ResultEntry(1, c.clock.state.seats, get_ruleset("000"), GameEnding.WENT_OUT)
+    for key in ["1", "2", "enter", "0", "enter"]:
+        assert c.key(key, 8.0) == []  # typed, not a table action
+    view = c.entry_view
+    assert view is not None and [r.tiles for r in view.racks[:2]] == [12, 0]
+    assert view.step is Step.TILES and view.seat is Seat.C
+    hold_judge(c, 10.0)
+    assert c.menu is not None and JudgeAction.COULD_HAVE_OPENED in c.menu.actions
+    c.choose(JudgeAction.COULD_HAVE_OPENED, 12.5)
+    view = c.entry_view
+    assert view is not None and view.racks[2].opening is Opening.COULD_HAVE_OPENED

@@ -189,6 +189,13 @@ def verdict(game: int, *, accepted: bool, reason: str = "", round_: int = 0) -> 
     )
 
 
+def judge_menu(unit: TableUnit, at: float, action: JudgeAction) -> None:
+    """The judge holds the key from ``at`` (the menu opens) and chooses ``action``."""
+    unit.handle(ButtonEdge(Button.JUDGE, True, at))
+    unit.handle(ButtonEdge(Button.JUDGE, False, at + 2.0))
+    unit.handle(MenuChoice(action, at + 2.5))
+
+
 def type_keys(unit: TableUnit, keys: str) -> None:
     for word in keys.split():
         for key in [word] if word in ("enter", "backspace") else list(word):
@@ -199,9 +206,7 @@ def finished_game(seats: int = 3) -> tuple[TableUnit, Journal, Link]:
     unit, journal, link, _ = make_unit(seats)
     press(unit, 100.0)
     press(unit, 105.0)
-    unit.handle(ButtonEdge(Button.JUDGE, True, 106.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 108.0))  # held: the judge menu
-    unit.handle(MenuChoice(JudgeAction.END_GAME, 108.5))
+    judge_menu(unit, 106.0, JudgeAction.END_GAME)
     return unit, journal, link
 
 
@@ -238,9 +243,7 @@ def test_rejected_result_is_corrected_and_sent_again() -> None:
 def test_judge_accepts_the_result_for_the_table() -> None:
     unit, journal, _ = finished_game()
     type_keys(unit, "12 enter 0 enter 33 enter")
-    unit.handle(ButtonEdge(Button.JUDGE, True, 120.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
-    unit.handle(MenuChoice(JudgeAction.ACCEPT_RESULT, 122.5))
+    judge_menu(unit, 120.0, JudgeAction.ACCEPT_RESULT)
     [submitted] = [e for e in journal.events if isinstance(e, ResultSubmitted)]
     assert submitted.judge_override
 
@@ -257,9 +260,7 @@ def test_without_a_hub_the_journal_is_the_record() -> None:
     journal = Journal(log)
     unit = TableUnit(MoveClock(ClockRules(seats=3)), recorder=journal)
     press(unit, 1.0)
-    unit.handle(ButtonEdge(Button.JUDGE, True, 2.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 4.0))
-    unit.handle(MenuChoice(JudgeAction.END_GAME, 4.5))
+    judge_menu(unit, 2.0, JudgeAction.END_GAME)
     type_keys(unit, "0 enter 5 enter 7 enter enter enter enter")
     assert unit.view.entry is not None and unit.view.entry.step is Step.ACCEPTED
 
@@ -297,9 +298,7 @@ def test_restart_at_the_end_of_a_round_takes_the_next_rounds_seating() -> None:
     unit, journal, _, _ = make_unit()
     unit.handle(assignment(1, 2))
     press(unit, 100.0)
-    unit.handle(ButtonEdge(Button.JUDGE, True, 103.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 105.0))
-    unit.handle(MenuChoice(JudgeAction.END_GAME, 105.5))  # journals GameOver and the state
+    judge_menu(unit, 103.0, JudgeAction.END_GAME)  # journals GameOver and the state
     rebooted, _, _, _ = make_unit()
     rebooted.restore(journal.state, 5.0)
     assert rebooted.clock.state.game == 2 and rebooted.seating is not None
@@ -324,9 +323,7 @@ def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:
     unit, _, _, _ = make_unit()
     unit.handle(assignment(2, 2))
     press(unit, 100.0)
-    unit.handle(ButtonEdge(Button.JUDGE, True, 106.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 108.0))
-    unit.handle(MenuChoice(JudgeAction.END_GAME, 108.5))
+    judge_menu(unit, 106.0, JudgeAction.END_GAME)
     type_keys(unit, "12 enter")
     unit.handle(ResultAck(v=1, unit="table-01", game=2, accepted=True, round=1))
     assert unit.view.entry is not None and unit.view.entry.racks[0].tiles == 12
@@ -336,9 +333,7 @@ def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:
 
 def test_undo_after_game_over_closes_the_result_entry() -> None:
     unit, journal, _ = finished_game()
-    unit.handle(ButtonEdge(Button.JUDGE, True, 120.0))
-    unit.handle(ButtonEdge(Button.JUDGE, False, 122.0))
-    unit.handle(MenuChoice(JudgeAction.UNDO_PASS, 122.5))
+    judge_menu(unit, 120.0, JudgeAction.UNDO_PASS)
     assert unit.clock.state.phase is Phase.RUNNING and unit.view.entry is None
     type_keys(unit, "12 enter 0 enter 33 enter enter enter enter")
     assert not [e for e in journal.events if isinstance(e, ResultSubmitted)]
