@@ -44,6 +44,7 @@ from hub.tournament import (
 from hub.tournament import Phase as EventPhase
 from tablekit.core.errors import KitError
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment
+from tablekit.core.names import sent_name
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.core.seats import Seat, seats_for
@@ -411,7 +412,7 @@ class Competition:
         out = []
         for progress in self.tables():
             seats = tuple(
-                SeatAssignment(seat=seat, name=_short(players[pid].name), player=pid)
+                SeatAssignment(seat=seat, name=sent_name(players[pid].name), player=pid)
                 for seat, pid in zip(
                     seats_for(len(progress.players)), progress.players, strict=True
                 )
@@ -580,11 +581,6 @@ class Competition:
 def _sanctioned(record: OrganizerFact) -> str:
     fact = record.fact
     return fact.player_id if isinstance(fact, PlayerSanctioned) else ""
-
-
-def _short(name: str) -> str:
-    """Names on a table display: at most 40 characters (the protocol's limit)."""
-    return name if len(name) <= 40 else name[:39] + "…"
 
 
 def new_event(

@@ -46,6 +46,7 @@ from tablekit.core.messages import (
     StandingsBoard,
     idle_assignment,
 )
+from tablekit.core.names import SENT_NAME, sent_name
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.topics import Topics, decode_retained
 
@@ -53,7 +54,6 @@ log = logging.getLogger("hub.conductor")
 
 CLEARED = b""
 """An empty retained payload deletes the topic's retained message."""
-NAME_LIMIT = 40
 """Characters of a player's name in screen messages (the protocol's limit)."""
 
 
@@ -240,7 +240,7 @@ class Conductor:
         ranked = ties_by_name(board_rows, players)
         rows = tuple(
             StandingLine(
-                place=r.place, name=_name(players[r.player_id].name), big=r.big,
+                place=r.place, name=sent_name(players[r.player_id].name), big=r.big,
                 small=r.small, games=r.games,
             )
             for r in ranked
@@ -260,7 +260,7 @@ class Conductor:
             round=competition.round_number(stage_name),
             rows=tuple(  # in the printed "find your table" order: screens keep it
                 SeatingLine(
-                    name=_name(line.player.name),
+                    name=sent_name(line.player.name),
                     table=line.table.number,
                     seat=str(line.seat),
                     surname=_surname(line.player),
@@ -300,15 +300,11 @@ def _newer(
     return than is None or record.at >= than.at
 
 
-def _name(name: str) -> str:
-    return name if len(name) <= NAME_LIMIT else name[: NAME_LIMIT - 1] + "…"
-
-
 def _surname(player: Player) -> str:
     """The surname for the screens when it is not the last word of the name, else ""."""
     surname = player.family_name
-    return "" if " " not in surname else _name(surname)
+    return "" if " " not in surname else sent_name(surname)
 
 
 def _label(text: str) -> str:
-    return text[:NAME_LIMIT]
+    return text[:SENT_NAME]

@@ -5,10 +5,12 @@ from __future__ import annotations
 import pytest
 
 from tablekit.core.names import (
+    SENT_NAME,
     check_surname,
     collation_key,
     full_name,
     name_order,
+    sent_name,
     split_name,
 )
 
@@ -85,3 +87,11 @@ def test_people_sort_by_surname_then_given_name() -> None:
         "Ewa Wiśniewska",
         "Łukasz Żółć",
     ]
+
+
+def test_a_long_name_is_cut_for_the_units_and_screens() -> None:
+    assert sent_name("Anna Nowak") == "Anna Nowak"
+    assert sent_name("x" * SENT_NAME) == "x" * SENT_NAME
+    long = "Aleksandra Magdalena Brzęczyszczykiewicz-Kowal"
+    assert sent_name(long) == long[: SENT_NAME - 1] + "…"
+    assert len(sent_name(long)) == SENT_NAME

@@ -1,4 +1,5 @@
-"""People's names: given name and surname, and the one order every list uses (pure).
+"""People's names: given name and surname, the one order every list uses, and a name as
+the units and screens are sent it (pure).
 
 A player's ``name`` is written as people write it, given name(s) first ("Anna Maria
 Nowak-Kowalska"); the surname is its last part. When a players file has separate given
@@ -101,6 +102,16 @@ def check_surname(name: str, surname: str) -> None:
         raise ValueError(f"surname {surname!r} has surrounding or repeated spaces")
     if name != surname and not name.endswith(" " + surname):
         raise ValueError(f"surname {surname!r} is not the end of the name {name!r}")
+
+
+SENT_NAME: Final = 40
+"""Characters of a name the units and screens are sent (the protocol's name fields)."""
+
+
+def sent_name(name: str) -> str:
+    """``name`` as the units and screens are sent it: a name longer than
+    :data:`SENT_NAME` characters is cut, its end marked "…"."""
+    return name if len(name) <= SENT_NAME else name[: SENT_NAME - 1] + "…"
 
 
 def full_name(given: str, surname: str) -> str:
