@@ -28,7 +28,7 @@ from tablekit.core.messages import envelope, unit_id_of
 from tablekit.core.seats import SEATS
 from tablekit.core.topics import Topics
 from tablekit.journal import new_epoch
-from tablekit.link import no_delay
+from tablekit.shared.broker import no_delay
 
 TOPICS = Topics("bench", "ingest")
 
@@ -113,7 +113,7 @@ def bare(broker: MosquittoBroker, work: list[list[tuple[str, bytes]]]) -> float:
 
 def hub_ingest(broker: MosquittoBroker, tmp: Path, work: list[list[tuple[str, bytes]]]) -> float:
     total = sum(len(w) for w in work)
-    hub = HubService(broker.host, broker.port, tmp / "hub.db", TOPICS)
+    hub = HubService(broker.client_settings(), tmp / "hub.db", TOPICS)
     hub.start()
     hub.wait_online(10)
     clients = connect_publishers(broker, len(work))

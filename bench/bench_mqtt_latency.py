@@ -65,7 +65,7 @@ def bare_paho(broker: MosquittoBroker, n: int, pace: float) -> list[float]:
 
 def press_to_commit(broker: MosquittoBroker, tmp: Path, n: int, pace: float) -> list[float]:
     topics = Topics("bench", "latency")
-    hub = HubService(broker.host, broker.port, tmp / "hub.db", topics)
+    hub = HubService(broker.client_settings(), tmp / "hub.db", topics)
     committed: dict[int, float] = {}
     ingest = hub.store.ingest
 

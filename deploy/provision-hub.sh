@@ -6,8 +6,9 @@
 #
 # BUNDLE is what `python -m hub.credentials --tables N --venue V --event E --out BUNDLE`
 # wrote (on this Pi or the organizer's machine). The steps: apt packages, the tablekit
-# user, the venv with this checkout, Mosquitto's config/password file/ACL, /etc/tablekit,
-# the systemd units, console autologin off. Run it again after `git pull` or after
+# user, the venv with this checkout, Mosquitto's config/password file/ACL, the hub's
+# config file /etc/rummikub/hub.toml, the secrets in /etc/tablekit, the systemd units,
+# console autologin off. Run it again after `git pull` or after
 # generating accounts for more tables. docs/deployment.md has more.
 #
 # Options:
@@ -38,23 +39,24 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$BUNDLE" ] || die "give --bundle DIR (python -m hub.credentials --out DIR makes one)"
 for f in mosquitto/rummikub.conf mosquitto/rummikub.passwd mosquitto/rummikub.acl \
-    hub/hub.env hub/hub-password hub/admin-password; do
+    hub/hub.toml hub/hub-password hub/admin-password; do
     [ -f "$BUNDLE/$f" ] || die "--bundle $BUNDLE: missing $f (is it a credentials bundle?)"
 done
 if [ "$SCREEN" -eq 1 ]; then
     # The screen logs in with its own account; a bundle without one is from before that
     # (regenerating with the same --out keeps every secret) or was made with --screens 0.
     if [ ! -f "$BUNDLE/hub/screen-password" ] ||
-        ! grep -q '^RUMMIKUB_SCREEN_USER=' "$BUNDLE/hub/hub.env"; then
+        ! grep -q '^\[screen\]$' "$BUNDLE/hub/hub.toml"; then
         die "--bundle $BUNDLE: no screen account (hub/screen-password); rerun python -m hub.credentials with the same --out (secrets are kept) and --screens 1 or more, or give --no-screen"
     fi
 fi
 need_root
-# shellcheck disable=SC1091  # the bundle's env file: RUMMIKUB_VENUE, RUMMIKUB_EVENT, ...
-. "$BUNDLE/hub/hub.env"
+# The topic levels, for the messages below (the file itself is read by the programs).
+VENUE=$(sed -n 's/^venue = "\(.*\)"$/\1/p' "$BUNDLE/hub/hub.toml")
+EVENT=$(sed -n 's/^event = "\(.*\)"$/\1/p' "$BUNDLE/hub/hub.toml")
 TABLES=$(grep -c '^user table-' "$BUNDLE/mosquitto/rummikub.acl" || true)
 
-say "== hub for ${RUMMIKUB_VENUE:-?}/${RUMMIKUB_EVENT:-?}, $TABLES tables${ROOT:+, into $ROOT}$([ "$DRY_RUN" -eq 1 ] && printf ' (dry run)')"
+say "== hub for ${VENUE:-?}/${EVENT:-?}, $TABLES tables${ROOT:+, into $ROOT}$([ "$DRY_RUN" -eq 1 ] && printf ' (dry run)')"
 
 if [ "$APT" -eq 1 ]; then
     apt_packages "${HUB_APT[@]}"  # lib.sh says why each
@@ -70,9 +72,10 @@ install_file "$BUNDLE/mosquitto/rummikub.acl" /etc/mosquitto/rummikub.acl mosqui
 install_file "$SRC/deploy/systemd/mosquitto-rummikub.conf" \
     /etc/systemd/system/mosquitto.service.d/rummikub.conf root:root 0644
 
-# The hub's own files: the env for both units, the secrets for the service user only.
+# The hub's config file for its programs, the secrets for the service user only.
+install_dir /etc/rummikub root:"$SERVICE_USER" 0750
+install_file "$BUNDLE/hub/hub.toml" /etc/rummikub/hub.toml root:"$SERVICE_USER" 0640
 install_dir /etc/tablekit root:"$SERVICE_USER" 0750
-install_file "$BUNDLE/hub/hub.env" /etc/tablekit/hub.env root:"$SERVICE_USER" 0640
 install_file "$BUNDLE/hub/hub-password" /etc/tablekit/hub-password "$SERVICE_USER:$SERVICE_USER" 0600
 install_file "$BUNDLE/hub/admin-password" /etc/tablekit/admin-password "$SERVICE_USER:$SERVICE_USER" 0600
 if [ "$SCREEN" -eq 1 ]; then
@@ -104,10 +107,8 @@ Done. Next:
   * logs:            journalctl -u rummikub-hub -f; tail -f /var/log/mosquitto/mosquitto.log
   * each table:      copy BUNDLE/units/table-NN to its Pi, then there:
                      sudo deploy/provision-unit.sh --bundle table-NN --hostname table-NN
-  * seat a table:    sudo -u $SERVICE_USER $VENV/bin/rummikub-hub assign --table 1 \\
-                       --names A=Ann,B=Bob,C=Cy,D=Di --venue ${RUMMIKUB_VENUE:-VENUE} --event ${RUMMIKUB_EVENT:-EVENT} \\
-                       --username hub-admin --password-file /etc/tablekit/admin-password \\
-                       --db /var/lib/rummikub-hub/hub.sqlite3
+  * the organizer:   sudo -u $SERVICE_USER $VENV/bin/rummikub round status
+                     (the event file and the live views from /etc/rummikub/hub.toml)
   * dashboards:      read-only passwords in /etc/tablekit/readers/
   * keep BUNDLE/accounts.tsv safe (every secret); rerun hub.credentials with the same
     --out to add tables without changing the secrets already handed out.

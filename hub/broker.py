@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tablekit.core.errors import KitError
+from tablekit.shared.broker import BrokerSettings
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,22 @@ def mosquitto_binary() -> str | None:
     return None
 
 
-class MosquittoBroker:
+class _Reachable:
+    """What a client of the kit needs to reach a broker started here."""
+
+    host: str
+    port: int
+
+    mqtt_version: int
+
+    def client_settings(self, **fields: Any) -> BrokerSettings:
+        """The kit's broker settings for this broker, in the newest MQTT version it
+        speaks (``fields``: a login, TLS, …)."""
+        fields.setdefault("mqtt_version", 5 if self.mqtt_version == MQTT_V5 else 3)
+        return BrokerSettings(host=self.host, port=self.port, **fields)
+
+
+class MosquittoBroker(_Reachable):
     """A private Mosquitto: ``listener PORT 127.0.0.1``, persistence on, log to a file."""
 
     mqtt_version = MQTT_V5
@@ -206,7 +222,7 @@ class MosquittoBroker:
         self.process = None
 
 
-class EmbeddedBroker:
+class EmbeddedBroker(_Reachable):
     """amqtt in a background thread with its own event loop (MQTT 3.1.1 only)."""
 
     mqtt_version = MQTT_V311

@@ -202,6 +202,7 @@ class Demo:
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = isinstance(self.broker, MosquittoBroker)
         _ = self.words.gettext
+        self.client_settings = self.broker.client_settings()
         print(
             _("demo: broker {broker} on {address}; files in {folder}").format(
                 # Translators: the MQTT broker the demo runs itself when Mosquitto is missing
@@ -213,10 +214,7 @@ class Demo:
         )
         print(follow_text(self.host, self.port, self.topics, self.workdir, self.words), flush=True)
         tables = len(self.organizer.competition.tables())
-        self.hub = HubService(
-            self.host, self.port, db, self.topics, mqtt_version=5 if mosquitto else 4,
-            tables=tables,
-        )
+        self.hub = HubService(self.client_settings, db, self.topics, tables=tables)
         self.hub.start()
         for number in range(1, tables + 1):
             self._start_table(number)
@@ -278,7 +276,10 @@ class Demo:
         args = self.args
         config = UnitConfig(
             unit=UnitSettings(table=number),
-            link=LinkSettings(host=self.host, port=self.port, venue=VENUE, event=EVENT),
+            link=LinkSettings(
+                host=self.host, port=self.port, venue=VENUE, event=EVENT,
+                mqtt_version=self.client_settings.mqtt_version,
+            ),
         )
         unit = build(config, self.workdir / f"table-{number:02d}.sqlite3")
         style = BotStyle(pace=args.pace, start_games=False, judge_chance=0.02)
@@ -462,7 +463,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     from hub.hall import countdown_text, link_lost_text, remaining_at, shown_at, state_text
     from hub.screen_feed import ScreenFeed
 
-    feed = ScreenFeed(demo.host, demo.port, demo.topics, title="Rummikub demo cup")
+    feed = ScreenFeed(demo.client_settings, demo.topics, title="Rummikub demo cup")
     feed.start()
     pygame.display.init()
     pygame.font.init()

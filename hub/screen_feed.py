@@ -39,7 +39,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.hall import BEHIND_AFTER, HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
@@ -58,6 +57,7 @@ from tablekit.core.messages import (
     UnitStatus,
 )
 from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
+from tablekit.shared.broker import BrokerSettings, connect, make_client
 
 log = logging.getLogger("hub.screen_feed")
 
@@ -357,20 +357,16 @@ class ScreenFeed:
 
     def __init__(
         self,
-        host: str,
-        port: int,
+        broker: BrokerSettings,
         topics: Topics,
         *,
         title: str = "",
         hide_standings: bool = False,
-        client_id: str | None = None,
-        username: str | None = None,
-        password: str | None = None,
     ) -> None:
-        """``client_id`` None: :func:`screen_client_id` of ``username``."""
-        self.host, self.port, self.topics = host, port, topics
-        self.username = username
-        self.client_id = screen_client_id(username) if client_id is None else client_id
+        """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the client
+        id is :func:`screen_client_id` of its username unless it names one."""
+        self.broker, self.topics = broker, topics
+        self.username = broker.username
         self.refusal: str | None = None
         """The broker's reason for refusing the latest login (None: not refused)."""
         self.tracker = HallTracker(title, hide_standings)
@@ -382,21 +378,17 @@ class ScreenFeed:
         self.lost_since = time.time()
         """Wall time the connection was lost (at first: since the feed was made)."""
         self._stopping = False
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv311
-        )
-        if username is not None:
-            self.client.username_pw_set(username, password)
+        self.client_id = broker.client_id or screen_client_id(broker.username)
+        self.client = make_client(broker, self.client_id)
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
-        self.client.reconnect_delay_set(1, 10)
 
     def start(self) -> None:
         """Connect in the background (retrying forever; the screen shows what it has
         and, while there is no connection, says so)."""
         self.lost_since = time.time()
-        self.client.connect_async(self.host, self.port, keepalive=30)
+        connect(self.client, self.broker)
         self.client.loop_start()
 
     def stop(self) -> None:
@@ -416,7 +408,10 @@ class ScreenFeed:
         if self.connected.is_set():
             return view
         lost = LinkLost(
-            f"{self.host}:{self.port}", self.lost_since, self.ever_connected, self.refusal
+            f"{self.broker.host}:{self.broker.port}",
+            self.lost_since,
+            self.ever_connected,
+            self.refusal,
         )
         return replace(view, link_lost=lost)
 
@@ -430,9 +425,9 @@ class ScreenFeed:
             self._count("refused")
             who = f"as {self.username!r}" if self.username is not None else "anonymously"
             log.warning(
-                "screen feed: %s:%s refused the login %s: %s (check --username and "
+                "screen feed: %s refused the login %s: %s (check --username and "
                 "--password-file); retrying",
-                self.host, self.port, who, rc,
+                self.broker.where, who, rc,
             )  # fmt: skip
             return
         self.refusal = None
@@ -442,7 +437,7 @@ class ScreenFeed:
             client.subscribe(topic, qos=0)
         self.ever_connected = True
         self.connected.set()
-        log.info("screen feed: connected to %s:%s", self.host, self.port)
+        log.info("screen feed: connected to %s", self.broker.where)
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None

@@ -8,33 +8,21 @@ traffic); valid events go to one writer thread, which commits them in batches
 persistent session) and publishes one :class:`~tablekit.core.messages.Ack` per unit
 with its highest contiguous seq, asking for a resend when it sees a gap.
 
-Command line (``rummikub-hub``)::
-
-    rummikub-hub serve --broker 127.0.0.1:1883 --db hub.db --venue hall --event open \
-        [--backup /media/usb/hub-backup.sqlite3]
-    rummikub-hub assign --table 3 --names A=Ann,B=Bob,C=Cy,D=Di --game 1 [--starter B]
-    rummikub-hub broadcast last-lap [--round 2]
+The command that runs it, ``rummikub-hub serve``, is :mod:`hub.serve`.
 """
 
 from __future__ import annotations
 
-import argparse
 import logging
-import os
 import queue
-import signal
-import sys
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
-from paho.mqtt.packettypes import PacketTypes
-from paho.mqtt.properties import Properties
 
 from hub.backup import DEFAULT_INTERVAL, StoreBackup
 from hub.conductor import Conductor
@@ -42,30 +30,28 @@ from hub.live import LiveView
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.store_rows import IngestResult, Refused
-from hub.store_schema import StoreError
-from tablekit.core.codec import DecodeError, check_identity, checked, decode, encode, peek_envelope
+from tablekit.core.codec import DecodeError, check_identity, decode, encode, peek_envelope
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
-    AssignedRules,
-    Assignment,
-    Broadcast,
-    BroadcastKind,
     EventEnvelope,
     HubStatus,
     Refusal,
     RefusalCode,
-    SeatAssignment,
     StatusReason,
     TableSnapshot,
     UnitStatus,
     unit_id_of,
 )
-from tablekit.core.seats import Seat
 from tablekit.core.topics import MESSAGE_OF_KIND, Kind, TopicRef, Topics
-from tablekit.link import no_delay, read_secret
-from tablekit.shared.sdnotify import Notifier
+from tablekit.shared.broker import (
+    BrokerSettings,
+    Will,
+    connect,
+    make_client,
+    no_delay,
+)
 
 log = logging.getLogger("hub.service")
 
@@ -96,31 +82,35 @@ BAD_LOG_BURST = 20
 class HubService:
     def __init__(
         self,
-        host: str,
-        port: int,
+        broker: BrokerSettings,
         db: str | Path,
         topics: Topics,
         *,
-        mqtt_version: int = 5,
-        client_id: str | None = None,
-        username: str | None = None,
-        password: str | None = None,
-        keepalive: int = 15,
         session_expiry: int = SESSION_EXPIRY,
         tables: int | None = None,
         backup: Path | None = None,
         backup_interval: float = DEFAULT_INTERVAL,
     ) -> None:
-        """``tables``: the event's tables are 1…tables (the broker accounts provisioned);
+        """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the
+        client id is ``hub-{venue}-{event}`` unless it names one. BrokerSettingsError
+        when its password or TLS files cannot be used.
+
+        ``tables``: the event's tables are 1…tables (the broker accounts provisioned);
         messages of other tables are refused and only logged. None: tables 1-999.
 
         ``backup``: keep a copy of the store there (:class:`hub.backup.StoreBackup`),
         at most every ``backup_interval`` seconds and once more on stop."""
-        self.host = host
+        self.broker = broker
         self.tables = tables
-        self.port = port
         self.topics = topics
-        self.keepalive = keepalive
+        self._closed = False
+        self.client = make_client(
+            broker,
+            f"hub-{topics.venue}-{topics.event}",
+            persistent=True,
+            manual_ack=True,
+            will=Will(topics.hub_status, encode(self._hub_status(False, StatusReason.LOST))),
+        )
         self.store = EventStore(db)
         self.backup = (
             None if backup is None
@@ -143,32 +133,7 @@ class HubService:
         self._stopping = threading.Event()
         self._resent: dict[str, tuple[int, float]] = {}
         self._bad_window = (0.0, 0)
-        self._v5 = mqtt_version == 5
         self._session_expiry = session_expiry
-        client_id = client_id or f"hub-{topics.venue}-{topics.event}"
-        if self._v5:
-            self.client = mqtt.Client(
-                CallbackAPIVersion.VERSION2,
-                client_id=client_id,
-                protocol=mqtt.MQTTv5,
-                manual_ack=True,
-            )
-        else:
-            self.client = mqtt.Client(
-                CallbackAPIVersion.VERSION2,
-                client_id=client_id,
-                protocol=mqtt.MQTTv311,
-                clean_session=False,
-                manual_ack=True,
-            )
-        self.client.suppress_exceptions = True
-        self.client.reconnect_delay_set(1, 8)
-        self.client.max_queued_messages_set(0)
-        if username is not None:
-            self.client.username_pw_set(username, password)
-        self.client.will_set(
-            topics.hub_status, encode(self._hub_status(False, StatusReason.LOST)), 1, retain=True
-        )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -177,14 +142,7 @@ class HubService:
     # -- lifecycle ----------------------------------------------------------------------------
 
     def start(self) -> None:
-        if self._v5:
-            props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
-            props.SessionExpiryInterval = self._session_expiry
-            self.client.connect_async(
-                self.host, self.port, self.keepalive, clean_start=False, properties=props
-            )
-        else:
-            self.client.connect_async(self.host, self.port, self.keepalive)
+        connect(self.client, self.broker, session_expiry=self._session_expiry)
         self._writer.start()
         self.client.loop_start()
         if self.backup is not None:
@@ -230,32 +188,6 @@ class HubService:
         with self._live_lock:
             return self._live
 
-    # -- organizer commands ---------------------------------------------------------------------
-
-    def assign(self, assignment: Assignment) -> None:
-        """Record the assignment and publish it, retained, to its table."""
-        self.store.append_fact("assign", assignment, table=assignment.table, game=assignment.game)
-        self.client.publish(
-            self.topics.assign(assignment.table), encode(assignment), 1, retain=True
-        )
-
-    def broadcast(self, kind: BroadcastKind, round_no: int = 0, text: str = "") -> Broadcast:
-        """Record a broadcast (its id is the fact's seq) and publish it, retained."""
-        sent: list[Broadcast] = []
-
-        def build(seq: int) -> Broadcast:
-            sent.append(
-                Broadcast(
-                    v=PROTOCOL_VERSION, id=seq, kind=kind, round=round_no, text=text, ts=time.time()
-                )
-            )
-            return sent[-1]
-
-        self.store.append_fact("broadcast", build)
-        message = sent[-1]
-        self.client.publish(self.topics.broadcast, encode(message), 1, retain=True)
-        return message
-
     # -- paho callbacks (network thread) ------------------------------------------------------
 
     def _on_connect(
@@ -277,9 +209,8 @@ class HubService:
             self._republish.set()  # the writer re-sends every retained message
             self._inbox.put(_TICK)
             log.info(
-                "hub: online at %s:%d (session present: %s)",
-                self.host,
-                self.port,
+                "hub: online at %s (session present: %s)",
+                self.broker.where,
                 getattr(flags, "session_present", "?"),
             )
         except Exception:
@@ -519,340 +450,3 @@ def _text(reason: str) -> str:
     """A reason as a protocol Text: at most 200 printable characters."""
     clean = "".join(ch if ch.isprintable() else "?" for ch in reason)
     return clean if len(clean) <= 200 else clean[:199] + "…"
-
-
-# --- one-shot publishing (the CLI and the organizer tools) ----------------------------------
-
-
-def make_assignment(
-    table: int,
-    names: Mapping[Seat, str],
-    game: int,
-    *,
-    starter: Seat | None = None,
-    move_seconds: float = 40.0,
-    ruleset: str = "",
-    round_no: int = 0,
-) -> Assignment:
-    """A validated assignment (ValueError naming the problem)."""
-    seats = tuple(SeatAssignment(seat, names[seat]) for seat in sorted(names, key=str))
-    return checked(Assignment(
-        v=PROTOCOL_VERSION,
-        table=table,
-        game=game,
-        seats=seats,
-        starter=starter,
-        rules=AssignedRules(move_seconds=move_seconds, ruleset=ruleset),
-        round=round_no,
-        issued=time.time(),
-    ))
-
-
-def publish_once(
-    host: str,
-    port: int,
-    messages: Sequence[tuple[str, bytes]],
-    *,
-    mqtt_version: int = 5,
-    username: str | None = None,
-    password: str | None = None,
-    timeout: float = 10.0,
-) -> None:
-    """Connect, publish each ``(topic, payload)`` retained at QoS 1, wait, disconnect."""
-    protocol = mqtt.MQTTv5 if mqtt_version == 5 else mqtt.MQTTv311
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=protocol)
-    if username is not None:
-        client.username_pw_set(username, password)
-    client.connect(host, port, 30)
-    client.loop_start()
-    try:
-        infos = [client.publish(topic, payload, 1, retain=True) for topic, payload in messages]
-        for info in infos:
-            info.wait_for_publish(timeout)
-            if not info.is_published():
-                raise TimeoutError(f"the broker at {host}:{port} did not confirm in {timeout} s")
-    finally:
-        client.disconnect()
-        client.loop_stop()
-
-
-# --- command line ------------------------------------------------------------------------------
-
-
-def parse_broker(text: str) -> tuple[str, int]:
-    host, sep, port_text = text.rpartition(":")
-    if not sep:
-        host, port_text = text, "1883"
-    if not host:
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
-    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {port_text!r} in {text!r}")
-    return host, int(port_text)
-
-
-def parse_names(text: str) -> dict[Seat, str]:
-    names: dict[Seat, str] = {}
-    for part in text.split(","):
-        letter, sep, name = part.partition("=")
-        letter, name = letter.strip().upper(), name.strip()
-        if not sep or not name:
-            raise argparse.ArgumentTypeError(f"expected SEAT=NAME, got {part!r} in {text!r}")
-        if letter not in "ABCD" or len(letter) != 1:
-            raise argparse.ArgumentTypeError(f"seat must be A, B, C or D, got {letter!r}")
-        if Seat(letter) in names:
-            raise argparse.ArgumentTypeError(f"seat {letter} is named twice")
-        names[Seat(letter)] = name
-    return names
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
-    return int(text)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument(
-        "--broker",
-        type=parse_broker,
-        default=("127.0.0.1", 1883),
-        metavar="HOST:PORT",
-        help="MQTT broker (default 127.0.0.1:1883)",
-    )
-    common.add_argument("--venue", default="hall", help="topic level: the venue (default hall)")
-    common.add_argument("--event", default="demo", help="topic level: the event (default demo)")
-    common.add_argument(
-        "--mqtt",
-        type=int,
-        choices=(3, 5),
-        default=5,
-        help="MQTT version: 5 (Mosquitto) or 3 for 3.1.1 (amqtt)",
-    )
-    common.add_argument("--username")
-    common.add_argument("--password-file", type=Path)
-    common.add_argument("-v", "--verbose", action="store_true")
-
-    parser = argparse.ArgumentParser(prog="rummikub-hub", description="The tournament hub.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", parents=[common], help="run the hub service")
-    serve.add_argument("--db", type=Path, required=True, help="event store (SQLite file)")
-    serve.add_argument(
-        "--tables",
-        type=_positive,
-        help="the event's tables are 1..N (the provisioned units); messages of other "
-        "tables are refused and logged (default: any table 1-999)",
-    )
-    serve.add_argument(
-        "--backup",
-        type=Path,
-        default=Path(os.environ["RUMMIKUB_BACKUP"]) if os.environ.get("RUMMIKUB_BACKUP") else None,
-        metavar="PATH",
-        help="keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
-        "share), made after changes and on stop; its directory must exist "
-        "(default $RUMMIKUB_BACKUP; none when unset or empty)",
-    )
-    serve.add_argument(
-        "--backup-every",
-        type=float,
-        default=DEFAULT_INTERVAL,
-        metavar="SECONDS",
-        help=f"at most one copy every SECONDS (default {DEFAULT_INTERVAL:g})",
-    )
-    serve.add_argument(
-        "--embedded-broker",
-        action="store_true",
-        help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
-    )
-    serve.add_argument(
-        "--show-live",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="print the live view of all tables every SECONDS",
-    )
-
-    assign = sub.add_parser("assign", parents=[common], help="seat players at a table")
-    assign.add_argument("--table", type=_positive, required=True)
-    assign.add_argument("--names", type=parse_names, required=True, metavar="A=Ann,B=Bob,…")
-    assign.add_argument("--game", type=_positive, default=1)
-    assign.add_argument("--starter", choices=list("ABCD"))
-    assign.add_argument("--move-seconds", type=float, default=40.0)
-    assign.add_argument("--round", type=int, default=0)
-    assign.add_argument("--db", type=Path, help="also record it in this event store")
-
-    bcast = sub.add_parser("broadcast", parents=[common], help="tell every table")
-    bcast.add_argument("kind", choices=["last-lap", "start-round", "message"])
-    bcast.add_argument("--round", type=int, default=0)
-    bcast.add_argument("--text", default="")
-    bcast.add_argument("--db", type=Path, help="also record it in this event store")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args_list = list(sys.argv[1:] if argv is None else argv)
-    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
-        args_list.insert(0, "serve")
-    parser = build_parser()
-    args = parser.parse_args(args_list)
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    try:
-        topics = Topics(args.venue, args.event)
-    except ValueError as err:
-        parser.error(str(err))
-    password = None
-    if args.password_file is not None:
-        try:
-            password = read_secret(args.password_file, "--password-file")
-        except ValueError as err:
-            parser.error(str(err))
-    host, port = args.broker
-    if args.command == "serve" and args.backup is not None:
-        if args.backup.absolute() == args.db.absolute():
-            parser.error(f"--backup {args.backup} is the store itself: give a path on another disk")
-        if args.backup_every <= 0:
-            parser.error(f"--backup-every must be more than 0 seconds, got {args.backup_every:g}")
-    try:
-        if args.command == "serve":
-            return _serve(args, topics, host, port, password)
-        if args.command == "assign":
-            return _assign(args, topics, host, port, password, error=parser.error)
-        return _broadcast(args, topics, host, port, password)
-    except (StoreError, OSError, TimeoutError) as err:
-        print(f"rummikub-hub: {err}", file=sys.stderr)
-        return 1
-
-
-def _serve(
-    args: argparse.Namespace, topics: Topics, host: str, port: int, password: str | None
-) -> int:
-    from hub.broker import EmbeddedBroker
-
-    embedded = None
-    mqtt_version = args.mqtt
-    if args.embedded_broker:
-        embedded = EmbeddedBroker(port, host=host)
-        embedded.start()
-        mqtt_version = 3
-        log.info("hub: embedded amqtt broker on %s:%d (MQTT 3.1.1)", host, port)
-    service = HubService(
-        host,
-        port,
-        args.db,
-        topics,
-        mqtt_version=mqtt_version,
-        username=args.username,
-        password=password,
-        tables=args.tables,
-        backup=args.backup,
-        backup_interval=args.backup_every,
-    )
-    stop = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    signal.signal(signal.SIGINT, lambda *_: stop.set())
-    service.start()
-    notifier = Notifier()
-    notifier.ready(f"hub for {topics.base}")
-    last_stats = last_live = time.monotonic()
-    try:
-        while not stop.wait(1.0):
-            now = time.monotonic()
-            if now - service.heartbeat < WRITER_STALL:
-                notifier.alive()  # a stalled writer stops the pings: systemd restarts the hub
-            if args.show_live and now - last_live >= args.show_live:
-                last_live = now
-                print(service.live.render_text(time.time()), flush=True)
-            if now - last_stats >= 60:
-                last_stats = time.monotonic()
-                log.info("hub: %s", service.counters())
-    finally:
-        service.stop()
-        if embedded is not None:
-            embedded.stop()
-    return 0
-
-
-def _assign(
-    args: argparse.Namespace,
-    topics: Topics,
-    host: str,
-    port: int,
-    password: str | None,
-    *,
-    error: Callable[[str], Any],
-) -> int:
-    try:
-        assignment = make_assignment(
-            args.table,
-            args.names,
-            args.game,
-            starter=Seat(args.starter) if args.starter else None,
-            move_seconds=args.move_seconds,
-            round_no=args.round,
-        )
-    except ValueError as err:
-        error(f"assign: {err}")
-        return 2
-    if args.db is not None:
-        store = EventStore(args.db)
-        store.append_fact("assign", assignment, table=assignment.table, game=assignment.game)
-        store.close()
-    publish_once(
-        host,
-        port,
-        [(topics.assign(args.table), encode(assignment))],
-        mqtt_version=args.mqtt,
-        username=args.username,
-        password=password,
-    )
-    print(f"table {args.table}: game {args.game} assigned")
-    return 0
-
-
-def _broadcast(
-    args: argparse.Namespace, topics: Topics, host: str, port: int, password: str | None
-) -> int:
-    kind = BroadcastKind(args.kind.replace("-", "_"))
-
-    def build(ident: int) -> Broadcast:
-        return checked(
-            Broadcast(
-                v=PROTOCOL_VERSION,
-                id=ident,
-                kind=kind,
-                round=args.round,
-                text=args.text,
-                ts=time.time(),
-            )
-        )
-
-    try:
-        build(1)
-    except DecodeError as err:
-        print(f"rummikub-hub: broadcast: {err.reason}", file=sys.stderr)
-        return 2
-
-    if args.db is not None:
-        store = EventStore(args.db)
-        ident = store.append_fact("broadcast", build)
-        store.close()
-    else:
-        ident = int(time.time() * 1000)
-    message = build(ident)
-    publish_once(
-        host,
-        port,
-        [(topics.broadcast, encode(message))],
-        mqtt_version=args.mqtt,
-        username=args.username,
-        password=password,
-    )
-    print(f"broadcast {kind} (id {ident}) sent")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

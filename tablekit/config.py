@@ -23,6 +23,7 @@ from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
 from tablekit.core.messages import unit_id_of
+from tablekit.shared.broker import BrokerSettings
 
 
 class ConfigError(KitError, ValueError):
@@ -283,28 +284,25 @@ class DisplaySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(1 <= self.fps <= 60, f"fps: must be 1 to 60, got {self.fps}")
 
 
-class LinkSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The MQTT link to the hub; the section's absence means no link."""
+class LinkSettings(BrokerSettings, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The MQTT link to the hub; the section's absence means no link.
+
+    The broker's fields and their defaults are :class:`~tablekit.shared.broker.BrokerSettings`'
+    (every program's); ``host`` is required here, ``venue`` and ``event`` are the topic levels.
+    """
 
     host: str
-    port: int = 1883
-    username: str | None = None
-    password_file: str | None = None
     venue: str = "hall"
     event: str = "demo"
-    keepalive: int = 15
-    tls: bool = False
 
     def __post_init__(self) -> None:
-        _check(bool(self.host.strip()), "host: must name the broker, got an empty string")
-        _check(1 <= self.port <= 65535, f"port: must be 1 to 65535, got {self.port}")
+        super().__post_init__()
         for name in ("venue", "event"):
             value = getattr(self, name)
             _check(
                 bool(_NAME.fullmatch(value)),
                 f"{name}: 1 to 32 of A-Z a-z 0-9 _ - (it is a topic level), got {value!r}",
             )
-        _check(5 <= self.keepalive <= 3600, f"keepalive: must be 5 to 3600 s, got {self.keepalive}")
 
 
 class RingBoardSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

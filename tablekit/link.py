@@ -25,17 +25,14 @@ republishes from ``upto + 1`` out of the kept entries, as for a gap.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections.abc import Callable
 from functools import wraps
-from pathlib import Path
 from typing import Any, ParamSpec
 
 import msgspec
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockState
@@ -55,6 +52,7 @@ from tablekit.core.messages import (
 )
 from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
+from tablekit.shared.broker import RECONNECT_DELAY, connect, make_client, no_delay
 from tablekit.unit import LinkStatus, Unassigned
 from tablekit.view import TableView
 
@@ -97,34 +95,6 @@ def envelope_payload(unit_id: str, table: int, entry: JournalEntry, epoch: str =
     )
 
 
-def no_delay(client: mqtt.Client) -> None:
-    """Turn Nagle's algorithm off: paho leaves it on, and a small PUBLISH waiting for
-    the TCP ACK of our previous PUBACK costs up to the peer's delayed-ACK time (~40 ms)."""
-    sock = client.socket()
-    if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-
-def read_secret(path: str | Path, where: str) -> str:
-    """The secret in file ``path``; ValueError with a one-line reason naming ``where``
-    (the option or config field) when it is missing, unreadable, not text or empty."""
-    try:
-        secret = Path(path).read_text(encoding="utf-8").strip()
-    except OSError as err:
-        raise ValueError(f"{where} {path}: cannot read it: {err.strerror or err}") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{where} {path}: not UTF-8 text") from None
-    if not secret:
-        raise ValueError(f"{where} {path}: the file is empty")
-    return secret
-
-
-def read_password(settings: LinkSettings) -> str | None:
-    if settings.password_file is None:
-        return None
-    return read_secret(settings.password_file, "link.password_file")
-
-
 class TableLink:
     def __init__(
         self,
@@ -134,15 +104,17 @@ class TableLink:
         unit_id: str,
         put: Callable[[object], None],
         *,
-        mqtt_version: int = 4,
         window: int = WINDOW,
         retransmit_after: float = 5.0,
-        reconnect_delay: tuple[int, int] = (1, 8),
+        reconnect_delay: tuple[int, int] = RECONNECT_DELAY,
         keepalive: int | None = None,
     ) -> None:
-        """``mqtt_version``: 4 = MQTT 3.1.1 (works with every broker), 5 = MQTT 5.
+        """The broker, login, TLS and MQTT version come from ``settings``
+        (:func:`tablekit.shared.broker.make_client`); BrokerSettingsError when its
+        password or TLS files cannot be used.
 
-        ``keepalive`` overrides ``settings.keepalive`` (tests use a short one).
+        ``keepalive`` overrides ``settings.keepalive`` and ``reconnect_delay`` the
+        kit's reconnect delays (tests use short ones).
         """
         self.settings = settings
         self.journal = journal
@@ -173,23 +145,14 @@ class TableLink:
         """State snapshots published and not yet acknowledged, by MQTT message id."""
         self.published = 0
         self.retransmits = 0
-        protocol = mqtt.MQTTv5 if mqtt_version == 5 else mqtt.MQTTv311
-        self._v5 = protocol == mqtt.MQTTv5
-        kwargs: dict[str, Any] = {} if self._v5 else {"clean_session": True}
-        self.client = mqtt.Client(
-            CallbackAPIVersion.VERSION2,
+        self._v5 = settings.mqtt_version == 5
+        self.client = make_client(
+            settings,
             # unique on a broker shared by several venues and events
-            client_id=f"unit-{settings.venue}-{settings.event}-{unit_id}",
-            protocol=protocol,
-            **kwargs,
+            f"unit-{settings.venue}-{settings.event}-{unit_id}",
+            section="link",
+            reconnect_delay=reconnect_delay,
         )
-        self.client.suppress_exceptions = True
-        self.client.reconnect_delay_set(*reconnect_delay)
-        self.client.max_queued_messages_set(0)
-        if settings.username is not None:
-            self.client.username_pw_set(settings.username, read_password(settings))
-        if settings.tls:
-            self.client.tls_set()
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -200,7 +163,7 @@ class TableLink:
 
     def start(self) -> None:
         self._set_will()
-        self.client.connect_async(self.settings.host, self.settings.port, self.keepalive)
+        connect(self.client, self.settings, keepalive=self.keepalive)
         self.client.loop_start()
         self._sender.start()
 
@@ -281,7 +244,7 @@ class TableLink:
             snapshot = self._snapshot
         if snapshot is not None:
             self._publish_state(snapshot)
-        log.info("link: online (%s:%s)", self.settings.host, self.settings.port)
+        log.info("link: online (%s)", self.settings.where)
         self.put(LinkStatus(online=True, at=time.monotonic()))
         self._wake.set()
 

@@ -71,7 +71,7 @@ class Procs:
         args = [
             sys.executable,
             "-m",
-            "hub.service",
+            "hub.serve",
             "serve",
             "--broker",
             f"{self.broker.host}:{self.broker.port}",

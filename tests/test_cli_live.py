@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from retained import publish_retained
 from test_cli_support import Cli, school_round_playing
 
 from hub.broker import MosquittoBroker, free_port
@@ -15,7 +16,6 @@ from hub.cli.common import render
 from hub.cli.live import fold_retained
 from hub.cli.status import LIVE_HINT, live_summary, status_grid
 from hub.live import LiveView
-from hub.service import publish_once
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.codec import encode
 from tablekit.core.messages import PROTOCOL_VERSION, StatusReason, TableSnapshot, UnitStatus
@@ -30,6 +30,7 @@ ENV = (
     "RUMMIKUB_EVENT",
     "RUMMIKUB_USERNAME",
     "RUMMIKUB_PASSWORD_FILE",
+    "RUMMIKUB_CONFIG",
 )
 
 
@@ -119,7 +120,7 @@ def test_round_status_shows_live_clocks_from_the_broker(
         # Another event's table on the same broker is not read.
         (Topics("hall", "other").state(1), snapshot(1, NOW, paused=PauseReason.JUDGE)),
     ]
-    publish_once(broker.host, broker.port, [(t, encode(m)) for t, m in messages], mqtt_version=3)
+    publish_retained(broker.client_settings(), [(t, encode(m)) for t, m in messages])
 
     playing.clock.now = NOW - 1  # status reads the clock once: NOW
     started = time.monotonic()
@@ -237,17 +238,13 @@ def test_broker_account_from_the_password_file(
         ["mosquitto_passwd", "-c", "-b", str(passwd), "dashboard-1", "s3cret"], check=True
     )
     broker = mosquitto(extra=["allow_anonymous false", f"password_file {passwd}"])
-    publish_once(
-        broker.host,
-        broker.port,
-        [(TOPICS.state(2), encode(snapshot(2, NOW - 5, paused=PauseReason.PLAYER_CALL)))],
-        mqtt_version=3,
-        username="dashboard-1",
-        password="s3cret",
-    )
     right, wrong = tmp_path / "right.password", tmp_path / "wrong.password"
     right.write_text("s3cret\n", encoding="utf-8")
     wrong.write_text("guess\n", encoding="utf-8")
+    publish_retained(
+        broker.client_settings(username="dashboard-1", password_file=str(right)),
+        [(TOPICS.state(2), encode(snapshot(2, NOW - 5, paused=PauseReason.PLAYER_CALL)))],
+    )
     where = ("--broker", f"{broker.host}:{broker.port}", "--event", "cup26")
 
     playing.clock.now = NOW - 1

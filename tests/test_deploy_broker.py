@@ -12,6 +12,7 @@ arriving first (the broker keeps each publisher's order).
 
 from __future__ import annotations
 
+import argparse
 import getpass
 import io
 import logging
@@ -33,18 +34,19 @@ from paho.mqtt.reasoncodes import ReasonCode
 
 from hub import cli
 from hub.broker import free_port, mosquitto_binary, wait_for_port
+from hub.config import HubSettings, Program, add_config_options, resolve
 from hub.credentials import (
     ADMIN_USER,
     HUB_USER,
     MAX_PACKET_SIZE,
-    BrokerSettings,
+    MosquittoSettings,
     broker_config,
     make_accounts,
     make_bundle,
     write_bundle,
 )
 from hub.screen_feed import ScreenFeed
-from hub.service import HubService, parse_broker
+from hub.service import HubService
 from tablekit.config import parse_config
 from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.codec import encode
@@ -63,6 +65,7 @@ from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
+from tablekit.shared.broker import BrokerSettings
 
 pytestmark = pytest.mark.mqtt
 
@@ -92,7 +95,7 @@ def venue(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Venue]:
     while len(set(ports)) < 3:
         ports = [free_port() for _ in range(3)]
     bundle = tmp / "bundle"
-    settings = BrokerSettings(
+    settings = MosquittoSettings(
         port=ports[0],
         bind="127.0.0.1",
         local_port=ports[1],
@@ -450,11 +453,23 @@ def bundle_unit(venue: Venue, tmp_path: Path, table: int) -> tuple[Journal, Tabl
     return journal, link
 
 
+def bundle_settings(venue: Venue, program: Program) -> HubSettings:
+    """A hub program's settings as provisioned: the bundle's hub.toml, read the way the
+    program reads /etc/rummikub/hub.toml (the secrets' paths moved into the bundle)."""
+    text = (venue.bundle / "hub" / "hub.toml").read_text()
+    for name in ("hub-password", "screen-password", "admin-password"):
+        text = text.replace(f"/etc/tablekit/{name}", str(venue.bundle / "hub" / name))
+    path = venue.bundle / "hub" / f"{program}-test.toml"
+    path.write_text(text)
+    parser = argparse.ArgumentParser()
+    add_config_options(parser, account="")
+    return resolve(program, parser.parse_args(["--config", str(path)]), {})
+
+
 def bundle_hub(venue: Venue, db: Path) -> HubService:
-    hub_secret = (venue.bundle / "hub" / "hub-password").read_text().strip()
-    return HubService(
-        "127.0.0.1", venue.port, db, TOPICS, username=HUB_USER, password=hub_secret, tables=3,
-    )  # fmt: skip
+    settings = bundle_settings(venue, "hub")
+    assert settings.broker.username == HUB_USER and settings.topics == TOPICS
+    return HubService(settings.broker, db, settings.topics, tables=settings.config.hub.tables)
 
 
 def play(journal: Journal, clock: MoveClock, presses: int, start: float) -> list[bytes]:
@@ -562,22 +577,17 @@ def test_a_table_cannot_write_another_tables_history(
 # --- the hub screen, logged in as provisioned ---------------------------------------------------
 
 
-def screen_login(venue: Venue) -> tuple[str, int, str, str]:
-    """Host, port, username and password as rummikub-screen.service gets them."""
-    env = dict(
-        line.split("=", 1)
-        for line in (venue.bundle / "hub" / "hub.env").read_text().splitlines()
-        if line and not line.startswith("#")
-    )
-    host, port = parse_broker(env["RUMMIKUB_SCREEN_BROKER"])
-    secret = (venue.bundle / "hub" / "screen-password").read_text().strip()
-    return host, port, env["RUMMIKUB_SCREEN_USER"], secret
+def screen_login(venue: Venue) -> tuple[str, int, str, Path]:
+    """Host, port, username and password file as rummikub-screen.service gets them."""
+    broker = bundle_settings(venue, "screen").broker
+    assert broker.username is not None and broker.password_file is not None
+    return broker.host, broker.port, broker.username, Path(broker.password_file)
 
 
 def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
     venue: Venue, peers: Callable[..., Peer], wait_until: Callable[..., Any]
 ) -> None:
-    host, port, username, secret = screen_login(venue)
+    host, port, username, secret_file = screen_login(venue)
     assert (port, username) == (venue.port, "screen")  # the main listener, its own account
     now = time.time()
     unit = connected(peers, "table-02")
@@ -595,7 +605,10 @@ def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
     info = RoundInfo(v=1, stage="Eliminations", round=1, games=2)
     assert ok(hub.publish(TOPICS.round, encode(info), retain=True))
 
-    feed = ScreenFeed(host, port, TOPICS, username=username, password=secret)
+    login = BrokerSettings(
+        host=host, port=port, username=username, password_file=str(secret_file)
+    )
+    feed = ScreenFeed(login, TOPICS)
     assert feed.client_id == "rummikub-screen-screen"
     feed.start()
     try:
@@ -618,14 +631,19 @@ def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
 
 def test_the_hub_screen_with_a_wrong_password_says_why_and_keeps_running(
     venue: Venue, peers: Callable[..., Peer], wait_until: Callable[..., Any],
-    caplog: pytest.LogCaptureFixture,
+    caplog: pytest.LogCaptureFixture, tmp_path: Path,
 ) -> None:  # fmt: skip
     host, port, username, _ = screen_login(venue)
     hub = connected(peers, HUB_USER)
     assert ok(hub.publish(TOPICS.round, encode(RoundInfo(v=1, stage="x", round=1)), retain=True))
     stolen = venue.secrets["dashboard-1"]  # a valid secret, but not this account's
     caplog.set_level(logging.WARNING, logger="hub.screen_feed")
-    feed = ScreenFeed(host, port, TOPICS, username=username, password=stolen)
+    stolen_file = tmp_path / "stolen-password"
+    stolen_file.write_text(stolen, encoding="utf-8")
+    login = BrokerSettings(
+        host=host, port=port, username=username, password_file=str(stolen_file)
+    )
+    feed = ScreenFeed(login, TOPICS)
     feed.start()
     try:
         wait_until(lambda: feed.counters["refused"] >= 2, what="a refusal and a retry")

@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from hub import credentials
+from hub.config import parse_hub_config
 from hub.credentials import (
-    BrokerSettings,
     CredentialsError,
+    MosquittoSettings,
     Role,
     acl_text,
     broker_config,
@@ -101,7 +102,7 @@ def test_the_acl_grants_a_table_exactly_its_own_topics() -> None:
 
 def test_the_shipped_broker_config_is_the_generators_default() -> None:
     shipped = (DEPLOY / "mosquitto" / "rummikub.conf").read_text()
-    assert shipped == broker_config(BrokerSettings())
+    assert shipped == broker_config(MosquittoSettings())
     for line in (
         "listener 1883",
         "allow_anonymous false",
@@ -120,7 +121,7 @@ def test_the_shipped_broker_config_is_the_generators_default() -> None:
     assert re.findall(r"^listener .*$", shipped, re.M) == ["listener 1883"]
     assert "allow_anonymous true" not in shipped
     with pytest.raises(CredentialsError, match="distinct ports"):
-        BrokerSettings(port=1883, local_port=1883)
+        MosquittoSettings(port=1883, local_port=1883)
 
 
 def test_the_anonymous_loopback_listener_is_an_explicit_opt_in(
@@ -140,8 +141,8 @@ def test_the_anonymous_loopback_listener_is_an_explicit_opt_in(
     acl = (opted_out / "mosquitto/rummikub.acl").read_text()
     assert acl[: acl.index("user ")].count("topic read rummikub/v1/hall/cup2026/#") == 1
     # Either way the screen logs in with its account on the main listener.
-    env = (opted_out / "hub/hub.env").read_text()
-    assert "RUMMIKUB_SCREEN_BROKER=127.0.0.1:1883\nRUMMIKUB_SCREEN_USER=screen\n" in env
+    hub = parse_hub_config((opted_out / "hub/hub.toml").read_text())
+    assert (hub.broker.host, hub.broker.port, hub.screen.username) == ("127.0.0.1", 1883, "screen")
 
 
 def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path) -> None:
@@ -151,7 +152,7 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         "accounts.tsv",
         "hub/admin-password",
         "hub/hub-password",
-        "hub/hub.env",
+        "hub/hub.toml",
         "hub/screen-password",
         "mosquitto/rummikub.acl",
         "mosquitto/rummikub.conf",
@@ -181,10 +182,16 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         line.split(":", 1) for line in (out / "mosquitto/rummikub.passwd").read_text().splitlines()
     )
     assert verify_hash(secret, entries["table-03"]) and not verify_hash(secret, entries["table-02"])
-    env = (out / "hub/hub.env").read_text()
-    assert "RUMMIKUB_VENUE=hall\nRUMMIKUB_EVENT=cup2026\n" in env
-    assert "RUMMIKUB_BROKER=127.0.0.1:1883\n" in env
-    assert "RUMMIKUB_SCREEN_BROKER=127.0.0.1:1883\nRUMMIKUB_SCREEN_USER=screen\n" in env
+    hub = parse_hub_config((out / "hub/hub.toml").read_text(), "hub.toml")
+    assert (hub.venue, hub.event) == ("hall", "cup2026")
+    assert hub.db == "/var/lib/rummikub-hub/hub.sqlite3"
+    assert (hub.broker.host, hub.broker.port, hub.broker.mqtt_version) == ("127.0.0.1", 1883, 5)
+    assert (hub.hub.username, hub.hub.password_file) == ("hub", "/etc/tablekit/hub-password")
+    assert (hub.hub.tables, hub.hub.backup) == (3, "/media/rummikub-backup/hub.sqlite3")
+    assert (hub.screen.username, hub.screen.password_file) == (
+        "screen", "/etc/tablekit/screen-password"
+    )  # fmt: skip
+    assert hub.organizer.username == "hub-admin"
     screen = (out / "hub/screen-password").read_text()
     assert screen == (out / "readers/screen.password").read_text()
     assert verify_hash(screen.strip(), entries["screen"])
@@ -192,15 +199,14 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
 
 def test_the_hub_screen_account_is_the_first_screen(tmp_path: Path) -> None:
     out = bundle(tmp_path, "--screens", "2", "--dashboards", "1")
-    env = (out / "hub/hub.env").read_text()
-    assert "RUMMIKUB_SCREEN_USER=screen-1\n" in env
+    assert parse_hub_config((out / "hub/hub.toml").read_text()).screen.username == "screen-1"
     assert (out / "hub/screen-password").read_text() == (
         out / "readers/screen-1.password"
     ).read_text()
     (tmp_path / "no-screen").mkdir()
     none = bundle(tmp_path / "no-screen", "--screens", "0", "--dashboards", "1")
     assert not (none / "hub/screen-password").exists()
-    assert "RUMMIKUB_SCREEN" not in (none / "hub/hub.env").read_text()
+    assert parse_hub_config((none / "hub/hub.toml").read_text()).screen.username is None
 
 
 def test_a_rerun_keeps_the_secrets_and_adds_tables(tmp_path: Path) -> None:
@@ -350,8 +356,9 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "/etc/mosquitto/rummikub.passwd": ("mosquitto:mosquitto", "0600"),
         "/etc/mosquitto/rummikub.acl": ("mosquitto:mosquitto", "0600"),
         "/etc/systemd/system/mosquitto.service.d/rummikub.conf": ("root:root", "0644"),
+        "/etc/rummikub": ("root:tablekit", "0750"),
+        "/etc/rummikub/hub.toml": ("root:tablekit", "0640"),
         "/etc/tablekit": ("root:tablekit", "0750"),
-        "/etc/tablekit/hub.env": ("root:tablekit", "0640"),
         "/etc/tablekit/hub-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/admin-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/screen-password": ("tablekit:tablekit", "0600"),
@@ -378,7 +385,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "rummikub-screen.service" in plan
     )
     assert "hub for hall/cup2026, 3 tables" in plan
-    assert "--username hub-admin --password-file /etc/tablekit/admin-password" in plan
+    assert "rummikub round status" in plan and "assign" not in plan
 
     no_screen = provision(
         "provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r2"), "--no-screen",
@@ -457,27 +464,26 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     screen = unit_options(DEPLOY / "systemd/rummikub-screen.service")
     assert "SDL_VIDEODRIVER=kmsdrm" in screen["Environment"]
     assert "--fullscreen" in screen["ExecStart"][0]
-    assert "--broker ${RUMMIKUB_SCREEN_BROKER}" in screen["ExecStart"][0]
-    assert (
-        "--username ${RUMMIKUB_SCREEN_USER} --password-file /etc/tablekit/screen-password"
-        in screen["ExecStart"][0]
-    )
+    assert screen["ExecStart"] == [
+        "/opt/tablekit/venv/bin/rummikub-screen --config /etc/rummikub/hub.toml --fullscreen"
+    ]
     for options in (unit, screen):  # these must keep /dev/gpiochip*, /dev/dri, /dev/input
         for forbidden in ("PrivateDevices", "DevicePolicy", "DeviceAllow", "ProtectClock"):
             assert forbidden not in options
         assert options["ProtectSystem"] == ["strict"] and options["NoNewPrivileges"] == ["yes"]
     hub = unit_options(DEPLOY / "systemd/rummikub-hub.service")
-    assert hub["EnvironmentFile"] == ["/etc/tablekit/hub.env"]
-    assert "--username hub --password-file /etc/tablekit/hub-password" in hub["ExecStart"][0]
+    assert "EnvironmentFile" not in hub and "EnvironmentFile" not in screen
+    assert hub["ExecStart"] == [
+        "/opt/tablekit/venv/bin/rummikub-hub serve --config /etc/rummikub/hub.toml"
+    ]
     assert hub["PrivateDevices"] == ["yes"] and "mosquitto.service" in hub["After"][0]
     assert hub["Type"] == ["notify"] and hub["WatchdogSec"] == ["30"]
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
-    # Every variable the units read is one that hub.credentials writes.
-    env = credentials.hub_env(TOPICS, 1883, "screen", tables=24)
-    for options in (hub, screen):
-        for var in re.findall(r"\$\{(\w+)\}", options["ExecStart"][0]):
-            assert f"\n{var}=" in f"\n{env}", var
+    # The file both read is one that hub.credentials writes: the hub's, the screen's accounts.
+    config = parse_hub_config(credentials.hub_toml(TOPICS, 1883, "screen", tables=24))
+    assert (config.hub.username, config.screen.username, config.hub.tables) == ("hub", "screen", 24)
+    assert credentials.HUB_CONFIG == "/etc/rummikub/hub.toml"
 
 
 def test_systemd_analyze_verify_accepts_the_units(tmp_path: Path) -> None:

@@ -34,7 +34,7 @@ def rig(
     broker = mosquitto()
     proxy = FaultProxy(broker.port).start()
     procs = Procs(tmp_path, broker, unit_port=proxy.port)
-    hub = HubService(broker.host, broker.port, tmp_path / "hub.db", Topics(VENUE, EVENT))
+    hub = HubService(broker.client_settings(), tmp_path / "hub.db", Topics(VENUE, EVENT))
     hub.start()
     assert hub.wait_online(10)
     yield proxy, procs, hub

@@ -225,7 +225,7 @@ def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until
 
     broker = mosquitto()
     topics = Topics("hall", "feed")
-    feed = ScreenFeed(broker.host, broker.port, topics)
+    feed = ScreenFeed(broker.client_settings(), topics)
     feed.start()
     try:
         assert feed.connected.wait(10)
@@ -280,7 +280,7 @@ def test_the_screen_says_when_it_has_lost_the_broker_and_stops_its_clocks(
 
     broker = mosquitto()
     topics = Topics("hall", "lost")
-    feed = ScreenFeed(broker.host, broker.port, topics, title="Lost cup")
+    feed = ScreenFeed(broker.client_settings(), topics, title="Lost cup")
     before = feed.hall(time.time()).link_lost
     assert before is not None and not before.ever  # not connected yet, and it says so
     feed.start()

@@ -116,7 +116,7 @@ class Hub:
         with open(self.log, "w") as out:
             self.proc = subprocess.Popen(
                 [
-                    sys.executable, "-m", "hub.service", "serve",
+                    sys.executable, "-m", "hub.serve", "serve",
                     "--broker", f"{broker.host}:{broker.port}", "--db", str(db),
                     "--venue", TOPICS.venue, "--event", TOPICS.event,
                     "--backup", str(backup), "--backup-every", "0.3",

@@ -22,7 +22,7 @@ def test_hub_reports_ready_and_feeds_the_watchdog(
         systemd.bind(address)
         systemd.settimeout(30)  # a cold start imports and opens the store first
         hub = subprocess.Popen(
-            [sys.executable, "-m", "hub.service", "serve", "--broker", f"127.0.0.1:{broker.port}",
+            [sys.executable, "-m", "hub.serve", "serve", "--broker", f"127.0.0.1:{broker.port}",
              "--db", str(tmp_path / "hub.sqlite3"), "--venue", "hall", "--event", "cup"],
             env={**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000"},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -7,11 +7,13 @@ import time
 from pathlib import Path
 
 import msgspec
+from retained import assignment, publish_retained
 
 from hub.broker import EmbeddedBroker
-from hub.service import HubService, make_assignment
+from hub.service import HubService
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.codec import encode
 from tablekit.core.messages import Assignment, snapshot_of
 from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
@@ -22,17 +24,18 @@ from tablekit.link import TableLink
 def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> None:  # type: ignore[no-untyped-def]
     broker = EmbeddedBroker()
     broker.start()
-    service = HubService(
-        broker.host, broker.port, tmp_path / "hub.db", Topics("hall", "demo"), mqtt_version=4
-    )
+    service = HubService(broker.client_settings(), tmp_path / "hub.db", Topics("hall", "demo"))
     inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
     journal = Journal(tmp_path / "unit.db", "table-02")
-    settings = LinkSettings(host=broker.host, port=broker.port, venue="hall", event="demo")
-    link = TableLink(settings, journal, 2, "table-02", inbox.put, mqtt_version=4)
+    settings = LinkSettings(
+        host=broker.host, port=broker.port, venue="hall", event="demo", mqtt_version=3
+    )
+    link = TableLink(settings, journal, 2, "table-02", inbox.put)
     try:
         service.start()
         assert service.wait_online(10)
-        service.assign(make_assignment(2, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 1))
+        seated = assignment(2, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 1)
+        publish_retained(broker.client_settings(), [(service.topics.assign(2), encode(seated))])
         link.start()
         clock = MoveClock(ClockRules(seats=3, move_seconds=30.0, lockout=0.0))
         sent = []

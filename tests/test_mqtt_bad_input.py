@@ -41,7 +41,7 @@ def hub(
     tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]
 ) -> Iterator[tuple[MosquittoBroker, HubService]]:
     broker = mosquitto()
-    service = HubService(broker.host, broker.port, tmp_path / "hub.db", TOPICS, tables=9)
+    service = HubService(broker.client_settings(), tmp_path / "hub.db", TOPICS, tables=9)
     service.start()
     assert service.wait_online(10)
     yield broker, service

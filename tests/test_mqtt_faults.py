@@ -34,7 +34,7 @@ def setup(
 @pytest.fixture
 def hub(tmp_path: Path, setup: tuple[MosquittoBroker, Procs]) -> Iterator[HubService]:
     broker, _ = setup
-    service = HubService(broker.host, broker.port, tmp_path / "hub.db", Topics(VENUE, EVENT))
+    service = HubService(broker.client_settings(), tmp_path / "hub.db", Topics(VENUE, EVENT))
     service.start()
     assert service.wait_online(10)
     yield service

@@ -12,14 +12,16 @@ import msgspec
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
+from retained import assignment, publish_retained
 
 from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
-from hub.service import HubService, make_assignment
+from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
 from tablekit.core.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.core.codec import encode
 from tablekit.core.messages import (
     Ack,
     Assignment,
@@ -82,7 +84,7 @@ class SimUnit:
 @pytest.fixture
 def hub(tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]):  # type: ignore[no-untyped-def]
     broker = mosquitto()
-    service = HubService(broker.host, broker.port, tmp_path / "hub.db", Topics(VENUE, EVENT))
+    service = HubService(broker.client_settings(), tmp_path / "hub.db", Topics(VENUE, EVENT))
     service.start()
     assert service.wait_online(10)
     yield broker, service
@@ -129,9 +131,8 @@ def test_presses_on_four_units_arrive_in_order_with_durations(
 def test_assignment_and_broadcast_reach_the_units(tmp_path: Path, hub, wait_until) -> None:  # type: ignore[no-untyped-def]
     broker, service = hub
     unit = SimUnit(tmp_path, broker, 5)
-    service.assign(
-        make_assignment(5, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 2, starter=Seat.C)
-    )
+    seated = assignment(5, {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}, 2, starter=Seat.C)
+    publish_retained(broker.client_settings(), [(service.topics.assign(5), encode(seated))])
     unit.link.start()
     got: list[object] = []
 
@@ -140,30 +141,29 @@ def test_assignment_and_broadcast_reach_the_units(tmp_path: Path, hub, wait_unti
         return any(isinstance(m, kind) for m in got)
 
     wait_until(lambda: has(Assignment), what="the retained assignment")
-    sent = service.broadcast(BroadcastKind.LAST_LAP, round_no=3)
+    sent = Broadcast(v=1, id=1, kind=BroadcastKind.LAST_LAP, round=3, ts=time.time())
+    publish_retained(broker.client_settings(), [(service.topics.broadcast, encode(sent))])
     wait_until(lambda: has(Broadcast), what="the broadcast")
-    assignment = next(m for m in got if isinstance(m, Assignment))
-    assert assignment.names() == {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}
-    assert (assignment.game, assignment.starter) == (2, Seat.C)
+    received = next(m for m in got if isinstance(m, Assignment))
+    assert received.names() == {Seat.A: "Ann", Seat.B: "Bob", Seat.C: "Cy"}
+    assert (received.game, received.starter) == (2, Seat.C)
     assert next(m for m in got if isinstance(m, Broadcast)) == sent
     assert any(isinstance(m, HubStatus) and m.online for m in got)
     assert isinstance(got[0], LinkStatus) and got[0].online
-    assert [e.kind for e in service.store.events(source="hub")] == ["assign", "broadcast"]
     unit.link.stop()
     wait_until(lambda: service.live.table(5).online is False, what="clean offline status")
 
 
 def test_bare_paho_can_read_what_the_hub_publishes(tmp_path: Path, hub, wait_until) -> None:  # type: ignore[no-untyped-def]
     """A third-party dashboard needs nothing but an MQTT client and the documented topics."""
-    broker, service = hub
+    broker, _ = hub
     seen: dict[str, bytes] = {}
     client = mqtt.Client(CallbackAPIVersion.VERSION2)
     client.on_message = lambda c, u, m: seen.__setitem__(m.topic, m.payload)
     client.connect(broker.host, broker.port)
     client.subscribe(f"rummikub/v1/{VENUE}/{EVENT}/#", 1)
     client.loop_start()
-    service.assign(make_assignment(9, {Seat.A: "A", Seat.B: "B", Seat.C: "C", Seat.D: "D"}, 1))
-    wait_until(lambda: f"rummikub/v1/{VENUE}/{EVENT}/hub/table/9/assign" in seen)
+    wait_until(lambda: f"rummikub/v1/{VENUE}/{EVENT}/hub/status" in seen)
     assert seen[f"rummikub/v1/{VENUE}/{EVENT}/hub/status"].startswith(b'{"v":1,"online":true')
     client.loop_stop()
     client.disconnect()

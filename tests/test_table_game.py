@@ -85,7 +85,7 @@ def hall(
                        check_in=True)
     organizer.draw(seed=1)
     organizer.start_round()
-    service = HubService(broker.host, broker.port, db, Topics(VENUE, EVENT))
+    service = HubService(broker.client_settings(), db, Topics(VENUE, EVENT))
     service.start()
     assert service.wait_online(10)
     config = UnitConfig(
@@ -197,7 +197,7 @@ def test_the_hall_check_at_the_tables_and_the_board_before_the_first_draw(
     cli.ok("event", "create", "--preset", "school", "--name", "Turniej")
     for name in (*NAMES, "Ewa Ryś", "Franek Lis", "Gosia Wąs"):  # 7: tables of 4 and 3
         cli.ok("players", "add", name, "--check-in")
-    service = HubService(broker.host, broker.port, db, Topics(VENUE, EVENT))
+    service = HubService(broker.client_settings(), db, Topics(VENUE, EVENT))
     service.start()
     assert service.wait_online(10)
     units: list[TableUnit] = []

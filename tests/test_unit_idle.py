@@ -70,7 +70,7 @@ def test_a_unit_off_during_a_stage_change_comes_back_idle(
     )
     organizer.draw(seed=3)  # round 1: tables of 4, 4 and 3
     organizer.start_round()
-    service = HubService(broker.host, broker.port, db, TOPICS)
+    service = HubService(broker.client_settings(), db, TOPICS)
     service.start()
     assert service.wait_online(10)
     retained: dict[int, bytes] = {}

@@ -66,7 +66,7 @@ def test_a_unit_killed_mid_move_resumes_paused_with_the_moves_used_time(
     the time that move had used (up to its last save, at most a second before the kill),
     so the player gets no time back, and the hub's stream shows it."""
     broker = mosquitto()
-    service = HubService(broker.host, broker.port, tmp_path / "hub.db", Topics("hall", "kill"))
+    service = HubService(broker.client_settings(), tmp_path / "hub.db", Topics("hall", "kill"))
     service.start()
     config = tmp_path / "unit.toml"
     config.write_text(

@@ -89,7 +89,7 @@ def test_a_unit_replaced_mid_round_loses_nothing_and_counts_nothing_twice(
     broker = mosquitto()
     db = tmp_path / "hub.sqlite3"
     seated(db).store.close()
-    service = HubService(broker.host, broker.port, db, TOPICS, tables=1)
+    service = HubService(broker.client_settings(), db, TOPICS, tables=1)
     service.start()
     assert service.wait_online(10)
     played: list[tuple[str, list[AnyUnitEvent]]] = []  # (journal, its events in seq order)

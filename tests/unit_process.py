@@ -67,7 +67,6 @@ def main() -> int:
         args.table,
         args.unit,
         lambda _item: None,
-        mqtt_version=args.mqtt,
         retransmit_after=2.0,
         keepalive=args.keepalive,
     )

@@ -69,6 +69,7 @@ from typing import TextIO
 
 from hub.cli.common import DEFAULT_DB, PROG, Ctx
 from hub.cli.parser import build_parser
+from hub.config import load_hub_config
 from tablekit.core.errors import KitError
 
 
@@ -87,7 +88,8 @@ def main(
         except SystemExit as stop:  # --help
             return int(stop.code or 0)
         # Absolute, so every message names the file wherever the command was typed.
-        db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or DEFAULT_DB)).absolute()
+        config, _ = load_hub_config(args.config, os.environ)
+        db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or config.db or DEFAULT_DB)).absolute()
         by = args.by or os.environ.get("USER") or "organizer"
         ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
         result: int = args.func(ctx, args)

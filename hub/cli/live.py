@@ -9,19 +9,17 @@ import secrets
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final
 
 import paho.mqtt.client as mqtt
-from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.cli.common import CliError
+from hub.config import HubConfigError, add_config_options, resolve
 from hub.live import LiveView
-from hub.service import parse_broker
 from tablekit.core.codec import DecodeError
 from tablekit.core.messages import TableSnapshot, UnitStatus
 from tablekit.core.topics import Kind, Topics, decode_topic
-from tablekit.link import read_secret
+from tablekit.shared.broker import BrokerSettings, connect, make_client
 
 LIVE_QUIET: Final = 0.3
 """Seconds without a new retained message after which the gathering stops."""
@@ -34,11 +32,8 @@ CONNECT_TIMEOUT: Final = 3.0
 class LiveSource:
     """Where the tables publish: the broker and the event's topic tree."""
 
-    host: str
-    port: int
+    broker: BrokerSettings
     topics: Topics
-    username: str | None = None
-    password: str | None = None
 
 
 def fold_retained(
@@ -105,29 +100,22 @@ def gather_retained(
     limit: float = LIVE_LIMIT,
     connect_timeout: float = CONNECT_TIMEOUT,
 ) -> list[tuple[str, bytes]]:
-    """Connect (MQTT 3.1.1, a fresh client id, a clean session), subscribe to every
+    """Connect (a fresh client id, a clean session), subscribe to every
     table's state and status, collect the retained messages until none has come for
     ``quiet`` seconds (at most ``limit`` seconds), disconnect. CliError when the broker
     cannot be reached, refuses, or does not answer within ``connect_timeout``."""
-    where = f"the MQTT broker at {source.host}:{source.port}"
+    where = f"the MQTT broker at {source.broker.where}"
     topics = source.topics
     gather = _Gather(
         [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"]
     )
-    client = mqtt.Client(
-        CallbackAPIVersion.VERSION2,
-        client_id=f"rk-status-{secrets.token_hex(6)}",
-        protocol=mqtt.MQTTv311,
-        clean_session=True,
-    )
+    client = make_client(source.broker, f"rk-status-{secrets.token_hex(6)}")
     client.connect_timeout = connect_timeout
-    if source.username is not None:
-        client.username_pw_set(source.username, source.password)
     client.on_connect = gather.on_connect
     client.on_subscribe = gather.on_subscribe
     client.on_message = gather.on_message
     try:
-        client.connect(source.host, source.port, keepalive=30)
+        connect(client, source.broker, blocking=True)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise CliError(f"round status: cannot reach {where}: {reason}") from None
@@ -156,16 +144,15 @@ def gather_retained(
 
 
 def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource | None:
-    """The broker and topics of ``round status`` from its options, else from the
-    environment (RUMMIKUB_BROKER, _VENUE, _EVENT, _USERNAME, _PASSWORD_FILE); None
-    without a broker."""
-    broker: tuple[str, int] | None = args.broker
-    if broker is None and env.get("RUMMIKUB_BROKER"):
-        try:
-            broker = parse_broker(env["RUMMIKUB_BROKER"])
-        except argparse.ArgumentTypeError as err:
-            raise CliError(f"RUMMIKUB_BROKER: {err}") from None
-    if broker is None:
+    """The broker and topics of the live views by the hub's one precedence (the config
+    file < RUMMIKUB_* < the flags: :mod:`hub.config`, the file's ``[organizer]`` account);
+    None when nothing names a broker (no --broker, no RUMMIKUB_BROKER, no config file)."""
+    named = args.broker is not None or bool(env.get("RUMMIKUB_BROKER"))
+    try:
+        settings = resolve("organizer", args, env)
+    except HubConfigError as err:
+        raise CliError(f"round status: {err}") from None
+    if not named and not settings.source:
         given = [
             option
             for option, value in (
@@ -179,36 +166,9 @@ def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource 
         if given:
             raise CliError(f"round status: {', '.join(given)} needs --broker HOST:PORT")
         return None
-    venue = args.venue or env.get("RUMMIKUB_VENUE") or "hall"
-    event = args.event or env.get("RUMMIKUB_EVENT") or "demo"
-    username = args.username or env.get("RUMMIKUB_USERNAME") or None
-    password_file = args.password_file or env.get("RUMMIKUB_PASSWORD_FILE") or None
-    if password_file is not None and username is None:
-        raise CliError("round status: --password-file needs --username")
-    try:
-        topics = Topics(venue, event)
-    except ValueError as err:
-        raise CliError(f"round status: {err} (--venue/--event)") from None
-    try:
-        password = None if password_file is None else read_secret(password_file, "--password-file")
-    except ValueError as err:
-        raise CliError(f"round status: {err}") from None
-    return LiveSource(broker[0], broker[1], topics, username, password)
+    return LiveSource(settings.broker, settings.topics)
 
 
 def live_options(p: argparse.ArgumentParser) -> None:
     """The broker options of the commands that read the tables' retained messages."""
-    p.add_argument(
-        "--broker",
-        type=parse_broker,
-        metavar="HOST:PORT",
-        help="MQTT broker the tables publish to (default $RUMMIKUB_BROKER)",
-    )
-    p.add_argument("--venue", help="topic level: the venue (default $RUMMIKUB_VENUE or hall)")
-    p.add_argument("--event", help="topic level: the event (default $RUMMIKUB_EVENT or demo)")
-    p.add_argument("--username", help="broker account (default $RUMMIKUB_USERNAME)")
-    p.add_argument(
-        "--password-file",
-        type=Path,
-        help="file holding the account's password (default $RUMMIKUB_PASSWORD_FILE)",
-    )
+    add_config_options(p, account="the file's [organizer] username", config=False)

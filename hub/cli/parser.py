@@ -54,6 +54,7 @@ from hub.cli.rounds import (
     cmd_round_undo,
 )
 from hub.cli.status import cmd_round_status
+from hub.config import CONFIG_HELP
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
 from tablekit.core.racks import RACK_SYNTAX
@@ -121,7 +122,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         type=Path,
         default=argparse.SUPPRESS,
-        help="the event file (default $RUMMIKUB_DB or ./" + DEFAULT_DB + ")",
+        help="the event file (default $RUMMIKUB_DB, the config file's db or ./" + DEFAULT_DB + ")",
+    )
+    common.add_argument(
+        "--config", type=Path, default=argparse.SUPPRESS, metavar="FILE", help=CONFIG_HELP
     )
     common.add_argument(
         "--by",
@@ -138,8 +142,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--db",
         type=Path,
         default=None,
-        help=f"the event file (default $RUMMIKUB_DB or ./{DEFAULT_DB}); also after COMMAND",
+        help=f"the event file (default $RUMMIKUB_DB, the config file's db or ./{DEFAULT_DB}); "
+        "also after COMMAND",
     )
+    parser.add_argument(
+        "--config", type=Path, default=None, metavar="FILE",
+        help=f"{CONFIG_HELP}: the event file (db) and the live views' broker; also after COMMAND",
+    )  # fmt: skip
     parser.add_argument(
         "--by", default=None, help="who runs the command, recorded with it (default $USER)"
     )

@@ -237,7 +237,7 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
         if not live.tables:
             ctx.print(
                 f"No table unit has published under {source.topics.base}/table/ on "
-                f"{source.host}:{source.port}: check --venue and --event"
+                f"{source.broker.host}:{source.broker.port}: check --venue and --event"
             )
         if ignored:
             ctx.print(f"Ignored {ignored} retained message(s) that are not valid protocol messages")

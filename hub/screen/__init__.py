@@ -77,7 +77,7 @@ def _tables(text: str) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hub.service import parse_broker
+    from hub.config import add_config_options
 
     p = argparse.ArgumentParser(
         prog="rummikub-screen",
@@ -85,26 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="See every page without a broker: rummikub-screen --demo 24 --png "
         "artifacts/hub-screen",
     )
-    p.add_argument(
-        "--broker",
-        type=parse_broker,
-        default=("127.0.0.1", 1883),
-        metavar="HOST:PORT",
-        help="MQTT broker (default 127.0.0.1:1883)",
-    )
-    p.add_argument(
-        "--username",
-        help="broker account, a read-only one (at a venue: screen); the client id is "
-        "rummikub-screen-USERNAME",
-    )
-    p.add_argument(
-        "--password-file",
-        type=Path,
-        metavar="FILE",
-        help="file holding the account's password (needs --username)",
-    )
-    p.add_argument("--venue", default="hall", help="venue topic level (default hall)")
-    p.add_argument("--event", default="demo", help="event topic level (default demo)")
+    add_config_options(
+        p, account="a read-only one, at a venue: screen, the file's [screen] username; the "
+        "client id is rummikub-screen-USERNAME",
+    )  # fmt: skip
     p.add_argument("--title", default="", help="title in the top left (default: the event)")
     p.add_argument(
         "--size",
@@ -173,28 +157,19 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     feed = None
     if args.demo is None:
+        from hub.config import HubConfigError, resolve
         from hub.screen_feed import ScreenFeed
-        from tablekit.core.topics import Topics
 
         try:
-            topics = Topics(args.venue, args.event)
-        except ValueError as err:
-            print(f"rummikub-screen: error: {err}", file=sys.stderr)
-            return 2
-        host, port = args.broker
-        try:
-            password = _password(args)
-        except ValueError as err:
+            settings = resolve("screen", args, os.environ)
+        except HubConfigError as err:
             print(f"rummikub-screen: error: {err}", file=sys.stderr)
             return 2
         feed = ScreenFeed(
-            host,
-            port,
-            topics,
-            title=args.title or args.event,
+            settings.broker,
+            settings.topics,
+            title=args.title or settings.topics.event,
             hide_standings=args.hide_standings,
-            username=args.username,
-            password=password,
         )
         feed.start()
 
@@ -225,18 +200,6 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         if feed is not None:
             feed.stop()
         pygame.quit()
-
-
-def _password(args: argparse.Namespace) -> str | None:
-    """The secret of ``--password-file`` (read like a table unit's, tablekit.link);
-    ValueError with a one-line reason when it is missing, unreadable or empty."""
-    from tablekit.link import read_secret
-
-    if args.password_file is None:
-        return None
-    if args.username is None:
-        raise ValueError("--password-file needs --username")
-    return read_secret(args.password_file, "--password-file")
 
 
 def _run(

@@ -1,0 +1,295 @@
+"""The hub's config file and the one precedence every hub program reads its settings by.
+
+``rummikub-hub``, ``rummikub-screen`` and ``rummikub`` (the organizer's command line)
+read ``/etc/rummikub/hub.toml`` when it exists (``--config FILE`` or ``$RUMMIKUB_CONFIG``
+name another, which must then exist). Every setting has ONE precedence:
+
+    the file  <  the environment (RUMMIKUB_*)  <  the command line's flags
+
+The file is strict TOML like a table unit's: an unknown or wrong-typed field stops the
+program with one line naming the file and the field. Every key is optional; the example
+below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment.md)::
+
+    venue = "hall"                  # RUMMIKUB_VENUE, --venue (topic level)
+    event = "cup2026"               # RUMMIKUB_EVENT, --event (topic level)
+    db = "/var/lib/rummikub-hub/hub.sqlite3"   # RUMMIKUB_DB, --db: the event store
+
+    [broker]                        # tablekit.shared.broker.BrokerSettings, every program
+    host = "127.0.0.1"              # RUMMIKUB_BROKER=HOST:PORT, --broker HOST:PORT
+    port = 1883
+    mqtt_version = 5                # --mqtt 3|5
+    tls = false                     # --tls
+    # ca_file, cert_file, key_file  # --ca-file, --cert-file, --key-file
+    # keepalive = 15, client_id = ""
+
+    [hub]                           # rummikub-hub serve
+    username = "hub"                # RUMMIKUB_USERNAME, --username
+    password_file = "/etc/tablekit/hub-password"   # RUMMIKUB_PASSWORD_FILE, --password-file
+    tables = 12                     # RUMMIKUB_TABLES, --tables
+    backup = "/media/rummikub-backup/hub.sqlite3"  # RUMMIKUB_BACKUP, --backup
+    backup_every = 3.0              # --backup-every
+
+    [screen]                        # rummikub-screen: its own (read-only) account
+    username = "screen"
+    password_file = "/etc/tablekit/screen-password"
+
+    [organizer]                     # rummikub: the live views' account
+    username = "hub-admin"
+    password_file = "/etc/tablekit/admin-password"
+
+A program logs in with its own section's ``username``/``password_file`` over
+``[broker]``'s; the environment and the flags override field by field.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from hub.backup import DEFAULT_INTERVAL
+from tablekit.core.errors import KitError
+from tablekit.core.topics import Topics
+from tablekit.shared.broker import BrokerSettings, read_secret
+from tablekit.shared.tomlfile import decode_toml
+
+DEFAULT_PATH = Path("/etc/rummikub/hub.toml")
+"""Read when it exists and neither ``--config`` nor ``$RUMMIKUB_CONFIG`` names a file."""
+CONFIG_VAR = "RUMMIKUB_CONFIG"
+CONFIG_HELP = f"the hub's config file (default ${CONFIG_VAR}, else {DEFAULT_PATH} if it exists)"
+
+Program = Literal["hub", "screen", "organizer"]
+"""The section a program reads besides the top level and ``[broker]``."""
+
+T = TypeVar("T")
+
+
+class HubConfigError(KitError, ValueError):
+    """A hub setting that cannot be used; the message names the file, variable or flag."""
+
+
+class Account(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A program's own broker account (``[screen]``, ``[organizer]``)."""
+
+    username: str | None = None
+    password_file: str | None = None
+
+
+class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[hub]``: ``rummikub-hub serve``."""
+
+    tables: int | None = None
+    """The event's tables are 1..tables; None: any table 1-999."""
+    backup: str | None = None
+    """Keep a copy of the store there (a USB stick); None: no copy."""
+    backup_every: float = DEFAULT_INTERVAL
+
+    def __post_init__(self) -> None:
+        if self.tables is not None and self.tables < 1:
+            raise ValueError(f"tables: must be 1 or more, got {self.tables}")
+        if self.backup_every <= 0:
+            raise ValueError(
+                f"backup_every: must be more than 0 seconds, got {self.backup_every:g}"
+            )
+
+
+class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The whole file; every part has defaults, so an empty file is valid."""
+
+    venue: str = "hall"
+    event: str = "demo"
+    db: str | None = None
+    broker: BrokerSettings = BrokerSettings()
+    hub: HubSection = HubSection()
+    screen: Account = Account()
+    organizer: Account = Account()
+
+
+def parse_hub_config(text: str, source: str = "hub.toml") -> HubConfig:
+    """Decode a hub config; HubConfigError naming ``source`` and the field."""
+    try:
+        return decode_toml(text, HubConfig, source)
+    except ValueError as err:
+        raise HubConfigError(str(err)) from None
+
+
+def load_hub_config(path: Path | None, env: Mapping[str, str]) -> tuple[HubConfig, str]:
+    """The config (``path``, else ``$RUMMIKUB_CONFIG``, else the default file if it
+    exists, else the built-in defaults) and the name of the file read ("" for none)."""
+    if path is None and env.get(CONFIG_VAR):
+        path = Path(env[CONFIG_VAR])
+    if path is None:
+        if not DEFAULT_PATH.exists():
+            return HubConfig(), ""
+        path = DEFAULT_PATH
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
+        raise HubConfigError(f"{path}: cannot read the config: {reason}") from None
+    return parse_hub_config(text, str(path)), str(path)
+
+
+def parse_broker(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``HOST``: port 1883); argparse's error naming what is wrong."""
+    host, sep, port_text = text.rpartition(":")
+    if not sep:
+        host, port_text = text, "1883"
+    if not host:
+        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+    if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {port_text!r} in {text!r}")
+    return host, int(port_text)
+
+
+def add_config_options(
+    parser: argparse.ArgumentParser, *, account: str, config: bool = True
+) -> None:
+    """The options every hub program shares: the file (unless ``config`` is False: the
+    program has it elsewhere), the broker, the topic levels. Each defaults to None (not
+    given), so :func:`resolve` can tell what was."""
+    group = parser.add_argument_group(
+        "settings", "each also from the config file and the environment: file < environment "
+        "< flags (docs/deployment.md, 'The hub's config file')",
+    )
+    if config:
+        group.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)
+    group.add_argument(
+        "--broker", type=parse_broker, metavar="HOST:PORT",
+        help="MQTT broker ($RUMMIKUB_BROKER; default 127.0.0.1:1883)",
+    )  # fmt: skip
+    group.add_argument("--venue", help="topic level: the venue ($RUMMIKUB_VENUE; default hall)")
+    group.add_argument("--event", help="topic level: the event ($RUMMIKUB_EVENT; default demo)")
+    group.add_argument("--username", help=f"broker account ($RUMMIKUB_USERNAME; {account})")
+    group.add_argument(
+        "--password-file", type=Path, metavar="FILE",
+        help="file holding the account's password ($RUMMIKUB_PASSWORD_FILE)",
+    )  # fmt: skip
+    group.add_argument(
+        "--mqtt", type=int, choices=(3, 5),
+        help="MQTT version: 5 (default) or 3 for 3.1.1 (the embedded amqtt broker)",
+    )  # fmt: skip
+    group.add_argument(
+        "--tls", action="store_const", const=True, help="TLS to the broker (its port is often 8883)"
+    )  # fmt: skip
+    group.add_argument("--ca-file", metavar="FILE", help="the CA of the broker's certificate (PEM)")
+    group.add_argument("--cert-file", metavar="FILE", help="a client certificate (PEM)")
+    group.add_argument("--key-file", metavar="FILE", help="the client certificate's key (PEM)")
+
+
+@dataclass(frozen=True)
+class HubSettings:
+    """A program's settings after the precedence: what :func:`resolve` returns."""
+
+    config: HubConfig
+    """The file as read (the program's own other fields: :meth:`pick`)."""
+    source: str
+    """The file read, "" for none."""
+    broker: BrokerSettings
+    topics: Topics
+    env: Mapping[str, str]
+
+    def pick(
+        self,
+        flag: tuple[str, object],
+        var: str | None,
+        field: tuple[str, T | None],
+        convert: Callable[[str], T],
+    ) -> tuple[T | None, str]:
+        """One setting by the precedence: ``flag`` (name, value or None), the variable
+        ``var``, the file's ``field`` (name, value); the value and where it came from.
+        ``convert`` reads the variable's text (ValueError: HubConfigError naming it)."""
+        name, value = flag
+        if value is not None:
+            return value, name  # type: ignore[return-value]
+        if var is not None and self.env.get(var):
+            try:
+                return convert(self.env[var]), var
+            except (ValueError, argparse.ArgumentTypeError) as err:
+                raise HubConfigError(f"{var}={self.env[var]!r}: {err}") from None
+        return field[1], f"{self.source}: {field[0]}"
+
+
+_FLAGS = (
+    ("username", "RUMMIKUB_USERNAME", "--username"),
+    ("password_file", "RUMMIKUB_PASSWORD_FILE", "--password-file"),
+    ("mqtt_version", None, "--mqtt"),
+    ("tls", None, "--tls"),
+    ("ca_file", None, "--ca-file"),
+    ("cert_file", None, "--cert-file"),
+    ("key_file", None, "--key-file"),
+)
+"""The broker fields that the environment and the flags may set one by one."""
+
+
+def resolve(program: Program, args: argparse.Namespace, env: Mapping[str, str]) -> HubSettings:
+    """The settings of ``program`` from the file, the environment and ``args`` (the
+    options of :func:`add_config_options`), in that order; HubConfigError naming where a
+    bad value came from, and checking the password file can be read."""
+    config, source = load_hub_config(args.config, env)
+    fields: dict[str, Any] = msgspec.structs.asdict(config.broker)
+    origin = {name: f"{source or 'defaults'}: broker.{name}" for name in fields}
+    own: Account = getattr(config, program)
+    if own.username is not None or own.password_file is not None:
+        fields["username"], fields["password_file"] = own.username, own.password_file
+        origin["username"] = f"{source}: {program}.username"
+        origin["password_file"] = f"{source}: {program}.password_file"
+    levels = {"venue": config.venue, "event": config.event}
+    origin["venue"], origin["event"] = f"{source}: venue", f"{source}: event"
+    # the environment
+    if env.get("RUMMIKUB_BROKER"):
+        try:
+            fields["host"], fields["port"] = parse_broker(env["RUMMIKUB_BROKER"])
+        except argparse.ArgumentTypeError as err:
+            raise HubConfigError(f"RUMMIKUB_BROKER: {err}") from None
+        origin["host"] = origin["port"] = "RUMMIKUB_BROKER"
+    for name in ("venue", "event"):
+        if env.get(f"RUMMIKUB_{name.upper()}"):
+            levels[name], origin[name] = env[f"RUMMIKUB_{name.upper()}"], f"RUMMIKUB_{name.upper()}"
+    for name, var, _ in _FLAGS:
+        if var is not None and env.get(var):
+            fields[name], origin[name] = env[var], var
+    # the flags
+    if args.broker is not None:
+        fields["host"], fields["port"] = args.broker
+        origin["host"] = origin["port"] = "--broker"
+    for name in ("venue", "event"):
+        if getattr(args, name) is not None:
+            levels[name], origin[name] = getattr(args, name), f"--{name}"
+    for name, _, flag in _FLAGS:
+        value = getattr(args, "mqtt" if name == "mqtt_version" else name)
+        if value is not None:
+            fields[name] = str(value) if isinstance(value, Path) else value
+            origin[name] = flag
+    return HubSettings(config, source, _broker(fields, origin), _topics(levels, origin), env)
+
+
+def _broker(fields: dict[str, Any], origin: dict[str, str]) -> BrokerSettings:
+    if fields.get("password_file") is not None and fields.get("username") is None:
+        where = origin["password_file"]
+        raise HubConfigError(
+            f"{where} needs --username" if where.startswith("--") else f"{where}: needs a username"
+        )
+    try:
+        broker = BrokerSettings(**fields)
+    except ValueError as err:
+        name, _, reason = str(err).partition(": ")
+        raise HubConfigError(f"{origin.get(name, name)}: {reason}") from None
+    if broker.password_file is not None:
+        try:
+            read_secret(broker.password_file, origin["password_file"])
+        except ValueError as err:
+            raise HubConfigError(str(err)) from None
+    return broker
+
+
+def _topics(levels: dict[str, str], origin: dict[str, str]) -> Topics:
+    try:
+        return Topics(levels["venue"], levels["event"])
+    except ValueError as err:
+        name = str(err).partition(":")[0]
+        raise HubConfigError(f"{origin.get(name, name)}: {err}") from None

@@ -1,0 +1,188 @@
+"""``rummikub-hub``: the command that runs the hub service (:class:`hub.service.HubService`).
+
+::
+
+    rummikub-hub serve [--config /etc/rummikub/hub.toml] [--broker 127.0.0.1:1883]
+        [--db hub.db] [--venue hall --event open] [--tables 12]
+        [--backup /media/usb/hub-backup.sqlite3] [--username hub --password-file FILE]
+
+Every setting comes from the hub's config file (``[hub]`` and the shared parts), the
+environment and the flags, in that order (:mod:`hub.config`). It says READY to systemd
+once the store is open and pings the watchdog while the writer thread turns.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.config import HubConfigError, HubSettings, add_config_options, resolve
+from hub.service import WRITER_STALL, HubService
+from tablekit.core.errors import KitError
+from tablekit.shared.sdnotify import Notifier
+
+log = logging.getLogger("hub.service")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rummikub-hub", description="The tournament hub.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the hub service")
+    add_config_options(serve, account="at a venue: hub; [hub] username")
+    serve.add_argument(
+        "--db", type=Path,
+        help="event store, an SQLite file ($RUMMIKUB_DB; the file's db)",
+    )  # fmt: skip
+    serve.add_argument(
+        "--tables",
+        type=_positive,
+        help="the event's tables are 1..N (the provisioned units); messages of other "
+        "tables are refused and logged ($RUMMIKUB_TABLES; [hub] tables; default: any "
+        "table 1-999)",
+    )
+    serve.add_argument(
+        "--backup",
+        type=Path,
+        metavar="PATH",
+        help="keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
+        "share), made after changes and on stop; its directory must exist "
+        "($RUMMIKUB_BACKUP; [hub] backup; none when unset or empty)",
+    )
+    serve.add_argument(
+        "--backup-every",
+        type=float,
+        metavar="SECONDS",
+        help="at most one copy every SECONDS ([hub] backup_every; default 3)",
+    )
+    serve.add_argument(
+        "--embedded-broker",
+        action="store_true",
+        help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
+    )
+    serve.add_argument(
+        "--show-live",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="print the live view of all tables every SECONDS",
+    )
+    serve.add_argument("-v", "--verbose", action="store_true")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
+        args_list.insert(0, "serve")
+    parser = build_parser()
+    args = parser.parse_args(args_list)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if args.embedded_broker and args.mqtt is None:
+        args.mqtt = 3  # amqtt speaks MQTT 3.1.1 only
+    try:
+        settings = resolve("hub", args, os.environ)
+        store = _store_settings(args, settings)
+    except HubConfigError as err:
+        parser.error(str(err))
+    try:
+        service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
+                             backup=store.backup, backup_interval=store.backup_every)  # fmt: skip
+        return _serve(args, settings, service)
+    except (KitError, OSError) as err:
+        print(f"rummikub-hub: {err}", file=sys.stderr)
+        return 1
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    """Where the hub keeps the event, and which tables it takes."""
+
+    db: Path
+    tables: int | None
+    backup: Path | None
+    backup_every: float
+
+
+def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSettings:
+    """The store's settings by the precedence; HubConfigError naming a bad one."""
+    own = settings.config.hub
+    db, _ = settings.pick(("--db", args.db), "RUMMIKUB_DB", ("db", _path(settings.config.db)), Path)
+    if db is None:
+        where = f", or db in {settings.source}" if settings.source else ""
+        raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+    tables, _ = settings.pick(("--tables", args.tables), "RUMMIKUB_TABLES",
+                              ("hub.tables", own.tables), _tables)  # fmt: skip
+    backup, where = settings.pick(("--backup", args.backup), "RUMMIKUB_BACKUP",
+                                  ("hub.backup", _path(own.backup)), Path)  # fmt: skip
+    every = own.backup_every if args.backup_every is None else args.backup_every
+    if backup is not None and Path(backup).absolute() == Path(db).absolute():
+        raise HubConfigError(f"{where} {backup} is the store itself: give a path on another disk")
+    if every <= 0:
+        raise HubConfigError(f"--backup-every must be more than 0 seconds, got {every:g}")
+    return StoreSettings(Path(db), tables, None if backup is None else Path(backup), every)
+
+
+def _path(text: str | None) -> Path | None:
+    return None if text is None else Path(text)
+
+
+def _tables(text: str) -> int:
+    try:
+        return _positive(text)
+    except argparse.ArgumentTypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def _serve(args: argparse.Namespace, settings: HubSettings, service: HubService) -> int:
+    from hub.broker import EmbeddedBroker
+
+    broker, topics = settings.broker, settings.topics
+    embedded = None
+    if args.embedded_broker:
+        embedded = EmbeddedBroker(broker.port, host=broker.host)
+        embedded.start()
+        log.info("hub: embedded amqtt broker on %s (MQTT 3.1.1)", broker.where)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    service.start()
+    notifier = Notifier()
+    notifier.ready(f"hub for {topics.base}")
+    last_stats = last_live = time.monotonic()
+    try:
+        while not stop.wait(1.0):
+            now = time.monotonic()
+            if now - service.heartbeat < WRITER_STALL:
+                notifier.alive()  # a stalled writer stops the pings: systemd restarts the hub
+            if args.show_live and now - last_live >= args.show_live:
+                last_live = now
+                print(service.live.render_text(time.time()), flush=True)
+            if now - last_stats >= 60:
+                last_stats = time.monotonic()
+                log.info("hub: %s", service.counters())
+    finally:
+        service.stop()
+        if embedded is not None:
+            embedded.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
