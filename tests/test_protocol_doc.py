@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import msgspec
+import paho.mqtt.client as mqtt
 import pytest
 
 from hub.service import SESSION_EXPIRY
@@ -116,7 +117,13 @@ def test_the_session_settings_in_the_document_are_the_units(tmp_path: Path) -> N
     text = DOC.read_text(encoding="utf-8")
     assert link.client._client_id == b"unit-hall-cup-table-07"
     assert "| Client id | `unit-{venue}-{event}-table-NN`" in text
-    assert link.client._clean_session is True and "| Session | **clean**" in text
+    assert link.client._protocol == mqtt.MQTTv5 and "| MQTT version | 5 (" in text
+    # MQTT 5 starts clean and keeps no session (no expiry given); 3.1.1 says clean_session.
+    older = TableLink(
+        msgspec.structs.replace(settings, mqtt_version=3), journal, 7, unit_id_of(7),
+        lambda _: None,
+    )  # fmt: skip
+    assert older.client._clean_session is True and "| Session | **clean**" in text
     assert f"| Keepalive | {settings.keepalive} s" in text
     assert link.window == WINDOW and f"**window of {WINDOW}**" in text
     assert SESSION_EXPIRY == 7 * 24 * 3600 and "`SessionExpiryInterval` 7 days" in text
