@@ -38,7 +38,9 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     password_file = "/etc/tablekit/admin-password"
 
 A program logs in with its own section's ``username``/``password_file`` over
-``[broker]``'s; the environment and the flags override field by field.
+``[broker]``'s; the environment and the flags override field by field. The demo
+(``rummikub-demo``) reads no config file: it runs its own broker on loopback and wires
+every program to it with that broker's settings.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import msgspec
 
@@ -24,6 +24,7 @@ from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
 from tablekit.core.messages import unit_id_of
 from tablekit.shared.broker import BrokerSettings
+from tablekit.shared.tomlfile import decode_toml
 
 
 class ConfigError(KitError, ValueError):
@@ -31,7 +32,6 @@ class ConfigError(KitError, ValueError):
 
 
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
-_FIELD_PREFIX = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])?): ")
 
 MAX_MOVE_SECONDS = 3600.0
 MIN_TONE_HZ = 20.0
@@ -345,27 +345,15 @@ class _UnitFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ringboard: RingBoardSettings | None = None
 
 
-_SECTIONS: dict[str, type[msgspec.Struct]] = {
-    "unit": UnitSettings,
-    "clock": ClockSettings,
-    "buzzer": BuzzerSettings,
-    "pins": _PinsFile,
-    "display": DisplaySettings,
-    "link": LinkSettings,
-    "ringboard": RingBoardSettings,
-}
-
 _CHOICES = {"buzzer.mode": "'beeps' or 'quiet'", "display.rotate": "0, 90, 180 or 270"}
 
 
 def parse_config(text: str, source: str = "<config>") -> UnitConfig:
     """Decode a unit config; ``source`` (usually the file name) leads every error."""
     try:
-        raw = msgspec.toml.decode(text, type=_UnitFile)
-    except msgspec.ValidationError as err:
-        raise ConfigError(f"{source}: {_describe(str(err))}") from None
-    except msgspec.DecodeError as err:
-        raise ConfigError(f"{source}: not valid TOML: {err}") from None
+        raw = decode_toml(text, _UnitFile, source, _CHOICES)
+    except ValueError as err:
+        raise ConfigError(str(err)) from None
     try:
         pins = raw.pins.resolve()
     except ValueError as err:
@@ -395,35 +383,6 @@ def load_config(path: Path | None) -> UnitConfig:
 def default_config_path() -> Path:
     """The packaged, commented example config (its values are the defaults)."""
     return Path(__file__).with_name("default-unit.toml")
-
-
-def _describe(message: str) -> str:
-    """msgspec's "<what> - at `$.a.b`" → "a.b: <what>", naming the field."""
-    what, sep, where = message.rpartition(" - at `")
-    if not sep:
-        what, where = message, "$"
-    path = where.rstrip("`").removeprefix("$").removeprefix(".")
-    unknown = re.fullmatch(r"Object contains unknown field `(.+)`", what)
-    if unknown is not None:
-        field = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
-        return f"{field}: unknown field; {_known_fields(path)}"
-    own = _FIELD_PREFIX.match(what)
-    if own is not None and path:
-        return f"{path}.{what}"  # our own check, already prefixed with its field
-    if not path:
-        return what
-    if what.startswith("Invalid enum value") and path in _CHOICES:
-        return f"{path}: {what[0].lower()}{what[1:]}; expected {_CHOICES[path]}"
-    return f"{path}: {what[0].lower()}{what[1:]}"
-
-
-def _known_fields(path: str) -> str:
-    if not path:
-        return "the sections are " + ", ".join(f"[{name}]" for name in _SECTIONS)
-    section: Any = _SECTIONS.get(path)
-    if section is None:
-        return "not expected here"
-    return f"[{path}] has " + ", ".join(section.__struct_fields__)
 
 
 def describe_pins(pins: PinSettings) -> list[str]:

@@ -10,6 +10,7 @@ struct's own check refuses stops the program with one line such as
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -20,18 +21,21 @@ _FIELD_PREFIX = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])?): ")
 _UNKNOWN = re.compile(r"Object contains unknown field `(.+)`")
 
 
-def decode_toml(text: str | bytes, kind: type[T], source: str) -> T:
+def decode_toml(
+    text: str | bytes, kind: type[T], source: str, choices: Mapping[str, str] | None = None
+) -> T:
     """``text`` decoded as ``kind``; ValueError whose message starts with ``source`` (the
-    file's name) and names the field."""
+    file's name) and names the field. ``choices``: what an enum field (``"a.b"``) takes,
+    said when a value is not one of them."""
     try:
         return msgspec.toml.decode(text, type=kind)
     except msgspec.ValidationError as err:
-        raise ValueError(f"{source}: {describe(str(err), kind)}") from None
+        raise ValueError(f"{source}: {describe(str(err), kind, choices or {})}") from None
     except msgspec.DecodeError as err:
         raise ValueError(f"{source}: not valid TOML: {err}") from None
 
 
-def describe(message: str, root: type[Any]) -> str:
+def describe(message: str, root: type[Any], choices: Mapping[str, str] | None = None) -> str:
     """msgspec's "<what> - at `$.a.b`" → "a.b: <what>", naming the field; an unknown
     field's message lists the fields its table has."""
     what, sep, where = message.rpartition(" - at `")
@@ -46,6 +50,8 @@ def describe(message: str, root: type[Any]) -> str:
         return f"{path}.{what}"  # a struct's own check, already prefixed with its field
     if not path:
         return what
+    if what.startswith("Invalid enum value") and choices and path in choices:
+        return f"{path}: {what[0].lower()}{what[1:]}; expected {choices[path]}"
     return f"{path}: {what[0].lower()}{what[1:]}"
 
 
