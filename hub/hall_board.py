@@ -17,6 +17,7 @@ from hub.store import EventStore
 from hub.tournament.seating import table_sizes
 from tablekit.core.hallcheck import STEP_WORDS, CheckResult, HallChecked
 from tablekit.core.seats import MIN_SEATS
+from tablekit.core.status import TableState, word
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,7 @@ class HallRow:
     @property
     def status(self) -> str:
         if self.online is False:
-            return "OFFLINE"
+            return word(TableState.OFFLINE)
         if self.check is None:
             return "not checked"
         if self.faults:

@@ -6,6 +6,7 @@ import sys
 from typing import TextIO
 
 from tablekit.core.clock import Phase
+from tablekit.core.status import TableState, word
 from tablekit.view import TableView
 
 
@@ -63,7 +64,7 @@ def describe(view: TableView, now: float) -> str:
         ]
         parts.append("judge menu: " + " | ".join(items))
     if view.online is False:
-        parts.append("OFFLINE")
+        parts.append(word(TableState.OFFLINE))
     if view.message:
         parts.append(f"— {view.message}")
     return "  ".join(parts)
