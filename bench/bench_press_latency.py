@@ -8,12 +8,14 @@ lights the bar's top LED again for the next seat's full time. The figure is the
 time from driving the pin to that LED pin's write. Next to it, in the same run:
 the bare gpiozero ``when_pressed`` callback latency (pin driven → callback).
 
-A short move (``--move-seconds``, default 1 s) with a 10 ms lockout makes the
-top LED dim within one frame after a pass, so that every accepted pass changes
+A short move (``--move-seconds``, default 2 s) with a 10 ms lockout makes the
+top LED dim within a few frames after a pass, so that every accepted pass changes
 the LED again; the path measured is the same as with a 40 s move. Each round
-waits for that dimming frame, so 1,000 presses take about a minute.
+waits for that dimming frame, so 500 presses take about two minutes. A move that
+runs out (this process starved of CPU for a whole move) ends the run with a message
+saying so: give a longer move.
 
-    python bench/bench_press_latency.py [--presses 1000]
+    python bench/bench_press_latency.py [--presses 500] [--move-seconds 2]
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ def bare_callback_latency(factory: MockFactory, pin: int, rounds: int) -> list[f
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--presses", type=int, default=1000)
-    parser.add_argument("--move-seconds", type=float, default=1.0)
+    parser.add_argument("--presses", type=int, default=500)
+    parser.add_argument("--move-seconds", type=float, default=2.0)
     args = parser.parse_args()
 
     config = parse_config(
@@ -98,8 +100,16 @@ def main() -> None:
         top.watch = on_top_write
         start = time.monotonic()
         pass_pin.drive_low()
-        if not lit.wait(1.0):
-            raise SystemExit("the LED did not change within 1 s of a press")
+        # A loaded machine can hold the loop back for a second or more: that is measured
+        # (it shows in p99), not an error; ten seconds without a write is.
+        if not lit.wait(10.0):
+            phase = unit.clock.state.phase
+            if phase is not Phase.RUNNING:
+                raise SystemExit(
+                    f"the clock is {phase}, not running: a {args.move_seconds} s move ran out "
+                    "while this machine was busy; give a longer --move-seconds"
+                )
+            raise SystemExit("the LED did not change within 10 s of a press")
         top.watch = None
         through.append(lit_at[0] - start)
         pass_pin.drive_high()
