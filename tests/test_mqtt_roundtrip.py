@@ -188,7 +188,9 @@ def test_a_refused_event_is_set_aside_and_the_unit_delivers_everything_after_it(
     wait_until(lambda: unit.journal.pending_count() == 0, 20, "the queue drained past it")
     [aside] = unit.journal.set_aside_entries()
     assert aside.seq == refused_seq and aside.code == "range"
-    assert "100000" in aside.reason and msgspec.json.decode(aside.event)["used"] == 100_000.0
+    # the reason names the limit, the value and the field (the event's own limits)
+    reason = "Expected `float` <= 86400.0, got 100000.0 - at `$.event.used`"
+    assert aside.reason.endswith(reason) and msgspec.json.decode(aside.event)["used"] == 100_000.0
     stored = service.store.events(source="table-06")
     assert [e.seq for e in stored] == [s for s in range(1, unit.journal.last_seq + 1)
                                        if s != refused_seq]
@@ -196,7 +198,7 @@ def test_a_refused_event_is_set_aside_and_the_unit_delivers_everything_after_it(
     assert service.store.mark("table-06").contiguous == unit.journal.last_seq  # type: ignore[union-attr]
     [held] = service.store.set_aside()
     assert (held.source, held.seq, held.code) == ("table-06", refused_seq, "range")
-    assert held.stored is None and b"100000" in held.payload
+    assert held.stored is None and b"100000" in held.payload and held.reason == aside.reason
     got = unit.received()
     refusals = [m for m in got if isinstance(m, Refusal)]
     assert [r.seq for r in refusals] == [refused_seq]
