@@ -1,13 +1,19 @@
-"""Publishing retained messages the way another client would (a hub account, a tool)."""
+"""Helpers of the MQTT tests: retained messages published the way another client would (a
+hub account, a tool), and a unit's presses journalled and handed to its link."""
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
 
+import msgspec
+
+from tablekit.core.clock import AnyClockEvent, MoveClock
 from tablekit.core.codec import checked
 from tablekit.core.messages import PROTOCOL_VERSION, AssignedRules, Assignment, SeatAssignment
 from tablekit.core.seats import Seat
+from tablekit.journal import Journal
+from tablekit.link import TableLink
 from tablekit.shared.broker import BrokerSettings, connect, make_client
 
 
@@ -38,3 +44,17 @@ def assignment(
         v=PROTOCOL_VERSION, table=table, game=game, seats=seats, starter=starter,
         rules=AssignedRules(move_seconds=40.0), issued=time.time(),
     ))  # fmt: skip
+
+
+def press_and_send(
+    clock: MoveClock, journal: Journal, link: TableLink, presses: int, every: float
+) -> list[AnyClockEvent]:
+    """``presses`` presses of the pass button ``every`` seconds apart, each journalled with
+    the clock's state and the link told; the events, in order."""
+    sent: list[AnyClockEvent] = []
+    for i in range(presses):
+        events = clock.press(i * every)
+        journal.record(events, state=msgspec.json.encode(clock.state))
+        sent += events
+        link.notify()
+    return sent

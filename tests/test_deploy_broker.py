@@ -453,17 +453,22 @@ def bundle_unit(venue: Venue, tmp_path: Path, table: int) -> tuple[Journal, Tabl
     return journal, link
 
 
-def bundle_settings(venue: Venue, program: Program) -> HubSettings:
-    """A hub program's settings as provisioned: the bundle's hub.toml, read the way the
-    program reads /etc/rummikub/hub.toml (the secrets' paths moved into the bundle)."""
+def bundle_config(venue: Venue) -> Path:
+    """The bundle's hub.toml as provisioned to /etc/rummikub/hub.toml, the secrets' paths
+    moved into the bundle."""
     text = (venue.bundle / "hub" / "hub.toml").read_text()
     for name in ("hub-password", "screen-password", "admin-password"):
         text = text.replace(f"/etc/tablekit/{name}", str(venue.bundle / "hub" / name))
-    path = venue.bundle / "hub" / f"{program}-test.toml"
+    path = venue.bundle / "hub" / "hub-test.toml"
     path.write_text(text)
+    return path
+
+
+def bundle_settings(venue: Venue, program: Program) -> HubSettings:
+    """A hub program's settings as provisioned, read the way the program reads them."""
     parser = argparse.ArgumentParser()
     add_config_options(parser, account="")
-    return resolve(program, parser.parse_args(["--config", str(path)]), {})
+    return resolve(program, parser.parse_args(["--config", str(bundle_config(venue))]), {})
 
 
 def bundle_hub(venue: Venue, db: Path) -> HubService:
@@ -665,14 +670,14 @@ def test_rummikub_screen_logs_in_from_its_password_file(
     venue: Venue, tmp_path: Path, caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
 ) -> None:  # fmt: skip
-    """The command line as the systemd unit runs it (PNGs instead of the TV)."""
+    """The command line as the systemd unit runs it, its settings from the bundle's config
+    file (PNGs instead of the TV)."""
     from hub.screen import main
 
-    host, port, username, _ = screen_login(venue)
+    host, port, _, _ = screen_login(venue)
     caplog.set_level(logging.INFO, logger="hub.screen_feed")
     argv = [
-        "--broker", f"{host}:{port}", "--venue", TOPICS.venue, "--event", TOPICS.event,
-        "--username", username, "--password-file", str(venue.bundle / "hub" / "screen-password"),
+        "--config", str(bundle_config(venue)),
         "--png", str(tmp_path / "png"), "--wait", "1.5", "--size", "1280x720",
     ]  # fmt: skip
     assert main(argv) == 0

@@ -21,9 +21,13 @@ def test_hub_reports_ready_and_feeds_the_watchdog(
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as systemd:
         systemd.bind(address)
         systemd.settimeout(30)  # a cold start imports and opens the store first
+        config = tmp_path / "hub.toml"  # as the systemd unit runs it: all from the file
+        config.write_text(
+            f'venue = "hall"\nevent = "cup"\ndb = "{tmp_path / "hub.sqlite3"}"\n'
+            f"[broker]\nport = {broker.port}\n"
+        )
         hub = subprocess.Popen(
-            [sys.executable, "-m", "hub.serve", "serve", "--broker", f"127.0.0.1:{broker.port}",
-             "--db", str(tmp_path / "hub.sqlite3"), "--venue", "hall", "--event", "cup"],
+            [sys.executable, "-m", "hub.serve", "serve", "--config", str(config)],
             env={**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "2000000"},
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         )

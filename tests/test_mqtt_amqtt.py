@@ -6,8 +6,7 @@ import queue
 import time
 from pathlib import Path
 
-import msgspec
-from retained import assignment, publish_retained
+from retained import assignment, press_and_send, publish_retained
 
 from hub.broker import EmbeddedBroker
 from hub.service import HubService
@@ -38,12 +37,7 @@ def test_round_trip_through_the_embedded_broker(tmp_path: Path, wait_until) -> N
         publish_retained(broker.client_settings(), [(service.topics.assign(2), encode(seated))])
         link.start()
         clock = MoveClock(ClockRules(seats=3, move_seconds=30.0, lockout=0.0))
-        sent = []
-        for i in range(40):
-            events = clock.press(i * 7.0)
-            journal.record(events, state=msgspec.json.encode(clock.state))
-            sent += events
-            link.notify()
+        sent = press_and_send(clock, journal, link, 40, 7.0)
         link.publish_state(snapshot_of(clock.state, 280.0, time.time(), 2, "table-02"))
         wait_until(lambda: journal.pending_count() == 0, 15, "hub acks over MQTT 3.1.1")
         assert [e.event() for e in service.store.events(source="table-02")] == sent

@@ -12,11 +12,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import paho.mqtt.client as mqtt
 import pytest
 import trustme
 from paho.mqtt.enums import CallbackAPIVersion
+from retained import press_and_send
 from test_cli_support import Cli
 
 from hub.broker import MosquittoBroker
@@ -90,12 +90,7 @@ def test_every_program_exchanges_messages_over_tls(
         wait_until(lambda: link.online, what="the unit online over TLS")
         # The unit journals presses; the hub stores them and acks them: both directions.
         clock = MoveClock(ClockRules(seats=4, move_seconds=40.0, lockout=0.0))
-        sent = []
-        for i in range(5):
-            events = clock.press(i * 5.0)
-            journal.record(events, state=msgspec.json.encode(clock.state))
-            sent += events
-            link.notify()
+        sent = press_and_send(clock, journal, link, 5, 5.0)
         link.publish_state(snapshot_of(clock.state, 25.0, time.time(), 1, "table-01"))
         wait_until(lambda: journal.pending_count() == 0, what="the hub's acks over TLS")
         assert [e.event() for e in service.store.events(source="table-01")] == sent
