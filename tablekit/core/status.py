@@ -1,6 +1,6 @@
 """One table's status as every screen tells it: the state, its word and its colour.
 
-The table unit's display (:mod:`tablekit.view`, :mod:`tablekit.display_layout`), the hub
+The table unit's display (:mod:`tablekit.view`, :mod:`tablekit.layout`), the hub
 screen (:mod:`hub.hall`, :mod:`hub.screen`) and the organizer's command line (``rummikub
 round status``) all name a table's state with a :class:`TableState` and read its word
 (:func:`word`, or :func:`short_word` where a screen has little room) and its colours
