@@ -461,7 +461,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     import pygame
 
     from hub.hall import countdown_text, link_lost_text, remaining_at, shown_at, state_text
-    from hub.screen_feed import ScreenFeed
+    from hub.screen.feed import ScreenFeed
 
     feed = ScreenFeed(demo.client_settings, demo.topics, title="Rummikub demo cup")
     feed.start()

@@ -1,7 +1,7 @@
 """What the hub screen shows: a pure model of the hall (no pygame, no I/O, no clock).
 
 Everything here takes ``now`` (wall time, Unix seconds, on the hub's clock) from the
-caller. The MQTT shell (:mod:`hub.screen_feed`) builds a :class:`HallView` from the
+caller. The MQTT shell (:mod:`hub.screen.feed`) builds a :class:`HallView` from the
 retained table snapshots, statuses, assignments and the hub's round, standings and
 seating messages (all defined in :mod:`tablekit.core.messages`); the renderer
 (:mod:`hub.screen`) draws it. RULES.md §5: nothing here knows anything about tiles —

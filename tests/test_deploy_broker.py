@@ -45,7 +45,7 @@ from hub.credentials import (
     make_bundle,
     write_bundle,
 )
-from hub.screen_feed import ScreenFeed
+from hub.screen.feed import ScreenFeed
 from hub.service import HubService
 from tablekit.config import parse_config
 from tablekit.core.clock import ClockRules, MoveClock
@@ -642,7 +642,7 @@ def test_the_hub_screen_with_a_wrong_password_says_why_and_keeps_running(
     hub = connected(peers, HUB_USER)
     assert ok(hub.publish(TOPICS.round, encode(RoundInfo(v=1, stage="x", round=1)), retain=True))
     stolen = venue.secrets["dashboard-1"]  # a valid secret, but not this account's
-    caplog.set_level(logging.WARNING, logger="hub.screen_feed")
+    caplog.set_level(logging.WARNING, logger="hub.screen.feed")
     stolen_file = tmp_path / "stolen-password"
     stolen_file.write_text(stolen, encoding="utf-8")
     login = BrokerSettings(
@@ -675,7 +675,7 @@ def test_rummikub_screen_logs_in_from_its_password_file(
     from hub.screen import main
 
     host, port, _, _ = screen_login(venue)
-    caplog.set_level(logging.INFO, logger="hub.screen_feed")
+    caplog.set_level(logging.INFO, logger="hub.screen.feed")
     argv = [
         "--config", str(bundle_config(venue)),
         "--png", str(tmp_path / "png"), "--wait", "1.5", "--size", "1280x720",

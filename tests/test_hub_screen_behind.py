@@ -24,8 +24,8 @@ from hub.hall import (
     state_of,
     state_text,
 )
+from hub.screen.feed import HallTracker
 from hub.screen.render import HallScreen
-from hub.screen_feed import HallTracker
 from tablekit.core.clock import MovePassed, Phase
 from tablekit.core.messages import (
     Ack,

@@ -30,7 +30,7 @@ from hub.hall import (
     state_text,
 )
 from hub.samples import sample_hall
-from hub.screen_feed import HallTracker
+from hub.screen.feed import HallTracker
 from tablekit.core.clock import PauseReason, Phase
 from tablekit.core.messages import (
     Assignment,

@@ -221,7 +221,7 @@ def test_live_wall_in_a_real_window(mosquitto, xvfb, wait_until):
 
 
 def test_feed_ignores_bad_payloads_and_keeps_the_good_ones(mosquitto, wait_until):
-    from hub.screen_feed import ScreenFeed
+    from hub.screen.feed import ScreenFeed
 
     broker = mosquitto()
     topics = Topics("hall", "feed")
@@ -276,7 +276,7 @@ def test_the_screen_collecting_for_pngs_stops_on_a_signal_within_seconds(
 def test_the_screen_says_when_it_has_lost_the_broker_and_stops_its_clocks(
     mosquitto: Callable[..., MosquittoBroker], wait_until: Callable[..., object]
 ) -> None:
-    from hub.screen_feed import ScreenFeed
+    from hub.screen.feed import ScreenFeed
 
     broker = mosquitto()
     topics = Topics("hall", "lost")

@@ -21,7 +21,7 @@ from test_cli_support import Cli
 
 from hub.broker import MosquittoBroker
 from hub.cli.status import LIVE_HINT
-from hub.screen_feed import ScreenFeed
+from hub.screen.feed import ScreenFeed
 from hub.service import HubService
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, MoveClock

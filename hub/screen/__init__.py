@@ -14,7 +14,7 @@ PNG export) with :mod:`~hub.screen.header`, :mod:`~hub.screen.wall`,
 :mod:`~hub.screen.sidebar` and :mod:`~hub.screen.lists`, on a
 :class:`~hub.screen.canvas.Canvas`, in the colours of :mod:`~hub.screen.theme`, cut into
 regions by :mod:`~hub.screen.geometry`. What it
-shows: :mod:`hub.hall` (the model), fed by :mod:`hub.screen_feed` (the broker).
+shows: :mod:`hub.hall` (the model), fed by :mod:`hub.screen.feed` (the broker).
 
 ``rummikub-screen --demo 24 --png artifacts/hub-screen`` renders every page of a
 sample hall (:mod:`hub.samples`) to PNG files and exits (no broker needed); see
@@ -158,7 +158,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     feed = None
     if args.demo is None:
         from hub.config import HubConfigError, resolve
-        from hub.screen_feed import ScreenFeed
+        from hub.screen.feed import ScreenFeed
 
         try:
             settings = resolve("screen", args, os.environ)

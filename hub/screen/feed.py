@@ -59,7 +59,7 @@ from tablekit.core.messages import (
 from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
 from tablekit.shared.broker import BrokerSettings, connect, make_client
 
-log = logging.getLogger("hub.screen_feed")
+log = logging.getLogger("hub.screen.feed")
 
 _FOLDED: Final = frozenset(
     {
