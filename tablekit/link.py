@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from functools import wraps
 from typing import Any, ParamSpec
@@ -143,6 +144,11 @@ class TableLink:
         """The clock state of the latest snapshot made from a view."""
         self._state_mids: dict[int, bytes] = {}
         """State snapshots published and not yet acknowledged, by MQTT message id."""
+        self._handing: list[bytes] = []
+        """Snapshots being handed to paho: on their way, their message ids not known yet."""
+        self._unknown_acks: deque[int] = deque(maxlen=64)
+        """Recent acks of message ids not (yet) recorded: a snapshot's ack can arrive
+        before its id is recorded, and must not leave the id waiting forever."""
         self.published = 0
         self.retransmits = 0
         self._v5 = settings.mqtt_version == 5
@@ -213,9 +219,15 @@ class TableLink:
             self._publish_state(payload)
 
     def _publish_state(self, payload: bytes) -> None:
+        with self._lock:
+            self._handing.append(payload)
         info = self.client.publish(self.topics.state(self.table), payload, qos=1, retain=True)
         with self._lock:
-            self._state_mids[info.mid] = payload
+            self._handing.remove(payload)
+            if info.mid in self._unknown_acks:
+                self._unknown_acks.remove(info.mid)  # acked already
+            else:
+                self._state_mids[info.mid] = payload
 
     @property
     def online(self) -> bool:
@@ -269,10 +281,12 @@ class TableLink:
             log.error("link: broker refused a publish (mid %d): %s", mid, reason)
         with self._lock:
             acked = self._state_mids.pop(mid, None)
+            if acked is None:
+                self._unknown_acks.append(mid)
             latest = self._snapshot
             connected = self._connected
             stale = acked is not None and acked != latest and latest is not None and connected
-            coming = latest in self._state_mids.values()
+            coming = latest in self._handing or latest in self._state_mids.values()
         if stale and not coming:
             # An older snapshot, re-sent by paho after a reconnect, was stored after the
             # newest: the broker's retained state must end on the newest. (Not while the
