@@ -12,8 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from hub.broker import MosquittoBroker
+
+# Property tests check properties, never speed: no per-example deadline and no "input
+# generation is slow" check, which fail on a slow CPU (arm64 emulation, a Pi Zero 2 W)
+# for reasons that have nothing to do with the kit.
+settings.register_profile("kit", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("kit")
 
 
 @pytest.fixture
