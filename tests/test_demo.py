@@ -21,17 +21,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from running import Running, session_left
 
 from hub.broker import free_port, wait_for_port
-from hub.demo import (
-    FULL,
-    SHORT,
-    Demo,
-    asked_language,
-    build_parser,
-    demo_format,
-    demo_ruleset,
-    fill_length,
-    follow_text,
-)
+from hub.demo.event import demo_format, demo_ruleset
+from hub.demo.options import FULL, SHORT, asked_language, build_parser, fill_length
+from hub.demo.report import follow_text
+from hub.demo.run import Demo
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.rulesets import BUILTIN, BigPointScheme

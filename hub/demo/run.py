@@ -1,0 +1,185 @@
+"""Starting and stopping what the demo runs: the broker, the hub service on a fresh
+event store, one table unit per table with its simulated players, and the organizer's
+thread (:func:`hub.demo.event.direct`); whatever started is stopped together."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
+from hub.demo.event import EVENT, VENUE, create_event, direct
+from hub.demo.options import fill_length
+from hub.demo.report import follow_text
+from hub.hall import HallView
+from hub.organizer import Organizer
+from hub.service import HubService
+from hub.store import EventStore
+from tablekit.app import build
+from tablekit.bot import BotStyle, TableBot
+from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.core.topics import Topics
+from tablekit.shared import i18n
+from tablekit.shared.i18n import Words, choose
+from tablekit.unit import Quit, TableUnit
+from tablekit.view import TableView
+
+
+class Demo:
+    """Everything the demo runs, started and stopped together."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.workdir = Path(args.dir or tempfile.mkdtemp(prefix="rummikub-demo-")).absolute()
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        self.topics = Topics(VENUE, EVENT)
+        self.stop_event = threading.Event()
+        self.units: list[TableUnit] = []
+        self.bots: list[TableBot] = []
+        self.threads: list[threading.Thread] = []
+        self.organizer: Organizer | None = None
+        self.broker: MosquittoBroker | EmbeddedBroker | None = None
+        self.hub: HubService | None = None
+        self.director: threading.Thread | None = None
+        self.length = fill_length(args)
+        self.pngs = 0
+        """Sets of hub screen PNGs written (numbered, never overwritten)."""
+        self.signal_name = ""
+        """The signal that stopped the demo (SIGTERM, SIGINT), if one did."""
+        self.words: Words = i18n.words(choose(args.lang, os.environ))
+        """The language of the lines it prints."""
+
+    def signalled(self, signum: int) -> None:
+        """A stop signal: only flags it (a signal handler); the main loop stops."""
+        self.signal_name = signal.Signals(signum).name
+        self.stop_event.set()
+
+    def start(self) -> None:
+        """Event, broker, hub, tables and organizer; if any fails to start, whatever
+        did start is stopped again before the error is raised."""
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start(self) -> None:
+        db = self.workdir / "hub.sqlite3"
+        self.organizer = Organizer(EventStore(db), by="organizer (demo)")
+        self._create_event()  # an event that cannot start fails before any broker runs
+        prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
+        if self.args.port is not None:
+            _check_port_free("127.0.0.1", self.args.port, self.words)
+        self.broker = start_broker(self.workdir / "broker", self.args.port, prefer=prefer)
+        self.host, self.port = "127.0.0.1", self.broker.port
+        mosquitto = isinstance(self.broker, MosquittoBroker)
+        _ = self.words.gettext
+        self.client_settings = self.broker.client_settings()
+        print(
+            _("demo: broker {broker} on {address}; files in {folder}").format(
+                # Translators: the MQTT broker the demo runs itself when Mosquitto is missing
+                broker="Mosquitto" if mosquitto else _("embedded (amqtt)"),
+                address=f"{self.host}:{self.port}",
+                folder=self.workdir,
+            ),
+            flush=True,
+        )
+        print(follow_text(self.host, self.port, self.topics, self.workdir, self.words), flush=True)
+        tables = len(self.organizer.competition.tables())
+        self.hub = HubService(self.client_settings, db, self.topics, tables=tables)
+        self.hub.start()
+        for number in range(1, tables + 1):
+            self._start_table(number)
+        self.director = threading.Thread(target=self._direct, name="demo-organizer", daemon=True)
+        self.director.start()
+
+    def _create_event(self) -> None:
+        org = self.organizer
+        assert org is not None, "the demo's organizer is made by start()"
+        create_event(org, self.args, self.length, self.words)
+
+    def _start_table(self, number: int) -> None:
+        args = self.args
+        config = UnitConfig(
+            unit=UnitSettings(table=number),
+            link=LinkSettings(
+                host=self.host, port=self.port, venue=VENUE, event=EVENT,
+                mqtt_version=self.client_settings.mqtt_version,
+            ),
+        )
+        unit = build(config, self.workdir / f"table-{number:02d}.sqlite3")
+        style = BotStyle(pace=args.pace, start_games=False, judge_chance=0.02)
+        if self.length.moves_per_game is not None:
+            style = replace(style, moves_per_game=self.length.moves_per_game)
+        bot = TableBot(unit.put, _viewer(unit), style, seed=(args.seed or 0) + number)
+        loop = threading.Thread(target=unit.run, name=f"table-{number}", daemon=True)
+        loop.start()
+        bot.start()
+        self.units.append(unit)
+        self.bots.append(bot)
+        self.threads.append(loop)
+
+    def _direct(self) -> None:
+        """The organizer's loop, on the thread it runs in."""
+        direct(self.workdir / "hub.sqlite3", self.args.seed, self.words, self.stop_event)
+
+    def save_pngs(self, hall: HallView, size: tuple[int, int], now: float) -> list[Path]:
+        """Every page of the hub screen as PNGs, numbered: ``screen/0003-wall-1.png``."""
+        from hub.screen.render import render_pngs
+
+        self.pngs += 1
+        paths = render_pngs(hall, size, self.workdir / "screen", now, prefix=f"{self.pngs:04d}-")
+        shown = ", ".join(str(p) for p in paths)
+        print("  " + self.words.gettext("hub screen: {files}").format(files=shown), flush=True)
+        return paths
+
+    def stop(self) -> None:
+        """Stop everything that was started; safe for a partly started demo."""
+        self.stop_event.set()
+        for bot in self.bots:
+            bot.stop_event.set()
+        for unit in self.units:
+            unit.put(Quit())
+        for bot in self.bots:
+            bot.stop()
+        for thread in self.threads:
+            thread.join(timeout=5)
+        if self.director is not None and self.director.ident is not None:
+            self.director.join(timeout=5)
+        for unit in self.units:
+            stop_link = getattr(unit.uplink, "stop", None)
+            if stop_link is not None:
+                stop_link()
+        if self.hub is not None:
+            self.hub.stop()
+        if self.broker is not None:
+            self.broker.stop()
+        if self.organizer is not None:
+            self.organizer.store.close()
+
+def _check_port_free(host: str, port: int, words: Words) -> None:
+    """BrokerError when something listens on ``port`` already (a broker would fail to
+    start there, and the demo would talk to whatever listens)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except OSError as err:
+            raise BrokerError(
+                words.gettext(
+                    "port {port} on {host} is in use ({why}): choose another --port, or "
+                    "leave it out for a free one"
+                ).format(port=port, host=host, why=err.strerror)
+            ) from None
+
+
+def _viewer(unit: TableUnit) -> Callable[[], TableView]:
+    return lambda: unit.view
+
