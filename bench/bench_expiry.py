@@ -30,7 +30,8 @@ from gpiozero.pins.mock import MockFactory
 from measure import WatchedPin, percentiles
 
 from tablekit.config import parse_config
-from tablekit.core.clock import AnyClockEvent, MoveClock, MoveTimedOut
+from tablekit.core.clock import MoveClock
+from tablekit.core.clock_events import AnyClockEvent, MoveTimedOut
 from tablekit.hardware import GpioInputs, GpioOutputs
 from tablekit.unit import Quit, TableUnit
 

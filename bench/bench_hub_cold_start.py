@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from hub.store import EventStore
-from tablekit.core.clock import ClockPaused, MovePassed, PauseReason
+from tablekit.core.clock_events import ClockPaused, MovePassed, PauseReason
 from tablekit.core.messages import envelope, unit_id_of
 from tablekit.core.seats import SEATS
 

@@ -35,7 +35,8 @@ from hub.hall import HallView, ResultState, TableCell
 from hub.samples import sample_hall
 from hub.screen import FRAME_RATE
 from hub.screen.render import HallScreen
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.seats import Seat, next_seat
 
 CHANGES_PER_SECOND = 4.0

@@ -22,7 +22,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.codec import encode
 from tablekit.core.messages import envelope, unit_id_of
 from tablekit.core.seats import SEATS

@@ -38,7 +38,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from tablekit.core.clock import PauseReason, Phase, time_left
+from tablekit.core.clock import Phase, time_left
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
     RoundInfo,
     SeatingBoard,

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from tablekit.core.clock import PauseReason
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import StatusReason, TableSnapshot, UnitStatus
 from tablekit.core.status import TableState, clock_state, word
 

@@ -53,7 +53,7 @@ from hub.tournament import (
     SeedsDeclared,
     preset,
 )
-from tablekit.core.clock import GameStarted
+from tablekit.core.clock_events import GameStarted
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import Seat

@@ -10,7 +10,8 @@ from dataclasses import replace
 from typing import Final
 
 from hub.hall import HallView, ResultState, TableCell
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,

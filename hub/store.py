@@ -47,7 +47,7 @@ from hub.store_rows import (
     unit_events,
 )
 from hub.store_schema import open_store
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
 from tablekit.shared.durable import transaction
 

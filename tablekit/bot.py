@@ -16,7 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import CheckStep, CheckView
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat

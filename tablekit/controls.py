@@ -28,15 +28,8 @@ from typing import Final
 
 import msgspec
 
-from tablekit.core.clock import (
-    AnyClockEvent,
-    ClockError,
-    LastLapSource,
-    MoveClock,
-    MovePassed,
-    PauseReason,
-    Phase,
-)
+from tablekit.core.clock import ClockError, MoveClock, Phase
+from tablekit.core.clock_events import AnyClockEvent, LastLapSource, MovePassed, PauseReason
 from tablekit.core.hallcheck import HallCheck, HallChecked
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import next_seat

@@ -11,14 +11,8 @@ from typing import Any
 import msgspec
 
 from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
-from tablekit.core.clock import (
-    ClockRules,
-    ClockState,
-    GameEndReason,
-    PauseReason,
-    Phase,
-    StarterSource,
-)
+from tablekit.core.clock import ClockRules, ClockState, Phase
+from tablekit.core.clock_events import GameEndReason, PauseReason, StarterSource
 from tablekit.core.hallcheck import HallCheck
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding

@@ -35,7 +35,8 @@ import math
 from dataclasses import dataclass
 
 from tablekit.config import BuzzerSettings
-from tablekit.core.clock import ClockState, PauseReason, Phase
+from tablekit.core.clock import ClockState, Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import BEEP_PERIOD, SWEEP_PERIOD, CheckResult, CheckStep, CheckView
 from tablekit.view import TableView
 

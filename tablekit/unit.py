@@ -19,16 +19,13 @@ from typing import Protocol
 import msgspec
 
 from tablekit.controls import ButtonEdge, JudgeAction, TableControls
-from tablekit.core.clock import (
+from tablekit.core.clock import ClockRules, ClockState, MoveClock, Phase
+from tablekit.core.clock_events import (
     AnyClockEvent,
-    ClockRules,
-    ClockState,
     GameEndReason,
     GameOver,
     GameStarted,
     LastLapSource,
-    MoveClock,
-    Phase,
 )
 from tablekit.core.hallcheck import HallChecked
 from tablekit.core.messages import (

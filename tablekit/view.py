@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tablekit.controls import JudgeMenu, TableAsk
-from tablekit.core.clock import ClockState, PauseReason, Phase
+from tablekit.core.clock import ClockState, Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import CheckResult, CheckStep, CheckView
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, clock_state, word

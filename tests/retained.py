@@ -8,7 +8,8 @@ from collections.abc import Mapping, Sequence
 
 import msgspec
 
-from tablekit.core.clock import AnyClockEvent, MoveClock
+from tablekit.core.clock import MoveClock
+from tablekit.core.clock_events import AnyClockEvent
 from tablekit.core.codec import checked
 from tablekit.core.messages import PROTOCOL_VERSION, AssignedRules, Assignment, SeatAssignment
 from tablekit.core.seats import Seat

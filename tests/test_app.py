@@ -20,7 +20,7 @@ from xwd import screenshot
 
 from tablekit.app import build
 from tablekit.config import parse_config
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, look
 from tablekit.journal import Journal

@@ -17,7 +17,7 @@ from fault_rig import EVENT, VENUE
 from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import EventEnvelope
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport

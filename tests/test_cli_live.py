@@ -16,7 +16,8 @@ from hub.cli.common import render
 from hub.cli.live import fold_retained
 from hub.cli.status import LIVE_HINT, live_summary, status_grid
 from hub.live import LiveView
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import PROTOCOL_VERSION, StatusReason, TableSnapshot, UnitStatus
 from tablekit.core.seats import Seat

@@ -7,24 +7,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tablekit.core.clock import (
-    ClockError,
+from tablekit.core.clock import ClockError, ClockRules, ClockState, MoveClock, Phase
+from tablekit.core.clock_events import (
     ClockPaused,
     ClockResumed,
-    ClockRules,
-    ClockState,
     GameEndReason,
     GameOver,
     GameStarted,
     LastLapSource,
     LastLapStarted,
-    MoveClock,
     MovePassed,
     MoveRestarted,
     MoveTimedOut,
     PassUndone,
     PauseReason,
-    Phase,
 )
 from tablekit.core.seats import Seat
 

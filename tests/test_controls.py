@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk, TableControls
-from tablekit.core.clock import (
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.clock_events import (
     ClockPaused,
     ClockResumed,
-    ClockRules,
     GameEndReason,
     GameOver,
     GameStarted,
     LastLapSource,
     LastLapStarted,
-    MoveClock,
     MovePassed,
     MoveRestarted,
     PassUndone,
     PauseReason,
-    Phase,
     StarterSource,
 )
 from tablekit.core.rulesets import get_ruleset

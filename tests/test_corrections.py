@@ -16,7 +16,7 @@ from hub.effects import ChangeKind, UnconfirmedChangeError
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.core.clock import GameStarted
+from tablekit.core.clock_events import GameStarted
 from tablekit.core.codec import decode
 from tablekit.core.messages import Assignment, EventEnvelope
 from tablekit.core.racks import format_racks, parse_racks

@@ -20,7 +20,8 @@ import pygame
 import pytest
 
 from tablekit.controls import JudgeMenu
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.status import TableState, look
 from tablekit.display import (
     Renderer,

@@ -11,18 +11,16 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from tablekit.config import PinSettings, UnitConfig, parse_config
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableControls
-from tablekit.core.clock import (
+from tablekit.core.clock import ClockState, MoveClock, Phase
+from tablekit.core.clock_events import (
     AnyClockEvent,
     ClockPaused,
     ClockResumed,
-    ClockState,
     GameStarted,
-    MoveClock,
     MovePassed,
     MoveRestarted,
     MoveTimedOut,
     PauseReason,
-    Phase,
 )
 from tablekit.hardware import GpioInputs, GpioOutputs, walk_test
 from tablekit.signals import AMBER, BLUE, GREEN, OFF, RED

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from hub.backup import BackupStatus, StoreBackup, read_status, status_lines, status_path
 from hub.store import EventStore
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, EventEnvelope
 from tablekit.core.seats import Seat
 

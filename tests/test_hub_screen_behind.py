@@ -26,7 +26,8 @@ from hub.hall import (
 )
 from hub.screen.feed import HallTracker
 from hub.screen.render import HallScreen
-from tablekit.core.clock import MovePassed, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import (
     Ack,
     Assignment,

@@ -31,7 +31,8 @@ from hub.hall import (
 )
 from hub.samples import sample_hall
 from hub.screen.feed import HallTracker
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
     Assignment,
     ResultAck,

@@ -27,7 +27,8 @@ from hub.samples import sample_names
 from hub.screen.geometry import CELL_GAP_FRAC, cell_geometry, plan_wall, screen_layout
 from hub.screen.render import HallScreen
 from hub.screen.theme import CELL_BG, TEXT, URGENT
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import (
     Assignment,

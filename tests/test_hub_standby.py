@@ -42,7 +42,7 @@ from hub.store import EventStore
 from hub.tournament import Player
 from hub.tournament.presets import school
 from tablekit.config import LinkSettings
-from tablekit.core.clock import MovePassed
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, EventEnvelope, HubStatus
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport

@@ -11,7 +11,8 @@ import pytest
 from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore
 from hub.store_rows import Refused
 from hub.store_schema import StoreError
-from tablekit.core.clock import ClockRules, GameStarted, MoveClock, MovePassed
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.clock_events import GameStarted, MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
 from tablekit.core.seats import Seat
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from tablekit.core.clock import ClockRules, ClockState, MoveClock, MovePassed
+from tablekit.core.clock import ClockRules, ClockState, MoveClock
+from tablekit.core.clock_events import MovePassed
 from tablekit.core.fields import EPOCH_PATTERN
 from tablekit.core.seats import Seat
 from tablekit.journal import Journal, JournalError

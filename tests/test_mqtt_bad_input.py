@@ -22,7 +22,8 @@ from hub.broker import MosquittoBroker
 from hub.service import HubService
 from hub.store import MAX_REFUSAL_LOG
 from tablekit.config import LinkSettings
-from tablekit.core.clock import ClockPaused, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.clock_events import ClockPaused, MovePassed, PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import MAX_PAYLOAD, WINDOW, StatusReason, UnitStatus, envelope
 from tablekit.core.seats import Seat

@@ -20,7 +20,8 @@ from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
-from tablekit.core.clock import AnyClockEvent, ClockRules, MoveClock, MovePassed, PauseReason
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.clock_events import AnyClockEvent, MovePassed, PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import (
     Ack,

@@ -11,22 +11,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tablekit.core.clock import (
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.clock_events import (
     ClockPaused,
     ClockResumed,
-    ClockRules,
     GameEndReason,
     GameOver,
     GameStarted,
     LastLapSource,
     LastLapStarted,
-    MoveClock,
     MovePassed,
     MoveRestarted,
     MoveTimedOut,
     PassUndone,
     PauseReason,
-    Phase,
 )
 from tablekit.core.codec import DecodeError, decode, encode
 from tablekit.core.messages import (

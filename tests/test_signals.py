@@ -9,7 +9,8 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from tablekit.config import BuzzerSettings
-from tablekit.core.clock import ClockRules, MoveClock, PauseReason
+from tablekit.core.clock import ClockRules, MoveClock
+from tablekit.core.clock_events import PauseReason
 from tablekit.signals import (
     AMBER,
     BAR_LEVELS,

@@ -28,7 +28,8 @@ import pytest
 from tablekit.app import WindowOutput
 from tablekit.config import DisplaySettings, UnitConfig
 from tablekit.controls import JudgeAction
-from tablekit.core.clock import ClockRules, GameOver, GameStarted, MoveClock, MovePassed, Phase
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.clock_events import GameOver, GameStarted, MovePassed
 from tablekit.core.messages import AssignedRules, Assignment, ResultAck, SeatAssignment
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import Seat

@@ -9,7 +9,8 @@ import inspect
 import pytest
 
 from tablekit.core import status
-from tablekit.core.clock import PauseReason, Phase, time_left
+from tablekit.core.clock import Phase, time_left
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.seats import Seat
 from tablekit.core.status import (
     CLOCK_STATES,

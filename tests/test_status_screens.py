@@ -27,7 +27,8 @@ from hub.cli.status import status_grid
 from hub.hall import HallView, Page, PageKind, ResultState, TableCell
 from hub.live import LiveView
 from hub.screen.render import HallScreen
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,

@@ -25,13 +25,13 @@ from hub.tournament import Player
 from tablekit.app import build
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.controls import Button, ButtonEdge, JudgeAction, TableAsk
-from tablekit.core.clock import (
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import (
     GameEndReason,
     GameOver,
     GameStarted,
     LastLapSource,
     LastLapStarted,
-    Phase,
     StarterSource,
 )
 from tablekit.core.hallcheck import CheckStep, HallChecked

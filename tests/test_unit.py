@@ -12,15 +12,8 @@ import msgspec
 
 from tablekit.bot import BotStyle, TableBot
 from tablekit.controls import Button, ButtonEdge, JudgeAction
-from tablekit.core.clock import (
-    ClockRules,
-    GameStarted,
-    LastLapSource,
-    LastLapStarted,
-    MoveClock,
-    MovePassed,
-    Phase,
-)
+from tablekit.core.clock import ClockRules, MoveClock, Phase
+from tablekit.core.clock_events import GameStarted, LastLapSource, LastLapStarted, MovePassed
 from tablekit.core.messages import (
     AssignedRules,
     Assignment,

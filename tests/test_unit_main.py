@@ -14,7 +14,7 @@ from pathlib import Path
 from hub.broker import MosquittoBroker
 from hub.service import HubService
 from hub.store_rows import StoredEvent
-from tablekit.core.clock import ClockPaused, PauseReason
+from tablekit.core.clock_events import ClockPaused, PauseReason
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 

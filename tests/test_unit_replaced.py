@@ -22,7 +22,7 @@ from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
 from tablekit.config import LinkSettings
-from tablekit.core.clock import GameEndReason, GameOver, GameStarted, MovePassed
+from tablekit.core.clock_events import GameEndReason, GameOver, GameStarted, MovePassed
 from tablekit.core.messages import AnyUnitEvent, envelope
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.scoring import GameEnding, GameReport, RackReport

@@ -24,13 +24,8 @@ import msgspec
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablekit.config import LinkSettings
-from tablekit.core.clock import (
-    ClockRules,
-    ClockState,
-    LastLapSource,
-    MoveClock,
-    Phase,
-)
+from tablekit.core.clock import ClockRules, ClockState, MoveClock, Phase
+from tablekit.core.clock_events import LastLapSource
 from tablekit.core.messages import snapshot_of
 from tablekit.journal import Journal
 from tablekit.link import TableLink

@@ -42,7 +42,8 @@ import paho.mqtt.client as mqtt
 
 from hub.hall import BEHIND_AFTER, HallView, LinkLost, ResultState, TableCell
 from hub.live import LiveView
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import DecodeError
 from tablekit.core.messages import (
     Ack,

@@ -15,7 +15,8 @@ from typing import Annotated, Any, Final
 
 import msgspec
 
-from tablekit.core.clock import AnyClockEvent, ClockState, PauseReason, Phase, time_left
+from tablekit.core.clock import ClockState, Phase, time_left
+from tablekit.core.clock_events import AnyClockEvent, PauseReason
 from tablekit.core.fields import (
     MAX_GAME,
     MAX_SECONDS,

@@ -23,7 +23,8 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from tablekit.core.clock import PauseReason, Phase
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.seats import Seat
 from tablekit.core.words import N_
 

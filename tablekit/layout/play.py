@@ -8,7 +8,8 @@ import math
 
 from tablekit.controls import TableAsk
 from tablekit.core import status
-from tablekit.core.clock import GameEndReason, PauseReason, Phase, StarterSource
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import GameEndReason, PauseReason, StarterSource
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState
 from tablekit.layout.scene import (
