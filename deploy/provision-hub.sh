@@ -38,6 +38,10 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$BUNDLE" ] || die "give --bundle DIR (python -m hub.credentials --out DIR makes one)"
+# A bundle from before the hub's config file has hub/hub.env instead of hub/hub.toml.
+if [ -f "$BUNDLE/hub/hub.env" ] && [ ! -f "$BUNDLE/hub/hub.toml" ]; then
+    die "--bundle $BUNDLE: made before the hub's config file (hub/hub.env, no hub/hub.toml); rerun python -m hub.credentials with the same --out (secrets are kept)"
+fi
 for f in mosquitto/rummikub.conf mosquitto/rummikub.passwd mosquitto/rummikub.acl \
     hub/hub.toml hub/hub-password hub/admin-password; do
     [ -f "$BUNDLE/$f" ] || die "--bundle $BUNDLE: missing $f (is it a credentials bundle?)"

@@ -396,6 +396,14 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     assert "systemctl restart" not in no_screen.stdout
     assert "/etc/tablekit/screen-password" not in listed(no_screen.stdout)
 
+    # A bundle from before the hub's config file: told how to remake it, nothing installed.
+    (tmp_path / "old").mkdir()
+    older = bundle(tmp_path / "old", "--dashboards", "1")
+    (older / "hub/hub.toml").rename(older / "hub/hub.env")
+    stale = provision("provision-hub.sh", "--bundle", str(older), "--root", str(tmp_path / "r5"))
+    assert stale.returncode == 2 and "made before the hub's config file" in stale.stderr
+    assert "same --out (secrets are kept)" in stale.stderr and not listed(stale.stdout)
+
     # A bundle without a screen account (--screens 0, or made before the screen logged in).
     (out / "hub/screen-password").unlink()
     old = provision("provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r3"))
