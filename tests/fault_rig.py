@@ -192,6 +192,10 @@ def tally(
 
 def finish(procs: list[subprocess.Popen[str]], timeout: float = 60.0) -> None:
     for proc in procs:
-        out, _ = proc.communicate(timeout=timeout)
+        proc.wait(timeout=timeout)
+        # Read through the text stream, not communicate(): _start's readline may already
+        # hold "drained" in the stream's buffer (a unit with nothing to send says it right
+        # after "ready"), and communicate with a timeout reads only the pipe's rest.
+        out = proc.stdout.read() if proc.stdout is not None else ""
         assert proc.returncode == 0, f"unit exited {proc.returncode}: {out}"
-        assert out.strip().endswith("drained")
+        assert out.strip().endswith("drained"), f"unit said {out!r}"
