@@ -499,7 +499,10 @@ class Soak:
         finish(list(self.units.values()), timeout=600)
         # The replaced units' old cards, one at a time with their table idle.
         for table, journal in self.retired:
-            finish([self.unit(table, journal)], timeout=600)
+            try:
+                finish([self.unit(table, journal)], timeout=600)
+            except AssertionError as err:  # counted below: its events are not all at the hub
+                print(f"the old card of table {table} ({journal.name}): {err}")
         self.watching.set()
         self.note_hub_end()
         self.hub.send_signal(signal.SIGTERM)
@@ -511,7 +514,7 @@ class Soak:
     def report(self, bare_rate: float, base_rate: float, faulty_rate: float) -> int:
         journals = {f"table-{t:02d}": self.procs.journal(t) for t in self.tables}
         retired = [(f"table-{t:02d}", j) for t, j in self.retired]
-        lost, duplicated = tally(self.db, journals, events=1, retired=retired)
+        lost, duplicated = tally(self.db, journals, events=1, retired=retired, drained=False)
         equal, moves, totals, replaced = replay_moves(self.db, self.work)
         every = [*((t, self.procs.journal(t)) for t in self.tables), *self.retired]
         same, rounds, results, never = replay_standings(self.db, every, self.work)

@@ -72,10 +72,13 @@ def main() -> int:
     )
     bot = TableBot(unit.put, lambda: unit.view, style, seed=args.seed * 1000 + journal.last_seq)
     print("ready", flush=True)
-    bot.start()
+    playing = args.stop_file is None or not args.stop_file.exists()
+    if playing:  # (an old card drained at the end plays nothing)
+        bot.start()
     while args.stop_file is None or not args.stop_file.exists():
         time.sleep(0.2)
-    bot.stop()
+    if playing:
+        bot.stop()
     deadline = time.monotonic() + args.drain_timeout
     while journal.pending_count() and time.monotonic() < deadline:
         time.sleep(0.05)
