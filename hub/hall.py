@@ -43,7 +43,6 @@ from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
     RoundInfo,
     SeatingBoard,
-    StandingLine,
     StandingsBoard,
 )
 from tablekit.core.seats import Seat
@@ -398,18 +397,6 @@ def slow_tables(hall: HallView, now: float) -> list[SlowTable]:
 
 
 # --- standings and seating -----------------------------------------------------------------
-
-
-def place_labels(rows: Sequence[StandingLine]) -> list[str]:
-    """``"1"``, ``"2="``, ``"2="``, ``"4"``: a shared place is marked on every sharing row."""
-    counts: dict[int, int] = {}
-    for r in rows:
-        counts[r.place] = counts.get(r.place, 0) + 1
-    return [f"{r.place}=" if counts[r.place] > 1 else str(r.place) for r in rows]
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
 
 
 # --- pages --------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hub.competition import Competition
-from hub.exports.grid import Grid, csv_text, place_labels
+from hub.exports.grid import Grid, csv_text
 from hub.exports.pages import document, grid_html
 from hub.organizer import Organizer
 from hub.players_csv import fold
@@ -35,6 +35,7 @@ from hub.tournament import (
     seeding_statement,
     table_sizes,
 )
+from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError
 
 

@@ -10,12 +10,12 @@ from pathlib import Path
 from test_cli_support import Cli, play_rounds
 
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
-from hub.exports.grid import place_labels
 from hub.exports.lists import seating_csv
 from hub.exports.printouts import find_table_html, scoresheets_html, seating_html, standings_html
 from hub.exports.results import results_csv
 from hub.exports.standings import standings_csv, standings_grid
 from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, collation_key, preset
+from hub.tournament.standings import place_labels
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import Seat
 

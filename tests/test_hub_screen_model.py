@@ -21,7 +21,6 @@ from hub.hall import (
     pace,
     page_ranges,
     page_sequence,
-    place_labels,
     remaining_at,
     round_left,
     round_over,
@@ -31,6 +30,7 @@ from hub.hall import (
 )
 from hub.samples import sample_hall
 from hub.screen.feed import HallTracker
+from hub.tournament.standings import place_labels
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
@@ -240,7 +240,7 @@ def test_shared_places_are_marked_on_every_sharing_row():
         StandingLine(place=p, name=n, big=0, small=0, games=1)
         for p, n in ((1, "a"), (2, "b"), (2, "c"), (4, "d"), (5, "e"), (5, "f"), (5, "g"))
     ]
-    assert place_labels(rows) == ["1", "2=", "2=", "4", "5=", "5=", "5="]
+    assert place_labels([r.place for r in rows]) == ["1", "2=", "2=", "4", "5=", "5=", "5="]
 
 
 def test_page_ranges_are_balanced():

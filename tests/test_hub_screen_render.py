@@ -23,9 +23,7 @@ from hub.hall import (
     PageKind,
     countdown_text,
     judge_queue,
-    place_labels,
     remaining_at,
-    signed,
     state_of,
 )
 from hub.samples import sample_hall
@@ -34,6 +32,7 @@ from hub.screen.geometry import min_text
 from hub.screen.lists import standings_title
 from hub.screen.render import HallScreen
 from hub.screen.wall import cell_content
+from hub.tournament.standings import place_labels, signed
 from tablekit.core.status import TableState
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
@@ -285,7 +284,7 @@ def test_small_points_show_winner_plus(size):
     heads = 5 * texts.count("#")  # each column's heads: #, NAME, BP, SP, G
     cells = texts[heads : heads + 5 * len(board.rows)]
     drawn = [cells[i : i + 5] for i in range(0, len(cells), 5)]
-    assert [row[0] for row in drawn] == place_labels(board.rows)
+    assert [row[0] for row in drawn] == place_labels([r.place for r in board.rows])
     for row, (_place, _name, big, small, games) in zip(board.rows, drawn, strict=True):
         assert (big, small, games) == (str(row.big), signed(row.small), str(row.games))
     winner = board.rows[0]

@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
 from hub.cli.results import confirm
 from hub.competition import Competition
-from hub.exports.grid import signed
 from hub.exports.lists import sanctions_grid
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
 from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
+from hub.tournament.standings import signed
 
 
 def tie_text(comp: Competition, tie: Tie) -> str:

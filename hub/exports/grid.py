@@ -32,18 +32,6 @@ class Grid:
     """Column indexes to right-align."""
 
 
-def place_labels(places: Sequence[int]) -> list[str]:
-    """``1, 2=, 2=, 4``: a shared place is marked ``=`` on every row sharing it."""
-    counts: dict[int, int] = {}
-    for place in places:
-        counts[place] = counts.get(place, 0) + 1
-    return [f"{p}=" if counts[p] > 1 else str(p) for p in places]
-
-
-def signed(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
 def seat_code(table: int, index: int) -> str:
     return f"{table}{seats_for(4)[index]}"
 

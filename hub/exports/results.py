@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub.competition import Competition, ResultVersion
-from hub.exports.grid import Grid, csv_text, iso_time, player_of, signed
+from hub.exports.grid import Grid, csv_text, iso_time, player_of
+from hub.tournament.standings import signed
 from tablekit.core.racks import format_rack
 
 RESULT_HEADERS = (

@@ -4,7 +4,7 @@ stage: as grids and as CSV files."""
 from __future__ import annotations
 
 from hub.competition import Competition
-from hub.exports.grid import Grid, csv_text, latest_stage, place_labels, player_of, signed
+from hub.exports.grid import Grid, csv_text, latest_stage, player_of
 from hub.exports.notes import (
     disqualified_by,
     in_play,
@@ -19,6 +19,7 @@ from hub.tournament import (
     Standings,
     ties_by_name,
 )
+from hub.tournament.standings import place_labels, signed
 
 
 def _placed(comp: Competition, label: str, player_id: str) -> tuple[str, str, str, str]:

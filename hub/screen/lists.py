@@ -7,10 +7,11 @@ from typing import Final
 
 import pygame
 
-from hub.hall import HallView, Page, page_ranges, place_labels, signed
+from hub.hall import HallView, Page, page_ranges
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
+from hub.tournament.standings import place_labels, signed
 from tablekit.core.messages import RoundInfo, StandingsBoard
 
 STANDINGS_CHARS: Final = 30
@@ -78,7 +79,7 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     ranges = list_pages(canvas, len(board.rows), STANDINGS_CHARS)
     part = ranges[min(page.index, len(ranges) - 1)]
     grid = list_grid(canvas, len(part), STANDINGS_CHARS)
-    labels = place_labels(board.rows)
+    labels = place_labels([r.place for r in board.rows])
     rows = tuple(
         (
             labels[i],

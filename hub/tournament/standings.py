@@ -11,7 +11,7 @@ output is deterministic.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TypeAlias
 
 import msgspec
@@ -138,3 +138,15 @@ def strict_order(standings: Standings, lots: Mapping[str, float]) -> list[str]:
         )
     ]
 
+
+def place_labels(places: Sequence[int]) -> list[str]:
+    """``1, 2=, 2=, 4``: a shared place is marked ``=`` on every row sharing it."""
+    counts: dict[int, int] = {}
+    for place in places:
+        counts[place] = counts.get(place, 0) + 1
+    return [f"{p}=" if counts[p] > 1 else str(p) for p in places]
+
+
+def signed(n: int) -> str:
+    """Small points as every list shows them: ``+12``, ``0``, ``-7``."""
+    return f"+{n}" if n > 0 else str(n)
