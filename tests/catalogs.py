@@ -139,7 +139,41 @@ def _write(path: Path, content: str | bytes) -> bool:
     return True
 
 
+def merge(base: Path, ours: Path, theirs: Path) -> int:
+    """Git's merge driver for a ``.po`` (``./kit catalogs merge %O %A %B``): the two
+    sides' translations joined message by message, three-way, into ``ours``.
+
+    A message changed on one side only takes that side's translation; changed on both, the
+    side being merged in (``theirs``: the branch a rebase replays) wins and is left fuzzy
+    for the translator to check. A message either side added is kept. Git merges a ``.po``
+    with this when ``.gitattributes`` says so and the clone's config names the driver
+    (``git config merge.catalog.driver "./kit catalogs merge %O %A %B"``, which ``./kit``
+    sets); the ``.mo`` and
+    the template are then made anew by ``./kit catalogs``.
+    """
+    old, mine, other = read(base), read(ours), read(theirs)
+    for message in other:
+        if not message.id:
+            continue
+        current = mine.get(message.id, message.context)
+        before = old.get(message.id, message.context)
+        if current is None:
+            mine[message.id] = message
+        elif before is not None and current.string == before.string:
+            current.string, current.flags = message.string, set(message.flags)
+        elif message.string != current.string and (
+            before is None or message.string != before.string
+        ):
+            current.string = message.string
+            current.flags.add("fuzzy")
+    ours.write_text(po_text(mine), encoding="utf-8")
+    return 0
+
+
 def main() -> int:
+    if sys.argv[1:2] == ["merge"]:
+        base, ours, theirs = (Path(a) for a in sys.argv[2:5])
+        return merge(base, ours, theirs)
     fresh = extract()
     if not TEMPLATE.is_file() or messages(fresh) != messages(read(TEMPLATE)):
         _write(TEMPLATE, po_text(fresh))

@@ -19,6 +19,7 @@ from catalogs import (
     LANGUAGES,
     TEMPLATE,
     extract,
+    merge,
     messages,
     mo_bytes,
     mo_path,
@@ -188,3 +189,48 @@ def test_a_missing_catalog_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     with pytest.raises(LanguageError, match=r"the Polish \(pl\) catalog .*tablekit.mo is "
                        r"missing: the kit was installed without its message catalogs"):  # fmt: skip
         i18n.load("pl")
+
+
+def test_catalogs_merge_message_by_message(tmp_path: Path) -> None:
+    """Two branches that each translated words merge without a conflict: a message
+    changed on one side takes that side's words, one changed on both takes the branch
+    merged in and is left fuzzy for the translator, an added one is kept from either."""
+
+    def po(name: str, entries: dict[str, str]) -> Path:
+        catalog = Catalog(locale="pl")
+        for message, translation in entries.items():
+            catalog.add(message, translation)
+        path = tmp_path / f"{name}.po"
+        path.write_text(po_text(catalog), encoding="utf-8")
+        return path
+
+    base = po("base", {"table": "stolik", "round": "runda", "game": "gra"})
+    ours = po("ours", {"table": "stół", "round": "runda", "game": "partia", "move": "ruch"})
+    theirs = po("theirs", {"table": "stolik", "round": "rundka", "game": "gierka",
+                           "judge": "sędzia"})
+    assert merge(base, ours, theirs) == 0
+    merged = read(ours)
+    got = {m.id: (m.string, m.fuzzy) for m in merged if m.id}
+    assert got == {
+        "table": ("stół", False),
+        "round": ("rundka", False),
+        "game": ("gierka", True),
+        "move": ("ruch", False),
+        "judge": ("sędzia", False),
+    }
+
+
+def test_a_kit_error_speaks_the_readers_language() -> None:
+    """An error raised in the pure core with an English template and named values is
+    shown in Polish by a front end, and a wrapped cause is translated with it; ``str``
+    stays English for the logs."""
+    from tablekit.core.errors import KitError
+
+    polish = {"seat {seat}: {total} small points, not 0": "miejsce {seat}: {total} małych "
+              "punktów, a nie 0", "{file}: {error}": "{file}: {error}"}
+    cause = KitError("seat {seat}: {total} small points, not 0", seat="A", total=3)
+    wrapped = KitError("{file}: {error}", file="wyniki.csv", error=cause)
+    assert str(wrapped) == "wyniki.csv: seat A: 3 small points, not 0"
+    assert wrapped.message(lambda m: polish.get(m, m)) == (
+        "wyniki.csv: miejsce A: 3 małych punktów, a nie 0")
+    assert KitError("plain words").message(lambda m: m.upper()) == "PLAIN WORDS"

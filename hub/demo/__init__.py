@@ -57,7 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             demo.start()
         except KitError as err:
-            print(f"rummikub-demo: {err}", file=sys.stderr)
+            print(f"rummikub-demo: {err.message(demo.words.gettext)}", file=sys.stderr)
             return 2
         try:
             if demo.stop_event.is_set():
