@@ -39,7 +39,9 @@ timeouts per seat); whether the standings and every game's result equal a fault-
 replay of the same moves and results (a fresh store given the organizer's records and each
 journal's events once, in the order the hub first stored them, the results judged as the
 hub judges them); hub RSS at start, end and peak of each hub process, and every
-``--rss-every`` seconds; the event rates of the baseline and the faulty stretch beside the
+``--rss-every`` seconds (each new hub starts larger by the rounds played since: the
+organizer's records are held in memory, about 4 KiB a result, the moves are not; see
+``bench/bench_hub_memory.py``); the event rates of the baseline and the faulty stretch beside the
 bare-paho rate; and every fault with its recovery time.
 Exit status 1 if anything was lost, duplicated or differs.
 """
