@@ -48,6 +48,8 @@ from tablekit.core.names import sent_name
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.core.seats import Seat, seats_for
+from tablekit.core.words import N_
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
 PROVISIONAL_LEAGUE = "league-top32"
 """Accepts 8–32 players: the automatic league scheme registers under it."""
@@ -138,6 +140,16 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     """The round the table said the result is for."""
 
 
+class LanguageChosen(_Record, frozen=True, tag="language-chosen"):
+    """The one language the whole hall speaks (the tables, the hub screen, the printouts and
+    the command line): chosen when the event is created, changed by the organizer mid-event.
+    An event without one (a store of a release before it) speaks Polish."""
+
+    language: str
+    """The kit's code of the language (:data:`tablekit.shared.i18n.LANGUAGES`)."""
+    why: str = ""
+
+
 class StarterChosen(_Record, frozen=True, tag="starter-chosen"):
     """The organizer's starting seat for one game of a table (002/003/004 choose the first
     player by the highest tile, an app or the youngest player); sent in the assignment.
@@ -159,6 +171,7 @@ Record = (
     | ResultRecorded
     | ResultRejected
     | StarterChosen
+    | LanguageChosen
 )
 
 _record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
@@ -246,9 +259,18 @@ class Competition:
     """The format is final (always, except an automatic league before its first draw)."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
     """Stored records that did not apply, with the reason (see :meth:`apply_all`)."""
+    language_chosen: LanguageChosen | None = None
+    """The organizer's latest choice of the event's language (None: never chosen)."""
     records: int = 0
     seated_at: float = 0.0
     """When the latest draw seated the tables (the assignments' ``issued``)."""
+
+    @property
+    def language(self) -> str:
+        """The language the whole hall speaks: the organizer's latest choice, else Polish
+        (an event of a release before the choice existed)."""
+        chosen = self.language_chosen
+        return DEFAULT_LANGUAGE if chosen is None else chosen.language
 
     @classmethod
     def replay(cls, records: Iterable[Record]) -> Competition:
@@ -516,6 +538,18 @@ class Competition:
                 self.rejected.append(record)
             case StarterChosen():
                 self._choose_starter(record)
+            case LanguageChosen(language=code):
+                if self.created is None:
+                    raise CompetitionError(
+                        N_("no event yet: create one first (rummikub event create)")
+                    )
+                if code not in LANGUAGES:
+                    raise CompetitionError(
+                        N_("language {language}: the kit speaks {languages}"),
+                        language=code,
+                        languages=", ".join(LANGUAGES),
+                    )
+                self.language_chosen = record
         self.records += 1
 
     def _choose_starter(self, record: StarterChosen) -> None:

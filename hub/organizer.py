@@ -24,6 +24,7 @@ from hub.competition import (
     CompetitionError,
     EventCreated,
     FormatFixed,
+    LanguageChosen,
     OrganizerFact,
     PlayerChange,
     Record,
@@ -57,6 +58,8 @@ from tablekit.core.clock_events import GameStarted
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import Seat
+from tablekit.shared.i18n import DEFAULT_LANGUAGE
+from tablekit.shared.i18n import language as i18n_language
 
 GAME_STARTED = str(GameStarted.__struct_config__.tag)
 """The kind a table unit's "game started" event is stored under."""
@@ -108,7 +111,12 @@ class Organizer(JudgeCommands):
         ruleset: str | None = None,
         rulesets: dict[str, Ruleset] | None = None,
         round_minutes: float | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> EventCreated:
+        """Create the event from a preset, speaking ``language`` (a code or locale name of
+        :data:`~tablekit.shared.i18n.LANGUAGES`; every preset follows a Polish rule book,
+        so Polish unless asked). The choice is recorded with the event, in one commit."""
+        chosen = LanguageChosen(at=self.clock(), by=self.by, language=i18n_language(language))
         record = new_event(
             name,
             preset_name,
@@ -119,6 +127,27 @@ class Organizer(JudgeCommands):
             rulesets=rulesets,
             round_minutes=round_minutes,
         )
+        self.record(record, chosen)
+        return record
+
+    @property
+    def language(self) -> str:
+        """The language the whole hall speaks (:attr:`Competition.language`): what the
+        tables, the hub screen, the printouts and the command line show."""
+        return self.competition.language
+
+    def choose_language(self, language: str, *, why: str = "") -> LanguageChosen:
+        """Change the event's language mid-event (a code or locale name of
+        :data:`~tablekit.shared.i18n.LANGUAGES`): the hub tells every table and screen at
+        once. Recorded with who, when and why; choosing the language the event already
+        speaks records nothing and returns the choice that stands."""
+        code = i18n_language(language)
+        current = self.competition
+        if current.created is not None and current.language == code:
+            standing = current.language_chosen
+            if standing is not None:
+                return standing
+        record = LanguageChosen(at=self.clock(), by=self.by, language=code, why=why)
         self.record(record)
         return record
 

@@ -18,6 +18,7 @@ from hub.competition import (
     Competition,
     EventCreated,
     FormatFixed,
+    LanguageChosen,
     OrganizerFact,
     Record,
     ResultRecorded,
@@ -51,6 +52,7 @@ RECORD_KINDS = frozenset(
         ResultRecorded,
         ResultRejected,
         StarterChosen,
+        LanguageChosen,
     )
 )
 

@@ -55,9 +55,38 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
         ruleset=args.ruleset,
         rulesets=custom,
         round_minutes=args.round_minutes,
+        language=args.lang,
     )
     ctx.print(f"Created event {name!r} in {ctx.db}")
     return cmd_event_show(ctx, args)
+
+
+LANGUAGE_NAMES = {"pl": "Polish (pl)", "en": "English (en)"}
+
+
+def language_name(code: str) -> str:
+    """A language as the organizer reads it: ``Polish (pl)``."""
+    return LANGUAGE_NAMES.get(code, code)
+
+
+def cmd_event_language(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    if ctx.competition().created is None:
+        raise CliError("no event yet: create one first (rummikub event create)")
+    if args.language is None:
+        ctx.print(f"Language: {language_name(org.language)}")
+        return 0
+    before = org.language
+    org.choose_language(args.language, why=args.why or "")
+    now = org.language
+    if now == before:
+        ctx.print(f"Language: {language_name(now)} already")
+    else:
+        ctx.print(
+            f"Language: {language_name(now)} (was {language_name(before)}); the hub tells "
+            "every table and the hub screen at once"
+        )
+    return 0
 
 
 def _entry_text(stage: Stage) -> str:
@@ -95,7 +124,11 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     assert created is not None  # competition() raised otherwise
     event = comp.event
     fmt = event.format
-    lines = [f"Event:    {created.name}", f"Preset:   {created.preset}"]
+    lines = [
+        f"Event:    {created.name}",
+        f"Preset:   {created.preset}",
+        f"Language: {language_name(comp.language)}",
+    ]
     if comp.fixed:
         lines.append(f"Format:   {fmt.description or fmt.name}")
     else:

@@ -8,7 +8,13 @@ from pathlib import Path
 from typing import NoReturn
 
 from hub.cli.common import DEFAULT_DB, PROG, CliError
-from hub.cli.event import cmd_event_backup, cmd_event_create, cmd_event_hall, cmd_event_show
+from hub.cli.event import (
+    cmd_event_backup,
+    cmd_event_create,
+    cmd_event_hall,
+    cmd_event_language,
+    cmd_event_show,
+)
 from hub.cli.judges import (
     cmd_sanction_deduct,
     cmd_sanction_disqualify,
@@ -58,6 +64,7 @@ from hub.config import CONFIG_HELP
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
 from tablekit.core.racks import RACK_SYNTAX
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, LanguageError, language
 
 
 def _positive_int(text: str) -> int:
@@ -74,6 +81,13 @@ def _preset(text: str) -> str:
     try:
         return preset_name(text)
     except TournamentError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
+def _language(text: str) -> str:
+    try:
+        return language(text)
+    except LanguageError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
@@ -189,7 +203,24 @@ def build_parser() -> argparse.ArgumentParser:
         type=_minutes,
         help="round time; when it runs out the tables play the last lap",
     )
+    p.add_argument(
+        "--lang", default=DEFAULT_LANGUAGE, type=_language, metavar="LANG",
+        help="the language of the whole hall: the tables, the hub screen, the printouts "
+        f"({', '.join(LANGUAGES)}; default {DEFAULT_LANGUAGE}, as the rule books)",
+    )  # fmt: skip
     leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
+    p = leaf(
+        event,
+        "language",
+        cmd_event_language,
+        "the language of the whole hall (tables, hub screen, printouts): show it, or change "
+        "it mid-event",
+    )
+    p.add_argument(
+        "language", nargs="?", type=_language, metavar="LANG",
+        help=f"the new language ({', '.join(LANGUAGES)}); left out: show the one in use",
+    )  # fmt: skip
+    p.add_argument("--why", help="why it changes, recorded with it")
     leaf(
         event,
         "backup",
