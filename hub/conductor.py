@@ -3,11 +3,11 @@
 The hub service asks the conductor two things: the verdict on a table's submitted
 result (stored in the same transaction as the submission, see
 :meth:`Conductor.judge`), and — after every commit and once a second — the
-retained messages whose content changed (:meth:`Conductor.messages`): each
-table's assignment and latest result verdict, the round, standings and seating
-boards for the screens, and the last-lap broadcast when the round's time is
-over. Everything comes from the store, so a restarted hub tells the tables and
-screens exactly what it told them before.
+retained messages whose content changed (:meth:`Conductor.messages`): the
+language the whole hall speaks, each table's assignment and latest result verdict,
+the round, standings and seating boards for the screens, and the last-lap
+broadcast when the round's time is over. Everything comes from the store, so a
+restarted hub tells the tables and screens exactly what it told them before.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from tablekit.core.messages import (
     Broadcast,
     BroadcastKind,
     EventEnvelope,
+    HallLanguage,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -146,6 +147,9 @@ class Conductor:
     def _all(self, competition: Competition) -> Iterator[Outgoing]:
         if competition.created is None:
             return
+        # the hall's language first: a unit (re)connecting shows its seating in it
+        language = HallLanguage(v=PROTOCOL_VERSION, language=competition.language)
+        yield Outgoing(self.topics.language, encode(language))
         assignments = competition.assignments()
         for assignment in assignments:
             yield Outgoing(self.topics.assign(assignment.table), encode(assignment))

@@ -15,6 +15,7 @@ from tablekit.core.messages import (
     Broadcast,
     BroadcastKind,
     EventEnvelope,
+    HallLanguage,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -81,6 +82,34 @@ def test_retained_messages_tell_tables_and_screens_the_event(tmp_path: Path) -> 
     assert conductor.messages() == []  # nothing changed: nothing sent again
     conductor.reset()
     assert len(conductor.messages()) == len(sent)
+
+
+def test_the_halls_language_is_retained_from_the_event_and_follows_a_change(
+    tmp_path: Path,
+) -> None:
+    clock = Clock()
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ala", clock=clock)
+    conductor = Conductor(org, TOPICS, clock=clock)
+    assert conductor.messages() == []  # no event: nothing, a unit speaks its own language
+    org.create_event("Cup", "school", language="en")
+    first = conductor.messages()
+    assert first[0].topic == TOPICS.language  # before the seating it is shown in
+    assert decode(HallLanguage, first[0].payload) == HallLanguage(v=1, language="en")
+    assert first[0].retain and not first[0].clear_first
+    entrants = [Player(org.next_player_id(i), f"Gracz {i}") for i in range(7)]
+    org.register(entrants, check_in=True)
+    org.draw(seed=3)
+    assert TOPICS.language not in by_topic(conductor)  # unchanged: not sent again
+    # the organizer changes it in another process (the CLI): only the language goes out
+    Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ola").choose_language("pl")
+    assert by_topic(conductor) == {TOPICS.language: b'{"v":1,"language":"pl"}'}
+    conductor.reset()  # after a reconnect: everything again, the language first
+    assert conductor.messages()[0].payload == b'{"v":1,"language":"pl"}'
+
+
+def test_an_event_created_without_a_language_speaks_polish(tmp_path: Path) -> None:
+    _, conductor = event(tmp_path, Clock())
+    assert by_topic(conductor)[TOPICS.language] == b'{"v":1,"language":"pl"}'
 
 
 def test_a_table_result_is_judged_stored_and_answered(tmp_path: Path) -> None:

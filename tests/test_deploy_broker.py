@@ -287,7 +287,8 @@ def test_a_table_writes_only_its_own_topics(venue: Venue, peers: Callable[..., P
 
     forged = [
         TOPICS.events(3), TOPICS.state(3), TOPICS.status(3), TOPICS.assign(2), TOPICS.ack(2),
-        TOPICS.result(2), TOPICS.broadcast, TOPICS.hub_status, f"{TOPICS.base}/table/2/other",
+        TOPICS.result(2), TOPICS.broadcast, TOPICS.hub_status, TOPICS.language,
+        f"{TOPICS.base}/table/2/other",
         "rummikub/v1/hall/other-event/table/2/events", "$SYS/broker/x",
     ]  # fmt: skip
     for topic in forged:
@@ -367,6 +368,13 @@ def test_the_hub_writes_every_table_and_reads_every_event(
     assert ok(admin.publish(TOPICS.broadcast, b"last-lap", retain=True))
     for unit in units.values():
         unit.until(TOPICS.broadcast, b"last-lap")
+    # the hall's language: the hub writes it, every unit reads it (a later one retained)
+    assert ok(hub.publish(TOPICS.language, b"language-en", retain=True))
+    for unit in units.values():
+        unit.until(TOPICS.language, b"language-en")
+    later = connected(peers, "table-03")  # table 3's unit again, after a restart
+    later.subscribe(*TOPICS.unit_filters(3))
+    later.until(TOPICS.language, b"language-en")
     assert not hub.disconnected.is_set()  # hub-admin is another client id than hub
 
 

@@ -38,6 +38,7 @@ from tablekit.core.messages import (
     Broadcast,
     BroadcastKind,
     EventEnvelope,
+    HallLanguage,
     HubStatus,
     ResultAck,
     RoundInfo,
@@ -56,7 +57,15 @@ from tablekit.core.messages import (
 )
 from tablekit.core.scoring import GameReport, RackReport
 from tablekit.core.seats import Seat
-from tablekit.core.topics import SCREEN_KINDS, Kind, TopicRef, Topics, decode_topic
+from tablekit.core.topics import (
+    SCREEN_KINDS,
+    Cleared,
+    Kind,
+    TopicRef,
+    Topics,
+    decode_retained,
+    decode_topic,
+)
 
 TOPICS = Topics("hall", "open2025")
 
@@ -100,6 +109,8 @@ def other_messages() -> list[msgspec.Struct]:
         ),
         Broadcast(v=1, id=7, kind=BroadcastKind.LAST_LAP, round=2, ts=1.7e9),
         Broadcast(v=1, id=8, kind=BroadcastKind.MESSAGE, text="Lunch at 13:00"),
+        HallLanguage(v=1, language="pl"),
+        HallLanguage(v=1, language="en"),
         Ack(v=1, unit="table-03", upto=41),
         Ack(v=1, unit="table-03", upto=0, resend_from=1),
         ResultAck(v=1, unit="table-03", game=2, accepted=False, reason="seat B: 2 jokers"),
@@ -157,6 +168,7 @@ def test_topics_parse_back_to_their_kind_and_table() -> None:
         TOPICS.result(5): TopicRef(Kind.RESULT, 5),
         TOPICS.broadcast: TopicRef(Kind.BROADCAST),
         TOPICS.hub_status: TopicRef(Kind.HUB_STATUS),
+        TOPICS.language: TopicRef(Kind.LANGUAGE),
         TOPICS.round: TopicRef(Kind.ROUND),
         TOPICS.standings: TopicRef(Kind.STANDINGS),
         TOPICS.seating: TopicRef(Kind.SEATING),
@@ -247,6 +259,26 @@ def test_strict_decoding_refuses_with_a_reason(payload: bytes, code: str, reason
     assert err.value.reason.startswith("EventEnvelope: ")
 
 
+def test_the_halls_language_is_a_hub_message_of_its_own_topic() -> None:
+    """Retained on ``hub/language``, for every unit and screen; a newer hub's fields are
+    ignored, a code that is no language code refused."""
+    payload = encode(HallLanguage(v=1, language="en"))
+    assert payload == b'{"v":1,"language":"en"}'
+    ref, message = decode_retained(TOPICS, TOPICS.language, payload)
+    assert (ref, message) == (TopicRef(Kind.LANGUAGE), HallLanguage(v=1, language="en"))
+    assert TOPICS.language in TOPICS.unit_filters(7) and TOPICS.language in TOPICS.screen_filters()
+    newer = b'{"v":1,"language":"pl","since":1700000000.0,"dialect":{"region":"PL"}}'
+    assert decode(HallLanguage, newer) == HallLanguage(v=1, language="pl")
+    # a language the receiver does not speak still decodes: the receiver keeps its own
+    assert decode(HallLanguage, b'{"v":1,"language":"de"}').language == "de"
+    for bad in (b'{"v":1,"language":"PL"}', b'{"v":1,"language":"pl_PL"}', b'{"v":1}'):
+        with pytest.raises(DecodeError, match="HallLanguage: ") as err:
+            decode(HallLanguage, bad)
+        assert err.value.code == "invalid"
+    # cleared (the retained message deleted): no language from the hub
+    assert decode_retained(TOPICS, TOPICS.language, b"")[1] == Cleared(Kind.LANGUAGE, None)
+
+
 def test_payload_for_another_table_is_refused() -> None:
     payload = encode(envelope("table-03", 3, 5, 1.7e9, ALL_EVENTS[1]))
     with pytest.raises(DecodeError, match=r"for table 3 but was published on .* table 4") as err:
@@ -295,7 +327,7 @@ def test_screen_messages_travel_on_their_own_topics() -> None:
     assert TOPICS.screen_filters() == [
         f"{base}/table/+/state", f"{base}/table/+/status", f"{base}/hub/table/+/assign",
         f"{base}/hub/table/+/result", TOPICS.round, TOPICS.standings, TOPICS.seating,
-        TOPICS.progress,
+        TOPICS.progress, f"{base}/hub/language",
     ]  # fmt: skip
     for message in screen_messages():
         topic = {

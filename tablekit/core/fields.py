@@ -51,4 +51,6 @@ Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]
 RoundNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
 """A round number; 0 = not part of a round."""
 Label = Annotated[str, msgspec.Meta(max_length=40, pattern=PRINTABLE)]
+LanguageCode = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{2,3}$")]
+"""A language's ISO 639 code in lower case (``pl``, ``en``)."""
 Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]

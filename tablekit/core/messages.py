@@ -26,6 +26,7 @@ from tablekit.core.fields import (
     Epoch,
     GameNo,
     Label,
+    LanguageCode,
     MoveNo,
     MoveSeconds,
     MovesLeft,
@@ -265,6 +266,17 @@ class Broadcast(_HubMessage, frozen=True):
     """Hub's wall time when sent."""
 
 
+class HallLanguage(_HubMessage, frozen=True):
+    """Retained on ``…/hub/language``: the one language the whole hall speaks, the event's
+    (every table's display and the hub screen show their words in it). A setting of its
+    own, not part of an assignment: a unit shows it at once, in the middle of a game too.
+    Before the hub has sent one, a unit speaks its config's language."""
+
+    language: LanguageCode
+    """``pl`` (Polish) or ``en`` (English). A receiver that does not speak the language named
+    (one a newer hub speaks) keeps the one it speaks."""
+
+
 class Ack(_HubMessage, frozen=True, omit_defaults=True):
     """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
     refused and listed in ``refused``.
@@ -411,6 +423,7 @@ AnyMessage = (
     | HubStatus
     | Assignment
     | Broadcast
+    | HallLanguage
     | Ack
     | Refusal
     | ResultAck

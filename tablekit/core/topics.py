@@ -22,6 +22,7 @@ from tablekit.core.messages import (
     Assignment,
     Broadcast,
     EventEnvelope,
+    HallLanguage,
     HubStatus,
     Refusal,
     ResultAck,
@@ -51,6 +52,7 @@ class Kind(enum.StrEnum):
     RESULT = "result"
     BROADCAST = "broadcast"
     HUB_STATUS = "hub_status"
+    LANGUAGE = "language"
     ROUND = "round"
     STANDINGS = "standings"
     SEATING = "seating"
@@ -67,6 +69,7 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.RESULT: ResultAck,
     Kind.BROADCAST: Broadcast,
     Kind.HUB_STATUS: HubStatus,
+    Kind.LANGUAGE: HallLanguage,
     Kind.ROUND: RoundInfo,
     Kind.STANDINGS: StandingsBoard,
     Kind.SEATING: SeatingBoard,
@@ -138,6 +141,10 @@ class Topics:
         return f"{self.base}/hub/status"
 
     @property
+    def language(self) -> str:
+        return f"{self.base}/hub/language"
+
+    @property
     def round(self) -> str:
         return f"{self.base}/hub/round"
 
@@ -161,7 +168,9 @@ class Topics:
 
     def unit_filters(self, table: int) -> list[str]:
         """What a table unit subscribes to."""
-        return [f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status]
+        return [
+            f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status, self.language
+        ]
 
     def hub_filters(self) -> list[str]:
         """What the hub subscribes to."""
@@ -176,6 +185,7 @@ class Topics:
             f"{base}/hub/table/+/{Kind.ASSIGN}",
             f"{base}/hub/table/+/{Kind.RESULT}",
             *(self.screen(kind) for kind in SCREEN_KINDS),
+            self.language,
         ]
 
     def delivery_filters(self) -> list[str]:
@@ -194,6 +204,8 @@ class Topics:
             return TopicRef(Kind.BROADCAST)
         if parts == ["hub", "status"]:
             return TopicRef(Kind.HUB_STATUS)
+        if parts == ["hub", "language"]:
+            return TopicRef(Kind.LANGUAGE)
         if len(parts) == 2 and parts[0] == "hub" and parts[1] in SCREEN_KINDS:
             return TopicRef(Kind(parts[1]))
         if len(parts) == 3 and parts[0] == "table":

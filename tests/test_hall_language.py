@@ -1,0 +1,141 @@
+"""One language for the whole hall, through a real Mosquitto: the hub retains the event's
+language on ``hub/language``; every table unit's link and the hub screen's subscription
+get it, a change reaches them all at once, and a unit that connects later gets it too."""
+
+from __future__ import annotations
+
+import queue
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub.broker import MosquittoBroker
+from hub.organizer import Organizer
+from hub.service import HubService
+from hub.store import EventStore
+from tablekit.config import LinkSettings
+from tablekit.core.messages import HallLanguage
+from tablekit.core.topics import Topics
+from tablekit.journal import Journal
+from tablekit.link import TableLink
+
+pytestmark = pytest.mark.mqtt
+
+VENUE, EVENT = "hall", "lang"
+TOPICS = Topics(VENUE, EVENT)
+
+
+class Link:
+    """A table unit's real link, its inbox read the way the unit loop reads it."""
+
+    def __init__(self, tmp: Path, broker: MosquittoBroker, table: int) -> None:
+        self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        unit_id = f"table-{table:02d}"
+        settings = LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT)
+        self.journal = Journal(tmp / f"{unit_id}.db", unit_id)
+        self.link = TableLink(settings, self.journal, table, unit_id, self.inbox.put)
+        self.languages: list[str] = []
+
+    def heard(self) -> list[str]:
+        """The languages the hub told this unit, in order."""
+        while True:
+            try:
+                item = self.inbox.get_nowait()
+            except queue.Empty:
+                return self.languages
+            if isinstance(item, HallLanguage):
+                self.languages.append(item.language)
+
+
+@pytest.fixture
+def hall(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]
+) -> Iterator[tuple[MosquittoBroker, Path, list[Link]]]:
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    org = Organizer(EventStore(db), by="Ola")
+    org.create_event("Cup", "school", language="en")
+    org.store.close()
+    service = HubService(broker.client_settings(), db, TOPICS)
+    links: list[Link] = []
+    service.start()
+    assert service.wait_online(10)
+    try:
+        yield broker, db, links
+    finally:
+        for link in links:
+            link.link.stop()
+            link.journal.close()
+        service.stop()
+
+
+def test_every_unit_hears_the_events_language_and_each_change_at_once(
+    tmp_path: Path, hall: tuple[MosquittoBroker, Path, list[Link]], wait_until: Any
+) -> None:
+    broker, db, links = hall
+    links += [Link(tmp_path, broker, table) for table in (1, 2, 3)]
+    for link in links:
+        link.link.start()
+    for link in links:
+        wait_until(lambda link=link: link.heard() == ["en"], 10, "the event's language")
+
+    # the organizer changes it from another process (the command line) mid-event
+    organizer = Organizer(EventStore(db), by="Ola")
+    organizer.choose_language("pl", why="Polish players after all")
+    for link in links:
+        wait_until(lambda link=link: link.heard() == ["en", "pl"], 10, "the change")
+    organizer.choose_language("en")
+    for link in links:
+        wait_until(lambda link=link: link.heard() == ["en", "pl", "en"], 10, "the change back")
+
+    # a unit switched on later gets the language at once: it is retained
+    late = Link(tmp_path, broker, 4)
+    links.append(late)
+    late.link.start()
+    wait_until(lambda: late.heard() == ["en"], 10, "the retained language")
+    organizer.store.close()
+
+
+def test_the_hub_screen_hears_it_on_its_own_subscription(
+    hall: tuple[MosquittoBroker, Path, list[Link]], wait_until: Any
+) -> None:
+    """A reader subscribed to what the hub screen subscribes to gets the language among
+    the hall's retained messages and decodes it strictly."""
+    import paho.mqtt.client as mqtt
+    from paho.mqtt.enums import CallbackAPIVersion
+
+    from tablekit.core.topics import decode_retained
+
+    broker, db, _ = hall
+    got: queue.SimpleQueue[object] = queue.SimpleQueue()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+
+    def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        got.put(decode_retained(TOPICS, msg.topic, msg.payload)[1])
+
+    client.on_message = on_message
+    client.on_connect = lambda c, *_: c.subscribe([(f, 1) for f in TOPICS.screen_filters()])
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    seen: list[str] = []
+
+    def languages() -> list[str]:
+        while True:
+            try:
+                item = got.get_nowait()
+            except queue.Empty:
+                return seen
+            if isinstance(item, HallLanguage):
+                seen.append(item.language)
+
+    try:
+        wait_until(lambda: languages() == ["en"], 10, "the screen's language")
+        organizer = Organizer(EventStore(db), by="Ola")
+        organizer.choose_language("pl")
+        wait_until(lambda: languages() == ["en", "pl"], 10, "the change on the screen")
+        organizer.store.close()
+    finally:
+        client.disconnect()
+        client.loop_stop()
