@@ -289,6 +289,7 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     standings = out[out.find("standings after round-1:"):out.find("round-2 drawn")]
     assert re.search(r"^ +1\. .+ BP +\d+  SP +[+-]?\d+  2 games$", standings, re.M), standings
     competition = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="test").competition
+    assert competition.language == "en"  # --lang is the event's: the tables speak it too
     tables = {t.number for t in competition.event.seating("round-1")}
     typed = {key: versions[-1].record.unit for key, versions in competition.results.items()}
     expected = {(stage, t, g) for stage in ("round-1", "round-2") for t in tables

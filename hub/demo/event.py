@@ -15,7 +15,7 @@ from pathlib import Path
 
 import msgspec
 
-from hub.competition import new_event
+from hub.competition import LanguageChosen, new_event
 from hub.demo.options import Length
 from hub.demo.report import print_ranking, print_seating, print_standings
 from hub.exports.notes import consolation_text, tie_decision_text
@@ -115,7 +115,9 @@ def create_event(org: Organizer, args: argparse.Namespace, length: Length, words
     if args.preset != "league":  # the automatic league scheme is fixed at the draw
         fmt = demo_format(args.preset, args.players, length)
         created = msgspec.structs.replace(created, format=fmt)
-    org.record(created)
+    # the demo's language is the event's: the tables and the hub screen speak it too
+    chosen = LanguageChosen(at=created.at, by=org.by, language=words.language)
+    org.record(created, chosen)
     about = created.format.description if created.format else args.preset
     count = words.ngettext("{n} player", "{n} players", args.players)
     print(f"demo: {about}; {count.format(n=args.players)}", flush=True)

@@ -118,8 +118,9 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     o.add_argument("--duration", type=float, default=None,
                    help=_("stop after this many seconds (default: when the event is finished)"))
     o.add_argument("--lang", type=_language, default=w.language,
-                   help=_("the language of what it prints: pl or en (default: Polish, or "
-                          "English when LANG names it)"))
+                   help=_("the event's language, which the tables and the hub screen speak, "
+                          "and of what it prints: pl or en (default: Polish, or English when "
+                          "LANG names it)"))
     return p
 
 
