@@ -93,6 +93,7 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
         judge_hold=config.clock.judge_hold,
         call_hold=config.clock.call_hold,
         fps=config.display.fps,
+        language=config.unit.language,
     )
     saved = journal.load_state()
     if saved is not None:

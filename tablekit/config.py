@@ -24,6 +24,8 @@ from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
 from tablekit.core.messages import unit_id_of
 from tablekit.shared.broker import BrokerSettings
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, LanguageError
+from tablekit.shared.i18n import language as language_code
 from tablekit.shared.tomlfile import decode_toml
 
 
@@ -53,8 +55,15 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Defaults to ``table-NN`` from ``table``."""
     journal: str = "tablekit-journal.sqlite3"
     """SQLite journal; a relative path is taken from the unit's state directory."""
+    language: str = DEFAULT_LANGUAGE
+    """The language the display speaks (``pl`` or ``en``) until the hall's language
+    setting from the hub says otherwise."""
 
     def __post_init__(self) -> None:
+        try:
+            msgspec.structs.force_setattr(self, "language", language_code(self.language))
+        except LanguageError as err:
+            raise ValueError(f"language: {err}") from None
         _check(self.table >= 1, f"table: tables are numbered from 1, got {self.table}")
         if not self.unit_id:
             msgspec.structs.force_setattr(self, "unit_id", f"table-{self.table:02d}")

@@ -23,7 +23,8 @@ system's rotation setting).
 
 Video drivers: ``SDL_VIDEODRIVER=dummy`` (tests), ``x11``/``wayland`` (a desktop
 window), ``kmsdrm`` (a Pi without a desktop; use ``fullscreen``). Run
-``python -m tablekit.display --png out/ --size 480x320`` to draw every state to PNGs.
+``python -m tablekit.display --png out/ --size 480x320`` to draw every state to PNGs
+(``out/pl/``, ``out/en/``: each language in its folder).
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from tablekit import fonts
+from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 from tablekit.layout.compose import compose, time_key
 from tablekit.layout.scene import (
     Align,
@@ -57,6 +60,7 @@ from tablekit.layout.scene import (
     layout_for,
 )
 from tablekit.samples import sample_views
+from tablekit.shared.i18n import LANGUAGES, choose, language, words
 from tablekit.view import TableView
 
 ROTATIONS = (0, 90, 180, 270)
@@ -498,6 +502,10 @@ def blit_rotated(
 # --- command line ----------------------------------------------------------------------
 
 
+DEFAULT_SIZES = ((480, 320), (640, 400), (800, 480))
+"""The sizes ``--png`` draws without ``--size``: the panels the unit is built with."""
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
@@ -510,46 +518,89 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def render_all(
-    out_dir: str | os.PathLike[str], sizes: Iterable[tuple[int, int]], states: Sequence[str] = ()
+    out_dir: str | os.PathLike[str],
+    sizes: Iterable[tuple[int, int]],
+    states: Sequence[str] = (),
+    languages: Sequence[str] = LANGUAGES,
 ) -> list[Path]:
-    """Every sample state at every size as ``out_dir/WxH-NN-state.png``."""
+    """Every sample state at every size in every language, as
+    ``out_dir/LANG/WxH-NN-state.png`` (``pl/480x320-04-time.png``).
+
+    Raises :class:`~tablekit.core.errors.KitError` (:class:`SampleError`,
+    :class:`~tablekit.shared.i18n.LanguageError`) naming an unknown state or language.
+    """
     now = 1000.0
-    views = sample_views(now)
-    unknown = [s for s in states if s not in views]
+    codes = [language(code) for code in languages]
+    names = list(sample_views(now))
+    unknown = [s for s in states if s not in names]
     if unknown:
-        raise ValueError(f"state: unknown {', '.join(unknown)}; known: {', '.join(views)}")
+        raise SampleError(
+            N_("state: unknown {states}; known: {known}"),
+            states=", ".join(unknown),
+            known=", ".join(names),
+        )
     paths = []
-    for w, h in sizes:
-        renderer = Renderer()
-        for i, (name, view) in enumerate(views.items()):
-            if states and name not in states:
-                continue
-            path = Path(out_dir) / f"{w}x{h}-{i:02d}-{name}.png"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            pygame.image.save(render_surface(view, now, (w, h), renderer), str(path))
-            paths.append(path)
+    for code in codes:
+        views = sample_views(now, code)
+        for w, h in sizes:
+            renderer = Renderer()
+            for i, (name, view) in enumerate(views.items()):
+                if states and name not in states:
+                    continue
+                path = Path(out_dir) / code / f"{w}x{h}-{i:02d}-{name}.png"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                pygame.image.save(render_surface(view, now, (w, h), renderer), str(path))
+                paths.append(path)
     return paths
 
 
+class SampleError(KitError, ValueError):
+    """A state the samples do not have."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    chosen = choose(None, os.environ)
+    w = words(chosen)
     parser = argparse.ArgumentParser(
         prog="python -m tablekit.display",
-        description="Draw every state of the table display to PNG files.",
+        description=w.gettext(
+            "Draw every state of the table display to PNG files, in Polish and in English."
+        ),
     )
-    parser.add_argument("--png", metavar="DIR", default="artifacts/display", help="output folder")
+    parser.add_argument(
+        "--png",
+        metavar=w.gettext("DIR"),
+        default="artifacts/display",
+        help=w.gettext("output folder; each language in a folder of its own (pl/, en/)"),
+    )
     parser.add_argument(
         "--size",
-        metavar="WxH",
+        metavar=w.gettext("WxH"),
         type=_size,
         action="append",
-        help="screen size (repeatable; default 480x320 and 800x480; portrait e.g. 320x480)",
+        help=w.gettext(
+            "screen size (repeatable; default 480x320, 640x400 and 800x480; portrait e.g. 320x480)"
+        ),
     )
-    parser.add_argument("--state", action="append", default=[], help="only this state (repeatable)")
+    parser.add_argument(
+        "--state",
+        action="append",
+        default=[],
+        help=w.gettext("only this state (repeatable)"),
+    )
+    parser.add_argument(
+        "--lang",
+        action="append",
+        default=[],
+        help=w.gettext("only this language, pl or en (repeatable; default both)"),
+    )
     args = parser.parse_args(argv)
     try:
-        paths = render_all(args.png, args.size or [(480, 320), (800, 480)], args.state)
-    except ValueError as err:
-        print(f"tablekit.display: {err}", file=sys.stderr)
+        paths = render_all(
+            args.png, args.size or list(DEFAULT_SIZES), args.state, args.lang or LANGUAGES
+        )
+    except KitError as err:
+        print(f"tablekit.display: {err.message(w.gettext)}", file=sys.stderr)
         return 2
     for path in paths:
         print(path)

@@ -18,6 +18,7 @@ from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
 from tablekit.result_entry import Key, ResultEntry
+from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.view import TableView
 
 SAMPLE_NAMES: dict[Seat, str] = {
@@ -28,8 +29,14 @@ SAMPLE_NAMES: dict[Seat, str] = {
 }
 
 
-def sample_views(now: float) -> dict[str, TableView]:
-    """One view per state the display can show, as seen at ``now``."""
+def sample_views(now: float, language: str = DEFAULT_LANGUAGE) -> dict[str, TableView]:
+    """One view per state the display can show, as seen at ``now``, in ``language``."""
+    return {
+        name: replace(view, language=language) for name, view in _sample_views(now).items()
+    }
+
+
+def _sample_views(now: float) -> dict[str, TableView]:
     rules = ClockRules(seats=4, move_seconds=40)
     running = ClockState(
         rules=rules,

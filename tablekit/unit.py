@@ -42,6 +42,8 @@ from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_ke
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
 from tablekit.result_entry import EntryView, ResultEntry, Step
+from tablekit.shared import i18n
+from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.view import TableView
 
 UnitEvent = AnyClockEvent | ResultSubmitted | HallChecked
@@ -140,6 +142,13 @@ class Unassigned:
 
 
 @dataclass(frozen=True)
+class Language:
+    """Speak ``code`` (``pl``, ``en``) from now on: the hall's language setting."""
+
+    code: str
+
+
+@dataclass(frozen=True)
 class Quit:
     pass
 
@@ -157,6 +166,7 @@ class TableUnit:
         call_hold: float = 3.0,
         fps: float = 15.0,
         ruleset: Ruleset | None = None,
+        language: str = DEFAULT_LANGUAGE,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
@@ -170,7 +180,9 @@ class TableUnit:
         self.frame = 1.0 / fps
         self.monotonic = monotonic
         online = None if uplink is None else False
-        self.view = TableView(clock=clock.state, table=table, online=online)
+        self.view = TableView(
+            clock=clock.state, table=table, online=online, language=i18n.language(language)
+        )
         self.pending: Seating | None = None
         """An assignment that arrived mid-game; applied when the game is over."""
         self.seating: Seating | None = None
@@ -186,6 +198,18 @@ class TableUnit:
     def put(self, item: object) -> None:
         """Thread-safe: hand an input to the loop."""
         self.inbox.put(item)
+
+    def set_language(self, code: str) -> None:
+        """Thread-safe: speak ``code`` (``pl``, ``en`` or a locale name) from the next
+        frame on, in the middle of a game too; nothing else changes. The loop applies it
+        (:class:`Language`); a language the kit does not speak is logged and the unit
+        keeps its own."""
+        self.put(Language(code))
+
+    @property
+    def language(self) -> str:
+        """The language the unit speaks now (``pl`` or ``en``)."""
+        return self.view.language
 
     def attach(self, uplink: Uplink) -> None:
         """Connect the hub link (made after the unit: it needs :meth:`put`).
@@ -261,6 +285,8 @@ class TableUnit:
                 self.controls.message = (
                     f"The hub refused event #{seq} — kept for the judge ({code}: {reason})"
                 )
+            case Language(code=code):
+                self._use_language(code)
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)
@@ -395,6 +421,16 @@ class TableUnit:
         self.apply(recovered, now)
 
     # -- messages from the hub --------------------------------------------------------------
+
+    def _use_language(self, code: str) -> None:
+        try:
+            language = i18n.language(code)
+        except i18n.LanguageError as err:
+            log.warning("kept %s: %s", self.view.language, err)
+            return
+        if language != self.view.language:
+            log.info("language: %s", language)
+            self.view = replace(self.view, language=language)
 
     def _seating_of(self, a: Assignment) -> Seating:
         ruleset = a.rules.scoring

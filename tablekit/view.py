@@ -16,6 +16,7 @@ from tablekit.core.hallcheck import CheckResult, CheckStep, CheckView
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, clock_state, word
 from tablekit.result_entry import EntryView, Step
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, words
 
 _ENTRY_STATES = {
     Step.TILES: TableState.ENTERING_RESULT,
@@ -44,11 +45,17 @@ class TableView:
     offline_since: float | None = None
     entry: EntryView | None = None
     """The result being entered after the game (keypad), if any."""
+    language: str = DEFAULT_LANGUAGE
+    """The language every word is shown in (``pl`` or ``en``, :mod:`tablekit.shared.i18n`):
+    the unit's (:meth:`tablekit.unit.TableUnit.set_language`)."""
 
     def name(self, seat: Seat | None) -> str:
         if seat is None:
             return ""
-        return self.names.get(seat, f"Seat {seat}")
+        name = self.names.get(seat)
+        if name is None:  # no assignment yet: the seat stands for its player
+            return words(self.language).gettext("Seat {seat}").format(seat=seat)
+        return name
 
     def remaining(self, now: float) -> float:
         return self.clock.remaining_at(now)

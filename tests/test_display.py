@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import combinations
 from pathlib import Path
 
@@ -58,7 +59,7 @@ ARTIFACTS = ROOT / "artifacts" / "display"
 NOW = 1000.0
 SIZES = [(480, 320), (800, 480), (640, 400)]
 ALL_SIZES = [*SIZES, (320, 480), (1024, 600), (1920, 1080)]
-VIEWS = sample_views(NOW)
+VIEWS = sample_views(NOW, "en")
 TIME_RED = look(TableState.TIME).bg
 
 
@@ -352,7 +353,7 @@ def test_same_second_updates_nothing_and_a_new_second_only_the_digits(screen: Ta
     assert sum(r.w * r.h for r in screen.last_update_rects) == 480 * 320
     screen.show(view, NOW + 0.25)
     assert screen.last_update_rects == []
-    fresh = TableView(view.clock, table=7, names=dict(view.names), online=True)  # equal, new
+    fresh = replace(view, names=dict(view.names))  # equal, new
     screen.show(fresh, NOW + 0.29)
     assert screen.last_update_rects == []
     screen.show(view, NOW + 0.31)  # 36.99 → 37
@@ -449,13 +450,28 @@ def test_layout_refuses_tiny_screens() -> None:
 # --- the command -------------------------------------------------------------------------
 
 
-def test_png_command_writes_the_states(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_png_command_writes_the_states(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANGUAGE", "pl")  # the command speaks Polish unless told
     assert main(["--png", str(tmp_path), "--size", "400x240", "--state", "time"]) == 0
     out = capsys.readouterr().out.split()
-    assert out == [str(tmp_path / "400x240-04-time.png")]
-    assert pygame.image.load(out[0]).get_size() == (400, 240)
+    assert out == [str(tmp_path / code / "400x240-04-time.png") for code in ("pl", "en")]
+    polish, english = (pygame.image.load(path) for path in out)
+    assert polish.get_size() == english.get_size() == (400, 240)
+    band = pygame.Rect(layout_for(400, 240).band.as_tuple())
+    bands = [pygame.image.tobytes(p.subsurface(band), "RGB") for p in (polish, english)]
+    assert bands[0] != bands[1]  # CZAS MINĄŁ, TIME
+    assert main(["--png", str(tmp_path / "one"), "--state", "ready", "--lang", "en"]) == 0
+    out = capsys.readouterr().out.split()
+    assert [Path(path).parent.name for path in out] == ["en"] * 3  # the three default sizes
+    assert main(["--png", str(tmp_path), "--lang", "de"]) == 2
+    assert "no language 'de'" in capsys.readouterr().err
     assert main(["--png", str(tmp_path), "--state", "nonsense"]) == 2
-    assert "unknown nonsense" in capsys.readouterr().err
+    assert "stan: nieznany nonsense; znane: ready, playing" in capsys.readouterr().err
+    monkeypatch.setenv("LANGUAGE", "en")
+    assert main(["--png", str(tmp_path), "--state", "nonsense"]) == 2
+    assert "state: unknown nonsense; known: ready, playing" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--size", "big"])
 

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts" / "display"
 NOW = 1000.0
 SIZES = [(480, 320), (800, 480)]
-VIEWS = sample_views(NOW)
+VIEWS = sample_views(NOW, "en")
 ENTRY_STATES = [name for name in VIEWS if name.startswith("entry-")]
 
 

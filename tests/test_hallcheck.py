@@ -86,7 +86,7 @@ def test_the_judge_menu_starts_it_between_games_only() -> None:
 
 
 def test_the_leds_sweep_and_the_buzzer_beeps_even_in_quiet_mode() -> None:
-    views = sample_views(100.0)
+    views = sample_views(100.0, "en")
     leds = views["check-leds"]
     assert leds.check is not None
     since = leds.check.since
@@ -101,7 +101,7 @@ def test_the_leds_sweep_and_the_buzzer_beeps_even_in_quiet_mode() -> None:
 
 
 def test_the_display_shows_the_table_number_the_step_and_the_answers() -> None:
-    views = sample_views(100.0)
+    views = sample_views(100.0, "en")
     scene = compose(views["check-keypad"], 100.0, layout_for(480, 320))
     words = {p.name: [i.text for i in p.items if hasattr(i, "text")] for p in scene}
     assert words["band"] == ["HALL CHECK", "TABLE 7"]

@@ -120,7 +120,7 @@ def renderer() -> Iterator[Renderer]:
 
 
 def unit_view(state: TableState) -> TableView:
-    view = sample_views(NOW)[UNIT_SAMPLES[state]]
+    view = sample_views(NOW, "en")[UNIT_SAMPLES[state]]
     assert state is TableState.OFFLINE or view.state is state, (state, view.state)
     return view
 

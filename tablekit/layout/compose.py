@@ -15,7 +15,7 @@ from typing import Final
 
 from tablekit.core.clock import Phase
 from tablekit.core.seats import next_seat
-from tablekit.core.status import TableState, last_lap_text, lasting_text, look, time_text, word
+from tablekit.core.status import TableState, look, word
 from tablekit.layout.check import check_panels, menu_panel
 from tablekit.layout.entry import entry_panels
 from tablekit.layout.play import (
@@ -41,6 +41,7 @@ from tablekit.layout.scene import (
     Scene,
     Text,
 )
+from tablekit.shared.i18n import Words, words
 from tablekit.view import TableView
 
 
@@ -86,22 +87,35 @@ _ICONS: Final = {
 """The band's icon for each state the unit shows (a shape as well as a word and colour)."""
 
 
-def band_style(view: TableView) -> BandStyle:
-    """The band for the table's state: its word (who ran out of time, the moves left in
-    the last lap) and colours from the table-status model, and its icon."""
+def state_words(view: TableView, w: Words) -> str:
+    """The table's state in ``w``'s language as the band says it: the word of the
+    table-status model, with who ran out of time or the moves left in the last lap."""
     state = view.state
     c = view.clock
-    if state is TableState.TIME:
-        text = time_text(c.active, view.name(c.active))
-    elif state is TableState.LAST_LAP and c.last_lap_left is not None:
-        text = last_lap_text(c.last_lap_left)
-    else:
-        text = word(state)
-    colours = look(state)
-    return BandStyle(text, _ICONS[state], colours.bg, colours.fg)
+    if state is TableState.TIME and c.active is not None:
+        # The templates of tablekit.core.status.time_text and last_lap_text, translated.
+        return (
+            w.gettext("{word} — SEAT {seat} {name}")
+            .format(word=w.gettext(word(state)), seat=c.active, name=view.name(c.active))
+            .rstrip()
+        )
+    if state is TableState.LAST_LAP and c.last_lap_left is not None:
+        n = c.last_lap_left
+        template = "{word} — 1 MOVE LEFT" if n == 1 else "{word} — {n} MOVES LEFT"
+        return w.gettext(template).format(word=w.gettext(word(state)), n=n)
+    return w.gettext(word(state))
 
 
-def band_panel(lay: Layout, view: TableView, style: BandStyle, box: Box, with_table: bool) -> Panel:
+def band_style(view: TableView, w: Words) -> BandStyle:
+    """The band for the table's state: its word (:func:`state_words`) and colours from
+    the table-status model, and its icon."""
+    colours = look(view.state)
+    return BandStyle(state_words(view, w), _ICONS[view.state], colours.bg, colours.fg)
+
+
+def band_panel(
+    lay: Layout, view: TableView, w: Words, style: BandStyle, box: Box, *, with_table: bool
+) -> Panel:
     p = lay.pad
     icon = Box(box.x + p * 2, box.y + p * 2, box.h - p * 4, box.h - p * 4)
     text_x = icon.right + p * 2
@@ -113,18 +127,21 @@ def band_panel(lay: Layout, view: TableView, style: BandStyle, box: Box, with_ta
     ]
     if table_w:
         table = Box(box.right - table_w - p * 2, box.y + p, table_w, box.h - p * 2)
-        items.append(Text(f"TABLE {view.table}", table.inset(0, p * 2), style.fg, Align.RIGHT))
+        number = w.gettext("TABLE {number}").format(number=view.table)
+        items.append(Text(number, table.inset(0, p * 2), style.fg, Align.RIGHT))
     return Panel("band", box, style.bg, tuple(items))
 
 
-def offline_panel(lay: Layout, view: TableView, box: Box, now: float) -> Panel:
+def offline_panel(lay: Layout, view: TableView, w: Words, box: Box, now: float) -> Panel:
     p = lay.pad
     frame = box.inset(p * 2, p * 2)
     icon = Box(frame.x + p * 2, frame.y + p, frame.h - p * 2, frame.h - p * 2)
     text = Box(icon.right + p * 2, frame.y, frame.right - icon.right - p * 4, frame.h)
     secs = offline_for(view, now)
     state = TableState.OFFLINE
-    words = word(state) if secs is None else lasting_text(state, _duration(secs))
+    said = w.gettext(word(state))
+    if secs is not None:  # the template of tablekit.core.status.lasting_text
+        said = w.gettext("{word} for {time}").format(word=said, time=_duration(secs))
     colours = look(state)
     return Panel(
         "offline",
@@ -133,7 +150,7 @@ def offline_panel(lay: Layout, view: TableView, box: Box, now: float) -> Panel:
         (
             Fill(frame, colours.bg, radius=p * 2),
             Icon(IconKind.OFFLINE, icon, colours.fg),
-            Text(words, text, colours.fg, Align.LEFT, shrink=0.4),
+            Text(said, text, colours.fg, Align.LEFT, shrink=0.4),
         ),
     )
 
@@ -141,16 +158,17 @@ def offline_panel(lay: Layout, view: TableView, box: Box, now: float) -> Panel:
 def compose(view: TableView, now: float, lay: Layout) -> Scene:
     """The panels that show ``view`` at ``now`` on a screen cut by ``lay``."""
     c = view.clock
-    style = band_style(view)
+    w = words(view.language)
+    style = band_style(view, w)
     panels: list[Panel] = []
     if view.online is False:
         band_box, off_box = lay.offline_split()
         panels += [
-            band_panel(lay, view, style, band_box, False),
-            offline_panel(lay, view, off_box, now),
+            band_panel(lay, view, w, style, band_box, with_table=False),
+            offline_panel(lay, view, w, off_box, now),
         ]
     else:
-        panels.append(band_panel(lay, view, style, lay.band, True))
+        panels.append(band_panel(lay, view, w, style, lay.band, with_table=True))
     if view.menu is not None:
         panels.append(menu_panel(lay, view.menu, view))
         return tuple(panels)
