@@ -37,6 +37,12 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     username = "hub-admin"
     password_file = "/etc/tablekit/admin-password"
 
+    [web]                           # rummikub-web: the web console
+    host = "127.0.0.1"              # RUMMIKUB_WEB_HOST, --host: the address it listens on
+    port = 8080                     # RUMMIKUB_WEB_PORT, --port
+    username = "screen"             # a read-only broker account, as the hub screen's
+    password_file = "/etc/tablekit/screen-password"
+
 A program logs in with its own section's ``username``/``password_file`` over
 ``[broker]``'s; the environment and the flags override field by field. The demo
 (``rummikub-demo``) reads no config file: it runs its own broker on loopback and wires
@@ -64,7 +70,7 @@ DEFAULT_PATH = Path("/etc/rummikub/hub.toml")
 CONFIG_VAR = "RUMMIKUB_CONFIG"
 CONFIG_HELP = f"the hub's config file (default ${CONFIG_VAR}, else {DEFAULT_PATH} if it exists)"
 
-Program = Literal["hub", "screen", "organizer"]
+Program = Literal["hub", "screen", "organizer", "web"]
 """The section a program reads besides the top level and ``[broker]``."""
 
 T = TypeVar("T")
@@ -99,6 +105,22 @@ class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
             )
 
 
+class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[web]``: ``rummikub-web``, the web console (its broker account reads the tables'
+    live state: a read-only one will do)."""
+
+    host: str = "127.0.0.1"
+    """The address it listens on: loopback, or the address of the network the phones
+    reach it on (docs/deployment.md); ``0.0.0.0`` for every interface."""
+    port: int = 8080
+
+    def __post_init__(self) -> None:
+        if not self.host.strip():
+            raise ValueError("host: must name an address, got an empty string")
+        if not 1 <= self.port <= 65535:
+            raise ValueError(f"port: must be 1 to 65535, got {self.port}")
+
+
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The whole file; every part has defaults, so an empty file is valid."""
 
@@ -109,6 +131,7 @@ class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     hub: HubSection = HubSection()
     screen: Account = Account()
     organizer: Account = Account()
+    web: WebSection = WebSection()
 
 
 def parse_hub_config(text: str, source: str = "hub.toml") -> HubConfig:

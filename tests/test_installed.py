@@ -13,7 +13,9 @@ import json
 import os
 import subprocess
 import sys
+import time
 import tomllib
+import urllib.request
 import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +27,7 @@ from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from wheelhouse import build_kit_wheel, clean_env, closure, repack, wheel_requirements
 
+from hub.broker import free_port
 from tablekit.display import render_all
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,6 +163,36 @@ def png_pixels(path: Path) -> tuple[tuple[int, int], bytes]:
     return image.get_size(), pygame.image.tobytes(image, "RGB")
 
 
+def serves_the_web_console(kit: Installed, tmp_path: Path) -> None:
+    """The installed ``rummikub-web`` answers a phone: its templates, style sheet, script
+    and the Polish catalog came with the wheel."""
+    port = free_port()
+    web = subprocess.Popen(
+        [str(kit.venv / "bin/rummikub-web"), "--db", str(tmp_path / "event.sqlite3"),
+         "--port", str(port), "--no-broker"],
+        cwd=kit.cwd, env=kit.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert web.poll() is None, web.communicate()[0]
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as page:
+                    home = page.read().decode()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "rummikub-web did not answer"
+                time.sleep(0.2)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/static/live.js", timeout=5) as f:
+            script = f.read().decode()
+    finally:
+        web.terminate()
+        web.wait(30)
+    assert '<html lang="pl">' in home and "Znajdź swój stolik" in home
+    assert "Turniej nie został jeszcze utworzony." in home
+    assert "EventSource" in script
+
+
 def test_the_wheel_lists_every_console_script(house: House) -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     assert house.scripts == project["scripts"]
@@ -212,6 +245,8 @@ def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) ->
         done = kit.run(str(kit.venv / "bin" / script), "--help")
         heading = "użycie:" if script in SPEAKS_POLISH else "usage:"  # from the catalogs
         assert done.returncode == 0 and done.stdout.startswith(heading), (script, done.stderr)
+
+    serves_the_web_console(kit, tmp_path)
 
     out = tmp_path / "screen"
     done = kit.run(str(kit.venv / "bin/rummikub-screen"), "--demo", "12", "--size", "960x540",

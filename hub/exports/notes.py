@@ -55,17 +55,26 @@ def disqualified_by(comp: Competition, pid: str, stage: str | None = None) -> bo
     )
 
 
-def in_play(comp: Competition, stage: str) -> str | None:
-    """How far ``stage`` is when it is the round in play ("3 of 4 tables done"), or None
-    once it is closed: the hub screen's rule, the latest round until it is closed."""
+def round_progress(comp: Competition, stage: str) -> tuple[int, int] | None:
+    """(tables done, tables) of ``stage`` when it is the round in play, or None once it
+    is closed: the hub screen's rule, the latest round until it is closed."""
     event = comp.event
     if event.phase is not Phase.PLAYING or not event.stages_played:
         return None
     if stage != event.stages_played[-1]:
         return None
     tables = comp.tables()
-    done = sum(1 for t in tables if t.finished)
-    return f"{done} of {len(tables)} table{'s' if len(tables) != 1 else ''} done"
+    return sum(1 for t in tables if t.finished), len(tables)
+
+
+def in_play(comp: Competition, stage: str) -> str | None:
+    """How far ``stage`` is when it is the round in play ("3 of 4 tables done"), or None
+    once it is closed (:func:`round_progress`)."""
+    progress = round_progress(comp, stage)
+    if progress is None:
+        return None
+    done, tables = progress
+    return f"{done} of {tables} table{'s' if tables != 1 else ''} done"
 
 
 def last_closed(comp: Competition) -> str | None:

@@ -35,6 +35,7 @@ import queue
 import threading
 import time
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
@@ -363,9 +364,13 @@ class ScreenFeed:
         *,
         title: str = "",
         hide_standings: bool = False,
+        notify: Callable[[], None] | None = None,
     ) -> None:
         """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the client
-        id is :func:`screen_client_id` of its username unless it names one."""
+        id is :func:`screen_client_id` of its username unless it names one. ``notify`` is
+        called from paho's thread after each message is queued and when the connection
+        comes or goes (it must only wake the loop that calls :meth:`hall`, as the web
+        console's does)."""
         self.broker, self.topics = broker, topics
         self.username = broker.username
         self.refusal: str | None = None
@@ -379,6 +384,7 @@ class ScreenFeed:
         self.lost_since = time.time()
         """Wall time the connection was lost (at first: since the feed was made)."""
         self._stopping = False
+        self._notify = notify
         self.client_id = broker.client_id or screen_client_id(broker.username)
         self.client = make_client(broker, self.client_id)
         self.client.on_connect = self._on_connect
@@ -439,6 +445,7 @@ class ScreenFeed:
         self.ever_connected = True
         self.connected.set()
         log.info("screen feed: connected to %s", self.broker.where)
+        self._wake()
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None
@@ -447,6 +454,7 @@ class ScreenFeed:
         if was_connected:
             self.lost_since = time.time()
         self.connected.clear()
+        self._wake()
         if self._stopping:
             log.info("screen feed: disconnected")
         elif was_connected or self.refusal is None:
@@ -461,12 +469,17 @@ class ScreenFeed:
             if ref.kind in _FOLDED:
                 self.inbox.put((message, at, ref.table, bool(msg.retain)))
                 self._count(ref.kind.value)
+                self._wake()
         except DecodeError as err:
             self._count("rejected")
             log.warning("screen feed: ignored %s: %s", msg.topic, err.reason)
         except Exception:
             self._count("error")
             log.exception("screen feed: error on %s (ignored)", msg.topic)
+
+    def _wake(self) -> None:
+        if self._notify is not None:
+            self._notify()
 
     def _count(self, name: str) -> None:
         with self._lock:

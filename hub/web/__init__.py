@@ -1,0 +1,10 @@
+"""The hub's web console (``rummikub-web``): pages any phone on the venue network opens.
+
+So far the public pages, read-only and without a login: find your table, the standings of
+each stage, and every table's live state, updated in the open page by server-sent events.
+:mod:`hub.web.views` (pure: what the pages show, from the event store's fold and the hall
+model), :mod:`hub.web.live` (the tables' live state from the broker, and the updates of
+the open pages), :mod:`hub.web.app` (the Starlette application, its Jinja2 templates in
+``templates/`` and the small script and style sheet in ``static/``), :mod:`hub.web.serve`
+(the command, its settings, uvicorn).
+"""

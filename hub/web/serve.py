@@ -1,0 +1,136 @@
+"""``rummikub-web``: the web console on uvicorn, with the hub's settings.
+
+::
+
+    rummikub-web [--config /etc/rummikub/hub.toml] [--db hub.sqlite3]
+        [--host 0.0.0.0] [--port 8080] [--broker 127.0.0.1:1883] [--no-broker]
+
+Every setting comes from the hub's config file (``[web]``, the top level's ``db`` and
+the shared ``[broker]``), the environment and the flags, in that order
+(:mod:`hub.config`). The console reads the event store the hub writes (never writing it)
+and follows the tables through the broker with ``[web]``'s account (a read-only one, as
+the hub screen's, does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.config import HubConfigError, HubSettings, add_config_options, resolve
+from hub.web.app import Console, EventReader, make_app
+from hub.web.live import LiveTables
+from tablekit.core.errors import KitError
+
+log = logging.getLogger("hub.web")
+
+GRACE = 3
+"""Seconds a stop waits for open pages (their event streams never end by themselves)."""
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummikub-web",
+        description="The hub's web console: find your table, the standings and every "
+        "table live, for the phones on the venue network.",
+    )
+    add_config_options(parser, account="[web] username: a read-only account will do")
+    parser.add_argument(
+        "--db", type=Path,
+        help="the event store the hub writes, an SQLite file ($RUMMIKUB_DB; the file's db)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--host",
+        help="the address to listen on: 127.0.0.1, the venue network's own address, or "
+        "0.0.0.0 for every interface ($RUMMIKUB_WEB_HOST; [web] host; default 127.0.0.1)",
+    )
+    parser.add_argument(
+        "--port", type=_port,
+        help="the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--no-broker", action="store_true",
+        help="do not follow the tables (the pages show the event store alone)",
+    )  # fmt: skip
+    parser.add_argument("-v", "--verbose", action="store_true")
+    return parser
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    db: Path
+    host: str
+    port: int
+
+
+def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings:
+    """Where the store is and where to listen, by the precedence; HubConfigError naming
+    a missing or bad one."""
+    own = settings.config.web
+    db, _ = settings.pick(("--db", args.db), "RUMMIKUB_DB",
+                          ("db", None if settings.config.db is None else Path(settings.config.db)),
+                          Path)  # fmt: skip
+    if db is None:
+        where = f", or db in {settings.source}" if settings.source else ""
+        raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+    host, _ = settings.pick(("--host", args.host), "RUMMIKUB_WEB_HOST", ("web.host", own.host),
+                            _host)  # fmt: skip
+    port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
+                            _port_value)  # fmt: skip
+    assert host is not None and port is not None  # the file's fields have defaults
+    return WebSettings(Path(db), host, port)
+
+
+def _host(text: str) -> str:
+    if not text.strip():
+        raise ValueError("must name an address")
+    return text.strip()
+
+
+def _port_value(text: str) -> int:
+    try:
+        return _port(text)
+    except argparse.ArgumentTypeError as err:
+        raise ValueError(str(err)) from None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        settings = resolve("web", args, os.environ)
+        web = web_settings(args, settings)
+    except HubConfigError as err:
+        parser.error(str(err))
+    import uvicorn
+
+    reader = EventReader(web.db)
+    try:
+        live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
+                          reader.version)  # fmt: skip
+        app = make_app(Console(reader, live))
+        log.info("web console on http://%s:%d/ (event store %s)", web.host, web.port, web.db)
+        uvicorn.run(app, host=web.host, port=web.port, log_level="warning",
+                    proxy_headers=False, server_header=False,
+                    timeout_graceful_shutdown=GRACE)  # fmt: skip
+    except (KitError, OSError) as err:
+        print(f"rummikub-web: {err}", file=sys.stderr)
+        return 1
+    finally:
+        reader.close()
+    return 0

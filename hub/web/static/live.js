@@ -1,0 +1,48 @@
+// The web console's live updates: follows the page's server-sent events (data-live on
+// <body>) and replaces what changed. No library, no build step. Without it (or without
+// JavaScript) every page still works: it shows the state when it was loaded.
+"use strict";
+(function () {
+  const body = document.body;
+  const address = body.dataset.live;
+  if (!address || !window.EventSource) return;
+  const state = document.getElementById("live-state");
+  const say = (live) => {
+    state.hidden = false;
+    state.textContent = live ? body.dataset.liveOn : body.dataset.liveOff;
+    state.className = live ? "live-state on" : "live-state off";
+  };
+  const source = new EventSource(address);
+  source.addEventListener("link", (e) => say(JSON.parse(e.data).live));
+  source.addEventListener("error", () => say(false));
+  source.addEventListener("table", (e) => {
+    const data = JSON.parse(e.data);
+    const old = document.getElementById("table-" + data.table);
+    const holder = document.createElement("div");
+    holder.innerHTML = data.html;
+    const card = holder.firstElementChild;
+    if (old) {
+      old.replaceWith(card);
+    } else if (body.dataset.allTables) {
+      const all = document.getElementById(body.dataset.allTables);
+      const after = Array.from(all.children).find(
+        (c) => Number(c.id.slice(6)) > data.table);
+      all.insertBefore(card, after || null);
+    }
+  });
+  let fetching = false;
+  source.addEventListener("standings", async () => {
+    const part = body.dataset.refresh;
+    if (!part || fetching) return;
+    fetching = true;
+    try {
+      const answer = await fetch(window.location.href, {cache: "no-store"});
+      if (!answer.ok) return;
+      const page = new DOMParser().parseFromString(await answer.text(), "text/html");
+      const fresh = page.getElementById(part);
+      if (fresh) document.getElementById(part).replaceWith(fresh);
+    } finally {
+      fetching = false;
+    }
+  });
+})();

@@ -1,0 +1,129 @@
+"""Helpers for the web console's tests: the console served by a real uvicorn on a free
+loopback port, a reader of its event stream, and a table's snapshots as a unit sends them."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import queue
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import uvicorn
+
+from hub.broker import free_port
+from hub.web.app import Console, EventReader, make_app
+from hub.web.live import LiveTables
+from tablekit.core.clock import Phase
+from tablekit.core.messages import TableSnapshot
+from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
+from tablekit.shared.broker import BrokerSettings
+
+
+@dataclass
+class Served:
+    url: str
+    console: Console
+
+
+@contextmanager
+def serve_console(db: Path, broker: BrokerSettings | None, topics: Topics) -> Iterator[Served]:
+    """``rummikub-web``'s application on uvicorn in a thread, until the block ends."""
+    reader = EventReader(db)
+    console = Console(reader, LiveTables(broker, topics, reader.version))
+    port = free_port()
+    config = uvicorn.Config(
+        make_app(console),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="web console", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the console did not start"
+        time.sleep(0.02)
+    try:
+        yield Served(f"http://127.0.0.1:{port}", console)
+    finally:
+        server.should_exit = True
+        thread.join(20)
+        reader.close()
+
+
+class EventStream:
+    """Reads a page's server-sent events in a thread, as a browser's EventSource does;
+    ``next(kind, accept)`` waits for one. HTTP/1.0 on a plain socket, so :meth:`close`
+    ends the connection at once (the console must notice the page went)."""
+
+    def __init__(self, url: str) -> None:
+        self.events: queue.Queue[tuple[str, dict[str, object]]] = queue.Queue()
+        parts = urlsplit(url)
+        self._sock = socket.create_connection((parts.hostname, parts.port), timeout=10)
+        self._sock.settimeout(None)
+        path = f"{parts.path}?{parts.query}" if parts.query else parts.path
+        self._sock.sendall(f"GET {path} HTTP/1.0\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.head = ""
+        self._thread = threading.Thread(target=self._read, daemon=True)
+        self._thread.start()
+
+    def _read(self) -> None:
+        with self._sock.makefile("rb") as stream:
+            head = []
+            for raw in stream:
+                line = raw.decode().rstrip("\r\n")
+                if not line:
+                    break
+                head.append(line)
+            self.head = "\n".join(head)
+            kind, data = "", ""
+            for raw in stream:
+                line = raw.decode("utf-8").rstrip("\r\n")
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: "):
+                    data = line[6:]
+                elif line == "" and kind:
+                    self.events.put((kind, json.loads(data)))
+                    kind, data = "", ""
+
+    def next(self, kind: str, accept: object = None, timeout: float = 20.0) -> dict[str, object]:
+        """The next event ``kind`` whose data ``accept(data)`` takes (any, without one)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, f"no {kind} event within {timeout} s"
+            try:
+                got, data = self.events.get(timeout=left)
+            except queue.Empty:
+                continue
+            if got == kind and (accept is None or accept(data)):  # type: ignore[operator]
+                return data
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._sock.shutdown(socket.SHUT_RDWR)
+        self._sock.close()
+        self._thread.join(10)
+
+
+def snapshot(table: int, **fields: object) -> TableSnapshot:
+    """A table's clock state as its unit publishes it (retained, ``…/table/N/state``)."""
+    values: dict[str, object] = {
+        "v": 1, "table": table, "unit": f"table-{table:02d}", "game": 1, "move": 0,
+        "phase": Phase.RUNNING, "active": Seat.A, "remaining": 40.0,
+        "measured_at": time.time(), "paused": None, "last_lap_left": None,
+        "timeouts": (0, 0, 0, 0), "seats": 4, "move_seconds": 40.0,
+    }  # fmt: skip
+    values.update(fields)
+    return TableSnapshot(**values)  # type: ignore[arg-type]
