@@ -239,6 +239,19 @@ class HubSettings:
         return field[1], f"{self.source}: {field[0]}"
 
 
+    def store(self, flag: Path | None) -> Path:
+        """The event store by the precedence (``--db`` given as ``flag``, ``RUMMIKUB_DB``,
+        the file's ``db``); HubConfigError saying how to name one when none is."""
+        db, _ = self.pick(
+            ("--db", flag), "RUMMIKUB_DB",
+            ("db", None if self.config.db is None else Path(self.config.db)), Path,
+        )  # fmt: skip
+        if db is None:
+            where = f", or db in {self.source}" if self.source else ""
+            raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+        return Path(db)
+
+
 _FLAGS = (
     ("username", "RUMMIKUB_USERNAME", "--username"),
     ("password_file", "RUMMIKUB_PASSWORD_FILE", "--password-file"),

@@ -123,10 +123,7 @@ class StoreSettings:
 def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSettings:
     """The store's settings by the precedence; HubConfigError naming a bad one."""
     own = settings.config.hub
-    db, _ = settings.pick(("--db", args.db), "RUMMIKUB_DB", ("db", _path(settings.config.db)), Path)
-    if db is None:
-        where = f", or db in {settings.source}" if settings.source else ""
-        raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+    db = settings.store(args.db)
     tables, _ = settings.pick(("--tables", args.tables), "RUMMIKUB_TABLES",
                               ("hub.tables", own.tables), _tables)  # fmt: skip
     backup, where = settings.pick(("--backup", args.backup), "RUMMIKUB_BACKUP",

@@ -78,18 +78,13 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     """Where the store is and where to listen, by the precedence; HubConfigError naming
     a missing or bad one."""
     own = settings.config.web
-    db, _ = settings.pick(("--db", args.db), "RUMMIKUB_DB",
-                          ("db", None if settings.config.db is None else Path(settings.config.db)),
-                          Path)  # fmt: skip
-    if db is None:
-        where = f", or db in {settings.source}" if settings.source else ""
-        raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+    db = settings.store(args.db)
     host, _ = settings.pick(("--host", args.host), "RUMMIKUB_WEB_HOST", ("web.host", own.host),
                             _host)  # fmt: skip
     port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
                             _port_value)  # fmt: skip
     assert host is not None and port is not None  # the file's fields have defaults
-    return WebSettings(Path(db), host, port)
+    return WebSettings(db, host, port)
 
 
 def _host(text: str) -> str:
