@@ -4,19 +4,21 @@ get it, a change reaches them all at once, and a unit that connects later gets i
 
 from __future__ import annotations
 
+import json
 import queue
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from retained import publish_retained
 
 from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from tablekit.config import LinkSettings
-from tablekit.core.messages import HallLanguage
+from tablekit.core.messages import Assignment, HallLanguage
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
@@ -36,17 +38,19 @@ class Link:
         settings = LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT)
         self.journal = Journal(tmp / f"{unit_id}.db", unit_id)
         self.link = TableLink(settings, self.journal, table, unit_id, self.inbox.put)
-        self.languages: list[str] = []
+        self.items: list[object] = []
+
+    def got(self) -> list[object]:
+        """Everything the link handed the unit loop so far, in order."""
+        while True:
+            try:
+                self.items.append(self.inbox.get_nowait())
+            except queue.Empty:
+                return self.items
 
     def heard(self) -> list[str]:
         """The languages the hub told this unit, in order."""
-        while True:
-            try:
-                item = self.inbox.get_nowait()
-            except queue.Empty:
-                return self.languages
-            if isinstance(item, HallLanguage):
-                self.languages.append(item.language)
+        return [m.language for m in self.got() if isinstance(m, HallLanguage)]
 
 
 @pytest.fixture
@@ -139,3 +143,35 @@ def test_the_hub_screen_hears_it_on_its_own_subscription(
     finally:
         client.disconnect()
         client.loop_stop()
+
+
+def test_a_unit_takes_a_newer_hubs_messages_with_fields_it_does_not_know(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> None:
+    """The versioning rule on the real link and decoders: fields a newer hub adds to its
+    language setting or to an assignment are skipped, the message is taken, not refused."""
+    broker = mosquitto()
+    newer = {
+        TOPICS.language: {"v": 1, "language": "en", "since": 1.7e9, "script": {"latin": True}},
+        TOPICS.assign(2): {
+            "v": 1, "table": 2, "game": 1, "language": "en", "signage": {"colour": "blue"},
+            "seats": [{"seat": s, "name": f"Gracz {s}", "badge": 7} for s in "ABC"],
+            "rules": {"move_seconds": 30.0, "clock_style": "fischer"},
+        },
+    }  # fmt: skip
+    publish_retained(
+        broker.client_settings(), [(t, json.dumps(m).encode()) for t, m in newer.items()]
+    )
+    unit = Link(tmp_path, broker, 2)
+    unit.link.start()
+    try:
+        wait_until(lambda: unit.heard() == ["en"], 10, "the newer hub's language")
+        wait_until(
+            lambda: any(isinstance(m, Assignment) for m in unit.got()), 10, "the assignment"
+        )
+        (assignment,) = [m for m in unit.got() if isinstance(m, Assignment)]
+        assert [s.name for s in assignment.seats] == ["Gracz A", "Gracz B", "Gracz C"]
+        assert assignment.rules.move_seconds == 30.0
+    finally:
+        unit.link.stop()
+        unit.journal.close()
