@@ -33,6 +33,7 @@ from tablekit.core.messages import (
     Assignment,
     Broadcast,
     BroadcastKind,
+    HallLanguage,
     HubStatus,
     Refusal,
     ResultAck,
@@ -285,7 +286,8 @@ class TableUnit:
                 self.controls.message = (
                     f"The hub refused event #{seq} — kept for the judge ({code}: {reason})"
                 )
-            case Language(code=code):
+            case Language(code=code) | HallLanguage(language=code):
+                # the hub's setting (the event's language) takes the config's place
                 self._use_language(code)
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)

@@ -4,8 +4,15 @@ get it, a change reaches them all at once, and a unit that connects later gets i
 
 from __future__ import annotations
 
+import os
+
+os.environ["SDL_VIDEODRIVER"] = "dummy"
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 import json
 import queue
+import threading
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -17,16 +24,25 @@ from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
-from tablekit.config import LinkSettings
+from tablekit.app import build
+from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.controls import Button, ButtonEdge
+from tablekit.core.clock import Phase
 from tablekit.core.messages import Assignment, HallLanguage
 from tablekit.core.topics import Topics
+from tablekit.display import save_png
 from tablekit.journal import Journal
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import Text, layout_for
 from tablekit.link import TableLink
+from tablekit.unit import Quit, TableUnit
+from tablekit.view import TableView
 
 pytestmark = pytest.mark.mqtt
 
 VENUE, EVENT = "hall", "lang"
 TOPICS = Topics(VENUE, EVENT)
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hall-language"
 
 
 class Link:
@@ -175,3 +191,94 @@ def test_a_unit_takes_a_newer_hubs_messages_with_fields_it_does_not_know(
     finally:
         unit.link.stop()
         unit.journal.close()
+
+
+def band_words(view: TableView) -> list[str]:
+    """The words the table display's band draws for ``view`` (its state, its table)."""
+    scene = compose(view, time.monotonic(), layout_for(480, 320))
+    band = next(p for p in scene if p.name == "band")
+    return [i.text for i in band.items if isinstance(i, Text)]
+
+
+class Unit:
+    """A whole table unit (``tablekit.app.build``: journal, link, loop) on its own thread."""
+
+    def __init__(self, broker: MosquittoBroker, journal: Path, table: int, language: str) -> None:
+        config = UnitConfig(
+            unit=UnitSettings(table=table, language=language),
+            link=LinkSettings(host=broker.host, port=broker.port, venue=VENUE, event=EVENT),
+        )
+        self.unit: TableUnit = build(config, journal)
+        self.loop = threading.Thread(target=self.unit.run, name=f"table-{table}", daemon=True)
+        self.loop.start()
+
+    def press(self) -> None:
+        now = time.monotonic()
+        self.unit.put(ButtonEdge(Button.PASS, True, now))
+        self.unit.put(ButtonEdge(Button.PASS, False, now + 0.05))
+
+    def stop(self) -> None:
+        self.unit.put(Quit())
+        self.loop.join(10)
+        assert not self.loop.is_alive()
+        stop_link = getattr(self.unit.uplink, "stop", None)
+        if stop_link is not None:
+            stop_link()
+
+
+def test_a_unit_shows_the_events_language_and_a_change_mid_game(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> None:
+    """No event yet: the unit speaks its config's language. Then the hub's setting: the
+    event's language on the display, a change in the middle of a game at once (the game
+    untouched), and again after a restart, when the unit's config says otherwise."""
+    import pygame
+
+    from hub.tournament import Player
+
+    pygame.display.init()
+    pygame.font.init()
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    organizer = Organizer(EventStore(db), by="Ola")
+    service = HubService(broker.client_settings(), db, TOPICS)
+    service.start()
+    assert service.wait_online(10)
+    journal = tmp_path / "table-02.sqlite3"
+    table = Unit(broker, journal, 2, language="en")
+    try:
+        wait_until(lambda: table.unit.view.online, 10, "the unit online")
+        time.sleep(0.5)  # the hub has no event: it says no language
+        assert table.unit.language == "en" and band_words(table.unit.view)[-1] == "TABLE 2"
+        save_png(table.unit.view, time.monotonic(), ARTIFACTS / "1-no-event-config-en.png")
+
+        organizer.create_event("Konkurs", "school")  # every preset: Polish
+        organizer.register(
+            [Player(organizer.next_player_id(i), f"Gracz {i}") for i in range(8)], check_in=True
+        )
+        organizer.draw(seed=3)
+        organizer.start_round()
+        wait_until(lambda: table.unit.language == "pl", 10, "the event's language")
+        wait_until(lambda: len(table.unit.view.names) == 4, 10, "table 2's seating")
+        table.press()  # the game starts
+        wait_until(lambda: table.unit.clock.state.phase is Phase.RUNNING, 10, "game 1 running")
+        assert band_words(table.unit.view) == ["GRA TRWA", "STOLIK 2"]
+        save_png(table.unit.view, time.monotonic(), ARTIFACTS / "2-event-pl-playing.png")
+        clock = table.unit.clock.state
+
+        organizer.choose_language("en", why="an English club visits")
+        wait_until(lambda: table.unit.language == "en", 5, "the change, mid-game")
+        assert band_words(table.unit.view) == ["PLAYING", "TABLE 2"]
+        assert table.unit.clock.state == clock  # the game goes on untouched
+        save_png(table.unit.view, time.monotonic(), ARTIFACTS / "3-changed-en-playing.png")
+
+        table.stop()  # switched off and on again, its config saying Polish
+        table = Unit(broker, journal, 2, language="pl")
+        wait_until(lambda: table.unit.language == "en", 10, "the retained language")
+        assert band_words(table.unit.view)[-1] == "TABLE 2"
+        save_png(table.unit.view, time.monotonic(), ARTIFACTS / "4-restarted-en.png")
+    finally:
+        table.stop()
+        service.stop()
+        organizer.store.close()
+        pygame.display.quit()
