@@ -65,6 +65,7 @@ from tablekit.core.scoring import (
     validate_racks,
 )
 from tablekit.core.seats import Seat, SeatCountError, seats_for
+from tablekit.core.words import N_
 
 
 class Key(enum.StrEnum):
@@ -160,18 +161,17 @@ class ResultEntry:
     ) -> None:
         if isinstance(game, bool) or not isinstance(game, int) or game < 1:
             raise GameNumberError(
-                (), "game", f"game must be an integer of at least 1, got {game!r}"
+                N_("game must be an integer of at least 1, got {got!r}"), field="game", got=game
             )
         try:
             expected = seats_for(len(seats))
         except SeatCountError as exc:
-            raise SeatError(seats, "seats", str(exc)) from None
+            raise SeatError(exc.template, seats=seats, field="seats", **exc.values) from None
         if tuple(seats) != expected:
             raise SeatError(
-                seats,
-                "seats",
-                f"seats must be {', '.join(expected)} in order, got {', '.join(seats)}",
-            )
+                N_("seats must be {expected} in order, got {got}"),
+                seats=seats, field="seats", expected=", ".join(expected), got=", ".join(seats),
+            )  # fmt: skip
         self._game = game
         self._seats = expected
         self._ruleset = ruleset

@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LOOKUPS = {"_", "gettext", "ngettext", "pgettext", "npgettext", "N_"}
-"""The catalog's lookups and the core's marker: their literal arguments are extracted."""
+LOOKUPS = {"_", "gettext", "ngettext", "pgettext", "npgettext", "N_", "N_plural"}
+"""The catalog's lookups and the core's markers: their literal arguments are extracted."""
 WORD = re.compile(r"[^\W\d_]{2,}")
 """Two letters in a row: a word (not a format such as %H:%M or a seat letter)."""
 SHOWN = {
@@ -35,6 +35,21 @@ SHOWN = {
     "hub/web/app.py": {},
     "hub/web/live.py": {},
     "hub/web/views.py": {},
+    "tablekit/core/clock.py": {},
+    "tablekit/core/codec.py": {},
+    "tablekit/core/messages.py": {},
+    "tablekit/core/names.py": {},
+    "tablekit/core/racks.py": {},
+    "tablekit/core/rulesets.py": {
+        "title": "a ruleset's key, named in its error as written in the file",
+        "move_seconds": "a ruleset's key, named in its error as written in the file",
+        "big_points": "a ruleset's key, named in its error as written in the file",
+    },
+    "tablekit/core/scoring.py": {},
+    "tablekit/core/seats.py": {},
+    "tablekit/core/status.py": {},
+    "tablekit/core/topics.py": {},
+    "tablekit/core/words.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
@@ -66,14 +81,21 @@ def words_in(node: ast.AST) -> list[tuple[int, str]]:
 
 
 def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
-    """Literals with a word that reach a person: printed, raised, or the command line's
-    help."""
+    """Literals with a word that reach a person: printed, raised (or put in an error made
+    to be raised later), or the command line's help."""
     found = []
+    raised = {n.exc for n in ast.walk(tree) if isinstance(n, ast.Raise)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and name_of(node.func) == "print":
             found += [w for arg in node.args for w in words_in(arg)]
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             found += [w for arg in node.exc.args for w in words_in(arg)]
+        elif (
+            isinstance(node, ast.Call) and name_of(node.func).endswith("Error")
+            and node not in raised
+        ):
+            # an error made to be raised later, or returned for its caller to raise
+            found += [w for arg in node.args for w in words_in(arg)]
         elif isinstance(node, ast.Call):
             for keyword in node.keywords:
                 if keyword.arg in HELP_KEYWORDS:
@@ -101,6 +123,8 @@ p.add_argument("--x", help="not marked")
 print(_("ok {n}").format(n=1), f"table {n}")
 print(words.ngettext("{n} game", "{n} games", n).format(n=n), ", ", "%H:%M")
 raise ValueError(f"bad {x}")
+problem = KitError("kept for later")
+raise ScoreError(N_("seat {seat}: {problem}"), seat="A", problem=problem)
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
-    assert found == ["bad ", "not marked", "table "]
+    assert found == ["bad ", "kept for later", "not marked", "table "]

@@ -44,6 +44,7 @@ from tablekit.core.clock_events import (
 )
 from tablekit.core.errors import KitError
 from tablekit.core.seats import MAX_SEATS, Seat, next_seat, seats_for, starting_seat
+from tablekit.core.words import N_
 
 DEFAULT_MOVE_SECONDS = 40.0
 DEFAULT_LOCKOUT_SECONDS = 0.4
@@ -87,11 +88,13 @@ class ClockRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         seats_for(self.seats)
         if not 0 < self.move_seconds <= 3600:
             raise ClockError(
-                f"move_seconds: must be above 0 and at most 3600, got {self.move_seconds}"
+                N_("move_seconds: must be above 0 and at most 3600, got {got}"),
+                got=self.move_seconds,
             )
         if not 0 <= self.lockout < self.move_seconds:
             raise ClockError(
-                f"lockout: must be at least 0 and below move_seconds, got {self.lockout}"
+                N_("lockout: must be at least 0 and below move_seconds, got {got}"),
+                got=self.lockout,
             )
 
 
@@ -267,7 +270,7 @@ class MoveClock:
         """The active seat gets its move again with full time (the early-press claim)."""
         s = self.state
         if s.phase not in (Phase.RUNNING, Phase.TIME_UP) or s.active is None:
-            raise ClockError("restart move: no move is in progress")
+            raise ClockError(N_("restart move: no move is in progress"))
         discarded = s.rules.move_seconds - s.remaining_at(now)
         stats = s.stats
         if s.phase is Phase.TIME_UP:
@@ -283,7 +286,7 @@ class MoveClock:
         """Give the previous seat back its move with the time it had."""
         s = self.state
         if not s.undo or s.phase is Phase.READY:
-            raise ClockError("undo pass: there is no pass to undo in this game")
+            raise ClockError(N_("undo pass: there is no pass to undo in this game"))
         before = s.undo[-1]
         last_lap = before.last_lap_left
         if last_lap is None and s.last_lap_left is not None:
@@ -322,14 +325,14 @@ class MoveClock:
         """A player showed an empty rack: the game is over."""
         s = self.state
         if s.phase not in (Phase.RUNNING, Phase.TIME_UP):
-            raise ClockError("end game: no game is in progress")
+            raise ClockError(N_("end game: no game is in progress"))
         return self._finish(now, GameEndReason.WENT_OUT, s.active)
 
     def start_game(self, now: float) -> list[AnyClockEvent]:
         """Start the upcoming game (from READY) or the next one (after GAME OVER)."""
         s = self.state
         if s.phase in (Phase.RUNNING, Phase.TIME_UP):
-            raise ClockError(f"start game: game {s.game} is still in progress")
+            raise ClockError(N_("start game: game {game} is still in progress"), game=s.game)
         if s.phase is Phase.GAME_OVER:
             self.prepare(s.rules, s.game + 1)
             s = self.state
@@ -364,11 +367,16 @@ class MoveClock:
         Without an explicit starter, game 1 is started by seat A, game 2 by B, …
         """
         if self.state.phase in (Phase.RUNNING, Phase.TIME_UP):
-            raise ClockError(f"assignment: game {self.state.game} is still in progress")
+            raise ClockError(
+                N_("assignment: game {game} is still in progress"), game=self.state.game
+            )
         if game < 1:
-            raise ClockError(f"game: games are numbered from 1, got {game}")
+            raise ClockError(N_("game: games are numbered from 1, got {game}"), game=game)
         if starter is not None and starter not in seats_for(rules.seats):
-            raise ClockError(f"starter: seat {starter} is not at a {rules.seats}-seat table")
+            raise ClockError(
+                N_("starter: seat {seat} is not at a {count}-seat table"),
+                seat=starter, count=rules.seats,
+            )
         source = StarterSource.ROTATION if starter is None else StarterSource.HUB
         self.state = ClockState(rules=rules, game=game, starter=starter, starter_from=source)
 
@@ -376,9 +384,12 @@ class MoveClock:
         """The table chooses who starts the upcoming game (before its first press)."""
         s = self.state
         if s.phase is not Phase.READY:
-            raise ClockError("starting seat: choose it before the game starts")
+            raise ClockError(N_("starting seat: choose it before the game starts"))
         if seat not in s.seats:
-            raise ClockError(f"starting seat: seat {seat} is not at a {s.rules.seats}-seat table")
+            raise ClockError(
+                N_("starting seat: seat {seat} is not at a {count}-seat table"),
+                seat=seat, count=s.rules.seats,
+            )
         self.state = msgspec.structs.replace(s, starter=seat, starter_from=StarterSource.TABLE)
 
     def recover(self, now: float) -> list[AnyClockEvent]:

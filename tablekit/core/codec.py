@@ -18,14 +18,17 @@ import msgspec
 from tablekit.core.errors import KitError
 from tablekit.core.fields import EPOCH_PATTERN, MAX_SEQ, UNIT_ID_PATTERN
 from tablekit.core.messages import MAX_PAYLOAD, MAX_PAYLOAD_OF, PROTOCOL_VERSION, unit_id_of
+from tablekit.core.words import N_
 
 
 class DecodeError(KitError, ValueError):
-    """A payload or topic that does not conform to the protocol; ``reason`` says why."""
+    """A payload or topic that does not conform to the protocol; ``reason`` says why (in
+    English: what the refusal log keeps and a unit is answered; :meth:`message` in the
+    reader's language)."""
 
-    def __init__(self, reason: str, code: str = "invalid") -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, template: str, /, code: str = "invalid", **values: object) -> None:
+        super().__init__(template, **values)
+        self.reason = str(self)
         self.code = code
         """A category for counters: topic, oversize, json, version, invalid, range, table,
         identity (a payload claiming another unit than its topic's)."""
@@ -78,29 +81,38 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     name = kind.__name__
     limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
     if len(payload) > limit:
-        raise DecodeError(f"{name}: payload of {len(payload)} bytes exceeds {limit}", "oversize")
+        raise DecodeError(
+            N_("{kind}: payload of {size} bytes exceeds {limit}"), code="oversize",
+            kind=name, size=len(payload), limit=limit,
+        )  # fmt: skip
     try:
         version = _peek_decoder.decode(payload).v
     except msgspec.DecodeError as err:
-        raise DecodeError(f"{name}: {_reason(err)}", "json") from None
+        raise DecodeError(
+            N_("{kind}: {reason}"), code="json", kind=name, reason=_reason(err)
+        ) from None
     if version is None:
-        raise DecodeError(f"{name}: missing the protocol version field `v`", "version")
+        raise DecodeError(
+            N_("{kind}: missing the protocol version field `v`"), code="version", kind=name
+        )
     if type(version) is not int or version != PROTOCOL_VERSION:
         raise DecodeError(
-            f"{name}: unsupported protocol version {version!r} "
-            f"(this end speaks {PROTOCOL_VERSION})",
-            "version",
-        )
+            N_("{kind}: unsupported protocol version {version!r} (this end speaks {ours})"),
+            code="version", kind=name, version=version, ours=PROTOCOL_VERSION,
+        )  # fmt: skip
     try:
         message: T = decoder_for(kind).decode(payload)
     except msgspec.DecodeError as err:
         reason = _reason(err)
         out_of_range = _EVENT_RANGE.fullmatch(reason)
         if out_of_range is None:
-            raise DecodeError(f"{name}: {reason}") from None
+            raise DecodeError(N_("{kind}: {reason}"), kind=name, reason=reason) from None
         expected, path = out_of_range["expected"], out_of_range["path"]
         got = _value_at(payload, path)
-        raise DecodeError(f"{name}: {expected}{got} - at `{path}`", "range") from None
+        raise DecodeError(
+            N_("{kind}: {expected}{got} - at `{path}`"), code="range",
+            kind=name, expected=expected, got=got, path=path,
+        ) from None  # fmt: skip
     return message
 
 
@@ -159,17 +171,17 @@ def check_identity(message: object, table: int) -> None:
     claimed = getattr(message, "table", None)
     if claimed is not None and claimed != table:
         raise DecodeError(
-            f"{name}: payload is for table {claimed} but was published on the topic of "
-            f"table {table}",
-            "table",
-        )
+            N_("{kind}: payload is for table {claimed} but was published on the topic of "
+               "table {table}"),
+            code="table", kind=name, claimed=claimed, table=table,
+        )  # fmt: skip
     unit = getattr(message, "unit", None)
     if unit is not None and unit != unit_id_of(table):
         raise DecodeError(
-            f"{name}: payload claims unit {unit!r} but the topic of table {table} belongs "
-            f"to unit {unit_id_of(table)!r}",
-            "identity",
-        )
+            N_("{kind}: payload claims unit {unit!r} but the topic of table {table} belongs "
+               "to unit {owner!r}"),
+            code="identity", kind=name, unit=unit, table=table, owner=unit_id_of(table),
+        )  # fmt: skip
 
 
 def _reason(err: msgspec.DecodeError) -> str:

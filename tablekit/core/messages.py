@@ -17,6 +17,7 @@ import msgspec
 
 from tablekit.core.clock import ClockState, Phase, time_left
 from tablekit.core.clock_events import AnyClockEvent, PauseReason
+from tablekit.core.errors import KitError
 from tablekit.core.fields import (
     MAX_GAME,
     MAX_SECONDS,
@@ -46,6 +47,13 @@ from tablekit.core.hallcheck import HallChecked
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, Seat
+from tablekit.core.words import N_
+
+
+class AssignmentError(KitError, ValueError):
+    """An assignment whose seats, game or starter do not fit together (msgspec refuses it
+    on decoding with this message)."""
+
 
 PROTOCOL_VERSION: Final = 1
 MAX_PAYLOAD: Final = 4096
@@ -226,19 +234,29 @@ class Assignment(_HubMessage, frozen=True):
     def __post_init__(self) -> None:
         if self.idle:
             if self.seats or self.game is not None or self.starter is not None:
-                raise ValueError("an idle assignment has no seats, no game and no starter")
+                raise AssignmentError(
+                    N_("an idle assignment has no seats, no game and no starter")
+                )
             return
         if self.game is None:
-            raise ValueError("an assignment names the game the table plays next")
+            raise AssignmentError(N_("an assignment names the game the table plays next"))
         if len(self.seats) < MIN_SEATS:
-            raise ValueError(f"a table seats {MIN_SEATS} or {MAX_SEATS}, got {len(self.seats)}")
+            raise AssignmentError(
+                N_("a table seats {fewest} or {most}, got {count}"),
+                fewest=MIN_SEATS, most=MAX_SEATS, count=len(self.seats),
+            )  # fmt: skip
         letters = [s.seat for s in self.seats]
         expected = [Seat(letter) for letter in "ABCD"[: len(letters)]]
         if letters != expected:
             got = ",".join(str(x) for x in letters)
-            raise ValueError(f"seats must be {','.join(expected)} in order, got {got}")
+            raise AssignmentError(
+                N_("seats must be {expected} in order, got {got}"),
+                expected=",".join(expected), got=got,
+            )  # fmt: skip
         if self.starter is not None and self.starter not in letters:
-            raise ValueError(f"starter {self.starter} is not a seat of this table")
+            raise AssignmentError(
+                N_("starter {seat} is not a seat of this table"), seat=self.starter
+            )
 
     def names(self) -> dict[Seat, str]:
         return {s.seat: s.name for s in self.seats}

@@ -25,6 +25,9 @@ from __future__ import annotations
 import unicodedata
 from typing import Final
 
+from tablekit.core.errors import KitError
+from tablekit.core.words import N_
+
 POLISH_ALPHABET: Final = "aąbcćdeęfghijklłmnńoópqrsśtuvwxyzźż"
 _INDEX: Final = {c: i for i, c in enumerate(POLISH_ALPHABET)}
 _EXPAND: Final = {"ß": "ss", "æ": "ae", "œ": "oe", "ø": "o", "đ": "d", "ð": "d", "þ": "th"}
@@ -94,14 +97,23 @@ def split_name(name: str, surname: str = "") -> tuple[str, str]:
     return name, surname
 
 
+class SurnameError(KitError, ValueError):
+    """A surname given apart from the name that is not the end of the name."""
+
+
 def check_surname(name: str, surname: str) -> None:
-    """ValueError unless ``surname`` is empty (the last word) or the end of ``name``."""
+    """:class:`SurnameError` unless ``surname`` is empty (the last word) or the end of ``name``."""
     if not surname:
         return
     if " ".join(surname.split()) != surname:
-        raise ValueError(f"surname {surname!r} has surrounding or repeated spaces")
+        raise SurnameError(
+            N_("surname {surname!r} has surrounding or repeated spaces"), surname=surname
+        )
     if name != surname and not name.endswith(" " + surname):
-        raise ValueError(f"surname {surname!r} is not the end of the name {name!r}")
+        raise SurnameError(
+            N_("surname {surname!r} is not the end of the name {name!r}"),
+            surname=surname, name=name,
+        )  # fmt: skip
 
 
 SENT_NAME: Final = 40

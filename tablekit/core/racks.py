@@ -22,6 +22,7 @@ from typing import Final
 from tablekit.core.errors import KitError
 from tablekit.core.scoring import Opening, RackReport
 from tablekit.core.seats import Seat, seats_for
+from tablekit.core.words import N_
 
 FLAGS: Final[Mapping[Opening, str]] = {
     Opening.OPENED: "",
@@ -32,14 +33,14 @@ FLAGS: Final[Mapping[Opening, str]] = {
 """The suffix of each opening (none for a player who opened)."""
 _OPENING_OF: Final = {flag: opening for opening, flag in FLAGS.items()}
 _RACK: Final = re.compile(r"(?P<tiles>\d{1,4})?(?P<jokers>j{0,2})(?P<flag>np|cho|waived)?")
-RACK_HELP: Final = "tiles, then j per joker, then np/cho/waived: e.g. 0, 23, 12j, jj, 85np"
-
-RACK_SYNTAX: Final = """\
+RACK_SYNTAX: Final = N_("""\
 rack syntax (result enter --racks): "A=0 B=23 C=12j D=85np", or the values alone in
 seat order. A value is the sum of the tiles left, then j per joker left, then np
 (never opened: 100), cho (could have opened: 200) or waived (announced: 100).
 0 = went out. The ending is "went out" if a rack is 0, else "nobody out".
-"""
+""")
+"""The notation for the command line's help, marked for the catalogs (the shell shows
+it in the reader's language)."""
 
 
 class RackNotationError(KitError, ValueError):
@@ -51,12 +52,17 @@ def parse_rack(value: str, seat: Seat) -> RackReport:
     text = value.strip().lower()
     if text and text in _OPENING_OF:
         raise RackNotationError(
-            f"seat {seat}: {value.strip()!r} needs the tiles left too, e.g. "
-            f"85{text} (the penalty replaces them, but they are recorded and checked)"
-        )
+            N_("seat {seat}: {value!r} needs the tiles left too, e.g. 85{flag} "
+               "(the penalty replaces them, but they are recorded and checked)"),
+            seat=seat, value=value.strip(), flag=text,
+        )  # fmt: skip
     match = _RACK.fullmatch(text)
     if not text or match is None or (match["tiles"] is None and not match["jokers"]):
-        raise RackNotationError(f"seat {seat}: {value.strip()!r} is not a rack ({RACK_HELP})")
+        raise RackNotationError(
+            N_("seat {seat}: {value!r} is not a rack (tiles, then j per joker, then "
+               "np/cho/waived: e.g. 0, 23, 12j, jj, 85np)"),
+            seat=seat, value=value.strip(),
+        )  # fmt: skip
     return RackReport(
         seat=seat,
         tiles=int(match["tiles"] or 0),
@@ -71,7 +77,9 @@ def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
     tokens = [t for t in re.split(r"[\s,]+", text.strip()) if t]
     named = [t for t in tokens if "=" in t]
     if named and len(named) != len(tokens):
-        raise RackNotationError("give every seat as SEAT=VALUE, or only the values in seat order")
+        raise RackNotationError(
+            N_("give every seat as SEAT=VALUE, or only the values in seat order")
+        )
     values: dict[Seat, str] = {}
     if named:
         for token in tokens:
@@ -79,24 +87,27 @@ def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
             try:
                 seat = Seat(letter.strip().upper())
             except ValueError:
-                raise RackNotationError(f"{letter!r} is not a seat (A, B, C or D)") from None
+                raise RackNotationError(
+                    N_("{letter!r} is not a seat (A, B, C or D)"), letter=letter
+                ) from None
             if seat not in seats:
                 raise RackNotationError(
-                    f"seat {seat} is not at this table ({count} players: {', '.join(seats)})"
-                )
+                    N_("seat {seat} is not at this table ({count} players: {seats})"),
+                    seat=seat, count=count, seats=", ".join(seats),
+                )  # fmt: skip
             if seat in values:
-                raise RackNotationError(f"seat {seat} is given twice")
+                raise RackNotationError(N_("seat {seat} is given twice"), seat=seat)
             values[seat] = value
     else:
         if len(tokens) != count:
             raise RackNotationError(
-                f"{count} players sit at this table (seats {', '.join(seats)}), "
-                f"got {len(tokens)} values"
-            )
+                N_("{count} players sit at this table (seats {seats}), got {got} values"),
+                count=count, seats=", ".join(seats), got=len(tokens),
+            )  # fmt: skip
         values = dict(zip(seats, tokens, strict=True))
     missing = [s for s in seats if s not in values]
     if missing:
-        raise RackNotationError(f"no value for seat {', '.join(missing)}")
+        raise RackNotationError(N_("no value for seat {seats}"), seats=", ".join(missing))
     return tuple(parse_rack(values[s], s) for s in seats)
 
 

@@ -29,6 +29,7 @@ from typing import Any, Final, TypeVar
 import msgspec
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 
 
 class RulesetError(KitError, ValueError):
@@ -78,7 +79,9 @@ class Ruleset(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             return self.placement_points_4
         if players == 3:
             return self.placement_points_3
-        raise RulesetError(f"placement points: a table seats 3 or 4 players, got {players}")
+        raise RulesetError(
+            N_("placement points: a table seats 3 or 4 players, got {count}"), count=players
+        )
 
 
 def _is_int(value: object) -> bool:
@@ -86,30 +89,41 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _name_problem(name: str) -> str | None:
+def _name_problem(name: str) -> KitError | None:
     """What is wrong with a (non-empty) ruleset name, or None."""
     if len(name) > MAX_NAME:
-        return f"must be at most {MAX_NAME} characters, got {len(name)} ({name!r})"
+        return KitError(
+            N_("must be at most {most} characters, got {length} ({name!r})"),
+            most=MAX_NAME, length=len(name), name=name,
+        )  # fmt: skip
     if _CONTROL.search(name):
-        return f"must not contain control characters, got {name!r}"
+        return KitError(N_("must not contain control characters, got {got!r}"), got=name)
     return None
 
 
 def _validate(rs: Ruleset) -> None:
-    def fail(field: str, text: str) -> RulesetError:
-        return RulesetError(f"ruleset {rs.name!r}: {field} {text}")
+    def fail(field: str, template: str, **values: object) -> RulesetError:
+        return RulesetError(
+            N_("ruleset {name!r}: {field} {problem}"),
+            name=rs.name, field=field, problem=KitError(template, **values),
+        )  # fmt: skip
 
     if not isinstance(rs.name, str) or not rs.name.strip():
-        raise RulesetError(f"ruleset: name must be a non-empty string, got {rs.name!r}")
+        raise RulesetError(
+            N_("ruleset: name must be a non-empty string, got {got!r}"), got=rs.name
+        )
     problem = _name_problem(rs.name)
     if problem:
-        raise RulesetError(f"ruleset: name {problem}")
+        raise RulesetError(N_("ruleset: name {problem}"), problem=problem)
     if not isinstance(rs.title, str):
-        raise fail("title", f"must be a string, got {rs.title!r}")
+        raise fail("title", N_("must be a string, got {got!r}"), got=rs.title)
     if len(rs.title) > MAX_TITLE:
-        raise fail("title", f"must be at most {MAX_TITLE} characters, got {len(rs.title)}")
+        raise fail(
+            "title", N_("must be at most {most} characters, got {length}"),
+            most=MAX_TITLE, length=len(rs.title),
+        )  # fmt: skip
     if _CONTROL.search(rs.title):
-        raise fail("title", f"must not contain control characters, got {rs.title!r}")
+        raise fail("title", N_("must not contain control characters, got {got!r}"), got=rs.title)
     seconds = rs.move_seconds
     if (
         isinstance(seconds, bool)
@@ -117,16 +131,20 @@ def _validate(rs: Ruleset) -> None:
         or not math.isfinite(seconds)
         or not 0 < seconds <= MAX_MOVE_SECONDS
     ):
-        raise fail("move_seconds", f"must be a number above 0 and at most 600, got {seconds!r}")
+        raise fail(
+            "move_seconds", N_("must be a number above 0 and at most 600, got {got!r}"), got=seconds
+        )
     for field in ("joker_penalty", "not_opened_penalty", "could_have_opened_penalty"):
         value = getattr(rs, field)
         if not _is_int(value) or value < 0:
-            raise fail(field, f"must be an integer of at least 0, got {value!r}")
+            raise fail(field, N_("must be an integer of at least 0, got {got!r}"), got=value)
     try:
         BigPointScheme(rs.big_points)
     except ValueError:
         known = ", ".join(s.value for s in BigPointScheme)
-        raise fail("big_points", f"must be one of {known}, got {rs.big_points!r}") from None
+        raise fail(
+            "big_points", N_("must be one of {known}, got {got!r}"), known=known, got=rs.big_points
+        ) from None
     for field, length in (("placement_points_4", 4), ("placement_points_3", 3)):
         points = getattr(rs, field)
         if (
@@ -134,9 +152,12 @@ def _validate(rs: Ruleset) -> None:
             or len(points) != length
             or not all(_is_int(p) and p >= 0 for p in points)
         ):
-            raise fail(field, f"must be {length} integers of at least 0, got {points!r}")
+            raise fail(
+                field, N_("must be {length} integers of at least 0, got {got!r}"),
+                length=length, got=points,
+            )  # fmt: skip
         if any(a < b for a, b in itertools.pairwise(points)):
-            raise fail(field, f"must not increase from 1st place down, got {points!r}")
+            raise fail(field, N_("must not increase from 1st place down, got {got!r}"), got=points)
 
 
 _WINTER = Ruleset(name="000", title="Winter tournament (Zimowy Turniej Rummikub)")
@@ -177,23 +198,33 @@ def get_ruleset(name: str, custom: Mapping[str, Ruleset] | None = None) -> Rules
     if key in BUILTIN:
         return BUILTIN[key]
     known = ", ".join(known_names(custom))
-    raise RulesetError(f"ruleset: unknown name {name!r}; known names: {known}")
+    raise RulesetError(
+        N_("ruleset: unknown name {name!r}; known names: {known}"), name=name, known=known
+    )
 
 
-# Field name → (accepted TOML value types, description for the error message).
+# Field name → (accepted TOML value types, the error message when it is of another type).
 _TOML_FIELDS: Final[Mapping[str, tuple[tuple[type, ...], str]]] = {
-    "title": ((str,), "a string"),
-    "move_seconds": ((int, float), "a number"),
-    "joker_penalty": ((int,), "an integer"),
-    "not_opened_penalty": ((int,), "an integer"),
-    "could_have_opened_penalty": ((int,), "an integer"),
-    "big_points": ((str,), "a string"),
-    "placement_points_4": ((list,), "an array of 4 integers"),
-    "placement_points_3": ((list,), "an array of 3 integers"),
+    "title": ((str,), N_("{source}: {where}.{key} must be a string, got {got!r}")),
+    "move_seconds": ((int, float), N_("{source}: {where}.{key} must be a number, got {got!r}")),
+    "joker_penalty": ((int,), N_("{source}: {where}.{key} must be an integer, got {got!r}")),
+    "not_opened_penalty": ((int,), N_("{source}: {where}.{key} must be an integer, got {got!r}")),
+    "could_have_opened_penalty": (
+        (int,), N_("{source}: {where}.{key} must be an integer, got {got!r}")
+    ),
+    "big_points": ((str,), N_("{source}: {where}.{key} must be a string, got {got!r}")),
+    "placement_points_4": (
+        (list,), N_("{source}: {where}.{key} must be an array of 4 integers, got {got!r}")
+    ),
+    "placement_points_3": (
+        (list,), N_("{source}: {where}.{key} must be an array of 3 integers, got {got!r}")
+    ),
 }
 RETIRED_KEYS: Final[Mapping[str, str]] = {
-    "invert_small_display": "small points are shown one way everywhere, the winner plus "
-    "(RULES.md §3.3); remove the key",
+    "invert_small_display": N_(
+        "{source}: {where}.{key} is retired: small points are shown one way everywhere, "
+        "the winner plus (RULES.md §3.3); remove the key"
+    ),
 }
 """Keys older versions accepted, with what to do instead."""
 
@@ -238,7 +269,7 @@ def load_rulesets(path: str | Path) -> dict[str, Ruleset]:
         with path.open("rb") as fh:
             doc = tomllib.load(fh)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(f"{path}: not valid TOML: {exc}") from None
+        raise RulesetError(N_("{file}: not valid TOML: {error}"), file=path, error=exc) from None
     return parse_rulesets(doc, source=str(path))
 
 
@@ -248,41 +279,60 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
     for key, value in doc.items():
         if key == "ruleset":
             if not isinstance(value, dict):
-                raise RulesetError(f"{source}: ruleset must be a table")
+                raise RulesetError(N_("{source}: ruleset must be a table"), source=source)
             name = value.get("name")
             if not isinstance(name, str) or not name.strip():
-                raise RulesetError(f"{source}: ruleset.name must be a non-empty string")
+                raise RulesetError(
+                    N_("{source}: ruleset.name must be a non-empty string"), source=source
+                )
             if name in tables:
-                raise RulesetError(f"{source}: ruleset: ruleset {name!r} is defined twice")
+                raise RulesetError(
+                    N_("{source}: {where}: ruleset {name!r} is defined twice"),
+                    source=source, where="ruleset", name=name,
+                )  # fmt: skip
             tables[name] = ("ruleset", value)
         elif key == "rulesets":
             if not isinstance(value, dict):
-                raise RulesetError(f"{source}: rulesets must be a table of tables")
+                raise RulesetError(
+                    N_("{source}: rulesets must be a table of tables"), source=source
+                )
             for name, table in value.items():
                 where = f"rulesets.{name}"
                 if not isinstance(table, dict):
-                    raise RulesetError(f"{source}: {where} must be a table")
+                    raise RulesetError(
+                        N_("{source}: {where} must be a table"), source=source, where=where
+                    )
                 if "name" in table:
                     raise RulesetError(
-                        f"{source}: {where}.name: the name comes from the table name; remove it"
-                    )
+                        N_("{source}: {where}.name: the name comes from the table name; "
+                           "remove it"),
+                        source=source, where=where,
+                    )  # fmt: skip
                 if name in tables:
-                    raise RulesetError(f"{source}: {where}: ruleset {name!r} is defined twice")
+                    raise RulesetError(
+                        N_("{source}: {where}: ruleset {name!r} is defined twice"),
+                        source=source, where=where, name=name,
+                    )  # fmt: skip
                 tables[name] = (where, table)
         else:
             raise RulesetError(
-                f"{source}: unknown top-level key {key!r}; expected [ruleset] or [rulesets.NAME]"
-            )
+                N_("{source}: unknown top-level key {key!r}; expected [ruleset] or "
+                   "[rulesets.NAME]"),
+                source=source, key=key,
+            )  # fmt: skip
     if not tables:
-        raise RulesetError(f"{source}: no [ruleset] or [rulesets.NAME] table")
+        raise RulesetError(N_("{source}: no [ruleset] or [rulesets.NAME] table"), source=source)
     for name, (where, _) in tables.items():
         problem = _name_problem(name)
         if problem:
-            raise RulesetError(f"{source}: {where}: name {problem}")
+            raise RulesetError(
+                N_("{source}: {where}: name {problem}"), source=source, where=where, problem=problem
+            )
         if name in BUILTIN or name.lower() in ALIASES:
             raise RulesetError(
-                f"{source}: {where}: name {name!r} is a built-in ruleset; choose another name"
-            )
+                N_("{source}: {where}: name {name!r} is a built-in ruleset; choose another name"),
+                source=source, where=where, name=name,
+            )  # fmt: skip
 
     built: dict[str, Ruleset] = {}
 
@@ -294,17 +344,25 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
         fields: dict[str, Any] = {"name": name, "title": name}
         if base_name is not None:
             if not isinstance(base_name, str):
-                raise RulesetError(f"{source}: {where}.based_on must be a string")
+                raise RulesetError(
+                    N_("{source}: {where}.based_on must be a string"), source=source, where=where
+                )
             if base_name in chain:
                 cycle = " -> ".join((*chain, base_name))
-                raise RulesetError(f"{source}: {where}.based_on: circular ({cycle})")
+                raise RulesetError(
+                    N_("{source}: {where}.based_on: circular ({cycle})"),
+                    source=source, where=where, cycle=cycle,
+                )  # fmt: skip
             if base_name in tables:
                 base = build(base_name, (*chain, base_name))
             else:
                 try:
                     base = get_ruleset(base_name)
                 except RulesetError as exc:
-                    raise RulesetError(f"{source}: {where}.based_on: {exc}") from None
+                    raise RulesetError(
+                        N_("{source}: {where}.based_on: {error}"),
+                        source=source, where=where, error=exc,
+                    ) from None  # fmt: skip
             fields.update(msgspec.structs.asdict(base))
             fields["name"] = name
             fields["title"] = _fit(f"{name} (based on {base.title})", MAX_TITLE)
@@ -312,13 +370,16 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
             if key in ("name", "based_on"):
                 continue
             if key in RETIRED_KEYS:
-                raise RulesetError(f"{source}: {where}.{key} is retired: {RETIRED_KEYS[key]}")
+                raise RulesetError(RETIRED_KEYS[key], source=source, where=where, key=key)
             if key not in _TOML_FIELDS:
                 known = ", ".join(["based_on", *_TOML_FIELDS])
-                raise RulesetError(f"{source}: {where}: unknown key {key!r}; known keys: {known}")
-            types, wanted = _TOML_FIELDS[key]
+                raise RulesetError(
+                    N_("{source}: {where}: unknown key {key!r}; known keys: {known}"),
+                    source=source, where=where, key=key, known=known,
+                )  # fmt: skip
+            types, wrong_type = _TOML_FIELDS[key]
             if isinstance(raw, bool) != (bool in types) or not isinstance(raw, types):
-                raise RulesetError(f"{source}: {where}.{key} must be {wanted}, got {raw!r}")
+                raise RulesetError(wrong_type, source=source, where=where, key=key, got=raw)
             value: Any = raw
             if isinstance(value, list):
                 value = tuple(value)
@@ -330,13 +391,16 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                 except ValueError:
                     known = ", ".join(s.value for s in BigPointScheme)
                     raise RulesetError(
-                        f"{source}: {where}.big_points must be one of {known}, got {value!r}"
-                    ) from None
+                        N_("{source}: {where}.big_points must be one of {known}, got {got!r}"),
+                        source=source, where=where, known=known, got=value,
+                    ) from None  # fmt: skip
             fields[key] = value
         try:
             ruleset = Ruleset(**fields)
         except RulesetError as exc:
-            raise RulesetError(f"{source}: {where}: {exc}") from None
+            raise RulesetError(
+                N_("{source}: {where}: {error}"), source=source, where=where, error=exc
+            ) from None
         built[name] = ruleset
         return ruleset
 

@@ -40,6 +40,7 @@ from tablekit.core.errors import KitError
 from tablekit.core.fields import GameNo
 from tablekit.core.rulesets import BigPointScheme, Ruleset
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, SEATS, Seat, seats_for
+from tablekit.core.words import N_
 
 # Two sets of 4 colours × 1..13: the most the tiles left on one rack can be worth.
 MAX_TILE_VALUE: Final = 2 * 4 * sum(range(1, 14))  # 728
@@ -135,17 +136,20 @@ class ScoreError(KitError, ValueError):
     report field at fault, so an entry screen can go straight to it.
     """
 
-    def __init__(self, seats: Iterable[Seat], field: str, text: str) -> None:
+    def __init__(
+        self, template: str, /, *, seats: Iterable[Seat] = (), field: str = "", **values: object
+    ) -> None:
         self.seats: tuple[Seat, ...] = tuple(seats)
         self.field = field
         names = ", ".join(str(s) for s in self.seats)
         if len(self.seats) == 1:
-            prefix = f"seat {names}: "
+            super().__init__(N_("seat {seats}: {problem}"), seats=names,
+                             problem=KitError(template, **values))  # fmt: skip
         elif self.seats:
-            prefix = f"seats {names}: "
+            super().__init__(N_("seats {seats}: {problem}"), seats=names,
+                             problem=KitError(template, **values))  # fmt: skip
         else:
-            prefix = ""
-        super().__init__(f"{prefix}{text}")
+            super().__init__(template, **values)
 
 
 class GameNumberError(ScoreError):
@@ -185,7 +189,9 @@ def _seat_of(rack: RackReport) -> Seat:
         return Seat(rack.seat)
     except ValueError:
         known = ", ".join(SEATS)
-        raise SeatError((), "seat", f"seat must be one of {known}, got {rack.seat!r}") from None
+        raise SeatError(
+            N_("seat must be one of {known}, got {got!r}"), field="seat", known=known, got=rack.seat
+        ) from None
 
 
 def validate_rack(rack: RackReport) -> None:
@@ -193,30 +199,28 @@ def validate_rack(rack: RackReport) -> None:
     seat = _seat_of(rack)
     if not _is_int(rack.tiles) or not 0 <= rack.tiles <= MAX_TILE_VALUE:
         raise TileValueError(
-            (seat,),
-            "tiles",
-            f"tiles must be an integer between 0 and {MAX_TILE_VALUE}, got {rack.tiles!r}",
-        )
+            N_("tiles must be an integer between 0 and {most}, got {got!r}"),
+            seats=(seat,), field="tiles", most=MAX_TILE_VALUE, got=rack.tiles,
+        )  # fmt: skip
     if not _is_int(rack.jokers) or not 0 <= rack.jokers <= JOKERS_PER_TABLE:
         raise JokerCountError(
-            (seat,),
-            "jokers",
-            f"jokers must be an integer between 0 and {JOKERS_PER_TABLE}, got {rack.jokers!r}",
-        )
+            N_("jokers must be an integer between 0 and {most}, got {got!r}"),
+            seats=(seat,), field="jokers", most=JOKERS_PER_TABLE, got=rack.jokers,
+        )  # fmt: skip
     try:
         opening = Opening(rack.opening)
     except ValueError:
         known = ", ".join(o.value for o in Opening)
         raise OpeningError(
-            (seat,), "opening", f"opening must be one of {known}, got {rack.opening!r}"
-        ) from None
+            N_("opening must be one of {known}, got {got!r}"),
+            seats=(seat,), field="opening", known=known, got=rack.opening,
+        ) from None  # fmt: skip
     if opening != Opening.OPENED and rack.tiles == 0 and rack.jokers == 0:
         raise OpeningError(
-            (seat,),
-            "opening",
-            f"opening is {opening.value}, but an empty rack (tiles 0, jokers 0) means the "
-            "player went out, which needs an opened player",
-        )
+            N_("opening is {opening}, but an empty rack (tiles 0, jokers 0) means the "
+               "player went out, which needs an opened player"),
+            seats=(seat,), field="opening", opening=opening.value,
+        )  # fmt: skip
 
 
 def validate_racks(racks: Sequence[RackReport]) -> None:
@@ -227,62 +231,59 @@ def validate_racks(racks: Sequence[RackReport]) -> None:
         validate_rack(rack)
         seat = Seat(rack.seat)
         if seat in seen:
-            raise SeatError((seat,), "seat", "seat appears more than once")
+            raise SeatError(N_("seat appears more than once"), seats=(seat,), field="seat")
         seen.add(seat)
     with_jokers = [Seat(r.seat) for r in racks if r.jokers]
     total = sum(r.jokers for r in racks)
     if total > JOKERS_PER_TABLE:
         raise JokerCountError(
-            with_jokers,
-            "jokers",
-            f"jokers: a table has only {JOKERS_PER_TABLE} jokers, got {total} in total",
-        )
+            N_("jokers: a table has only {most} jokers, got {total} in total"),
+            seats=with_jokers, field="jokers", most=JOKERS_PER_TABLE, total=total,
+        )  # fmt: skip
     empty = [Seat(r.seat) for r in racks if r.empty]
     if len(empty) > 1:
         raise EndingError(
-            empty,
-            "tiles",
-            f"tiles: only one player can empty the rack, got {len(empty)} empty racks "
-            "(tiles 0, jokers 0)",
-        )
+            N_("tiles: only one player can empty the rack, got {count} empty racks "
+               "(tiles 0, jokers 0)"),
+            seats=empty, field="tiles", count=len(empty),
+        )  # fmt: skip
 
 
 def validate_report(report: GameReport) -> None:
     """Check a whole report; raises a :class:`ScoreError` subclass naming seat and field."""
     if not _is_int(report.game) or report.game < 1:
         raise GameNumberError(
-            (), "game", f"game must be an integer of at least 1, got {report.game!r}"
+            N_("game must be an integer of at least 1, got {got!r}"), field="game", got=report.game
         )
     try:
         ending = GameEnding(report.ending)
     except ValueError:
         known = ", ".join(e.value for e in GameEnding)
         raise EndingError(
-            (), "ending", f"ending must be one of {known}, got {report.ending!r}"
-        ) from None
+            N_("ending must be one of {known}, got {got!r}"),
+            field="ending", known=known, got=report.ending,
+        ) from None  # fmt: skip
     count = len(report.racks)
     if not MIN_SEATS <= count <= MAX_SEATS:
         raise SeatError(
-            [_seat_of(r) for r in report.racks],
-            "racks",
-            f"racks: a table seats {MIN_SEATS} or {MAX_SEATS} players, got {count}",
-        )
+            N_("racks: a table seats {fewest} or {most} players, got {count}"),
+            seats=[_seat_of(r) for r in report.racks], field="racks",
+            fewest=MIN_SEATS, most=MAX_SEATS, count=count,
+        )  # fmt: skip
     validate_racks(report.racks)
     expected = seats_for(count)
     strays = [Seat(r.seat) for r in report.racks if r.seat not in expected]
     if strays:
         raise SeatError(
-            strays,
-            "seat",
-            f"seat is not at a {count}-player table (seats {', '.join(expected)})",
-        )
+            N_("seat is not at a {count}-player table (seats {expected})"),
+            seats=strays, field="seat", count=count, expected=", ".join(expected),
+        )  # fmt: skip
     if ending == GameEnding.WENT_OUT and not any(r.empty for r in report.racks):
         raise EndingError(
-            sorted(Seat(r.seat) for r in report.racks),
-            "tiles",
-            "tiles: the game ended with a player going out, but no rack is empty "
-            "(tiles 0, jokers 0, opened)",
-        )
+            N_("tiles: the game ended with a player going out, but no rack is empty "
+               "(tiles 0, jokers 0, opened)"),
+            seats=sorted(Seat(r.seat) for r in report.racks), field="tiles",
+        )  # fmt: skip
 
 
 # --- scoring --------------------------------------------------------------------------

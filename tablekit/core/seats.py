@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 
 
 class Seat(enum.StrEnum):
@@ -30,10 +31,14 @@ class SeatCountError(KitError, ValueError):
     """A table was given a number of seats other than 3 or 4."""
 
 
+class GameNumberOrderError(KitError, ValueError):
+    """A game number below 1 (games are numbered from 1)."""
+
+
 def seats_for(count: int) -> tuple[Seat, ...]:
     """The seats in play at a table of ``count`` players."""
     if not MIN_SEATS <= count <= MAX_SEATS:
-        raise SeatCountError(f"seats: a table seats 3 or 4 players, got {count}")
+        raise SeatCountError(N_("seats: a table seats 3 or 4 players, got {count}"), count=count)
     return SEATS[:count]
 
 
@@ -45,5 +50,7 @@ def next_seat(seat: Seat, count: int) -> Seat:
 def starting_seat(game_number: int, count: int) -> Seat:
     """Game 1 is started by seat A, game 2 by B, … wrapping around (RULES.md §1)."""
     if game_number < 1:
-        raise ValueError(f"game_number: games are numbered from 1, got {game_number}")
+        raise GameNumberOrderError(
+            N_("game number: games are numbered from 1, got {game}"), game=game_number
+        )
     return SEATS[(game_number - 1) % count]

@@ -11,7 +11,9 @@ part of it is :func:`clock_state` for all of them.
 
 Every state has a word as well as a colour (never colour alone). The words are marked
 with :func:`~tablekit.core.words.N_` for the translation catalogs; the phrases built from
-a word (``OFFLINE for 42 s``, ``LAST LAP — 3 MOVES LEFT``) are built here too.
+a word (``OFFLINE for 42 s``, ``LAST LAP — 3 MOVES LEFT``) are built here too, in the
+language of the catalog the shell passes them (its :class:`~tablekit.core.words.Lookups`;
+English without one), a number's phrase in its plural form for the number.
 
 The time left to the seat to move is :func:`tablekit.core.clock.time_left`, one
 computation for the unit's clock, the wire snapshot and the hub screen.
@@ -26,7 +28,7 @@ from typing import Final
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.seats import Seat
-from tablekit.core.words import N_
+from tablekit.core.words import ENGLISH, N_, Lookups, N_plural
 
 Colour = tuple[int, int, int]
 
@@ -226,35 +228,44 @@ def clock_state(phase: Phase, paused: PauseReason | None, last_lap_left: int | N
 # --- phrases built from a word ----------------------------------------------------------------
 
 
-def lasting_text(state: TableState, duration: str) -> str:
-    """The word with how long the state has lasted: ``"OFFLINE for 42 s"``."""
-    return N_("{word} for {time}").format(word=word(state), time=duration)
+_MOVES_LEFT: Final = N_plural("{word} — {n} MOVE LEFT", "{word} — {n} MOVES LEFT")
+_RESULTS_MISSING: Final = N_plural("{n} RESULT MISSING", "{n} RESULTS MISSING")
 
 
-def last_lap_text(moves_left: int) -> str:
-    """``"LAST LAP — 3 MOVES LEFT"``: the last lap with the moves left in it."""
-    template = N_("{word} — 1 MOVE LEFT") if moves_left == 1 else N_("{word} — {n} MOVES LEFT")
-    return template.format(word=word(TableState.LAST_LAP), n=moves_left)
+def lasting_text(state: TableState, duration: str, words: Lookups = ENGLISH) -> str:
+    """The word with how long the state has lasted: ``"OFFLINE for 42 s"``, in the
+    language of ``words`` (the shell's catalog; English without one)."""
+    return words.gettext(N_("{word} for {time}")).format(
+        word=words.gettext(word(state)), time=duration
+    )
 
 
-def missing_text(missing: int) -> str:
+def last_lap_text(moves_left: int, words: Lookups = ENGLISH) -> str:
+    """``"LAST LAP — 3 MOVES LEFT"``: the last lap with the moves left in it (the plural
+    form for the number: Polish ZOSTAŁ 1 RUCH, ZOSTAŁY 3 RUCHY, ZOSTAŁO 5 RUCHÓW)."""
+    return words.ngettext(*_MOVES_LEFT, moves_left).format(
+        word=words.gettext(word(TableState.LAST_LAP)), n=moves_left
+    )
+
+
+def missing_text(missing: int, words: Lookups = ENGLISH) -> str:
     """``"1 RESULT MISSING"``, ``"2 RESULTS MISSING"``: earlier games without a result."""
-    if missing == 1:
-        return N_("{n} {word}").format(n=missing, word=word(TableState.RESULT_MISSING))
-    return N_("{n} RESULTS MISSING").format(n=missing)
+    return words.ngettext(*_RESULTS_MISSING, missing).format(n=missing)
 
 
-def time_text(seat: Seat | None, name: str) -> str:
+def time_text(seat: Seat | None, name: str, words: Lookups = ENGLISH) -> str:
     """``"TIME — SEAT B Anna"``: who ran out of time (just ``"TIME"`` without a seat)."""
     if seat is None:
-        return word(TableState.TIME)
-    return N_("{word} — SEAT {seat} {name}").format(
-        word=word(TableState.TIME), seat=seat, name=name
-    ).rstrip()
+        return words.gettext(word(TableState.TIME))
+    return (
+        words.gettext(N_("{word} — SEAT {seat} {name}"))
+        .format(word=words.gettext(word(TableState.TIME)), seat=seat, name=name)
+        .rstrip()
+    )
 
 
-def lost_text(duration: str) -> str:
+def lost_text(duration: str, words: Lookups = ENGLISH) -> str:
     """An offline table whose connection was lost, with when it was last heard of."""
-    return N_("{word} (connection lost; last heard {time} ago)").format(
-        word=word(TableState.OFFLINE), time=duration
+    return words.gettext(N_("{word} (connection lost; last heard {time} ago)")).format(
+        word=words.gettext(word(TableState.OFFLINE)), time=duration
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from tablekit.core.codec import DecodeError, check_identity, decode, decoder_for
+from tablekit.core.errors import KitError
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import (
     Ack,
@@ -33,11 +34,16 @@ from tablekit.core.messages import (
     TableSnapshot,
     UnitStatus,
 )
+from tablekit.core.words import N_
 
 TOPIC_PREFIX: Final = "rummikub/v1"
 SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 
 
+
+
+class TopicNameError(KitError, ValueError):
+    """A venue or event name that cannot be a topic segment, or a kind with no topic."""
 
 
 class Kind(enum.StrEnum):
@@ -102,10 +108,11 @@ class Topics:
     def __post_init__(self) -> None:
         for field, value in (("venue", self.venue), ("event", self.event)):
             if not SEGMENT_RE.match(value):
-                raise ValueError(
-                    f"{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
-                    f"digit), got {value!r}"
-                )
+                raise TopicNameError(
+                    N_("{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
+                       "digit), got {got!r}"),
+                    field=field, got=value,
+                )  # fmt: skip
 
     @property
     def base(self) -> str:
@@ -163,7 +170,7 @@ class Topics:
     def screen(self, kind: Kind) -> str:
         """The topic of a hub → screen message kind (:data:`SCREEN_KINDS`)."""
         if kind not in SCREEN_KINDS:
-            raise ValueError(f"not a screen message kind: {kind!r}")
+            raise TopicNameError(N_("not a screen message kind: {kind!r}"), kind=kind)
         return f"{self.base}/hub/{kind}"
 
     def unit_filters(self, table: int) -> list[str]:
@@ -198,7 +205,9 @@ class Topics:
         """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
         base = self.base + "/"
         if not topic.startswith(base):
-            raise DecodeError(f"topic {topic!r} is not under {self.base}", "topic")
+            raise DecodeError(
+                N_("topic {topic!r} is not under {base}"), code="topic", topic=topic, base=self.base
+            )
         parts = topic[len(base) :].split("/")
         if parts == ["hub", "broadcast"]:
             return TopicRef(Kind.BROADCAST)
@@ -213,13 +222,19 @@ class Topics:
         elif len(parts) == 4 and parts[:2] == ["hub", "table"]:
             kinds, number = _HUB_TABLE_KINDS, parts[2]
         else:
-            raise DecodeError(f"topic {topic!r} is not a protocol topic", "topic")
+            raise DecodeError(
+                N_("topic {topic!r} is not a protocol topic"), code="topic", topic=topic
+            )
         if parts[-1] not in kinds:
-            raise DecodeError(f"topic {topic!r}: unknown message kind {parts[-1]!r}", "topic")
+            raise DecodeError(
+                N_("topic {topic!r}: unknown message kind {kind!r}"), code="topic",
+                topic=topic, kind=parts[-1],
+            )  # fmt: skip
         if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
             raise DecodeError(
-                f"topic {topic!r}: table must be 1-{MAX_TABLE}, got {number!r}", "topic"
-            )
+                N_("topic {topic!r}: table must be 1-{most}, got {got!r}"), code="topic",
+                topic=topic, most=MAX_TABLE, got=number,
+            )  # fmt: skip
         return TopicRef(Kind(parts[-1]), int(number))
 
 def decode_topic(
