@@ -85,13 +85,15 @@ def test_an_event_that_cannot_start_is_refused_in_one_line_and_leaves_no_broker(
          "--headless", "--broker", "mosquitto", "--preset", "championship", "--dir",
          str(tmp_path)],
         capture_output=True, text=True, timeout=60, check=False,
-        env={**os.environ, "SDL_VIDEODRIVER": "dummy"},
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "LANGUAGE": "pl"},
     )
     left = brokers_in(tmp_path)
     for pid in left:  # only the broker this demo started, so later tests are not disturbed
         os.kill(pid, signal.SIGTERM)
     assert proc.returncode == 2, proc.stdout + proc.stderr
-    assert proc.stderr == "rummikub-demo: format 'championship': 14 players, it needs 16–36\n"
+    assert proc.stderr == (
+        "rummikub-demo: format 'championship': liczba graczy 14, a potrzeba 16–36\n"
+    )
     assert left == []
 
 

@@ -30,7 +30,7 @@ from hub.tournament import (
     preset,
 )
 from hub.tournament import Phase as EventPhase
-from hub.tournament.presets import school
+from hub.tournament.presets import describe, school
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset, get_ruleset
 from tablekit.shared.i18n import Words
@@ -118,7 +118,7 @@ def create_event(org: Organizer, args: argparse.Namespace, length: Length, words
     # the demo's language is the event's: the tables and the hub screen speak it too
     chosen = LanguageChosen(at=created.at, by=org.by, language=words.language)
     org.record(created, chosen)
-    about = created.format.description if created.format else args.preset
+    about = describe(created.format).message(words.gettext) if created.format else args.preset
     count = words.ngettext("{n} player", "{n} players", args.players)
     print(f"demo: {about}; {count.format(n=args.players)}", flush=True)
     players = [Player(org.next_player_id(i), NAMES[i]) for i in range(args.players)]

@@ -27,6 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from hub.tournament.errors import RoundStateError
+from tablekit.core.errors import Phrase, joined
+from tablekit.core.words import N_
 
 RANKING_SCOPE = "ranking"
 
@@ -119,14 +121,17 @@ def resolve(
 class TieAtCutError(RoundStateError):
     """Players level at a cut and no decision of the head judge for them yet."""
 
-    def __init__(self, what: str, ties: Sequence[Tie]) -> None:
+    def __init__(self, what: Phrase, ties: Sequence[Tie]) -> None:
         self.what = what
         self.ties = tuple(ties)
-        listed = "; ".join(
-            f"{', '.join(t.players)} level in {t.scope} ({t.big} BP, {t.small:+d} SP)"
+        listed = [
+            Phrase(N_("{players} level in {scope} ({big} BP, {small} SP)"),
+                   players=", ".join(t.players), scope=t.scope, big=t.big,
+                   small=f"{t.small:+d}")
             for t in self.ties
-        )
+        ]  # fmt: skip
         super().__init__(
-            f"{what}: players level at a cut, the head judge decides (their order, or a "
-            f"lot the judge orders): {listed}"
-        )
+            N_("{what}: players level at a cut, the head judge decides (their order, or a "
+               "lot the judge orders): {ties}"),
+            what=what, ties=joined(listed, "; "),
+        )  # fmt: skip

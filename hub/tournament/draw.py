@@ -25,6 +25,8 @@ from hub.tournament.seating import (
     fill_tables,
     table_sizes,
 )
+from tablekit.core.errors import Phrase
+from tablekit.core.words import N_
 
 
 def met_pairs(
@@ -49,7 +51,7 @@ def draw_avoiding_repeats(
     max_passes: int = 40,
 ) -> Seating:
     """Balanced random draw minimising pairs who already sat together (see module doc)."""
-    require_distinct(players, "draw avoiding repeats")
+    require_distinct(players, Phrase(N_("draw avoiding repeats")))
     pool = list(players)
     sizes = table_sizes(len(pool), tables)
     rng.shuffle(pool)

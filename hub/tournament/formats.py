@@ -22,6 +22,7 @@ import msgspec
 
 from hub.tournament.errors import FormatError, PlayerCountError
 from hub.tournament.seating import SeatingMethod, table_sizes
+from tablekit.core.words import N_
 
 
 class RankRule(enum.StrEnum):
@@ -121,16 +122,18 @@ class TournamentFormat(msgspec.Struct, frozen=True):
         for i, stage in enumerate(self.stages):
             if stage.name == name:
                 return i
-        raise FormatError(f"format {self.name!r}: no stage named {name!r}")
+        raise FormatError(
+            N_("format {format!r}: no stage named {stage!r}"), format=self.name, stage=name
+        )
 
     def check_player_count(self, count: int) -> None:
         """Raise :class:`PlayerCountError` naming ``count`` and what is wrong with it: out
         of the format's range, or not seatable at the first stage's tables of 3 or 4."""
         if not self.min_players <= count <= self.max_players:
             raise PlayerCountError(
-                f"format {self.name!r}: {count} players, it needs "
-                f"{self.min_players}–{self.max_players}"
-            )
+                N_("format {format!r}: {count} players, it needs {fewest}–{most}"),
+                format=self.name, count=count, fewest=self.min_players, most=self.max_players,
+            )  # fmt: skip
         first = self.stages[0]
         for group in first.groups:
             if isinstance(group.entry, Everyone):
@@ -138,45 +141,57 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                     table_sizes(count, group.tables)
                 except PlayerCountError as err:
                     raise PlayerCountError(
-                        f"format {self.name!r}, stage {first.name!r}: {err}"
-                    ) from None
+                        N_("format {format!r}, stage {stage!r}: {error}"),
+                        format=self.name, stage=first.name, error=err,
+                    ) from None  # fmt: skip
 
     def validate(self) -> TournamentFormat:
         """Check names and references; returns ``self`` for chaining."""
         if not self.stages:
-            raise FormatError(f"format {self.name!r}: no stages")
+            raise FormatError(N_("format {format!r}: no stages"), format=self.name)
         if self.min_players > self.max_players:
-            raise FormatError(f"format {self.name!r}: min_players above max_players")
+            raise FormatError(
+                N_("format {format!r}: min_players above max_players"), format=self.name
+            )
         seen: list[str] = []
         for stage in self.stages:
             if stage.name in seen:
-                raise FormatError(f"format {self.name!r}: stage {stage.name!r} defined twice")
+                raise FormatError(
+                    N_("format {format!r}: stage {stage!r} defined twice"),
+                    format=self.name, stage=stage.name,
+                )  # fmt: skip
             if stage.games < 1:
-                raise FormatError(f"stage {stage.name!r}: games must be at least 1")
+                raise FormatError(
+                    N_("stage {stage!r}: games must be at least 1"), stage=stage.name
+                )
             if not stage.groups:
-                raise FormatError(f"stage {stage.name!r}: no groups")
+                raise FormatError(N_("stage {stage!r}: no groups"), stage=stage.name)
             for name in stage.counts:
                 if name not in [*seen, stage.name]:
                     raise FormatError(
-                        f"stage {stage.name!r}: counts stage {name!r}, which is not "
-                        "this or an earlier stage"
-                    )
+                        N_("stage {stage!r}: counts stage {counted!r}, which is not this or "
+                           "an earlier stage"),
+                        stage=stage.name, counted=name,
+                    )  # fmt: skip
             for group in stage.groups:
                 entry = group.entry
                 if not isinstance(entry, Everyone) and entry.of not in seen:
                     raise FormatError(
-                        f"stage {stage.name!r} group {group.name!r}: selects from "
-                        f"{entry.of!r}, which is not an earlier stage"
-                    )
+                        N_("stage {stage!r} group {group!r}: selects from {source!r}, which "
+                           "is not an earlier stage"),
+                        stage=stage.name, group=group.name, source=entry.of,
+                    )  # fmt: skip
                 if isinstance(entry, Rest) and group is stage.groups[0]:
                     raise FormatError(
-                        f"stage {stage.name!r} group {group.name!r}: the rest of {entry.of!r} "
-                        "needs an earlier group in the stage"
-                    )
+                        N_("stage {stage!r} group {group!r}: the rest of {source!r} needs an "
+                           "earlier group in the stage"),
+                        stage=stage.name, group=group.name, source=entry.of,
+                    )  # fmt: skip
                 if isinstance(entry, TablePlaces) and not 1 <= entry.first <= entry.last:
                     raise FormatError(
-                        f"stage {stage.name!r} group {group.name!r}: table places "
-                        f"{entry.first}–{entry.last} are not a range from 1"
-                    )
+                        N_("stage {stage!r} group {group!r}: table places {first}–{last} are "
+                           "not a range from 1"),
+                        stage=stage.name, group=group.name, first=entry.first, last=entry.last,
+                    )  # fmt: skip
             seen.append(stage.name)
         return self

@@ -22,6 +22,7 @@ import msgspec
 
 from hub.tournament.errors import TournamentError
 from tablekit.core.names import NameKey
+from tablekit.core.words import N_
 
 MAX_TOURNAMENT_POINTS = 17
 SEEDED_PER_TOURNAMENT = 4
@@ -31,8 +32,9 @@ def tournament_points(place: int, participants: int, cap: int = MAX_TOURNAMENT_P
     """League points for final ``place`` (from 1) in a tournament of ``participants``."""
     if participants < 1 or not 1 <= place <= participants:
         raise TournamentError(
-            f"league points: place {place} is not a place among {participants} participants"
-        )
+            N_("league points: place {place} is not a place among {count} participants"),
+            place=place, count=participants,
+        )  # fmt: skip
     scale = min(participants, cap - 1)
     if place == 1:
         return scale + 1
@@ -106,7 +108,7 @@ def seed_tables(seeds: int, tables: int) -> tuple[tuple[int, ...], ...]:
     """Seed numbers (from 1) at each first-stage table, as the league draw deals them:
     seed ``k`` goes to table ``(k − 1) mod tables + 1`` (3 tables, 4 seeds: 1 and 4 | 2 | 3)."""
     if tables < 1:
-        raise TournamentError(f"league seeds: {tables} first-stage tables")
+        raise TournamentError(N_("league seeds: {tables} first-stage tables"), tables=tables)
     dealt: list[list[int]] = [[] for _ in range(tables)]
     for k in range(1, seeds + 1):
         dealt[(k - 1) % tables].append(k)

@@ -9,7 +9,9 @@ from typing import Protocol, TypeVar
 import msgspec
 
 from hub.tournament.errors import DuplicatePlayerError
+from tablekit.core.errors import Phrase
 from tablekit.core.names import NameKey, name_order, split_name
+from tablekit.core.words import N_
 
 
 class Player(msgspec.Struct, frozen=True):
@@ -71,19 +73,25 @@ def index_players(players: Iterable[Player]) -> dict[str, Player]:
     out: dict[str, Player] = {}
     for player in players:
         if not player.id:
-            raise DuplicatePlayerError(f"players: empty player id for {player.name!r}")
+            raise DuplicatePlayerError(
+                N_("players: empty player id for {name!r}"), name=player.name
+            )
         if player.id in out:
-            raise DuplicatePlayerError(f"players: player id {player.id!r} registered twice")
+            raise DuplicatePlayerError(
+                N_("players: player id {player!r} registered twice"), player=player.id
+            )
         out[player.id] = player
     return out
 
 
-def require_distinct(ids: Sequence[str], what: str) -> None:
+def require_distinct(ids: Sequence[str], what: Phrase) -> None:
     """Raise :class:`DuplicatePlayerError` naming the first id that appears twice."""
     seen: set[str] = set()
     for pid in ids:
         if pid in seen:
-            raise DuplicatePlayerError(f"{what}: player {pid!r} appears twice")
+            raise DuplicatePlayerError(
+                N_("{what}: player {player!r} appears twice"), what=what, player=pid
+            )
         seen.add(pid)
 
 

@@ -34,6 +34,9 @@ and 32: consolation 4, qualifiers 6).
 
 from __future__ import annotations
 
+import re
+from typing import Final
+
 from hub.tournament.errors import FormatError, PlayerCountError
 from hub.tournament.formats import (
     Everyone,
@@ -48,6 +51,8 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.seating import SeatingMethod
+from tablekit.core.errors import Phrase
+from tablekit.core.words import N_
 
 LEAGUE_MIN_PLAYERS = 8
 LEAGUE_MAX_PLAYERS = 32
@@ -89,10 +94,37 @@ def preset_name(text: str) -> str:
     if name not in PRESET_NAMES:
         numbers = ", ".join(f"{n} = {p}" for n, p in PRESET_BY_DOCUMENT.items())
         raise FormatError(
-            f"unknown preset {text!r}, expected one of {', '.join(PRESET_NAMES)} "
-            f"(or a rule book's number: {numbers})"
-        )
+            N_("unknown preset {preset!r}, expected one of {known} (or a rule book's number: "
+               "{numbers})"),
+            preset=text, known=", ".join(PRESET_NAMES), numbers=numbers,
+        )  # fmt: skip
     return name
+
+
+_WINTER: Final = N_("Winter tournament (000): Round I random draw, Round II by standings")
+_SCHOOL: Final = N_(
+    "Inter-school contest (004): {rounds} rounds × {games} games, new draw each round"
+)
+_CHAMPIONSHIP: Final = N_("Championship (002): eliminations, semifinal of {semifinal}, final of 4")
+_LEAGUE: Final = N_("League tournament (003), {scheme} scheme")
+DESCRIPTIONS: Final = (_WINTER, _SCHOOL, _CHAMPIONSHIP, _LEAGUE)
+"""The presets' descriptions: a format keeps its description in English (the event's
+stored facts), and :func:`describe` gives it back in the reader's language."""
+
+
+def describe(fmt: TournamentFormat) -> Phrase:
+    """The format's description as words to translate: a preset's (even one stored by
+    an event long ago) is matched to its template and values; another format's own
+    description (or its name) is shown as it was written."""
+    for template in DESCRIPTIONS:
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
+        found = re.fullmatch(pattern, fmt.description)
+        if found:
+            return Phrase(template, **found.groupdict())
+    return Phrase(_AS_WRITTEN, text=fmt.description or fmt.name)
+
+
+_AS_WRITTEN: Final = "{text}"
 
 
 def _cumulative(prefix: str, i: int) -> tuple[str, ...]:
@@ -103,7 +135,7 @@ def winter(ruleset: str = "000") -> TournamentFormat:
     """000: Round I 3 games by random draw, Round II 3 games seated by standings."""
     return TournamentFormat(
         name="winter",
-        description="Winter tournament (000): Round I random draw, Round II by standings",
+        description=str(Phrase(_WINTER)),
         stages=(
             Stage("round-1", 3, ruleset, (Group("all", Everyone(), SeatingMethod.RANDOM),)),
             Stage(
@@ -140,9 +172,7 @@ def school(ruleset: str = "004", rounds: int = 4, games: int = 2) -> TournamentF
     )
     return TournamentFormat(
         name="school",
-        description=(
-            f"Inter-school contest (004): {rounds} rounds × {games} games, new draw each round"
-        ),
+        description=str(Phrase(_SCHOOL, rounds=rounds, games=games)),
         stages=stages,
         min_players=3,
         max_players=OPEN_MAX_PLAYERS,
@@ -160,9 +190,10 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
     """
     if semifinal not in CHAMPIONSHIP_SEMIFINALS:
         raise FormatError(
-            f"championship: a semifinal of {semifinal} players; 002 §2b seats 8 or 6 "
-            "(two tables of 4 or of 3)"
-        )
+            N_("championship: a semifinal of {count} players; 002 §2b seats 8 or 6 "
+               "(two tables of 4 or of 3)"),
+            count=semifinal,
+        )  # fmt: skip
     elims = tuple(
         Stage(
             f"elimination-{i}",
@@ -175,7 +206,7 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
     )
     return TournamentFormat(
         name="championship",
-        description=f"Championship (002): eliminations, semifinal of {semifinal}, final of 4",
+        description=str(Phrase(_CHAMPIONSHIP, semifinal=semifinal)),
         stages=(
             *elims,
             Stage(
@@ -218,8 +249,8 @@ def league_scheme_for(count: int) -> str:
     """The league scheme for ``count`` entrants (table in the module doc)."""
     if not LEAGUE_MIN_PLAYERS <= count <= LEAGUE_MAX_PLAYERS:
         raise PlayerCountError(
-            f"league: {count} players, a league tournament takes "
-            f"{LEAGUE_MIN_PLAYERS}–{LEAGUE_MAX_PLAYERS}"
+            N_("league: {count} players, a league tournament takes {fewest}–{most}"),
+            count=count, fewest=LEAGUE_MIN_PLAYERS, most=LEAGUE_MAX_PLAYERS,
         )
     if count <= 8:
         return "top8"
@@ -314,10 +345,13 @@ def league(scheme: str, players: int | None = None, ruleset: str = "003") -> Tou
         )
         low, high = (21, 23) if small else (24, 32)
     else:
-        raise FormatError(f"league: unknown scheme {scheme!r}, expected one of {LEAGUE_SCHEMES}")
+        raise FormatError(
+            N_("league: unknown scheme {scheme!r}, expected one of {known}"),
+            scheme=scheme, known=LEAGUE_SCHEMES,
+        )
     fmt = TournamentFormat(
         name=f"league-{scheme}",
-        description=f"League tournament (003), {scheme.upper()} scheme",
+        description=str(Phrase(_LEAGUE, scheme=scheme.upper())),
         stages=stages,
         min_players=low,
         max_players=high,
@@ -345,7 +379,9 @@ def preset(name: str, *, players: int | None = None, semifinal: int = 8) -> Tour
         fmt = championship(semifinal)
     elif name == "league":
         if players is None:
-            raise FormatError("preset 'league': the automatic scheme needs the number of players")
+            raise FormatError(
+                N_("preset 'league': the automatic scheme needs the number of players")
+            )
         fmt = league(league_scheme_for(players), players)
     else:  # league-top8 … league-top32: preset_name() knows no other
         fmt = league(name.removeprefix("league-"), players)

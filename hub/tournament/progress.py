@@ -8,7 +8,8 @@ stored facts after a restart.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Final
 
 import msgspec
 
@@ -51,16 +52,26 @@ from hub.tournament.formats import (
 from hub.tournament.players import Player
 from hub.tournament.state import DrawnRound, Phase
 from hub.tournament.state_draws import DrawingState
-from tablekit.core.names import check_surname
+from tablekit.core.errors import Phrase, joined
+from tablekit.core.names import SurnameError, check_surname
+from tablekit.core.words import N_
+
+SANCTION_WORDS: Final[Mapping[SanctionKind, str]] = {
+    SanctionKind.WARNING: N_("warning"),
+    SanctionKind.DEDUCTION: N_("deduction"),
+    SanctionKind.DISQUALIFICATION: N_("disqualification"),
+}
+"""A sanction's name in a message (002's words: upomnienie, odjęcie dużych punktów,
+wykluczenie)."""
 
 
-def _check_name(what: str, name: str, surname: str) -> None:
+def _check_name(what: Phrase, name: str, surname: str) -> None:
     if not name.strip():
-        raise PlayerNameError(f"{what}: the name is empty")
+        raise PlayerNameError(N_("{what}: the name is empty"), what=what)
     try:
         check_surname(name, surname)
-    except ValueError as err:
-        raise PlayerNameError(f"{what}: {err}") from None
+    except SurnameError as err:
+        raise PlayerNameError(N_("{what}: {error}"), what=what, error=err) from None
 
 
 class EventState(DrawingState):
@@ -132,16 +143,24 @@ class EventState(DrawingState):
 
     def _register(self, player: Player) -> None:
         if self.phase is Phase.FINISHED:
-            raise RoundStateError(f"register {player.id!r}: the event is finished")
+            raise RoundStateError(
+                N_("register {player!r}: the event is finished"), player=player.id
+            )
         if not player.id:
-            raise DuplicatePlayerError(f"register: empty player id for {player.name!r}")
+            raise DuplicatePlayerError(
+                N_("register: empty player id for {name!r}"), name=player.name
+            )
         if player.id in self._players:
-            raise DuplicatePlayerError(f"register: player id {player.id!r} is already registered")
-        _check_name(f"register {player.id!r}", player.name, player.surname)
+            raise DuplicatePlayerError(
+                N_("register: player id {player!r} is already registered"), player=player.id
+            )
+        _check_name(
+            Phrase(N_("register {player!r}"), player=player.id), player.name, player.surname
+        )
         self._players[player.id] = player
 
     def _change_details(self, fact: PlayerDetailsChanged) -> None:
-        what = f"change of {fact.player_id!r}"
+        what = Phrase(N_("change of {player!r}"), player=fact.player_id)
         player = self._player(fact.player_id, what)
         _check_name(what, fact.name, fact.surname)
         self._players[player.id] = msgspec.structs.replace(
@@ -149,62 +168,85 @@ class EventState(DrawingState):
         )
 
     def _arrive(self, player_id: str, *, late: bool) -> None:
-        what = "late arrival" if late else "check-in"
+        what = Phrase(N_("late arrival") if late else N_("check-in"))
         self._player(player_id, what)
         if player_id in self._withdrawn:
-            raise PlayerStatusError(f"{what}: player {player_id!r} has withdrawn")
+            raise PlayerStatusError(
+                N_("{what}: player {player!r} has withdrawn"), what=what, player=player_id
+            )
         if player_id in self._disqualified:
-            raise PlayerStatusError(f"{what}: player {player_id!r} is disqualified")
+            raise PlayerStatusError(
+                N_("{what}: player {player!r} is disqualified"), what=what, player=player_id
+            )
         if player_id in self._present:
-            raise PlayerStatusError(f"{what}: player {player_id!r} is already present")
+            raise PlayerStatusError(
+                N_("{what}: player {player!r} is already present"), what=what, player=player_id
+            )
         if self.phase is Phase.FINISHED:
-            raise RoundStateError(f"{what} of {player_id!r}: the event is finished")
+            raise RoundStateError(
+                N_("late arrival of {player!r}: the event is finished")
+                if late else N_("check-in of {player!r}: the event is finished"),
+                player=player_id,
+            )  # fmt: skip
         if late and not self._rounds:
             raise RoundStateError(
-                f"late arrival of {player_id!r}: nothing is drawn yet, check the player in "
-                f"instead (rummikub players check-in {player_id})"
-            )
+                N_("late arrival of {player!r}: nothing is drawn yet, check the player in "
+                   "instead (rummikub players check-in {player})"),
+                player=player_id,
+            )  # fmt: skip
         if not late and self._rounds:
             raise RoundStateError(
-                f"check-in of {player_id!r}: stage {self._rounds[0].stage.name!r} is already "
-                f"drawn, record a late arrival instead (rummikub players late {player_id})"
-            )
+                N_("check-in of {player!r}: stage {stage!r} is already drawn, record a late "
+                   "arrival instead (rummikub players late {player})"),
+                player=player_id, stage=self._rounds[0].stage.name,
+            )  # fmt: skip
         self._present.add(player_id)
         if late:
             self._late[player_id] = len(self._rounds)
 
     def _withdraw(self, player_id: str, reason: str) -> None:
-        self._player(player_id, "withdraw")
+        self._player(player_id, Phrase(N_("withdraw")))
         if player_id in self._withdrawn:
-            raise PlayerStatusError(f"withdraw: player {player_id!r} has already withdrawn")
+            raise PlayerStatusError(
+                N_("withdraw: player {player!r} has already withdrawn"), player=player_id
+            )
         self._withdrawn[player_id] = reason
         self._present.discard(player_id)
 
     def _sanction(self, fact: PlayerSanctioned) -> None:
         pid = fact.player_id
-        self._player(pid, f"{fact.kind}")
+        kind = Phrase(SANCTION_WORDS[fact.kind])
+        self._player(pid, kind)
         if pid in self._disqualified:
-            raise PlayerStatusError(f"{fact.kind}: player {pid!r} is already disqualified")
+            raise PlayerStatusError(
+                N_("{what}: player {player!r} is already disqualified"), what=kind, player=pid
+            )
         if fact.stage:
             rnd = self._round(fact.stage)
             if pid not in rnd.player_ids():
                 raise PlayerStatusError(
-                    f"{fact.kind}: player {pid!r} does not play in stage {fact.stage!r}"
-                )
+                    N_("{what}: player {player!r} does not play in stage {stage!r}"),
+                    what=kind, player=pid, stage=fact.stage,
+                )  # fmt: skip
         if fact.kind is SanctionKind.DEDUCTION:
             if not fact.stage:
                 raise RoundStateError(
-                    f"deduction for {pid!r}: the player has played no stage yet, no big points "
-                    "to deduct"
-                )
+                    N_("deduction for {player!r}: the player has played no stage yet, no big "
+                       "points to deduct"),
+                    player=pid,
+                )  # fmt: skip
             if fact.big < 1:
                 raise PlayerStatusError(
-                    f"deduction for {pid!r}: deduct at least 1 big point, got {fact.big}"
-                )
+                    N_("deduction for {player!r}: deduct at least 1 big point, got {big}"),
+                    player=pid, big=fact.big,
+                )  # fmt: skip
             key = (fact.stage, pid)
             self._deducted[key] = self._deducted.get(key, 0) + fact.big
         elif fact.big:
-            raise PlayerStatusError(f"{fact.kind} for {pid!r}: only a deduction takes big points")
+            raise PlayerStatusError(
+                N_("{what} for {player!r}: only a deduction takes big points"),
+                what=kind, player=pid,
+            )  # fmt: skip
         if fact.kind is SanctionKind.DISQUALIFICATION:
             self._disqualified.add(pid)
             if pid in self._present:
@@ -215,12 +257,15 @@ class EventState(DrawingState):
     def _lift(self, number: int) -> None:
         if not 1 <= number <= len(self._sanctions):
             raise PlayerStatusError(
-                f"lift sanction {number}: there are sanctions 1–{len(self._sanctions)}"
+                N_("lift sanction {number}: there are sanctions 1–{last}")
                 if self._sanctions
-                else f"lift sanction {number}: no sanction is recorded"
-            )
+                else N_("lift sanction {number}: no sanction is recorded"),
+                number=number, last=len(self._sanctions),
+            )  # fmt: skip
         if number in self._lifted:
-            raise PlayerStatusError(f"lift sanction {number}: it is already lifted")
+            raise PlayerStatusError(
+                N_("lift sanction {number}: it is already lifted"), number=number
+            )
         fact = self._sanctions[number - 1]
         pid = fact.player_id
         if fact.kind is SanctionKind.DEDUCTION:
@@ -237,67 +282,87 @@ class EventState(DrawingState):
 
     def _declare_seeds(self, player_ids: Sequence[str]) -> None:
         for pid in player_ids:
-            self._player(pid, "seeds")
+            self._player(pid, Phrase(N_("seeds")))
         if len(set(player_ids)) != len(player_ids):
-            raise DuplicatePlayerError(f"seeds: a player is listed twice in {list(player_ids)}")
+            raise DuplicatePlayerError(
+                N_("seeds: a player is listed twice in {players}"), players=list(player_ids)
+            )
         if self._rounds:
-            raise RoundStateError("seeds: the first stage is already drawn")
+            raise RoundStateError(N_("seeds: the first stage is already drawn"))
         self._seeds = tuple(player_ids)
 
     def _seat(self, fact: RoundSeated) -> None:
         if self.phase is Phase.PLAYING:
             raise RoundStateError(
-                f"seat {fact.stage!r}: stage {self._rounds[-1].stage.name!r} is still open"
-            )
+                N_("seat {stage!r}: stage {open!r} is still open"),
+                stage=fact.stage, open=self._rounds[-1].stage.name,
+            )  # fmt: skip
         if len(self._rounds) == len(self.format.stages):
-            raise RoundStateError(f"seat {fact.stage!r}: the event is finished")
+            raise RoundStateError(N_("seat {stage!r}: the event is finished"), stage=fact.stage)
         stage = self.format.stages[len(self._rounds)]
         if fact.stage != stage.name:
-            raise RoundStateError(f"seat {fact.stage!r}: the next stage to draw is {stage.name!r}")
+            raise RoundStateError(
+                N_("seat {stage!r}: the next stage to draw is {next!r}"),
+                stage=fact.stage, next=stage.name,
+            )  # fmt: skip
         seated = [pid for table in fact.tables for pid in table.players]
         for pid in seated:
-            self._player(pid, f"seat {fact.stage!r}")
+            self._player(pid, Phrase(N_("seat {stage!r}"), stage=fact.stage))
         if len(set(seated)) != len(seated):
-            raise DuplicatePlayerError(f"seat {fact.stage!r}: a player sits at two tables")
+            raise DuplicatePlayerError(
+                N_("seat {stage!r}: a player sits at two tables"), stage=fact.stage
+            )
         for table in fact.tables:
             if not 3 <= len(table.players) <= 4:
                 raise RoundStateError(
-                    f"seat {fact.stage!r}: table {table.number} has {len(table.players)} "
-                    "players, a table seats 3 or 4"
-                )
+                    N_("seat {stage!r}: table {table} has {count} players, a table seats 3 "
+                       "or 4"),
+                    stage=fact.stage, table=table.number, count=len(table.players),
+                )  # fmt: skip
         self._rounds.append(DrawnRound(stage, fact.seed, fact.tables))
 
     def _decide(self, fact: TieDecided) -> None:
-        what = f"tie decision in {fact.scope!r}"
+        what = Phrase(N_("tie decision in {scope!r}"), scope=fact.scope)
         for pid in fact.order:
             self._player(pid, what)
         if len(fact.order) < 2 or len(set(fact.order)) != len(fact.order):
             raise DuplicatePlayerError(
-                f"{what}: name two or more different players, got {list(fact.order)}"
-            )
+                N_("{what}: name two or more different players, got {players}"),
+                what=what, players=list(fact.order),
+            )  # fmt: skip
         if fact.how is TieHow.LOT:
             if fact.seed is None:
-                raise TournamentError(f"{what}: a lot needs its seed")
+                raise TournamentError(N_("{what}: a lot needs its seed"), what=what)
             if lot_order(fact.order, fact.seed) != fact.order:
                 raise SeatingMismatchError(
-                    f"{what}: the order is not the lot of seed {fact.seed}"
-                )
+                    N_("{what}: the order is not the lot of seed {seed}"),
+                    what=what, seed=fact.seed,
+                )  # fmt: skip
         if fact.how is TieHow.SHARED and fact.scope != RANKING_SCOPE:
             raise TournamentError(
-                f"{what}: only final places can stay shared; a cut needs an order"
+                N_("{what}: only final places can stay shared; a cut needs an order"),
+                what=what,
             )
         self._level_keys(fact.scope)  # the scope exists and its ranking is final
         self._decisions.setdefault(fact.scope, []).append(fact)
 
     def _decide_consolation(self, fact: ConsolationDecided) -> None:
-        what = f"consolation of {fact.stage!r}"
         stage = self.format.stages[self.format.stage_index(fact.stage)]
         if fact.stage in self.stages_played:
-            raise RoundStateError(f"{what}: stage {fact.stage!r} is already drawn")
+            raise RoundStateError(
+                N_("consolation of {stage!r}: stage {stage!r} is already drawn"),
+                stage=fact.stage,
+            )
         if not any(isinstance(g.entry, Rest) for g in stage.groups):
-            raise RoundStateError(f"{what}: stage {fact.stage!r} has no consolation games")
+            raise RoundStateError(
+                N_("consolation of {stage!r}: stage {stage!r} has no consolation games"),
+                stage=fact.stage,
+            )
         if fact.promote < 0 or (fact.none and fact.promote):
-            raise TournamentError(f"{what}: promote some players, or none play, not both")
+            raise TournamentError(
+                N_("consolation of {stage!r}: promote some players, or none play, not both"),
+                stage=fact.stage,
+            )
         self._consolation[fact.stage] = fact
 
     def _undo(self, stage: str) -> None:
@@ -305,47 +370,57 @@ class EventState(DrawingState):
         if rnd is None or rnd.stage.name != stage:
             latest = self._rounds[-1].stage.name if self._rounds else None
             raise RoundStateError(
-                f"undo the draw of {stage!r}: only the latest draw, while its round is open, "
-                f"can be undone (latest: {latest!r}"
-                + (", closed)" if latest and rnd is None else ")")
-            )
+                N_("undo the draw of {stage!r}: only the latest draw, while its round is open, "
+                   "can be undone (latest: {latest!r}, closed)")
+                if latest and rnd is None
+                else N_("undo the draw of {stage!r}: only the latest draw, while its round is "
+                        "open, can be undone (latest: {latest!r})"),
+                stage=stage, latest=latest,
+            )  # fmt: skip
         if rnd.results:
-            games = ", ".join(f"table {t} game {g}" for t, g in sorted(rnd.results))
+            games = _games_listed(sorted(rnd.results))
             raise RoundStateError(
-                f"undo the draw of {stage!r}: results are recorded ({games}); the round "
-                "has been played"
-            )
+                N_("undo the draw of {stage!r}: results are recorded ({games}); the round "
+                   "has been played"),
+                stage=stage, games=games,
+            )  # fmt: skip
         self._rounds.pop()
 
     def _record(self, fact: GameRecorded) -> None:
         if not self._rounds:
-            raise ResultError(f"result for {fact.stage!r}: nothing is drawn yet")
+            raise ResultError(N_("result for {stage!r}: nothing is drawn yet"), stage=fact.stage)
         index = next(
             (i for i, r in enumerate(self._rounds) if r.stage.name == fact.stage), None
         )
         if index is None:
             drawn = ", ".join(r.stage.name for r in self._rounds)
-            raise ResultError(f"result for {fact.stage!r}: not drawn (drawn: {drawn})")
+            raise ResultError(
+                N_("result for {stage!r}: not drawn (drawn: {drawn})"),
+                stage=fact.stage, drawn=drawn,
+            )  # fmt: skip
         if index < len(self._rounds) - 1:
             # Earlier rounds are shared between states (see _clone): copy before writing.
             self._rounds[index] = self._rounds[index].copy()
         rnd = self._rounds[index]
         if not 1 <= fact.table <= len(rnd.tables):
             raise ResultError(
-                f"result for {fact.stage!r}: no table {fact.table} (tables 1–{len(rnd.tables)})"
-            )
+                N_("result for {stage!r}: no table {table} (tables 1–{last})"),
+                stage=fact.stage, table=fact.table, last=len(rnd.tables),
+            )  # fmt: skip
         if not 1 <= fact.game <= rnd.stage.games:
             raise ResultError(
-                f"result for {fact.stage!r} table {fact.table}: no game {fact.game} "
-                f"(games 1–{rnd.stage.games})"
-            )
+                N_("result for {stage!r} table {table}: no game {game} (games 1–{last})"),
+                stage=fact.stage, table=fact.table, game=fact.game, last=rnd.stage.games,
+            )  # fmt: skip
         seated = rnd.tables[fact.table - 1].players
         given = [s.player_id for s in fact.scores]
         if sorted(given) != sorted(seated):
             raise ResultError(
-                f"result for {fact.stage!r} table {fact.table} game {fact.game}: players "
-                f"{sorted(given)} do not match the table's {sorted(seated)}"
-            )
+                N_("result for {stage!r} table {table} game {game}: players {given} do not "
+                   "match the table's {seated}"),
+                stage=fact.stage, table=fact.table, game=fact.game,
+                given=sorted(given), seated=sorted(seated),
+            )  # fmt: skip
         rnd.results[(fact.table, fact.game)] = {s.player_id: (s.big, s.small) for s in fact.scores}
 
     def _close(self, stage: str, *, forced: bool = False) -> None:
@@ -353,13 +428,22 @@ class EventState(DrawingState):
         if open_round is None or open_round.stage.name != stage:
             open_name = open_round.stage.name if open_round else None
             raise RoundStateError(
-                f"close {stage!r}: it is not the open stage (open: {open_name!r})"
-            )
+                N_("close {stage!r}: it is not the open stage (open: {open!r})"),
+                stage=stage, open=open_name,
+            )  # fmt: skip
         missing = self.missing_results()
         if missing and not forced:
-            listed = ", ".join(f"table {m.table} game {m.game}" for m in missing)
-            raise MissingResultsError(f"close {stage!r}: no result for {listed}")
+            listed = _games_listed((m.table, m.game) for m in missing)
+            raise MissingResultsError(
+                N_("close {stage!r}: no result for {games}"), stage=stage, games=listed
+            )
         self._rounds[-1].closed = True
+
+
+def _games_listed(games: Iterable[tuple[int, int]]) -> Phrase:
+    """``table 1 game 2, table 3 game 1``, in the reader's language."""
+    listed = [Phrase(N_("table {table} game {game}"), table=t, game=g) for t, g in games]
+    return joined(listed, ", ")
 
 
 def replay_draws(

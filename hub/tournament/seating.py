@@ -20,7 +20,9 @@ import msgspec
 
 from hub.tournament.errors import PlayerCountError
 from hub.tournament.players import require_distinct
+from tablekit.core.errors import Phrase
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, seats_for
+from tablekit.core.words import N_
 
 #: Who already sat with whom: player id -> ids of earlier table-mates.
 MetPairs: TypeAlias = Mapping[str, Set[str]]
@@ -79,14 +81,17 @@ def table_sizes(count: int, tables: int | None = None) -> tuple[int, ...]:
         fours = (count - MIN_SEATS * threes) // MAX_SEATS
         if count <= 0 or fours < 0:
             raise PlayerCountError(
-                f"seating: {count} players cannot be split into tables of 3 or 4"
+                N_("seating: {count} players cannot be split into tables of 3 or 4"),
+                count=count,
             )
         return (MAX_SEATS,) * fours + (MIN_SEATS,) * threes
     if tables < 1 or not MIN_SEATS * tables <= count <= MAX_SEATS * tables:
         raise PlayerCountError(
-            f"seating: {count} players cannot fill {tables} tables of 3 or 4 "
-            f"(needs {MIN_SEATS * max(tables, 1)}–{MAX_SEATS * max(tables, 1)} players)"
-        )
+            N_("seating: {count} players cannot fill {tables} tables of 3 or 4 "
+               "(needs {fewest}–{most} players)"),
+            count=count, tables=tables,
+            fewest=MIN_SEATS * max(tables, 1), most=MAX_SEATS * max(tables, 1),
+        )  # fmt: skip
     fours = count - MIN_SEATS * tables
     return (MAX_SEATS,) * fours + (MIN_SEATS,) * (tables - fours)
 
@@ -114,7 +119,7 @@ def count_repeats(tables: Iterable[Sequence[str]], met: MetPairs | None) -> int:
     return n
 
 
-def _checked(players: Sequence[str], what: str) -> list[str]:
+def _checked(players: Sequence[str], what: Phrase) -> list[str]:
     require_distinct(players, what)
     return list(players)
 
@@ -133,7 +138,7 @@ def random_draw(
     cannot be split and is an error naming the count. ``tables`` fixes the number of
     tables instead (league schemes). ``met`` only feeds the reported repeat count.
     """
-    pool = _checked(players, "random draw")
+    pool = _checked(players, Phrase(N_("random draw")))
     sizes = table_sizes(len(pool), tables)
     rng.shuffle(pool)
     seated = fill_tables(pool, sizes)
@@ -147,7 +152,7 @@ def by_standings(
 
     The 3-player tables are the last ones; seat A is the best placed at each table.
     """
-    pool = _checked(ordered, "seating by standings")
+    pool = _checked(ordered, Phrase(N_("seating by standings")))
     seated = fill_tables(pool, table_sizes(len(pool), tables))
     return Seating(seated, SeatingMethod.BY_STANDINGS, None, count_repeats(seated, met))
 
@@ -164,7 +169,7 @@ def seeded_snake(
     players evenly, and gives the extra player of a 4-table to the first tables (so the
     3-tables are at the end, as in every other method).
     """
-    pool = _checked(ordered, "seeded snake")
+    pool = _checked(ordered, Phrase(N_("seeded snake")))
     sizes = table_sizes(len(pool), tables)
     dealt: list[list[str]] = [[] for _ in sizes]
     for i, pid in enumerate(pool):
@@ -215,7 +220,7 @@ def by_table_placement(
     other 2 thirds and the only fourth). ``lots`` supplies the tie-breaking keys when the
     caller already drew them (otherwise they are drawn from ``rng``).
     """
-    require_distinct([p.player_id for p in placings], "seating by table placement")
+    require_distinct([p.player_id for p in placings], Phrase(N_("seating by table placement")))
     if lots is None:
         lots = {p.player_id: rng.random() for p in sorted(placings, key=lambda p: p.player_id)}
     order = table_placement_order(placings, lots)
@@ -239,7 +244,7 @@ def league_seeded(
     2 and 4 at table 2). Everyone else is shuffled into the remaining seats. Seeds not
     among ``players`` are ignored.
     """
-    pool = _checked(players, "league seeding")
+    pool = _checked(players, Phrase(N_("league seeding")))
     present = set(pool)
     seeded = [pid for pid in dict.fromkeys(seeds) if pid in present]
     sizes = table_sizes(len(pool), tables)

@@ -31,6 +31,8 @@ from hub.tournament.players import Player
 from hub.tournament.standings import (
     GameScores,
 )
+from tablekit.core.errors import Phrase
+from tablekit.core.words import N_
 
 
 class Phase(enum.StrEnum):
@@ -93,11 +95,13 @@ class StateBase:
         self._consolation: dict[str, ConsolationDecided] = {}
         self._facts = 0
 
-    def _player(self, player_id: str, what: str) -> Player:
+    def _player(self, player_id: str, what: Phrase) -> Player:
         try:
             return self._players[player_id]
         except KeyError:
-            raise UnknownPlayerError(f"{what}: unknown player {player_id!r}") from None
+            raise UnknownPlayerError(
+                N_("{what}: unknown player {player!r}"), what=what, player=player_id
+            ) from None
 
     @property
     def facts_applied(self) -> int:
@@ -180,7 +184,7 @@ class StateBase:
             if rnd.stage.name == stage:
                 return rnd
         self.format.stage_index(stage)  # unknown name -> FormatError
-        raise RoundStateError(f"stage {stage!r} has not been drawn yet")
+        raise RoundStateError(N_("stage {stage!r} has not been drawn yet"), stage=stage)
 
     def seating(self, stage: str) -> tuple[SeatedTable, ...]:
         return self._round(stage).tables

@@ -62,6 +62,8 @@ from hub.tournament.standings import (
 )
 from hub.tournament.state import DrawnRound, Phase
 from hub.tournament.state_rankings import RankedState
+from tablekit.core.errors import Phrase, joined
+from tablekit.core.words import N_
 
 LEAGUE_SEEDS = 4
 
@@ -76,18 +78,22 @@ class ConsolationError(RoundStateError):
         self.players = tuple(players)
         self.options = tuple(options)
         n = len(players)
-        choices = "; ".join(
-            f"promote {k} (the best {k} join {main}, "
-            + (f"{n - k} play the consolation games)" if k < n else "everyone plays on)")
+        choices = [
+            Phrase(N_("promote {k} (the best {k} join {main}, {rest} play the consolation "
+                      "games)"), k=k, main=main, rest=n - k)
+            if k < n
+            else Phrase(N_("promote {k} (the best {k} join {main}, everyone plays on)"),
+                        k=k, main=main)
             for k in options
-        )
+        ]  # fmt: skip
         super().__init__(
-            f"draw {stage!r}: {n} player(s) do not reach {main} ({', '.join(players)}, best "
-            f"first) and "
-            f"cannot sit at consolation tables of 3 or 4; 003 §7 wants at least 4 games each "
-            f"and §10e lets the organizer adjust the tables — the organizer decides: "
-            f"{choices}; or none (they play no more games)"
-        )
+            N_("draw {stage!r}: {n} player(s) do not reach {main} ({players}, best first) "
+               "and cannot sit at consolation tables of 3 or 4; 003 §7 wants at least 4 "
+               "games each and §10e lets the organizer adjust the tables — the organizer "
+               "decides: {choices}; or none (they play no more games)"),
+            stage=stage, n=n, main=main, players=", ".join(players),
+            choices=joined(choices, "; "),
+        )  # fmt: skip
 
 
 class DrawingState(RankedState):
@@ -98,10 +104,11 @@ class DrawingState(RankedState):
         phase = self.phase
         if phase is Phase.PLAYING:
             raise RoundStateError(
-                f"draw: stage {self._rounds[-1].stage.name!r} is still open, close it first"
+                N_("draw: stage {stage!r} is still open, close it first"),
+                stage=self._rounds[-1].stage.name,
             )
         if phase is Phase.FINISHED:
-            raise RoundStateError("draw: the event is finished")
+            raise RoundStateError(N_("draw: the event is finished"))
         stage = self.format.stages[len(self._rounds)]
         if not self._rounds:
             self.format.check_player_count(len(self._present))
@@ -118,13 +125,15 @@ class DrawingState(RankedState):
             ties += met
             if not entrants and not isinstance(group.entry, Rest):
                 raise RoundStateError(
-                    f"draw {stage.name!r} group {group.name!r}: no players are selected"
-                )
+                    N_("draw {stage!r} group {group!r}: no players are selected"),
+                    stage=stage.name, group=group.name,
+                )  # fmt: skip
             clash = taken.intersection(entrants)
             if clash:
                 raise DuplicatePlayerError(
-                    f"draw {stage.name!r}: {sorted(clash)} selected by two groups"
-                )
+                    N_("draw {stage!r}: {players} selected by two groups"),
+                    stage=stage.name, players=sorted(clash),
+                )  # fmt: skip
             taken.update(entrants)
             selected.append(entrants)
         self._seat_consolation(stage, selected)
@@ -265,7 +274,8 @@ class DrawingState(RankedState):
             entry = group.entry
             if isinstance(entry, Everyone):
                 raise RoundStateError(
-                    f"group {group.name!r}: seating by table placement needs an earlier stage"
+                    N_("group {group!r}: seating by table placement needs an earlier stage"),
+                    group=group.name,
                 )
             wanted = set(entrants)
             source, _ = self._active_placings(self._round(entry.of), order)
@@ -289,7 +299,8 @@ class DrawingState(RankedState):
         expected = self.draw_next(fact.seed)
         if fact.stage != expected.stage or fact.tables != expected.tables:
             raise SeatingMismatchError(
-                f"seat {fact.stage!r}: the recorded tables differ from the draw of seed {fact.seed}"
+                N_("seat {stage!r}: the recorded tables differ from the draw of seed {seed}"),
+                stage=fact.stage, seed=fact.seed,
             )
 
     def pending_consolation(self) -> ConsolationError | None:
@@ -326,22 +337,33 @@ class DrawingState(RankedState):
         Checked when the judge records it, not when stored decisions are folded: a later
         correction of an earlier game may part the players, and then the decision simply
         orders nobody (big and small points decide first)."""
-        what = f"tie decision in {scope!r}"
         keys = self._level_keys(scope)
         unknown = [pid for pid in players if pid not in keys]
         if unknown:
-            raise UnknownPlayerError(f"{what}: {', '.join(unknown)} not ranked there")
+            raise UnknownPlayerError(
+                N_("tie decision in {scope!r}: {players} not ranked there"),
+                scope=scope, players=", ".join(unknown),
+            )  # fmt: skip
         if len({keys[pid] for pid in players}) != 1:
-            shown = ", ".join(f"{pid} {keys[pid][1]} BP {keys[pid][2]:+d} SP" for pid in players)
-            raise TournamentError(f"{what}: the players are not level there ({shown})")
+            shown = [
+                Phrase(N_("{player} {big} BP {small} SP"), player=pid, big=keys[pid][1],
+                       small=f"{keys[pid][2]:+d}")
+                for pid in players
+            ]  # fmt: skip
+            raise TournamentError(
+                N_("tie decision in {scope!r}: the players are not level there ({players})"),
+                scope=scope, players=joined(shown, ", "),
+            )  # fmt: skip
         level = {pid for pid, key in keys.items() if key == keys[players[0]]}
         if scope != RANKING_SCOPE:  # a draw leaves withdrawn players out
             level = {pid for pid in level if self._active(pid)}
         missing = sorted(level - set(players))
         if missing:
             raise TournamentError(
-                f"{what}: name every player level there, best first: also {', '.join(missing)}"
-            )
+                N_("tie decision in {scope!r}: name every player level there, best first: "
+                   "also {players}"),
+                scope=scope, players=", ".join(missing),
+            )  # fmt: skip
 
     def _level_keys(self, scope: str) -> dict[str, tuple[int, int, int]]:
         """``(place, big, small)`` of every player ranked in ``scope``, for checking that
@@ -349,14 +371,16 @@ class DrawingState(RankedState):
         if scope == RANKING_SCOPE:
             if self.phase is not Phase.FINISHED:
                 raise RoundStateError(
-                    f"tie decision in {scope!r}: the event is not finished ({self.phase})"
+                    N_("tie decision in {scope!r}: the event is not finished ({phase})"),
+                    scope=scope, phase=self.phase,
                 )
             return {r.player_id: (r.place, r.big, r.small) for r in self._raw_ranking()}
         stage, table = split_scope(scope)
         rnd = self._round(stage)
         if not rnd.closed:
             raise RoundStateError(
-                f"tie decision in {scope!r}: stage {stage!r} is still being played"
+                N_("tie decision in {scope!r}: stage {stage!r} is still being played"),
+                scope=scope, stage=stage,
             )
         if table is not None:
             standings = self.table_standings(stage, table)
@@ -393,4 +417,4 @@ def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]
     ]
     if at_cut:  # named in id order: the lot's order must not look like a proposal
         named = [msgspec.structs.replace(t, players=tuple(sorted(t.players))) for t in at_cut]
-        raise TieAtCutError(f"draw {stage.name!r}", named)
+        raise TieAtCutError(Phrase(N_("draw {stage!r}"), stage=stage.name), named)

@@ -35,6 +35,8 @@ from hub.tournament.standings import (
     totals,
 )
 from hub.tournament.state import DrawnRound, Phase, StateBase
+from tablekit.core.errors import Phrase
+from tablekit.core.words import N_
 
 
 class RankedState(StateBase):
@@ -53,7 +55,7 @@ class RankedState(StateBase):
         """Standings of one table over that stage's games (for top-k per table)."""
         rnd = self._round(stage)
         if not 1 <= table <= len(rnd.tables):
-            raise RoundStateError(f"stage {stage!r}: no table {table}")
+            raise RoundStateError(N_("stage {stage!r}: no table {table}"), stage=stage, table=table)
         return compute_standings(
             rnd.table_games(table), rnd.tables[table - 1].players, self._deductions((stage,))
         )
@@ -66,7 +68,7 @@ class RankedState(StateBase):
         """
         if stage is None:
             if not self._rounds:
-                raise RoundStateError("standings: nothing is drawn yet")
+                raise RoundStateError(N_("standings: nothing is drawn yet"))
             stage = self._rounds[-1].stage.name
         return self._stage_ranking(self._round(stage))
 
@@ -146,7 +148,9 @@ class RankedState(StateBase):
         :class:`TieDecided` in scope ``"ranking"``): then they take consecutive places.
         """
         if self.phase is not Phase.FINISHED:
-            raise RoundStateError(f"final ranking: the event is not finished ({self.phase})")
+            raise RoundStateError(
+                N_("final ranking: the event is not finished ({phase})"), phase=self.phase
+            )
         decisions = self._decisions.get(RANKING_SCOPE, [])
         rows: list[RankingRow] = []
         for block in _place_blocks(self._raw_ranking()):
@@ -195,17 +199,21 @@ class RankedState(StateBase):
         and the head judge has not decided (their order, or that they share it: then
         each gets the better place's points)."""
         if not self.format.league:
-            raise TournamentError(f"league points: format {self.format.name!r} is not a league")
+            raise TournamentError(
+                N_("league points: format {format!r} is not a league"), format=self.format.name
+            )
         undecided = self.ranking_ties()
         if undecided:
-            raise TieAtCutError("league points", undecided)
+            raise TieAtCutError(Phrase(N_("league points")), undecided)
         return {pid: n or 0 for pid, n in self.league_points_so_far().items()}
 
     def league_points_so_far(self) -> dict[str, int | None]:
         """League points as :meth:`league_points`, but ``None`` for the players of a
         shared place the head judge has not decided yet (to show, not to count)."""
         if not self.format.league:
-            raise TournamentError(f"league points: format {self.format.name!r} is not a league")
+            raise TournamentError(
+                N_("league points: format {format!r} is not a league"), format=self.format.name
+            )
         undecided = {pid for tie in self.ranking_ties() for pid in tie.players}
         ranking = self.final_ranking()
         points = award_points({row.player_id: row.place for row in ranking})

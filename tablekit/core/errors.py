@@ -15,7 +15,7 @@ named beside it, so the front end can show it in the reader's language::
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 
 class KitError(Exception):
@@ -23,7 +23,8 @@ class KitError(Exception):
 
     ``template`` is the message in English, marked ``N_`` where it is raised; ``values``
     fill its ``{fields}``. A value that is itself a :class:`KitError` (the cause a message
-    wraps: ``N_("{file}: {error}")``) is shown in the reader's language too.
+    wraps: ``N_("{file}: {error}")``) or a :class:`Phrase` (what was being done) is shown
+    in the reader's language too.
     """
 
     def __init__(self, template: str = "", /, **values: object) -> None:
@@ -34,10 +35,48 @@ class KitError(Exception):
     def message(self, gettext: Callable[[str], str]) -> str:
         """The message in the language of ``gettext`` (a catalog's lookup,
         :meth:`tablekit.shared.i18n.Words.gettext`)."""
-        if not self.values:
-            return gettext(self.template) if self.template else str(self)
-        values = {
-            name: value.message(gettext) if isinstance(value, KitError) else value
-            for name, value in self.values.items()
-        }
-        return gettext(self.template).format(**values)
+        if not self.template:
+            return str(self)
+        return _said(self.template, self.values, gettext)
+
+
+class Phrase:
+    """Words a message names among its values, translated with it: what was being done
+    (``Phrase(N_("check-in of {player!r}"), player="p7")`` in
+    ``N_("{what}: the event is finished")``), or a word chosen by a case. ``str()`` is the
+    English."""
+
+    __slots__ = ("template", "values")
+
+    def __init__(self, template: str, /, **values: object) -> None:
+        self.template = template
+        self.values = values
+
+    def __str__(self) -> str:
+        return self.template.format(**self.values) if self.values else self.template
+
+    def __repr__(self) -> str:
+        return f"Phrase({str(self)!r})"
+
+    def message(self, gettext: Callable[[str], str]) -> str:
+        """The words in the language of ``gettext``."""
+        return _said(self.template, self.values, gettext)
+
+
+def joined(parts: Sequence[object], separator: str) -> Phrase:
+    """``parts`` (phrases, or plain values) one after another with ``separator`` between:
+    a list a message names, each part in the reader's language."""
+    template = separator.join(f"{{p{i}}}" for i in range(len(parts)))
+    return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+def _said(template: str, values: dict[str, object], gettext: Callable[[str], str]) -> str:
+    if not template:
+        return ""  # gettext("") is the catalog's header
+    if not values:
+        return gettext(template)
+    translated = {
+        name: value.message(gettext) if isinstance(value, KitError | Phrase) else value
+        for name, value in values.items()
+    }
+    return gettext(template).format(**translated)

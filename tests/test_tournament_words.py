@@ -1,0 +1,159 @@
+"""The tournament logic's errors in the reader's language.
+
+Real refusals of the event's fold (a tie at a cut, a check-in the event cannot take, a
+result for a table that is not there, a sanction lifted twice) and of the formats and
+presets, each read through the Polish catalog as a front end shows it
+(``err.message(words.gettext)``) while ``str(err)`` stays the English of the logs.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+import pytest
+from test_tournament_cuts import championship_after_eliminations
+from test_tournament_support import make_players
+
+from hub.tournament import (
+    EventState,
+    PlayerStatusError,
+    TieAtCutError,
+    TournamentError,
+    check_in_all,
+    preset,
+)
+from hub.tournament.errors import FormatError, PlayerCountError, ResultError
+from hub.tournament.facts import GameRecorded, PlayerCheckedIn, RoundClosed, SanctionLifted
+from hub.tournament.presets import describe, league_scheme_for, preset_name
+from hub.tournament.seating import random_draw, table_sizes
+from tablekit.core.errors import KitError
+from tablekit.shared.i18n import words
+
+PL = words("pl")
+EN = words("en")
+
+
+def said(err: KitError) -> tuple[str, str]:
+    return err.message(PL.gettext), err.message(EN.gettext)
+
+
+def test_a_tie_at_a_cut_is_told_in_polish_with_its_points() -> None:
+    state = championship_after_eliminations(("p08", "p09"))
+    with pytest.raises(TieAtCutError) as caught:
+        state.draw_next(5)
+    polish, english = said(caught.value)
+    level = ", ".join(caught.value.ties[0].players)
+    assert polish == (
+        "losowanie etapu 'semifinal': remis na granicy awansu, decyduje sędzia główny "
+        "(kolejność graczy albo zarządzone przez niego losowanie): "
+        f"{level} remisują w elimination-3 (0 DP, -48 MP)"
+    )
+    assert english == str(caught.value) == (
+        "draw 'semifinal': players level at a cut, the head judge decides (their order, or a "
+        f"lot the judge orders): {level} level in elimination-3 (0 BP, -48 SP)"
+    )
+
+
+def test_a_decision_on_players_not_level_names_their_points_in_polish() -> None:
+    state = championship_after_eliminations(("p08", "p09"))
+    with pytest.raises(TournamentError) as caught:
+        state.check_tie("elimination-3", ("p07", "p08"))
+    assert said(caught.value)[0] == (
+        "rozstrzygnięcie remisu w 'elimination-3': ci gracze tam nie remisują "
+        "(p07 0 DP -42 MP, p08 0 DP -48 MP)"
+    )
+
+
+def started_event() -> EventState:
+    players = make_players(8)
+    state = EventState.replay(preset("winter"), check_in_all(players))
+    return state.apply(state.draw_next(1))
+
+
+def test_a_check_in_after_the_draw_says_what_to_do_instead_in_polish() -> None:
+    state = started_event()
+    with pytest.raises(KitError) as caught:
+        state.apply(PlayerCheckedIn("p01"))
+    assert said(caught.value)[0] == (
+        "potwierdzenie obecności: obecność gracza 'p01' jest już potwierdzona"
+    )
+    with pytest.raises(KitError) as caught:
+        state.apply(PlayerCheckedIn("p99"))
+    assert said(caught.value) == (
+        "potwierdzenie obecności: nieznany gracz 'p99'",
+        "check-in: unknown player 'p99'",
+    )
+
+
+def test_a_result_for_a_table_that_is_not_there_is_told_in_polish() -> None:
+    state = started_event()
+    with pytest.raises(ResultError) as caught:
+        state.apply(GameRecorded("round-1", 7, 1, ()))
+    assert said(caught.value) == (
+        "wynik etapu 'round-1': nie ma stolika 7 (stoliki 1–2)",
+        "result for 'round-1': no table 7 (tables 1–2)",
+    )
+
+
+def test_closing_with_results_missing_lists_the_games_in_polish() -> None:
+    state = started_event()
+    with pytest.raises(KitError) as caught:
+        state.apply(RoundClosed("round-1"))
+    polish, english = said(caught.value)
+    assert polish.startswith(
+        "zamknięcie etapu 'round-1': brak wyniku dla: stolik 1 gra 1, stolik 1 gra 2, "
+    )
+    assert english.startswith("close 'round-1': no result for table 1 game 1, table 1 game 2, ")
+    assert polish.count("stolik") == english.count("table") == 6
+
+
+def test_a_sanction_lifted_that_is_not_there_is_told_in_polish() -> None:
+    state = started_event()
+    with pytest.raises(PlayerStatusError) as caught:
+        state.apply(SanctionLifted(1))
+    assert said(caught.value)[0] == "uchylenie sankcji 1: nie zapisano żadnej sankcji"
+
+
+def test_formats_and_presets_refuse_in_polish() -> None:
+    with pytest.raises(FormatError) as caught:
+        preset_name("spring")
+    assert said(caught.value)[0].startswith(
+        "nieznany gotowy format 'spring', oczekiwano jednego z: winter, school, "
+    )
+    with pytest.raises(PlayerCountError) as caught:
+        league_scheme_for(3)
+    polish, english = said(caught.value)
+    assert polish.startswith("liga: liczba graczy 3, a turniej ligowy przyjmuje ")
+    assert english.startswith("league: 3 players, a league tournament takes ")
+    with pytest.raises(PlayerCountError) as caught:
+        preset("winter").check_player_count(5)
+    assert said(caught.value)[0] == (
+        "format 'winter', etap 'round-1': przydział do stolików: graczy w liczbie 5 nie da się "
+        "podzielić na stoliki 3- lub 4-osobowe"
+    )
+    with pytest.raises(PlayerCountError) as caught:
+        table_sizes(13, 2)
+    assert said(caught.value)[0] == (
+        "przydział do stolików: graczy w liczbie 13 nie da się posadzić przy stolikach 3- lub "
+        "4-osobowych w liczbie 2 (potrzeba 6–8 graczy)"
+    )
+
+
+def test_a_player_twice_in_a_draw_is_told_in_polish() -> None:
+    with pytest.raises(KitError) as caught:
+        random_draw(["p1", "p2", "p3", "p1"], random.Random(1))
+    assert said(caught.value) == (
+        "losowanie: gracz 'p1' występuje dwa razy",
+        "random draw: player 'p1' appears twice",
+    )
+
+
+def test_a_presets_description_is_given_back_in_polish() -> None:
+    assert describe(preset("school")).message(PL.gettext) == (
+        "Międzyszkolny konkurs (004): liczba rund: 4, gier w rundzie: 2, w każdej rundzie "
+        "nowe losowanie"
+    )
+    assert str(describe(preset("school"))) == preset("school").description
+    stored = msgspec.structs.replace(preset("winter"), description="Klubowy puchar")
+    assert describe(stored).message(PL.gettext) == "Klubowy puchar"
