@@ -12,10 +12,11 @@ got -5.0``.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 import msgspec
 
@@ -23,10 +24,11 @@ from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
 from tablekit.core.messages import unit_id_of
+from tablekit.core.words import ENGLISH, N_, Lookups
 from tablekit.shared.broker import BrokerSettings
-from tablekit.shared.i18n import DEFAULT_LANGUAGE, LanguageError
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, LanguageError, choose, words
 from tablekit.shared.i18n import language as language_code
-from tablekit.shared.tomlfile import decode_toml
+from tablekit.shared.tomlfile import SettingsFileError, decode_toml
 
 
 class ConfigError(KitError, ValueError):
@@ -41,9 +43,14 @@ MAX_TONE_HZ = 6000.0
 """TonalBuzzer spans one octave either side of the tone; MIDI ends near 12.5 kHz."""
 
 
-def _check(ok: bool, message: str) -> None:
+class SettingError(KitError, ValueError):
+    """A setting a section's own check refuses (its field first); read with the file's
+    name and the section by :func:`parse_config`."""
+
+
+def _check(ok: bool, template: str, /, **values: object) -> None:
     if not ok:
-        raise ValueError(message)
+        raise SettingError(template, **values)
 
 
 # --- sections -----------------------------------------------------------------
@@ -63,20 +70,22 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         try:
             msgspec.structs.force_setattr(self, "language", language_code(self.language))
         except LanguageError as err:
-            raise ValueError(f"language: {err}") from None
-        _check(self.table >= 1, f"table: tables are numbered from 1, got {self.table}")
+            raise SettingError(N_("language: {error}"), error=err) from None
+        _check(self.table >= 1, N_("table: tables are numbered from 1, got {got}"), got=self.table)
         if not self.unit_id:
             msgspec.structs.force_setattr(self, "unit_id", f"table-{self.table:02d}")
         _check(
             bool(_NAME.fullmatch(self.unit_id)),
-            f"unit_id: 1 to 32 of A-Z a-z 0-9 _ -, got {self.unit_id!r}",
+            N_("unit_id: 1 to 32 of A-Z a-z 0-9 _ -, got {got!r}"),
+            got=self.unit_id,
         )
         _check(
             self.unit_id == unit_id_of(self.table),
-            f"unit_id: the unit of table {self.table} is {unit_id_of(self.table)!r} (the hub "
-            f"takes a unit's identity from its table's topic), got {self.unit_id!r}",
-        )
-        _check(bool(self.journal.strip()), "journal: must name a file, got an empty string")
+            N_("unit_id: the unit of table {table} is {unit!r} (the hub takes a unit's "
+               "identity from its table's topic), got {got!r}"),
+            table=self.table, unit=unit_id_of(self.table), got=self.unit_id,
+        )  # fmt: skip
+        _check(bool(self.journal.strip()), N_("journal: must name a file, got an empty string"))
 
     def journal_path(self, state_dir: Path) -> Path:
         """The journal file: ``journal`` itself if absolute, else under ``state_dir``."""
@@ -95,18 +104,29 @@ class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Seconds the pass button is held right after a pass to call the judge."""
 
     def __post_init__(self) -> None:
-        _check(self.seats in (3, 4), f"seats: a table seats 3 or 4 players, got {self.seats}")
+        _check(
+            self.seats in (3, 4), N_("seats: a table seats 3 or 4 players, got {count}"),
+            count=self.seats,
+        )  # fmt: skip
         _check(
             0 < self.move_seconds <= MAX_MOVE_SECONDS,
-            f"move_seconds: must be above 0 and at most 3600, got {self.move_seconds}",
+            N_("move_seconds: must be above 0 and at most 3600, got {got}"),
+            got=self.move_seconds,
         )
         _check(
             0 <= self.lockout < self.move_seconds,
-            f"lockout: must be at least 0 and below move_seconds ({self.move_seconds}), "
-            f"got {self.lockout}",
+            N_("lockout: must be at least 0 and below move_seconds ({move_seconds}), "
+               "got {got}"),
+            move_seconds=self.move_seconds, got=self.lockout,
         )
-        _check(0 < self.judge_hold <= 10, f"judge_hold: must be in (0, 10], got {self.judge_hold}")
-        _check(0 < self.call_hold <= 30, f"call_hold: must be in (0, 30], got {self.call_hold}")
+        _check(
+            0 < self.judge_hold <= 10, N_("judge_hold: must be in (0, 10], got {got}"),
+            got=self.judge_hold,
+        )  # fmt: skip
+        _check(
+            0 < self.call_hold <= 30, N_("call_hold: must be in (0, 30], got {got}"),
+            got=self.call_hold,
+        )  # fmt: skip
 
 
 class BuzzerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -124,22 +144,28 @@ class BuzzerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         for i, mark in enumerate(self.beeps_at):
             _check(
                 0 < mark <= MAX_MOVE_SECONDS,
-                f"beeps_at[{i}]: must be above 0 and at most 3600, got {mark}",
+                N_("beeps_at[{i}]: must be above 0 and at most 3600, got {got}"),
+                i=i, got=mark,
             )
         _check(
             len(set(self.beeps_at)) == len(self.beeps_at),
-            f"beeps_at: a mark is listed twice in {list(self.beeps_at)}",
+            N_("beeps_at: a mark is listed twice in {marks}"), marks=list(self.beeps_at),
         )
         _check(
             0 < self.beep_length < 1,
-            f"beep_length: must be above 0 and below 1 second, got {self.beep_length}",
+            N_("beep_length: must be above 0 and below 1 second, got {got}"),
+            got=self.beep_length,
         )
-        _check(0 <= self.long_tone <= 30, f"long_tone: must be in [0, 30], got {self.long_tone}")
+        _check(
+            0 <= self.long_tone <= 30, N_("long_tone: must be in [0, 30], got {got}"),
+            got=self.long_tone,
+        )  # fmt: skip
         if self.tone is not None:
             _check(
                 MIN_TONE_HZ <= self.tone <= MAX_TONE_HZ,
-                f"tone: must be {MIN_TONE_HZ:g} to {MAX_TONE_HZ:g} Hz, got {self.tone}",
-            )
+                N_("tone: must be {low} to {high} Hz, got {got}"),
+                low=f"{MIN_TONE_HZ:g}", high=f"{MAX_TONE_HZ:g}", got=self.tone,
+            )  # fmt: skip
 
     @property
     def quiet(self) -> bool:
@@ -184,10 +210,14 @@ class PinSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         for use, pin in self.uses():
             _check(
                 pin in GPIO_PINS,
-                f"{use}: GPIO{pin} is not on the 40-pin header (GPIO0 to GPIO27)",
+                N_("{use}: GPIO{pin} is not on the 40-pin header (GPIO0 to GPIO27)"),
+                use=use, pin=pin,
             )
             if pin in seen:
-                raise ValueError(f"{use}: GPIO{pin} is already used by pins.{seen[pin]}")
+                raise SettingError(
+                    N_("{use}: GPIO{pin} is already used by pins.{other}"),
+                    use=use, pin=pin, other=seen[pin],
+                )  # fmt: skip
             seen[pin] = use
 
     def uses(self) -> list[tuple[str, int]]:
@@ -228,13 +258,16 @@ class _PinsFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             if value is False:
                 return ()
             if value is True:
-                raise ValueError(f"{field}: true is not a pin list; give pins or false")
+                raise SettingError(
+                    N_("{field}: true is not a pin list; give pins or false"), field=field
+                )
             return tuple(parse_pin(v, f"{field}[{i}]") for i, v in enumerate(value))
 
         status = many("status_led", self.status_led)
         _check(
             len(status) in (0, 3),
-            f"status_led: needs 3 pins (red, green, blue) or false, got {len(status)}",
+            N_("status_led: needs 3 pins (red, green, blue) or false, got {count}"),
+            count=len(status),
         )
         return PinSettings(
             pass_button=one("pass_button", self.pass_button),
@@ -253,13 +286,16 @@ _PIN_NAME = re.compile(r"(GPIO|BCM|BOARD)(\d{1,2})")
 
 def parse_pin(value: object, field: str = "pin") -> int:
     """A pin as written in the config → BCM GPIO number; ValueError names ``field``."""
-    how = "use a BCM number 0-27, 'GPIO17', 'BCM17' or 'BOARD11'"
     if isinstance(value, bool):
-        raise ValueError(f"{field}: true is not a pin; give a pin or false ({how})")
+        raise SettingError(
+            N_("{field}: true is not a pin; give a pin or false (use a BCM number 0-27, "
+               "'GPIO17', 'BCM17' or 'BOARD11')"),
+            field=field,
+        )  # fmt: skip
     if isinstance(value, int):
         if value in GPIO_PINS:
             return value
-        raise ValueError(f"{field}: unknown pin {value} ({how})")
+        raise SettingError(_UNKNOWN_PIN, field=field, pin=value)
     if isinstance(value, str):
         m = _PIN_NAME.fullmatch(value.strip().upper())
         if m is not None:
@@ -269,11 +305,17 @@ def parse_pin(value: object, field: str = "pin") -> int:
             if kind != "BOARD" and number in GPIO_PINS:
                 return number
             if kind == "BOARD" and 1 <= number <= 40:
-                raise ValueError(
-                    f"{field}: header pin {number} is power or ground, not a GPIO ({value!r})"
-                )
-        raise ValueError(f"{field}: unknown pin {value!r} ({how})")
-    raise ValueError(f"{field}: unknown pin {value!r} ({how})")
+                raise SettingError(
+                    N_("{field}: header pin {number} is power or ground, not a GPIO ({value!r})"),
+                    field=field, number=number, value=value,
+                )  # fmt: skip
+        raise SettingError(_UNKNOWN_PIN, field=field, pin=repr(value))
+    raise SettingError(_UNKNOWN_PIN, field=field, pin=repr(value))
+
+
+_UNKNOWN_PIN: Final = N_(
+    "{field}: unknown pin {pin} (use a BCM number 0-27, 'GPIO17', 'BCM17' or 'BOARD11')"
+)
 
 
 # -- display and link ------------------------------------------------------------
@@ -288,9 +330,14 @@ class DisplaySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Software rotation in degrees (KMSDRM ignores the system's display rotation)."""
 
     def __post_init__(self) -> None:
-        _check(160 <= self.width <= 4096, f"width: must be 160 to 4096, got {self.width}")
-        _check(120 <= self.height <= 4096, f"height: must be 120 to 4096, got {self.height}")
-        _check(1 <= self.fps <= 60, f"fps: must be 1 to 60, got {self.fps}")
+        _check(
+            160 <= self.width <= 4096, N_("width: must be 160 to 4096, got {got}"), got=self.width
+        )
+        _check(
+            120 <= self.height <= 4096, N_("height: must be 120 to 4096, got {got}"),
+            got=self.height,
+        )  # fmt: skip
+        _check(1 <= self.fps <= 60, N_("fps: must be 1 to 60, got {got}"), got=self.fps)
 
 
 class LinkSettings(BrokerSettings, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -310,7 +357,8 @@ class LinkSettings(BrokerSettings, frozen=True, forbid_unknown_fields=True, kw_o
             value = getattr(self, name)
             _check(
                 bool(_NAME.fullmatch(value)),
-                f"{name}: 1 to 32 of A-Z a-z 0-9 _ - (it is a topic level), got {value!r}",
+                N_("{name}: 1 to 32 of A-Z a-z 0-9 _ - (it is a topic level), got {got!r}"),
+                name=name, got=value,
             )
 
 
@@ -323,7 +371,8 @@ class RingBoardSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True)
     def __post_init__(self) -> None:
         _check(
             self.port == "auto" or self.port.startswith("/dev/"),
-            f"port: \"auto\" or a device path under /dev/, got {self.port!r}",
+            N_("port: \"auto\" or a device path under /dev/, got {got!r}"),
+            got=self.port,
         )
 
 
@@ -354,19 +403,19 @@ class _UnitFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     ringboard: RingBoardSettings | None = None
 
 
-_CHOICES = {"buzzer.mode": "'beeps' or 'quiet'", "display.rotate": "0, 90, 180 or 270"}
+_CHOICES = {"buzzer.mode": N_("'beeps' or 'quiet'"), "display.rotate": N_("0, 90, 180 or 270")}
 
 
 def parse_config(text: str, source: str = "<config>") -> UnitConfig:
     """Decode a unit config; ``source`` (usually the file name) leads every error."""
     try:
         raw = decode_toml(text, _UnitFile, source, _CHOICES)
-    except ValueError as err:
-        raise ConfigError(str(err)) from None
+    except SettingsFileError as err:
+        raise ConfigError(err.template, **err.values) from None
     try:
         pins = raw.pins.resolve()
-    except ValueError as err:
-        raise ConfigError(f"{source}: pins.{err}") from None
+    except SettingError as err:
+        raise ConfigError(N_("{source}: pins.{error}"), source=source, error=err) from None
     return UnitConfig(
         unit=raw.unit,
         clock=raw.clock,
@@ -385,7 +434,9 @@ def load_config(path: Path | None) -> UnitConfig:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
-        raise ConfigError(f"{path}: cannot read the config: {err}") from None
+        raise ConfigError(
+            N_("{file}: cannot read the config: {error}"), file=path, error=err
+        ) from None
     return parse_config(text, str(path))
 
 
@@ -394,28 +445,39 @@ def default_config_path() -> Path:
     return Path(__file__).with_name("default-unit.toml")
 
 
-def describe_pins(pins: PinSettings) -> list[str]:
+def describe_pins(pins: PinSettings, words: Lookups = ENGLISH) -> list[str]:
     """One line per used pin: header pin, BCM GPIO, device; for a builder's check."""
-    lines = []
-    for use, bcm in sorted(pins.uses(), key=lambda u: BCM_TO_BOARD[u[1]]):
-        lines.append(f"header pin {BCM_TO_BOARD[bcm]:>2}  GPIO{bcm:<2}  {use}")
-    return lines
+    line = words.gettext(N_("header pin {board:>2}  GPIO{bcm:<2}  {use}"))
+    return [
+        line.format(board=BCM_TO_BOARD[bcm], bcm=bcm, use=use)
+        for use, bcm in sorted(pins.uses(), key=lambda u: BCM_TO_BOARD[u[1]])
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m tablekit.config [FILE]``: check a config and print its pin table."""
+    """``python -m tablekit.config [FILE]``: check a config and print its pin table, in
+    the language of ``LANG`` (Polish unless it names English)."""
+    said = words(choose(environ=os.environ))
     args = sys.argv[1:] if argv is None else argv
     path = Path(args[0]) if args else None
     try:
         config = load_config(path)
     except ConfigError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(said.gettext(N_("error: {error}")).format(error=err.message(said.gettext)),
+              file=sys.stderr)  # fmt: skip
         return 1
-    print(f"{path or 'built-in defaults'}: OK — table {config.unit.table} ({config.unit.unit_id})")
-    print("\n".join(describe_pins(config.pins)))
-    pull = "to GND, internal pull-up" if config.pins.pull_up else "to 3V3, pull-down"
-    anode = "common cathode" if config.pins.active_high else "common anode"
-    print(f"buttons wired {pull}; RGB LED {anode}")
+    source = str(path) if path else said.gettext(N_("built-in defaults"))
+    print(said.gettext(N_("{source}: OK — table {table} ({unit})")).format(
+        source=source, table=config.unit.table, unit=config.unit.unit_id
+    ))  # fmt: skip
+    print("\n".join(describe_pins(config.pins, said)))
+    wiring = {
+        (True, True): N_("buttons wired to GND, internal pull-up; RGB LED common cathode"),
+        (True, False): N_("buttons wired to GND, internal pull-up; RGB LED common anode"),
+        (False, True): N_("buttons wired to 3V3, pull-down; RGB LED common cathode"),
+        (False, False): N_("buttons wired to 3V3, pull-down; RGB LED common anode"),
+    }
+    print(said.gettext(wiring[config.pins.pull_up, config.pins.active_high]))
     return 0
 
 

@@ -38,6 +38,7 @@ from typing import Any
 import msgspec
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 from tablekit.shared.durable import open_durable, transaction
 
 _SCHEMA = """
@@ -104,7 +105,7 @@ class Journal:
         try:
             self._db = open_durable(self.path, timeout=10.0)
         except sqlite3.DatabaseError as err:
-            raise JournalError(f"journal {self.path}: {err}") from err
+            raise JournalError(N_("journal {file}: {error}"), file=self.path, error=err) from err
         try:
             with self._tx():
                 for statement in _SCHEMA.split(";"):
@@ -118,11 +119,12 @@ class Journal:
                     self._set_meta("epoch", new_epoch())
                 elif stored != unit_id:
                     raise JournalError(
-                        f"journal {self.path} belongs to unit {stored!r}, not {unit_id!r}"
-                    )
+                        N_("journal {file} belongs to unit {stored!r}, not {unit!r}"),
+                        file=self.path, stored=stored, unit=unit_id,
+                    )  # fmt: skip
         except sqlite3.DatabaseError as err:
             self._db.close()
-            raise JournalError(f"journal {self.path}: {err}") from err
+            raise JournalError(N_("journal {file}: {error}"), file=self.path, error=err) from err
         except JournalError:
             self._db.close()
             raise
@@ -166,7 +168,8 @@ class Journal:
             last = int(self._meta("last_seq") or 0)
             if upto_seq > last:
                 raise JournalError(
-                    f"ack up to seq {upto_seq} but this journal has only assigned up to {last}"
+                    N_("ack up to seq {seq} but this journal has only assigned up to {last}"),
+                    seq=upto_seq, last=last,
                 )
             before = int(self._meta("acked_upto") or 0)
             if upto_seq <= before:

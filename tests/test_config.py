@@ -223,16 +223,55 @@ def test_numbers_off_the_header_are_refused(pin: int) -> None:
 
 
 def test_check_command_prints_the_pin_table(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setenv("LANGUAGE", "en")
     assert config_main([]) == 0
     out = capsys.readouterr().out
+    assert out.startswith("built-in defaults: OK — table 1 (table-01)\n")
     assert "header pin 11  GPIO17  pass_button" in out
     assert "header pin 40  GPIO21  led_bar[9]" in out
+    assert out.endswith("buttons wired to GND, internal pull-up; RGB LED common cathode\n")
     bad = tmp_path / "unit.toml"
     bad.write_text("[pins]\nbuzzer = 17\n")
     assert config_main([str(bad)]) == 1
     assert "pins.buzzer: GPIO17 is already used by pins.pass_button" in capsys.readouterr().err
+
+
+def test_check_command_speaks_polish_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    assert config_main([]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ustawienia wbudowane: OK — stolik 1 (table-01)\n")
+    assert "pin złącza 11  GPIO17  pass_button" in out
+    assert out.endswith(
+        "przyciski podłączone do GND, wewnętrzny pull-up; dioda RGB ze wspólną katodą\n"
+    )
+    bad = tmp_path / "unit.toml"
+    bad.write_text("[pins]\nbuzzer = 17\n[clock]\nseats = 5\n")
+    assert config_main([str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f"błąd: {bad}: clock.seats: przy stoliku grają 3 lub 4 osoby, podano 5\n"
+    )
+    bad.write_text("[pins]\nbuzzer = 17\n")
+    assert config_main([str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f"błąd: {bad}: pins.buzzer: GPIO17 jest już zajęty przez pins.pass_button\n"
+    )
+    bad.write_text("[clock]\nseat = 4\n")
+    assert config_main([str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f"błąd: {bad}: clock.seat: nieznane pole; [clock] zawiera: seats, move_seconds, "
+        "lockout, judge_hold, call_hold\n"
+    )
+    bad.write_text("[display]\nwidth = \"wide\"\n")
+    assert config_main([str(bad)]) == 1
+    assert capsys.readouterr().err == (
+        f"błąd: {bad}: display.width: oczekiwano `int`, podano `str`\n"
+    )
 
 
 def test_pin_table_lists_every_used_pin_by_header_position() -> None:

@@ -141,7 +141,7 @@ def test_seats_and_games_out_of_range_are_told_in_polish() -> None:
     with pytest.raises(SeatCountError) as caught:
         seats_for(5)
     assert said(caught.value) == (
-        "miejsca: przy stoliku grają 3 lub 4 osoby, podano 5",
+        "seats: przy stoliku grają 3 lub 4 osoby, podano 5",
         "seats: a table seats 3 or 4 players, got 5",
     )
     with pytest.raises(GameNumberOrderError) as caught:

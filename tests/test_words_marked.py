@@ -46,6 +46,11 @@ SHOWN = {
     "hub/tournament/state.py": {},
     "hub/tournament/state_draws.py": {},
     "hub/tournament/state_rankings.py": {},
+    "tablekit/config.py": {},
+    "tablekit/journal.py": {},
+    "tablekit/shared/broker.py": {},
+    "tablekit/shared/i18n.py": {},
+    "tablekit/shared/tomlfile.py": {},
     "tablekit/core/clock.py": {},
     "tablekit/core/codec.py": {},
     "tablekit/core/messages.py": {},
@@ -64,6 +69,9 @@ SHOWN = {
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
+RAISING_CHECKS = {"_check"}
+"""Helpers that raise their message when their first argument is false:
+``_check(ok, N_("port: must be 1 to 65535, got {got}"), got=port)``."""
 
 
 def name_of(func: ast.expr) -> str:
@@ -101,6 +109,8 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
             found += [w for arg in node.args for w in words_in(arg)]
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             found += [w for arg in node.exc.args for w in words_in(arg)]
+        elif isinstance(node, ast.Call) and name_of(node.func) in RAISING_CHECKS:
+            found += [w for arg in node.args[1:] for w in words_in(arg)]
         elif (
             isinstance(node, ast.Call) and name_of(node.func).endswith("Error")
             and node not in raised
@@ -135,7 +145,8 @@ print(_("ok {n}").format(n=1), f"table {n}")
 print(words.ngettext("{n} game", "{n} games", n).format(n=n), ", ", "%H:%M")
 raise ValueError(f"bad {x}")
 problem = KitError("kept for later")
+_check(port > 0, "port: must be above 0")
 raise ScoreError(N_("seat {seat}: {problem}"), seat="A", problem=problem)
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
-    assert found == ["bad ", "kept for later", "not marked", "table "]
+    assert found == ["bad ", "kept for later", "not marked", "port: must be above 0", "table "]

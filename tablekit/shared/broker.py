@@ -41,6 +41,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 
 RECONNECT_DELAY = (1, 8)
 """Seconds paho waits before reconnecting: the first try, then doubling up to the second."""
@@ -66,27 +67,30 @@ class BrokerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
     client_id: str = ""
 
     def __post_init__(self) -> None:
-        _check(bool(self.host.strip()), "host: must name the broker, got an empty string")
-        _check(1 <= self.port <= 65535, f"port: must be 1 to 65535, got {self.port}")
-        _check(5 <= self.keepalive <= 3600, f"keepalive: must be 5 to 3600 s, got {self.keepalive}")
+        _check(bool(self.host.strip()), N_("host: must name the broker, got an empty string"))
+        _check(1 <= self.port <= 65535, N_("port: must be 1 to 65535, got {got}"), got=self.port)
+        _check(
+            5 <= self.keepalive <= 3600, N_("keepalive: must be 5 to 3600 s, got {got}"),
+            got=self.keepalive,
+        )  # fmt: skip
         if self.username is not None:
-            _check(bool(self.username.strip()), "username: empty; leave it out for no login")
+            _check(bool(self.username.strip()), N_("username: empty; leave it out for no login"))
         _check(
             self.password_file is None or self.username is not None,
-            "password_file: needs a username",
+            N_("password_file: needs a username"),
         )
         for name in ("ca_file", "cert_file", "key_file"):
             _check(
                 getattr(self, name) is None or self.tls,
-                f"{name}: needs tls = true",
-            )
+                N_("{name}: needs tls = true"), name=name,
+            )  # fmt: skip
         _check(
             self.key_file is None or self.cert_file is not None,
-            "key_file: needs cert_file (the certificate it is the key of)",
+            N_("key_file: needs cert_file (the certificate it is the key of)"),
         )
         _check(
             len(self.client_id) <= 64,
-            f"client_id: at most 64 characters, got {len(self.client_id)}",
+            N_("client_id: at most 64 characters, got {length}"), length=len(self.client_id),
         )
 
     @property
@@ -95,9 +99,9 @@ class BrokerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
         return f"{self.host}:{self.port}{' (TLS)' if self.tls else ''}"
 
 
-def _check(ok: bool, message: str) -> None:
+def _check(ok: bool, template: str, /, **values: object) -> None:
     if not ok:
-        raise ValueError(message)
+        raise BrokerSettingsError(template, **values)
 
 
 @dataclass(frozen=True)
@@ -118,12 +122,15 @@ def read_secret(path: str | Path, where: str) -> str:
         secret = Path(path).read_text(encoding="utf-8").strip()
     except OSError as err:
         raise BrokerSettingsError(
-            f"{where} {path}: cannot read it: {err.strerror or err}"
-        ) from None
+            N_("{where} {file}: cannot read it: {reason}"),
+            where=where, file=path, reason=err.strerror or err,
+        ) from None  # fmt: skip
     except UnicodeDecodeError:
-        raise BrokerSettingsError(f"{where} {path}: not UTF-8 text") from None
+        raise BrokerSettingsError(
+            N_("{where} {file}: not UTF-8 text"), where=where, file=path
+        ) from None
     if not secret:
-        raise BrokerSettingsError(f"{where} {path}: the file is empty")
+        raise BrokerSettingsError(N_("{where} {file}: the file is empty"), where=where, file=path)
     return secret
 
 
@@ -139,7 +146,9 @@ def tls_context(settings: BrokerSettings, section: str = "broker") -> ssl.SSLCon
     except (OSError, ssl.SSLError) as err:
         path = settings.ca_file if field.endswith("ca_file") else settings.cert_file
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise BrokerSettingsError(f"{field} {path}: cannot use it: {reason}") from None
+        raise BrokerSettingsError(
+            N_("{field} {file}: cannot use it: {reason}"), field=field, file=path, reason=reason
+        ) from None
     return context
 
 

@@ -20,7 +20,8 @@ from functools import cache
 from pathlib import Path
 from typing import Final
 
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, Phrase, joined
+from tablekit.core.words import N_
 
 DOMAIN: Final = "tablekit"
 """The gettext domain: the catalogs' file name."""
@@ -30,7 +31,7 @@ DEFAULT_LANGUAGE: Final = "pl"
 LOCALE_DIR: Final = Path(__file__).resolve().parent.parent / "locale"
 """Where the compiled catalogs are: ``<lang>/LC_MESSAGES/tablekit.mo`` under it."""
 
-_NAMES: Final = {"pl": "Polish (pl)", "en": "English (en)"}
+_NAMES: Final = {"pl": N_("Polish (pl)"), "en": N_("English (en)")}
 _ENVIRONMENT: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 """The variables gettext reads for the language, in its order."""
 
@@ -48,7 +49,8 @@ def language(name: str) -> str:
     code = name.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     if code not in LANGUAGES:
         raise LanguageError(
-            f"no language {name!r}: the kit speaks {', '.join(_NAMES[c] for c in LANGUAGES)}"
+            N_("no language {name!r}: the kit speaks {languages}"),
+            name=name, languages=joined([Phrase(_NAMES[c]) for c in LANGUAGES], ", "),
         )
     return code
 
@@ -122,9 +124,10 @@ def load(code: str) -> Words:
             catalog = gettext.GNUTranslations(file)
     except FileNotFoundError:
         raise LanguageError(
-            f"the {_NAMES[code]} catalog {path} is missing: the kit was installed without "
-            "its message catalogs (reinstall it)"
-        ) from None
+            N_("the {language} catalog {file} is missing: the kit was installed without its "
+               "message catalogs (reinstall it)"),
+            language=Phrase(_NAMES[code]), file=path,
+        ) from None  # fmt: skip
     return Words(code, catalog)
 
 

@@ -15,47 +15,91 @@ from typing import Any, TypeVar
 
 import msgspec
 
+from tablekit.core.errors import KitError, Phrase, joined
+from tablekit.core.words import N_
+
 T = TypeVar("T")
 
 _FIELD_PREFIX = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\])?): ")
 _UNKNOWN = re.compile(r"Object contains unknown field `(.+)`")
+_EXPECTED = re.compile(r"Expected `(?P<expected>[^`]+)`, got `(?P<got>[^`]+)`")
+_MISSING = re.compile(r"Object missing required field `(?P<field>[^`]+)`")
+
+
+class SettingsFileError(KitError, ValueError):
+    """A settings file that cannot be used: the message names the file and the field."""
 
 
 def decode_toml(
     text: str | bytes, kind: type[T], source: str, choices: Mapping[str, str] | None = None
 ) -> T:
-    """``text`` decoded as ``kind``; ValueError whose message starts with ``source`` (the
-    file's name) and names the field. ``choices``: what an enum field (``"a.b"``) takes,
-    said when a value is not one of them."""
+    """``text`` decoded as ``kind``; :class:`SettingsFileError` whose message starts with
+    ``source`` (the file's name) and names the field. ``choices``: what an enum field
+    (``"a.b"``) takes (words marked for the catalogs), said when a value is not one of
+    them."""
     try:
         return msgspec.toml.decode(text, type=kind)
     except msgspec.ValidationError as err:
-        raise ValueError(f"{source}: {describe(str(err), kind, choices or {})}") from None
+        raise SettingsFileError(
+            N_("{source}: {problem}"), source=source, problem=problem(err, kind, choices or {})
+        ) from None
     except msgspec.DecodeError as err:
-        raise ValueError(f"{source}: not valid TOML: {err}") from None
+        raise SettingsFileError(
+            N_("{source}: not valid TOML: {error}"), source=source, error=err
+        ) from None
 
 
-def describe(message: str, root: type[Any], choices: Mapping[str, str] | None = None) -> str:
-    """msgspec's "<what> - at `$.a.b`" → "a.b: <what>", naming the field; an unknown
-    field's message lists the fields its table has."""
-    what, sep, where = message.rpartition(" - at `")
+def problem(
+    err: msgspec.ValidationError, root: type[Any], choices: Mapping[str, str] | None = None
+) -> Phrase:
+    """msgspec's "<what> - at `$.a.b`" → "a.b: <what>", naming the field, in words the
+    catalogs translate: a struct's own check (a :class:`KitError` raised in its
+    ``__post_init__``) as it was raised, an unknown field's message listing the fields its
+    table has, msgspec's common messages (a wrong type, a missing field) as templates."""
+    what, sep, where = str(err).rpartition(" - at `")
     if not sep:
-        what, where = message, "$"
+        what, where = str(err), "$"
     path = where.rstrip("`").removeprefix("$").removeprefix(".")
+    own = err.__cause__
+    if isinstance(own, KitError):
+        # a struct's own check, already prefixed with its field
+        return Phrase("{path}.{error}", path=path, error=own) if path else Phrase(
+            "{error}", error=own
+        )
+    if _FIELD_PREFIX.match(what) is not None and path:
+        return Phrase("{path}.{what}", path=path, what=what)  # a check not in the catalogs
     unknown = _UNKNOWN.fullmatch(what)
     if unknown is not None:
         field = f"{path}.{unknown.group(1)}" if path else unknown.group(1)
-        return f"{field}: unknown field; {known_fields(root, path)}"
-    if _FIELD_PREFIX.match(what) is not None and path:
-        return f"{path}.{what}"  # a struct's own check, already prefixed with its field
-    if not path:
-        return what
+        return Phrase(
+            N_("{field}: unknown field; {known}"), field=field, known=known_fields(root, path)
+        )
     if what.startswith("Invalid enum value") and choices and path in choices:
-        return f"{path}: {what[0].lower()}{what[1:]}; expected {choices[path]}"
-    return f"{path}: {what[0].lower()}{what[1:]}"
+        return Phrase(
+            N_("{path}: invalid enum value {value}; expected {choices}"),
+            path=path, value=what.removeprefix("Invalid enum value "),
+            choices=Phrase(choices[path]),
+        )  # fmt: skip
+    said = _msgspec_words(what)
+    return Phrase("{path}: {what}", path=path, what=said) if path else said
 
 
-def known_fields(root: type[Any], path: str) -> str:
+def _msgspec_words(what: str) -> Phrase:
+    """msgspec's words for what is wrong, as a template the catalogs translate where the
+    kit knows the form (else msgspec's English, its first letter made small)."""
+    expected = _EXPECTED.fullmatch(what)
+    if expected is not None:
+        return Phrase(
+            N_("expected `{expected}`, got `{got}`"),
+            expected=expected["expected"], got=expected["got"],
+        )  # fmt: skip
+    missing = _MISSING.fullmatch(what)
+    if missing is not None:
+        return Phrase(N_("object missing required field `{field}`"), field=missing["field"])
+    return Phrase("{what}", what=what[:1].lower() + what[1:])
+
+
+def known_fields(root: type[Any], path: str) -> Phrase:
     """What the table at ``path`` (``""``: the top) may hold, for an unknown field's message."""
     info: Any = msgspec.inspect.type_info(root)
     for part in path.split(".") if path else []:
@@ -64,16 +108,19 @@ def known_fields(root: type[Any], path: str) -> str:
         while isinstance(info, msgspec.inspect.UnionType):  # an optional section
             info = next((t for t in info.types if isinstance(t, msgspec.inspect.StructType)), None)
     if not isinstance(info, msgspec.inspect.StructType):
-        return "not expected here"
+        return Phrase(N_("not expected here"))
     tables = [f.name for f in info.fields if _is_table(f.type)]
     plain = [f.name for f in info.fields if not _is_table(f.type)]
-    where = f"[{path}] has" if path else "the file has"
-    parts = []
+    parts: list[object] = []
     if plain:
         parts.append(", ".join(plain))
     if tables:
-        parts.append("the sections " + ", ".join(f"[{name}]" for name in tables))
-    return f"{where} " + "; ".join(parts)
+        sections = ", ".join(f"[{name}]" for name in tables)
+        parts.append(Phrase(N_("the sections {sections}"), sections=sections))
+    held = joined(parts, "; ")
+    if path:
+        return Phrase(N_("[{path}] has {fields}"), path=path, fields=held)
+    return Phrase(N_("the file has {fields}"), fields=held)
 
 
 def _is_table(info: Any) -> bool:
