@@ -229,7 +229,8 @@ def clock_state(phase: Phase, paused: PauseReason | None, last_lap_left: int | N
 
 
 _MOVES_LEFT: Final = N_plural("{word} — {n} MOVE LEFT", "{word} — {n} MOVES LEFT")
-_RESULTS_MISSING: Final = N_plural("{n} RESULT MISSING", "{n} RESULTS MISSING")
+_RESULTS_MISSING: Final = N_plural("{n} {word}", "{n} RESULTS MISSING")
+"""One missing result is the state's own word with its count (``1 RESULT MISSING``)."""
 
 
 def lasting_text(state: TableState, duration: str, words: Lookups = ENGLISH) -> str:
@@ -250,7 +251,9 @@ def last_lap_text(moves_left: int, words: Lookups = ENGLISH) -> str:
 
 def missing_text(missing: int, words: Lookups = ENGLISH) -> str:
     """``"1 RESULT MISSING"``, ``"2 RESULTS MISSING"``: earlier games without a result."""
-    return words.ngettext(*_RESULTS_MISSING, missing).format(n=missing)
+    return words.ngettext(*_RESULTS_MISSING, missing).format(
+        n=missing, word=words.gettext(word(TableState.RESULT_MISSING))
+    )
 
 
 def time_text(seat: Seat | None, name: str, words: Lookups = ENGLISH) -> str:
