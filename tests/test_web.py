@@ -180,6 +180,16 @@ def test_polish_first_english_on_request(hall: Cli) -> None:
     assert "Nie ma języka de: konsola mówi w językach pl, en." in text_of(german.text)
 
 
+def test_an_event_in_english_speaks_english_unless_asked_for_polish(hall: Cli) -> None:
+    hall.ok("event", "language", "en")
+    with client_for(hall.db) as client:
+        english = client.get("/")
+        polish = client.get("/", params={"lang": "pl"})
+    assert '<html lang="en">' in english.text and 'href="/find"' in english.text
+    assert 'href="/?lang=pl"' in english.text  # the other language, named
+    assert '<html lang="pl">' in polish.text and 'href="/find?lang=pl"' in polish.text
+
+
 @pytest.mark.parametrize("method", ["POST", "PUT", "PATCH", "DELETE"])
 def test_a_public_page_refuses_every_change(hall: Cli, method: str) -> None:
     before = hall.records()

@@ -43,7 +43,14 @@ from hub.web.views import (
     standings_view,
 )
 from tablekit.core.status import Colour, word
-from tablekit.shared.i18n import LANGUAGES, LanguageError, Words, language, words
+from tablekit.shared.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    LanguageError,
+    Words,
+    language,
+    words,
+)
 
 HERE: Final = Path(__file__).resolve().parent
 KEEPALIVE: Final = 15.0
@@ -158,15 +165,16 @@ class PageError(Exception):
         self.message = message
 
 
-def reader_language(request: Request) -> str:
-    """``pl`` unless ``?lang=`` names another language of the kit."""
+def reader_language(request: Request, default: str = DEFAULT_LANGUAGE) -> str:
+    """The language ``?lang=`` names, else ``default`` (the event's: Polish unless the
+    organizer chose another)."""
     asked = request.query_params.get("lang")
     if asked is None or asked == "":
-        return LANGUAGES[0]
+        return default
     try:
         return language(asked)
     except LanguageError:
-        w = words(LANGUAGES[0])
+        w = words(default)
         raise PageError(
             400,
             w.gettext("No language {asked}: the console speaks {languages}.").format(
@@ -175,25 +183,31 @@ def reader_language(request: Request) -> str:
         ) from None
 
 
-def link(code: str) -> Callable[..., str]:
-    """``url(path, **query)``: a link that keeps the reader's language."""
+def link(code: str, default: str = DEFAULT_LANGUAGE) -> Callable[..., str]:
+    """``url(path, **query)``: a link that keeps the reader's language (named when it is
+    not the event's)."""
 
     def url(path: str, **query: Any) -> str:
         params = {k: v for k, v in query.items() if v is not None and v != ""}
-        if code != LANGUAGES[0]:
+        if code != default:
             params["lang"] = code
         return f"{path}?{urlencode(params)}" if params else path
 
     return url
 
 
-def switch_language(request: Request, code: str) -> str:
+def switch_language(request: Request, code: str, default: str = DEFAULT_LANGUAGE) -> str:
     """The same page in the other language."""
     params = {k: v for k, v in request.query_params.items() if k != "lang"}
     other = "en" if code == "pl" else "pl"
-    if other != LANGUAGES[0]:
+    if other != default:
         params["lang"] = other
     return f"{request.url.path}?{urlencode(params)}" if params else request.url.path
+
+
+def event_language(comp: Competition | None) -> str:
+    """The language the event speaks (Polish before it exists)."""
+    return DEFAULT_LANGUAGE if comp is None else comp.language
 
 
 def make_app(console: Console) -> Starlette:
@@ -203,16 +217,17 @@ def make_app(console: Console) -> Starlette:
     def render(
         request: Request, template: str, status: int = 200, lang: str = "", **values: Any
     ) -> HTMLResponse:
-        code = lang or reader_language(request)
         comp = console.reader.competition()
+        default = event_language(comp)
+        code = lang or reader_language(request, default)
         name = comp.created.name if comp is not None and comp.created is not None else ""
         page = (
             environment(code)
             .get_template(template)
             .render(
                 request=request,
-                url=link(code),
-                other_language=switch_language(request, code),
+                url=link(code, default),
+                other_language=switch_language(request, code, default),
                 event_name=name or console.title,
                 comp=comp,
                 live=console.live.live,
@@ -233,10 +248,11 @@ def make_app(console: Console) -> Starlette:
         return page
 
     def render_error(request: Request, err: PageError) -> Response:
+        default = event_language(console.reader.competition())
         try:
-            code = reader_language(request)
-        except PageError:  # the language itself was wrong: the message says so, in Polish
-            code = LANGUAGES[0]
+            code = reader_language(request, default)
+        except PageError:  # the language itself was wrong: the message says so
+            code = default
         return render(request, "error.html", err.status, code, message=err.message)
 
     def home(request: Request) -> Response:
@@ -256,7 +272,7 @@ def make_app(console: Console) -> Starlette:
         try:
             view = None if comp is None else standings_view(comp, stage)
         except UnknownStageError:
-            w = words(reader_language(request))
+            w = words(reader_language(request, event_language(comp)))
             raise PageError(
                 404, w.gettext("No stage {stage} is drawn in this event.").format(stage=stage)
             ) from None
@@ -271,7 +287,7 @@ def make_app(console: Console) -> Starlette:
         number = request.path_params["number"]
         cards = {card.number: card for card in console.live.cards}
         if number not in cards:
-            w = words(reader_language(request))
+            w = words(reader_language(request, event_language(console.reader.competition())))
             raise PageError(
                 404,
                 w.gettext("Table {number} has sent nothing the console has heard.").format(
@@ -281,10 +297,11 @@ def make_app(console: Console) -> Starlette:
         return render(request, "table.html", card=cards[number], round=console.live.hall.round)
 
     async def stream(request: Request) -> Response:
-        code = reader_language(request)
+        default = event_language(console.reader.competition())
+        code = reader_language(request, default)
         only = _tables_of(request.query_params.get("tables", ""))
         return StreamingResponse(
-            _events(console.live, request, code, only),
+            _events(console.live, code, default, only),
             media_type="text/event-stream",
             headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
         )
@@ -328,12 +345,12 @@ def event_text(kind: str, data: Mapping[str, object]) -> str:
     return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
 
 
-def card_html(code: str, card: TableCard) -> str:
-    return environment(code).get_template("card.html").render(card=card, url=link(code))
+def card_html(code: str, card: TableCard, default: str = DEFAULT_LANGUAGE) -> str:
+    return environment(code).get_template("card.html").render(card=card, url=link(code, default))
 
 
 async def _events(
-    live: LiveTables, request: Request, code: str, only: frozenset[int] | None
+    live: LiveTables, code: str, default: str, only: frozenset[int] | None
 ) -> AsyncIterator[str]:
     """The live stream of one open page: every card first (a page that was away catches
     up), then what changes, until the page goes or is dropped."""
@@ -343,7 +360,9 @@ async def _events(
         yield event_text("link", {"live": live.live})
         for card in live.cards:
             if only is None or card.number in only:
-                yield event_text("table", {"table": card.number, "html": card_html(code, card)})
+                yield event_text(
+                    "table", {"table": card.number, "html": card_html(code, card, default)}
+                )
         while True:
             try:
                 update = await asyncio.wait_for(page.get(), KEEPALIVE)
@@ -352,19 +371,19 @@ async def _events(
                 continue
             if update is None:
                 return
-            text = _update_text(update, code, only)
+            text = _update_text(update, code, default, only)
             if text:
                 yield text
     finally:
         live.unsubscribe(page)
 
 
-def _update_text(update: Update, code: str, only: frozenset[int] | None) -> str:
+def _update_text(update: Update, code: str, default: str, only: frozenset[int] | None) -> str:
     if update.kind == "table" and update.card is not None:
         card = update.card
         if only is not None and card.number not in only:
             return ""
-        return event_text("table", {"table": card.number, "html": card_html(code, card)})
+        return event_text("table", {"table": card.number, "html": card_html(code, card, default)})
     if update.kind == "link":
         return event_text("link", {"live": update.live})
     return event_text(update.kind, {})
