@@ -32,6 +32,7 @@ from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import Assignment, ResultAck, SeatAssignment
 from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, look
 from tablekit.core.topics import Topics
 
 TOPICS = Topics("hall", "web")
@@ -207,8 +208,19 @@ def test_every_answer_says_scripts_come_from_the_console_alone(hall: Cli) -> Non
         script = client.get("/static/live.js")
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
     assert "<script>" not in page.text  # no inline script: the policy forbids it
+    assert "style=" not in page.text  # nor an inline style
     assert style.status_code == 200 and "text/css" in style.headers["content-type"]
     assert script.status_code == 200 and "EventSource" in script.text
+
+
+def test_the_state_colours_are_the_status_models(hall: Cli) -> None:
+    with client_for(hall.db) as client:
+        sheet = client.get("/states.css")
+    assert sheet.status_code == 200 and sheet.headers["content-type"].startswith("text/css")
+    for state in TableState:
+        bg, fg = look(state).bg, look(state).fg
+        rule = f".state-{state.value} {{ background: #{bg[0]:02x}{bg[1]:02x}{bg[2]:02x}; "
+        assert rule + f"color: #{fg[0]:02x}{fg[1]:02x}{fg[2]:02x}; }}" in sheet.text
 
 
 def test_names_are_escaped(tmp_path: Path) -> None:

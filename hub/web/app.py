@@ -42,7 +42,7 @@ from hub.web.views import (
     find_players,
     standings_view,
 )
-from tablekit.core.status import Colour, word
+from tablekit.core.status import Colour, TableState, look, word
 from tablekit.shared.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -118,6 +118,17 @@ def css_colour(colour: Colour) -> str:
 
 
 @cache
+def state_styles() -> str:
+    """The band of every table state in the status model's colours (the hub screen's and
+    the table display's), as a style sheet: the pages' policy allows no inline style."""
+    return "".join(
+        f".state-{state.value} {{ background: {css_colour(look(state).bg)}; "
+        f"color: {css_colour(look(state).fg)}; }}\n"
+        for state in TableState
+    )
+
+
+@cache
 def environment(code: str) -> jinja2.Environment:
     """The templates in one language (one environment per language: nothing is switched
     while a page renders)."""
@@ -137,7 +148,6 @@ def environment(code: str) -> jinja2.Environment:
         lang=code,
         stage_label=lambda stage, number: stage_label(w, stage, number),
         state_word=lambda card: state_word(w, card),
-        css_colour=css_colour,
         clock=lambda at: time.strftime("%H:%M", time.localtime(at)),
     )
     return env
@@ -312,6 +322,10 @@ def make_app(console: Console) -> Starlette:
         except PageError as err:
             return Response(err.message, err.status, media_type="text/plain; charset=utf-8")
 
+    def styles(request: Request) -> Response:
+        return Response(state_styles(), media_type="text/css; charset=utf-8",
+                        headers={"Cache-Control": "max-age=3600"})  # fmt: skip
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await console.live.start()
@@ -327,6 +341,7 @@ def make_app(console: Console) -> Starlette:
         Route("/tables", guarded(tables), methods=["GET"]),
         Route("/tables/{number:int}", guarded(table), methods=["GET"]),
         Route("/live", stream_page, methods=["GET"]),
+        Route("/states.css", styles, methods=["GET"]),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -20,7 +20,7 @@ from hub.players_csv import fold
 from hub.tournament import Player, player_order, ties_by_name
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.seats import SEATS
-from tablekit.core.status import Look, TableState, look
+from tablekit.core.status import TableState
 
 MIN_QUERY = 2
 """Letters a search needs (fewer would list half the hall)."""
@@ -158,7 +158,6 @@ class TableCard:
     seats: tuple[tuple[str, str], ...]
     """(seat, name) in seat order."""
     state: TableState
-    look: Look
     active: str | None
     """The seat to move, while a game is played."""
     game: int
@@ -183,7 +182,7 @@ def table_card(cell: TableCell) -> TableCard:
     seats = tuple((seat.value, name) for seat, name in zip(SEATS, cell.seats, strict=False))
     active = cell.active.value if cell.active is not None and state in _PLAYING else None
     return TableCard(
-        cell.number, seats, state, look(state), active, cell.game, cell.games, cell.move,
+        cell.number, seats, state, active, cell.game, cell.games, cell.move,
         sum(cell.timeouts), cell.missing,
     )  # fmt: skip
 

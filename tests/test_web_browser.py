@@ -1,0 +1,175 @@
+"""The web console in a real browser: Debian's Chromium, driven by Selenium through
+Debian's chromedriver (both installed by ``./kit test``; nothing is downloaded).
+
+A phone-sized window (390×844, as a phone's browser lays the page out) finds a player's
+table by typing a name without its Polish letters, and sees the table's state change when
+the unit's message comes through real Mosquitto, without the page being loaded again.
+The screenshots are written to ``artifacts/web/`` (phone and laptop sizes, Polish and
+English) for a person to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+from test_cli_support import Cli
+from web_console import serve_console, snapshot
+
+from tablekit.core.clock_events import PauseReason
+from tablekit.core.codec import encode
+from tablekit.core.messages import Assignment, SeatAssignment
+from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
+
+pytestmark = pytest.mark.mqtt
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "web"
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PHONE = (390, 844)
+LAPTOP = (1280, 800)
+TOPICS = Topics("hall", "browser")
+
+
+def browser(size: tuple[int, int]) -> webdriver.Chrome:
+    """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
+    lays pages out, with touch)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--lang=pl-PL", "--no-first-run", "--disable-extensions"):  # fmt: skip
+        options.add_argument(flag)
+    width, height = size
+    if size == PHONE:
+        options.add_experimental_option(
+            "mobileEmulation",
+            {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}},
+        )
+    options.add_argument(f"--window-size={width},{height}")
+    return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+
+
+@pytest.fixture
+def chromium() -> Iterator[list[webdriver.Chrome]]:
+    """Browsers the test opens, all closed at the end."""
+    opened: list[webdriver.Chrome] = []
+    yield opened
+    for driver in opened:
+        driver.quit()
+
+
+def shot(driver: webdriver.Chrome, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    assert driver.save_screenshot(str(path)), path
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return path
+
+
+def text(driver: webdriver.Chrome, css: str) -> str:
+    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+
+
+def test_a_phone_finds_its_table_and_sees_it_live(
+    tmp_path: Path, mosquitto, chromium: list[webdriver.Chrome]  # type: ignore[no-untyped-def]
+) -> None:
+    c = Cli(tmp_path / "event.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Mistrzostwa Szkół")
+    names = ["Łukasz Żółć", "Anna Nowak", "Jan Nowakowski", "Ewa Kowalska", "Piotr Wiśniewski",
+             "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik"]  # fmt: skip
+    for name in names:
+        c.ok("players", "add", name, "--club", "SP 12", "--check-in")
+    c.ok("round", "draw", "--seed", "3")
+    c.ok("round", "start")
+    comp = c.competition()
+    tables = comp.event.seating("round-1")
+    (table,) = [t for t in tables if "P001" in t.players]
+    seat = "ABCD"[table.players.index("P001")]
+
+    broker = mosquitto()
+    units = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="tables")
+    units.connect(broker.host, broker.port)
+    units.loop_start()
+
+    def publish(topic: str, message: object) -> None:
+        units.publish(topic, encode(message), qos=1, retain=True).wait_for_publish(5)
+
+    for seated in tables:
+        seats = tuple(
+            SeatAssignment(seat=Seat("ABCD"[i]), name=comp.event.players[p].name)
+            for i, p in enumerate(seated.players)
+        )
+        publish(TOPICS.assign(seated.number),
+                Assignment(v=1, table=seated.number, game=1, seats=seats, round=1))  # fmt: skip
+        publish(TOPICS.state(seated.number), snapshot(seated.number, move=4, active=Seat.B))
+
+    try:
+        with serve_console(c.db, broker.client_settings(), TOPICS) as served:
+            phone = browser(PHONE)
+            chromium.append(phone)
+            wait = WebDriverWait(phone, 20)
+            phone.get(served.url)
+            assert phone.execute_script("return window.innerWidth") == PHONE[0]
+            shot(phone, "phone-pl-home")
+            box = phone.find_element(By.ID, "q")
+            assert phone.find_element(By.CSS_SELECTOR, "label[for=q]").text
+            box.send_keys("lukasz zolc")
+            box.submit()
+            wait.until(lambda d: "Stolik" in d.find_element(By.CSS_SELECTOR, ".seat").text)
+            assert text(phone, ".player h2").startswith("Łukasz Żółć")
+            assert text(phone, ".seat").startswith(f"Stolik {table.number}, miejsce {seat}")
+            opponents = text(phone, ".opponents")
+            for pid in table.players:
+                if pid != "P001":
+                    assert comp.event.players[pid].name in opponents
+            card = f"#table-{table.number}"
+            wait.until(lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text)
+            assert "GRA TRWA" in text(phone, card)
+            # The page is not loaded again: what a script leaves on it stays.
+            phone.execute_script("window.stillTheSamePage = true")
+            shot(phone, "phone-pl-find")
+
+            publish(TOPICS.state(table.number),
+                    snapshot(table.number, move=5, active=Seat.C,
+                             paused=PauseReason.PLAYER_CALL))  # fmt: skip
+            wait.until(lambda d: "WEZWANO SĘDZIEGO" in d.find_element(By.CSS_SELECTOR, card).text)
+            assert phone.execute_script("return window.stillTheSamePage") is True
+            assert "5 ruchów" in text(phone, card)
+            shot(phone, "phone-pl-find-judge-called")
+
+            phone.get(f"{served.url}/standings")
+            assert "Klasyfikacja — Runda 1 w trakcie" in text(phone, "h1")
+            assert len(phone.find_elements(By.CSS_SELECTOR, ".standings tbody tr")) == 8
+            shot(phone, "phone-pl-standings")
+            phone.get(f"{served.url}/find?q=zolc&lang=en")
+            wait.until(lambda d: "Live" in d.find_element(By.ID, "live-state").text)
+            assert text(phone, ".seat").startswith(f"Table {table.number}, seat {seat}")
+            assert "JUDGE CALLED" in text(phone, card)
+            shot(phone, "phone-en-find")
+
+            laptop = browser(LAPTOP)
+            chromium.append(laptop)
+            laptop.get(f"{served.url}/tables")
+            WebDriverWait(laptop, 20).until(
+                lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text
+            )
+            assert len(laptop.find_elements(By.CSS_SELECTOR, ".card")) == len(tables)
+            publish(TOPICS.state(table.number), snapshot(table.number, move=6, active=Seat.D))
+            WebDriverWait(laptop, 20).until(
+                lambda d: "GRA TRWA" in d.find_element(By.CSS_SELECTOR, card).text
+            )
+            shot(laptop, "laptop-pl-tables")
+            laptop.get(f"{served.url}/standings?lang=en")
+            shot(laptop, "laptop-en-standings")
+    finally:
+        units.loop_stop()
+        units.disconnect()
