@@ -125,6 +125,9 @@ class SavedUnit(msgspec.Struct, frozen=True):
     time_over: int = 0
     """The round whose time is over (the hub's last-lap broadcast): a game started in it
     plays only its last lap."""
+    language: str = ""
+    """The hall's language as the hub last set it ("": not yet, the config's counts), so a
+    unit restarted while the hub is out of reach goes on in the event's language."""
 
 
 BROADCASTS_KEPT = 32
@@ -189,6 +192,8 @@ class TableUnit:
         self.seating: Seating | None = None
         self.broadcasts: tuple[int, ...] = ()
         self.time_over = 0
+        self.hall_language = ""
+        """The hall's language as the hub last set it ("": not yet); journalled."""
         self.ruleset = ruleset or get_ruleset("000")
         self._saved_entry: EntryView | None = None
         self.unsaved: list[UnitEvent] = []
@@ -286,9 +291,13 @@ class TableUnit:
                 self.controls.message = (
                     f"The hub refused event #{seq} — kept for the judge ({code}: {reason})"
                 )
-            case Language(code=code) | HallLanguage(language=code):
-                # the hub's setting (the event's language) takes the config's place
+            case Language(code=code):
                 self._use_language(code)
+            case HallLanguage(language=code):
+                # the hub's setting (the event's language) takes the config's place
+                if self._use_language(code) and code != self.hall_language:
+                    self.hall_language = code
+                    self._save(now, "the hall's language is not saved")
             case LinkStatus(online=online, at=at):
                 offline_since = None if online else (self.view.offline_since or at)
                 self.view = replace(self.view, online=online, offline_since=offline_since)
@@ -347,6 +356,7 @@ class TableUnit:
             broadcasts=self.broadcasts,
             entry=self.controls.entry_view,
             time_over=self.time_over,
+            language=self.hall_language,
         )
         return msgspec.json.encode(saved)
 
@@ -359,10 +369,16 @@ class TableUnit:
         if state.phase is not Phase.RUNNING or state.paused is not None:
             return
         self._last_save = now
+        self._save(now, "the move's time is not saved")
+
+    def _save(self, now: float, lost: str) -> None:
+        """Save the unit's state with no event (``lost``: what a failing journal loses)."""
+        if self.recorder is None or self.unsaved:
+            return  # saved with the events waiting for the journal
         try:
             self.recorder.record([], state=self._saved(now))
         except Exception:
-            log.exception("the journal cannot be written; the move's time is not saved")
+            log.exception("the journal cannot be written; %s", lost)
 
     def refresh(self, now: float, changed: bool = True) -> None:
         view = replace(
@@ -411,6 +427,8 @@ class TableUnit:
         self.seating = unit.seating
         self.broadcasts = unit.broadcasts
         self.time_over = unit.time_over
+        if unit.language and self._use_language(unit.language):
+            self.hall_language = unit.language
         if unit.seating is not None:
             self.view = replace(self.view, names=dict(unit.seating.names))
             self.ruleset = unit.seating.ruleset or self.ruleset
@@ -424,15 +442,17 @@ class TableUnit:
 
     # -- messages from the hub --------------------------------------------------------------
 
-    def _use_language(self, code: str) -> None:
+    def _use_language(self, code: str) -> bool:
+        """Speak ``code`` from now on; False (and logged) when the kit does not speak it."""
         try:
             language = i18n.language(code)
         except i18n.LanguageError as err:
             log.warning("kept %s: %s", self.view.language, err)
-            return
+            return False
         if language != self.view.language:
             log.info("language: %s", language)
             self.view = replace(self.view, language=language)
+        return True
 
     def _seating_of(self, a: Assignment) -> Seating:
         ruleset = a.rules.scoring

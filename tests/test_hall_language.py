@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from retained import publish_retained
 
@@ -27,7 +28,7 @@ from hub.store import EventStore
 from tablekit.app import build
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.controls import Button, ButtonEdge
-from tablekit.core.clock import Phase
+from tablekit.core.clock import ClockRules, MoveClock, Phase
 from tablekit.core.messages import Assignment, HallLanguage
 from tablekit.core.topics import Topics
 from tablekit.display import save_png
@@ -35,7 +36,7 @@ from tablekit.journal import Journal
 from tablekit.layout.compose import compose
 from tablekit.layout.scene import Text, layout_for
 from tablekit.link import TableLink
-from tablekit.unit import Quit, TableUnit
+from tablekit.unit import Quit, SavedUnit, TableUnit
 from tablekit.view import TableView
 
 pytestmark = pytest.mark.mqtt
@@ -274,11 +275,42 @@ def test_a_unit_shows_the_events_language_and_a_change_mid_game(
 
         table.stop()  # switched off and on again, its config saying Polish
         table = Unit(broker, journal, 2, language="pl")
-        wait_until(lambda: table.unit.language == "en", 10, "the retained language")
-        assert band_words(table.unit.view)[-1] == "TABLE 2"
+        wait_until(lambda: table.unit.view.online, 10, "the unit online again")
+        assert table.unit.language == "en"  # journalled, and retained at the broker
+        assert band_words(table.unit.view)[0] == "PAUSED — RESTARTED"
         save_png(table.unit.view, time.monotonic(), ARTIFACTS / "4-restarted-en.png")
     finally:
         table.stop()
         service.stop()
         organizer.store.close()
         pygame.display.quit()
+
+
+def test_a_unit_restarted_out_of_the_hubs_reach_keeps_the_halls_language(
+    tmp_path: Path,
+) -> None:
+    """The hall's language is journalled with the unit's state when it arrives: restarted
+    with no broker to hear it from, the unit goes on in the event's language, not its
+    config's; a language this release does not speak is neither shown nor kept."""
+    path = tmp_path / "table-05.sqlite3"
+    journal = Journal(path, "table-05")
+    unit = TableUnit(MoveClock(ClockRules(seats=4)), table=5, recorder=journal)
+    assert unit.language == "pl"
+    unit.put(HallLanguage(v=1, language="en"))
+    unit.step()
+    assert unit.language == "en"
+    unit.put(HallLanguage(v=1, language="de"))  # a newer hub's: kept out
+    unit.step()
+    assert unit.language == "en" and unit.hall_language == "en"
+    saved = journal.load_state()
+    journal.close()
+    assert saved is not None
+
+    again = Journal(path, "table-05")
+    restarted = TableUnit(MoveClock(ClockRules(seats=4)), table=5, recorder=again)
+    restarted.restore(saved, 0.0)
+    assert restarted.language == "en" and band_words(restarted.view)[-1] == "TABLE 5"
+    again.close()
+    fresh = TableUnit(MoveClock(ClockRules(seats=4)), table=5, language="en")
+    fresh.restore(msgspec.json.encode(SavedUnit(clock=fresh.clock.state)), 0.0)
+    assert fresh.language == "en"  # a journal of before the setting: the config's stays
