@@ -16,6 +16,7 @@ from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.codec import DecodeError, decode
 from tablekit.core.errors import KitError
 from tablekit.core.fields import MAX_TABLE
+from tablekit.core.hallcheck import STEP_WORDS, STEPS, CheckStep, HallCheck
 from tablekit.core.messages import Assignment
 from tablekit.core.names import SurnameError, check_surname
 from tablekit.core.racks import RackNotationError, parse_racks
@@ -234,3 +235,33 @@ def test_the_plural_marker_is_the_message_itself() -> None:
     marked = N_plural("{n} table", "{n} tables")
     assert marked == Plural("{n} table", "{n} tables")
     assert PL.ngettext(*marked, 5).format(n=5) == "5 stolików"
+
+
+def test_the_hall_check_tells_the_person_in_polish() -> None:
+    check = HallCheck(table=12, game=1, since=0.0)
+    check.judge_key(1.0)
+    assert check.view.said.message(PL.gettext) == (
+        "To był kluczyk sędziego: najpierw przycisk ruchu"
+    )
+    assert check.view.message == "That was the judge key: first the pass button"
+    check.pass_button(2.0)
+    check.judge_key(3.0)
+    check.key("5", 3.5)
+    assert check.view.said.message(PL.gettext) == (
+        "Klawiatura będzie na końcu; teraz: diody — przycisk ruchu: tak, kluczyk sędziego: nie"
+    )
+    check.pass_button(4.0)
+    check.pass_button(5.0)
+    assert check.step is CheckStep.KEYPAD
+    check.key("enter", 6.0)
+    assert check.view.said.message(PL.gettext) == "Nic nie wpisano: wpisz 12, potem ENTER"
+    check.key("1", 6.5)
+    check.key("3", 6.6)
+    check.key("enter", 7.0)
+    assert check.view.said.message(PL.gettext) == "Wpisano 13: wpisz 12, potem ENTER"
+    assert check.view.message == "Typed 13: type 12, then ENTER"
+    check.key("1", 7.5)
+    assert not check.view.said and check.view.message == ""
+    assert [PL.gettext(STEP_WORDS[s]) for s in STEPS] == [
+        "przycisk ruchu", "kluczyk sędziego", "diody", "brzęczyk", "klawiatura",
+    ]  # fmt: skip

@@ -53,6 +53,7 @@ SHOWN = {
     "tablekit/shared/tomlfile.py": {},
     "tablekit/core/clock.py": {},
     "tablekit/core/codec.py": {},
+    "tablekit/core/hallcheck.py": {},
     "tablekit/core/messages.py": {},
     "tablekit/core/names.py": {},
     "tablekit/core/racks.py": {},

@@ -58,6 +58,18 @@ class Phrase:
     def __repr__(self) -> str:
         return f"Phrase({str(self)!r})"
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Phrase):
+            return NotImplemented
+        return (self.template, self.values) == (other.template, other.values)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __bool__(self) -> bool:
+        """False for the empty phrase (nothing said)."""
+        return bool(self.template)
+
     def message(self, gettext: Callable[[str], str]) -> str:
         """The words in the language of ``gettext``."""
         return _said(self.template, self.values, gettext)

@@ -20,10 +20,13 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Final
 
 import msgspec
 
+from tablekit.core.errors import Phrase
 from tablekit.core.fields import GameNo
+from tablekit.core.words import N_
 
 BEEP_PERIOD = 1.0
 """Seconds between the beeps of the buzzer step (each beep half of it)."""
@@ -86,12 +89,14 @@ class HallChecked(
 
 
 STEP_WORDS = {
-    CheckStep.PASS: "pass button",
-    CheckStep.JUDGE: "judge key",
-    CheckStep.LEDS: "lights",
-    CheckStep.BUZZER: "buzzer",
-    CheckStep.KEYPAD: "keypad",
+    CheckStep.PASS: N_("pass button"),
+    CheckStep.JUDGE: N_("judge key"),
+    CheckStep.LEDS: N_("lights"),
+    CheckStep.BUZZER: N_("buzzer"),
+    CheckStep.KEYPAD: N_("keypad"),
 }
+"""Each step's name, marked for the catalogs (the shell that shows it translates it)."""
+NOTHING_SAID: Final = Phrase("")
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,14 @@ class CheckView:
     """When the step began: the LED sweep and the beeps are timed from it."""
     results: tuple[tuple[CheckStep, CheckResult], ...]
     typed: str = ""
-    message: str = ""
+    said: Phrase = NOTHING_SAID
+    """What the check tells the person (a key pressed out of turn); the shell shows it
+    in the reader's language (``said.message(words.gettext)``), empty for nothing."""
+
+    @property
+    def message(self) -> str:
+        """What the check tells the person, in English (``""`` for nothing)."""
+        return str(self.said)
 
 
 @dataclass
@@ -117,13 +129,18 @@ class HallCheck:
     step: CheckStep = CheckStep.PASS
     results: dict[CheckStep, CheckResult] = field(default_factory=dict)
     typed: str = ""
-    message: str = ""
+    said: Phrase = NOTHING_SAID
+
+    @property
+    def message(self) -> str:
+        """What the check tells the person, in English (``""`` for nothing)."""
+        return str(self.said)
 
     @property
     def view(self) -> CheckView:
         return CheckView(
             self.table, self.step, self.since, tuple(self.results.items()), self.typed,
-            self.message,
+            self.said,
         )
 
     @property
@@ -132,18 +149,20 @@ class HallCheck:
 
     def pass_button(self, now: float) -> HallChecked | None:
         """The pass button went down: the step's "yes"."""
-        self.message = ""
+        self.said = NOTHING_SAID
         if self.step in (CheckStep.PASS, CheckStep.LEDS, CheckStep.BUZZER):
             return self._answer(CheckResult.OK, now)
         if self.step is CheckStep.JUDGE:
-            self.message = "That was the pass button: now the judge key"
+            self.said = Phrase(N_("That was the pass button: now the judge key"))
         elif self.step is CheckStep.KEYPAD:
-            self.message = f"Type {self._number()} on the keypad, then ENTER"
+            self.said = Phrase(
+                N_("Type {number} on the keypad, then ENTER"), number=self._number()
+            )
         return None
 
     def judge_key(self, now: float) -> HallChecked | None:
         """The judge key went down: the step's "no" (or the judge key's own step)."""
-        self.message = ""
+        self.said = NOTHING_SAID
         match self.step:
             case CheckStep.JUDGE:
                 return self._answer(CheckResult.OK, now)
@@ -152,15 +171,15 @@ class HallCheck:
             case CheckStep.KEYPAD:
                 return self._answer(CheckResult.SKIPPED, now)
             case CheckStep.PASS:
-                self.message = "That was the judge key: first the pass button"
+                self.said = Phrase(N_("That was the judge key: first the pass button"))
         return None
 
     def key(self, key: str, now: float) -> HallChecked | None:
         """A keypad key: in the keypad step it types the table's number; in the other
         steps it only says what to press instead."""
-        self.message = ""
+        self.said = NOTHING_SAID
         if self.step is not CheckStep.KEYPAD:
-            self.message = f"The keypad comes last; now: {_ASK[self.step]}"
+            self.said = Phrase(_KEYPAD_LAST[self.step])
             return None
         if key.isdigit():
             self.typed = (self.typed + key)[-3:]
@@ -169,7 +188,12 @@ class HallCheck:
         elif key == "enter":
             if self.typed == self._number():
                 return self._answer(CheckResult.OK, now)
-            self.message = f"Typed {self.typed or 'nothing'}: type {self._number()}, then ENTER"
+            self.said = Phrase(
+                N_("Typed {typed}: type {number}, then ENTER")
+                if self.typed
+                else N_("Typed nothing: type {number}, then ENTER"),
+                typed=self.typed, number=self._number(),
+            )  # fmt: skip
             self.typed = ""
         return None
 
@@ -196,11 +220,11 @@ class HallCheck:
         )
 
 
-_ASK = {
-    CheckStep.PASS: "press the pass button",
-    CheckStep.JUDGE: "press the judge key",
-    CheckStep.LEDS: "lights: pass button yes, judge key no",
-    CheckStep.BUZZER: "buzzer: pass button yes, judge key no",
-    CheckStep.KEYPAD: "type the table number",
-    CheckStep.DONE: "done",
+_KEYPAD_LAST: Final = {
+    CheckStep.PASS: N_("The keypad comes last; now: press the pass button"),
+    CheckStep.JUDGE: N_("The keypad comes last; now: press the judge key"),
+    CheckStep.LEDS: N_("The keypad comes last; now: lights: pass button yes, judge key no"),
+    CheckStep.BUZZER: N_("The keypad comes last; now: buzzer: pass button yes, judge key no"),
+    CheckStep.DONE: N_("The keypad comes last; now: done"),
 }
+"""What a keypad key pressed before the keypad step says, by the step the check is at."""
