@@ -44,7 +44,14 @@ from tablekit.core.messages import (
     UnitStatus,
     unit_id_of,
 )
-from tablekit.core.topics import MESSAGE_OF_KIND, Kind, TopicRef, Topics
+from tablekit.core.topics import (
+    MESSAGE_OF_KIND,
+    NOT_FOR_THE_HUB,
+    NOT_PROVISIONED,
+    Kind,
+    TopicRef,
+    Topics,
+)
 from tablekit.shared.broker import (
     BrokerSettings,
     Will,
@@ -233,8 +240,7 @@ class HubService:
                 ref = self.topics.parse(msg.topic)
                 if ref.table is not None and self.tables is not None and ref.table > self.tables:
                     raise DecodeError(
-                        f"table {ref.table} is not one of this event's tables 1-{self.tables}",
-                        "unprovisioned",
+                        NOT_PROVISIONED, code="unprovisioned", table=ref.table, tables=self.tables
                     )
                 message = decode(MESSAGE_OF_KIND[ref.kind], msg.payload)
                 if ref.table is not None:
@@ -255,7 +261,7 @@ class HubService:
                 with self._live_lock:
                     self._live = self._live.with_status(message, now)
             else:
-                self._reject(msg.topic, DecodeError(f"{ref.kind} is not for the hub", "topic"))
+                self._reject(msg.topic, DecodeError(NOT_FOR_THE_HUB, code="topic", kind=ref.kind))
         except Exception:
             self._count("callback_errors")
             log.exception("hub: error handling a message on %s", msg.topic)

@@ -31,7 +31,7 @@ from tablekit.core.status import (
     missing_text,
     time_text,
 )
-from tablekit.core.topics import TopicNameError, Topics
+from tablekit.core.topics import TopicNameError, Topics, decode_topic, reason_words
 from tablekit.core.words import ENGLISH, N_plural, Plural
 from tablekit.shared.i18n import words
 
@@ -265,3 +265,35 @@ def test_the_hall_check_tells_the_person_in_polish() -> None:
     assert [PL.gettext(STEP_WORDS[s]) for s in STEPS] == [
         "przycisk ruchu", "kluczyk sędziego", "diody", "brzęczyk", "klawiatura",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("topic", "payload", "polish"),
+    [
+        ("rummikub/v1/klub/liga/table/3/events", b'{"v": 9}',
+         "EventEnvelope: nieobsługiwana wersja protokołu 9 (tu obsługiwana jest 1)"),
+        ("rummikub/v1/klub/liga/table/3/events", b"x" * 5000,
+         "EventEnvelope: treść ma 5000 B, więcej niż dopuszczalne 4096 B"),
+        ("rummikub/v1/klub/liga/table/3/nonsense", b"{}",
+         "temat 'rummikub/v1/klub/liga/table/3/nonsense': nieznany rodzaj komunikatu "
+         "'nonsense'"),
+        ("rummikub/v1/inny/liga/table/3/events", b"{}",
+         "temat 'rummikub/v1/inny/liga/table/3/events' nie leży pod rummikub/v1/klub/liga"),
+    ],
+)  # fmt: skip
+def test_a_refusal_stored_in_english_is_shown_in_polish(
+    topic: str, payload: bytes, polish: str
+) -> None:
+    """The refusal log keeps the reason in English (what the unit is answered, what an
+    older hub wrote); the organizer's command line reads it back in the reader's words."""
+    with pytest.raises(DecodeError) as caught:
+        decode_topic(Topics("klub", "liga"), topic, payload)
+    stored = caught.value.reason
+    assert reason_words(stored).message(PL.gettext) == polish
+    assert reason_words(stored).message(EN.gettext) == stored == str(caught.value)
+
+
+def test_a_reason_no_template_fits_is_shown_as_written() -> None:
+    assert reason_words("odd: from a later version").message(PL.gettext) == (
+        "odd: from a later version"
+    )

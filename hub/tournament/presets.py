@@ -34,7 +34,6 @@ and 32: consolation 4, qualifiers 6).
 
 from __future__ import annotations
 
-import re
 from typing import Final
 
 from hub.tournament.errors import FormatError, PlayerCountError
@@ -51,7 +50,7 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.seating import SeatingMethod
-from tablekit.core.errors import Phrase
+from tablekit.core.errors import Phrase, phrase_of
 from tablekit.core.words import N_
 
 LEAGUE_MIN_PLAYERS = 8
@@ -116,15 +115,9 @@ def describe(fmt: TournamentFormat) -> Phrase:
     """The format's description as words to translate: a preset's (even one stored by
     an event long ago) is matched to its template and values; another format's own
     description (or its name) is shown as it was written."""
-    for template in DESCRIPTIONS:
-        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>.+?)", re.escape(template))
-        found = re.fullmatch(pattern, fmt.description)
-        if found:
-            return Phrase(template, **found.groupdict())
-    return Phrase(_AS_WRITTEN, text=fmt.description or fmt.name)
-
-
-_AS_WRITTEN: Final = "{text}"
+    return phrase_of(fmt.description, DESCRIPTIONS) or Phrase(
+        "{text}", text=fmt.description or fmt.name
+    )
 
 
 def _cumulative(prefix: str, i: int) -> tuple[str, ...]:

@@ -34,6 +34,27 @@ class DecodeError(KitError, ValueError):
         identity (a payload claiming another unit than its topic's)."""
 
 
+# The reasons of a refusal: templates, so a reason stored in English is shown in the
+# reader's language (tablekit.core.topics.reason_words).
+OVERSIZE: Final = N_("{kind}: payload of {size} bytes exceeds {limit}")
+MSGSPEC_SAYS: Final = N_("{kind}: {reason}")
+"""msgspec's own words for a payload that is not JSON or not the message (its English)."""
+NO_VERSION: Final = N_("{kind}: missing the protocol version field `v`")
+OTHER_VERSION: Final = N_(
+    "{kind}: unsupported protocol version {version!r} (this end speaks {ours})"
+)
+OUT_OF_RANGE: Final = N_("{kind}: {expected}{got} - at `{path}`")
+OTHER_TABLE: Final = N_(
+    "{kind}: payload is for table {claimed} but was published on the topic of table {table}"
+)
+OTHER_UNIT: Final = N_(
+    "{kind}: payload claims unit {unit!r} but the topic of table {table} belongs to unit "
+    "{owner!r}"
+)
+REASONS: Final = (OVERSIZE, NO_VERSION, OTHER_VERSION, OUT_OF_RANGE, OTHER_TABLE, OTHER_UNIT)
+"""The codec's reasons, the most particular first (:data:`MSGSPEC_SAYS` fits any)."""
+
+
 T = TypeVar("T")
 
 
@@ -81,38 +102,29 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     name = kind.__name__
     limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
     if len(payload) > limit:
-        raise DecodeError(
-            N_("{kind}: payload of {size} bytes exceeds {limit}"), code="oversize",
-            kind=name, size=len(payload), limit=limit,
-        )  # fmt: skip
+        raise DecodeError(OVERSIZE, code="oversize", kind=name, size=len(payload), limit=limit)
     try:
         version = _peek_decoder.decode(payload).v
     except msgspec.DecodeError as err:
-        raise DecodeError(
-            N_("{kind}: {reason}"), code="json", kind=name, reason=_reason(err)
-        ) from None
+        raise DecodeError(MSGSPEC_SAYS, code="json", kind=name, reason=_reason(err)) from None
     if version is None:
-        raise DecodeError(
-            N_("{kind}: missing the protocol version field `v`"), code="version", kind=name
-        )
+        raise DecodeError(NO_VERSION, code="version", kind=name)
     if type(version) is not int or version != PROTOCOL_VERSION:
         raise DecodeError(
-            N_("{kind}: unsupported protocol version {version!r} (this end speaks {ours})"),
-            code="version", kind=name, version=version, ours=PROTOCOL_VERSION,
-        )  # fmt: skip
+            OTHER_VERSION, code="version", kind=name, version=version, ours=PROTOCOL_VERSION
+        )
     try:
         message: T = decoder_for(kind).decode(payload)
     except msgspec.DecodeError as err:
         reason = _reason(err)
         out_of_range = _EVENT_RANGE.fullmatch(reason)
         if out_of_range is None:
-            raise DecodeError(N_("{kind}: {reason}"), kind=name, reason=reason) from None
+            raise DecodeError(MSGSPEC_SAYS, kind=name, reason=reason) from None
         expected, path = out_of_range["expected"], out_of_range["path"]
         got = _value_at(payload, path)
         raise DecodeError(
-            N_("{kind}: {expected}{got} - at `{path}`"), code="range",
-            kind=name, expected=expected, got=got, path=path,
-        ) from None  # fmt: skip
+            OUT_OF_RANGE, code="range", kind=name, expected=expected, got=got, path=path
+        ) from None
     return message
 
 
@@ -171,15 +183,13 @@ def check_identity(message: object, table: int) -> None:
     claimed = getattr(message, "table", None)
     if claimed is not None and claimed != table:
         raise DecodeError(
-            N_("{kind}: payload is for table {claimed} but was published on the topic of "
-               "table {table}"),
+            OTHER_TABLE,
             code="table", kind=name, claimed=claimed, table=table,
         )  # fmt: skip
     unit = getattr(message, "unit", None)
     if unit is not None and unit != unit_id_of(table):
         raise DecodeError(
-            N_("{kind}: payload claims unit {unit!r} but the topic of table {table} belongs "
-               "to unit {owner!r}"),
+            OTHER_UNIT,
             code="identity", kind=name, unit=unit, table=table, owner=unit_id_of(table),
         )  # fmt: skip
 

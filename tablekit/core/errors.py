@@ -15,7 +15,9 @@ named beside it, so the front end can show it in the reader's language::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import re
+from collections.abc import Callable, Iterable, Sequence
+from functools import cache
 
 
 class KitError(Exception):
@@ -80,6 +82,44 @@ def joined(parts: Sequence[object], separator: str) -> Phrase:
     a list a message names, each part in the reader's language."""
     template = separator.join(f"{{p{i}}}" for i in range(len(parts)))
     return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
+
+
+def phrase_of(text: str, templates: Iterable[str]) -> Phrase | None:
+    """The words ``text`` was made of, read back from the English: the first of
+    ``templates`` that ``text`` fits, with its values as written (a reason stored as
+    English long ago, shown now in the reader's language); None if none fits."""
+    for template in templates:
+        found = re.fullmatch(_pattern(template), text, re.DOTALL)
+        if found is not None:
+            return Phrase(template, **{k: _AsWritten(v) for k, v in found.groupdict().items()})
+    return None
+
+
+class _AsWritten(str):
+    """A value read back from a message: shown as it was written, ``{value!r}`` too."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+_FIELD = re.compile(r"\\\{(\w+)(?:![rsa])?\\\}")
+"""A ``{field}`` or ``{field!r}`` of a template after :func:`re.escape`."""
+
+
+@cache
+def _pattern(template: str) -> str:
+    seen: set[str] = set()
+
+    def group(match: re.Match[str]) -> str:
+        name = match[1]
+        if name in seen:
+            return f"(?P={name})"
+        seen.add(name)
+        return f"(?P<{name}>.+?)"
+
+    return _FIELD.sub(group, re.escape(template))
 
 
 def _said(template: str, values: dict[str, object], gettext: Callable[[str], str]) -> str:

@@ -14,8 +14,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from tablekit.core.codec import DecodeError, check_identity, decode, decoder_for
-from tablekit.core.errors import KitError
+from tablekit.core.codec import (
+    MSGSPEC_SAYS,
+    REASONS,
+    DecodeError,
+    check_identity,
+    decode,
+    decoder_for,
+)
+from tablekit.core.errors import KitError, Phrase, phrase_of
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import (
     Ack,
@@ -40,6 +47,28 @@ TOPIC_PREFIX: Final = "rummikub/v1"
 SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
 
 
+
+
+# The reasons a topic is refused, and the hub's own (a table the event has not, a kind
+# that is not for it): templates, so a reason stored in English is shown in the reader's
+# language (:func:`reason_words`).
+NOT_UNDER: Final = N_("topic {topic!r} is not under {base}")
+NOT_PROTOCOL: Final = N_("topic {topic!r} is not a protocol topic")
+UNKNOWN_KIND: Final = N_("topic {topic!r}: unknown message kind {kind!r}")
+TABLE_NUMBER: Final = N_("topic {topic!r}: table must be 1-{most}, got {got!r}")
+NOT_PROVISIONED: Final = N_("table {table} is not one of this event's tables 1-{tables}")
+NOT_FOR_THE_HUB: Final = N_("{kind} is not for the hub")
+
+
+def reason_words(reason: str) -> Phrase:
+    """A refusal's reason as it was stored (English: the hub's refusal log, a unit's
+    set-aside event) given back as words to translate, when it is one of the protocol's;
+    else as written (a reason from another version)."""
+    templates = (
+        NOT_UNDER, NOT_PROTOCOL, UNKNOWN_KIND, TABLE_NUMBER, NOT_PROVISIONED, *REASONS,
+        MSGSPEC_SAYS, NOT_FOR_THE_HUB,
+    )  # fmt: skip
+    return phrase_of(reason, templates) or Phrase("{reason}", reason=reason)
 
 
 class TopicNameError(KitError, ValueError):
@@ -206,7 +235,7 @@ class Topics:
         base = self.base + "/"
         if not topic.startswith(base):
             raise DecodeError(
-                N_("topic {topic!r} is not under {base}"), code="topic", topic=topic, base=self.base
+                NOT_UNDER, code="topic", topic=topic, base=self.base
             )
         parts = topic[len(base) :].split("/")
         if parts == ["hub", "broadcast"]:
@@ -223,16 +252,16 @@ class Topics:
             kinds, number = _HUB_TABLE_KINDS, parts[2]
         else:
             raise DecodeError(
-                N_("topic {topic!r} is not a protocol topic"), code="topic", topic=topic
+                NOT_PROTOCOL, code="topic", topic=topic
             )
         if parts[-1] not in kinds:
             raise DecodeError(
-                N_("topic {topic!r}: unknown message kind {kind!r}"), code="topic",
+                UNKNOWN_KIND, code="topic",
                 topic=topic, kind=parts[-1],
             )  # fmt: skip
         if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
             raise DecodeError(
-                N_("topic {topic!r}: table must be 1-{most}, got {got!r}"), code="topic",
+                TABLE_NUMBER, code="topic",
                 topic=topic, most=MAX_TABLE, got=number,
             )  # fmt: skip
         return TopicRef(Kind(parts[-1]), int(number))
