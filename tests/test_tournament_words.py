@@ -25,7 +25,7 @@ from hub.tournament import (
 )
 from hub.tournament.errors import FormatError, PlayerCountError, ResultError
 from hub.tournament.facts import GameRecorded, PlayerCheckedIn, RoundClosed, SanctionLifted
-from hub.tournament.presets import describe, league_scheme_for, preset_name
+from hub.tournament.presets import championship, describe, league_scheme_for, preset_name
 from hub.tournament.seating import random_draw, table_sizes
 from tablekit.core.errors import KitError
 from tablekit.shared.i18n import words
@@ -157,3 +157,15 @@ def test_a_presets_description_is_given_back_in_polish() -> None:
     assert str(describe(preset("school"))) == preset("school").description
     stored = msgspec.structs.replace(preset("winter"), description="Klubowy puchar")
     assert describe(stored).message(PL.gettext) == "Klubowy puchar"
+
+
+def test_the_presets_titles_are_the_rule_books_words_in_polish() -> None:
+    titles = {t.name: PL.gettext(t.name) for name in ("winter", "school") for t in
+              preset(name).titles}  # fmt: skip
+    titles |= {t.name: PL.gettext(t.name) for t in championship(8).titles}
+    assert titles == {
+        "champion": "mistrz",
+        "vice-champion": "wicemistrz",
+        "second vice-champion": "II wicemistrz",
+        "winner": "zwycięzca",
+    }

@@ -101,7 +101,9 @@ class Stage(msgspec.Struct, frozen=True):
 
 
 class Title(msgspec.Struct, frozen=True):
-    """A title for final places ``first``–``last`` (a shared place keeps the title)."""
+    """A title for final places ``first``–``last`` (a shared place keeps the title); a
+    preset's ``name`` is a word of the catalogs (``champion``: *mistrz*), which a front end
+    shows through its ``gettext``."""
 
     first: int
     last: int
