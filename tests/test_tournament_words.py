@@ -13,9 +13,10 @@ import random
 import msgspec
 import pytest
 from test_tournament_cuts import championship_after_eliminations
-from test_tournament_support import make_players
+from test_tournament_support import make_players, play_event
 
 from hub.tournament import (
+    ConsolationError,
     EventState,
     PlayerStatusError,
     TieAtCutError,
@@ -129,14 +130,14 @@ def test_formats_and_presets_refuse_in_polish() -> None:
     with pytest.raises(PlayerCountError) as caught:
         preset("winter").check_player_count(5)
     assert said(caught.value)[0] == (
-        "format 'winter', etap 'round-1': przydział do stolików: graczy w liczbie 5 nie da się "
+        "format 'winter', etap 'round-1': przydział do stolików: liczby graczy 5 nie da się "
         "podzielić na stoliki 3- lub 4-osobowe"
     )
     with pytest.raises(PlayerCountError) as caught:
         table_sizes(13, 2)
     assert said(caught.value)[0] == (
-        "przydział do stolików: graczy w liczbie 13 nie da się posadzić przy stolikach 3- lub "
-        "4-osobowych w liczbie 2 (potrzeba 6–8 graczy)"
+        "przydział do stolików: liczba graczy 13 nie pasuje do liczby stolików 2 (przy stoliku "
+        "3 lub 4 osoby; potrzeba 6–8 graczy)"
     )
 
 
@@ -169,3 +170,26 @@ def test_the_presets_titles_are_the_rule_books_words_in_polish() -> None:
         "second vice-champion": "II wicemistrz",
         "winner": "zwycięzca",
     }
+
+
+def test_players_left_for_consolation_games_are_put_to_the_organizer_in_polish() -> None:
+    fmt = preset("league-top20", players=17)
+    with pytest.raises(ConsolationError) as caught:
+        play_event(fmt, make_players(17), seed=17)
+    err = caught.value
+    polish = err.message(PL.gettext)
+    left = ", ".join(err.players)
+    stage, main = fmt.stages[1].name, fmt.stages[1].groups[0].name
+    choices = "; ".join(
+        f"promote {k} (najlepsi ({k}) dołączają do {main}, "
+        + (f"pozostali ({2 - k}) grają gry pocieszenia)" if k < 2 else "wszyscy grają dalej)")
+        for k in err.options
+    )
+    assert polish == (
+        f"losowanie etapu '{stage}': graczy, którzy nie awansowali do {main} ({left}, od "
+        "najlepszego), jest 2 i nie da się ich posadzić przy stolikach pocieszenia 3- lub "
+        "4-osobowych; 003 §7 wymaga co najmniej 4 gier dla każdego, a §10e pozwala "
+        f"organizatorowi zmienić stoliki — decyduje organizator: {choices}; albo none (nie "
+        "grają już więcej gier)"
+    )
+    assert str(err).startswith(f"draw '{stage}': 2 player(s) do not reach {main} ({left}")
