@@ -70,6 +70,8 @@ SHOWN = {
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
+PLACEHOLDER = re.compile(r"\{\w*(![rsa])?(:[^}]*)?\}")
+"""A ``{field}`` of a template: a value, not a word."""
 RAISING_CHECKS = {"_check"}
 """Helpers that raise their message when their first argument is false:
 ``_check(ok, N_("port: must be 1 to 65535, got {got}"), got=port)``."""
@@ -110,6 +112,13 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
             found += [w for arg in node.args for w in words_in(arg)]
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             found += [w for arg in node.exc.args for w in words_in(arg)]
+        elif isinstance(node, ast.Call) and name_of(node.func) == "Phrase" and node.args:
+            # words an error names among its values: a template of placeholders alone
+            # ("{path}.{error}") is no word
+            found += [
+                (line, text) for line, text in words_in(node.args[0])
+                if WORD.search(PLACEHOLDER.sub("", text))
+            ]  # fmt: skip
         elif isinstance(node, ast.Call) and name_of(node.func) in RAISING_CHECKS:
             found += [w for arg in node.args[1:] for w in words_in(arg)]
         elif (
@@ -147,7 +156,11 @@ print(words.ngettext("{n} game", "{n} games", n).format(n=n), ", ", "%H:%M")
 raise ValueError(f"bad {x}")
 problem = KitError("kept for later")
 _check(port > 0, "port: must be above 0")
+said = Phrase("{path}.{error}", path=p, error=e), Phrase("check-in of {player}", player=p)
 raise ScoreError(N_("seat {seat}: {problem}"), seat="A", problem=problem)
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
-    assert found == ["bad ", "kept for later", "not marked", "port: must be above 0", "table "]
+    assert found == [
+        "bad ", "check-in of {player}", "kept for later", "not marked", "port: must be above 0",
+        "table ",
+    ]  # fmt: skip
