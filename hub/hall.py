@@ -49,12 +49,12 @@ from tablekit.core.seats import Seat
 from tablekit.core.status import (
     JUDGE_STATES,
     TableState,
-    lasting_text,
-    missing_text,
     paused_state,
     short_word,
     word,
 )
+from tablekit.shared import i18n
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, Words
 
 JUDGE_FLASH_AFTER: Final = 120.0
 """Seconds a table may wait for the judge before its queue entry and cell flash."""
@@ -136,7 +136,23 @@ class TableCell:
 
     @property
     def game_label(self) -> str:
-        return f"G{self.game}/{self.games}" if self.games else f"G{self.game}"
+        """``G2/3``: the game within the round (see :func:`game_label`)."""
+        return game_label(self)
+
+
+def _words(words: Words | None) -> Words:
+    """``words``, or the English catalog (the words as the code writes them)."""
+    return words if words is not None else i18n.words("en")
+
+
+def game_label(t: TableCell, words: Words | None = None) -> str:
+    """The game within the round, ``G2/3`` (``G2`` when the games are unknown), in
+    ``words``' language (default English)."""
+    w = _words(words)
+    if t.games:
+        # Translators: the game within the round on a table's cell: G = game (gra).
+        return w.gettext("G{game}/{games}").format(game=t.game, games=t.games)
+    return w.gettext("G{game}").format(game=t.game)
 
 
 @dataclass(frozen=True)
@@ -165,6 +181,10 @@ class HallView:
     title: str = ""
     link_lost: LinkLost | None = None
     """Set while the screen has no connection to the broker."""
+    language: str = DEFAULT_LANGUAGE
+    """The language the screen speaks (``pl`` or ``en``, :mod:`tablekit.shared.i18n`):
+    the screen's ``--lang`` until the hall's language setting says otherwise
+    (:meth:`hub.screen.feed.HallTracker.set_language`); every frame is drawn in it."""
 
     def table(self, number: int) -> TableCell:
         for t in self.tables:
@@ -261,37 +281,67 @@ def state_of(t: TableCell) -> TableState:
     return TableState.READY
 
 
-def state_text(t: TableCell, now: float, *, short: bool = False) -> str:
-    """The state word as shown: ``"OFFLINE for 42 s"`` carries its duration; ``short``:
-    the state's short word, for a cell too narrow for the whole of it."""
+def state_text(
+    t: TableCell, now: float, *, short: bool = False, words: Words | None = None
+) -> str:
+    """The state word as shown, in ``words``' language (default English): ``"OFFLINE for
+    42 s"`` carries its duration; ``short``: the state's short word, for a cell too narrow
+    for the whole of it."""
+    w = _words(words)
     state = state_of(t)
     if state is TableState.RESULT_MISSING:
-        return missing_text(t.missing)
+        return missing_words(t.missing, w)
     if short:
-        return short_word(state)
-    if state is TableState.OFFLINE and t.offline_since is not None:
-        return lasting_text(state, wait_text(now - t.offline_since))
-    if state is TableState.BEHIND and t.unstored_since is not None:
-        return lasting_text(state, wait_text(now - t.unstored_since))
-    return word(state)
+        return w.gettext(short_word(state))
+    since = None
+    if state is TableState.OFFLINE:
+        since = t.offline_since
+    elif state is TableState.BEHIND:
+        since = t.unstored_since
+    if since is not None:
+        # The template of tablekit.core.status.lasting_text, translated as a whole.
+        return w.gettext("{word} for {time}").format(
+            word=w.gettext(word(state)), time=wait_text(now - since)
+        )
+    return w.gettext(word(state))
 
 
-def link_lost_text(lost: LinkLost, now: float) -> tuple[str, str]:
-    """The banner of a screen without its broker: a headline and what it means."""
+def missing_words(missing: int, words: Words) -> str:
+    """``"1 RESULT MISSING"``, ``"2 RESULTS MISSING"`` in ``words``' language: the
+    templates of :func:`tablekit.core.status.missing_text`, translated as a whole (the
+    Polish puts the count after a colon, right for every number)."""
+    if missing == 1:
+        return words.gettext("{n} {word}").format(
+            n=missing, word=words.gettext(word(TableState.RESULT_MISSING))
+        )
+    return words.gettext("{n} RESULTS MISSING").format(n=missing)
+
+
+def link_lost_text(lost: LinkLost, now: float, words: Words | None = None) -> tuple[str, str]:
+    """The banner of a screen without its broker: a headline and what it means, in
+    ``words``' language (default English). The broker's own reason stays as it gave it."""
+    w = _words(words)
     if lost.refused is not None:
         return (
-            "BROKER REFUSED THE SCREEN'S LOGIN",
-            f"{lost.broker}: {lost.refused}; retrying. Nothing shown is live",
+            w.gettext("BROKER REFUSED THE SCREEN'S LOGIN"),
+            w.gettext("{broker}: {reason}; retrying. Nothing shown is live").format(
+                broker=lost.broker, reason=lost.refused
+            ),
         )
+    waited = wait_text(now - lost.since)
     if not lost.ever:
         return (
-            f"NO CONNECTION TO THE BROKER · {wait_text(now - lost.since)}",
-            f"trying {lost.broker}; the tables appear once it answers",
+            w.gettext("NO CONNECTION TO THE BROKER · {time}").format(time=waited),
+            w.gettext("trying {broker}; the tables appear once it answers").format(
+                broker=lost.broker
+            ),
         )
     stopped = time.strftime("%H:%M:%S", time.localtime(lost.since))
     return (
-        f"HUB LOST THE BROKER · {wait_text(now - lost.since)}",
-        f"{lost.broker}: reconnecting. Clocks stopped at {stopped}, not live",
+        w.gettext("HUB LOST THE BROKER · {time}").format(time=waited),
+        w.gettext("{broker}: reconnecting. Clocks stopped at {time}, not live").format(
+            broker=lost.broker, time=stopped
+        ),
     )
 
 
@@ -357,8 +407,24 @@ def pace(t: TableCell, now: float, min_observed: float = SLOW_MIN_OBSERVED) -> f
 @dataclass(frozen=True)
 class SlowTable:
     table: int
-    reason: str
-    """Short words for the judge panel: "1 game behind", "pace 9 vs 22/min"."""
+    behind: int = 0
+    """Whole games behind the hall's median (0: slow by its pace)."""
+    pace: float = 0.0
+    """Its moves per minute in the current game (when slow by its pace)."""
+    hall_pace: float = 0.0
+    """The hall's median moves per minute (when slow by its pace)."""
+
+    def reason(self, words: Words | None = None) -> str:
+        """Short words for the judge panel, in ``words``' language (default English):
+        "1 game behind", "pace 9 vs 22/min"."""
+        w = _words(words)
+        if self.behind:
+            return w.ngettext("{n} game behind", "{n} games behind", self.behind).format(
+                n=self.behind
+            )
+        return w.gettext("pace {pace} vs {hall}/min").format(
+            pace=f"{self.pace:.0f}", hall=f"{self.hall_pace:.0f}"
+        )
 
 
 def _lower_quartile(values: Sequence[int]) -> int:
@@ -382,8 +448,7 @@ def slow_tables(hall: HallView, now: float) -> list[SlowTable]:
     for t in playing:
         behind = median_done - t.games_done
         if t.games_done < quartile and behind >= 1:
-            games = math.floor(behind)
-            slow.append(SlowTable(t.number, f"{games} game{'s' if games > 1 else ''} behind"))
+            slow.append(SlowTable(t.number, behind=math.floor(behind)))
             continue
         own = paces.get(t.number)
         if (
@@ -392,7 +457,7 @@ def slow_tables(hall: HallView, now: float) -> list[SlowTable]:
             and own < SLOW_PACE_RATIO * median_pace
             and t.games_done <= median_done
         ):
-            slow.append(SlowTable(t.number, f"pace {own:.0f} vs {median_pace:.0f}/min"))
+            slow.append(SlowTable(t.number, pace=own, hall_pace=median_pace))
     return slow
 
 

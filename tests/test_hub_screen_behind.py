@@ -125,7 +125,10 @@ def test_the_wall_renders_a_table_behind_in_its_own_word_and_colour() -> None:
             NOW + 1,
         )
         now = NOW + BEHIND_AFTER + 5
+        assert tr.view(now).language == "pl"  # the screen's default
+        tr.set_language("en_GB.UTF-8")
         hall = tr.view(now)
+        assert hall.language == "en"
         assert state_of(hall.table(4)) is TableState.BEHIND
         assert state_of(hall.table(7)) is TableState.OFFLINE
         screen = HallScreen(pygame.Surface((1920, 1080)))

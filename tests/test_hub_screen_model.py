@@ -51,6 +51,7 @@ from tablekit.core.messages import (
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState
 from tablekit.core.topics import Cleared, Kind
+from tablekit.shared.i18n import words
 
 NOW = 1_800_000_000.0
 NAMES = ("Ann", "Bob", "Cy", "Di")
@@ -204,7 +205,8 @@ def test_slow_by_pace_below_sixty_percent_of_the_median():
     hall = hall_of(paced(1, 12), paced(2, 11), paced(3, 13), paced(4, 7.5), paced(5, 6.5))
     slow = slow_tables(hall, NOW)
     assert [s.table for s in slow] == [5]  # 6.5 < 0.6 × 11 = 6.6; 7.5 is not
-    assert slow[0].reason == "pace 6 vs 11/min"
+    assert slow[0].reason() == "pace 6 vs 11/min"
+    assert slow[0].reason(words("pl")) == "tempo 6, sala 11/min"
 
 
 def test_slow_by_games_needs_the_bottom_quarter_and_a_whole_game_behind():
@@ -214,7 +216,10 @@ def test_slow_by_games_needs_the_bottom_quarter_and_a_whole_game_behind():
     # Seven of eight tables finished a game, one did not: it is a game behind.
     behind = [paced(n, 12, game=2) for n in range(1, 8)] + [paced(8, 12, game=1)]
     slow = slow_tables(hall_of(*behind), NOW)
-    assert [(s.table, s.reason) for s in slow] == [(8, "1 game behind")]
+    assert [(s.table, s.reason()) for s in slow] == [(8, "1 game behind")]
+    assert [s.reason(words("pl")) for s in slow] == ["o 1 grę w tyle"]
+    assert replace(slow[0], behind=2).reason(words("pl")) == "o 2 gry w tyle"
+    assert replace(slow[0], behind=5).reason(words("pl")) == "o 5 gier w tyle"
 
 
 def test_slow_tables_not_flagged_after_the_round_time_or_with_few_tables():

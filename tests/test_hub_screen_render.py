@@ -34,11 +34,18 @@ from hub.screen.render import HallScreen
 from hub.screen.wall import cell_content
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.status import TableState
+from tablekit.shared.i18n import words
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
 NOW = 1_800_000_000.0
 SIZES = [(1920, 1080), (1280, 720)]
 COUNTS = [1, 9, 24, 60]
+
+
+def english_hall(count: int, now: float, seed: int = 7) -> HallView:
+    """The sample hall of ``count`` tables, its screen in English (these tests read its
+    English words; tests/test_hub_screen_words.py reads both languages)."""
+    return replace(sample_hall(count, now, seed), language="en")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -72,7 +79,7 @@ def cell_region(screen: HallScreen, number: int) -> str:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("count", COUNTS)
 def test_every_page_renders_to_png_with_a_sound_layout(count, size, capsys):
-    hall = sample_hall(count, NOW)
+    hall = english_hall(count, NOW)
     surface = pygame.Surface(size)
     screen = HallScreen(surface)
     out = ARTIFACTS / f"{size[0]}x{size[1]}" / f"{count}-tables"
@@ -111,7 +118,7 @@ def test_sixty_tables_fit_on_two_pages_at_both_resolutions():
 
 
 def test_wall_content_judge_queue_offline_countdown():
-    hall = sample_hall(24, NOW)
+    hall = english_hall(24, NOW)
     screen = HallScreen(pygame.Surface((1920, 1080)))
     now = NOW + 3.4
     screen.draw_page(hall, Page(PageKind.WALL), now)
@@ -136,8 +143,8 @@ def test_wall_content_judge_queue_offline_countdown():
 
 
 def test_the_countdown_shown_follows_the_clock_for_a_given_now():
-    t = replace(sample_hall(1, NOW).tables[0], remaining=30.0, measured_at=NOW)
-    hall = HallView(tables=(t,))
+    t = replace(english_hall(1, NOW).tables[0], remaining=30.0, measured_at=NOW)
+    hall = HallView(tables=(t,), language="en")
     screen = HallScreen(pygame.Surface((1280, 720)))
     for elapsed, shown in ((0.0, "30"), (0.5, "30"), (1.0, "29"), (12.3, "18"), (31.0, "0")):
         screen.draw_page(hall, Page(PageKind.WALL), NOW + elapsed)
@@ -145,7 +152,7 @@ def test_the_countdown_shown_follows_the_clock_for_a_given_now():
 
 
 def test_shared_places_render_as_shared():
-    hall = sample_hall(9, NOW)
+    hall = english_hall(9, NOW)
     assert hall.standings is not None
     screen = HallScreen(pygame.Surface((1920, 1080)))
     screen.draw_page(hall, Page(PageKind.STANDINGS, 0, 1), NOW)
@@ -159,7 +166,7 @@ def test_shared_places_render_as_shared():
 
 
 def test_hidden_standings_leave_the_rotation_and_show_a_notice():
-    hall = replace(sample_hall(9, NOW), hide_standings=True)
+    hall = replace(english_hall(9, NOW), hide_standings=True)
     screen = HallScreen(pygame.Surface((1280, 720)))
     assert PageKind.STANDINGS not in {p.kind for p in screen.sequence(hall)}
     screen.key(pygame.K_2, hall, NOW)
@@ -171,7 +178,7 @@ def test_hidden_standings_leave_the_rotation_and_show_a_notice():
 
 
 def test_keys_switch_pages():
-    hall = sample_hall(60, NOW)
+    hall = english_hall(60, NOW)
     screen = HallScreen(pygame.Surface((1280, 720)), cycle=0)
     screen.frame(hall, NOW)
     assert screen.pager.current == Page(PageKind.WALL, 0, 2)
@@ -190,7 +197,7 @@ def test_keys_switch_pages():
 
 
 def test_only_what_changed_is_redrawn():
-    hall = sample_hall(60, NOW)
+    hall = english_hall(60, NOW)
     screen = HallScreen(pygame.Surface((1920, 1080)), cycle=0)
     assert screen.frame(hall, NOW) == [screen.surface.get_rect()]  # a new page: all of it
     on_page = hall.tables[:30]
@@ -273,7 +280,7 @@ def test_password_file_problems_are_one_line_and_exit_2(
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_small_points_show_winner_plus(size):
-    hall = sample_hall(9, NOW)
+    hall = english_hall(9, NOW)
     board = hall.standings
     assert board is not None
     assert any(r.small > 0 for r in board.rows) and any(r.small < 0 for r in board.rows)
@@ -308,14 +315,14 @@ def test_small_points_show_winner_plus(size):
 def test_the_standings_title_names_the_last_closed_round_or_the_one_in_play(
     after, in_play, closed, final, title
 ):
-    hall = sample_hall(9, NOW)
+    hall = english_hall(9, NOW)
     assert hall.standings is not None and hall.round is not None
     board = msgspec.structs.replace(hall.standings, after_round=after, final=final)
     info = (
         None if in_play is None
         else msgspec.structs.replace(hall.round, round=in_play, closed=closed)
     )
-    assert standings_title(board, info) == title
+    assert standings_title(words("en"), board, info) == title
     for size in SIZES:
         screen = HallScreen(pygame.Surface(size))
         page = Page(PageKind.STANDINGS, 0, 1)
@@ -327,7 +334,7 @@ def test_the_standings_title_names_the_last_closed_round_or_the_one_in_play(
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("count", [14, 24, 60])
 def test_the_wall_shows_each_result_in_missing_or_refused_and_who_finished(count, size):
-    hall = sample_hall(count, NOW)  # 8 entering, 9 in, 12 refused, 13 finished, 14 missing
+    hall = english_hall(count, NOW)  # 8 entering, 9 in, 12 refused, 13 finished, 14 missing
     screen = HallScreen(pygame.Surface(size))
     out = ARTIFACTS / f"{size[0]}x{size[1]}" / f"{count}-tables"
     out.mkdir(parents=True, exist_ok=True)

@@ -199,7 +199,7 @@ def hub_shows(state: TableState, *, png: bool = True) -> Shown:
     """The hub screen's wall with the table drawn to a picture: the state band of its cell."""
     cell = HUB_CELLS[state]
     info = RoundInfo(v=PROTOCOL_VERSION, stage="Eliminations", round=1, games=3)
-    hall = HallView(tables=(cell,), round=info, title="Cup")
+    hall = HallView(tables=(cell,), round=info, title="Cup", language="en")
     screen = HallScreen(pygame.Surface(HUB_SIZE), cycle=0)
     screen.draw_page(hall, Page(PageKind.WALL, 0, 1), NOW)
     if png:

@@ -67,6 +67,14 @@ SHOWN = {
     "tablekit/core/status.py": {},
     "tablekit/core/topics.py": {},
     "tablekit/core/words.py": {},
+    "hub/hall.py": {},
+    "hub/screen/canvas.py": {},
+    "hub/screen/feed.py": {},
+    "hub/screen/header.py": {"Rummikub": "the game's name, the title of an event without one"},
+    "hub/screen/lists.py": {},
+    "hub/screen/render.py": {},
+    "hub/screen/sidebar.py": {},
+    "hub/screen/wall.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
@@ -75,6 +83,12 @@ PLACEHOLDER = re.compile(r"\{\w*(![rsa])?(:[^}]*)?\}")
 RAISING_CHECKS = {"_check"}
 """Helpers that raise their message when their first argument is false:
 ``_check(ok, N_("port: must be 1 to 65535, got {got}"), got=port)``."""
+DRAWN = {"text": 1, "render": 0, "set_caption": 0}
+"""Calls that put text on a screen, and which positional argument is the text: the hub
+screen's ``Canvas.text(region, text, …)``, pygame's ``font.render(text, …)`` and the
+window's caption."""
+STYLE = {"bold", "cond", "left", "center", "right"}
+"""No words: the font kinds and alignments given to :data:`DRAWN`'s calls."""
 
 
 def name_of(func: ast.expr) -> str:
@@ -133,6 +147,9 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
                     found += words_in(keyword.value)
             if name_of(node.func) == "add_argument_group":
                 found += [w for arg in node.args for w in words_in(arg)]
+            at = DRAWN.get(name_of(node.func))
+            if at is not None and len(node.args) > at:
+                found += [w for w in words_in(node.args[at]) if w[1] not in STYLE]
     return found
 
 
@@ -158,9 +175,12 @@ problem = KitError("kept for later")
 _check(port > 0, "port: must be above 0")
 said = Phrase("{path}.{error}", path=p, error=e), Phrase("check-in of {player}", player=p)
 raise ScoreError(N_("seat {seat}: {problem}"), seat="A", problem=problem)
+canvas.text(region, "JUDGE", "bold", size, colour, box, "center")
+canvas.text(region, _("JUDGE · {n}").format(n=n), "cond", size, colour, box)
+font.render(f"TO {n}", True, colour)
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
     assert found == [
-        "bad ", "check-in of {player}", "kept for later", "not marked", "port: must be above 0",
-        "table ",
+        "JUDGE", "TO ", "bad ", "check-in of {player}", "kept for later", "not marked",
+        "port: must be above 0", "table ",
     ]  # fmt: skip

@@ -16,6 +16,11 @@ PNG export) with :mod:`~hub.screen.header`, :mod:`~hub.screen.wall`,
 regions by :mod:`~hub.screen.geometry`. What it
 shows: :mod:`hub.hall` (the model), fed by :mod:`hub.screen.feed` (the broker).
 
+Every word on it is in the hall's language (:mod:`tablekit.shared.i18n`): Polish unless
+``--lang en`` (or ``LANG``) says English, and switched at run time by the hall's language
+setting through the model (:attr:`hub.hall.HallView.language`, set by
+:meth:`hub.screen.feed.HallTracker.set_language`).
+
 ``rummikub-screen --demo 24 --png artifacts/hub-screen`` renders every page of a
 sample hall (:mod:`hub.samples`) to PNG files and exits (no broker needed); see
 :func:`main`.
@@ -39,6 +44,7 @@ import pygame
 from hub.hall import JUDGE_FLASH_AFTER, HallView
 from hub.samples import sample_hall
 from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
+from tablekit.shared import i18n
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 
 log = logging.getLogger("hub.screen")
@@ -74,6 +80,13 @@ def _tables(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 200:
         raise argparse.ArgumentTypeError(f"expected a number of tables 1-200, got {text!r}")
     return int(text)
+
+
+def _language(text: str) -> str:
+    try:
+        return i18n.language(text)
+    except i18n.LanguageError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -130,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="show a sample hall of N tables instead of listening to a broker",
     )
     p.add_argument(
+        "--lang",
+        type=_language,
+        metavar="LANG",
+        help="the screen's language until the event's own reaches it: pl or en (default: "
+        "Polish, or English when LANG names it)",
+    )
+    p.add_argument(
         "--wait",
         type=_seconds,
         default=2.0,
@@ -155,6 +175,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     if args.png is not None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    language = i18n.choose(args.lang, os.environ)
     feed = None
     if args.demo is None:
         from hub.config import HubConfigError, resolve
@@ -170,6 +191,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
             settings.topics,
             title=args.title or settings.topics.event,
             hide_standings=args.hide_standings,
+            language=language,
         )
         feed.start()
 
@@ -179,7 +201,12 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         # The sample hall restarts its moves every DEMO_PERIOD seconds: live countdowns.
         anchor = start + (now - start) // DEMO_PERIOD * DEMO_PERIOD
         hall = sample_hall(args.demo, anchor, seed=7)
-        return replace(hall, hide_standings=args.hide_standings, title=args.title or hall.title)
+        return replace(
+            hall,
+            hide_standings=args.hide_standings,
+            title=args.title or hall.title,
+            language=language,
+        )
 
     start = time.time()
     pygame.display.init()

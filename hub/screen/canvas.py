@@ -12,6 +12,8 @@ import pygame
 from hub.screen.geometry import ScreenLayout
 from hub.screen.theme import Colour
 from tablekit import fonts
+from tablekit.shared import i18n
+from tablekit.shared.i18n import Words
 
 _FONT_FILES: Final = {
     "bold": fonts.BOLD,
@@ -108,13 +110,22 @@ class Placed:
 
 
 class Canvas:
-    """The surface being drawn on, its layout and fonts, and every text placed on it by
-    region (a region's list is emptied when the region is redrawn)."""
+    """The surface being drawn on, its layout and fonts, the language of its words
+    (``words``, the catalog every part draws its words from: the hall's language, set by
+    :class:`~hub.screen.render.HallScreen` for each frame), and every text placed on it
+    by region (a region's list is emptied when the region is redrawn)."""
 
-    def __init__(self, surface: pygame.Surface, layout: ScreenLayout, texts: Texts) -> None:
+    def __init__(
+        self,
+        surface: pygame.Surface,
+        layout: ScreenLayout,
+        texts: Texts,
+        words: Words | None = None,
+    ) -> None:
         self.surface = surface
         self.layout = layout
         self.texts = texts
+        self.words = words if words is not None else i18n.words()
         self.placed: dict[str, list[Placed]] = {}
 
     def text(  # noqa: PLR0917 - one call per text on screen; positional reads best

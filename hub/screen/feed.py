@@ -59,7 +59,9 @@ from tablekit.core.messages import (
     UnitStatus,
 )
 from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
+from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tablekit.shared.i18n import DEFAULT_LANGUAGE
 
 log = logging.getLogger("hub.screen.feed")
 
@@ -126,9 +128,13 @@ _WAITING_KEPT: Final = 2000
 class HallTracker:
     """Folds decoded messages into a :class:`HallView` (pure; ``at`` = hub wall time)."""
 
-    def __init__(self, title: str = "", hide_standings: bool = False) -> None:
+    def __init__(
+        self, title: str = "", hide_standings: bool = False, language: str = DEFAULT_LANGUAGE
+    ) -> None:
         self.title = title
         self.hide_standings = hide_standings
+        self.language = i18n.language(language)
+        """The language the screen speaks (:meth:`set_language`)."""
         self.live = LiveView()
         self.assignments: dict[int, Assignment] = {}
         self.results: dict[int, ResultAck] = {}
@@ -191,6 +197,17 @@ class HallTracker:
             case _:
                 pass
 
+    def set_language(self, code: str) -> None:
+        """Speak ``code`` (``pl``, ``en`` or a locale name such as ``pl_PL``) from the next
+        frame on: the screen's one entry point for its language, called with the screen's
+        ``--lang`` at the start and with the hall's language setting whenever it arrives.
+        Raises :class:`tablekit.shared.i18n.LanguageError` for a language the kit does
+        not speak (the screen keeps the one it has)."""
+        code = i18n.language(code)
+        if code != self.language:
+            self.language = code
+            self._view = None
+
     def _snapshot(self, snap: TableSnapshot, at: float, retained: bool) -> None:
         self.live = self.live.with_snapshot(snap, at, retained=retained)
         measured = snap.measured_at + self.live.table(snap.table).skew
@@ -251,6 +268,7 @@ class HallTracker:
             seating=self.seating,
             hide_standings=self.hide_standings,
             title=self.title,
+            language=self.language,
         )
 
     def _table(self, number: int, now: float) -> TableCell:
@@ -365,17 +383,19 @@ class ScreenFeed:
         title: str = "",
         hide_standings: bool = False,
         notify: Callable[[], None] | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the client
         id is :func:`screen_client_id` of its username unless it names one. ``notify`` is
         called from paho's thread after each message is queued and when the connection
         comes or goes (it must only wake the loop that calls :meth:`hall`, as the web
-        console's does)."""
+        console's does). ``language``: the screen's until the hall's setting arrives
+        (:meth:`HallTracker.set_language`)."""
         self.broker, self.topics = broker, topics
         self.username = broker.username
         self.refusal: str | None = None
         """The broker's reason for refusing the latest login (None: not refused)."""
-        self.tracker = HallTracker(title, hide_standings)
+        self.tracker = HallTracker(title, hide_standings, language)
         self.inbox: queue.SimpleQueue[tuple[object, float, int | None, bool]] = queue.SimpleQueue()
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()

@@ -1,6 +1,7 @@
 """The header across the top of every page: the event's title and the round (with how
-many tables have finished), the page's title, and the round's clock — or, when the
-screen has lost the broker, a red banner saying so."""
+many tables have finished), the page's title, and the round's clock (or that the round
+is closed, or the event finished) — or, when the screen has lost the broker, a red
+banner saying so. Every word in the hall's language (the canvas's ``words``)."""
 
 from __future__ import annotations
 
@@ -20,49 +21,77 @@ from hub.screen.geometry import WallGrid
 from hub.screen.lists import standings_title
 from hub.screen.theme import ACTIVE_FG, HEADER_BG, MUTED, TEXT, URGENT
 from tablekit.core.status import TableState, look, word
+from tablekit.shared.i18n import Words
 
 
-def header_content(hall: HallView, page: Page, now: float, wall: WallGrid | None) -> object:
-    """What the header shows at ``now`` (equal contents need no redraw); ``wall``: the
-    wall's grid on a wall page."""
+def event_finished(hall: HallView) -> bool:
+    """The event is over: the hub sent the final standings and the last round is closed."""
+    return (
+        hall.standings is not None
+        and hall.standings.final
+        and (hall.round is None or hall.round.closed)
+    )
+
+
+def header_content(
+    words: Words, hall: HallView, page: Page, now: float, wall: WallGrid | None
+) -> object:
+    """What the header shows at ``now`` in ``words``' language (equal contents need no
+    redraw); ``wall``: the wall's grid on a wall page."""
+    _ = words.gettext
     info = hall.round
-    stage = ""
+    parts = []
     if info is not None:
-        stage = f"Round {info.round}" + (f" · {info.stage}" if info.stage else "")
+        parts.append(_("Round {round}").format(round=info.round))
+        if info.stage:
+            parts.append(info.stage)  # the organizer's name of the stage, as given
         if info.games:
-            stage += f" · {info.games} games"
+            parts.append(words.ngettext("{n} game", "{n} games", info.games).format(n=info.games))
         done, seated = finished_tables(hall)
         if seated and not info.closed:
-            stage += f" · {done}/{seated} tables finished"
+            parts.append(_("{done}/{seated} tables finished").format(done=done, seated=seated))
+    stage = " · ".join(parts)
     left = round_left(info, now)
-    over = round_over(info, now)
-    if info is not None and info.closed:
-        clock = "ROUND CLOSED"
+    over = round_over(info, now) and not (info is not None and info.closed)
+    if event_finished(hall):
+        clock = _("EVENT FINISHED")
+    elif info is not None and info.closed:
+        clock = _("ROUND CLOSED")
     elif over:
-        clock = word(TableState.LAST_LAP)
+        clock = _(word(TableState.LAST_LAP))
     elif left is not None:
         clock = clock_text(left)
     else:
         clock = ""
-    return (hall.title, stage, page_title(hall, page, wall), clock, over)
+    return (hall.title, stage, page_title(words, hall, page, wall), clock, over)
 
 
-def page_title(hall: HallView, page: Page, wall: WallGrid | None) -> str:
-    """The page's title: which tables, the standings' heading, or FIND YOUR TABLE."""
-    of = f"  ({page.index + 1}/{page.count})" if page.count > 1 else ""
+def page_title(words: Words, hall: HallView, page: Page, wall: WallGrid | None) -> str:
+    """The page's title in ``words``' language: which tables, the standings' heading, or
+    FIND YOUR TABLE."""
+    _ = words.gettext
     if page.kind is PageKind.WALL:
         assert wall is not None
         slots = wall.page_slots(page.index)
         if not hall.tables:
-            return "TABLES"
-        first = hall.tables[slots.start].number
-        last = hall.tables[slots.stop - 1].number
-        return f"TABLE {first}{of}" if first == last else f"TABLES {first}–{last}{of}"
-    if page.kind is PageKind.STANDINGS:
-        return f"{standings_title(hall.standings, hall.round)}{of}"
-    board_s = hall.seating
-    which = f" · ROUND {board_s.round}" if board_s and board_s.round else ""
-    return f"FIND YOUR TABLE{which}{of}"
+            title = _("TABLES")
+        else:
+            first = hall.tables[slots.start].number
+            last = hall.tables[slots.stop - 1].number
+            title = (
+                _("TABLE {number}").format(number=first)
+                if first == last
+                else _("TABLES {first}–{last}").format(first=first, last=last)
+            )
+    elif page.kind is PageKind.STANDINGS:
+        title = standings_title(words, hall.standings, hall.round)
+    elif hall.seating is not None and hall.seating.round:
+        title = _("FIND YOUR TABLE · ROUND {round}").format(round=hall.seating.round)
+    else:
+        title = _("FIND YOUR TABLE")
+    if page.count > 1:
+        return f"{title}  ({page.index + 1}/{page.count})"
+    return title
 
 
 def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object) -> None:
@@ -80,7 +109,7 @@ def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object)
     line = canvas.texts.font("bold", lay.text).get_height()
     top = rect.inflate(0, -2 * max(2, (rect.height - 2 * line) // 3))
     left = pygame.Rect(m, top.top, third - m, line)
-    canvas.text(region, title or "Rummikub", "bold", lay.text, TEXT, left)
+    canvas.text(region, title or "Rummikub", "bold", lay.text, TEXT, left)  # the game's name
     left2 = pygame.Rect(m, top.bottom - line, third - m, line)
     canvas.text(region, stage, "cond", lay.text, TEXT if over else MUTED, left2)
     centre = pygame.Rect(third, rect.top, third, rect.height)
@@ -91,10 +120,12 @@ def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object)
         drawn = canvas.text(region, clock, "bold", size, TEXT, right, "right")
         if drawn is not None and clock[0].isdigit():
             label = pygame.Rect(right.left, rect.top, drawn.left - right.left - m, rect.height)
-            canvas.text(region, "ROUND ENDS IN", "cond", lay.text, MUTED, label, "right")
+            ends = canvas.words.gettext("ROUND ENDS IN")
+            canvas.text(region, ends, "cond", lay.text, MUTED, label, "right")
         elif drawn is not None and over:
             label = pygame.Rect(right.left, rect.top, drawn.left - right.left - m, rect.height)
-            canvas.text(region, "ROUND TIME OVER", "cond", lay.text, TEXT, label, "right")
+            time_over = canvas.words.gettext("ROUND TIME OVER")
+            canvas.text(region, time_over, "cond", lay.text, TEXT, label, "right")
 
 
 def draw_lost_banner(

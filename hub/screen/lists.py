@@ -13,12 +13,12 @@ from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.messages import RoundInfo, StandingsBoard
+from tablekit.shared.i18n import Words
 
 STANDINGS_CHARS: Final = 30
 """Width of a standings column, in characters of the list font."""
 SEATING_CHARS: Final = 24
 """Width of a seating column, in characters of the list font."""
-SHARED_NOTE: Final = "2= shared place (level on BP and SP)"
 
 
 def list_size(canvas: Canvas) -> int:
@@ -48,34 +48,36 @@ def list_pages(canvas: Canvas, items: int, min_chars: int) -> list[range]:
     return page_ranges(items, list_capacity(area, row_h, min_w, max_cols=4))
 
 
-def standings_title(board: StandingsBoard | None, info: RoundInfo | None) -> str:
-    """The standings page's title: final, with a round in play, or after the last
-    closed round (``after_round``; 0: none closed yet)."""
+def standings_title(words: Words, board: StandingsBoard | None, info: RoundInfo | None) -> str:
+    """The standings page's title in ``words``' language: final, with a round in play,
+    or after the last closed round (``after_round``; 0: none closed yet)."""
+    _ = words.gettext
     if board is None:
-        return "STANDINGS"
+        return _("STANDINGS")
     if board.final:
-        return "FINAL STANDINGS"
+        return _("FINAL STANDINGS")
     if info is not None and not info.closed and info.round > board.after_round:
-        return f"STANDINGS · ROUND {info.round} IN PLAY"
+        return _("STANDINGS · ROUND {round} IN PLAY").format(round=info.round)
     if board.after_round:
-        return f"STANDINGS AFTER ROUND {board.after_round}"
-    return "STANDINGS"
+        return _("STANDINGS AFTER ROUND {round}").format(round=board.after_round)
+    return _("STANDINGS")
 
 
 def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     """What a standings page shows (equal contents need no redraw): its rows, or why
     there are none."""
+    _ = canvas.words.gettext
     board = hall.standings
     if board is None or hall.standings_hidden or page.count == 0:
         closed = hall.round.round if hall.round is not None else 0
         if hall.standings_hidden:
             return (
                 "message",
-                f"Standings are shown when round {closed} is closed"
+                _("Standings are shown when round {round} is closed").format(round=closed)
                 if closed
-                else "Standings are shown when the round is closed",
+                else _("Standings are shown when the round is closed"),
             )
-        return ("message", "No standings yet")
+        return ("message", _("No standings yet"))
     ranges = list_pages(canvas, len(board.rows), STANDINGS_CHARS)
     part = ranges[min(page.index, len(ranges) - 1)]
     grid = list_grid(canvas, len(part), STANDINGS_CHARS)
@@ -93,7 +95,7 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     )
     notes = []
     if any(label.endswith("=") for label in labels):
-        notes.append(SHARED_NOTE)
+        notes.append(_("2= shared place (level on BP and SP)"))
     return ("standings", grid, rows, "  ·  ".join(notes), board.final)
 
 
@@ -101,7 +103,7 @@ def seating_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     """What a seating page shows: players by name with their table and seat."""
     board = hall.seating
     if board is None or not board.rows or page.count == 0:
-        return ("message", "The next round's seating is not drawn yet")
+        return ("message", canvas.words.gettext("The next round's seating is not drawn yet"))
     rows_all = board.rows  # in the hub's order, the printed list's
     ranges = list_pages(canvas, len(rows_all), SEATING_CHARS)
     part = ranges[min(page.index, len(ranges) - 1)]
@@ -121,8 +123,9 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
     if content[0] == "message":
         draw_message(canvas, region, rect, content[1])
         return
-    _, grid, rows, note, _final = content
+    _kind, grid, rows, note, _final = content
     assert isinstance(grid, ListGrid)
+    _ = canvas.words.gettext
     size = list_size(canvas)
     w = canvas.texts.width
     place_w = w("bold", size, "000=") + size // 2
@@ -143,7 +146,14 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
         head = grid.slot(col * grid.rows_per_col).move(0, -grid.row_h)
         for box, text, align in zip(
             columns(head),
-            ("#", "NAME", "BP", "SP", "G"),
+            (
+                "#",
+                _("NAME"),
+                canvas.words.pgettext("abbreviation of big points", "BP"),
+                canvas.words.pgettext("abbreviation of small points", "SP"),
+                # Translators: the standings' column of games played (one letter).
+                _("G"),
+            ),
             ("right", "left", "right", "right", "right"),
             strict=True,
         ):
@@ -170,11 +180,14 @@ def draw_seating(canvas: Canvas, region: str, rect: pygame.Rect, content: object
     if content[0] == "message":
         draw_message(canvas, region, rect, content[1])
         return
-    _, grid, rows = content
+    _kind, grid, rows = content
     assert isinstance(grid, ListGrid)
+    _ = canvas.words.gettext
+    heads = (_("NAME"), _("TABLE"), _("SEAT"))
     size = list_size(canvas)
-    table_w = canvas.texts.width("bold", size, "T000") + size // 2
-    seat_w = canvas.texts.width("cond", size, "SEAT") + size // 2
+    width = canvas.texts.width
+    table_w = max(width("cond", size, heads[1]), width("bold", size, "000")) + size // 2
+    seat_w = canvas.texts.width("cond", size, heads[2]) + size // 2
 
     def columns(row: pygame.Rect) -> tuple[pygame.Rect, ...]:
         seat = pygame.Rect(row.right - seat_w - size // 3, row.top, seat_w, row.height)
@@ -187,7 +200,7 @@ def draw_seating(canvas: Canvas, region: str, rect: pygame.Rect, content: object
     for col in range(grid.cols):
         head = grid.slot(col * grid.rows_per_col).move(0, -grid.row_h)
         for box, text, align in zip(
-            columns(head), ("NAME", "TABLE", "SEAT"), ("left", "right", "right"), strict=True
+            columns(head), heads, ("left", "right", "right"), strict=True
         ):
             canvas.text(region, text, "cond", size, MUTED, box, align)
     for i, (name, table, seat) in enumerate(rows):

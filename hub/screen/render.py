@@ -52,6 +52,7 @@ from hub.screen.lists import (
 from hub.screen.sidebar import draw_sidebar, sidebar_content
 from hub.screen.theme import BG
 from hub.screen.wall import CellContent, cell_content, draw_blank, draw_cell, draw_empty
+from tablekit.shared import i18n
 
 DEFAULT_CYCLE: Final = 15.0
 """Seconds each page is shown before the rotation moves on."""
@@ -60,6 +61,7 @@ DEFAULT_CYCLE: Final = 15.0
 @dataclass
 class _Frame:
     page: Page | None = None
+    language: str = ""
     keys: dict[str, object] = field(default_factory=dict)
 
 
@@ -151,18 +153,23 @@ class HallScreen:
         self._draw(hall, page, now)
 
     def _draw(self, hall: HallView, page: Page, now: float) -> list[pygame.Rect]:
-        full = not self.incremental or page != self._frame.page
+        # The hall's language: a change of it redraws the whole screen in the new one.
+        language = hall.language
+        full = (
+            not self.incremental or page != self._frame.page or language != self._frame.language
+        )
         if full:
+            self.canvas.words = i18n.words(language)
             self.surface.fill(BG)
-            self._frame = _Frame(page=page)
+            self._frame = _Frame(page=page, language=language)
             self.placed.clear()
             self.cells.clear()
         dirty: list[pygame.Rect] = []
         if hall.link_lost is not None:
-            header: object = ("lost", *link_lost_text(hall.link_lost, now))
+            header: object = ("lost", *link_lost_text(hall.link_lost, now, self.canvas.words))
         else:
             wall = self.grid(len(hall.tables)) if page.kind is PageKind.WALL else None
-            header = header_content(hall, page, now, wall)
+            header = header_content(self.canvas.words, hall, page, now, wall)
         self._region("header", self.layout.header, header, self._draw_header, dirty)
         if page.kind is PageKind.WALL:
             self._draw_wall(hall, page, shown_at(hall, now), dirty)
@@ -211,11 +218,11 @@ class HallScreen:
             t = hall.tables[index]
             rect = grid.cells[slot]
             self.cells[t.number] = rect
-            content = cell_content(t, now, t.number in slow, self.flash_after)
+            content = cell_content(t, now, t.number in slow, self.flash_after, self.canvas.words)
             self._region(f"cell:{slot}", rect, content, self._draw_cell, dirty)
         for slot in range(len(slots), len(grid.cells)):
             self._region(f"cell:{slot}", grid.cells[slot], None, self._draw_blank, dirty)
-        sidebar = sidebar_content(hall, now, self.flash_after, slow.values())
+        sidebar = sidebar_content(self.canvas.words, hall, now, self.flash_after, slow.values())
         self._region("sidebar", self.layout.sidebar, sidebar, self._draw_sidebar, dirty)
 
     def _geometry_of(self, rect: pygame.Rect) -> CellGeometry:

@@ -8,39 +8,73 @@ from collections.abc import Iterable
 
 import pygame
 
-from hub.hall import HallView, SlowTable, flash_on, judge_queue, state_of, wait_text
+from hub.hall import (
+    HallView,
+    SlowTable,
+    flash_on,
+    judge_queue,
+    missing_words,
+    state_of,
+    wait_text,
+)
 from hub.screen.canvas import Canvas
 from hub.screen.theme import ACTIVE_FG, BG, DIM, JUDGE, MUTED, PANEL_BG, SLOW, TEXT, URGENT
-from tablekit.core.status import TableState, missing_text, short_word
+from tablekit.core.status import TableState, short_word
+from tablekit.shared.i18n import Words
 
 
-def result_rows(hall: HallView) -> tuple[tuple[int, str], ...]:
-    """The judge panel's RESULTS list: tables whose result the hub refused or lacks (on
-    every page of the wall, so a table on another page is not forgotten)."""
+def result_rows(words: Words, hall: HallView) -> tuple[tuple[int, str], ...]:
+    """The judge panel's RESULTS list in ``words``' language: tables whose result the hub
+    refused or lacks (on every page of the wall, so a table on another page is not
+    forgotten). The hub's reason for a refusal is shown as it sent it."""
     rows = []
     for t in hall.tables:
         state = state_of(t)
         if state is TableState.RESULT_REFUSED:
-            rows.append((t.number, f"refused: {t.refused}" if t.refused else "refused"))
+            refused = (
+                words.gettext("refused: {reason}").format(reason=t.refused)
+                if t.refused
+                else words.gettext("refused")
+            )
+            rows.append((t.number, refused))
         elif state is TableState.RESULT_MISSING:
-            rows.append((t.number, missing_text(t.missing).lower()))
+            rows.append((t.number, missing_words(t.missing, words).lower()))
     return tuple(rows)
 
 
+def table_label(words: Words, table: int) -> str:
+    """A table's number in a list: ``T12``."""
+    # Translators: a table's number in the judge panel's lists (T = table), kept short.
+    return words.gettext("T{number}").format(number=table)
+
+
+def number_width(canvas: Canvas, size: int) -> int:
+    """The width of the widest table number (three digits) in a list at ``size``."""
+    return canvas.texts.width("bold", size, table_label(canvas.words, 888))
+
+
 def sidebar_content(
-    hall: HallView, now: float, flash_after: float, slow: Iterable[SlowTable]
+    words: Words, hall: HallView, now: float, flash_after: float, slow: Iterable[SlowTable]
 ) -> tuple[object, ...]:
-    """What the judge panel shows at ``now`` (equal contents need no redraw): the judge
-    calls, then the RESULTS and SLOW lists that have rows."""
+    """What the judge panel shows at ``now`` in ``words``' language (equal contents need
+    no redraw): the judge calls, then the RESULTS and SLOW lists that have rows."""
     queue = judge_queue(hall, now, flash_after)
     calls = tuple(
-        (c.table, c.state, wait_text(c.waiting), c.flashing and flash_on(now)) for c in queue
+        (
+            table_label(words, c.table),
+            words.gettext(short_word(c.state)),
+            wait_text(c.waiting),
+            c.flashing and flash_on(now),
+        )
+        for c in queue
     )
-    slow_rows = tuple((s.table, s.reason) for s in slow)
+    slow_rows = tuple((table_label(words, s.table), s.reason(words)) for s in slow)
+    results = tuple((table_label(words, n), text) for n, text in result_rows(words, hall))
     sections = tuple(
         (title, colour, rows)
         for title, colour, rows in (
-            ("RESULTS", URGENT, result_rows(hall)), ("SLOW", SLOW, slow_rows)
+            (words.gettext("RESULTS"), URGENT, results),
+            (words.pgettext("judge panel's list of slow tables", "SLOW"), SLOW, slow_rows),
         )
         if rows
     )
@@ -62,15 +96,16 @@ def draw_sidebar(
     line = round(canvas.texts.font("cond", size).get_height() * 1.3)
     pad = max(6, size // 2)
     inner = rect.inflate(-2 * pad, -2 * pad)
+    _ = canvas.words.gettext
     legend_lines = (
-        "▶ / inverse = to move",
-        "TO n = timeouts this game",
-        f"flashing = waiting ≥ {wait_text(flash_after)}",
+        _("▶ / inverse = to move"),
+        _("TO n = timeouts this game"),
+        _("flashing = waiting ≥ {time}").format(time=wait_text(flash_after)),
     )
     legend_top = inner.bottom - len(legend_lines) * line
     y = inner.top
     title = pygame.Rect(inner.left, y, inner.width, round(line * 1.2))
-    heading = f"JUDGE · {len(calls)}" if calls else "JUDGE"
+    heading = _("JUDGE · {n}").format(n=len(calls)) if calls else _("JUDGE")
     canvas.text(region, heading, "bold", round(size * 1.2), JUDGE, title)
     y = title.bottom + pad // 2
     pygame.draw.line(s, JUDGE, (inner.left, y - pad // 4), (inner.right, y - pad // 4), 2)
@@ -79,7 +114,7 @@ def draw_sidebar(
     if not calls:
         canvas.text(
             region,
-            "no calls",
+            _("no calls"),
             "cond",
             size,
             MUTED,
@@ -87,16 +122,16 @@ def draw_sidebar(
         )
         y += line
     shown = calls if len(calls) <= room else calls[: room - 1]
-    for table, state, waiting, flash in shown:
+    number_w = number_width(canvas, size)
+    for table, word, waiting, flash in shown:
         row = pygame.Rect(inner.left, y, inner.width, line)
         fg = TEXT
         if flash:
             pygame.draw.rect(s, JUDGE, row, border_radius=4)
             fg = ACTIVE_FG
-        number_w = canvas.texts.width("bold", size, "T000")
         canvas.text(
             region,
-            f"T{table}",
+            table,
             "bold",
             size,
             fg,
@@ -105,7 +140,6 @@ def draw_sidebar(
         wait_w = canvas.texts.width("bold", size, "00:00")
         wait_box = pygame.Rect(row.right - wait_w - 4, row.top, wait_w, row.height)
         canvas.text(region, waiting, "bold", size, fg, wait_box, "right")
-        word = short_word(state)
         word_box = pygame.Rect(
             row.left + 8 + number_w,
             row.top,
@@ -116,7 +150,8 @@ def draw_sidebar(
         y += line
     if len(shown) < len(calls):
         more = pygame.Rect(inner.left, y, inner.width, line)
-        canvas.text(region, f"+ {len(calls) - len(shown)} more", "cond", size, JUDGE, more)
+        rest = _("+ {n} more").format(n=len(calls) - len(shown))
+        canvas.text(region, rest, "cond", size, JUDGE, more)
         y += line
     y = max(y + pad, legend_top - sections_h)
     for heading, colour, rows in sections:
@@ -141,11 +176,11 @@ def draw_section(
     pygame.draw.line(canvas.surface, colour, (inner.left, y), (inner.right, y), 2)
     y += pad // 3
     listed = rows if len(rows) <= 4 else rows[:3]
-    number_w = canvas.texts.width("bold", size, "T000")
+    number_w = number_width(canvas, size)
     for table, text in listed:
         row = pygame.Rect(inner.left, y, inner.width, line)
         number = pygame.Rect(row.left + 4, row.top, number_w, row.height)
-        canvas.text(region, f"T{table}", "bold", size, TEXT, number)
+        canvas.text(region, table, "bold", size, TEXT, number)
         words = pygame.Rect(
             row.left + 8 + number_w, row.top, row.width - 12 - number_w, row.height
         )
@@ -153,7 +188,8 @@ def draw_section(
         y += line
     if len(listed) < len(rows):
         more = pygame.Rect(inner.left, y, inner.width, line)
-        rest = ", ".join(f"T{t}" for t, _ in rows[3:])
-        canvas.text(region, f"also {rest}", "cond", size, MUTED, more)
+        rest = ", ".join(table for table, _text in rows[3:])
+        also = canvas.words.gettext("also {tables}").format(tables=rest)
+        canvas.text(region, also, "cond", size, MUTED, more)
         y += line
     return y

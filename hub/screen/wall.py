@@ -14,6 +14,7 @@ from hub.hall import (
     TableCell,
     countdown_text,
     flash_on,
+    game_label,
     remaining_at,
     state_of,
     state_text,
@@ -36,6 +37,8 @@ from hub.screen.theme import (
 from tablekit.core.clock import Phase
 from tablekit.core.seats import SEATS, Seat
 from tablekit.core.status import JUDGE_STATES, TableState, look
+from tablekit.shared import i18n
+from tablekit.shared.i18n import Words
 
 URGENT_SECONDS: Final = 10.0
 """A countdown at or below this many seconds is drawn in the urgent colour."""
@@ -67,11 +70,14 @@ class CellContent:
 
     number: int
     label: str
-    slow: bool
+    slow: str
+    """The SLOW tag in the hall's language ("": the table is not slow)."""
     countdown: str
     urgent: bool
     frozen: bool
     seats: tuple[SeatLine, ...]
+    timeouts: str
+    """The template of a seat's timeouts (``TO {n}``) in the hall's language."""
     state: TableState
     state_text: str
     short_text: str
@@ -81,8 +87,14 @@ class CellContent:
 
 
 def cell_content(
-    t: TableCell, now: float, slow: bool, flash_after: float = JUDGE_FLASH_AFTER
+    t: TableCell,
+    now: float,
+    slow: bool,
+    flash_after: float = JUDGE_FLASH_AFTER,
+    words: Words | None = None,
 ) -> CellContent:
+    """What the cell of ``t`` shows at ``now``, in ``words``' language (default English)."""
+    w = words if words is not None else i18n.words("en")
     state = state_of(t)
     countdown, urgent, frozen = "", False, False
     playing = (
@@ -109,18 +121,22 @@ def cell_content(
         )
         for seat, name in zip(SEATS, t.seats, strict=False)
     )
-    label = " ".join(x for x in (t.stage, t.game_label) if x)
+    label = " ".join(x for x in (t.stage, game_label(t, w)) if x)
     return CellContent(
         number=t.number,
         label=label,
-        slow=slow,
+        # Translators: a short tag (it must fit a narrow cell) on a table whose games run
+        # far behind the hall's.
+        slow=w.pgettext("tag on a table's cell", "SLOW") if slow else "",
         countdown=countdown,
         urgent=urgent,
         frozen=frozen,
         seats=seats,
+        # Translators: a seat's timeouts in this game (TO = time out), on a table's cell.
+        timeouts=w.gettext("TO {n}"),
         state=state,
-        state_text=state_text(t, now),
-        short_text=state_text(t, now, short=True),
+        state_text=state_text(t, now, words=w),
+        short_text=state_text(t, now, short=True, words=w),
         flashing=flashing,
         flash_phase=flashing and flash_on(now),
     )
@@ -130,9 +146,8 @@ def cell_content(
 def draw_empty(canvas: Canvas, region: str, rect: pygame.Rect) -> None:
     """No tables yet: the wall says what it waits for."""
     canvas.surface.fill(BG, rect)
-    canvas.text(
-        region, "Waiting for the tables…", "bold", canvas.layout.big, MUTED, rect, "center"
-    )
+    waiting = canvas.words.gettext("Waiting for the tables…")
+    canvas.text(region, waiting, "bold", canvas.layout.big, MUTED, rect, "center")
 
 
 def draw_blank(canvas: Canvas, rect: pygame.Rect) -> None:
@@ -153,20 +168,20 @@ def draw_cell(
     canvas.text(region, str(c.number), "bold", g.big_size, fg, g.number)
     label_box = g.label.inflate(-g.name_size // 2, 0)
     if c.slow:
-        tag = canvas.text(region, "SLOW", "bold", g.name_size, ACTIVE_FG, label_box, "center")
+        tag = canvas.text(region, c.slow, "bold", g.name_size, ACTIVE_FG, label_box, "center")
         if tag is not None:
             box = tag.inflate(g.name_size // 2, 2)
             box.clamp_ip(g.label)
             pygame.draw.rect(s, SLOW, box, border_radius=3)
             canvas.placed[region].pop()
-            canvas.text(region, "SLOW", "bold", g.name_size, ACTIVE_FG, box, "center")
+            canvas.text(region, c.slow, "bold", g.name_size, ACTIVE_FG, box, "center")
     else:
         canvas.text(region, c.label, "cond", g.name_size, MUTED, label_box, "center")
     if c.countdown:
         colour = URGENT if c.urgent else (MUTED if c.frozen else TEXT)
         canvas.text(region, c.countdown, "bold", g.big_size, colour, g.countdown, "right")
     for seat, row in zip(c.seats, g.seats, strict=False):
-        draw_seat(canvas, region, seat, row, g, offline=offline)
+        draw_seat(canvas, region, seat, row, g, offline=offline, timeouts=c.timeouts)
     draw_band(canvas, region, c, g, radius)
     if c.flashing:
         colour = JUDGE if c.flash_phase else TEXT
@@ -176,8 +191,17 @@ def draw_cell(
 
 
 def draw_seat(
-    canvas: Canvas, region: str, seat: SeatLine, row: pygame.Rect, g: CellGeometry, *, offline: bool
+    canvas: Canvas,
+    region: str,
+    seat: SeatLine,
+    row: pygame.Rect,
+    g: CellGeometry,
+    *,
+    offline: bool,
+    timeouts: str,
 ) -> None:
+    """One seat's line: the marker of the seat to move, its letter, the player's name
+    and the seat's timeouts (``timeouts``: their template, ``TO {n}``)."""
     fg = DIM if offline else TEXT
     if seat.active:
         pygame.draw.rect(canvas.surface, ACTIVE_BG, row, border_radius=max(2, row.height // 6))
@@ -190,7 +214,7 @@ def draw_seat(
     canvas.text(region, str(seat.seat), "bold", g.name_size, fg if seat.active else MUTED, letter)
     name_right = row.right - unit // 6
     if seat.timeouts:
-        to_text = f"TO {seat.timeouts}"
+        to_text = timeouts.format(n=seat.timeouts)
         width = canvas.texts.width("cond", g.name_size, to_text)
         box = pygame.Rect(name_right - width, row.top, width, row.height)
         colour = ACTIVE_FG if seat.active else (DIM if offline else URGENT)
