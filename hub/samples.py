@@ -35,9 +35,10 @@ _LAST: Final = (
 
 
 def sample_names(count: int, seed: int = 7) -> list[str]:
-    """``count`` distinct plausible names ("Surname First"), reproducible by ``seed``."""
+    """``count`` distinct plausible names, given name first as the kit writes them ("Anna
+    Nowak"), reproducible by ``seed``."""
     rng = random.Random(seed)
-    pool = [f"{last} {first}" for last in _LAST.split() for first in _FIRST.split()]
+    pool = [f"{first} {last}" for last in _LAST.split() for first in _FIRST.split()]
     rng.shuffle(pool)
     names = pool[:count]
     while len(names) < count:

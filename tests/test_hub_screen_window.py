@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -304,14 +305,20 @@ def test_the_screen_says_when_it_has_lost_the_broker_and_stops_its_clocks(
         cell = hall.table(1)
         frozen = countdown_text(remaining_at(cell, lost.since))
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        for size in ((1280, 720), (1920, 1080)):
+        where = f"{broker.host}:{broker.port}"
+        for size, language in (((1280, 720), "en"), ((1920, 1080), "pl")):
             screen = HallScreen(pygame.Surface(size))
+            hall = replace(hall, language=language)
             screen.draw_page(hall, Page(PageKind.WALL), lost.since + 25.0)
             header = [p.text for p in screen.placed["header"]]
-            assert header[0] == "HUB LOST THE BROKER · 25 s", header
-            assert header[1].startswith(
-                f"{broker.host}:{broker.port}: reconnecting. Clocks stopped at "), header
-            assert header[1].endswith(", not live")
+            if language == "en":
+                assert header[0] == "HUB LOST THE BROKER · 25 s", header
+                assert header[1].startswith(f"{where}: reconnecting. Clocks stopped at "), header
+                assert header[1].endswith(", not live")
+            else:
+                assert header[0] == "UTRACONO POŁĄCZENIE Z BROKEREM · 25 s", header
+                assert header[1].startswith(f"{where}: łączę ponownie. Zegary stoją od "), header
+                assert header[1].endswith(", dane nieaktualne")
             cells = [p.text for p in screen.placed["cell:0"]]
             running_on = countdown_text(remaining_at(cell, lost.since + 25.0))
             assert frozen in cells and running_on not in cells, cells  # the clock stood still

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
@@ -14,11 +15,14 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 import pytest
 
-from hub.hall import Page, PageKind
+from hub.hall import HallView, Page, PageKind, missing_words, state_of
 from hub.samples import sample_hall
 from hub.screen import main
 from hub.screen.feed import HallTracker
 from hub.screen.render import HallScreen
+from tablekit.core.clock_events import PauseReason
+from tablekit.core.status import TableState, short_word, word
+from tablekit.shared import i18n
 from tablekit.shared.i18n import LanguageError
 
 NOW = 1_800_000_000.0
@@ -104,3 +108,101 @@ def test_a_language_the_kit_does_not_speak_is_refused_by_name(capsys):
         main(["--demo", "9", "--lang", "de", "--png", "/nonexistent-never-written"])
     assert exit_info.value.code == 2
     assert "no language 'de': the kit speaks Polish (pl), English (en)" in capsys.readouterr().err
+
+
+# --- fit: every page, every table state, both languages, 720p and 1080p ------------------------
+
+SIZES = [(1920, 1080), (1280, 720)]
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
+
+
+def every_state_hall(count: int, language: str) -> HallView:
+    """The sample hall with the states it lacks as well (a unit restarted mid-move, a
+    table behind at the hub, one never heard from) and two players of one surname."""
+    hall = sample_hall(count, NOW)
+    tables = list(hall.tables)
+    extra = {
+        15: lambda t: replace(t, paused=PauseReason.RECOVERED, paused_since=NOW - 20.0),
+        16: lambda t: replace(t, unstored=3, unstored_since=NOW - 14.0),
+        17: lambda t: replace(t, known=False),
+    }
+    for number, change in extra.items():
+        if number <= len(tables):
+            tables[number - 1] = change(tables[number - 1])
+    return replace(hall, tables=tuple(tables), language=language)
+
+
+def allowed_cut(hall: HallView) -> set[str]:
+    """Texts that are data, not the kit's words, and may be shortened: the event's title,
+    the hub's reason for refusing a result."""
+    allowed = {hall.title}
+    for t in hall.tables:
+        if t.refused:
+            allowed |= {f"refused: {t.refused}", f"odrzucony: {t.refused}"}
+    return allowed
+
+
+def check_fit(screen: HallScreen, hall: HallView, where: str) -> None:
+    """Every text inside its box and on screen, at the minimum size or more; no word of
+    the kit cut; a name cut only where it is longer than its column, and never so that
+    two players on the page look the same."""
+    bounds = screen.surface.get_rect()
+    placed = screen.all_placed()
+    assert placed, where
+    allowed = allowed_cut(hall)
+    shown: dict[str, set[str]] = {}
+    for p in placed:
+        assert p.box.contains(p.rect), f"{where}: {p.text!r} overflows its box"
+        assert bounds.contains(p.rect), f"{where}: {p.text!r} is off screen"
+        assert p.size >= screen.layout.text, f"{where}: {p.text!r} at {p.size} px"
+        if p.name:
+            shown.setdefault(p.text, set()).add(p.wanted)
+            if p.text != p.wanted:
+                wide = screen.texts.width("cond", p.size, p.wanted)
+                assert wide > p.box.width, f"{where}: {p.wanted!r} cut though it fits"
+        elif p.wanted not in allowed:
+            assert p.text == p.wanted, f"{where}: {p.wanted!r} cut to {p.text!r}"
+    same = {text: names for text, names in shown.items() if len(names) > 1}
+    assert not same, f"{where}: different players drawn alike: {same}"
+
+
+def pages_of(screen: HallScreen, hall: HallView) -> list[Page]:
+    pages = screen.sequence(hall)
+    if not any(p.kind is PageKind.STANDINGS for p in pages):
+        pages.append(Page(PageKind.STANDINGS, 0, 0))
+    return pages
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", [1, 9, 24, 60])
+def test_every_page_fits_in_both_languages(count, size, language):
+    hall = every_state_hall(count, language)
+    screen = HallScreen(pygame.Surface(size))
+    out = ARTIFACTS / language / f"{size[0]}x{size[1]}" / f"{count}-tables"
+    out.mkdir(parents=True, exist_ok=True)
+    for page in pages_of(screen, hall):
+        screen.draw_page(hall, page, NOW)
+        name = f"{page.kind.value}-{page.index + 1}"
+        pygame.image.save(screen.surface, str(out / f"{name}.png"))
+        check_fit(screen, hall, f"{language} {size} {count} {name}")
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_table_state_is_worded_whole_on_the_wall(size, language):
+    hall = every_state_hall(24, language)
+    screen = HallScreen(pygame.Surface(size))
+    screen.draw_page(hall, Page(PageKind.WALL), NOW)
+    words = i18n.words(language)
+    for t in hall.tables:
+        state = state_of(t)
+        cell = texts(screen, f"cell:{t.number - 1}")
+        if state is TableState.RESULT_MISSING:
+            expected = {missing_words(t.missing, words)}
+        else:
+            expected = {words.gettext(word(state)), words.gettext(short_word(state))}
+        assert any(
+            text in expected or text.startswith(words.gettext(word(state)) + " ")
+            for text in cell
+        ), (t.number, state, cell)

@@ -10,6 +10,7 @@ from typing import Final
 import pygame
 
 from hub.screen.geometry import ScreenLayout
+from hub.screen.names import PageNames
 from hub.screen.theme import Colour
 from tablekit import fonts
 from tablekit.shared import i18n
@@ -36,7 +37,7 @@ class Texts:
         self.paths = {kind: fonts.font_path(name) for kind, name in _FONT_FILES.items()}
         self._fonts: dict[tuple[str, int], pygame.font.Font] = {}
         self._surfaces: dict[tuple[str, int, str, Colour], pygame.Surface] = {}
-        self._fits: dict[tuple[str, int, str, int], str] = {}
+        self._fits: dict[tuple[str, int, str, int, PageNames | None], str] = {}
 
     def font(self, kind: str, size: int) -> pygame.font.Font:
         key = (kind, size)
@@ -66,26 +67,27 @@ class Texts:
     def width(self, kind: str, size: int, text: str) -> int:
         return int(self.font(kind, size).size(text)[0])
 
-    def fit(self, kind: str, size: int, text: str, width: int, name: bool = False) -> str:
-        """``text`` if it fits ``width``; else a shorter form ("Nowak A.", then "Nowa…")."""
-        key = (kind, size, text, width)
+    def fit(
+        self, kind: str, size: int, text: str, width: int, names: PageNames | None = None
+    ) -> str:
+        """``text`` if it fits ``width``; else a shorter form: a player's name (``names``:
+        those on the page) its most telling form unique on the page ("Nowak A.",
+        "Nowa… An.", see :mod:`hub.screen.names`), other text cut, "Runda…"."""
+        key = (kind, size, text, width, names)
         fitted = self._fits.get(key)
         if fitted is None:
-            fitted = self._fit(kind, size, text, width, name)
+            if names is not None:
+                fitted = names.shortened(text, lambda form: self.width(kind, size, form) <= width)
+            else:
+                fitted = self._fit(kind, size, text, width)
             if len(self._fits) > 4000:
                 self._fits.clear()
             self._fits[key] = fitted
         return fitted
 
-    def _fit(self, kind: str, size: int, text: str, width: int, name: bool) -> str:
+    def _fit(self, kind: str, size: int, text: str, width: int) -> str:
         if self.width(kind, size, text) <= width:
             return text
-        words = text.split()
-        if name and len(words) >= 2:
-            short = f"{words[0]} {words[1][0]}."
-            if self.width(kind, size, short) <= width:
-                return short
-            text = words[0]
         lo, hi = 0, len(text)
         while lo < hi:
             mid = (lo + hi + 1) // 2
@@ -104,9 +106,14 @@ class Placed:
 
     region: str
     text: str
+    """As drawn: shortened when ``wanted`` did not fit its box."""
     rect: pygame.Rect
     box: pygame.Rect
     size: int
+    wanted: str
+    """The text before it was fitted to the box."""
+    name: bool
+    """A player's name (shortened, where it must be, to a form unique on the page)."""
 
 
 class Canvas:
@@ -126,7 +133,12 @@ class Canvas:
         self.layout = layout
         self.texts = texts
         self.words = words if words is not None else i18n.words()
+        self.names = PageNames()
+        """The players' names on the page being drawn: a name is never shortened to a form
+        another of them could take."""
         self.placed: dict[str, list[Placed]] = {}
+        self.measured: dict[tuple[int, str], tuple[object, int]] = {}
+        """What a list measured once per board and language (the width of its columns)."""
 
     def text(  # noqa: PLR0917 - one call per text on screen; positional reads best
         self,
@@ -142,7 +154,7 @@ class Canvas:
         """Draw ``text`` in ``box`` (its size cut to the box's height, the text shortened
         to its width); the rectangle drawn, None when not even "…" fits."""
         size = self.texts.size_for(kind, size, box.height)
-        fitted = self.texts.fit(kind, size, text, box.width, name=name)
+        fitted = self.texts.fit(kind, size, text, box.width, self.names if name else None)
         if not fitted:
             return None
         surface = self.texts.render(kind, size, fitted, colour)
@@ -155,5 +167,6 @@ class Canvas:
         else:
             rect.left = box.left
         self.surface.blit(surface, rect)
-        self.placed.setdefault(region, []).append(Placed(region, fitted, rect, box.copy(), size))
+        placed = Placed(region, fitted, rect, box.copy(), size, text, name)
+        self.placed.setdefault(region, []).append(placed)
         return rect

@@ -1,8 +1,13 @@
 """The list pages: the standings and the next round's seating ("find your table"), each
-in as many columns as fit the screen at a readable size and paged when they do not."""
+in as many columns as fit the screen at a readable size and paged when they do not.
+
+A column is as wide as its longest name needs (up to :data:`NAME_CHARS` characters), so
+names are shortened only where a name is longer than that, and then never so that two
+players on the page look the same (:mod:`hub.screen.names`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Final
 
 import pygame
@@ -12,13 +17,15 @@ from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
 from hub.tournament.standings import place_labels, signed
-from tablekit.core.messages import RoundInfo, StandingsBoard
+from tablekit.core.messages import RoundInfo, SeatingBoard, StandingsBoard
 from tablekit.shared.i18n import Words
 
-STANDINGS_CHARS: Final = 30
-"""Width of a standings column, in characters of the list font."""
-SEATING_CHARS: Final = 24
-"""Width of a seating column, in characters of the list font."""
+NAME_CHARS: Final = 24
+"""The widest name column of a list, in characters (``n``) of the list font: a longer
+name is shortened."""
+MAX_COLUMNS: Final = 4
+
+Board = StandingsBoard | SeatingBoard
 
 
 def list_size(canvas: Canvas) -> int:
@@ -26,26 +33,53 @@ def list_size(canvas: Canvas) -> int:
     return round(canvas.layout.text * 1.2)
 
 
-def _list_area(canvas: Canvas, min_chars: int) -> tuple[pygame.Rect, int, int]:
-    size = list_size(canvas)
-    row_h = round(size * 1.5)
+def _list_area(canvas: Canvas) -> tuple[pygame.Rect, int]:
+    row_h = round(list_size(canvas) * 1.5)
     area = canvas.layout.body.copy()
     area.top += row_h
     area.height -= 2 * row_h  # a row for the column heads, one for a footnote
-    min_w = canvas.texts.width("cond", size, "n" * min_chars)
-    return area, row_h, min_w
+    return area, row_h
 
 
-def list_grid(canvas: Canvas, items: int, min_chars: int) -> ListGrid:
-    """The grid of one list page of ``items`` rows."""
-    area, row_h, min_w = _list_area(canvas, min_chars)
-    return plan_list(area, items, row_h, min_w, max_cols=4)
+def column_width(canvas: Canvas, board: Board) -> int:
+    """The narrowest column of ``board``'s list: its numbers, and its longest name (or
+    its heading) up to :data:`NAME_CHARS` (measured once per board and language)."""
+    key = (id(board), canvas.words.language)
+    known = canvas.measured.get(key)
+    if known is not None and known[0] is board:
+        return known[1]
+    size = list_size(canvas)
+    width = canvas.texts.width
+    probe = pygame.Rect(0, 0, 10_000, 10)
+    if isinstance(board, StandingsBoard):
+        name_box = standings_columns(canvas, probe)[1]
+    else:
+        name_box = seating_columns(canvas, probe)[0]
+    widest = max((width("cond", size, name) for name in _names(board)), default=0)
+    head = width("cond", size, canvas.words.gettext("NAME"))
+    room = max(head, min(widest, width("cond", size, "n" * NAME_CHARS)))
+    column = probe.width - name_box.width + room
+    if len(canvas.measured) > 16:
+        canvas.measured.clear()
+    canvas.measured[key] = (board, column)
+    return column
 
 
-def list_pages(canvas: Canvas, items: int, min_chars: int) -> list[range]:
-    """The rows on each page of a list of ``items`` rows."""
-    area, row_h, min_w = _list_area(canvas, min_chars)
-    return page_ranges(items, list_capacity(area, row_h, min_w, max_cols=4))
+def _names(board: Board) -> Iterable[str]:
+    return (row.name for row in board.rows)
+
+
+def list_grid(canvas: Canvas, board: Board, items: int) -> ListGrid:
+    """The grid of one page of ``board``'s list with ``items`` rows."""
+    area, row_h = _list_area(canvas)
+    return plan_list(area, items, row_h, column_width(canvas, board), max_cols=MAX_COLUMNS)
+
+
+def list_pages(canvas: Canvas, board: Board) -> list[range]:
+    """The rows on each page of ``board``'s list."""
+    area, row_h = _list_area(canvas)
+    capacity = list_capacity(area, row_h, column_width(canvas, board), max_cols=MAX_COLUMNS)
+    return page_ranges(len(board.rows), capacity)
 
 
 def standings_title(words: Words, board: StandingsBoard | None, info: RoundInfo | None) -> str:
@@ -78,9 +112,9 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
                 else _("Standings are shown when the round is closed"),
             )
         return ("message", _("No standings yet"))
-    ranges = list_pages(canvas, len(board.rows), STANDINGS_CHARS)
+    ranges = list_pages(canvas, board)
     part = ranges[min(page.index, len(ranges) - 1)]
-    grid = list_grid(canvas, len(part), STANDINGS_CHARS)
+    grid = list_grid(canvas, board, len(part))
     labels = place_labels([r.place for r in board.rows])
     rows = tuple(
         (
@@ -105,9 +139,9 @@ def seating_content(canvas: Canvas, hall: HallView, page: Page) -> object:
     if board is None or not board.rows or page.count == 0:
         return ("message", canvas.words.gettext("The next round's seating is not drawn yet"))
     rows_all = board.rows  # in the hub's order, the printed list's
-    ranges = list_pages(canvas, len(rows_all), SEATING_CHARS)
+    ranges = list_pages(canvas, board)
     part = ranges[min(page.index, len(ranges) - 1)]
-    grid = list_grid(canvas, len(part), SEATING_CHARS)
+    grid = list_grid(canvas, board, len(part))
     rows = tuple((rows_all[i].name, str(rows_all[i].table), rows_all[i].seat) for i in part)
     return ("seating", grid, rows)
 
@@ -115,6 +149,36 @@ def seating_content(canvas: Canvas, hall: HallView, page: Page) -> object:
 def draw_message(canvas: Canvas, region: str, rect: pygame.Rect, text: str) -> None:
     """A list page without rows says why, large."""
     canvas.text(region, text, "bold", canvas.layout.big, MUTED, rect, "center")
+
+
+def standings_columns(canvas: Canvas, row: pygame.Rect) -> tuple[pygame.Rect, ...]:
+    """The boxes of a standings row: place, name, big points, small points, games."""
+    size = list_size(canvas)
+    w = canvas.texts.width
+    place_w = w("bold", size, "000=") + size // 2
+    num_w = w("bold", size, "-0000") + size // 2
+    games_w = w("bold", size, "00") + size // 2
+    place = pygame.Rect(row.left + size // 3, row.top, place_w, row.height)
+    games = pygame.Rect(row.right - games_w - size // 3, row.top, games_w, row.height)
+    sp = pygame.Rect(games.left - num_w, row.top, num_w, row.height)
+    bp = pygame.Rect(sp.left - num_w, row.top, num_w, row.height)
+    name = pygame.Rect(
+        place.right + size // 3, row.top, bp.left - place.right - size // 2, row.height
+    )
+    return place, name, bp, sp, games
+
+
+def seating_columns(canvas: Canvas, row: pygame.Rect) -> tuple[pygame.Rect, ...]:
+    """The boxes of a seating row: name, table, seat (as wide as their headings)."""
+    size = list_size(canvas)
+    width = canvas.texts.width
+    _ = canvas.words.gettext
+    table_w = max(width("cond", size, _("TABLE")), width("bold", size, "000")) + size // 2
+    seat_w = width("cond", size, _("SEAT")) + size // 2
+    seat = pygame.Rect(row.right - seat_w - size // 3, row.top, seat_w, row.height)
+    table = pygame.Rect(seat.left - table_w, row.top, table_w, row.height)
+    name = pygame.Rect(row.left + size // 3, row.top, table.left - row.left - size // 2, row.height)
+    return name, table, seat
 
 
 def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: object) -> None:
@@ -127,20 +191,9 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
     assert isinstance(grid, ListGrid)
     _ = canvas.words.gettext
     size = list_size(canvas)
-    w = canvas.texts.width
-    place_w = w("bold", size, "000=") + size // 2
-    num_w = w("bold", size, "-0000") + size // 2
-    games_w = w("bold", size, "00") + size // 2
 
     def columns(row: pygame.Rect) -> tuple[pygame.Rect, ...]:
-        place = pygame.Rect(row.left + size // 3, row.top, place_w, row.height)
-        games = pygame.Rect(row.right - games_w - size // 3, row.top, games_w, row.height)
-        sp = pygame.Rect(games.left - num_w, row.top, num_w, row.height)
-        bp = pygame.Rect(sp.left - num_w, row.top, num_w, row.height)
-        name = pygame.Rect(
-            place.right + size // 3, row.top, bp.left - place.right - size // 2, row.height
-        )
-        return place, name, bp, sp, games
+        return standings_columns(canvas, row)
 
     for col in range(grid.cols):
         head = grid.slot(col * grid.rows_per_col).move(0, -grid.row_h)
@@ -185,17 +238,9 @@ def draw_seating(canvas: Canvas, region: str, rect: pygame.Rect, content: object
     _ = canvas.words.gettext
     heads = (_("NAME"), _("TABLE"), _("SEAT"))
     size = list_size(canvas)
-    width = canvas.texts.width
-    table_w = max(width("cond", size, heads[1]), width("bold", size, "000")) + size // 2
-    seat_w = canvas.texts.width("cond", size, heads[2]) + size // 2
 
     def columns(row: pygame.Rect) -> tuple[pygame.Rect, ...]:
-        seat = pygame.Rect(row.right - seat_w - size // 3, row.top, seat_w, row.height)
-        table = pygame.Rect(seat.left - table_w, row.top, table_w, row.height)
-        name = pygame.Rect(
-            row.left + size // 3, row.top, table.left - row.left - size // 2, row.height
-        )
-        return name, table, seat
+        return seating_columns(canvas, row)
 
     for col in range(grid.cols):
         head = grid.slot(col * grid.rows_per_col).move(0, -grid.row_h)

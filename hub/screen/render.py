@@ -41,14 +41,13 @@ from hub.screen.geometry import (
 )
 from hub.screen.header import draw_header, header_content
 from hub.screen.lists import (
-    SEATING_CHARS,
-    STANDINGS_CHARS,
     draw_seating,
     draw_standings,
     list_pages,
     seating_content,
     standings_content,
 )
+from hub.screen.names import PageNames
 from hub.screen.sidebar import draw_sidebar, sidebar_content
 from hub.screen.theme import BG
 from hub.screen.wall import CellContent, cell_content, draw_blank, draw_cell, draw_empty
@@ -109,10 +108,10 @@ class HallScreen:
         wall = self.grid(len(hall.tables)).pages
         standings = 0
         if hall.standings is not None and hall.standings.rows and not hall.standings_hidden:
-            standings = len(list_pages(self.canvas, len(hall.standings.rows), STANDINGS_CHARS))
+            standings = len(list_pages(self.canvas, hall.standings))
         seating = 0
         if hall.seating is not None and hall.seating.rows:
-            seating = len(list_pages(self.canvas, len(hall.seating.rows), SEATING_CHARS))
+            seating = len(list_pages(self.canvas, hall.seating))
         return page_sequence(wall, standings, seating)
 
     def current_page(self, hall: HallView, now: float) -> Page:
@@ -152,13 +151,31 @@ class HallScreen:
         self._frame = _Frame()
         self._draw(hall, page, now)
 
+    def page_names(self, hall: HallView, page: Page) -> frozenset[str]:
+        """The players' names on ``page``: none is shortened to a form another could take."""
+        if page.kind is PageKind.WALL:
+            tables = [hall.tables[i] for i in self.grid(len(hall.tables)).page_slots(page.index)]
+            return frozenset(name for t in tables for name in t.seats if name)
+        board = hall.standings if page.kind is PageKind.STANDINGS else hall.seating
+        if board is None or not board.rows:
+            return frozenset()
+        ranges = list_pages(self.canvas, board)
+        return frozenset(board.rows[i].name for i in ranges[min(page.index, len(ranges) - 1)])
+
     def _draw(self, hall: HallView, page: Page, now: float) -> list[pygame.Rect]:
-        # The hall's language: a change of it redraws the whole screen in the new one.
+        # The hall's language: a change of it redraws the whole screen in the new one;
+        # so does a change of the names on the page (each may be shortened anew).
         language = hall.language
+        names = self.page_names(hall, page)
         full = (
-            not self.incremental or page != self._frame.page or language != self._frame.language
+            not self.incremental
+            or page != self._frame.page
+            or language != self._frame.language
+            or names != self.canvas.names.names
         )
         if full:
+            if names != self.canvas.names.names:
+                self.canvas.names = PageNames(names)
             self.canvas.words = i18n.words(language)
             self.surface.fill(BG)
             self._frame = _Frame(page=page, language=language)

@@ -137,9 +137,12 @@ SHORT_WORDS: Final[dict[TableState, str]] = {
     TableState.PAUSED_JUDGE: N_("PAUSED"),
     TableState.JUDGE_CALLED: N_("CALLED"),
     TableState.PAUSED_RESTART: N_("RESTART"),
+    TableState.ENTERING_RESULT: N_("ENTERING"),
+    TableState.RESULT_REFUSED: N_("REFUSED"),
+    TableState.ROUND_FINISHED: N_("FINISHED"),
 }
-"""Shorter words where a screen has little room (the hub's judge queue); the others
-are short already."""
+"""Shorter words where a screen has little room (the hub's judge queue, a narrow cell on
+the hub's wall: the Polish words are longer); the others are short already."""
 
 LOOKS: Final[dict[TableState, Look]] = {
     TableState.READY: Look(SLATE, WHITE),
