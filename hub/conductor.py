@@ -246,6 +246,7 @@ class Conductor:
             StandingLine(
                 place=r.place, name=sent_name(players[r.player_id].name), big=r.big,
                 small=r.small, games=r.games,
+                title=_label(r.title or "") if isinstance(r, RankingRow) else "",
             )
             for r in ranked
         )

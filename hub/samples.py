@@ -9,6 +9,8 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Final
 
+import msgspec
+
 from hub.hall import HallView, ResultState, TableCell
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
@@ -167,3 +169,29 @@ def sample_standings(names: Iterable[str], seed: int = 7) -> StandingsBoard:
         place = rows[-1].place if level else i + 1
         rows.append(StandingLine(place=place, name=name, big=big, small=small, games=6))
     return StandingsBoard(v=PROTOCOL_VERSION, stage="Eliminations", after_round=1, rows=tuple(rows))
+
+
+def final_hall(tables: int, now: float, seed: int = 7) -> HallView:
+    """The sample hall when its event is over: the last round closed, every table's
+    round finished, the final standings with the titles of the first places (champion,
+    then two vice-champions), no next seating."""
+    hall = sample_hall(tables, now, seed)
+    assert hall.round is not None and hall.standings is not None
+    titles = {1: "champion", 2: "vice-champion", 3: "vice-champion"}
+    rows = tuple(
+        msgspec.structs.replace(row, title=titles.get(row.place, ""))
+        for row in hall.standings.rows
+    )
+    return replace(
+        hall,
+        tables=tuple(
+            replace(t, phase=Phase.GAME_OVER, active=None, result=ResultState.IN,
+                    game=t.games or 1, finished=True, online=True, known=True, paused=None,
+                    missing=0, last_lap_left=None)
+            for t in hall.tables
+        ),
+        round=msgspec.structs.replace(hall.round, round=4, closed=True, deadline=None),
+        standings=msgspec.structs.replace(hall.standings, after_round=4, rows=rows, final=True),
+        seating=None,
+    )
+

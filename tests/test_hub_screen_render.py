@@ -221,9 +221,25 @@ def test_png_command_renders_every_page(tmp_path, capsys):
     assert main(["--demo", "9", "--size", "1280x720", "--png", str(tmp_path)]) == 0
     written = capsys.readouterr().out.split()
     names = sorted(Path(p).name for p in written)
-    assert names == ["seating-1.png", "standings-1.png", "wall-1.png"]
+    assert names == [
+        "final-standings-1.png", "final-wall-1.png",  # the sample event once it is over
+        "seating-1.png", "standings-1.png", "wall-1.png",
+    ]
     image = pygame.image.load(written[0])
     assert image.get_size() == (1280, 720)
+
+
+def test_png_command_renders_every_page_in_every_language(tmp_path, capsys):
+    argv = ["--demo", "9", "--size", "1280x720", "--png", str(tmp_path), "--all-languages"]
+    assert main(argv) == 0
+    written = [Path(p) for p in capsys.readouterr().out.split()]
+    for language in ("pl", "en"):
+        names = sorted(p.name for p in written if p.parent == tmp_path / language)
+        assert names == [
+            "final-standings-1.png", "final-wall-1.png",
+            "seating-1.png", "standings-1.png", "wall-1.png",
+        ]
+    assert all(p.exists() for p in written)
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from typing import Final
 import pygame
 
 from hub.hall import JUDGE_FLASH_AFTER, HallView
-from hub.samples import sample_hall
+from hub.samples import final_hall, sample_hall
 from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
 from tablekit.shared import i18n
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
@@ -150,6 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
         "Polish, or English when LANG names it)",
     )
     p.add_argument(
+        "--all-languages",
+        action="store_true",
+        help="with --png: every page in every language the kit speaks, in DIR/pl and DIR/en",
+    )
+    p.add_argument(
         "--wait",
         type=_seconds,
         default=2.0,
@@ -218,8 +223,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
                 if stop.is_set():
                     return 0
             now = time.time()
-            paths = render_pngs(hall_at(now), args.size, args.png, now)
-            for path in paths:
+            for path in _pngs(args, hall_at(now), now, language):
                 print(path.absolute())
             return 0
         return _run(args, hall_at, stop)
@@ -227,6 +231,23 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         if feed is not None:
             feed.stop()
         pygame.quit()
+
+
+def _pngs(args: argparse.Namespace, hall: HallView, now: float, language: str) -> list[Path]:
+    """Every page of ``hall`` as PNG files in ``--png``'s folder (with ``--demo``, the
+    pages of the finished event too, named ``final-…``); with ``--all-languages`` in a
+    folder per language."""
+    languages = i18n.LANGUAGES if args.all_languages else (language,)
+    written = []
+    for code in languages:
+        out = args.png / code if args.all_languages else args.png
+        written += render_pngs(replace(hall, language=code), args.size, out, now)
+        if args.demo is not None:
+            final = replace(
+                final_hall(args.demo, now), title=hall.title, language=code
+            )
+            written += render_pngs(final, args.size, out, now, prefix="final-")
+    return written
 
 
 def _run(

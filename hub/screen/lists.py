@@ -15,12 +15,12 @@ import pygame
 from hub.hall import HallView, Page, page_ranges
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
-from hub.screen.theme import BG, DIM, GOLD, MUTED, TEXT, ZEBRA
+from hub.screen.theme import BG, DIM, GOLD, MUTED, PODIUM, TEXT, ZEBRA
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.messages import RoundInfo, SeatingBoard, StandingsBoard
 from tablekit.shared.i18n import Words
 
-NAME_CHARS: Final = 24
+NAME_CHARS: Final = 28
 """The widest name column of a list, in characters (``n``) of the list font: a longer
 name is shortened."""
 MAX_COLUMNS: Final = 4
@@ -56,6 +56,15 @@ def column_width(canvas: Canvas, board: Board) -> int:
     else:
         name_box = seating_columns(canvas, probe)[0]
     widest = max((width("cond", size, name) for name in _names(board)), default=0)
+    if isinstance(board, StandingsBoard):  # a title beside the name (final standings)
+        titled = (
+            width("cond", size, row.name)
+            + width("bold", size, title_word(canvas.words, row.title))
+            + size // 2
+            for row in board.rows
+            if row.title
+        )
+        widest = max([widest, *titled])
     head = width("cond", size, canvas.words.gettext("NAME"))
     room = max(head, min(widest, width("cond", size, "n" * NAME_CHARS)))
     column = probe.width - name_box.width + room
@@ -67,6 +76,12 @@ def column_width(canvas: Canvas, board: Board) -> int:
 
 def _names(board: Board) -> Iterable[str]:
     return (row.name for row in board.rows)
+
+
+def title_word(words: Words, title: str) -> str:
+    """A final place's title (the format's name for it, "champion") as the screen shows
+    it, in ``words``' language: "MISTRZ"; "" for none."""
+    return words.gettext(title).upper() if title else ""
 
 
 def list_grid(canvas: Canvas, board: Board, items: int) -> ListGrid:
@@ -124,6 +139,7 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
             signed(board.rows[i].small),
             str(board.rows[i].games),
             board.rows[i].place,
+            title_word(canvas.words, board.rows[i].title),
         )
         for i in part
     )
@@ -187,7 +203,7 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
     if content[0] == "message":
         draw_message(canvas, region, rect, content[1])
         return
-    _kind, grid, rows, note, _final = content
+    _kind, grid, rows, note, final = content
     assert isinstance(grid, ListGrid)
     _ = canvas.words.gettext
     size = list_size(canvas)
@@ -211,14 +227,24 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
             strict=True,
         ):
             canvas.text(region, text, "cond", size, MUTED, box, align)
-    for i, (place, name, big, small, games, number) in enumerate(rows):
+    for i, (place, name, big, small, games, number, title) in enumerate(rows):
         row = grid.slot(i)
-        if i % 2 == 0:
+        podium = final and number <= 3
+        if podium:
+            canvas.surface.fill(PODIUM, row)
+        elif i % 2 == 0:
             canvas.surface.fill(ZEBRA, row)
         fg = GOLD if number <= 3 else TEXT
         boxes = columns(row)
         canvas.text(region, place, "bold", size, fg, boxes[0], "right")
-        canvas.text(region, name, "cond", size, TEXT, boxes[1], name=True)
+        name_box = boxes[1]
+        if title:
+            title_w = canvas.texts.width("bold", size, title)
+            title_box = pygame.Rect(name_box.right - title_w, row.top, title_w, row.height)
+            canvas.text(region, title, "bold", size, GOLD, title_box, "right")
+            name_box = name_box.copy()
+            name_box.width -= title_w + size // 2
+        canvas.text(region, name, "cond", size, GOLD if title else TEXT, name_box, name=True)
         canvas.text(region, big, "bold", size, TEXT, boxes[2], "right")
         canvas.text(region, small, "cond", size, TEXT, boxes[3], "right")
         canvas.text(region, games, "cond", size, MUTED, boxes[4], "right")

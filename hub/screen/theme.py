@@ -26,4 +26,6 @@ JUDGE: Final[Colour] = look(TableState.PAUSED_JUDGE).bg
 """The judge panel's colour: the judge states' own (:mod:`tablekit.core.status`)."""
 SLOW: Final[Colour] = (255, 214, 10)
 GOLD: Final[Colour] = (255, 200, 40)
+PODIUM: Final[Colour] = (64, 52, 18)
+"""The rows of the first three places in the final standings."""
 

@@ -383,7 +383,7 @@ class RoundInfo(_HubMessage, frozen=True):
     """Keep the standings off the screen until the round is closed."""
 
 
-class StandingLine(msgspec.Struct, frozen=True):
+class StandingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     place: Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
     """Shared by players who are level (competition ranking 1, 2, 2, 4)."""
     name: Name
@@ -392,6 +392,11 @@ class StandingLine(msgspec.Struct, frozen=True):
     small: Points
     """Small points, the winner plus: one convention for every ruleset, 002 included."""
     games: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
+    title: Label = ""
+    """The title the final ranking gives this place, as the event's format names it
+    ("champion", "vice-champion", "winner"; screens show it in their language); only in
+    final standings, omitted when there is none. Added in version 1: a screen that does
+    not know it ignores it."""
 
 
 class StandingsBoard(_HubMessage, frozen=True):
