@@ -22,6 +22,7 @@ def run_screen(demo: Demo, args: argparse.Namespace) -> None:
             "--title", "Rummikub demo cup",
             "--size", args.size,
             "--cycle", str(args.cycle),
+            "--lang", demo.words.language,
         ],
         stop=demo.stop_event,
     )
@@ -32,10 +33,20 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
-    from hub.hall import countdown_text, link_lost_text, remaining_at, shown_at, state_text
+    from hub.hall import (
+        countdown_text,
+        game_label,
+        link_lost_text,
+        remaining_at,
+        shown_at,
+        state_text,
+    )
     from hub.screen.feed import ScreenFeed
 
-    feed = ScreenFeed(demo.client_settings, demo.topics, title="Rummikub demo cup")
+    words = demo.words
+    feed = ScreenFeed(
+        demo.client_settings, demo.topics, title="Rummikub demo cup", language=words.language
+    )
     feed.start()
     pygame.display.init()
     pygame.font.init()
@@ -49,13 +60,13 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
             shown = shown_at(hall, now)  # the moment the broker was lost, if it was
             lines = []
             if hall.link_lost is not None:
-                lines.append("  " + " — ".join(link_lost_text(hall.link_lost, now)))
+                lines.append("  " + " — ".join(link_lost_text(hall.link_lost, now, words)))
             for t in hall.tables:
                 active = t.seats[t.active.position] if t.active is not None and t.seats else ""
                 clock = countdown_text(remaining_at(t, shown)) if t.active is not None else ""
                 table = demo.words.gettext("table {number}").format(number=f"{t.number:>2}")
                 lines.append(
-                    f"  {table} {t.game_label:<6} {state_text(t, shown):<22} "
+                    f"  {table} {game_label(t, words):<6} {state_text(t, shown, words=words):<22} "
                     f"{active:<22} {clock:>4}"
                 )
             # Translators: heading of the demo's summary of every table, as the hub sees it
