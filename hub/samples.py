@@ -56,7 +56,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     names = sample_names(sum(sizes), seed)
     info = RoundInfo(
         v=PROTOCOL_VERSION,
-        stage="Eliminations",
+        stage="Eliminacje",
         round=2,
         games=3,
         deadline=now + 2533.0,
@@ -134,7 +134,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     standings = sample_standings(names, seed)
     seating = SeatingBoard(
         v=PROTOCOL_VERSION,
-        stage="Eliminations",
+        stage="Eliminacje",
         round=3,
         rows=tuple(
             sorted(  # as the hub sends them: in the order of every list of people
@@ -152,7 +152,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         round=info,
         standings=standings,
         seating=seating,
-        title="Winter Championship",
+        title="Zimowe Mistrzostwa Klubu",
     )
 
 
@@ -168,7 +168,7 @@ def sample_standings(names: Iterable[str], seed: int = 7) -> StandingsBoard:
         level = i and (scored[i - 1][0], scored[i - 1][1]) == (big, small)
         place = rows[-1].place if level else i + 1
         rows.append(StandingLine(place=place, name=name, big=big, small=small, games=6))
-    return StandingsBoard(v=PROTOCOL_VERSION, stage="Eliminations", after_round=1, rows=tuple(rows))
+    return StandingsBoard(v=PROTOCOL_VERSION, stage="Eliminacje", after_round=1, rows=tuple(rows))
 
 
 def final_hall(tables: int, now: float, seed: int = 7) -> HallView:
