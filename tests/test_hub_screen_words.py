@@ -6,22 +6,28 @@ at run time from the model (``HallView.language``, set through
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import replace
 from pathlib import Path
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import paho.mqtt.client as mqtt
 import pygame
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.hall import HallView, Page, PageKind, missing_words, state_of
 from hub.samples import sample_hall
 from hub.screen import main
-from hub.screen.feed import HallTracker
+from hub.screen.feed import HallTracker, ScreenFeed
 from hub.screen.render import HallScreen
 from tablekit.core.clock_events import PauseReason
+from tablekit.core.codec import encode
+from tablekit.core.messages import PROTOCOL_VERSION, HallLanguage
 from tablekit.core.status import TableState, short_word, word
+from tablekit.core.topics import Topics
 from tablekit.shared import i18n
 from tablekit.shared.i18n import LanguageError
 
@@ -206,3 +212,46 @@ def test_every_table_state_is_worded_whole_on_the_wall(size, language):
             text in expected or text.startswith(words.gettext(word(state)) + " ")
             for text in cell
         ), (t.number, state, cell)
+
+
+def test_the_halls_language_setting_switches_the_tracker() -> None:
+    tracker = HallTracker()
+    tracker.apply(HallLanguage(v=PROTOCOL_VERSION, language="en"), NOW, retained=True)
+    assert tracker.view(NOW).language == "en"
+    tracker.apply(HallLanguage(v=PROTOCOL_VERSION, language="xx"), NOW + 1)  # a newer hub's
+    assert tracker.view(NOW + 1).language == "en"  # kept the one it speaks
+    tracker.apply(HallLanguage(v=PROTOCOL_VERSION, language="pl"), NOW + 2)
+    assert tracker.view(NOW + 2).language == "pl"
+
+
+@pytest.mark.mqtt
+def test_a_language_change_reaches_the_live_screen_through_the_broker(
+    mosquitto, wait_until
+) -> None:
+    broker = mosquitto()
+    topics = Topics("hall", "lang")
+    hub = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="hub-lang")
+    hub.connect(broker.host, broker.port)
+    hub.loop_start()
+    feed = ScreenFeed(broker.client_settings(), topics, title="Puchar", language="pl")
+
+    def say(code: str) -> None:
+        payload = encode(HallLanguage(v=PROTOCOL_VERSION, language=code))
+        hub.publish(topics.language, payload, qos=1, retain=True).wait_for_publish(5)
+
+    try:
+        say("en")  # retained before the screen connects: it speaks it from the start
+        feed.start()
+        assert feed.connected.wait(10)
+        wait_until(lambda: feed.hall(time.time()).language == "en", what="English")
+        screen = HallScreen(pygame.Surface((1280, 720)), cycle=0)
+        screen.frame(feed.hall(time.time()), time.time())
+        assert "TABLES" in texts(screen, "header")
+        say("pl")  # mid-event: the next frame is Polish, no restart
+        wait_until(lambda: feed.hall(time.time()).language == "pl", what="Polish")
+        screen.frame(feed.hall(time.time()), time.time())
+        assert "STOLIKI" in texts(screen, "header")
+    finally:
+        hub.loop_stop()
+        hub.disconnect()
+        feed.stop()

@@ -23,7 +23,9 @@ Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined
 (:class:`~tablekit.core.messages.RoundInfo`), ``{base}/hub/progress``
 (:class:`~tablekit.core.messages.RoundProgress`: the tables that have finished the round),
 ``{base}/hub/standings`` (:class:`~tablekit.core.messages.StandingsBoard`) and
-``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`). Not retained:
+``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`), and the hall's
+language ``{base}/hub/language`` (:class:`~tablekit.core.messages.HallLanguage`: it sets the
+screen's language, :meth:`HallTracker.set_language`). Not retained:
 ``{base}/table/+/events`` and ``{base}/hub/table/+/ack``
 (:meth:`~tablekit.core.topics.Topics.delivery_filters`), to see which tables are behind.
 """
@@ -50,6 +52,7 @@ from tablekit.core.messages import (
     Ack,
     Assignment,
     EventEnvelope,
+    HallLanguage,
     ResultAck,
     RoundInfo,
     RoundProgress,
@@ -68,7 +71,7 @@ log = logging.getLogger("hub.screen.feed")
 _FOLDED: Final = frozenset(
     {
         Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS,
-        Kind.SEATING, Kind.PROGRESS, Kind.EVENTS, Kind.ACK,
+        Kind.SEATING, Kind.PROGRESS, Kind.EVENTS, Kind.ACK, Kind.LANGUAGE,
     }
 )
 """The topic kinds the screen folds into its view (it subscribes to nothing else)."""
@@ -194,6 +197,12 @@ class HallTracker:
                 self.standings = message
             case SeatingBoard():
                 self.seating = message
+            case HallLanguage():
+                try:
+                    self.set_language(message.language)
+                except i18n.LanguageError:  # a newer hub's language: keep the one we speak
+                    log.warning("screen feed: the hall speaks %r, kept %s", message.language,
+                                self.language)
             case _:
                 pass
 
