@@ -49,6 +49,8 @@ from tablekit.core.seats import Seat
 from tablekit.core.status import (
     JUDGE_STATES,
     TableState,
+    lasting_text,
+    missing_text,
     paused_state,
     short_word,
     word,
@@ -290,7 +292,7 @@ def state_text(
     w = _words(words)
     state = state_of(t)
     if state is TableState.RESULT_MISSING:
-        return missing_words(t.missing, w)
+        return missing_text(t.missing, w)
     if short:
         return w.gettext(short_word(state))
     since = None
@@ -299,22 +301,8 @@ def state_text(
     elif state is TableState.BEHIND:
         since = t.unstored_since
     if since is not None:
-        # The template of tablekit.core.status.lasting_text, translated as a whole.
-        return w.gettext("{word} for {time}").format(
-            word=w.gettext(word(state)), time=wait_text(now - since)
-        )
+        return lasting_text(state, wait_text(now - since), w)
     return w.gettext(word(state))
-
-
-def missing_words(missing: int, words: Words) -> str:
-    """``"1 RESULT MISSING"``, ``"2 RESULTS MISSING"`` in ``words``' language: the
-    templates of :func:`tablekit.core.status.missing_text`, translated as a whole (the
-    Polish puts the count after a colon, right for every number)."""
-    if missing == 1:
-        return words.gettext("{n} {word}").format(
-            n=missing, word=words.gettext(word(TableState.RESULT_MISSING))
-        )
-    return words.gettext("{n} RESULTS MISSING").format(n=missing)
 
 
 def link_lost_text(lost: LinkLost, now: float, words: Words | None = None) -> tuple[str, str]:

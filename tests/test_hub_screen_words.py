@@ -18,7 +18,7 @@ import pygame
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
-from hub.hall import HallView, Page, PageKind, missing_words, state_of
+from hub.hall import HallView, Page, PageKind, state_of
 from hub.samples import sample_hall
 from hub.screen import main
 from hub.screen.feed import HallTracker, ScreenFeed
@@ -26,7 +26,7 @@ from hub.screen.render import HallScreen
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
 from tablekit.core.messages import PROTOCOL_VERSION, HallLanguage
-from tablekit.core.status import TableState, short_word, word
+from tablekit.core.status import TableState, missing_text, short_word, word
 from tablekit.core.topics import Topics
 from tablekit.shared import i18n
 from tablekit.shared.i18n import LanguageError
@@ -205,7 +205,7 @@ def test_every_table_state_is_worded_whole_on_the_wall(size, language):
         state = state_of(t)
         cell = texts(screen, f"cell:{t.number - 1}")
         if state is TableState.RESULT_MISSING:
-            expected = {missing_words(t.missing, words)}
+            expected = {missing_text(t.missing, words)}
         else:
             expected = {words.gettext(word(state)), words.gettext(short_word(state))}
         assert any(

@@ -13,13 +13,12 @@ from hub.hall import (
     SlowTable,
     flash_on,
     judge_queue,
-    missing_words,
     state_of,
     wait_text,
 )
 from hub.screen.canvas import Canvas
 from hub.screen.theme import ACTIVE_FG, BG, DIM, JUDGE, MUTED, PANEL_BG, SLOW, TEXT, URGENT
-from tablekit.core.status import TableState, short_word
+from tablekit.core.status import TableState, missing_text, short_word
 from tablekit.shared.i18n import Words
 
 
@@ -38,7 +37,7 @@ def result_rows(words: Words, hall: HallView) -> tuple[tuple[int, str], ...]:
             )
             rows.append((t.number, refused))
         elif state is TableState.RESULT_MISSING:
-            rows.append((t.number, missing_words(t.missing, words).lower()))
+            rows.append((t.number, missing_text(t.missing, words).lower()))
     return tuple(rows)
 
 
