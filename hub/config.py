@@ -62,8 +62,9 @@ import msgspec
 from hub.backup import DEFAULT_INTERVAL
 from tablekit.core.errors import KitError
 from tablekit.core.topics import Topics
+from tablekit.core.words import N_
 from tablekit.shared.broker import BrokerSettings, read_secret
-from tablekit.shared.tomlfile import decode_toml
+from tablekit.shared.tomlfile import SettingsFileError, decode_toml
 
 DEFAULT_PATH = Path("/etc/rummikub/hub.toml")
 """Read when it exists and neither ``--config`` nor ``$RUMMIKUB_CONFIG`` names a file."""
@@ -98,10 +99,11 @@ class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.tables is not None and self.tables < 1:
-            raise ValueError(f"tables: must be 1 or more, got {self.tables}")
+            raise HubConfigError(N_("tables: must be 1 or more, got {got}"), got=self.tables)
         if self.backup_every <= 0:
-            raise ValueError(
-                f"backup_every: must be more than 0 seconds, got {self.backup_every:g}"
+            raise HubConfigError(
+                N_("backup_every: must be more than 0 seconds, got {got}"),
+                got=f"{self.backup_every:g}",
             )
 
 
@@ -116,9 +118,9 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
 
     def __post_init__(self) -> None:
         if not self.host.strip():
-            raise ValueError("host: must name an address, got an empty string")
+            raise HubConfigError(N_("host: must name an address, got an empty string"))
         if not 1 <= self.port <= 65535:
-            raise ValueError(f"port: must be 1 to 65535, got {self.port}")
+            raise HubConfigError(N_("port: must be 1 to 65535, got {got}"), got=self.port)
 
 
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -138,8 +140,8 @@ def parse_hub_config(text: str, source: str = "hub.toml") -> HubConfig:
     """Decode a hub config; HubConfigError naming ``source`` and the field."""
     try:
         return decode_toml(text, HubConfig, source)
-    except ValueError as err:
-        raise HubConfigError(str(err)) from None
+    except SettingsFileError as err:
+        raise HubConfigError(err.template, **err.values) from None
 
 
 def load_hub_config(path: Path | None, env: Mapping[str, str]) -> tuple[HubConfig, str]:
@@ -155,7 +157,9 @@ def load_hub_config(path: Path | None, env: Mapping[str, str]) -> tuple[HubConfi
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise HubConfigError(f"{path}: cannot read the config: {reason}") from None
+        raise HubConfigError(
+            N_("{file}: cannot read the config: {error}"), file=path, error=reason
+        ) from None
     return parse_hub_config(text, str(path)), str(path)
 
 

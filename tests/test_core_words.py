@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from hub.config import HubConfigError, parse_hub_config
 from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.codec import DecodeError, decode
 from tablekit.core.errors import KitError
@@ -296,4 +297,21 @@ def test_a_refusal_stored_in_english_is_shown_in_polish(
 def test_a_reason_no_template_fits_is_shown_as_written() -> None:
     assert reason_words("odd: from a later version").message(PL.gettext) == (
         "odd: from a later version"
+    )
+
+
+def test_a_bad_hub_config_is_told_in_polish() -> None:
+    with pytest.raises(HubConfigError) as caught:
+        parse_hub_config("[hub]\ntables = 0\n", "hub.toml")
+    assert said(caught.value) == (
+        "hub.toml: hub.tables: musi wynosić co najmniej 1, podano 0",
+        "hub.toml: hub.tables: must be 1 or more, got 0",
+    )
+    with pytest.raises(HubConfigError) as caught:
+        parse_hub_config("[broker]\nport = 0\n", "hub.toml")
+    assert said(caught.value)[0] == "hub.toml: broker.port: musi wynosić od 1 do 65535, podano 0"
+    with pytest.raises(HubConfigError) as caught:
+        parse_hub_config("[broker]\nprot = 1\n", "hub.toml")
+    assert said(caught.value)[0].startswith(
+        "hub.toml: broker.prot: nieznane pole; [broker] zawiera: host, port, "
     )
