@@ -10,6 +10,8 @@ Polish plural for it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from hub.config import HubConfigError, parse_hub_config
@@ -34,6 +36,8 @@ from tablekit.core.status import (
 )
 from tablekit.core.topics import TopicNameError, Topics, decode_topic, reason_words
 from tablekit.core.words import ENGLISH, N_plural, Plural
+from tablekit.journal import Journal, JournalError
+from tablekit.shared.broker import BrokerSettings, BrokerSettingsError, read_secret
 from tablekit.shared.i18n import words
 
 PL = words("pl")
@@ -315,3 +319,28 @@ def test_a_bad_hub_config_is_told_in_polish() -> None:
     assert said(caught.value)[0].startswith(
         "hub.toml: broker.prot: nieznane pole; [broker] zawiera: host, port, "
     )
+
+
+def test_a_journal_of_another_unit_is_told_in_polish(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Journal(path, "table-03").close()
+    with pytest.raises(JournalError) as caught:
+        Journal(path, "table-04")
+    assert said(caught.value) == (
+        f"dziennik {path} należy do modułu 'table-03', nie 'table-04'",
+        f"journal {path} belongs to unit 'table-03', not 'table-04'",
+    )
+
+
+def test_a_password_file_that_cannot_be_read_is_told_in_polish(tmp_path: Path) -> None:
+    empty = tmp_path / "secret"
+    empty.write_text("\n")
+    with pytest.raises(BrokerSettingsError) as caught:
+        read_secret(empty, "--password-file")
+    assert said(caught.value) == (
+        f"--password-file {empty}: plik jest pusty",
+        f"--password-file {empty}: the file is empty",
+    )
+    with pytest.raises(KitError) as caught:
+        BrokerSettings(host="hub.local", port=70000)
+    assert said(caught.value)[0] == "port: musi wynosić od 1 do 65535, podano 70000"
