@@ -254,13 +254,14 @@ def test_png_command_renders_every_page_in_every_language(tmp_path, capsys):
 )
 def test_bad_arguments_get_clear_errors(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_info:
-        main(argv)
+        main([*argv, "--lang", "en"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
 
 
 def test_bad_topic_level_is_a_clear_error(capsys):
-    assert main(["--venue", "no spaces", "--png", "/nonexistent-never-written"]) == 2
+    argv = ["--venue", "no spaces", "--png", "/nonexistent-never-written", "--lang", "en"]
+    assert main(argv) == 2
     assert "venue" in capsys.readouterr().err
 
 
@@ -285,7 +286,7 @@ def test_password_file_problems_are_one_line_and_exit_2(
         path.write_bytes(setup)
     elif setup is not None:
         path.write_text(setup)
-    argv = ["--password-file", str(path), "--png", str(tmp_path / "never-written")]
+    argv = ["--password-file", str(path), "--png", str(tmp_path / "never-written"), "--lang", "en"]
     argv += ["--username", "screen"] if with_user else []
     assert main(argv) == 2
     err = capsys.readouterr().err

@@ -255,3 +255,39 @@ def test_a_language_change_reaches_the_live_screen_through_the_broker(
         hub.loop_stop()
         hub.disconnect()
         feed.stop()
+
+
+def test_the_options_and_refusals_speak_the_asked_language(capsys, monkeypatch):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    help_pl = capsys.readouterr().out
+    assert "Ekran sali: ściana stolików, wezwania sędziego" in help_pl
+    assert "rozmiar okna albo PNG (domyślnie 1920x1080)" in help_pl
+    with pytest.raises(SystemExit):
+        main(["--lang", "en", "--help"])
+    assert "window or PNG size (default 1920x1080)" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--size", "100x100", "--demo", "2"])
+    assert exit_info.value.code == 2
+    assert "rozmiar musi być od 640x360 do 7680x4320, podano 100x100" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--cycle", "-3"])
+    assert "seconds must be 0-3600, got '-3'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--cycle", "-3", "--lang=pl"])
+    assert "liczba sekund musi być od 0 do 3600, podano '-3'" in capsys.readouterr().err
+
+
+def test_a_bad_setting_is_one_line_in_the_screens_language(capsys, monkeypatch):
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    argv = ["--venue", "no spaces", "--png", "/nonexistent-never-written"]
+    assert main(argv) == 2
+    polish = capsys.readouterr().err
+    assert main([*argv, "--lang", "en"]) == 2
+    english = capsys.readouterr().err
+    assert polish.startswith("rummikub-screen: błąd: ") and polish.count("\n") == 1, polish
+    assert english.startswith("rummikub-screen: error: ") and "venue" in english

@@ -79,6 +79,10 @@ SHOWN = {
     "tablekit/core/topics.py": {},
     "tablekit/core/words.py": {},
     "hub/hall.py": {},
+    "hub/screen/__init__.py": {
+        "rummikub-screen: ": "the program's name, before its error",
+        "rummikub-screen --demo 24 --png artifacts/hub-screen": "a command, as it is typed",
+    },
     "hub/screen/canvas.py": {},
     "hub/screen/feed.py": {},
     "hub/screen/header.py": {"Rummikub": "the game's name, the title of an event without one"},

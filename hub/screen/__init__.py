@@ -34,7 +34,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -45,6 +45,7 @@ from hub.hall import JUDGE_FLASH_AFTER, HallView
 from hub.samples import final_hall, sample_hall
 from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
 from tablekit.shared import i18n
+from tablekit.shared.i18n import Words
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 
 log = logging.getLogger("hub.screen")
@@ -54,32 +55,50 @@ DEMO_PERIOD: Final = 40.0
 """The sample hall (``--demo``) restarts its moves every this many seconds."""
 
 
-def parse_size(text: str) -> tuple[int, int]:
+def parse_size(text: str, words: Words | None = None) -> tuple[int, int]:
+    """``WIDTHxHEIGHT``, refused in ``words``' language (default English)."""
+    _ = (words or i18n.words("en")).gettext
     w, sep, h = text.lower().partition("x")
     if not sep or not w.isdigit() or not h.isdigit():
-        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT such as 1920x1080, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            _("expected WIDTHxHEIGHT such as 1920x1080, got {text}").format(text=repr(text))
+        )
     width, height = int(w), int(h)
     if width < 640 or height < 360 or width > 7680 or height > 4320:
         raise argparse.ArgumentTypeError(
-            f"size must be from 640x360 up to 7680x4320, got {width}x{height}"
+            _("size must be from 640x360 up to 7680x4320, got {size}").format(
+                size=f"{width}x{height}"
+            )
         )
     return width, height
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected seconds, got {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"seconds must be 0-3600, got {text!r}")
-    return value
+def _types(words: Words) -> tuple[Callable[[str], float], Callable[[str], int]]:
+    """argparse's types of the seconds and the number of tables, refused in ``words``'
+    language."""
+    _ = words.gettext
 
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                _("expected seconds, got {text}").format(text=repr(text))
+            ) from None
+        if not 0 <= value <= 3600:
+            raise argparse.ArgumentTypeError(
+                _("seconds must be 0-3600, got {text}").format(text=repr(text))
+            )
+        return value
 
-def _tables(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 200:
-        raise argparse.ArgumentTypeError(f"expected a number of tables 1-200, got {text!r}")
-    return int(text)
+    def tables(text: str) -> int:
+        if not text.isdigit() or not 1 <= int(text) <= 200:
+            raise argparse.ArgumentTypeError(
+                _("expected a number of tables 1-200, got {text}").format(text=repr(text))
+            )
+        return int(text)
+
+    return seconds, tables
 
 
 def _language(text: str) -> str:
@@ -89,76 +108,101 @@ def _language(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def asked(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language the screen speaks, known before its options are parsed (their help
+    is written in it): ``--lang``, else ``LANG`` and the like, else Polish. A language
+    the kit does not speak counts as none here: the parser then refuses it by name."""
+    early = argparse.ArgumentParser(add_help=False)
+    early.add_argument("--lang")
+    known, _rest = early.parse_known_args(argv)
+    try:
+        return i18n.choose(known.lang, environ)
+    except i18n.LanguageError:
+        return i18n.choose(None, environ)
+
+
+def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
+    """The screen's options, their help in ``words``' language (default: the
+    environment's, :func:`tablekit.shared.i18n.choose`)."""
     from hub.config import add_config_options
 
+    w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
+    _ = w.gettext
+    seconds, tables = _types(w)
     p = argparse.ArgumentParser(
         prog="rummikub-screen",
-        description="The hub screen: the wall of tables, judge calls, standings, seating.",
-        epilog="See every page without a broker: rummikub-screen --demo 24 --png "
-        "artifacts/hub-screen",
+        description=_("The hub screen: the wall of tables, judge calls, standings, seating."),
+        epilog=_("See every page without a broker: {command}").format(
+            command="rummikub-screen --demo 24 --png artifacts/hub-screen"
+        ),
     )
     add_config_options(
         p, account="a read-only one, at a venue: screen, the file's [screen] username; the "
         "client id is rummikub-screen-USERNAME",
     )  # fmt: skip
-    p.add_argument("--title", default="", help="title in the top left (default: the event)")
+    p.add_argument("--title", default="", help=_("title in the top left (default: the event)"))
     p.add_argument(
         "--size",
-        type=parse_size,
+        type=lambda text: parse_size(text, w),
         default=(1920, 1080),
         metavar="WxH",
-        help="window or PNG size (default 1920x1080)",
+        help=_("window or PNG size (default 1920x1080)"),
     )
     p.add_argument(
         "--fullscreen",
         action="store_true",
-        help="full screen at the display's own resolution (a TV on the hub Pi)",
+        help=_("full screen at the display's own resolution (a TV on the hub Pi)"),
     )
     p.add_argument(
         "--cycle",
-        type=_seconds,
+        type=seconds,
         default=DEFAULT_CYCLE,
-        help=f"seconds per page of the rotation, 0 = no rotation (default {DEFAULT_CYCLE:g})",
+        help=_("seconds per page of the rotation, 0 = no rotation (default {seconds})").format(
+            seconds=f"{DEFAULT_CYCLE:g}"
+        ),
     )
     p.add_argument(
         "--hide-standings",
         action="store_true",
-        help="keep the standings off the screen until the round is closed",
+        help=_("keep the standings off the screen until the round is closed"),
     )
     p.add_argument(
         "--flash-after",
-        type=_seconds,
+        type=seconds,
         default=JUDGE_FLASH_AFTER,
-        help="seconds a table waits for the judge before it flashes "
-        f"(default {JUDGE_FLASH_AFTER:g})",
+        help=_("seconds a table waits for the judge before it flashes (default {seconds})").format(
+            seconds=f"{JUDGE_FLASH_AFTER:g}"
+        ),
     )
     p.add_argument(
-        "--png", type=Path, metavar="DIR", help="render each page once to PNG files in DIR and exit"
+        "--png",
+        type=Path,
+        metavar="DIR",
+        help=_("render each page once to PNG files in DIR and exit"),
     )
     p.add_argument(
         "--demo",
-        type=_tables,
+        type=tables,
         metavar="N",
-        help="show a sample hall of N tables instead of listening to a broker",
+        help=_("show a sample hall of N tables instead of listening to a broker"),
     )
     p.add_argument(
         "--lang",
         type=_language,
         metavar="LANG",
-        help="the screen's language until the event's own reaches it: pl or en (default: "
-        "Polish, or English when LANG names it)",
-    )
+        help=_("the screen's language until the event's own reaches it: pl or en (default: "
+               "Polish, or English when LANG names it)"),
+    )  # fmt: skip
     p.add_argument(
         "--all-languages",
         action="store_true",
-        help="with --png: every page in every language the kit speaks, in DIR/pl and DIR/en",
+        help=_("with --png: every page in every language the kit speaks, in DIR/pl and DIR/en"),
     )
     p.add_argument(
         "--wait",
-        type=_seconds,
+        type=seconds,
         default=2.0,
-        help="with --png and a broker: seconds to collect retained messages (default 2)",
+        help=_("with --png and a broker: seconds to collect retained messages (default 2)"),
     )
     return p
 
@@ -166,7 +210,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, stop: threading.Event | None = None) -> int:
     """The program; it ends on ``q``/Esc, a closed window, SIGTERM or SIGINT, or when
     ``stop`` is set (a caller that handles the signals itself, the demo)."""
-    args = build_parser().parse_args(argv)
+    words = i18n.words(asked(sys.argv[1:] if argv is None else argv, os.environ))
+    args = build_parser(words).parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     keep_signals_from_sdl()  # SDL's handlers would swallow SIGTERM while nobody polls
     if stop is not None:
@@ -189,7 +234,9 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         try:
             settings = resolve("screen", args, os.environ)
         except HubConfigError as err:
-            print(f"rummikub-screen: error: {err}", file=sys.stderr)
+            _ = i18n.words(language).gettext
+            error = _("error: {error}").format(error=err.message(_))
+            print(f"rummikub-screen: {error}", file=sys.stderr)
             return 2
         feed = ScreenFeed(
             settings.broker,
@@ -255,12 +302,14 @@ def _run(
 ) -> int:
     flags = pygame.FULLSCREEN if args.fullscreen else 0
     size = (0, 0) if args.fullscreen else args.size
+    words = i18n.words(i18n.choose(args.lang, os.environ))
     try:
         window = pygame.display.set_mode(size, flags)
     except pygame.error as err:
-        print(f"rummikub-screen: cannot open the display: {err}", file=sys.stderr)
+        cannot = words.gettext("cannot open the display: {error}").format(error=err)
+        print(f"rummikub-screen: {cannot}", file=sys.stderr)
         return 1
-    pygame.display.set_caption("Rummikub hub screen")
+    pygame.display.set_caption(words.gettext("Rummikub hub screen"))
     pygame.mouse.set_visible(False)
     screen = HallScreen(window, cycle=args.cycle, flash_after=args.flash_after)
     clock = pygame.time.Clock()
