@@ -18,11 +18,14 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pygame
 import pytest
 from retained import publish_retained
 
 from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
+from hub.screen.feed import ScreenFeed
+from hub.screen.render import HallScreen
 from hub.service import HubService
 from hub.store import EventStore
 from tablekit.app import build
@@ -92,74 +95,56 @@ def hall(
         service.stop()
 
 
-def test_every_unit_hears_the_events_language_and_each_change_at_once(
+def header_words(feed: ScreenFeed, screen: HallScreen, png: str) -> str:
+    """The hub screen's header as drawn now from the feed's view (and saved as a PNG)."""
+    now = time.time()
+    screen.frame(feed.hall(now), now)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(screen.surface, str(ARTIFACTS / png))
+    return " ".join(p.text for p in screen.placed.get("header", []))
+
+
+def test_every_unit_and_the_hub_screen_follow_the_events_language_and_each_change(
     tmp_path: Path, hall: tuple[MosquittoBroker, Path, list[Link]], wait_until: Any
 ) -> None:
+    """The event is English: every unit and the hub screen (started Polish) hear it; the
+    organizer changes it from another process and the one change reaches them all; a unit
+    switched on later gets it at once (retained)."""
     broker, db, links = hall
     links += [Link(tmp_path, broker, table) for table in (1, 2, 3)]
+    feed = ScreenFeed(broker.client_settings(), TOPICS, title="Cup", language="pl")
+    pygame.init()
+    screen = HallScreen(pygame.Surface((1280, 720)), cycle=0)
     for link in links:
         link.link.start()
-    for link in links:
-        wait_until(lambda link=link: link.heard() == ["en"], 10, "the event's language")
-
-    # the organizer changes it from another process (the command line) mid-event
-    organizer = Organizer(EventStore(db), by="Ola")
-    organizer.choose_language("pl", why="Polish players after all")
-    for link in links:
-        wait_until(lambda link=link: link.heard() == ["en", "pl"], 10, "the change")
-    organizer.choose_language("en")
-    for link in links:
-        wait_until(lambda link=link: link.heard() == ["en", "pl", "en"], 10, "the change back")
-
-    # a unit switched on later gets the language at once: it is retained
-    late = Link(tmp_path, broker, 4)
-    links.append(late)
-    late.link.start()
-    wait_until(lambda: late.heard() == ["en"], 10, "the retained language")
-    organizer.store.close()
-
-
-def test_the_hub_screen_hears_it_on_its_own_subscription(
-    hall: tuple[MosquittoBroker, Path, list[Link]], wait_until: Any
-) -> None:
-    """A reader subscribed to what the hub screen subscribes to gets the language among
-    the hall's retained messages and decodes it strictly."""
-    import paho.mqtt.client as mqtt
-    from paho.mqtt.enums import CallbackAPIVersion
-
-    from tablekit.core.topics import decode_retained
-
-    broker, db, _ = hall
-    got: queue.SimpleQueue[object] = queue.SimpleQueue()
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
-
-    def on_message(client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
-        got.put(decode_retained(TOPICS, msg.topic, msg.payload)[1])
-
-    client.on_message = on_message
-    client.on_connect = lambda c, *_: c.subscribe([(f, 1) for f in TOPICS.screen_filters()])
-    client.connect(broker.host, broker.port)
-    client.loop_start()
-    seen: list[str] = []
-
-    def languages() -> list[str]:
-        while True:
-            try:
-                item = got.get_nowait()
-            except queue.Empty:
-                return seen
-            if isinstance(item, HallLanguage):
-                seen.append(item.language)
-
+    feed.start()
     try:
-        wait_until(lambda: languages() == ["en"], 10, "the screen's language")
+        for link in links:
+            wait_until(lambda link=link: link.heard() == ["en"], 10, "the event's language")
+        wait_until(lambda: feed.hall(time.time()).language == "en", 10, "the screen's")
+        assert "TABLES" in header_words(feed, screen, "screen-1-event-en.png")
+
+        # the organizer changes it from another process (the command line) mid-event
         organizer = Organizer(EventStore(db), by="Ola")
-        organizer.choose_language("pl")
-        wait_until(lambda: languages() == ["en", "pl"], 10, "the change on the screen")
+        organizer.choose_language("pl", why="Polish players after all")
+        for link in links:
+            wait_until(lambda link=link: link.heard() == ["en", "pl"], 10, "the change")
+        wait_until(lambda: feed.hall(time.time()).language == "pl", 10, "the screen's change")
+        assert "STOLIKI" in header_words(feed, screen, "screen-2-changed-pl.png")
+        organizer.choose_language("en")
+        for link in links:
+            wait_until(lambda link=link: link.heard() == ["en", "pl", "en"], 10, "back")
+        wait_until(lambda: feed.hall(time.time()).language == "en", 10, "the screen's")
+
+        # a unit switched on later gets the language at once: it is retained
+        late = Link(tmp_path, broker, 4)
+        links.append(late)
+        late.link.start()
+        wait_until(lambda: late.heard() == ["en"], 10, "the retained language")
         organizer.store.close()
     finally:
-        client.disconnect()
-        client.loop_stop()
+        feed.stop()
+        pygame.quit()
 
 
 def test_a_unit_takes_a_newer_hubs_messages_with_fields_it_does_not_know(
@@ -233,8 +218,6 @@ def test_a_unit_shows_the_events_language_and_a_change_mid_game(
     """No event yet: the unit speaks its config's language. Then the hub's setting: the
     event's language on the display, a change in the middle of a game at once (the game
     untouched), and again after a restart, when the unit's config says otherwise."""
-    import pygame
-
     from hub.tournament import Player
 
     pygame.display.init()
