@@ -17,6 +17,7 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -39,6 +40,12 @@ PHONE = (390, 844)
 LAPTOP = (1280, 800)
 TOPICS = Topics("hall", "browser")
 
+
+
+def waiting(driver: webdriver.Chrome) -> WebDriverWait[webdriver.Chrome]:
+    """A patient wait that looks again when a live update replaced the element it read
+    (the page swaps a table's card for its new one: the old one is stale, not wrong)."""
+    return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
 
 def browser(size: tuple[int, int]) -> webdriver.Chrome:
     """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
@@ -116,7 +123,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
         with serve_console(c.db, broker.client_settings(), TOPICS) as served:
             phone = browser(PHONE)
             chromium.append(phone)
-            wait = WebDriverWait(phone, 20)
+            wait = waiting(phone)
             phone.get(served.url)
             assert phone.execute_script("return window.innerWidth") == PHONE[0]
             shot(phone, "phone-pl-home")
@@ -159,12 +166,12 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             laptop = browser(LAPTOP)
             chromium.append(laptop)
             laptop.get(f"{served.url}/tables")
-            WebDriverWait(laptop, 20).until(
+            waiting(laptop).until(
                 lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text
             )
             assert len(laptop.find_elements(By.CSS_SELECTOR, ".card")) == len(tables)
             publish(TOPICS.state(table.number), snapshot(table.number, move=6, active=Seat.D))
-            WebDriverWait(laptop, 20).until(
+            waiting(laptop).until(
                 lambda d: "GRA TRWA" in d.find_element(By.CSS_SELECTOR, card).text
             )
             shot(laptop, "laptop-pl-tables")
