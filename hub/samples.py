@@ -29,18 +29,28 @@ _FIRST: Final = (
     "Anna Jan Łukasz Maria Piotr Zofia Tomasz Ewa Krzysztof Agnieszka Michał Katarzyna Paweł "
     "Magdalena Marek Joanna Adam Barbara Ola Wojciech"
 )
-_LAST: Final = (
-    "Nowak Kowalski Wiśniewska Wójcik Kamiński Lewandowska Zieliński Szymańska Woźniak "
-    "Dąbrowski Kozłowska Jankowski Mazur Kwiatkowska Krawczyk Piotrowski Grabowska Pawłowski "
-    "Michalska Brzęczyszczykiewicz"
+_LAST: Final = (  # the men's forms; a woman's -ski, -cki is -ska, -cka (Anna Kowalska)
+    "Nowak Kowalski Wiśniewski Wójcik Kamiński Lewandowski Zieliński Szymański Woźniak "
+    "Dąbrowski Kozłowski Jankowski Mazur Kwiatkowski Krawczyk Piotrowski Grabowski Pawłowski "
+    "Michalski Brzęczyszczykiewicz"
 )
+
+
+def _surname(last: str, first: str) -> str:
+    """``last`` in the form that agrees with ``first``: the sample's women's names end in
+    -a, as Polish given names of women do (Anna Kowalska beside Jan Kowalski)."""
+    if first.endswith("a") and last.endswith(("ski", "cki")):
+        return last[:-1] + "a"
+    return last
 
 
 def sample_names(count: int, seed: int = 7) -> list[str]:
     """``count`` distinct plausible names, given name first as the kit writes them ("Anna
     Nowak"), reproducible by ``seed``."""
     rng = random.Random(seed)
-    pool = [f"{first} {last}" for last in _LAST.split() for first in _FIRST.split()]
+    pool = [
+        f"{first} {_surname(last, first)}" for last in _LAST.split() for first in _FIRST.split()
+    ]
     rng.shuffle(pool)
     names = pool[:count]
     while len(names) < count:
