@@ -20,7 +20,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from starlette.testclient import TestClient
 from test_cli_support import Cli, play_round, school_round_playing
-from web_console import EventStream, serve_console, snapshot
+from web_console import EventStream, school_hall, serve_console, snapshot
 
 from hub.config import HubConfigError, resolve
 from hub.web.app import Console, EventReader, make_app
@@ -51,16 +51,8 @@ def text_of(html: str) -> str:
 
 @pytest.fixture
 def hall(tmp_path: Path) -> Cli:
-    """A league event of 8, drawn and started: two tables of four."""
-    c = Cli(tmp_path / "event.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Turniej Szkolny")
-    names = ["Łukasz Żółć", "Anna Nowak", "Jan Nowakowski", "Ewa Kowalska", "Piotr Wiśniewski",
-             "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik"]  # fmt: skip
-    for name in names:
-        c.ok("players", "add", name, "--club", "SP 12", "--check-in")
-    c.ok("round", "draw", "--seed", "3")
-    c.ok("round", "start")
-    return c
+    """A school event of eight, drawn and started: two tables of four."""
+    return school_hall(tmp_path / "event.sqlite3")
 
 
 # --- find your table -------------------------------------------------------------------------
@@ -372,3 +364,33 @@ def test_an_english_page_gets_its_updates_in_english(hall: Cli, unit_link) -> No
         while served.console.live.pages and time.monotonic() < deadline:
             time.sleep(0.05)
         assert served.console.live.pages == 0  # a page that went is forgotten
+
+
+@pytest.mark.mqtt
+def test_a_page_that_was_away_catches_up(hall: Cli, unit_link) -> None:  # type: ignore[no-untyped-def]
+    """A phone that lost the Wi-Fi: its browser opens the stream again, and the first
+    thing it gets is every table as it is now, with what changed meanwhile."""
+    client, broker = unit_link
+
+    def state(**fields: object) -> None:
+        client.publish(TOPICS.state(2), encode(snapshot(2, **fields)), qos=1,
+                       retain=True).wait_for_publish(5)  # fmt: skip
+
+    state(move=3)
+    with serve_console(hall.db, broker.client_settings(), TOPICS) as served:
+        away = EventStream(f"{served.url}/live?tables=2")
+        try:
+            away.next("table", lambda d: "3 ruchy" in str(d["html"]))
+        finally:
+            away.close()
+        state(move=7, phase=Phase.TIME_UP, remaining=0.0, timeouts=(1, 0, 0, 0))
+        deadline = time.monotonic() + 20
+        while "7" not in str([c.move for c in served.console.live.cards]):
+            assert time.monotonic() < deadline, "the console never heard the new state"
+            time.sleep(0.05)
+        back = EventStream(f"{served.url}/live?tables=2")
+        try:
+            first = back.next("table")
+            assert "CZAS MINĄŁ" in str(first["html"]) and "7 ruchów" in str(first["html"])
+        finally:
+            back.close()

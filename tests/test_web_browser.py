@@ -21,8 +21,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
-from test_cli_support import Cli
-from web_console import serve_console, snapshot
+from web_console import school_hall, serve_console, snapshot
 
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
@@ -41,11 +40,11 @@ LAPTOP = (1280, 800)
 TOPICS = Topics("hall", "browser")
 
 
-
 def waiting(driver: webdriver.Chrome) -> WebDriverWait[webdriver.Chrome]:
     """A patient wait that looks again when a live update replaced the element it read
     (the page swaps a table's card for its new one: the old one is stale, not wrong)."""
     return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
+
 
 def browser(size: tuple[int, int]) -> webdriver.Chrome:
     """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
@@ -83,20 +82,17 @@ def shot(driver: webdriver.Chrome, name: str) -> Path:
 
 
 def text(driver: webdriver.Chrome, css: str) -> str:
-    return str(driver.find_element(By.CSS_SELECTOR, css).text)
+    """The text of the element ``css`` now (read in the page at once: the live script may
+    replace the element between a look-up and a read)."""
+    return str(driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css
+    ))  # fmt: skip
 
 
 def test_a_phone_finds_its_table_and_sees_it_live(
     tmp_path: Path, mosquitto, chromium: list[webdriver.Chrome]  # type: ignore[no-untyped-def]
 ) -> None:
-    c = Cli(tmp_path / "event.sqlite3")
-    c.ok("event", "create", "--preset", "school", "--name", "Mistrzostwa Szkół")
-    names = ["Łukasz Żółć", "Anna Nowak", "Jan Nowakowski", "Ewa Kowalska", "Piotr Wiśniewski",
-             "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik"]  # fmt: skip
-    for name in names:
-        c.ok("players", "add", name, "--club", "SP 12", "--check-in")
-    c.ok("round", "draw", "--seed", "3")
-    c.ok("round", "start")
+    c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
     comp = c.competition()
     tables = comp.event.seating("round-1")
     (table,) = [t for t in tables if "P001" in t.players]
@@ -131,7 +127,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             assert phone.find_element(By.CSS_SELECTOR, "label[for=q]").text
             box.send_keys("lukasz zolc")
             box.submit()
-            wait.until(lambda d: "Stolik" in d.find_element(By.CSS_SELECTOR, ".seat").text)
+            wait.until(lambda d: "Stolik" in text(d, ".seat"))
             assert text(phone, ".player h2").startswith("Łukasz Żółć")
             assert text(phone, ".seat").startswith(f"Stolik {table.number}, miejsce {seat}")
             opponents = text(phone, ".opponents")
@@ -139,7 +135,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
                 if pid != "P001":
                     assert comp.event.players[pid].name in opponents
             card = f"#table-{table.number}"
-            wait.until(lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text)
+            wait.until(lambda d: "Na żywo" in text(d, "#live-state"))
             assert "GRA TRWA" in text(phone, card)
             # The page is not loaded again: what a script leaves on it stays.
             phone.execute_script("window.stillTheSamePage = true")
@@ -148,7 +144,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             publish(TOPICS.state(table.number),
                     snapshot(table.number, move=5, active=Seat.C,
                              paused=PauseReason.PLAYER_CALL))  # fmt: skip
-            wait.until(lambda d: "WEZWANO SĘDZIEGO" in d.find_element(By.CSS_SELECTOR, card).text)
+            wait.until(lambda d: "WEZWANO SĘDZIEGO" in text(d, card))
             assert phone.execute_script("return window.stillTheSamePage") is True
             assert "5 ruchów" in text(phone, card)
             shot(phone, "phone-pl-find-judge-called")
@@ -158,7 +154,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             assert len(phone.find_elements(By.CSS_SELECTOR, ".standings tbody tr")) == 8
             shot(phone, "phone-pl-standings")
             phone.get(f"{served.url}/find?q=zolc&lang=en")
-            wait.until(lambda d: "Live" in d.find_element(By.ID, "live-state").text)
+            wait.until(lambda d: "Live" in text(d, "#live-state"))
             assert text(phone, ".seat").startswith(f"Table {table.number}, seat {seat}")
             assert "JUDGE CALLED" in text(phone, card)
             shot(phone, "phone-en-find")
@@ -166,14 +162,12 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             laptop = browser(LAPTOP)
             chromium.append(laptop)
             laptop.get(f"{served.url}/tables")
-            waiting(laptop).until(
-                lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text
-            )
+            waiting(laptop).until(lambda d: "Na żywo" in text(d, "#live-state"))
             assert len(laptop.find_elements(By.CSS_SELECTOR, ".card")) == len(tables)
             publish(TOPICS.state(table.number), snapshot(table.number, move=6, active=Seat.D))
-            waiting(laptop).until(
-                lambda d: "GRA TRWA" in d.find_element(By.CSS_SELECTOR, card).text
-            )
+            waiting(laptop).until(lambda d: "6 ruchów" in text(d, card))
+            to_move = comp.event.players[table.players[3]].name  # seat D
+            assert to_move in text(laptop, f"{card} .active")
             shot(laptop, "laptop-pl-tables")
             laptop.get(f"{served.url}/standings?lang=en")
             shot(laptop, "laptop-en-standings")

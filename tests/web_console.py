@@ -16,6 +16,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import uvicorn
+from test_cli_support import Cli
 
 from hub.broker import free_port
 from hub.web.app import Console, EventReader, make_app
@@ -25,6 +26,22 @@ from tablekit.core.messages import TableSnapshot
 from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings
+
+PLAYERS = ("Łukasz Żółć", "Anna Nowak", "Jan Nowakowski", "Ewa Kowalska", "Piotr Wiśniewski",
+           "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik")  # fmt: skip
+"""A school's eight players (P001 … P008), Polish letters in every other name."""
+
+
+def school_hall(db: Path, name: str = "Turniej Szkolny") -> Cli:
+    """A school event of :data:`PLAYERS` made by the organizer's command line, its first
+    round drawn and started: two tables of four."""
+    c = Cli(db)
+    c.ok("event", "create", "--preset", "school", "--name", name)
+    for player in PLAYERS:
+        c.ok("players", "add", player, "--club", "SP 12", "--check-in")
+    c.ok("round", "draw", "--seed", "3")
+    c.ok("round", "start")
+    return c
 
 
 @dataclass
