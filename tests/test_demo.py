@@ -10,6 +10,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
@@ -249,13 +250,20 @@ def followed(command: str, seconds: float) -> list[str]:
 def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_follow_it(
     tmp_path: Path,
 ) -> None:
-    port = free_port()
+    port, web_port = free_port(), free_port()
     demo = Running(
         [*DEMO, "--headless", "--broker", "mosquitto", "--port", str(port),
          "--pace", "0.02", "--move-seconds", "4", "--every", "1", "--png-every", "4",
-         "--seed", "5", "--dir", str(tmp_path), "--lang", "en"],
+         "--seed", "5", "--dir", str(tmp_path), "--lang", "en", "--web-port", str(web_port)],
         {**os.environ, "SDL_VIDEODRIVER": "dummy"},
     )
+    demo.wait_for("demo: web console", 60)
+    web = f"http://127.0.0.1:{web_port}/"
+    assert f"demo: web console {web} (find your table, the standings, every table live)" \
+        in demo.output
+    with urllib.request.urlopen(f"{web}standings", timeout=10) as page:
+        standings = page.read().decode()
+    assert '<html lang="en">' in standings and "Standings" in standings  # the event's language
     demo.wait_for("round status:", 60)
     out = demo.output
     assert f"broker Mosquitto on 127.0.0.1:{port}" in out

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import uvicorn
 from test_cli_support import Cli
 
 from hub.broker import free_port
-from hub.web.app import Console, EventReader, make_app
+from hub.web.app import Console, EventReader
 from hub.web.live import LiveTables
+from hub.web.serve import ConsoleThread
 from tablekit.core.clock import Phase
 from tablekit.core.messages import TableSnapshot
 from tablekit.core.seats import Seat
@@ -55,26 +55,12 @@ def serve_console(db: Path, broker: BrokerSettings | None, topics: Topics) -> It
     """``rummikub-web``'s application on uvicorn in a thread, until the block ends."""
     reader = EventReader(db)
     console = Console(reader, LiveTables(broker, topics, reader.version))
-    port = free_port()
-    config = uvicorn.Config(
-        make_app(console),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="web console", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "the console did not start"
-        time.sleep(0.02)
+    server = ConsoleThread(console, "127.0.0.1", free_port())
+    server.start()
     try:
-        yield Served(f"http://127.0.0.1:{port}", console)
+        yield Served(server.url.rstrip("/"), console)
     finally:
-        server.should_exit = True
-        thread.join(20)
+        server.stop()
         reader.close()
 
 

@@ -39,6 +39,10 @@ FULL: Final = Length("full", 0.25, 20.0, 8.0, None, None)
 and more)."""
 
 
+WEB_PORT: Final = 8080
+"""The web console's port when it is free (``--web-port`` names another)."""
+
+
 class _HelpFormatter(argparse.HelpFormatter):
     """argparse's help, with the heading of its usage line in the reader's language."""
 
@@ -97,6 +101,11 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                        short=f"{SHORT.round_minutes:g}", full=f"{FULL.round_minutes:g}"))
     o.add_argument("--port", type=_port(w), default=None,
                    help=_("the broker's port on 127.0.0.1 (default: a free one)"))
+    o.add_argument("--web-port", type=_port(w), default=None,
+                   help=_("the web console's port on 127.0.0.1 (default {port}, or a free one "
+                          "when it is taken)").format(port=WEB_PORT))
+    o.add_argument("--no-web", action="store_true",
+                   help=_("do not start the web console"))
     o.add_argument("--seed", type=int, default=None,
                    help=_("random seed for draws and players"))
     o.add_argument("--dir", type=Path, default=None,

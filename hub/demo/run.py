@@ -14,14 +14,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, start_broker
+from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, free_port, start_broker
 from hub.demo.event import EVENT, VENUE, create_event, direct
-from hub.demo.options import fill_length
+from hub.demo.options import WEB_PORT, fill_length
 from hub.demo.report import follow_text
 from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
+from hub.web.app import Console, EventReader
+from hub.web.live import LiveTables
+from hub.web.serve import ConsoleThread, WebConsoleError
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
@@ -30,6 +33,9 @@ from tablekit.shared import i18n
 from tablekit.shared.i18n import Words, choose
 from tablekit.unit import Quit, TableUnit
 from tablekit.view import TableView
+
+WEB_CONNECT = 10.0
+"""Seconds the demo waits for the web console's broker feed to subscribe."""
 
 
 class Demo:
@@ -47,6 +53,8 @@ class Demo:
         self.organizer: Organizer | None = None
         self.broker: MosquittoBroker | EmbeddedBroker | None = None
         self.hub: HubService | None = None
+        self.web: ConsoleThread | None = None
+        self.web_reader: EventReader | None = None
         self.director: threading.Thread | None = None
         self.length = fill_length(args)
         self.pngs = 0
@@ -92,6 +100,15 @@ class Demo:
             flush=True,
         )
         print(follow_text(self.host, self.port, self.topics, self.workdir, self.words), flush=True)
+        if self.args.no_web:
+            pass
+        elif mosquitto:
+            self._start_web(db)
+        else:
+            # amqtt fails a connecting client when another subscribes at the same moment,
+            # which one more client of the hall's topics makes likely at the start.
+            print(_("demo: no web console with the embedded broker (install Mosquitto)"),
+                  flush=True)  # fmt: skip
         tables = len(self.organizer.competition.tables())
         self.hub = HubService(self.client_settings, db, self.topics, tables=tables)
         self.hub.start()
@@ -99,6 +116,31 @@ class Demo:
             self._start_table(number)
         self.director = threading.Thread(target=self._direct, name="demo-organizer", daemon=True)
         self.director.start()
+
+    def _start_web(self, db: Path) -> None:
+        """The web console on the demo's event (the players' phones' pages)."""
+        asked = self.args.web_port
+        if asked is not None:
+            _check_port_free("127.0.0.1", asked, self.words, "--web-port")
+        self.web_reader = reader = EventReader(db)
+        ports = [asked] if asked is not None else [WEB_PORT, free_port()]
+        for port in ports:
+            live = LiveTables(self.client_settings, self.topics, reader.version)
+            self.web = web = ConsoleThread(Console(reader, live), "127.0.0.1", port)
+            try:
+                web.start()
+                break
+            except WebConsoleError:
+                web.stop()
+                if port == ports[-1]:
+                    raise
+        live.wait_subscribed(WEB_CONNECT)  # it shows every table from the first move
+        print(
+            self.words.gettext(
+                "demo: web console {url} (find your table, the standings, every table live)"
+            ).format(url=web.url),
+            flush=True,
+        )
 
     def _create_event(self) -> None:
         org = self.organizer
@@ -157,6 +199,10 @@ class Demo:
             stop_link = getattr(unit.uplink, "stop", None)
             if stop_link is not None:
                 stop_link()
+        if self.web is not None:
+            self.web.stop()
+        if self.web_reader is not None:
+            self.web_reader.close()
         if self.hub is not None:
             self.hub.stop()
         if self.broker is not None:
@@ -164,20 +210,29 @@ class Demo:
         if self.organizer is not None:
             self.organizer.store.close()
 
-def _check_port_free(host: str, port: int, words: Words) -> None:
-    """BrokerError when something listens on ``port`` already (a broker would fail to
-    start there, and the demo would talk to whatever listens)."""
+def _bind_error(host: str, port: int) -> OSError | None:
+    """Why nothing could listen on ``port`` now (None: it is free)."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             probe.bind((host, port))
         except OSError as err:
-            raise BrokerError(
-                words.gettext(
-                    "port {port} on {host} is in use ({why}): choose another --port, or "
-                    "leave it out for a free one"
-                ).format(port=port, host=host, why=err.strerror)
-            ) from None
+            return err
+    return None
+
+
+def _check_port_free(host: str, port: int, words: Words, flag: str = "--port") -> None:
+    """BrokerError when something listens on ``port`` (given as ``flag``) already: a
+    broker or the web console would fail to start there, and the demo would talk to
+    whatever listens."""
+    err = _bind_error(host, port)
+    if err is not None:
+        raise BrokerError(
+            words.gettext(
+                "port {port} on {host} is in use ({why}): choose another {flag}, or "
+                "leave it out for a free one"
+            ).format(port=port, host=host, why=err.strerror, flag=flag)
+        )
 
 
 def _viewer(unit: TableUnit) -> Callable[[], TableView]:

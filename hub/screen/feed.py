@@ -409,6 +409,8 @@ class ScreenFeed:
         self.counters: Counter[str] = Counter()
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.subscribed = threading.Event()
+        """The broker has acknowledged the subscriptions of the latest connection."""
         self.ever_connected = False
         self.lost_since = time.time()
         """Wall time the connection was lost (at first: since the feed was made)."""
@@ -419,6 +421,7 @@ class ScreenFeed:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_subscribe = self._on_subscribe
 
     def start(self) -> None:
         """Connect in the background (retrying forever; the screen shows what it has
@@ -467,14 +470,20 @@ class ScreenFeed:
             )  # fmt: skip
             return
         self.refusal = None
-        for topic in self.topics.screen_filters():
-            client.subscribe(topic, qos=1)
-        for topic in self.topics.delivery_filters():
-            client.subscribe(topic, qos=0)
+        self.subscribed.clear()
+        client.subscribe(
+            [(topic, 1) for topic in self.topics.screen_filters()]
+            + [(topic, 0) for topic in self.topics.delivery_filters()]
+        )
         self.ever_connected = True
         self.connected.set()
         log.info("screen feed: connected to %s", self.broker.where)
         self._wake()
+
+    def _on_subscribe(
+        self, client: mqtt.Client, userdata: object, mid: int, codes: Any, properties: Any = None
+    ) -> None:
+        self.subscribed.set()
 
     def _on_disconnect(
         self, client: mqtt.Client, userdata: object, flags: Any, rc: Any, properties: Any = None

@@ -86,6 +86,11 @@ class LiveTables:
                 broker = msgspec.structs.replace(broker, client_id=web_client_id(broker.username))
             self.feed = ScreenFeed(broker, topics, notify=self._notify)
 
+    def wait_subscribed(self, timeout: float) -> bool:
+        """Wait (in another thread than the event loop's) until the broker has taken the
+        feed's subscriptions; False after ``timeout`` seconds, or without a broker."""
+        return self.feed is not None and self.feed.subscribed.wait(timeout)
+
     @property
     def pages(self) -> int:
         """Open pages receiving updates."""

@@ -18,14 +18,19 @@ import argparse
 import logging
 import os
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+import uvicorn
 
 from hub.config import HubConfigError, HubSettings, add_config_options, resolve
 from hub.web.app import Console, EventReader, make_app
 from hub.web.live import LiveTables
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 
 log = logging.getLogger("hub.web")
 
@@ -100,6 +105,46 @@ def _port_value(text: str) -> int:
         raise ValueError(str(err)) from None
 
 
+class WebConsoleError(KitError, OSError):
+    """The console could not start (its port taken, say)."""
+
+
+class ConsoleThread:
+    """The console on uvicorn in a thread of another program (the demo, the tests): it
+    listens once :meth:`start` returns, and :meth:`stop` closes it and its live tables."""
+
+    def __init__(self, console: Console, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.console = console
+        config = uvicorn.Config(
+            make_app(console), host=host, port=port, log_level="warning",
+            timeout_graceful_shutdown=GRACE,
+        )  # fmt: skip
+        self._server = uvicorn.Server(config)
+        self._thread = threading.Thread(target=self._server.run, name="web console", daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+    def start(self, timeout: float = 20.0) -> None:
+        """Start and wait until it listens; WebConsoleError when it cannot."""
+        self._thread.start()
+        deadline = time.monotonic() + timeout
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise WebConsoleError(
+                    N_("the web console could not listen on {host}:{port}"),
+                    host=self.host, port=self.port,
+                )  # fmt: skip
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self._server.should_exit = True
+        if self._thread.ident is not None:
+            self._thread.join(GRACE + 10)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -112,8 +157,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         web = web_settings(args, settings)
     except HubConfigError as err:
         parser.error(str(err))
-    import uvicorn
-
     reader = EventReader(web.db)
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
