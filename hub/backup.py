@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from tablekit.core.errors import KitError
+from tablekit.shared.i18n import Words
 
 log = logging.getLogger("hub.backup")
 
@@ -91,31 +92,39 @@ def read_status(store: Path) -> BackupStatus | None:
         return BackupStatus(target="?", interval=0.0, error=f"status file {path}: {err}")
 
 
-def status_lines(status: BackupStatus | None, now: float) -> list[str]:
-    """The organizer's view of the copies (one line, two when the last one failed)."""
+def status_lines(status: BackupStatus | None, now: float, words: Words) -> list[str]:
+    """The organizer's view of the copies (one line, two when the last one failed), in
+    ``words``' language."""
+    _ = words.gettext
     if status is None:
-        return ["Backup copy: none (the hub runs without --backup)"]
+        return [_("Backup copy: none (the hub runs without --backup)")]
     if status.copied_at is None:
-        last = "no copy made yet"
+        last = _("no copy made yet")
     else:
         age = max(0.0, now - status.copied_at)
-        last = (
-            f"last copy {time.strftime('%H:%M:%S', time.localtime(status.copied_at))}"
-            f" ({age:.0f} s ago, {status.size / 1024:.0f} KiB, {status.copies} copies)"
+        last = _("last copy {time} ({age} s ago, {size} KiB, {copies} copies)").format(
+            time=time.strftime("%H:%M:%S", time.localtime(status.copied_at)),
+            age=f"{age:.0f}",
+            size=f"{status.size / 1024:.0f}",
+            copies=status.copies,
         )
         if status.same_disk:
-            last += "; WARNING: on the hub's own disk, not off it (is the stick mounted?)"
-    stopped = ", hub stopped" if status.stopped else ""
-    lines = [f"Backup copy: {status.target}: {last}{stopped}"]
+            last += _("; WARNING: on the hub's own disk, not off it (is the stick mounted?)")
+    if status.stopped:
+        last += _(", hub stopped")
+    lines = [_("Backup copy: {target}: {last}").format(target=status.target, last=last)]
     if status.error:
         at = (
             "" if status.failed_at is None
-            else time.strftime(" at %H:%M:%S", time.localtime(status.failed_at))
-        )
+            else _(" at {time}").format(time=time.strftime("%H:%M:%S",
+                                                           time.localtime(status.failed_at)))
+        )  # fmt: skip
         lines.append(
-            f"BACKUP FAILING{at} ({status.failures} failures): {status.error}; "
-            "the hub keeps running, the copy above is what a spare hub would get"
-        )
+            _("BACKUP FAILING{at} ({failures} failures): {error}; the hub keeps running, the "
+              "copy above is what a spare hub would get").format(
+                at=at, failures=status.failures, error=status.error
+            )
+        )  # fmt: skip
     return lines
 
 

@@ -63,13 +63,22 @@ from hub.backup import DEFAULT_INTERVAL
 from tablekit.core.errors import KitError
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
+from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings, read_secret
+from tablekit.shared.i18n import Words
 from tablekit.shared.tomlfile import SettingsFileError, decode_toml
 
 DEFAULT_PATH = Path("/etc/rummikub/hub.toml")
 """Read when it exists and neither ``--config`` nor ``$RUMMIKUB_CONFIG`` names a file."""
 CONFIG_VAR = "RUMMIKUB_CONFIG"
-CONFIG_HELP = f"the hub's config file (default ${CONFIG_VAR}, else {DEFAULT_PATH} if it exists)"
+
+
+def config_help(words: Words) -> str:
+    """The help of ``--config``, in ``words``' language."""
+    return words.gettext(
+        "the hub's config file (default ${variable}, else {path} if it exists)"
+    ).format(variable=CONFIG_VAR, path=DEFAULT_PATH)
+
 
 Program = Literal["hub", "screen", "organizer", "web"]
 """The section a program reads besides the top level and ``[broker]``."""
@@ -164,50 +173,82 @@ def load_hub_config(path: Path | None, env: Mapping[str, str]) -> tuple[HubConfi
 
 
 def parse_broker(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``HOST``: port 1883); argparse's error naming what is wrong."""
+    """``HOST:PORT`` (or ``HOST``: port 1883); HubConfigError naming what is wrong (as
+    argparse's type, :func:`add_config_options` shows it in the reader's language)."""
     host, sep, port_text = text.rpartition(":")
     if not sep:
         host, port_text = text, "1883"
     if not host:
-        raise argparse.ArgumentTypeError(f"expected HOST:PORT, got {text!r}")
+        raise HubConfigError(N_("expected HOST:PORT, got {text}"), text=repr(text))
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {port_text!r} in {text!r}")
+        raise HubConfigError(
+            N_("port must be 1-65535, got {port} in {text}"), port=repr(port_text), text=repr(text)
+        )
     return host, int(port_text)
 
 
 def add_config_options(
-    parser: argparse.ArgumentParser, *, account: str, config: bool = True
+    parser: argparse.ArgumentParser,
+    *,
+    account: str,
+    config: bool = True,
+    words: Words | None = None,
 ) -> None:
     """The options every hub program shares: the file (unless ``config`` is False: the
     program has it elsewhere), the broker, the topic levels. Each defaults to None (not
-    given), so :func:`resolve` can tell what was."""
+    given), so :func:`resolve` can tell what was. Their help is in ``words``' language
+    (default English: argparse's own words of a program that does not give its language
+    stay English too); ``account`` (which account ``--username`` names) the caller gives
+    in it."""
+    w = words if words is not None else i18n.words("en")
+    _ = w.gettext
+
+    def broker(text: str) -> tuple[str, int]:
+        try:
+            return parse_broker(text)
+        except HubConfigError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+
     group = parser.add_argument_group(
-        "settings", "each also from the config file and the environment: file < environment "
-        "< flags (docs/deployment.md, 'The hub's config file')",
-    )
-    if config:
-        group.add_argument("--config", type=Path, metavar="FILE", help=CONFIG_HELP)
-    group.add_argument(
-        "--broker", type=parse_broker, metavar="HOST:PORT",
-        help="MQTT broker ($RUMMIKUB_BROKER; default 127.0.0.1:1883)",
+        _("settings"),
+        _("each also from the config file and the environment: file < environment < flags "
+          "(docs/deployment.md, 'The hub's config file')"),
     )  # fmt: skip
-    group.add_argument("--venue", help="topic level: the venue ($RUMMIKUB_VENUE; default hall)")
-    group.add_argument("--event", help="topic level: the event ($RUMMIKUB_EVENT; default demo)")
-    group.add_argument("--username", help=f"broker account ($RUMMIKUB_USERNAME; {account})")
+    if config:
+        group.add_argument("--config", type=Path, metavar="FILE", help=config_help(w))
+    group.add_argument(
+        "--broker", type=broker, metavar="HOST:PORT",
+        help=_("MQTT broker ($RUMMIKUB_BROKER; default 127.0.0.1:1883)"),
+    )  # fmt: skip
+    group.add_argument(
+        "--venue", help=_("topic level: the venue ($RUMMIKUB_VENUE; default hall)")
+    )
+    group.add_argument(
+        "--event", help=_("topic level: the event ($RUMMIKUB_EVENT; default demo)")
+    )
+    group.add_argument(
+        "--username",
+        help=_("broker account ($RUMMIKUB_USERNAME; {account})").format(account=account),
+    )
     group.add_argument(
         "--password-file", type=Path, metavar="FILE",
-        help="file holding the account's password ($RUMMIKUB_PASSWORD_FILE)",
+        help=_("file holding the account's password ($RUMMIKUB_PASSWORD_FILE)"),
     )  # fmt: skip
     group.add_argument(
         "--mqtt", type=int, choices=(3, 5),
-        help="MQTT version: 5 (default) or 3 for 3.1.1 (the embedded amqtt broker)",
+        help=_("MQTT version: 5 (default) or 3 for 3.1.1 (the embedded amqtt broker)"),
     )  # fmt: skip
     group.add_argument(
-        "--tls", action="store_const", const=True, help="TLS to the broker (its port is often 8883)"
+        "--tls", action="store_const", const=True,
+        help=_("TLS to the broker (its port is often 8883)"),
     )  # fmt: skip
-    group.add_argument("--ca-file", metavar="FILE", help="the CA of the broker's certificate (PEM)")
-    group.add_argument("--cert-file", metavar="FILE", help="a client certificate (PEM)")
-    group.add_argument("--key-file", metavar="FILE", help="the client certificate's key (PEM)")
+    group.add_argument(
+        "--ca-file", metavar="FILE", help=_("the CA of the broker's certificate (PEM)")
+    )
+    group.add_argument("--cert-file", metavar="FILE", help=_("a client certificate (PEM)"))
+    group.add_argument(
+        "--key-file", metavar="FILE", help=_("the client certificate's key (PEM)")
+    )
 
 
 @dataclass(frozen=True)
@@ -239,7 +280,12 @@ class HubSettings:
             try:
                 return convert(self.env[var]), var
             except (ValueError, argparse.ArgumentTypeError) as err:
-                raise HubConfigError(f"{var}={self.env[var]!r}: {err}") from None
+                raise HubConfigError(
+                    N_("{variable}={value}: {error}"),
+                    variable=var,
+                    value=repr(self.env[var]),
+                    error=err if isinstance(err, KitError) else str(err),
+                ) from None
         return field[1], f"{self.source}: {field[0]}"
 
 
@@ -251,8 +297,12 @@ class HubSettings:
             ("db", None if self.config.db is None else Path(self.config.db)), Path,
         )  # fmt: skip
         if db is None:
-            where = f", or db in {self.source}" if self.source else ""
-            raise HubConfigError(f"no event store: give --db FILE (or $RUMMIKUB_DB{where})")
+            if self.source:
+                raise HubConfigError(
+                    N_("no event store: give --db FILE (or $RUMMIKUB_DB, or db in {file})"),
+                    file=self.source,
+                )
+            raise HubConfigError(N_("no event store: give --db FILE (or $RUMMIKUB_DB)"))
         return Path(db)
 
 
@@ -286,8 +336,8 @@ def resolve(program: Program, args: argparse.Namespace, env: Mapping[str, str]) 
     if env.get("RUMMIKUB_BROKER"):
         try:
             fields["host"], fields["port"] = parse_broker(env["RUMMIKUB_BROKER"])
-        except argparse.ArgumentTypeError as err:
-            raise HubConfigError(f"RUMMIKUB_BROKER: {err}") from None
+        except HubConfigError as err:
+            raise HubConfigError(N_("RUMMIKUB_BROKER: {error}"), error=err) from None
         origin["host"] = origin["port"] = "RUMMIKUB_BROKER"
     for name in ("venue", "event"):
         if env.get(f"RUMMIKUB_{name.upper()}"):
@@ -313,19 +363,21 @@ def resolve(program: Program, args: argparse.Namespace, env: Mapping[str, str]) 
 def _broker(fields: dict[str, Any], origin: dict[str, str]) -> BrokerSettings:
     if fields.get("password_file") is not None and fields.get("username") is None:
         where = origin["password_file"]
-        raise HubConfigError(
-            f"{where} needs --username" if where.startswith("--") else f"{where}: needs a username"
-        )
+        if where.startswith("--"):
+            raise HubConfigError(N_("{option} needs --username"), option=where)
+        raise HubConfigError(N_("{where}: needs a username"), where=where)
     try:
         broker = BrokerSettings(**fields)
     except ValueError as err:
         name, _, reason = str(err).partition(": ")
-        raise HubConfigError(f"{origin.get(name, name)}: {reason}") from None
+        raise HubConfigError(
+            N_("{where}: {reason}"), where=origin.get(name, name), reason=reason
+        ) from None
     if broker.password_file is not None:
         try:
             read_secret(broker.password_file, origin["password_file"])
-        except ValueError as err:
-            raise HubConfigError(str(err)) from None
+        except KitError as err:  # the same message, as the config's error
+            raise HubConfigError(err.template, **err.values) from None
     return broker
 
 
@@ -334,4 +386,8 @@ def _topics(levels: dict[str, str], origin: dict[str, str]) -> Topics:
         return Topics(levels["venue"], levels["event"])
     except ValueError as err:
         name = str(err).partition(":")[0]
-        raise HubConfigError(f"{origin.get(name, name)}: {err}") from None
+        raise HubConfigError(
+            N_("{where}: {error}"),
+            where=origin.get(name, name),
+            error=err if isinstance(err, KitError) else str(err),
+        ) from None

@@ -18,6 +18,7 @@ from hub.tournament.seating import table_sizes
 from tablekit.core.hallcheck import STEP_WORDS, CheckResult, HallChecked
 from tablekit.core.seats import MIN_SEATS
 from tablekit.core.status import TableState, word
+from tablekit.shared.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -32,25 +33,33 @@ class HallRow:
 
     @property
     def faults(self) -> list[str]:
+        """The steps that failed, in English (:meth:`faults_in` for the reader's words)."""
         return [STEP_WORDS[s] for s in self.check.faults] if self.check is not None else []
+
+    def faults_in(self, words: Words) -> list[str]:
+        """The steps that failed, in ``words``' language."""
+        return [words.gettext(f) for f in self.faults]
 
     @property
     def ready(self) -> bool:
         """Checked without a fault, and not known to be offline."""
         return self.check is not None and not self.faults and self.online is not False
 
-    @property
-    def status(self) -> str:
+    def status(self, words: Words) -> str:
+        """The table's line on the board, in ``words``' language."""
+        _ = words.gettext
         if self.online is False:
-            return word(TableState.OFFLINE)
+            return _(word(TableState.OFFLINE))
         if self.check is None:
-            return "not checked"
+            return _("not checked")
         if self.faults:
-            return "FAULT: " + ", ".join(self.faults)
+            return _("FAULT: {steps}").format(steps=", ".join(self.faults_in(words)))
         skipped = [
-            STEP_WORDS[s] for s, r in self.check.results.items() if r is CheckResult.SKIPPED
+            _(STEP_WORDS[s]) for s, r in self.check.results.items() if r is CheckResult.SKIPPED
         ]
-        return "ready" + (f" (no {', '.join(skipped)})" if skipped else "")
+        if skipped:
+            return _("ready (no {steps})").format(steps=", ".join(skipped))
+        return _("ready")
 
 
 def latest_checks(store: EventStore) -> dict[int, tuple[float, HallChecked]]:
@@ -95,16 +104,34 @@ def hall_board(
     return rows
 
 
-def unchecked_warning(rows: Iterable[HallRow]) -> str | None:
-    """One line naming the tables not checked or with a fault, or None when all are."""
+def unchecked_parts(rows: Iterable[HallRow], words: Words) -> list[str]:
+    """What is not ready in the hall check: the tables not checked, those with a fault;
+    empty when every table is checked and ready."""
+    rows = list(rows)
     unchecked = [r.table for r in rows if r.check is None]
-    faulty = [f"{r.table} ({', '.join(r.faults)})" for r in rows if r.faults]
+    faulty = [f"{r.table} ({', '.join(r.faults_in(words))})" for r in rows if r.faults]
     parts = []
-    if unchecked:
-        parts.append(f"not checked: table{'s' if len(unchecked) > 1 else ''} "
-                     + ", ".join(map(str, unchecked)))
-    if faulty:
-        parts.append(f"fault at table{'s' if len(faulty) > 1 else ''} " + ", ".join(faulty))
+    # A list of tables is "stoliki 1, 2, 5" in Polish whatever its length: one message
+    # for one table, one for several (no plural forms).
+    _ = words.gettext
+    if len(unchecked) == 1:
+        parts.append(_("not checked: table {tables}").format(tables=unchecked[0]))
+    elif unchecked:
+        parts.append(
+            _("not checked: tables {tables}").format(tables=", ".join(map(str, unchecked)))
+        )
+    if len(faulty) == 1:
+        parts.append(_("fault at table {tables}").format(tables=faulty[0]))
+    elif faulty:
+        parts.append(_("fault at tables {tables}").format(tables=", ".join(faulty)))
+    return parts
+
+
+def unchecked_warning(rows: Iterable[HallRow], words: Words) -> str | None:
+    """One line naming the tables not checked or with a fault, or None when all are."""
+    parts = unchecked_parts(rows, words)
     if not parts:
         return None
-    return "Hall check: " + "; ".join(parts) + " (rummikub event hall)"
+    return words.gettext("Hall check: {what} (rummikub event hall)").format(
+        what="; ".join(parts)
+    )

@@ -79,7 +79,7 @@ def test_school_contest_end_to_end(tmp_path: Path) -> None:
                 "Missing: table 1 game 2, table 2 game 2, table 3 game 2, table 4 game 2" in status
             )
             proc = subprocess.run(
-                [sys.executable, "-m", "hub.cli", "round", "status"],
+                [sys.executable, "-m", "hub.cli", "--lang", "en", "round", "status"],
                 capture_output=True,
                 text=True,
                 encoding="utf-8",

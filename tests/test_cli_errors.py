@@ -93,7 +93,7 @@ def test_unknown_ruleset_and_bad_ruleset_file(tmp_path: Path) -> None:
         "--ruleset",
         "club",
     )
-    assert "club (45 s, win_only)" in out
+    assert "club (45 s, big points to the winner only)" in out
 
 
 def test_championship_with_15_players_is_refused_at_the_draw(tmp_path: Path) -> None:
@@ -332,11 +332,11 @@ def test_a_rating_is_read_as_in_a_players_csv(school: Cli) -> None:
 def test_control_characters_in_names_are_refused(tmp_path: Path, capsys: Any) -> None:
     db = str(tmp_path / "e.sqlite3")
     assert main(["--db", db, "event", "create", "--preset", "school", "--name", "Cup"]) == 0
-    code = main(["--db", db, "players", "add", "Zofia\x7fCwik"])
+    code = main(["--db", db, "--lang", "en", "players", "add", "Zofia\x7fCwik"])
     assert code == 2 and "control character U+007F" in capsys.readouterr().err
     csv_file = tmp_path / "players.csv"
     csv_file.write_bytes(b"name;club\nAnna Nowak;SP 1\nMarta Ko\x1a;SP 2\n")
-    assert main(["--db", db, "players", "import", str(csv_file)]) == 2
+    assert main(["--db", db, "--lang", "en", "players", "import", str(csv_file)]) == 2
     err = capsys.readouterr().err
     assert "line 3" in err and "control character U+001A" in err
     assert main(["--db", db, "players", "list"]) == 0
@@ -348,7 +348,7 @@ def test_a_csv_the_reader_cannot_parse_is_a_clear_error(tmp_path: Path, capsys: 
     main(["--db", db, "event", "create", "--preset", "school", "--name", "Cup"])
     csv_file = tmp_path / "players.csv"
     csv_file.write_text('name,club\n"Anna' + "x" * 200_000 + "\n")  # a quote never closed
-    assert main(["--db", db, "players", "import", str(csv_file)]) == 2
+    assert main(["--db", db, "--lang", "en", "players", "import", str(csv_file)]) == 2
     assert "not valid CSV" in capsys.readouterr().err
 
 
@@ -359,15 +359,15 @@ def test_a_rack_with_absurdly_many_digits_is_a_clear_error(tmp_path: Path, capsy
         main(["--db", db, "players", "add", f"Gracz {i}", "--check-in"])
     assert main(["--db", db, "round", "draw", "--seed", "1"]) == 0
     capsys.readouterr()
-    code = main(["--db", db, "result", "enter", "--table", "1", "--game", "1",
+    code = main(["--db", db, "--lang", "en", "result", "enter", "--table", "1", "--game", "1",
                  "--racks", "A=" + "9" * 5000 + " B=0 C=3 D=4"])
     assert code == 2 and "is not a rack" in capsys.readouterr().err
 
 
 def test_a_semifinal_of_neither_six_nor_eight_is_refused(tmp_path: Path, capsys: Any) -> None:
     db = str(tmp_path / "e.sqlite3")
-    code = main(["--db", db, "event", "create", "--preset", "championship", "--name", "M",
-                 "--semifinal", "7"])
+    code = main(["--db", db, "--lang", "en", "event", "create", "--preset", "championship",
+                 "--name", "M", "--semifinal", "7"])
     assert code == 2
     assert "invalid choice: 7" in capsys.readouterr().err
 
@@ -423,4 +423,4 @@ def test_any_error_of_the_kit_is_one_line_and_anything_else_a_traceback(
 def test_a_folder_the_system_refuses_is_one_line_naming_it(playing: Cli, tmp_path: Path) -> None:
     target = tmp_path / ("x" * 300)  # longer than any file system takes
     err = playing.fails("export", "csv", str(target))
-    assert err == f"rummikub: {target}: File name too long"
+    assert err == f"rummikub: cannot use {target}: file name too long"

@@ -22,6 +22,7 @@ from tablekit.core.codec import encode
 from tablekit.core.messages import PROTOCOL_VERSION, StatusReason, TableSnapshot, UnitStatus
 from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
+from tablekit.shared.i18n import words
 
 NOW = 1_750_000_000.0
 TOPICS = Topics("hall", "cup26")
@@ -33,6 +34,9 @@ ENV = (
     "RUMMIKUB_PASSWORD_FILE",
     "RUMMIKUB_CONFIG",
 )
+
+EN = words("en")
+"""The tests check the English words (the Polish: tests/test_cli_polish.py)."""
 
 
 @pytest.fixture(autouse=True)
@@ -202,13 +206,13 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
             live = live.with_snapshot(message, NOW, retained=True)
         else:
             live = live.with_status(message, NOW)
-    grid = render(status_grid(comp, NOW, live))
+    grid = render(status_grid(comp, NOW, EN, live), EN)
     assert "RESULT IN" in row(grid, 1)  # table 1 game 1 was entered at the hub
     assert "ENTERING RESULT" in row(grid, 2)
     three = row(grid, 3)
     assert "LAST LAP — 3 MOVES LEFT" in three and three.rstrip().endswith(" 20")
     assert "OFFLINE (connection lost; last heard 3:20 ago)" in row(grid, 4)
-    summary = live_summary(comp, live, NOW)
+    summary = live_summary(comp, live, NOW, EN)
     assert summary == [
         "Tables: 0 done, 1 playing, 0 paused, 0 judge calls, 1 offline, "
         "1 entering result, 1 between games"

@@ -37,16 +37,24 @@ class Clock:
 
 
 class Cli:
-    def __init__(self, db: Path, by: str = "organizer Ola") -> None:
+    """``rummikub`` run in-process on one event file, in one language (``--lang``: the
+    tests that check English wording ask for English; ``lang=None`` gives none, so the
+    environment's or the event's language is spoken)."""
+
+    def __init__(self, db: Path, by: str = "organizer Ola", lang: str | None = "en") -> None:
         self.db = db
         self.by = by
+        self.lang = lang
         self.clock = Clock()
 
     def run(self, *argv: str, by: str | None = None) -> Run:
         out, err = io.StringIO(), io.StringIO()
+        lang = [] if self.lang is None else ["--lang", self.lang]
         with contextlib.redirect_stderr(err):
             code = cli.main(
-                ["--db", str(self.db), "--by", by or self.by, *argv], out=out, clock=self.clock
+                ["--db", str(self.db), "--by", by or self.by, *lang, *argv],
+                out=out,
+                clock=self.clock,
             )
         return Run(code, out.getvalue(), err.getvalue())
 

@@ -39,7 +39,7 @@ def league_top8_with_a_tie_at_table_1(tmp_path: Path) -> tuple[Cli, str, str]:
 def test_the_draw_stops_at_a_cut_and_the_judge_decides(tmp_path: Path) -> None:
     c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
     run = c.run("round", "draw", "--seed", "6")
-    assert run.code == 2 and "1 tie(s) at a cut for the head judge; nothing drawn" in run.err
+    assert run.code == 2 and "1 tie at a cut for the head judge; nothing drawn" in run.err
     text = " ".join(run.out.split())
     assert "Level in tables/table-1 (0 BP, -20 SP)" in text
     names = {pid: NAMES[int(pid[1:]) - 1] for pid in (b, d)}

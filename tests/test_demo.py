@@ -23,14 +23,14 @@ from running import Running, session_left
 
 from hub.broker import free_port, wait_for_port
 from hub.demo.event import demo_format, demo_ruleset
-from hub.demo.options import FULL, SHORT, asked_language, build_parser, fill_length
+from hub.demo.options import FULL, SHORT, build_parser, fill_length
 from hub.demo.report import follow_text
 from hub.demo.run import Demo
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.rulesets import BUILTIN, BigPointScheme
 from tablekit.core.topics import Topics
-from tablekit.shared.i18n import words
+from tablekit.shared.i18n import asked_language, words
 
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 

@@ -12,6 +12,7 @@ from hub.store import EventStore
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, EventEnvelope
 from tablekit.core.seats import Seat
+from tablekit.shared.i18n import words
 
 
 def envelope(seq: int) -> EventEnvelope:
@@ -55,7 +56,7 @@ def test_copies_follow_the_store_and_the_last_one_is_made_on_stop(tmp_path: Path
     status = read_status(db)
     assert status is not None and status.copies >= 2 and status.error == "" and status.stopped
     assert [p.name for p in target.parent.iterdir()] == ["copy.sqlite3"]  # no temp left
-    assert "Backup copy: " + str(target) in status_lines(status, time.time())[0]
+    assert "Backup copy: " + str(target) in status_lines(status, time.time(), words("en"))[0]
 
 
 def test_an_unmounted_stick_is_shown_and_retried_and_never_stops_the_hub(tmp_path: Path) -> None:
@@ -72,7 +73,7 @@ def test_an_unmounted_stick_is_shown_and_retried_and_never_stops_the_hub(tmp_pat
     wait_until(failure_shown, 10, "the failure shown in the status file")
     status = failure_shown()
     assert status is not None and "does not exist (is the stick mounted?)" in status.error
-    lines = status_lines(status, time.time())
+    lines = status_lines(status, time.time(), words("en"))
     assert "no copy made yet" in lines[0] and lines[1].startswith("BACKUP FAILING")
     assert not stick.exists()  # never created on the hub's own disk
     store.ingest([envelope(2)])  # the hub goes on storing
@@ -86,4 +87,8 @@ def test_an_unmounted_stick_is_shown_and_retried_and_never_stops_the_hub(tmp_pat
 
 def test_no_status_file_means_no_copies(tmp_path: Path) -> None:
     assert read_status(tmp_path / "hub.sqlite3") is None
-    assert status_lines(None, 0.0) == ["Backup copy: none (the hub runs without --backup)"]
+    none = ["Backup copy: none (the hub runs without --backup)"]
+    assert status_lines(None, 0.0, words("en")) == none
+    assert status_lines(None, 0.0, words("pl")) == [
+        "Kopia zapasowa: brak (centrala działa bez --backup)"
+    ]

@@ -45,8 +45,9 @@ def test_kit_run_works_in_the_callers_folder(tmp_path: Path) -> None:
     assert event_file.is_file()
     assert not (ROOT / "zapisy.csv").exists()
 
-    out = ok(folder, "run", "rummikub", "players", "import", "zapisy.csv", "--check-in")
-    assert f"Imported 6 players from {folder / 'zapisy.csv'}" in out
+    out = ok(folder, "run", "rummikub", "players", "import", "zapisy.csv", "--check-in",
+             "--lang", "pl")  # fmt: skip
+    assert f"Zaimportowano 6 graczy z pliku {folder / 'zapisy.csv'}" in out
     ok(folder, "run", "rummikub", "round", "draw", "--seed", "1")
 
     out = ok(folder, "run", "rummikub", "export", "csv", "wyniki")
@@ -58,7 +59,7 @@ def test_kit_run_works_in_the_callers_folder(tmp_path: Path) -> None:
     # A second folder has its own event file: nothing leaks through the kit's folder.
     other = tmp_path / "inny"
     other.mkdir()
-    proc = kit(other, "run", "rummikub", "players", "list")
+    proc = kit(other, "run", "rummikub", "players", "list", "--lang", "en")
     assert proc.returncode == 2
     assert f"no event file {other / 'rummikub-event.sqlite3'}" in proc.stderr
 

@@ -51,6 +51,7 @@ from tablekit.display import Renderer, render_surface
 from tablekit.layout.compose import compose
 from tablekit.layout.scene import Box, Fill, Panel, Text, layout_for
 from tablekit.samples import sample_views
+from tablekit.shared.i18n import words
 from tablekit.view import TableView
 
 NOW = 1_800_000_000.0
@@ -78,6 +79,9 @@ UNIT_SAMPLES = {
     TableState.HALL_CHECK: "check-start",
 }
 """The display's sample views (``python -m tablekit.display --png``), one per state it shows."""
+
+EN = words("en")
+"""The tests check the English words (the Polish: tests/test_cli_polish.py)."""
 
 
 @dataclass(frozen=True)
@@ -288,8 +292,8 @@ def cli_shows(state: TableState, event: Cli) -> Shown:
     text and the colours it is painted in."""
     table, make = CLI_TABLES[state]
     live = make(LiveView(), table)
-    grid = status_grid(event.competition(), NOW, live, colour=True)
-    out = render(grid)
+    grid = status_grid(event.competition(), NOW, EN, live, colour=True)
+    out = render(grid, EN)
     column = grid.headers.index("Live")
     (row,) = [r for r in grid.rows if r[0] == str(table)]
     assert row[column] in out
@@ -367,8 +371,9 @@ def test_the_cli_paints_only_on_a_terminal_that_wants_colours(event: Cli) -> Non
     assert not wants_colour(_Terminal(), {"TERM": "xterm", "NO_COLOR": "1"})
     assert not wants_colour(_Terminal(), {"TERM": "dumb"})
     table, make = CLI_TABLES[TableState.PLAYING]
-    plain = render(status_grid(event.competition(), NOW, make(LiveView(), table)))
-    painted = render(status_grid(event.competition(), NOW, make(LiveView(), table), colour=True))
+    plain = render(status_grid(event.competition(), NOW, EN, make(LiveView(), table)), EN)
+    live = make(LiveView(), table)
+    painted = render(status_grid(event.competition(), NOW, EN, live, colour=True), EN)
     assert "\x1b[" not in plain
     # Painting changes no column's width: the lines are as long on screen as the plain ones.
     visible = re.sub(r"\x1b\[[0-9;]*m", "", painted)

@@ -90,6 +90,28 @@ SHOWN = {
     "hub/screen/render.py": {},
     "hub/screen/sidebar.py": {},
     "hub/screen/wall.py": {},
+    "hub/cli/__init__.py": {},
+    "hub/cli/common.py": {},
+    "hub/cli/event.py": {},
+    "hub/cli/judges.py": {},
+    "hub/cli/live.py": {},
+    "hub/cli/parser.py": {},
+    "hub/cli/players.py": {},
+    "hub/cli/racks.py": {},
+    "hub/cli/refusals.py": {
+        "utf-8": "an encoding's name, not a word",
+        "replace": "how bytes that are not UTF-8 are decoded",
+    },
+    "hub/cli/reports.py": {
+        "utf-8": "an encoding's name",
+        "utf-8-sig": "an encoding's name",
+        ".html": "a file name's suffix",
+    },
+    "hub/cli/results.py": {},
+    "hub/cli/rounds.py": {},
+    "hub/cli/status.py": {},
+    "hub/config.py": {},
+    "hub/hall_board.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
@@ -131,14 +153,21 @@ def words_in(node: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
+SHOWING = {"print", "input", "Grid"}
+"""Calls whose arguments a person reads: printed (``print``, the command line's
+``ctx.print``), asked (``input``'s prompt), or a table's title, headers and note
+(``Grid``, drawn by the command line and the exports)."""
+
+
 def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
-    """Literals with a word that reach a person: printed, raised (or put in an error made
-    to be raised later), or the command line's help."""
+    """Literals with a word that reach a person: printed, asked, put in a table, raised
+    (or put in an error made to be raised later), or the command line's help."""
     found = []
     raised = {n.exc for n in ast.walk(tree) if isinstance(n, ast.Raise)}
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and name_of(node.func) == "print":
+        if isinstance(node, ast.Call) and name_of(node.func) in SHOWING:
             found += [w for arg in node.args for w in words_in(arg)]
+            found += [w for keyword in node.keywords for w in words_in(keyword.value)]
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             found += [w for arg in node.exc.args for w in words_in(arg)]
         elif isinstance(node, ast.Call) and name_of(node.func) == "Phrase" and node.args:
@@ -193,9 +222,11 @@ raise ScoreError(N_("seat {seat}: {problem}"), seat="A", problem=problem)
 canvas.text(region, "JUDGE", "bold", size, colour, box, "center")
 canvas.text(region, _("JUDGE · {n}").format(n=n), "cond", size, colour, box)
 font.render(f"TO {n}", True, colour)
+input("Record it? ")
+Grid(_("Stages"), ("#", "Stage"), rows, note="plain")
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
     assert found == [
-        "JUDGE", "TO ", "bad ", "check-in of {player}", "kept for later", "not marked",
-        "port: must be above 0", "table ",
+        "JUDGE", "Record it? ", "Stage", "TO ", "bad ", "check-in of {player}", "kept for later",
+        "not marked", "plain", "port: must be above 0", "table ",
     ]  # fmt: skip

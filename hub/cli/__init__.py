@@ -67,10 +67,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from hub.cli.common import DEFAULT_DB, PROG, Ctx
-from hub.cli.parser import build_parser
+from hub.cli.common import DEFAULT_DB, PROG, Ctx, error_text
+from hub.cli.parser import build_parser, speaking
 from hub.config import load_hub_config
 from tablekit.core.errors import KitError
+from tablekit.shared import i18n
 
 
 def main(
@@ -80,18 +81,24 @@ def main(
     clock: Callable[[], float] = time.time,
 ) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    # The help and the parser's refusals come before any event file is read: in the
+    # language --lang asks for, else the environment's (LANG), else Polish.
+    asked = i18n.words(i18n.asked_language(args_list, os.environ))
     ctx: Ctx | None = None
     try:
-        try:
-            args = parser.parse_args(args_list)
-        except SystemExit as stop:  # --help
-            return int(stop.code or 0)
+        with speaking(asked):
+            parser = build_parser(asked)
+            try:
+                args = parser.parse_args(args_list)
+            except SystemExit as stop:  # --help
+                return int(stop.code or 0)
         # Absolute, so every message names the file wherever the command was typed.
         config, _ = load_hub_config(args.config, os.environ)
         db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or config.db or DEFAULT_DB)).absolute()
         by = args.by or os.environ.get("USER") or "organizer"
-        ctx = Ctx(db=db, by=by, out=out or sys.stdout, clock=clock)
+        ctx = Ctx(
+            db=db, by=by, out=out or sys.stdout, clock=clock, lang=args.lang, environ=os.environ
+        )
         result: int = args.func(ctx, args)
         # Flushed here, not at exit: a reader that already left (``| head``) is met by the
         # handler below instead of by Python's shutdown ("Exception ignored", exit 120).
@@ -103,18 +110,16 @@ def main(
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (KitError, OSError) as err:
-        message = str(err).strip() or type(err).__name__
-        if isinstance(err, OSError) and err.filename is not None:
-            message = f"{err.filename}: {err.strerror or message}"
-        message = " ".join(message.split())
+        words = asked if ctx is None else ctx.words
+        message = error_text(err, words)
         if not message.startswith(PROG):
             message = f"{PROG}: {message}"
         print(message, file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"{PROG}: interrupted, nothing more recorded", file=sys.stderr)
+        words = asked if ctx is None else ctx.words
+        print(f"{PROG}: " + words.gettext("interrupted, nothing more recorded"), file=sys.stderr)
         return 130
     finally:
         if ctx is not None:
             ctx.close()
-

@@ -1,21 +1,28 @@
 """What every command shares: the error a user sees, the context (event file, who, output,
-clock), plain-text tables, times, and the look-ups of players, rounds and tables."""
+clock, the reader's language), plain-text tables, times, and the look-ups of players, rounds
+and tables."""
 
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import re
+import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from hub.competition import Competition
 from hub.exports.grid import Grid
 from hub.organizer import Organizer
 from hub.store import EventStore
+from hub.tournament import Phase, SeatingMethod
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
+from tablekit.shared import i18n
+from tablekit.shared.i18n import Words, choose
 
 PROG = "rummikub"
 DEFAULT_DB = "rummikub-event.sqlite3"
@@ -23,6 +30,46 @@ DEFAULT_DB = "rummikub-event.sqlite3"
 
 class CliError(KitError):
     """Bad input on the command line: the message is the one line the user sees."""
+
+
+OS_REASONS: Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EEXIST: N_("it exists already"),
+    errno.EIO: N_("input/output error (a damaged or removed device?)"),
+    errno.ENAMETOOLONG: N_("file name too long"),
+}
+"""The system's reasons a person meets most, in the catalogs (another is shown as the
+system words it)."""
+
+
+def os_reason(err: OSError, words: Words) -> str:
+    """Why the system refused, in ``words``' language where the catalogs have it."""
+    reason = OS_REASONS.get(err.errno or 0)
+    if reason is not None:
+        return words.gettext(reason)
+    return err.strerror or str(err) or type(err).__name__
+
+
+def error_text(err: KitError | OSError, words: Words) -> str:
+    """The one line a refused command prints (after the program's name): a kit error in
+    ``words``' language; a system error as a sentence naming the file and the reason."""
+    if isinstance(err, KitError):
+        message = err.message(words.gettext).strip() or type(err).__name__
+    elif err.filename is not None:
+        message = words.gettext("cannot use {file}: {reason}").format(
+            file=err.filename, reason=os_reason(err, words)
+        )
+    else:
+        message = words.gettext("the system refused: {reason}").format(
+            reason=os_reason(err, words)
+        )
+    return " ".join(message.split())
 
 
 _COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")
@@ -46,8 +93,9 @@ def wants_colour(out: TextIO, environ: Mapping[str, str]) -> bool:
     )  # fmt: skip
 
 
-def render(grid: Grid) -> str:
-    """An aligned plain-text table with its title (and note); a cell may be painted."""
+def render(grid: Grid, words: Words) -> str:
+    """An aligned plain-text table with its title (and note); a cell may be painted;
+    ``words``: the language of what it adds (an empty table's "(none)")."""
     rows = [grid.headers, *grid.rows]
 
     def width(cell: str) -> int:
@@ -65,13 +113,41 @@ def render(grid: Grid) -> str:
     out = [grid.title, line(grid.headers), "  ".join("-" * w for w in widths)]
     out += [line(r) for r in grid.rows]
     if not grid.rows:
-        out.append("(none)")
+        out.append(words.gettext("(none)"))
     if grid.note:
         out.append(grid.note)
     return "\n".join(out)
 
 
+PHASE_WORDS: Final = {
+    Phase.REGISTRATION: N_("registration"),
+    Phase.PLAYING: N_("playing"),
+    Phase.BETWEEN_ROUNDS: N_("between rounds"),
+    Phase.FINISHED: N_("finished"),
+}
+SEATING_WORDS: Final = {
+    SeatingMethod.RANDOM: N_("random draw"),
+    SeatingMethod.RANDOM_AVOIDING_REPEATS: N_("random draw avoiding repeated pairs"),
+    SeatingMethod.BY_STANDINGS: N_("seated by the standings"),
+    SeatingMethod.SEEDED_SNAKE: N_("snake seeding"),
+    SeatingMethod.BY_TABLE_PLACEMENT: N_("seated by table places"),
+    SeatingMethod.LEAGUE_SEEDED: N_("random draw, seeds apart (league)"),
+}
+
+
+def phase_word(phase: Phase, words: Words) -> str:
+    """The event's phase in ``words``' language."""
+    return words.gettext(PHASE_WORDS[phase])
+
+
+def seating_word(method: SeatingMethod, words: Words) -> str:
+    """How a stage is seated, in ``words``' language."""
+    return words.gettext(SEATING_WORDS[method])
+
+
 def when(at: float) -> str:
+    """A moment as the command line prints it (ISO date and 24-hour time: read the same in
+    Polish and English)."""
     return dt.datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M:%S")
 
 
@@ -81,15 +157,45 @@ class Ctx:
     by: str
     out: TextIO
     clock: Callable[[], float] = time.time
+    lang: str | None = None
+    """The language asked for (``--lang``), None: the event's, else the environment's."""
+    environ: Mapping[str, str] = field(default_factory=dict)
     _organizer: Organizer | None = None
+
+    @property
+    def words(self) -> Words:
+        """The catalog of the reader's language: ``--lang``; else the event's language
+        (the whole hall's, once the event file holds an event: it wins over a Pi's
+        ``LANG=en_GB``); else ``LANG`` and gettext's other variables; else Polish
+        (:func:`tablekit.shared.i18n.choose`)."""
+        if self.lang is not None:
+            return i18n.words(self.lang)
+        event = self._event_language()
+        return i18n.words(event if event is not None else choose(None, self.environ))
+
+    def _event_language(self) -> str | None:
+        """The event's language when the event file holds an event (opened here if no
+        command has opened it yet); None without one, or when it cannot be read (the
+        command says why)."""
+        if self._organizer is None:
+            if not self.db.is_file():
+                return None
+            try:
+                self.organizer()
+            except (KitError, OSError, sqlite3.Error):
+                return None
+        assert self._organizer is not None
+        competition = self._organizer.competition
+        return competition.language if competition.created is not None else None
 
     def organizer(self, *, create: bool = False) -> Organizer:
         if self._organizer is None:
             if not create and not self.db.is_file():
                 raise CliError(
-                    f"no event file {self.db}: create the event first (rummikub event create) "
-                    "or give --db / RUMMIKUB_DB"
-                )
+                    N_("no event file {file}: create the event first (rummikub event create) "
+                       "or give --db / RUMMIKUB_DB"),
+                    file=self.db,
+                )  # fmt: skip
             self._organizer = Organizer(EventStore(self.db), by=self.by, clock=self.clock)
         return self._organizer
 
@@ -114,22 +220,31 @@ def resolve_player(comp: Competition, text: str) -> str:
     digits = key[1:] if key[:1] in "pP" else key
     if digits.isdigit() and f"P{int(digits):03d}" in players:
         return f"P{int(digits):03d}"
-    raise CliError(f"unknown player {text!r} (see rummikub players list)")
+    raise CliError(N_("unknown player {text} (see rummikub players list)"), text=repr(text))
 
 
 def table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:
     seating = comp.event.seating(stage)
     if not 1 <= table <= len(seating):
-        raise CliError(f"table {table}: {stage} has tables 1–{len(seating)}")
+        raise CliError(
+            N_("table {table}: {stage} has tables 1–{last}"),
+            table=table,
+            stage=stage,
+            last=len(seating),
+        )
     return seating[table - 1].players
 
 
 def stage_arg(comp: Competition, stage: str | None) -> str:
     played = comp.event.stages_played
     if not played:
-        raise CliError("nothing is drawn yet: rummikub round draw")
+        raise CliError(N_("nothing is drawn yet: rummikub round draw"))
     if stage is None:
         return played[-1]
     if stage not in played:
-        raise CliError(f"--stage: {stage!r} is not drawn (drawn: {', '.join(played)})")
+        raise CliError(
+            N_("--stage: {stage} is not drawn (drawn: {drawn})"),
+            stage=repr(stage),
+            drawn=", ".join(played),
+        )
     return stage

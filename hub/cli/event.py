@@ -8,12 +8,12 @@ import os
 from pathlib import Path
 
 from hub.backup import read_status, status_lines
-from hub.cli.common import CliError, Ctx, render, when
+from hub.cli.common import CliError, Ctx, phase_word, render, seating_word, when
 from hub.cli.judges import ties_lines
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import replaced_lines
 from hub.exports.grid import Grid
-from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
+from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_parts
 from hub.players_csv import clean
 from hub.tournament import (
     Everyone,
@@ -26,28 +26,35 @@ from hub.tournament import (
     TournamentError,
     league_scheme_for,
 )
-from tablekit.core.rulesets import Ruleset, load_rulesets
+from tablekit.core.errors import KitError
+from tablekit.core.rulesets import BigPointScheme, Ruleset, load_rulesets
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
 def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
     custom: dict[str, Ruleset] = {}
     if args.rulesets is not None:
         if not Path(args.rulesets).is_file():
-            raise CliError(f"--rulesets: no such file {args.rulesets}")
+            raise CliError(N_("--rulesets: no such file {file}"), file=args.rulesets)
         custom = load_rulesets(args.rulesets)
     try:
         name = clean(args.name, "--name")
     except ValueError as err:
-        raise CliError(f"event create: {err}") from None
+        raise CliError(
+            N_("event create: {error}"), error=err if isinstance(err, KitError) else str(err)
+        ) from None
     if not name:
-        raise CliError("event create: --name is empty")
+        raise CliError(N_("event create: --name is empty"))
     org = ctx.organizer(create=True)
     existing = org.competition.created
     if existing is not None:
         raise CliError(
-            f"{ctx.db} already holds the event {existing.name!r}; for a new event give "
-            "another file: --db FILE (or RUMMIKUB_DB)"
-        )
+            N_("{file} already holds the event {name}; for a new event give another file: "
+               "--db FILE (or RUMMIKUB_DB)"),
+            file=ctx.db,
+            name=repr(existing.name),
+        )  # fmt: skip
     org.create_event(
         name,
         args.preset,
@@ -55,126 +62,159 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
         ruleset=args.ruleset,
         rulesets=custom,
         round_minutes=args.round_minutes,
-        language=args.lang,
+        language=args.event_lang,
     )
-    ctx.print(f"Created event {name!r} in {ctx.db}")
+    ctx.print(ctx.words.gettext("Created event {name} in {file}").format(name=repr(name),
+                                                                          file=ctx.db))
     return cmd_event_show(ctx, args)
 
 
-LANGUAGE_NAMES = {"pl": "Polish (pl)", "en": "English (en)"}
+LANGUAGE_NAMES = {"pl": N_("Polish (pl)"), "en": N_("English (en)")}
 
 
-def language_name(code: str) -> str:
-    """A language as the organizer reads it: ``Polish (pl)``."""
-    return LANGUAGE_NAMES.get(code, code)
+def language_name(code: str, words: Words) -> str:
+    """A language as the organizer reads it: ``Polish (pl)``, in ``words``' language."""
+    name = LANGUAGE_NAMES.get(code)
+    return code if name is None else words.gettext(name)
 
 
 def cmd_event_language(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     if ctx.competition().created is None:
-        raise CliError("no event yet: create one first (rummikub event create)")
+        raise CliError(N_("no event yet: create one first (rummikub event create)"))
     if args.language is None:
-        ctx.print(f"Language: {language_name(org.language)}")
+        w = ctx.words
+        ctx.print(w.gettext("Language: {language}").format(language=language_name(org.language, w)))
         return 0
     before = org.language
     org.choose_language(args.language, why=args.why or "")
     now = org.language
+    w = ctx.words  # the new language, unless --lang asks for another
+    _ = w.gettext
     if now == before:
-        ctx.print(f"Language: {language_name(now)} already")
+        ctx.print(_("Language: {language} already").format(language=language_name(now, w)))
     else:
         ctx.print(
-            f"Language: {language_name(now)} (was {language_name(before)}); the hub tells "
-            "every table and the hub screen at once"
-        )
+            _("Language: {language} (was {before}); the hub tells every table and the hub "
+              "screen at once").format(
+                language=language_name(now, w), before=language_name(before, w)
+            )
+        )  # fmt: skip
     return 0
 
 
-def _entry_text(stage: Stage) -> str:
+def _entry_text(stage: Stage, words: Words) -> str:
+    _ = words.gettext
     parts = []
     for group in stage.groups:
         entry = group.entry
         if isinstance(entry, Everyone):
-            who = "everyone present"
+            who = _("everyone present")
         elif isinstance(entry, TopOverall):
-            who = f"top {entry.k} of {entry.of}"
+            who = _("top {k} of {stage}").format(k=entry.k, stage=entry.of)
         elif isinstance(entry, TablePlaces):
-            who = f"places {entry.first}–{entry.last} at each table of {entry.of}"
+            who = _("places {first}–{last} at each table of {stage}").format(
+                first=entry.first, last=entry.last, stage=entry.of
+            )
         elif isinstance(entry, TopAcrossTables):
-            who = f"{'all' if entry.k is None else f'best {entry.k}'} of {entry.of} by table place"
+            if entry.k is None:
+                who = _("all of {stage} by table place").format(stage=entry.of)
+            else:
+                who = _("best {k} of {stage} by table place").format(k=entry.k, stage=entry.of)
             if entry.group is not None:
-                who += f" ({entry.group} tables)"
+                who += _(" ({group} tables)").format(group=entry.group)
         elif isinstance(entry, Rest):
-            who = f"everyone else of {entry.of} (consolation games, 2 or 5: asked)"
+            who = _("everyone else of {stage} (consolation games, 2 or 5: asked)").format(
+                stage=entry.of
+            )
         else:
             who = str(entry)
         label = "" if group.name in ("all", stage.name) else f"{group.name}: "
-        parts.append(f"{label}{who}, {group.seating.value}")
+        parts.append(f"{label}{who}, {seating_word(group.seating, words)}")
     return "; ".join(parts)
 
 
 def cmd_event_backup(ctx: Ctx, args: argparse.Namespace) -> int:
     status = read_status(ctx.db)
-    ctx.print(*status_lines(status, ctx.clock()))
+    ctx.print(*status_lines(status, ctx.clock(), ctx.words))
     return 1 if status is not None and status.error else 0
 
 
 def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
+    w = ctx.words
+    _ = w.gettext
     created = comp.created
     assert created is not None  # competition() raised otherwise
     event = comp.event
     fmt = event.format
     lines = [
-        f"Event:    {created.name}",
-        f"Preset:   {created.preset}",
-        f"Language: {language_name(comp.language)}",
+        _("Event:    {name}").format(name=created.name),
+        _("Preset:   {preset}").format(preset=created.preset),
+        _("Language: {language}").format(language=language_name(comp.language, w)),
     ]
     if comp.fixed:
-        lines.append(f"Format:   {fmt.description or fmt.name}")
+        lines.append(_("Format:   {format}").format(format=fmt.description or fmt.name))
     else:
         count = len(event.present)
         try:
-            scheme = f"now league-{league_scheme_for(count)}"
+            scheme = _("now league-{scheme}").format(scheme=league_scheme_for(count))
         except TournamentError:
-            scheme = "8–32 players needed"
+            scheme = _("8–32 players needed")
         lines.append(
-            f"Format:   league scheme chosen at the first draw by the players present "
-            f"({count} present: {scheme})"
-        )
+            _("Format:   league scheme chosen at the first draw by the players present "
+              "({count} present: {scheme})").format(count=count, scheme=scheme)
+        )  # fmt: skip
     lines.append(
-        f"Players:  {len(event.players)} registered, "
-        f"{len(event.present)} present, {len(event.withdrawn)} withdrawn "
-        f"(format takes {fmt.min_players}–{fmt.max_players})"
-    )
+        _("Players:  {registered} registered, {present} present, {withdrawn} withdrawn "
+          "(format takes {least}–{most})").format(
+            registered=len(event.players),
+            present=len(event.present),
+            withdrawn=len(event.withdrawn),
+            least=fmt.min_players,
+            most=fmt.max_players,
+        )
+    )  # fmt: skip
     phase = event.phase
     open_stage = comp.open_stage()
     if phase is Phase.PLAYING and open_stage is not None:
         lines.append(
-            f"Phase:    playing {open_stage.name} "
-            f"(round {comp.round_number(open_stage.name)} of {len(fmt.stages)})"
+            _("Phase:    playing {stage} (round {number} of {rounds})").format(
+                stage=open_stage.name,
+                number=comp.round_number(open_stage.name),
+                rounds=len(fmt.stages),
+            )
         )
     elif phase is Phase.BETWEEN_ROUNDS and event.current_stage is not None:
-        lines.append(f"Phase:    between rounds; next {event.current_stage.name}")
+        lines.append(
+            _("Phase:    between rounds; next {stage}").format(stage=event.current_stage.name)
+        )
     else:
-        lines.append(f"Phase:    {phase.value}")
-    minutes = f"{created.round_minutes:g} min" if created.round_minutes else "no limit"
-    lines.append(f"Round time: {minutes}")
+        lines.append(_("Phase:    {phase}").format(phase=phase_word(phase, w)))
+    if created.round_minutes:
+        minutes = _("{minutes} min").format(minutes=f"{created.round_minutes:g}")
+    else:
+        minutes = _("no limit")
+    lines.append(_("Round time: {time}").format(time=minutes))
     corrections = sum(len(v) - 1 for v in comp.results.values())
     if corrections or comp.sanctions or comp.undone:
         lines.append(
-            f"Judges:   {corrections} correction(s), {len(comp.sanctions)} sanction(s), "
-            f"{len(comp.undone)} draw(s) undone (rummikub result corrections, "
-            "rummikub sanction list)"
-        )
+            _("Judges:   {corrections} correction(s), {sanctions} sanction(s), {undone} draw(s) "
+              "undone (rummikub result corrections, rummikub sanction list)").format(
+                corrections=corrections, sanctions=len(comp.sanctions), undone=len(comp.undone)
+            )
+        )  # fmt: skip
     if not event.stages_played and event.present:  # before the first draw: the hall check
         board = hall_board(expected_tables(comp), latest_checks(ctx.organizer().store))
         ready = sum(r.ready for r in board)
-        warning = unchecked_warning(board)
+        parts = unchecked_parts(board, w)
         lines.append(
-            f"Hall:     {ready} of {len(board)} tables checked and ready"
-            + (f"; {warning.removeprefix('Hall check: ')}" if warning else "")
+            _("Hall:     {ready} of {tables} tables checked and ready").format(
+                ready=ready, tables=len(board)
+            )
+            + "".join(f"; {part}" for part in parts)
         )
-    lines.extend(replaced_lines(ctx.organizer().store, prefix="Units:    "))
+    lines.extend(replaced_lines(ctx.organizer().store, w, prefix=_("Units:    ")))
     ctx.print(*lines)
     if comp.fixed:
         rows = []
@@ -185,50 +225,67 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
                     str(i),
                     stage.name,
                     str(stage.games),
-                    f"{rules.name} ({rules.move_seconds:g} s, {rules.big_points.value})",
-                    _entry_text(stage),
+                    _("{name} ({seconds} s, {scheme})").format(
+                        name=rules.name,
+                        seconds=f"{rules.move_seconds:g}",
+                        scheme=_(SCHEME_WORDS[rules.big_points]),
+                    ),
+                    _entry_text(stage, w),
                 )
             )
         ctx.print(
             "",
             render(
                 Grid(
-                    "Stages",
-                    ("#", "Stage", "Games", "Ruleset", "Players"),
+                    _("Stages"),
+                    ("#", _("Stage"), _("Games"), _("Ruleset"), _("Players")),
                     rows,
                     numeric=frozenset({0, 2}),
-                )
+                ),
+                w,
             ),
         )
-    ties = ties_lines(comp)
+    ties = ties_lines(comp, w)
     if ties:
         ctx.print("", *ties)
     return 0
 
 
+SCHEME_WORDS = {
+    BigPointScheme.WIN_ONLY: N_("big points to the winner only"),
+    BigPointScheme.PLACEMENT: N_("big points by place"),
+}
+"""How a ruleset awards big points (RULES.md §3.4), as ``event show`` says it."""
+
+
 def cmd_event_hall(ctx: Ctx, args: argparse.Namespace) -> int:
     source = live_source(args, os.environ)
     comp = ctx.competition()
+    w = ctx.words
+    _ = w.gettext
     live = None
     if source is not None:
-        live, _ = fold_retained(source.topics, gather_retained(source), ctx.clock())
+        live, _ignored = fold_retained(source.topics, gather_retained(source), ctx.clock())
     rows = hall_board(expected_tables(comp), latest_checks(ctx.organizer().store), live)
     if not rows:
-        ctx.print("No tables yet: check players in (rummikub players check-in) or draw")
+        ctx.print(_("No tables yet: check players in (rummikub players check-in) or draw"))
         return 0
     lines = []
+    online_words = {True: _("yes"), False: _("NO"), None: "?"}
     for row in rows:
-        online = {True: "yes", False: "NO", None: "?"}[row.online]
         at = when(row.checked_at) if row.checked_at is not None else ""
-        lines.append((str(row.table), online, row.status, at))
-    title = "Hall check before the first round"
-    headers = ("Table", "Online", "Hall check", "Checked at")
-    ctx.print(render(Grid(title, headers, lines, numeric=frozenset({0}))))
+        lines.append((str(row.table), online_words[row.online], row.status(w), at))
+    title = _("Hall check before the first round")
+    headers = (_("Table"), _("Online"), _("Hall check"), _("Checked at"))
+    ctx.print(render(Grid(title, headers, lines, numeric=frozenset({0})), w))
     ready = sum(r.ready for r in rows)
-    ctx.print(f"{ready} of {len(rows)} tables checked and ready")
-    warning = unchecked_warning(rows)
-    if warning is not None:
-        ctx.print(warning.removesuffix(" (rummikub event hall)"))
+    ctx.print(_("{ready} of {tables} tables checked and ready").format(ready=ready,
+                                                                      tables=len(rows)))
+    parts = unchecked_parts(rows, w)
+    if parts:
+        ctx.print(_("Hall check: {what}").format(what="; ".join(parts)))
     if live is None:
-        ctx.print("Online: ? — with --broker HOST:PORT the board shows which units are online")
+        ctx.print(
+            _("Online: ? — with --broker HOST:PORT the board shows which units are online")
+        )
     return 0

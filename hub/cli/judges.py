@@ -14,32 +14,54 @@ from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
 from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
 from hub.tournament.standings import signed
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
-def tie_text(comp: Competition, tie: Tie) -> str:
+def tie_text(comp: Competition, tie: Tie, words: Words) -> str:
     """Level players at a cut, with names, and how the head judge records the decision."""
+    _ = words.gettext
     players = comp.event.players
     names = ", ".join(
         f"{pid} {players[pid].name}" if pid in players else pid for pid in tie.players
     )
     ids = " ".join(tie.players)
-    return (
-        f"Level in {tie.scope} ({tie.big} BP, {signed(tie.small)} SP): {names}. The head "
-        f"judge decides: rummikub tie decide --scope {tie.scope} {ids} --why … (best first)"
-        + (", or --shared to keep the shared place" if tie.scope == RANKING_SCOPE else "")
-        + f"; or a lot the judge orders: rummikub tie lot --scope {tie.scope} {ids}"
-    )
+    values = {
+        "scope": tie.scope,
+        "big": tie.big,
+        "small": signed(tie.small),
+        "names": names,
+        "ids": ids,
+    }
+    if tie.scope == RANKING_SCOPE:
+        return _(
+            "Level in {scope} ({big} BP, {small} SP): {names}. The head judge decides: "
+            "rummikub tie decide --scope {scope} {ids} --why … (best first), or --shared to "
+            "keep the shared place; or a lot the judge orders: rummikub tie lot --scope "
+            "{scope} {ids}"
+        ).format(**values)
+    return _(
+        "Level in {scope} ({big} BP, {small} SP): {names}. The head judge decides: "
+        "rummikub tie decide --scope {scope} {ids} --why … (best first); or a lot the judge "
+        "orders: rummikub tie lot --scope {scope} {ids}"
+    ).format(**values)
 
 
-def ties_lines(comp: Competition) -> list[str]:
+def ties_lines(comp: Competition, words: Words) -> list[str]:
     """Ties the head judge must decide now, then every decision recorded."""
     pending = comp.event.pending_ties()
-    lines = [tie_text(comp, tie) for tie in pending]
+    lines = [tie_text(comp, tie, words) for tie in pending]
     if pending:
-        lines.insert(0, f"Ties at a cut to decide ({len(pending)}):")
+        lines.insert(0, words.gettext("Ties at a cut to decide ({count}):").format(
+            count=len(pending)))
     consolation = comp.event.pending_consolation()
     if consolation is not None:
-        lines.insert(0, f"To decide: {consolation} (rummikub round consolation)")
+        lines.insert(
+            0,
+            words.gettext("To decide: {what} (rummikub round consolation)").format(
+                what=consolation
+            ),
+        )
     lines += [tie_decision_text(comp, record) for record in comp.ties]
     lines += [consolation_text(record) for record in comp.consolations]
     return lines
@@ -59,9 +81,14 @@ def _tie_target(
         if (scope is None or t.scope == scope) and set(players) <= set(t.players)
     ]
     if len(matching) != 1:
-        listed = "; ".join(f"{t.scope}: {' '.join(t.players)}" for t in pending) or "none"
+        if not pending:
+            raise CliError(
+                N_("tie: give --scope and the players (best first); no tie to decide now")
+            )
+        listed = "; ".join(f"{t.scope}: {' '.join(t.players)}" for t in pending)
         raise CliError(
-            f"tie: give --scope and the players (best first); ties to decide now: {listed}"
+            N_("tie: give --scope and the players (best first); ties to decide now: {ties}"),
+            ties=listed,
         )
     tie = matching[0]
     return tie.scope, players or tie.players
@@ -69,8 +96,8 @@ def _tie_target(
 
 def cmd_tie_list(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    lines = ties_lines(comp)
-    ctx.print(*(lines or ["No tie at a cut to decide, none decided"]))
+    lines = ties_lines(comp, ctx.words)
+    ctx.print(*(lines or [ctx.words.gettext("No tie at a cut to decide, none decided")]))
     return 0
 
 
@@ -93,25 +120,35 @@ def cmd_tie_lot(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int = 0) -> int:
     org = ctx.organizer()
+    w = ctx.words
+    _ = w.gettext
     comp = org.competition
     pid = resolve_player(comp, args.id)
     stage = None if args.stage is None else stage_arg(comp, args.stage)
     draft = org.sanction_record(pid, kind, why=args.why, big=big, stage=stage)
-    confirmed = confirm(ctx, org, draft, f"sanction {args.command}: {pid}", args.yes)
+    confirmed = confirm(ctx, org, draft, f"sanction {args.command}", pid, yes=args.yes)
     if confirmed is None:
         return 1
     record = org.sanction(draft, confirmed=confirmed)
     comp = org.competition
     name = comp.event.players[pid].name
-    where = f" in {record.fact.stage}" if isinstance(record.fact, PlayerSanctioned) else ""
-    what = {
-        SanctionKind.WARNING: "warned",
-        SanctionKind.DEDUCTION: f"{big} big point{'s' if big > 1 else ''} deducted",
-        SanctionKind.DISQUALIFICATION: "disqualified: not seated in any later round",
-    }[kind]
-    ctx.print(f"{pid} {name}: {what}{where}; recorded {when(record.at)} by {record.by or '-'}")
+    if kind is SanctionKind.WARNING:
+        what = _("warned")
+    elif kind is SanctionKind.DEDUCTION:
+        what = w.ngettext(
+            "{n} big point deducted", "{n} big points deducted", big
+        ).format(n=big)
+    else:
+        what = _("disqualified: not seated in any later round")
+    if isinstance(record.fact, PlayerSanctioned):
+        what += _(" in {stage}").format(stage=record.fact.stage)
+    ctx.print(
+        _("{id} {name}: {what}; recorded {at} by {by}").format(
+            id=pid, name=name, what=what, at=when(record.at), by=record.by or "-"
+        )
+    )
     if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
-        ctx.print(render(standings_grid(comp, stage_arg(comp, None))))
+        ctx.print(render(standings_grid(comp, stage_arg(comp, None)), w))
     return 0
 
 
@@ -127,21 +164,35 @@ def cmd_sanction_disqualify(ctx: Ctx, args: argparse.Namespace) -> int:
     return _sanction(ctx, args, SanctionKind.DISQUALIFICATION)
 
 
+SANCTION_WORDS = {
+    SanctionKind.WARNING: N_("warning"),
+    SanctionKind.DEDUCTION: N_("deduction"),
+    SanctionKind.DISQUALIFICATION: N_("disqualification"),
+}
+
+
 def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
+    _ = ctx.words.gettext
     draft = org.lift_record(args.number, why=args.why)
-    confirmed = confirm(ctx, org, draft, f"sanction lift: sanction {args.number}", args.yes)
+    subject = _("sanction {number}").format(number=args.number)
+    confirmed = confirm(ctx, org, draft, "sanction lift", subject, yes=args.yes)
     if confirmed is None:
         return 1
     record = org.sanction(draft, confirmed=confirmed)
     comp = org.competition
-    _, given, _ = comp.numbered_sanctions()[args.number - 1]
+    _number, given, _lifted = comp.numbered_sanctions()[args.number - 1]
     fact = given.fact
     assert isinstance(fact, PlayerSanctioned)
     ctx.print(
-        f"Sanction {args.number} lifted ({fact.kind} of {fact.player_id} "
-        f"{comp.event.players[fact.player_id].name}); recorded {when(record.at)} by "
-        f"{record.by or '-'}"
+        _("Sanction {number} lifted ({kind} of {id} {name}); recorded {at} by {by}").format(
+            number=args.number,
+            kind=_(SANCTION_WORDS[fact.kind]),
+            id=fact.player_id,
+            name=comp.event.players[fact.player_id].name,
+            at=when(record.at),
+            by=record.by or "-",
+        )
     )
     return 0
 
@@ -149,7 +200,7 @@ def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     if not comp.sanctions:
-        ctx.print("No sanctions recorded")
+        ctx.print(ctx.words.gettext("No sanctions recorded"))
         return 0
-    ctx.print(render(sanctions_grid(comp)))
+    ctx.print(render(sanctions_grid(comp), ctx.words))
     return 0

@@ -19,7 +19,9 @@ from hub.live import LiveView
 from tablekit.core.codec import DecodeError
 from tablekit.core.messages import TableSnapshot, UnitStatus
 from tablekit.core.topics import Kind, Topics, decode_topic
+from tablekit.core.words import N_
 from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tablekit.shared.i18n import Words
 
 LIVE_QUIET: Final = 0.3
 """Seconds without a new retained message after which the gathering stops."""
@@ -62,9 +64,11 @@ class _Gather:
     """paho callbacks of :func:`gather_retained`, run in the caller's thread by
     ``client.loop``: retained messages by topic, the last one kept."""
 
-    def __init__(self, filters: Sequence[str]) -> None:
+    def __init__(self, filters: Sequence[str], where: str) -> None:
         self.filters = filters
-        self.refused: str | None = None
+        self.where = where
+        """The broker, as its refusals name it."""
+        self.refused: CliError | None = None
         self.connected = False
         self.subscribed_at: float | None = None
         self.last_at = 0.0
@@ -74,7 +78,11 @@ class _Gather:
         self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any = None
     ) -> None:
         if getattr(reason, "is_failure", False):
-            self.refused = f"refused the connection ({reason})"
+            self.refused = CliError(
+                N_("round status: the MQTT broker at {where} refused the connection ({reason})"),
+                where=self.where,
+                reason=str(reason),
+            )
             return
         self.connected = True
         client.subscribe([(topic, 1) for topic in self.filters])
@@ -83,7 +91,11 @@ class _Gather:
         self, client: mqtt.Client, userdata: object, mid: int, reasons: Any, props: Any = None
     ) -> None:
         if any(getattr(r, "is_failure", False) for r in reasons):
-            self.refused = "refused the subscription to the tables' topics"
+            self.refused = CliError(
+                N_("round status: the MQTT broker at {where} refused the subscription to the "
+                   "tables' topics"),
+                where=self.where,
+            )  # fmt: skip
             return
         self.subscribed_at = self.last_at = time.monotonic()
 
@@ -104,10 +116,13 @@ def gather_retained(
     table's state and status, collect the retained messages until none has come for
     ``quiet`` seconds (at most ``limit`` seconds), disconnect. CliError when the broker
     cannot be reached, refuses, or does not answer within ``connect_timeout``."""
-    where = f"the MQTT broker at {source.broker.where}"
+    where = source.broker.where
     topics = source.topics
     gather = _Gather(
-        [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"]
+        [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"], where
+    )
+    closed = CliError(
+        N_("round status: the MQTT broker at {where} closed the connection"), where=where
     )
     client = make_client(source.broker, f"rk-status-{secrets.token_hex(6)}")
     client.connect_timeout = connect_timeout
@@ -118,26 +133,39 @@ def gather_retained(
         connect(client, source.broker, blocking=True)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
-        raise CliError(f"round status: cannot reach {where}: {reason}") from None
+        raise CliError(
+            N_("round status: cannot reach the MQTT broker at {where}: {reason}"),
+            where=where,
+            reason=reason,
+        ) from None
     try:
         deadline = time.monotonic() + connect_timeout
         while gather.subscribed_at is None:
             if gather.refused is not None:
-                raise CliError(f"round status: {where} {gather.refused}")
+                raise gather.refused
             if time.monotonic() > deadline:
-                step = "subscription" if gather.connected else "connection"
+                if gather.connected:
+                    raise CliError(
+                        N_("round status: the MQTT broker at {where} did not confirm the "
+                           "subscription within {seconds} s"),
+                        where=where,
+                        seconds=f"{connect_timeout:g}",
+                    )  # fmt: skip
                 raise CliError(
-                    f"round status: {where} did not confirm the {step} within {connect_timeout:g} s"
-                )
+                    N_("round status: the MQTT broker at {where} did not confirm the "
+                       "connection within {seconds} s"),
+                    where=where,
+                    seconds=f"{connect_timeout:g}",
+                )  # fmt: skip
             if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS and gather.refused is None:
-                raise CliError(f"round status: {where} closed the connection")
+                raise closed
         stop_at = gather.subscribed_at + limit
         while True:
             now = time.monotonic()
             if now - gather.last_at >= quiet or now >= stop_at:
                 break
             if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS:
-                raise CliError(f"round status: {where} closed the connection")
+                raise closed
     finally:
         client.disconnect()
     return sorted(gather.messages.items())
@@ -151,7 +179,7 @@ def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource 
     try:
         settings = resolve("organizer", args, env)
     except HubConfigError as err:
-        raise CliError(f"round status: {err}") from None
+        raise CliError(N_("round status: {error}"), error=err) from None
     if not named and not settings.source:
         given = [
             option
@@ -164,11 +192,16 @@ def live_source(args: argparse.Namespace, env: Mapping[str, str]) -> LiveSource 
             if value is not None
         ]
         if given:
-            raise CliError(f"round status: {', '.join(given)} needs --broker HOST:PORT")
+            raise CliError(
+                N_("round status: {options} needs --broker HOST:PORT"), options=", ".join(given)
+            )
         return None
     return LiveSource(settings.broker, settings.topics)
 
 
-def live_options(p: argparse.ArgumentParser) -> None:
-    """The broker options of the commands that read the tables' retained messages."""
-    add_config_options(p, account="the file's [organizer] username", config=False)
+def live_options(p: argparse.ArgumentParser, words: Words) -> None:
+    """The broker options of the commands that read the tables' retained messages, their
+    help in ``words``' language."""
+    add_config_options(
+        p, account=words.gettext("the file's [organizer] username"), config=False, words=words
+    )

@@ -1,11 +1,14 @@
-"""The command line's grammar: every command, its options and their checks."""
+"""The command line's grammar: every command, its options and their checks, in the
+reader's language (argparse's own words too: :func:`speaking`)."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import NoReturn
+from typing import Final, NoReturn
 
 from hub.cli.common import DEFAULT_DB, PROG, CliError
 from hub.cli.event import (
@@ -60,113 +63,194 @@ from hub.cli.rounds import (
     cmd_round_undo,
 )
 from hub.cli.status import cmd_round_status
-from hub.config import CONFIG_HELP
+from hub.config import config_help
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
+from tablekit.core.errors import KitError
 from tablekit.core.racks import RACK_SYNTAX
-from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, LanguageError, language
+from tablekit.core.words import N_
+from tablekit.shared import i18n
+from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, choose
+
+ARGPARSE_WORDS: Final = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+)
+"""argparse's own words that a person reads (its headings, its refusals), marked for the
+catalogs so that :func:`speaking` finds them there (Python 3.11's wording; a message of
+another Python is shown as argparse writes it)."""
 
 
-def _positive_int(text: str) -> int:
+@contextmanager
+def speaking(words: Words) -> Iterator[None]:
+    """argparse's own words (the usage heading, ``options``, its refusals such as "the
+    following arguments are required") in ``words``' language while a parser is built and
+    parses: argparse looks them up through its module's ``_`` and ``ngettext``, which this
+    points at the catalog for that time (the command line is one thread)."""
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = words.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = words.ngettext  # type: ignore[attr-defined]
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _preset(text: str) -> str:
-    try:
-        return preset_name(text)
-    except TournamentError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def _language(text: str) -> str:
-    try:
-        return language(text)
-    except LanguageError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def _seat(text: str) -> str:
-    seat = text.strip().upper()
-    if seat not in ("A", "B", "C", "D"):
-        raise argparse.ArgumentTypeError(f"a seat is A, B, C or D, got {text!r}")
-    return seat
-
-
-def _minutes(text: str) -> float:
-    try:
-        value = float(text.replace(",", "."))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
-    if not 0 < value <= 24 * 60:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1440, got {text}")
-    return value
-
-
-def _rating(text: str) -> float | None:
-    """--rating: what a players CSV accepts as a rating (a finite number; blank: none)."""
-    try:
-        return rating_of(text)
-    except ValueError as err:
-        raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def yes_option(p: argparse.ArgumentParser) -> None:
-    p.add_argument(
-        "--yes",
-        action="store_true",
-        help="record it without asking when it changes who qualified, a seating drawn, "
-        "places, titles or league points (scripts); what it changes is still printed",
-    )
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise CliError(f"{self.prog}: {message} (see {self.prog} --help)")
+        raise CliError(N_("{prog}: {message} (see {prog} --help)"), prog=self.prog, message=message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _types(words: Words) -> dict[str, Callable[[str], object]]:
+    """The options' value checks, refusing in ``words``' language."""
+    _ = words.gettext
+
+    def positive_int(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a whole number").format(text=repr(text))
+            ) from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(
+                _("must be at least 1, got {value}").format(value=value)
+            )
+        return value
+
+    def preset(text: str) -> str:
+        try:
+            return preset_name(text)
+        except TournamentError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+
+    def seat(text: str) -> str:
+        seat = text.strip().upper()
+        if seat not in ("A", "B", "C", "D"):
+            raise argparse.ArgumentTypeError(
+                _("a seat is A, B, C or D, got {text}").format(text=repr(text))
+            )
+        return seat
+
+    def minutes(text: str) -> float:
+        try:
+            value = float(text.replace(",", "."))
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                _("{text} is not a number of minutes").format(text=repr(text))
+            ) from None
+        if not 0 < value <= 24 * 60:
+            raise argparse.ArgumentTypeError(
+                _("must be above 0 and at most 1440, got {text}").format(text=text)
+            )
+        return value
+
+    def rating(text: str) -> float | None:
+        """--rating: what a players CSV accepts as a rating (a finite number; blank: none)."""
+        try:
+            return rating_of(text)
+        except KitError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    def lang(text: str) -> str:
+        try:
+            return choose(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                _("no language {text}: the kit speaks Polish (pl), English (en)").format(
+                    text=repr(text)
+                )
+            ) from None
+
+    return {
+        "positive_int": positive_int,
+        "preset": preset,
+        "seat": seat,
+        "minutes": minutes,
+        "rating": rating,
+        "lang": lang,
+    }
+
+
+def yes_option(p: argparse.ArgumentParser, words: Words) -> None:
+    p.add_argument(
+        "--yes",
+        action="store_true",
+        help=words.gettext(
+            "record it without asking when it changes who qualified, a seating drawn, "
+            "places, titles or league points (scripts); what it changes is still printed"
+        ),
+    )
+
+
+def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
+    """The whole grammar, its help in ``words``' language (default: as
+    :func:`tablekit.shared.i18n.choose` finds it in the environment); build it and parse
+    inside :func:`speaking` for argparse's own words in that language too."""
+    w = words if words is not None else i18n.words(choose(None, os.environ))
+    with speaking(w):
+        return _build(w)
+
+
+def _build(w: Words) -> argparse.ArgumentParser:
+    _ = w.gettext
+    types = _types(w)
+    positive_int = types["positive_int"]
+    db_help = _(
+        "the event file (default $RUMMIKUB_DB, the config file's db or ./{default})"
+    ).format(default=DEFAULT_DB)
+    by_help = _("who runs the command, recorded with it (default $USER)")
+    lang_help = _(
+        "the language of what it prints: pl or en (default: the event's language, else "
+        "LANG's, else Polish)"
+    )
     common = _Parser(add_help=False)
+    common.add_argument("--db", type=Path, default=argparse.SUPPRESS, help=db_help)
     common.add_argument(
-        "--db",
-        type=Path,
-        default=argparse.SUPPRESS,
-        help="the event file (default $RUMMIKUB_DB, the config file's db or ./" + DEFAULT_DB + ")",
+        "--config", type=Path, default=argparse.SUPPRESS, metavar="FILE", help=config_help(w)
     )
-    common.add_argument(
-        "--config", type=Path, default=argparse.SUPPRESS, metavar="FILE", help=CONFIG_HELP
-    )
-    common.add_argument(
-        "--by",
-        default=argparse.SUPPRESS,
-        help="who runs the command, recorded with it (default $USER)",
+    common.add_argument("--by", default=argparse.SUPPRESS, help=by_help)
+    speaks = _Parser(add_help=False)  # every command but event create, whose --lang is the hall's
+    speaks.add_argument(
+        "--lang", type=types["lang"], default=argparse.SUPPRESS, metavar="pl|en", help=lang_help
     )
     parser = _Parser(
         prog=PROG,
-        description="Rummikub tournament organizer: the whole day.",
-        epilog=RACK_SYNTAX,
+        description=_("Rummikub tournament organizer: the whole day."),
+        epilog=_(RACK_SYNTAX),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument(
-        "--db",
-        type=Path,
-        default=None,
-        help=f"the event file (default $RUMMIKUB_DB, the config file's db or ./{DEFAULT_DB}); "
-        "also after COMMAND",
-    )
+    also = _("also after COMMAND")
+    parser.add_argument("--db", type=Path, default=None, help=f"{db_help}; {also}")
     parser.add_argument(
         "--config", type=Path, default=None, metavar="FILE",
-        help=f"{CONFIG_HELP}: the event file (db) and the live views' broker; also after COMMAND",
+        help=_("{config}: the event file (db) and the live views' broker; also after "
+               "COMMAND").format(config=config_help(w)),
     )  # fmt: skip
+    parser.add_argument("--by", default=None, help=by_help)
     parser.add_argument(
-        "--by", default=None, help="who runs the command, recorded with it (default $USER)"
+        "--lang", type=types["lang"], default=None, metavar="pl|en", help=f"{lang_help}; {also}"
     )
-    groups = parser.add_subparsers(dest="group", metavar="COMMAND", parser_class=_Parser)
+    groups = parser.add_subparsers(
+        dest="group", metavar=_("COMMAND"), parser_class=_Parser, title=_("commands")
+    )
     groups.required = True
 
     def leaf(
@@ -174,295 +258,347 @@ def build_parser() -> argparse.ArgumentParser:
         name: str,
         func: Callable[..., int],
         help_text: str,
+        *,
+        lang: bool = True,
     ) -> _Parser:
-        p = sub.add_parser(name, help=help_text, description=help_text, parents=[common])
+        parents = [common, speaks] if lang else [common]
+        p = sub.add_parser(name, help=help_text, description=help_text, parents=parents)
         p.set_defaults(func=func)
         return p
 
     def group(name: str, help_text: str) -> argparse._SubParsersAction[_Parser]:
         p = groups.add_parser(name, help=help_text, description=help_text)
-        sub = p.add_subparsers(dest="command", metavar="ACTION", parser_class=_Parser)
+        sub = p.add_subparsers(
+            dest="command", metavar=_("ACTION"), parser_class=_Parser, title=_("actions")
+        )
         sub.required = True
         return sub
 
-    event = group("event", "create the event from a preset, show it")
-    p = leaf(event, "create", cmd_event_create, "create the event from a preset")
+    why_recorded = _("the reason, recorded with it")
+
+    event = group("event", _("create the event from a preset, show it"))
+    p = leaf(event, "create", cmd_event_create, _("create the event from a preset"), lang=False)
     p.add_argument(
-        "--preset", required=True, type=_preset, metavar="PRESET",
-        help=f"one of {', '.join(PRESET_NAMES)}, or a rule book's number (000, 002, 003, 004)",
-    )
-    p.add_argument("--name", required=True)
+        "--preset", required=True, type=types["preset"], metavar="PRESET",
+        help=_("one of {names}, or a rule book's number (000, 002, 003, 004)").format(
+            names=", ".join(PRESET_NAMES)),
+    )  # fmt: skip
+    p.add_argument("--name", required=True, help=_("the event's name, as printed"))
     p.add_argument(
         "--semifinal", type=int, choices=(6, 8), default=8,
-        help="championship: players in the semifinal (8, or 6)"
+        help=_("championship: players in the semifinal (8, or 6)"),
+    )  # fmt: skip
+    p.add_argument(
+        "--ruleset", help=_("one ruleset for every stage (built-in or custom name)")
     )
-    p.add_argument("--ruleset", help="one ruleset for every stage (built-in or custom name)")
-    p.add_argument("--rulesets", type=Path, help="TOML file with custom rulesets")
+    p.add_argument("--rulesets", type=Path, help=_("TOML file with custom rulesets"))
     p.add_argument(
         "--round-minutes",
-        type=_minutes,
-        help="round time; when it runs out the tables play the last lap",
+        type=types["minutes"],
+        help=_("round time; when it runs out the tables play the last lap"),
     )
     p.add_argument(
-        "--lang", default=DEFAULT_LANGUAGE, type=_language, metavar="LANG",
-        help="the language of the whole hall: the tables, the hub screen, the printouts "
-        f"({', '.join(LANGUAGES)}; default {DEFAULT_LANGUAGE}, as the rule books)",
+        "--lang", dest="event_lang", default=DEFAULT_LANGUAGE, type=types["lang"],
+        metavar="pl|en",
+        help=_("the language of the whole hall: the tables, the hub screen, the printouts, "
+               "and what the commands print ({languages}; default {default}, as the rule "
+               "books); rummikub --lang before the command is only this command's "
+               "own").format(languages=", ".join(LANGUAGES), default=DEFAULT_LANGUAGE),
     )  # fmt: skip
-    leaf(event, "show", cmd_event_show, "the event: preset, stages, phase, players")
+    leaf(event, "show", cmd_event_show, _("the event: preset, stages, phase, players"))
     p = leaf(
         event,
         "language",
         cmd_event_language,
-        "the language of the whole hall (tables, hub screen, printouts): show it, or change "
-        "it mid-event",
-    )
-    p.add_argument(
-        "language", nargs="?", type=_language, metavar="LANG",
-        help=f"the new language ({', '.join(LANGUAGES)}); left out: show the one in use",
+        _("the language of the whole hall (tables, hub screen, printouts): show it, or change "
+          "it mid-event"),
     )  # fmt: skip
-    p.add_argument("--why", help="why it changes, recorded with it")
+    p.add_argument(
+        "language", nargs="?", type=types["lang"], metavar="pl|en",
+        help=_("the new language ({languages}); left out: show the one in use").format(
+            languages=", ".join(LANGUAGES)),
+    )  # fmt: skip
+    p.add_argument("--why", help=_("why it changes, recorded with it"))
     leaf(
         event,
         "backup",
         cmd_event_backup,
-        "the hub's copy of this event file (rummikub-hub serve --backup): when it was last "
-        "made, whether copying fails",
-    )
+        _("the hub's copy of this event file (rummikub-hub serve --backup): when it was last "
+          "made, whether copying fails"),
+    )  # fmt: skip
     p = leaf(
         event,
         "hall",
         cmd_event_hall,
-        "the hall check: which tables are checked and ready (with --broker: online)",
+        _("the hall check: which tables are checked and ready (with --broker: online)"),
     )
-    live_options(p)
+    live_options(p, w)
     p = leaf(
         event,
         "refusals",
         cmd_event_refusals,
-        "what the hub refused from the tables: events set aside (conflicts), counts, the log",
+        _("what the hub refused from the tables: events set aside (conflicts), counts, the log"),
     )
-    p.add_argument("--table", type=_positive_int, help="only this table")
-    p.add_argument("--last", type=_positive_int, default=20, help="log lines (default 20)")
+    p.add_argument("--table", type=positive_int, help=_("only this table"))
+    p.add_argument(
+        "--last", type=positive_int, default=20, help=_("log lines (default 20)")
+    )
 
-    players = group("players", "register, import, check in, late arrivals, withdrawals")
-    p = leaf(players, "add", cmd_players_add, "register one player")
-    p.add_argument("name", help="given name first, e.g. 'Anna Nowak'")
-    p.add_argument("--surname", help="when it is not the last word of the name ('de Lange')")
-    p.add_argument("--club")
-    p.add_argument("--rating", type=_rating, help="rating or league points (for seeding)")
-    p.add_argument("--check-in", action="store_true")
-    p = leaf(players, "import", cmd_players_import, "register every player of a CSV file")
-    p.add_argument("file", type=Path)
-    p.add_argument("--check-in", action="store_true")
+    players = group("players", _("register, import, check in, late arrivals, withdrawals"))
+    p = leaf(players, "add", cmd_players_add, _("register one player"))
+    p.add_argument("name", help=_("given name first, e.g. 'Anna Nowak'"))
+    p.add_argument(
+        "--surname", help=_("when it is not the last word of the name ('de Lange')")
+    )
+    p.add_argument("--club", help=_("the player's club or school"))
+    p.add_argument(
+        "--rating", type=types["rating"], help=_("rating or league points (for seeding)")
+    )
+    p.add_argument("--check-in", action="store_true", help=_("check the player in at once"))
+    p = leaf(players, "import", cmd_players_import, _("register every player of a CSV file"))
+    p.add_argument("file", type=Path, help=_("the players' CSV file"))
+    p.add_argument("--check-in", action="store_true", help=_("check them all in at once"))
     p.add_argument(
         "--encoding",
-        help="the file's text encoding (default: detected), e.g. utf-8, cp1250, iso8859-2",
+        help=_("the file's text encoding (default: detected), e.g. utf-8, cp1250, iso8859-2"),
     )
-    leaf(players, "list", cmd_players_list, "every registered player and their status")
-    p = leaf(players, "check-in", cmd_players_check_in, "mark players present before the draw")
+    leaf(players, "list", cmd_players_list, _("every registered player and their status"))
+    p = leaf(
+        players, "check-in", cmd_players_check_in, _("mark players present before the draw")
+    )
     p.add_argument("ids", nargs="*", metavar="ID")
-    p.add_argument("--all", action="store_true", help="everyone registered")
-    p = leaf(players, "late", cmd_players_late, "a player arrived after the first draw")
+    p.add_argument("--all", action="store_true", help=_("everyone registered"))
+    p = leaf(players, "late", cmd_players_late, _("a player arrived after the first draw"))
     p.add_argument("id", metavar="ID")
-    p = leaf(players, "withdraw", cmd_players_withdraw, "a player leaves the event")
+    p = leaf(players, "withdraw", cmd_players_withdraw, _("a player leaves the event"))
     p.add_argument("id", metavar="ID")
-    p.add_argument("--reason", required=True)
+    p.add_argument("--reason", required=True, help=why_recorded)
     p = leaf(
         players,
         "seeds",
         cmd_players_seeds,
-        "declare seeds kept at different first-stage tables (league), best first",
+        _("declare seeds kept at different first-stage tables (league), best first"),
     )
     p.add_argument("ids", nargs="+", metavar="ID")
     p = leaf(
         players,
         "history",
         cmd_players_history,
-        "one player's stages, games (as they count), sanctions and name changes",
+        _("one player's stages, games (as they count), sanctions and name changes"),
     )
     p.add_argument("id", metavar="ID")
     p = leaf(
         players,
         "rename",
         cmd_players_rename,
-        "correct a player's name, surname or club (recorded with who, when and why)",
+        _("correct a player's name, surname or club (recorded with who, when and why)"),
     )
     p.add_argument("id", metavar="ID")
     p.add_argument(
-        "name", nargs="?", help="the whole name, given name first (its last word the surname)"
+        "name", nargs="?", help=_("the whole name, given name first (its last word the surname)")
     )
-    p.add_argument("--given", help="the given name(s) only")
+    p.add_argument("--given", help=_("the given name(s) only"))
     p.add_argument(
         "--surname",
-        help="the surname, when it is not the last word (e.g. 'de Lange', 'Maria Kowalska')",
+        help=_("the surname, when it is not the last word (e.g. 'de Lange', 'Maria Kowalska')"),
     )
-    p.add_argument("--club", help="the new club or school")
-    p.add_argument("--no-club", action="store_true", help="remove the club")
-    p.add_argument("--why", required=True, help="the reason, recorded with it")
+    p.add_argument("--club", help=_("the new club or school"))
+    p.add_argument("--no-club", action="store_true", help=_("remove the club"))
+    p.add_argument("--why", required=True, help=why_recorded)
 
-    rounds = group("round", "draw, start, follow and close a round")
-    p = leaf(rounds, "draw", cmd_round_draw, "seat the next round")
-    p.add_argument("--seed", type=int, help="the draw's seed (default: random, recorded)")
+    rounds = group("round", _("draw, start, follow and close a round"))
+    p = leaf(rounds, "draw", cmd_round_draw, _("seat the next round"))
+    p.add_argument("--seed", type=int, help=_("the draw's seed (default: random, recorded)"))
     p = leaf(
         rounds,
         "consolation",
         cmd_round_consolation,
-        "league TOP 20/32: seat 2 or 5 players left for consolation games (003 §10e)",
+        _("league TOP 20/32: seat 2 or 5 players left for consolation games (003 §10e)"),
     )
     how = p.add_mutually_exclusive_group(required=True)
     how.add_argument(
-        "--promote", type=_positive_int, metavar="N", help="the best N of them play on"
+        "--promote", type=positive_int, metavar="N", help=_("the best N of them play on")
     )
-    how.add_argument("--none", action="store_true", help="they play no more games")
-    p.add_argument("--why", required=True, help="the reason, recorded")
-    p = leaf(rounds, "start", cmd_round_start, "start the round (and its timer)")
-    p.add_argument("--minutes", type=_minutes, help="this round's time (default: the event's)")
+    how.add_argument("--none", action="store_true", help=_("they play no more games"))
+    p.add_argument("--why", required=True, help=why_recorded)
+    p = leaf(rounds, "start", cmd_round_start, _("start the round (and its timer)"))
+    p.add_argument(
+        "--minutes", type=types["minutes"], help=_("this round's time (default: the event's)")
+    )
     p = leaf(
         rounds,
         "starter",
         cmd_round_starter,
-        "the seat that starts a table's game (default: rotation, or the table's choice)",
+        _("the seat that starts a table's game (default: rotation, or the table's choice)"),
     )
-    p.add_argument("--table", type=_positive_int, required=True)
-    p.add_argument("--seat", required=True, type=_seat, help="A, B, C or D")
-    p.add_argument("--game", type=_positive_int, help="the game (default: the table's next)")
-    p.add_argument("--why", default="", help="how it was chosen, e.g. 'highest tile'")
+    p.add_argument("--table", type=positive_int, required=True, help=_("the table"))
+    p.add_argument("--seat", required=True, type=types["seat"], help=_("A, B, C or D"))
+    p.add_argument("--game", type=positive_int, help=_("the game (default: the table's next)"))
+    p.add_argument("--why", default="", help=_("how it was chosen, e.g. 'highest tile'"))
     p = leaf(
         rounds,
         "status",
         cmd_round_status,
-        "progress of every table; with --broker also each table's live clock state",
+        _("progress of every table; with --broker also each table's live clock state"),
     )
-    live_options(p)
+    live_options(p, w)
     p = leaf(
         rounds,
         "undo",
         cmd_round_undo,
-        "take back the latest draw while no table has started it (then draw again)",
+        _("take back the latest draw while no table has started it (then draw again)"),
     )
-    p.add_argument("--why", required=True, help="why the draw is taken back (recorded)")
-    p = leaf(rounds, "close", cmd_round_close, "close the round when every result is in")
-    p.add_argument("--force", action="store_true", help="close with games missing")
-    p.add_argument("--why", help="why the missing games are not played (with --force)")
+    p.add_argument("--why", required=True, help=_("why the draw is taken back (recorded)"))
+    p = leaf(rounds, "close", cmd_round_close, _("close the round when every result is in"))
+    p.add_argument("--force", action="store_true", help=_("close with games missing"))
+    p.add_argument("--why", help=_("why the missing games are not played (with --force)"))
 
-    results = group("result", "enter or correct a game's result, show its history")
-    p = leaf(results, "enter", cmd_result_enter, "enter (or correct) a game's result")
-    p.add_argument("--table", type=_positive_int, required=True)
-    p.add_argument("--game", type=_positive_int, required=True)
-    p.add_argument("--racks", help='e.g. "A=0 B=23 C=12j D=85np" (see rummikub --help)')
-    p.add_argument("--ending", choices=sorted(ENDINGS))
+    results = group("result", _("enter or correct a game's result, show its history"))
+    p = leaf(results, "enter", cmd_result_enter, _("enter (or correct) a game's result"))
+    p.add_argument("--table", type=positive_int, required=True, help=_("the table"))
+    p.add_argument("--game", type=positive_int, required=True, help=_("the game at that table"))
     p.add_argument(
-        "--why", help="reason for a correction or a late result (required for them)"
+        "--racks", help=_('e.g. "A=0 B=23 C=12j D=85np" (see rummikub --help)')
     )
-    p.add_argument("--stage", help="any round drawn (default: the latest)")
-    yes_option(p)
+    p.add_argument(
+        "--ending", choices=sorted(ENDINGS),
+        help=_("how the game ended (default: went-out when a rack is 0, else nobody-out)"),
+    )  # fmt: skip
+    p.add_argument(
+        "--why", help=_("reason for a correction or a late result (required for them)")
+    )
+    p.add_argument("--stage", help=_("any round drawn (default: the latest)"))
+    yes_option(p, w)
     leaf(
         results,
         "corrections",
         cmd_result_corrections,
-        "every correction of the event (who, when, why) and every draw undone",
+        _("every correction of the event (who, when, why) and every draw undone"),
     )
-    p = leaf(results, "history", cmd_result_history, "every version of a game's result")
-    p.add_argument("--table", type=_positive_int, required=True)
-    p.add_argument("--game", type=_positive_int, required=True)
-    p.add_argument("--stage")
+    p = leaf(results, "history", cmd_result_history, _("every version of a game's result"))
+    p.add_argument("--table", type=positive_int, required=True, help=_("the table"))
+    p.add_argument("--game", type=positive_int, required=True, help=_("the game at that table"))
+    p.add_argument("--stage", help=_("any round drawn (default: the latest)"))
 
     sanction = group(
-        "sanction", "a judge's sanctions (002 §3): warning, big points deducted, disqualification"
+        "sanction",
+        _("a judge's sanctions (002 §3): warning, big points deducted, disqualification"),
     )
     for name, func, help_text in (
-        ("warn", cmd_sanction_warn, "record a warning (ostrzeżenie)"),
-        ("deduct", cmd_sanction_deduct, "deduct big points (odjęcie dużych punktów)"),
+        ("warn", cmd_sanction_warn, _("record a warning")),
+        ("deduct", cmd_sanction_deduct, _("deduct big points")),
         (
             "disqualify",
             cmd_sanction_disqualify,
-            "disqualify (dyskwalifikacja): never seated again, ranked after everyone",
+            _("disqualify: never seated again, ranked after everyone"),
         ),
     ):
         p = leaf(sanction, name, func, help_text)
         p.add_argument("id", metavar="ID")
         if name == "deduct":
-            p.add_argument("--big", type=_positive_int, required=True, help="big points")
-        p.add_argument("--why", required=True, help="the reason, recorded with it")
+            p.add_argument("--big", type=positive_int, required=True, help=_("big points"))
+        p.add_argument("--why", required=True, help=why_recorded)
         p.add_argument(
-            "--stage", help="the stage it is given in (default: the latest the player plays in)"
+            "--stage",
+            help=_("the stage it is given in (default: the latest the player plays in)"),
         )
-        yes_option(p)
+        yes_option(p, w)
     p = leaf(
         sanction,
         "lift",
         cmd_sanction_lift,
-        "take back a sanction given by mistake (its number in sanction list)",
+        _("take back a sanction given by mistake (its number in sanction list)"),
     )
-    p.add_argument("number", type=_positive_int, metavar="N")
-    p.add_argument("--why", required=True, help="the reason, recorded with it")
-    yes_option(p)
-    leaf(sanction, "list", cmd_sanction_list, "every sanction with who, when and why")
+    p.add_argument("number", type=positive_int, metavar="N")
+    p.add_argument("--why", required=True, help=why_recorded)
+    yes_option(p, w)
+    leaf(sanction, "list", cmd_sanction_list, _("every sanction with who, when and why"))
 
-    p = leaf(groups, "standings", cmd_standings, "standings of a round, a table or overall")
-    p.add_argument("--stage")
-    p.add_argument("--table", type=_positive_int)
-    p.add_argument("--overall", action="store_true", help="every game of the event so far")
-    leaf(groups, "ranking", cmd_ranking, "final ranking with titles (and league points)")
+    p = leaf(
+        groups, "standings", cmd_standings, _("standings of a round, a table or overall")
+    )
+    p.add_argument("--stage", help=_("any round drawn (default: the latest)"))
+    p.add_argument("--table", type=positive_int, help=_("only this table"))
+    p.add_argument(
+        "--overall", action="store_true", help=_("every game of the event so far")
+    )
+    leaf(groups, "ranking", cmd_ranking, _("final ranking with titles (and league points)"))
 
-    export = group("export", "CSV for spreadsheets, HTML and PDF to print")
+    semicolon = _("';' delimiter (Polish Excel)")
+    export = group("export", _("CSV for spreadsheets, HTML and PDF to print"))
     p = leaf(
         export,
         "csv",
         cmd_export_csv,
-        "every stage's standings, results, corrections, seating, sanctions, players (ranking)",
-    )
-    p.add_argument("dir", type=Path)
-    p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
+        _("every stage's standings, results, corrections, seating, sanctions, players "
+          "(ranking)"),
+    )  # fmt: skip
+    p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
+    p.add_argument("--semicolon", action="store_true", help=semicolon)
     p = leaf(
         export,
         "archive",
         cmd_export_archive,
-        "one zip file: every stage's standings, games, corrections, sanctions, seatings, "
-        "as CSV and printable HTML/PDF (for the league's website)",
+        _("one zip file: every stage's standings, games, corrections, sanctions, seatings, "
+          "as CSV and printable HTML/PDF (for the league's website)"),
+    )  # fmt: skip
+    p.add_argument(
+        "file", type=Path, help=_("the .zip to write (a folder: EVENT-NAME.zip in it)")
     )
-    p.add_argument("file", type=Path, help="the .zip to write (a folder: EVENT-NAME.zip in it)")
-    p.add_argument("--semicolon", action="store_true", help="';' in the CSV files")
+    p.add_argument("--semicolon", action="store_true", help=_("';' in the CSV files"))
     for name, func, what in (
-        ("html", cmd_export_html, "seating, find-your-table, score sheets, standings, ranking"),
-        ("pdf", cmd_export_pdf, "the same documents as export html, as A4 PDF files"),
+        (
+            "html",
+            cmd_export_html,
+            _("seating, find-your-table, score sheets, standings, ranking"),
+        ),
+        ("pdf", cmd_export_pdf, _("the same documents as export html, as A4 PDF files")),
     ):
         p = leaf(export, name, func, what)
-        p.add_argument("dir", type=Path)
-        p.add_argument("--stage", help="default: the latest round")
+        p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
+        p.add_argument("--stage", help=_("default: the latest round"))
 
     tie = group(
-        "tie", "ties at a cut: the head judge's decision, or a lot the judge orders (recorded)"
+        "tie",
+        _("ties at a cut: the head judge's decision, or a lot the judge orders (recorded)"),
     )
-    leaf(tie, "list", cmd_tie_list, "ties to decide now and every decision recorded")
-    p = leaf(tie, "decide", cmd_tie_decide, "the head judge's order of level players")
-    p.add_argument("ids", nargs="+", metavar="ID", help="the level players, best first")
-    p.add_argument("--scope", help="the ranking (as rummikub tie list shows it)")
-    p.add_argument("--why", help="the reason (required)")
+    scope_help = _("the ranking (as rummikub tie list shows it)")
+    leaf(tie, "list", cmd_tie_list, _("ties to decide now and every decision recorded"))
+    p = leaf(tie, "decide", cmd_tie_decide, _("the head judge's order of level players"))
+    p.add_argument("ids", nargs="+", metavar="ID", help=_("the level players, best first"))
+    p.add_argument("--scope", help=scope_help)
+    p.add_argument("--why", help=_("the reason (required)"))
     p.add_argument(
-        "--shared", action="store_true", help="final places only: they keep the shared place"
+        "--shared",
+        action="store_true",
+        help=_("final places only: they keep the shared place"),
     )
-    p = leaf(tie, "lot", cmd_tie_lot, "a lot the head judge orders for level players")
-    p.add_argument("ids", nargs="*", metavar="ID", help="default: the one tie to decide")
-    p.add_argument("--scope", help="the ranking (as rummikub tie list shows it)")
-    p.add_argument("--seed", type=int, help="the lot's seed (default: random, recorded)")
-    p.add_argument("--why", help="an optional note")
+    p = leaf(tie, "lot", cmd_tie_lot, _("a lot the head judge orders for level players"))
+    p.add_argument("ids", nargs="*", metavar="ID", help=_("default: the one tie to decide"))
+    p.add_argument("--scope", help=scope_help)
+    p.add_argument("--seed", type=int, help=_("the lot's seed (default: random, recorded)"))
+    p.add_argument("--why", help=_("an optional note"))
 
-    season = group("season", "league season across tournaments")
-    p = leaf(season, "table", cmd_season_table, "season table over finished league events")
-    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
+    season = group("season", _("league season across tournaments"))
+    events_help = _("the league events' files")
     p = leaf(
-        season, "export", cmd_season_export, "the season table as season.csv, .html and .pdf"
+        season, "table", cmd_season_table, _("season table over finished league events")
     )
-    p.add_argument("dir", type=Path)
-    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
-    p.add_argument("--semicolon", action="store_true", help="';' delimiter (Polish Excel)")
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    p = leaf(
+        season, "export", cmd_season_export, _("the season table as season.csv, .html and .pdf")
+    )
+    p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    p.add_argument("--semicolon", action="store_true", help=semicolon)
     p = leaf(
         season,
         "seeds",
         cmd_season_seeds,
-        "the season's top 4 among this event's players (matched by name)",
+        _("the season's top 4 among this event's players (matched by name)"),
     )
-    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3")
-    p.add_argument("--declare", action="store_true", help="record them as this event's seeds")
+    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    p.add_argument(
+        "--declare", action="store_true", help=_("record them as this event's seeds")
+    )
     return parser

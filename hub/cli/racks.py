@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from hub.cli.common import CliError
 from tablekit.core.racks import RackNotationError, parse_racks
 from tablekit.core.scoring import GameEnding, RackReport
+from tablekit.core.words import N_
 
 ENDINGS = {"went-out": GameEnding.WENT_OUT, "nobody-out": GameEnding.NOBODY_OUT}
 
@@ -17,7 +18,7 @@ def racks_arg(text: str, count: int) -> tuple[RackReport, ...]:
     try:
         return parse_racks(text, count)
     except RackNotationError as err:
-        raise CliError(f"--racks: {err}") from None
+        raise CliError(N_("--racks: {error}"), error=err) from None
 
 
 def ending_for(racks: Sequence[RackReport], ending: str | None) -> GameEnding:

@@ -8,9 +8,10 @@ import argparse
 from hub.cli.common import Ctx, render, when
 from hub.exports.grid import Grid
 from hub.store import MAX_REFUSAL_LOG, EventStore
+from tablekit.shared.i18n import Words
 
 
-def refusals_summary(store: EventStore) -> list[str]:
+def refusals_summary(store: EventStore, words: Words) -> list[str]:
     """One line when the hub has refused anything from the tables (for ``round status``)."""
     counts = store.refusal_counts()
     if not counts:
@@ -18,42 +19,63 @@ def refusals_summary(store: EventStore) -> list[str]:
     aside = len(store.set_aside())
     total = sum(c.count for c in counts)
     return [
-        f"The hub refused {total} message(s) from the tables; {aside} event(s) set aside "
-        "for the judge: rummikub event refusals"
+        words.gettext(
+            "The hub refused {total} message(s) from the tables; {aside} event(s) set aside "
+            "for the judge: rummikub event refusals"
+        ).format(total=total, aside=aside)
     ]
 
 
-def replaced_lines(store: EventStore, *, table: int | None = None, prefix: str = "") -> list[str]:
+def replaced_lines(
+    store: EventStore, words: Words, *, table: int | None = None, prefix: str = ""
+) -> list[str]:
     """One line per table unit replaced (or journal wiped) during the event: a new journal
     epoch, whose events the hub keeps beside the earlier ones."""
     return [
-        f"{prefix}table {item.table}'s unit was replaced at {when(item.at)} (a new journal, "
-        f"epoch {item.epoch or '-'}; its events are kept as {item.source} beside the earlier "
-        "unit's)"
+        prefix
+        + words.gettext(
+            "table {table}'s unit was replaced at {at} (a new journal, epoch {epoch}; its "
+            "events are kept as {source} beside the earlier unit's)"
+        ).format(table=item.table, at=when(item.at), epoch=item.epoch or "-", source=item.source)
         for item in store.replacements(table=table)
     ]
 
 
 def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
     store = ctx.organizer().store
-    replaced = replaced_lines(store, table=args.table, prefix="  ")
+    w = ctx.words
+    _ = w.gettext
+    replaced = replaced_lines(store, w, table=args.table, prefix="  ")
     if replaced:
-        ctx.print("Units replaced:", *replaced, "")
+        ctx.print(_("Units replaced:"), *replaced, "")
     aside = store.set_aside(table=args.table)
     counts = [c for c in store.refusal_counts() if args.table is None or c.table == args.table]
     if not aside and not counts:
-        ctx.print("The hub has refused nothing from the tables.")
+        ctx.print(_("The hub has refused nothing from the tables."))
         return 0
     if aside:
-        ctx.print("Set aside for the judge (the unit keeps its copy too):")
+        ctx.print(_("Set aside for the judge (the unit keeps its copy too):"))
         for item in aside:
             ctx.print(
-                f"  table {item.table} {item.source} seq {item.seq} at {when(item.received)}: "
-                f"{item.code}: {item.reason}",
-                f"    sent:   {item.payload.decode('utf-8', 'replace')}",
+                "  "
+                + _("table {table} {source} seq {seq} at {at}: {code}: {reason}").format(
+                    table=item.table,
+                    source=item.source,
+                    seq=item.seq,
+                    at=when(item.received),
+                    code=item.code,
+                    reason=item.reason,
+                ),
+                "    " + _("sent:   {payload}").format(
+                    payload=item.payload.decode("utf-8", "replace")
+                ),
             )
             if item.stored is not None:
-                ctx.print(f"    stored: {item.stored.decode('utf-8', 'replace')}")
+                ctx.print(
+                    "    " + _("stored: {payload}").format(
+                        payload=item.stored.decode("utf-8", "replace")
+                    )
+                )
     if counts:
         rows = [
             (
@@ -69,16 +91,17 @@ def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
             "",
             render(
                 Grid(
-                    "Refused by the hub",
-                    ("Table", "Why", "Count", "First", "Last"),
+                    _("Refused by the hub"),
+                    (_("Table"), _("Why"), _("Count"), _("First"), _("Last")),
                     rows,
                     numeric=frozenset({0, 2}),
-                )
+                ),
+                w,
             ),
         )
     logged = [r for r in store.refusal_log(args.last) if args.table in (None, r.table)]
     if logged:
-        ctx.print("", f"Latest refusals (of the last {MAX_REFUSAL_LOG} kept):")
+        ctx.print("", _("Latest refusals (of the last {kept} kept):").format(kept=MAX_REFUSAL_LOG))
         for r in logged:
             ctx.print(f"  {when(r.at)} {r.topic}: {r.reason}")
     return 0

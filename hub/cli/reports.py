@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 from hub import archive, printing
-from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
+from hub.cli.common import CliError, Ctx, os_reason, render, stage_arg, table_seats
 from hub.exports.files import csv_files
 from hub.exports.grid import event_name
 from hub.exports.notes import in_play, last_closed
@@ -29,6 +29,8 @@ from hub.season import (
     seeds_for,
 )
 from hub.season import match_key as season_match_key
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
 def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -36,33 +38,52 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     stage = stage_arg(comp, args.stage)
     if args.table is not None:
         table_seats(comp, stage, args.table)
-    ctx.print(render(standings_grid(comp, stage, args.table, overall=args.overall)))
+    ctx.print(render(standings_grid(comp, stage, args.table, overall=args.overall), ctx.words))
     closed = last_closed(comp)
     if args.stage is None and in_play(comp, stage) and closed and not args.overall:
-        ctx.print(f"The last closed round: rummikub standings --stage {closed}")
+        ctx.print(
+            ctx.words.gettext("The last closed round: rummikub standings --stage {stage}").format(
+                stage=closed
+            )
+        )
     return 0
 
 
 def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
-    ctx.print(render(ranking_grid(ctx.competition())))
+    ctx.print(render(ranking_grid(ctx.competition()), ctx.words))
     return 0
 
 
-def _folder(path: Path) -> Path:
+def _folder(path: Path, words: Words) -> Path:
     """``path`` as a folder to write files in, made if it is not there; a file there is
     refused by name (a folder is needed)."""
     for part in (path, *path.parents):
         if part.exists() and not part.is_dir():
-            raise CliError(f"{part.absolute()} is a file; give a folder to write the files in")
-    path.mkdir(parents=True, exist_ok=True)
+            raise CliError(
+                N_("{path} is a file; give a folder to write the files in"),
+                path=part.absolute(),
+            )
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(
+            N_("cannot make the folder {path}: {reason}"),
+            path=path.absolute(),
+            reason=os_reason(err, words),
+        ) from None
     return path
 
 
-def _write(directory: Path, name: str, data: bytes) -> Path:
+def _write(directory: Path, name: str, data: bytes, words: Words) -> Path:
     path = directory.absolute() / name
     tmp = path.with_name(f".{name}.tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError as err:
+        raise CliError(
+            N_("cannot write the file {path}: {reason}"), path=path, reason=os_reason(err, words)
+        ) from None
     return path
 
 
@@ -70,18 +91,18 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     stage_arg(comp, None)
     files = csv_files(comp, ";" if args.semicolon else ",")
-    _folder(args.dir)
+    _folder(args.dir, ctx.words)
     for name, text in files.items():
-        ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"))))
+        ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"), ctx.words)))
     return 0
 
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     docs = printouts(comp, stage_arg(comp, args.stage))
-    _folder(args.dir)
+    _folder(args.dir, ctx.words)
     for stem, doc in docs.items():
-        ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"))))
+        ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"), ctx.words)))
     return 0
 
 
@@ -89,9 +110,9 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     docs = printouts(comp, stage_arg(comp, args.stage))
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
-    _folder(args.dir)
+    _folder(args.dir, ctx.words)
     for name, data in pdfs.items():
-        ctx.print(str(_write(args.dir, name, data)))
+        ctx.print(str(_write(args.dir, name, data, ctx.words)))
     return 0
 
 
@@ -104,11 +125,14 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     target: Path = args.file
     if target.is_dir():
         target = target / f"{archive.slug(event_name(comp))}.zip"
-    _folder(target.parent)
-    path = _write(target.parent, target.name, data)
+    _folder(target.parent, ctx.words)
+    path = _write(target.parent, target.name, data, ctx.words)
     with zipfile.ZipFile(io.BytesIO(data)) as made:
         count = len(made.namelist())
-    ctx.print(f"{path} ({count} files, {len(data) // 1024 + 1} kB)")
+    ctx.print(
+        ctx.words.ngettext("{path} ({n} file, {size} kB)", "{path} ({n} files, {size} kB)",
+                           count).format(path=path, n=count, size=len(data) // 1024 + 1)
+    )  # fmt: skip
     return 0
 
 
@@ -120,7 +144,7 @@ def _season(args: argparse.Namespace) -> tuple[list[SeasonEvent], list[SeasonLin
 
 def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
     events, lines = _season(args)
-    ctx.print(render(season_grid(events, lines)))
+    ctx.print(render(season_grid(events, lines), ctx.words))
     ctx.print(*season_legend(events))
     return 0
 
@@ -135,9 +159,9 @@ def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
         "season.html": doc.encode("utf-8"),
         "season.pdf": printing.pdf(doc),
     }
-    _folder(args.dir)
+    _folder(args.dir, ctx.words)
     for name, data in files.items():
-        ctx.print(str(_write(args.dir, name, data)))
+        ctx.print(str(_write(args.dir, name, data, ctx.words)))
     return 0
 
 
@@ -148,15 +172,26 @@ def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
     event = org.competition.event
     seeds = seeds_for(rows, event.players, event.withdrawn)
     if not seeds:
-        raise CliError("season seeds: no registered player of this event is in the season table")
+        raise CliError(
+            N_("season seeds: no registered player of this event is in the season table")
+        )
+    _ = ctx.words.gettext
     points = {r.player_id: r.points for r in rows}
     for i, player in enumerate(seeds, start=1):
         key = season_match_key(player.name)
-        ctx.print(f"{i}. {player.id}  {player.name}  ({points[key]} season points)")
+        ctx.print(
+            _("{number}. {id}  {name}  ({points} season points)").format(
+                number=i, id=player.id, name=player.name, points=points[key]
+            )
+        )
     statement = seeding_text(org.competition, len(seeds))
     if args.declare:
         org.declare_seeds([p.id for p in seeds])
-        ctx.print(f"Declared as seeds: {statement}")
+        ctx.print(_("Declared as seeds: {statement}").format(statement=statement))
     else:
-        ctx.print(f"Not declared yet (add --declare to seed them): {statement}")
+        ctx.print(
+            _("Not declared yet (add --declare to seed them): {statement}").format(
+                statement=statement
+            )
+        )
     return 0

@@ -14,55 +14,83 @@ from hub.exports.standings import standings_grid
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.tournament import ConsolationError, Phase, RoundSeated, TieAtCutError
 from tablekit.core.seats import SEATS, Seat
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
-def seating_text(comp: Competition, seated: RoundSeated) -> str:
+def seating_text(comp: Competition, seated: RoundSeated, words: Words) -> str:
+    _ = words.gettext
     grid = seating_grid(comp, seated.stage)
     three = sum(len(t.players) == 3 for t in seated.tables)
     games = comp.format.stages[comp.format.stage_index(seated.stage)].games
-    starts = ", ".join(f"game {g}: seat {SEATS[(g - 1) % 4]}" for g in range(1, games + 1))
+    starts = ", ".join(
+        _("game {game}: seat {seat}").format(game=g, seat=SEATS[(g - 1) % 4])
+        for g in range(1, games + 1)
+    )
+    rotation = _("Starting seat by rotation — {starts}").format(starts=starts)
+    if three and games > 3:
+        rotation += _(" (3-player tables wrap after C)")
     return "\n".join(
         [
-            f"Round {comp.round_number(seated.stage)} ({seated.stage}): {len(seated.tables)} "
-            f"tables ({three} of 3 players), seed {seated.seed}, repeated pairs: "
-            f"{seated.repeats}",
-            render(grid),
-            f"Starting seat by rotation — {starts}"
-            + (" (3-player tables wrap after C)" if three and games > 3 else ""),
+            words.ngettext(
+                "Round {number} ({stage}): {n} table ({three} of 3 players), seed {seed}, "
+                "repeated pairs: {repeats}",
+                "Round {number} ({stage}): {n} tables ({three} of 3 players), seed {seed}, "
+                "repeated pairs: {repeats}",
+                len(seated.tables),
+            ).format(
+                number=comp.round_number(seated.stage),
+                stage=seated.stage,
+                n=len(seated.tables),
+                three=three,
+                seed=seated.seed,
+                repeats=seated.repeats,
+            ),
+            render(grid, words),
+            rotation,
         ]
-    )
+    )  # fmt: skip
 
 
 def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
+    w = ctx.words
+    _ = w.gettext
     try:
         seated = org.draw(args.seed)
     except ConsolationError as err:
         options = " | ".join(f"--promote {k}" for k in err.options)
         ctx.print(
-            "The draw stops: " + str(err),
-            f"Record the organizer's decision: rummikub round consolation {options} | --none "
-            "--why …, then draw again.",
-        )
+            _("The draw stops: {reason}").format(reason=err.message(_)),
+            _("Record the organizer's decision: rummikub round consolation {options} | --none "
+              "--why …, then draw again.").format(options=options),
+        )  # fmt: skip
         raise CliError(
-            f"round draw: {len(err.players)} player(s) for consolation games cannot sit at "
-            "tables of 3 or 4; the organizer decides; nothing drawn"
-        ) from None
+            N_("round draw: {count} player(s) for consolation games cannot sit at tables of 3 "
+               "or 4; the organizer decides; nothing drawn"),
+            count=len(err.players),
+        ) from None  # fmt: skip
     except TieAtCutError as err:
         comp = org.competition
         ctx.print(
-            f"The draw stops at a cut: players level on big and small points reach different "
-            f"things ({err.what}); the head judge decides (002, RULES.md §3.5).",
-            *(tie_text(comp, tie) for tie in err.ties),
-        )
+            _("The draw stops at a cut: players level on big and small points reach different "
+              "things ({what}); the head judge decides (002, RULES.md §3.5).").format(
+                what=err.what),
+            *(tie_text(comp, tie, w) for tie in err.ties),
+        )  # fmt: skip
+        if len(err.ties) == 1:
+            raise CliError(
+                N_("round draw: 1 tie at a cut for the head judge; nothing drawn")
+            ) from None
         raise CliError(
-            f"round draw: {len(err.ties)} tie(s) at a cut for the head judge; nothing drawn"
+            N_("round draw: {count} ties at a cut for the head judge; nothing drawn"),
+            count=len(err.ties),
         ) from None
     comp = org.competition
-    ctx.print(seating_text(comp, seated))
+    ctx.print(seating_text(comp, seated, w))
     if comp.event.stages_played == (seated.stage,):  # the event's first draw
         rows = hall_board(expected_tables(comp), latest_checks(org.store))
-        warning = unchecked_warning(rows)
+        warning = unchecked_warning(rows, w)
         if warning is not None:
             ctx.print(warning)
     return 0
@@ -71,21 +99,22 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_round_consolation(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     record = org.decide_consolation(promote=args.promote or 0, none=args.none, why=args.why)
-    ctx.print(consolation_text(record), "Next: rummikub round draw")
+    ctx.print(consolation_text(record), ctx.words.gettext("Next: rummikub round draw"))
     return 0
 
 
 def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
+    _ = ctx.words.gettext
     started = org.start_round(args.minutes)
     comp = org.competition
-    ctx.print(f"Started {started.stage} at {when(started.at)}")
+    ctx.print(_("Started {stage} at {at}").format(stage=started.stage, at=when(started.at)))
     deadline = comp.round_deadline()
     if deadline is not None:
         ctx.print(
-            f"Round time ends at {when(deadline[1])}: then every table still playing "
-            "gets the last lap"
-        )
+            _("Round time ends at {at}: then every table still playing gets the last "
+              "lap").format(at=when(deadline[1]))
+        )  # fmt: skip
     return 0
 
 
@@ -93,40 +122,51 @@ def cmd_round_starter(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     chosen = org.choose_starter(args.table, Seat(args.seat), game=args.game, why=args.why)
     ctx.print(
-        f"Table {chosen.table}, game {chosen.game} of {chosen.stage}: seat {chosen.seat} "
-        "starts (sent to the table with its seating; the table can still choose before the "
-        "first press)"
+        ctx.words.gettext(
+            "Table {table}, game {game} of {stage}: seat {seat} starts (sent to the table "
+            "with its seating; the table can still choose before the first press)"
+        ).format(table=chosen.table, game=chosen.game, stage=chosen.stage, seat=chosen.seat)
     )
     return 0
 
 
 def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
+    _ = ctx.words.gettext
     undone = org.undo_draw(args.why)
     comp = org.competition
     ctx.print(
-        f"Draw of {undone.stage} undone: its tables are told they have no assignment; "
-        "draw it again with rummikub round draw"
-    )
+        _("Draw of {stage} undone: its tables are told they have no assignment; draw it "
+          "again with rummikub round draw").format(stage=undone.stage)
+    )  # fmt: skip
     if comp.event.phase is Phase.REGISTRATION:
-        ctx.print(f"{len(comp.event.present)} players present; check-in is open again")
+        ctx.print(
+            _("{count} players present; check-in is open again").format(
+                count=len(comp.event.present)
+            )
+        )
     return 0
 
 
 def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.why and not args.force:
-        raise CliError("round close: --why goes with --force")
+        raise CliError(N_("round close: --why goes with --force"))
     org = ctx.organizer()
+    _ = ctx.words.gettext
     closed = org.close_round(force=args.force, why=args.why or "")
     comp = org.competition
-    ctx.print(
-        f"Closed {closed.stage}"
-        + (" (forced: missing games count as not played)" if closed.forced else "")
-    )
-    ctx.print(render(standings_grid(comp, closed.stage)))
+    if closed.forced:
+        ctx.print(
+            _("Closed {stage} (forced: missing games count as not played)").format(
+                stage=closed.stage
+            )
+        )
+    else:
+        ctx.print(_("Closed {stage}").format(stage=closed.stage))
+    ctx.print(render(standings_grid(comp, closed.stage), ctx.words))
     nxt = comp.event.current_stage
     if comp.event.phase is Phase.FINISHED:
-        ctx.print("The event is finished: rummikub ranking")
+        ctx.print(_("The event is finished: rummikub ranking"))
     elif nxt is not None:
-        ctx.print(f"Next: {nxt.name} (rummikub round draw)")
+        ctx.print(_("Next: {stage} (rummikub round draw)").format(stage=nxt.name))
     return 0

@@ -15,17 +15,11 @@ from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
 from hub.hall import countdown_text, wait_text
 from hub.live import LiveView, TableLive
-from tablekit.core.status import (
-    JUDGE_STATES,
-    TableState,
-    last_lap_text,
-    lasting_text,
-    look,
-    lost_text,
-    word,
-)
+from tablekit.core.status import JUDGE_STATES, TableState, look, word
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
-LIVE_HINT: Final = (
+LIVE_HINT: Final = N_(
     "Live clock states (playing, paused, judge calls, offline) need --broker HOST:PORT "
     "(or RUMMIKUB_BROKER)"
 )
@@ -58,25 +52,33 @@ def _since_text(seconds: float) -> str:
     return wait_text(max(0.0, seconds))
 
 
-def _live_text(state: TableState, table: TableLive, now: float) -> str:
-    """The state word with how long it has lasted (or the last lap's moves left)."""
+def _live_text(state: TableState, table: TableLive, now: float, words: Words) -> str:
+    """The state word with how long it has lasted (or the last lap's moves left), in
+    ``words``' language (the status model's templates, filled in here)."""
+    _ = words.gettext
     snap = table.snapshot
+    name = _(word(state))
     if state is TableState.OFFLINE:
         went = table.went_offline_at
         if went is not None:
-            return lasting_text(state, _since_text(now - went))
+            return _("{word} for {time}").format(word=name, time=_since_text(now - went))
         alive = table.last_alive_at
         if alive is not None:
-            return lost_text(_since_text(now - alive))
-        return word(state)
+            return _("{word} (connection lost; last heard {time} ago)").format(
+                word=name, time=_since_text(now - alive)
+            )
+        return name
     if snap is None:
-        return word(state)
+        return name
     if state in JUDGE_STATES:
         # A snapshot is republished on every change: a paused one was taken at the pause.
-        return lasting_text(state, _since_text(now - (snap.measured_at + table.skew)))
+        since = _since_text(now - (snap.measured_at + table.skew))
+        return _("{word} for {time}").format(word=name, time=since)
     if state is TableState.LAST_LAP and snap.last_lap_left is not None:
-        return last_lap_text(snap.last_lap_left)
-    return word(state)
+        if snap.last_lap_left == 1:
+            return _("{word} — 1 MOVE LEFT").format(word=name)
+        return _("{word} — {n} MOVES LEFT").format(word=name, n=snap.last_lap_left)
+    return name
 
 
 def _painted(text: str, state: TableState, colour: bool) -> str:
@@ -99,21 +101,28 @@ def _seat_text(
 
 
 def status_grid(
-    comp: Competition, now: float, live: LiveView | None = None, *, colour: bool = False
+    comp: Competition,
+    now: float,
+    words: Words,
+    live: LiveView | None = None,
+    *,
+    colour: bool = False,
 ) -> Grid:
     """Progress of every table of the open (or last) round; with the tables' live view
     (``hub.live``), also each table's clock state (since when), game, the seat to move
     and that seat's time left, extrapolated to ``now``; ``colour``: the state painted in
-    its colours (those of the table units and the hub screen) for a terminal."""
+    its colours (those of the table units and the hub screen) for a terminal. In
+    ``words``' language."""
+    _ = words.gettext
     progress = comp.tables()
     players = comp.event.players
     stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
-    headers: tuple[str, ...] = ("Table", "Players", "Games", "State")
+    headers: tuple[str, ...] = (_("Table"), _("Players"), _("Games"), _("State"))
     if live is not None:
-        headers = (*headers, "Live", "Game", "Seat", "Left")
+        headers = (*headers, _("Live"), _("Game"), _("Seat"), _("Left"))
     rows = []
     for t in progress:
-        state = "done" if t.finished else f"playing game {t.next_game}"
+        state = _("done") if t.finished else _("playing game {game}").format(game=t.next_game)
         names = ", ".join(players[pid].name for pid in t.players)
         cells: tuple[str, ...] = (str(t.table), names, f"{t.games_done}/{t.games}", state)
         if live is not None:
@@ -124,7 +133,7 @@ def status_grid(
             show_left = left is not None and live_state in _RUNNING_STATES | JUDGE_STATES
             cells = (
                 *cells,
-                _painted(_live_text(live_state, table, now), live_state, colour),
+                _painted(_live_text(live_state, table, now, words), live_state, colour),
                 "-" if snap is None else str(snap.game),
                 _seat_text(comp, t, table, live_state),
                 countdown_text(left) if show_left and left is not None else "-",
@@ -132,16 +141,19 @@ def status_grid(
         rows.append(cells)
     done = sum(t.finished for t in progress)
     return Grid(
-        f"{stage}: {done} of {len(progress)} tables done",
+        _("{stage}: {done} of {tables} tables done").format(
+            stage=stage, done=done, tables=len(progress)
+        ),
         headers,
         rows,
         numeric=frozenset({0, 7} if live is not None else {0}),
     )
 
 
-def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
+def live_summary(comp: Competition, live: LiveView, now: float, words: Words) -> list[str]:
     """The round's tables counted by live state (a finished table counts as done
     whatever its unit shows), then the tables waiting for the judge, oldest first."""
+    _ = words.gettext
     progress = comp.tables()
     stage = comp.event.stages_played[-1] if comp.event.stages_played else "-"
     counts = {"done": 0, "playing": 0, "paused": 0, "judge": 0, "offline": 0}
@@ -154,8 +166,12 @@ def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
         if state in JUDGE_STATES and snap is not None:
             since = snap.measured_at + table.skew
             seat = _seat_text(comp, t, table, state)
-            text = f"  table {t.table}: {_live_text(state, table, now)}"
-            calls.append((since, t.table, text if seat == "-" else f"{text}, seat {seat}"))
+            text = "  " + _("table {table}: {state}").format(
+                table=t.table, state=_live_text(state, table, now, words)
+            )
+            if seat != "-":
+                text += _(", seat {seat}").format(seat=seat)
+            calls.append((since, t.table, text))
         if t.finished:
             counts["done"] += 1
         elif state in _RUNNING_STATES:
@@ -172,20 +188,25 @@ def live_summary(comp: Competition, live: LiveView, now: float) -> list[str]:
             extra["no data"] += 1
         else:
             extra["between games"] += 1
-    judge = counts["judge"]
-    parts = [
-        f"{counts['done']} done",
-        f"{counts['playing']} playing",
-        f"{counts['paused']} paused",
-        f"{judge} judge call{'' if judge == 1 else 's'}",
-        f"{counts['offline']} offline",
-        *(f"{n} {what}" for what, n in extra.items() if n),
-    ]
-    lines = [f"Tables: {', '.join(parts)}"]
+    # Translators: each count is a number and what it counts; a count after its word
+    # ("gra trwa: 2") reads right for every number where the plural would need three forms.
+    count_words = {
+        "done": _("{n} done"),
+        "playing": _("{n} playing"),
+        "paused": _("{n} paused"),
+        "judge": words.ngettext("{n} judge call", "{n} judge calls", counts["judge"]),
+        "offline": _("{n} offline"),
+        "entering result": _("{n} entering result"),
+        "between games": _("{n} between games"),
+        "no data": _("{n} no data"),
+    }
+    parts = [count_words[what].format(n=n) for what, n in counts.items()]
+    parts += [count_words[what].format(n=n) for what, n in extra.items() if n]
+    lines = [_("Tables: {counts}").format(counts=", ".join(parts))]
     if calls:
         calls.sort()
-        lines.append("Waiting for the judge, oldest first:")
-        lines += [line for _, _, line in calls]
+        lines.append(_("Waiting for the judge, oldest first:"))
+        lines += [line for _since, _table, line in calls]
     return lines
 
 
@@ -194,29 +215,38 @@ def clock_text(seconds: float) -> str:
     return f"{seconds // 60}:{seconds % 60:02d}"
 
 
-def round_clock_text(comp: Competition, now: float) -> str:
+def round_clock_text(comp: Competition, now: float, words: Words) -> str:
+    _ = words.gettext
     stage = comp.open_stage()
     if stage is None:
         return ""
     started = comp.started.get(stage.name)
     if started is None:
-        return f"{stage.name} is drawn, not started (rummikub round start)"
-    text = f"{stage.name} started {when(started.at)} by {started.by or '-'}"
+        return _("{stage} is drawn, not started (rummikub round start)").format(stage=stage.name)
+    text = _("{stage} started {at} by {by}").format(
+        stage=stage.name, at=when(started.at), by=started.by or "-"
+    )
     deadline = comp.round_deadline()
     if deadline is None:
-        return text + "; no round time limit"
+        return text + _("; no round time limit")
     left = deadline[1] - now
     if stage.name in comp.time_over or left <= 0:
-        return text + f"; round time over at {when(deadline[1])}: last lap"
-    return text + f"; round time left {clock_text(left)} (ends {when(deadline[1])})"
+        return text + _("; round time over at {at}: last lap").format(at=when(deadline[1]))
+    return text + _("; round time left {left} (ends {at})").format(
+        left=clock_text(left), at=when(deadline[1])
+    )
 
 
 def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
     source = live_source(args, os.environ)
     comp = ctx.competition()
+    w = ctx.words
+    _ = w.gettext
     if not comp.event.stages_played:
         ctx.print(
-            f"Nothing drawn yet: {len(comp.event.present)} players present (rummikub round draw)"
+            _("Nothing drawn yet: {present} players present (rummikub round draw)").format(
+                present=len(comp.event.present)
+            )
         )
         return 0
     live: LiveView | None = None
@@ -227,33 +257,51 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
     now = ctx.clock()
     if source is not None:
         live, ignored = fold_retained(source.topics, messages, now)
-    clock_line = round_clock_text(comp, now)
+    clock_line = round_clock_text(comp, now, w)
     if clock_line:
         ctx.print(clock_line)
     colour = wants_colour(ctx.out, os.environ)
-    ctx.print(render(status_grid(comp, now, live, colour=colour)))
+    ctx.print(render(status_grid(comp, now, w, live, colour=colour), w))
     if source is not None and live is not None:
-        ctx.print(*live_summary(comp, live, now))
+        ctx.print(*live_summary(comp, live, now, w))
         if not live.tables:
             ctx.print(
-                f"No table unit has published under {source.topics.base}/table/ on "
-                f"{source.broker.host}:{source.broker.port}: check --venue and --event"
-            )
+                _("No table unit has published under {base}/table/ on {host}:{port}: check "
+                  "--venue and --event").format(
+                    base=source.topics.base, host=source.broker.host, port=source.broker.port
+                )
+            )  # fmt: skip
         if ignored:
-            ctx.print(f"Ignored {ignored} retained message(s) that are not valid protocol messages")
+            ctx.print(
+                _("Ignored {n} retained message(s) that are not valid protocol "
+                  "messages").format(n=ignored)
+            )  # fmt: skip
     missing = comp.event.missing_results()
     if missing and comp.open_stage() is not None:
-        ctx.print("Missing: " + ", ".join(f"table {m.table} game {m.game}" for m in missing))
+        ctx.print(
+            _("Missing: {games}").format(
+                games=", ".join(
+                    _("table {table} game {game}").format(table=m.table, game=m.game)
+                    for m in missing
+                )
+            )
+        )
     for rejected in comp.rejected[-5:]:
         ctx.print(
-            f"Rejected at {when(rejected.at)}: table {rejected.table} game "
-            f"{rejected.game} from {rejected.unit or rejected.by}: {rejected.reason}"
+            _("Rejected at {at}: table {table} game {game} from {source}: {reason}").format(
+                at=when(rejected.at),
+                table=rejected.table,
+                game=rejected.game,
+                source=rejected.unit or rejected.by,
+                reason=rejected.reason,
+            )
         )
-    ctx.print(*refusals_summary(ctx.organizer().store))
-    ctx.print(*replaced_lines(ctx.organizer().store, prefix="Units: "))
+    store = ctx.organizer().store
+    ctx.print(*refusals_summary(store, w))
+    ctx.print(*replaced_lines(store, w, prefix=_("Units: ")))
     backup = read_status(ctx.db)
     if backup is not None:
-        ctx.print(*status_lines(backup, now))
+        ctx.print(*status_lines(backup, now, w))
     if live is None:
-        ctx.print(LIVE_HINT)
+        ctx.print(_(LIVE_HINT))
     return 0

@@ -29,7 +29,7 @@ import sys
 from collections.abc import Sequence
 
 from hub.demo.event import NAMES
-from hub.demo.options import asked_language, build_parser
+from hub.demo.options import build_parser
 from hub.demo.run import Demo
 from hub.demo.views import run_headless, run_screen
 from tablekit.core.errors import KitError
@@ -39,7 +39,7 @@ from tablekit.shared.stopping import stop_on_signals
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    w = i18n.words(asked_language(argv, os.environ))
+    w = i18n.words(i18n.asked_language(argv, os.environ))
     args = build_parser(w).parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     if not 6 <= args.players <= len(NAMES):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -151,21 +151,6 @@ def _language(text: str) -> str:
         return choose(text)
     except ValueError as err:
         raise argparse.ArgumentTypeError(str(err)) from None
-
-
-def asked_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language the command line asks for before it is parsed (its help is written
-    in it): the last ``--lang`` given, else :func:`tablekit.shared.i18n.choose`'s."""
-    asked = None
-    for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            asked = argv[i + 1]
-        elif arg.startswith("--lang="):
-            asked = arg.split("=", 1)[1]
-    try:
-        return choose(asked, environ)
-    except ValueError:
-        return choose(None, environ)  # the parser refuses it, naming the languages
 
 
 def fill_length(args: argparse.Namespace) -> Length:

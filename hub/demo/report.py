@@ -68,7 +68,8 @@ def follow_text(host: str, port: int, topics: Topics, workdir: Path, words: Word
         (_("follow it live:"), f"mosquitto_sub -h {host} -p {port} -v -t '{topics.base}/#'"
                                f"{clients}"),
         (_("the hub screen:"), f"{kit_command('rummikub-screen')} {where}"),
-        (_("round status:"), f"{kit_command('rummikub')} round status --db {db} {where}"),
+        (_("round status:"), f"{kit_command('rummikub')} round status --db {db} {where}"
+                             f" --lang {words.language}"),
     ]
     width = max(len(label) for label, _command in commands) + 2
     heading = _("demo: venue {venue}, event {event}: every message under {topic}").format(

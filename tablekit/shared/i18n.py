@@ -15,7 +15,7 @@ Polish is the default: a program that is not told otherwise speaks Polish.
 from __future__ import annotations
 
 import gettext
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Final
@@ -73,6 +73,28 @@ def choose(requested: str | None = None, environ: Mapping[str, str] | None = Non
             except LanguageError:
                 continue
     return DEFAULT_LANGUAGE
+
+
+def asked_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language a command line asks for before it is parsed (its help is written in
+    it): the last ``--lang`` given that the kit speaks, before or after a subcommand, else
+    :func:`choose`'s. A language the kit does not speak counts as not asked: the parser
+    then refuses it."""
+    asked = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        given = None
+        if arg == "--lang" and i + 1 < len(argv):
+            given = argv[i + 1]
+        elif arg.startswith("--lang="):
+            given = arg.split("=", 1)[1]
+        if given is not None:
+            try:
+                asked = language(given)
+            except LanguageError:
+                continue
+    return choose(asked, environ)
 
 
 class Words:

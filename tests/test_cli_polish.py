@@ -1,0 +1,266 @@
+"""The organizer's command line speaks Polish by default and English on request: the whole
+day (import, draw, result, correction, standings, export), its help and its errors, through
+``hub.cli.main`` on a real event file.
+
+The language is ``--lang`` (before or after the command), else the environment's (``LANG``
+and gettext's other variables), else Polish; the help is written before any event file is
+read, so it follows ``--lang`` or ``LANG``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+from pathlib import Path
+
+import pytest
+from test_cli import POLISH_NAMES, write_players
+from test_cli_support import Cli, play_round, seat_counts
+
+from hub import cli
+
+ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+DAY: dict[str, dict[str, str]] = {
+    "pl": {
+        "created": "Utworzono turniej 'Konkurs szkolny' w pliku",
+        "phase": "Faza:    zapisy",
+        "round time": "Czas rundy: 50 min",
+        "imported": "Zaimportowano 14 graczy z pliku",
+        "encoding": "Odczytano jako UTF-8",
+        "ignored": "Pominięte kolumny: Uwagi",
+        "checked in": "Potwierdzono obecność (14):",
+        "present": "obecni: 14",
+        "drawn": "Runda 1 (round-1): 4 stoliki (3-osobowe: 2), ziarno losowania 11",
+        "rotation": "Miejsce rozpoczynające po kolei — gra 1: miejsce A, gra 2: miejsce B",
+        "hall": "Test sali: nie sprawdzono: stoliki 1, 2, 3, 4 (rummikub event hall)",
+        "started": "Rozpoczęto etap round-1 o",
+        "deadline": "wtedy każdy stolik, który jeszcze gra, rozgrywa ostatnią kolejkę",
+        "status": "round-1: zakończone stoliki: 0 z 4",
+        "missing": "Brakuje: stolik 1 gra 2, stolik 2 gra 2",
+        "live hint": "Stany zegarów na żywo (gra, pauza, wezwania sędziego, brak połączenia)",
+        "first version": "Wersja 1 (wynik, sędzia) zapisana",
+        "correction": "Wersja 2 (poprawka, sędzia) zapisana",
+        "why": "; powód: źle odczytana karta",
+        "ending": "zakończenie: wyłożył wszystkie kostki",
+        "no result": "Stolik 1, gra 2 (round-1): jeszcze bez wyniku",
+        "closed": "Zamknięto etap round-1",
+        "next": "Następny etap: round-2 (rummikub round draw)",
+        "corrections": "Nie zapisano żadnej poprawki wyniku",
+        "no sanctions": "Nie zapisano żadnej sankcji",
+        "no ties": "Brak remisów na granicy awansu do rozstrzygnięcia i rozstrzygniętych",
+        "warned": "upomnienie w etapie round-2; zapisano",
+        "deducted": "odjęto 2 duże punkty w etapie round-2",
+        "archive": "plików,",
+        "closed late": "rummikub: round close: --why podaje się razem z --force",
+        "unknown player": "rummikub: nieznany gracz 'P999' (zob. rummikub players list)",
+        "bad table": "rummikub: stolik 9: etap round-2 ma stoliki 1–4",
+        "bad racks": "rummikub: --racks:",
+        "refused file": "rummikub: {path} to plik; podaj folder, w którym zapisać pliki",
+    },
+    "en": {
+        "created": "Created event 'Konkurs szkolny' in",
+        "phase": "Phase:    registration",
+        "round time": "Round time: 50 min",
+        "imported": "Imported 14 players from",
+        "encoding": "Read as UTF-8",
+        "ignored": "Ignored columns: Uwagi",
+        "checked in": "Checked in 14:",
+        "present": "14 present",
+        "drawn": "Round 1 (round-1): 4 tables (2 of 3 players), seed 11",
+        "rotation": "Starting seat by rotation — game 1: seat A, game 2: seat B",
+        "hall": "Hall check: not checked: tables 1, 2, 3, 4 (rummikub event hall)",
+        "started": "Started round-1 at",
+        "deadline": "every table still playing gets the last lap",
+        "status": "round-1: 0 of 4 tables done",
+        "missing": "Missing: table 1 game 2, table 2 game 2",
+        "live hint": "Live clock states (playing, paused, judge calls, offline)",
+        "first version": "Version 1 (result, judge) recorded",
+        "correction": "Version 2 (correction, judge) recorded",
+        "why": "; why: źle odczytana karta",
+        "ending": "ending: went out",
+        "no result": "Table 1 game 2 (round-1): no result yet",
+        "closed": "Closed round-1",
+        "next": "Next: round-2 (rummikub round draw)",
+        "corrections": "No corrections recorded",
+        "no sanctions": "No sanctions recorded",
+        "no ties": "No tie at a cut to decide, none decided",
+        "warned": "warned in round-2; recorded",
+        "deducted": "2 big points deducted in round-2",
+        "archive": "files,",
+        "closed late": "rummikub: round close: --why goes with --force",
+        "unknown player": "rummikub: unknown player 'P999' (see rummikub players list)",
+        "bad table": "rummikub: table 9: round-2 has tables 1–4",
+        "bad racks": "rummikub: --racks:",
+        "refused file": "rummikub: {path} is a file; give a folder to write the files in",
+    },
+}
+"""What the organizer reads on the day, in each language (the same facts)."""
+
+
+@pytest.fixture(autouse=True)
+def no_language_in_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test says which language it runs in: none comes from the machine's locale."""
+    for variable in ENVIRONMENT:
+        monkeypatch.delenv(variable, raising=False)
+
+
+@pytest.mark.parametrize("lang", ["pl", "en"])
+def test_the_whole_organizer_day_in_each_language(tmp_path: Path, lang: str) -> None:
+    said = DAY[lang]
+    c = Cli(tmp_path / "szkoła.sqlite3", lang=lang)
+    out = c.ok(
+        "event", "create", "--preset", "school", "--name", "Konkurs szkolny",
+        "--round-minutes", "50",
+    )  # fmt: skip
+    assert said["created"] in out and said["phase"] in out and said["round time"] in out
+    write_players(tmp_path / "zapisy.csv", POLISH_NAMES)
+    out = c.ok("players", "import", str(tmp_path / "zapisy.csv"))
+    assert said["imported"] in out and said["encoding"] in out and said["ignored"] in out
+    out = c.ok("players", "check-in", "--all")
+    assert said["checked in"] in out and said["present"] in out
+
+    out = c.ok("round", "draw", "--seed", "11")
+    assert said["drawn"] in out and said["rotation"] in out and said["hall"] in out
+    out = c.ok("round", "start")
+    assert said["started"] in out and said["deadline"] in out
+
+    rng = random.Random(3)
+    play_round(c, rng, skip={(t, 2) for t in range(1, 5)})
+    status = c.ok("round", "status")
+    assert said["status"] in status and said["missing"] in status
+    assert status.rstrip().splitlines()[-1].startswith(said["live hint"])
+    assert said["no result"] in c.ok("result", "history", "--table", "1", "--game", "2")
+
+    racks = "A=0 B=10 C=20j D=30" if seat_counts(c.competition())[1] == 4 else "0 10 20j"
+    out = c.ok(
+        "result", "enter", "--table", "1", "--game", "1", "--racks", racks,
+        "--why", "źle odczytana karta", by="sędzia Ala",
+    )  # fmt: skip
+    assert said["correction"] in out and said["why"] in out and said["ending"] in out
+    history = c.ok("result", "history", "--table", "1", "--game", "1")
+    assert said["first version"] in history and said["correction"] in history
+    play_round(c, rng)
+    out = c.ok("round", "close")
+    assert said["closed"] in out and said["next"] in out
+    assert said["no sanctions"] in c.ok("sanction", "list")
+    assert said["no ties"] in c.ok("tie", "list")
+
+    c.ok("round", "draw", "--seed", "12")
+    c.ok("round", "start")
+    player = c.competition().event.seating("round-2")[0].players[0]
+    assert said["warned"] in c.ok("sanction", "warn", player, "--why", "telefon")
+    out = c.ok("sanction", "deduct", player, "--big", "2", "--why", "znowu telefon")
+    assert said["deducted"] in out
+    assert "Łukasz Żółkiewski" in c.ok("standings", "--stage", "round-1")
+
+    written = c.ok("export", "csv", str(tmp_path / "wyniki")).split()
+    assert written and all(Path(path).is_file() for path in written)
+    assert said["archive"] in c.ok("export", "archive", str(tmp_path))
+
+    # Refused commands: one line, in the same language, nothing stored.
+    assert c.fails("round", "close", "--why", "za późno") == said["closed late"]
+    assert c.fails("players", "late", "P999") == said["unknown player"]
+    assert c.fails("result", "enter", "--table", "9", "--game", "1", "--racks", "0") == (
+        said["bad table"]
+    )
+    assert c.fails("result", "enter", "--table", "1", "--game", "1", "--racks", "A=x").startswith(
+        said["bad racks"]
+    )
+    (tmp_path / "plik").write_text("")
+    assert c.fails("export", "csv", str(tmp_path / "plik" / "wyniki")) == said[
+        "refused file"
+    ].format(path=tmp_path / "plik")
+
+
+def run(argv: list[str]) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
+        code = cli.main(argv, out=out)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_polish_is_the_default_and_lang_goes_before_or_after_the_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    code, _, err = run(["--db", db, "players", "list"])
+    assert code == 2 and err.startswith("rummikub: nie ma pliku turnieju")
+    assert run(["--db", db, "--lang", "en", "players", "list"])[2].startswith(
+        "rummikub: no event file"
+    )
+    assert run(["--db", db, "players", "list", "--lang", "en"])[2].startswith(
+        "rummikub: no event file"
+    )
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")  # Raspberry Pi OS's own
+    assert run(["--db", db, "players", "list"])[2].startswith("rummikub: no event file")
+    assert run(["--db", db, "players", "list", "--lang", "pl"])[2].startswith(
+        "rummikub: nie ma pliku turnieju"
+    )
+    code, _, err = run(["--lang", "de", "players", "list"])
+    assert code == 2
+    assert "nie ma języka 'de'" not in err and "no language 'de'" in err  # LANG=en_GB
+
+
+def test_the_help_is_in_the_language_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, _ = run(["--help"])
+    assert code == 0
+    assert out.startswith("użycie: rummikub")
+    assert "Organizator turnieju Rummikub: cały dzień turnieju." in out
+    assert "pokaż tę pomoc i zakończ" in out and "polecenia:" in out
+    assert "zapis tabliczek (result enter --racks)" in out  # the rack notation
+    sub = run(["round", "draw", "--help"])[1]
+    assert "rozlosuj następną rundę" in sub and "ziarno losowania" in sub
+    assert not re.search(r"\b(the|show|usage|options)\b", sub), sub
+    english = run(["round", "draw", "--help", "--lang", "en"])[1]
+    assert english.startswith("usage: rummikub round draw")
+    assert "seat the next round" in english and "the draw's seed" in english
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    assert run(["--help"])[1].startswith("usage: rummikub")
+    assert run(["--help", "--lang", "pl"])[1].startswith("użycie: rummikub")
+
+
+def test_the_parsers_refusals_are_in_the_readers_language(tmp_path: Path) -> None:
+    db = str(tmp_path / "e.sqlite3")
+    code, _, err = run(["--db", db, "round", "draw", "--seed", "x"])
+    assert code == 2
+    assert err == (
+        "rummikub round draw: argument --seed: nieprawidłowa wartość int: 'x' "
+        "(zob. rummikub round draw --help)\n"
+    )
+    err = run(["--db", db, "result", "enter", "--table", "0", "--game", "1"])[2]
+    assert "argument --table: musi być co najmniej 1, podano 0" in err
+    err = run(["--db", db, "sanction", "deduct", "P001", "--why", "x"])[2]
+    assert "wymagane są argumenty: --big" in err
+    err = run(["--db", db, "--lang", "en", "sanction", "deduct", "P001", "--why", "x"])[2]
+    assert "the following arguments are required: --big" in err
+
+
+def test_the_events_language_wins_over_lang(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A hall's Pi has LANG=en_GB: once the event file holds a Polish event, the commands
+    speak Polish; an English event speaks English on a Polish machine; --lang before the
+    command is that command's own."""
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    polish = Cli(tmp_path / "pl.sqlite3", lang=None)
+    out = polish.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    assert "Utworzono turniej 'Konkurs'" in out and "Język: polski (pl)" in out
+    assert polish.fails("players", "late", "P999").startswith("rummikub: nieznany gracz")
+    assert "Nie zapisano żadnej sankcji" in polish.ok("sanction", "list")
+    assert "No sanctions recorded" in polish.ok("--lang", "en", "sanction", "list")
+    out = polish.ok("event", "language", "en", "--why", "goście z Anglii")
+    assert out.startswith("Language: English (en) (was Polish (pl))")
+    assert "No sanctions recorded" in polish.ok("sanction", "list")
+
+    monkeypatch.setenv("LANG", "pl_PL.UTF-8")
+    english = Cli(tmp_path / "en.sqlite3", lang=None)
+    out = english.ok("event", "create", "--preset", "school", "--name", "Cup", "--lang", "en")
+    assert "Created event 'Cup'" in out and "Language: English (en)" in out
+    assert "No sanctions recorded" in english.ok("sanction", "list")
+    out = Cli(tmp_path / "en2.sqlite3", lang="en").ok(
+        "event", "create", "--preset", "school", "--name", "Puchar"
+    )
+    assert "Created event 'Puchar'" in out and "Language: Polish (pl)" in out
