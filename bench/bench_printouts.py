@@ -23,6 +23,7 @@ from hub.competition import Competition, EventCreated, OrganizerFact
 from hub.exports.pages import document
 from hub.exports.printouts import printouts
 from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, preset
+from tablekit.shared.i18n import words
 
 GIVEN = ["Anna", "Łucja", "Żaneta", "Ścibor", "Grzegorz", "Małgorzata", "Jan", "Óla"]
 SURNAMES = ["Nowak", "Ćwiek", "Źdźbło", "Kowalczyk-Wiśniewska", "Brzęczyszczykiewicz", "Łoś"]
@@ -55,15 +56,15 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     start = time.perf_counter()
-    printing.pdf(document("warm-up", "<p>Zażółć</p>"))  # import, fonts
+    printing.pdf(document("warm-up", "<p>Zażółć</p>", words("pl")))  # import, fonts
     first = (time.perf_counter() - start) * 1000
     print(f"first PDF of the process (import, fonts): {first:.0f} ms")
-    line = document("baseline", "<p>Zażółć gęślą jaźń</p>")
+    line = document("baseline", "<p>Zażółć gęślą jaźń</p>", words("pl"))
     base, _ = median_ms(lambda: printing.pdf(line), args.repeat)
     print(f"baseline, a one-line A4 PDF: {base:.0f} ms")
     for players in args.players:
         comp = contest(players, random.Random(players))
-        for stem, doc in printouts(comp).items():
+        for stem, doc in printouts(comp, words("pl")).items():
             ms, data = median_ms(lambda doc=doc: printing.pdf(doc), args.repeat)
             print(
                 f"{players:4d} players  {stem:16s} {ms:7.0f} ms  ({ms / base:5.1f}× baseline)"

@@ -10,6 +10,9 @@ upload in one file. Inside one folder named after the event:
 * ``html/`` and ``pdf/`` — the same as printable documents (A4): standings, seating and
   games of every stage, corrections, sanctions, tie decisions, the final ranking.
 
+Everything in it is in one language, the reader's (the command line's), its CSV files
+written for that language's spreadsheet (:class:`~hub.exports.grid.Sheet`).
+
 Pure but for the PDF maker it is given: the same event and ``at`` give the same bytes.
 """
 
@@ -25,30 +28,43 @@ from collections.abc import Callable, Mapping
 
 from hub.competition import Competition
 from hub.exports.files import archive_documents, csv_files
-from hub.exports.grid import event_name, when
+from hub.exports.grid import Sheet, event_name, when
 from hub.exports.pages import document
+from hub.exports.words import phase_label, stage_label
+from tablekit.shared.i18n import Words
 
-DOCUMENTS = {
-    "standings": "standings of every stage",
-    "seating": "the seating of every stage",
-    "results": "every game as it counts (the latest version)",
-    "corrections": "every corrected game: each version, who, when and why",
-    "sanctions": "warnings, big points deducted, disqualifications: who, when and why",
-    "ties": "the head judge's tie decisions",
-    "consolation": "the organizer's seating of the consolation games",
-    "ranking": "the final ranking",
-}
-CSV_FILES = {
-    "standings.csv": "every stage's standings, a block of rows per stage",
-    "results.csv": "one row per player per game, as it counts",
-    "corrections.csv": "every version of each corrected game, one row per player",
-    "seating.csv": "every stage's seating",
-    "sanctions.csv": "every sanction",
-    "players.csv": "the players",
-    "ties.csv": "the head judge's tie decisions",
-    "consolation.csv": "the organizer's seating of the consolation games",
-    "ranking.csv": "the final ranking",
-}
+
+def _documents(words: Words) -> dict[str, str]:
+    """What each printable document of the archive holds, by its file name's stem."""
+    return {
+        "standings": words.gettext("standings of every stage"),
+        "seating": words.gettext("the seating of every stage"),
+        "results": words.gettext("every game as it counts (the latest version)"),
+        "corrections": words.gettext("every corrected game: each version, who, when and why"),
+        "sanctions": words.gettext(
+            "warnings, big points deducted, disqualifications: who, when and why"
+        ),
+        "ties": words.gettext("the head judge's tie decisions"),
+        "consolation": words.gettext("the organizer's seating of the consolation games"),
+        "ranking": words.gettext("the final ranking"),
+    }
+
+
+def _csv_files(words: Words) -> dict[str, str]:
+    """What each CSV file of the archive holds, by its name."""
+    return {
+        "standings.csv": words.gettext("every stage's standings, a block of rows per stage"),
+        "results.csv": words.gettext("one row per player per game, as it counts"),
+        "corrections.csv": words.gettext(
+            "every version of each corrected game, one row per player"
+        ),
+        "seating.csv": words.gettext("every stage's seating"),
+        "sanctions.csv": words.gettext("every sanction"),
+        "players.csv": words.gettext("the players"),
+        "ties.csv": words.gettext("the head judge's tie decisions"),
+        "consolation.csv": words.gettext("the organizer's seating of the consolation games"),
+        "ranking.csv": words.gettext("the final ranking"),
+    }
 
 
 def slug(name: str) -> str:
@@ -60,40 +76,58 @@ def slug(name: str) -> str:
 
 
 def _index_html(
-    comp: Competition, csvs: Mapping[str, str], docs: Mapping[str, str], at: float
+    comp: Competition,
+    csvs: Mapping[str, str],
+    docs: Mapping[str, str],
+    at: float,
+    sheet: Sheet,
 ) -> str:
     e = html.escape
+    words = sheet.words
     event = comp.event
     created = comp.created
     stages = ", ".join(
-        f"{s} (round {comp.round_number(s)})" for s in event.stages_played
+        words.gettext("{stage} (round {round})").format(
+            stage=stage_label(s, words), round=comp.round_number(s)
+        )
+        for s in event.stages_played
     )
     facts = [
-        ("Format", f"{created.preset if created else ''} — {event.format.name}"),
-        ("Players", str(len(event.players))),
-        ("Stages played", stages or "none"),
-        ("State", str(event.phase)),
-        ("Archived", when(at)),
+        (
+            words.gettext("Format"),
+            f"{created.preset if created else ''} — {event.format.name}",
+        ),
+        (words.gettext("Players"), str(len(event.players))),
+        (words.gettext("Stages played"), stages or words.gettext("none")),
+        (words.gettext("State"), phase_label(event.phase, words)),
+        (words.gettext("Archived"), when(at, words)),
     ]
     rows = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>\n" for k, v in facts)
+    documents = _documents(words)
     printable = "".join(
-        f'<tr><td>{e(DOCUMENTS.get(stem, stem))}</td><td><a href="pdf/{stem}.pdf">PDF</a></td>'
+        f'<tr><td>{e(documents.get(stem, stem))}</td><td><a href="pdf/{stem}.pdf">PDF</a></td>'
         f'<td><a href="html/{stem}.html">HTML</a></td></tr>\n'
         for stem in docs
     )
+    described = _csv_files(words)
     tables = "".join(
         f'<tr><td><a href="csv/{name}">{e(name)}</a></td>'
-        f"<td>{e(CSV_FILES.get(name, ''))}</td></tr>\n"
+        f"<td>{e(described.get(name, ''))}</td></tr>\n"
         for name in csvs
     )
     name = event_name(comp)
+    spreadsheets = words.gettext(
+        "For spreadsheets (CSV, UTF-8, “{separator}” between fields)"
+    ).format(separator=sheet.delimiter)
+    to_print = words.gettext("To read and print")
     body = (
         f"<h1>{e(name)}</h1>\n<table>\n{rows}</table>\n"
-        f"<h2>To read and print</h2>\n<table>\n{printable}</table>\n"
-        "<h2>For spreadsheets (CSV, UTF-8)</h2>\n<table>\n"
+        f"<h2>{e(to_print)}</h2>\n<table>\n{printable}</table>\n"
+        f"<h2>{e(spreadsheets)}</h2>\n<table>\n"
         f"{tables}</table>\n"
     )
-    return document(f"{name} — archive", body)
+    title = words.gettext("{event} — archive").format(event=name)
+    return document(title, body, words)
 
 
 def event_archive(
@@ -101,12 +135,13 @@ def event_archive(
     *,
     pdf: Callable[[str], bytes],
     at: float,
-    delimiter: str = ",",
+    sheet: Sheet,
 ) -> bytes:
-    """The archive of ``comp`` as the bytes of a zip file, made at wall time ``at``."""
-    csvs = csv_files(comp, delimiter)
-    docs = archive_documents(comp)
-    files: dict[str, bytes] = {"index.html": _index_html(comp, csvs, docs, at).encode()}
+    """The archive of ``comp`` as the bytes of a zip file, made at wall time ``at``, in
+    ``sheet``'s language (its CSV files written for its spreadsheet)."""
+    csvs = csv_files(comp, sheet)
+    docs = archive_documents(comp, sheet.words)
+    files: dict[str, bytes] = {"index.html": _index_html(comp, csvs, docs, at, sheet).encode()}
     for name, text in csvs.items():
         files[f"csv/{name}"] = text.encode("utf-8-sig")
     for stem, doc in docs.items():

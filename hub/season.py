@@ -37,6 +37,7 @@ from hub.tournament import (
 )
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError
+from tablekit.shared.i18n import words
 
 
 class SeasonError(KitError, ValueError):
@@ -196,7 +197,8 @@ def season_html(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> s
     grid = season_grid(events, lines)
     legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in season_legend(events))
     body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
-    return document(grid.title, body)
+    # The season table's words are not in the catalogs yet: its page says it is English.
+    return document(grid.title, body, words("en"))
 
 
 def seeds_for(

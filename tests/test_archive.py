@@ -13,6 +13,8 @@ from pdf_pages import A4_POINTS, ink_in_margins, read_pdf
 from test_printouts import NAMES, WHY, flat, winter_event
 
 from hub import archive
+from hub.exports.grid import Sheet
+from tablekit.shared.i18n import words
 
 FIX = "Źle odczytana karta: stół 1, gra 2"
 
@@ -85,8 +87,12 @@ def test_the_archive_holds_the_whole_event_in_csv_html_and_pdf(tmp_path: Path) -
 def test_an_archive_of_an_event_without_corrections_or_sanctions_says_so(tmp_path: Path) -> None:
     c = winter_event(tmp_path, finish=False)
     comp = c.competition()
-    made = archive.event_archive(comp, pdf=lambda html: html.encode(), at=1_768_000_000.0)
-    again = archive.event_archive(comp, pdf=lambda html: html.encode(), at=1_768_000_000.0)
+    made = archive.event_archive(
+        comp, pdf=lambda html: html.encode(), at=1_768_000_000.0, sheet=Sheet(words("en"))
+    )
+    again = archive.event_archive(
+        comp, pdf=lambda html: html.encode(), at=1_768_000_000.0, sheet=Sheet(words("en"))
+    )
     assert made == again  # the same event and time: the same bytes
     with zipfile.ZipFile(io.BytesIO(made)) as z:
         folder = "turniej-zimowy-lodz-2026/"

@@ -10,6 +10,7 @@ from pathlib import Path
 from test_cli_support import Cli, play_rounds
 
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
+from hub.exports.grid import Sheet
 from hub.exports.lists import seating_csv
 from hub.exports.printouts import find_table_html, scoresheets_html, seating_html, standings_html
 from hub.exports.results import results_csv
@@ -18,6 +19,9 @@ from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, collation_
 from hub.tournament.standings import place_labels
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import Seat
+from tablekit.shared.i18n import words
+
+EN = words("en")
 
 
 def test_polish_alphabetical_order() -> None:
@@ -66,24 +70,23 @@ def event(names: list[str], preset_name: str = "school") -> Competition:
 def test_html_escapes_names_and_titles() -> None:
     comp = event(["<script>alert(1)</script>", "Ola & Ela", "Jan", "Ewa"])
     for doc in (
-        seating_html(comp),
-        find_table_html(comp),
-        scoresheets_html(comp),
-        standings_html(comp),
+        seating_html(comp, EN),
+        find_table_html(comp, EN),
+        scoresheets_html(comp, EN),
+        standings_html(comp, EN),
     ):
         assert "<script>" not in doc
         assert "&lt;script&gt;alert(1)&lt;/script&gt;" in doc
         assert "Ola &amp; Ela" in doc or "Ela Ola &amp;" in doc  # find your table: surname first
         assert "Turniej &lt;i&gt;" in doc
-    assert "Klub &quot;A&quot; &amp; B" in seating_html(comp)
+    assert "Klub &quot;A&quot; &amp; B" in seating_html(comp, EN)
 
 
 def test_csv_quotes_delimiters_and_keeps_polish_letters() -> None:
     comp = event(["Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"])
     for delimiter in (",", ";"):
-        rows = list(
-            csv.DictReader(io.StringIO(seating_csv(comp, delimiter)), delimiter=delimiter)
-        )
+        text = seating_csv(comp, Sheet(EN, delimiter))
+        rows = list(csv.DictReader(io.StringIO(text), delimiter=delimiter))
         assert {r["name"] for r in rows} == {"Kowalski, Jan", "Łucja; Ślęk", "Ola", "Ewa"}
         assert {r["code"] for r in rows} == {"1A", "1B", "1C", "1D"}
 
@@ -104,17 +107,17 @@ def test_championship_shows_small_points_winner_plus() -> None:
     comp = comp.apply(
         ResultRecorded(at=3.0, by="judge", stage="elimination-1", table=1, report=report)
     )
-    grid = standings_grid(comp)
+    grid = standings_grid(comp, words=EN)
     winner = next(r for r in grid.rows if r[3] == table.players[0])
     assert winner[4:6] == ("4", "+60")  # placement BP; SP the winner plus, 002 too
     assert grid.note == ""
-    html_text = standings_html(comp)
+    html_text = standings_html(comp, EN)
     assert "+60" in html_text and "minus" not in html_text
-    rows = list(csv.DictReader(io.StringIO(results_csv(comp))))
+    rows = list(csv.DictReader(io.StringIO(results_csv(comp, Sheet(EN)))))
     first = next(r for r in rows if r["seat"] == "A")
     assert (first["sp"], first["bp"], first["version"]) == ("60", "4", "1")
     assert "sp_shown" not in rows[0]
-    assert "sp_shown" not in standings_csv(comp).splitlines()[0]
+    assert "sp_shown" not in standings_csv(comp, Sheet(EN)).splitlines()[0]
 
 
 def test_semicolon_export_for_polish_excel(tmp_path: Path) -> None:
@@ -157,7 +160,7 @@ def test_ranking_csv_carries_the_same_small_points_as_the_standings(tmp_path: Pa
 
 
 def test_the_seating_legend_names_only_the_seats_in_use() -> None:
-    three_seats = seating_html(event([f"Gracz {i}" for i in range(6)]))
+    three_seats = seating_html(event([f"Gracz {i}" for i in range(6)]), EN)
     assert "clockwise B, C.</p>" in three_seats  # 6 players: two tables of 3
-    four_seats = seating_html(event([f"Gracz {i}" for i in range(7)]))
+    four_seats = seating_html(event([f"Gracz {i}" for i in range(7)]), EN)
     assert "clockwise B, C, D.</p>" in four_seats

@@ -13,6 +13,7 @@ from test_cli_support import Cli
 
 from hub.competition import Competition, decode_record
 from hub.conductor import Conductor
+from hub.exports.grid import Sheet
 from hub.exports.lists import find_table_lines, players_grid
 from hub.exports.printouts import find_table_html
 from hub.exports.standings import standings_csv, standings_grid
@@ -24,6 +25,9 @@ from hub.tournament import Player, player_order
 from tablekit.core.codec import decode
 from tablekit.core.messages import SeatingBoard, StandingsBoard
 from tablekit.core.topics import Topics
+from tablekit.shared.i18n import words
+
+EN = words("en")
 
 TOPICS = Topics("hall", "cup")
 
@@ -191,7 +195,7 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     c.ok("round", "draw", "--seed", "8")
     comp = c.competition()
 
-    printed = find_table_html(comp)
+    printed = find_table_html(comp, EN)
     body = printed[printed.index("<tbody>") :]
     surname_first = [html.unescape(n) for n in re.findall(r'<td class="name">([^<]*)<', body)]
     assert surname_first == [
@@ -211,10 +215,10 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     assert [r.name for r in board.rows] == ORDERED  # the hub screen shows them as sent
     assert {r.surname for r in board.rows} == {"", "de Lange"}  # sent when not the last word
 
-    assert [r[1] for r in players_grid(comp).rows] == ORDERED
+    assert [r[1] for r in players_grid(comp, EN).rows] == ORDERED
     # Nobody has played yet: everyone shares place 1, listed by name on paper and screen.
-    assert [r[1] for r in standings_grid(comp).rows] == ORDERED
-    csv_lines = standings_csv(comp, ";").splitlines()[1:]
+    assert [r[1] for r in standings_grid(comp, words=EN).rows] == ORDERED
+    csv_lines = standings_csv(comp, Sheet(EN, ";")).splitlines()[1:]
     assert [line.split(";")[4] for line in csv_lines] == ORDERED
     standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}
@@ -265,7 +269,7 @@ def test_equal_and_long_names_keep_one_order_on_paper_on_screens_and_in_the_seas
         ("ewa Zyta", "P007"),
         ("Łucja Żak", "P001"),
     ]
-    page = find_table_html(comp)
+    page = find_table_html(comp, EN)
     codes = re.findall(r'<td class="code">([^<]*)<', page)
     assert codes == [line.code for line in printed]  # the printed page, seat by seat
 
@@ -274,7 +278,7 @@ def test_equal_and_long_names_keep_one_order_on_paper_on_screens_and_in_the_seas
     assert board.rows[2].name == LONG[:39] + "…"
 
     standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
-    listed = [r[1] for r in standings_grid(comp).rows]  # everyone shares place 1
+    listed = [r[1] for r in standings_grid(comp, words=EN).rows]  # everyone shares place 1
     assert listed == [line.player.name for line in printed]
     assert [r.name for r in standings.rows] == [n if len(n) <= 40 else n[:39] + "…" for n in listed]
 

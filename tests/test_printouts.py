@@ -17,8 +17,9 @@ from test_cli_support import Cli, play_round
 
 from hub import printing
 from hub.exports.pages import document
-from hub.exports.printouts import SUM_BIG, SUM_SMALL
+from hub.exports.printouts import sums
 from hub.tournament import Player, player_order
+from tablekit.shared.i18n import words
 
 POLISH = "ąćęłńóśźżĄĆĘŁŃÓŚŹŻ"
 NAMES = [
@@ -95,7 +96,7 @@ def test_every_printout_is_a4_with_polish_letters_and_fits_the_page(tmp_path: Pa
                 sheet = flat(pdf.page_text(page))
                 assert f"table {page}" in sheet
                 assert "Game 3 — seat C starts" in sheet
-                assert SUM_BIG in sheet and SUM_SMALL in sheet
+                assert all(total in sheet for total in sums(words("en")))
         else:
             assert pdf.pages == 1, name
 
@@ -103,7 +104,7 @@ def test_every_printout_is_a4_with_polish_letters_and_fits_the_page(tmp_path: Pa
 def test_the_margin_check_sees_a_table_wider_than_the_page(tmp_path: Path) -> None:
     wide = "<table style='width: 300mm'><tr><td>Żółw</td></tr></table>"
     path = tmp_path / "wide.pdf"
-    path.write_bytes(printing.pdf(document("wide", wide)))
+    path.write_bytes(printing.pdf(document("wide", wide, words("en"))))
     pdf = read_pdf(path)
     assert ink_in_margins(pdf.pngs[0]) == ["right"]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 from test_cli_support import Cli
@@ -10,6 +11,7 @@ from hub.exports.printouts import scoresheets_html
 from hub.organizer import Organizer
 from hub.store import EventStore
 from tablekit.core.seats import Seat
+from tablekit.shared.i18n import words
 
 
 def school_event(tmp_path: Path, players: int = 7) -> Cli:
@@ -33,7 +35,7 @@ def test_the_organizer_sets_who_starts_and_the_table_is_told(tmp_path: Path) -> 
     assert comp.starter("round-1", 1, 2) is Seat.D
     chosen = comp.starters[("round-1", 2, 1)]
     assert (chosen.by, chosen.why) == ("organizer Ola", "najwyższy klocek")
-    sheets = scoresheets_html(comp)
+    sheets = html.unescape(scoresheets_html(comp, words("en")))
     assert "Game 1 — seat C starts (the organizer's choice)" in sheets
     assert "Game 2 — seat D starts (the organizer's choice)" in sheets
     assert "Game 2 — seat B starts</h2>" in sheets  # table 2's game 2: the rotation

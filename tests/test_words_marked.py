@@ -112,6 +112,17 @@ SHOWN = {
     "hub/cli/status.py": {},
     "hub/config.py": {},
     "hub/hall_board.py": {},
+    "hub/archive.py": {},
+    "hub/exports/__init__.py": {},
+    "hub/exports/files.py": {},
+    "hub/exports/grid.py": {},
+    "hub/exports/lists.py": {},
+    "hub/exports/notes.py": {},
+    "hub/exports/pages.py": {},
+    "hub/exports/printouts.py": {},
+    "hub/exports/results.py": {},
+    "hub/exports/standings.py": {},
+    "hub/exports/words.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
@@ -153,10 +164,15 @@ def words_in(node: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-SHOWING = {"print", "input", "Grid"}
+SHOWING = {"print", "input", "Grid", "esc", "escape"}
 """Calls whose arguments a person reads: printed (``print``, the command line's
-``ctx.print``), asked (``input``'s prompt), or a table's title, headers and note
-(``Grid``, drawn by the command line and the exports)."""
+``ctx.print``), asked (``input``'s prompt), a table's title, headers and note
+(``Grid``, drawn by the command line and the exports), or text put in a printout's HTML
+(``esc``, ``html.escape``)."""
+SHOWING_ARGS = {"document": {0}, "grids_html": {1, 4}}
+"""Calls of which some arguments are read: a printout's title (``document``), a
+document's title and what it says when empty (``grids_html``); the others are markup."""
+SHOWING_KEYWORDS = {"document": {"title"}, "grids_html": {"title", "empty"}}
 
 
 def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
@@ -168,6 +184,15 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
         if isinstance(node, ast.Call) and name_of(node.func) in SHOWING:
             found += [w for arg in node.args for w in words_in(arg)]
             found += [w for keyword in node.keywords for w in words_in(keyword.value)]
+        elif isinstance(node, ast.Call) and name_of(node.func) in SHOWING_ARGS:
+            read = SHOWING_ARGS[name_of(node.func)]
+            found += [w for i, arg in enumerate(node.args) if i in read for w in words_in(arg)]
+            found += [
+                w
+                for keyword in node.keywords
+                if keyword.arg in SHOWING_KEYWORDS[name_of(node.func)]
+                for w in words_in(keyword.value)
+            ]
         elif isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             found += [w for arg in node.exc.args for w in words_in(arg)]
         elif isinstance(node, ast.Call) and name_of(node.func) == "Phrase" and node.args:
@@ -224,9 +249,12 @@ canvas.text(region, _("JUDGE · {n}").format(n=n), "cond", size, colour, box)
 font.render(f"TO {n}", True, colour)
 input("Record it? ")
 Grid(_("Stages"), ("#", "Stage"), rows, note="plain")
+document("Seating", f"<p class='x'>{esc('Table')}</p>", words)
+grids_html(comp, words.gettext("games"), grids, words, "Nothing here.")
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
     assert found == [
-        "JUDGE", "Record it? ", "Stage", "TO ", "bad ", "check-in of {player}", "kept for later",
+        "JUDGE", "Nothing here.", "Record it? ", "Seating", "Stage", "TO ", "Table", "bad ",
+        "check-in of {player}", "kept for later",
         "not marked", "plain", "port: must be above 0", "table ",
     ]  # fmt: skip

@@ -16,6 +16,7 @@ from typing import Final, TextIO
 
 from hub.competition import Competition
 from hub.exports.grid import Grid
+from hub.exports.words import phase_label
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Phase, SeatingMethod
@@ -119,12 +120,6 @@ def render(grid: Grid, words: Words) -> str:
     return "\n".join(out)
 
 
-PHASE_WORDS: Final = {
-    Phase.REGISTRATION: N_("registration"),
-    Phase.PLAYING: N_("playing"),
-    Phase.BETWEEN_ROUNDS: N_("between rounds"),
-    Phase.FINISHED: N_("finished"),
-}
 SEATING_WORDS: Final = {
     SeatingMethod.RANDOM: N_("random draw"),
     SeatingMethod.RANDOM_AVOIDING_REPEATS: N_("random draw avoiding repeated pairs"),
@@ -136,8 +131,8 @@ SEATING_WORDS: Final = {
 
 
 def phase_word(phase: Phase, words: Words) -> str:
-    """The event's phase in ``words``' language."""
-    return words.gettext(PHASE_WORDS[phase])
+    """The event's phase in ``words``' language (the exports' word for it)."""
+    return phase_label(phase, words)
 
 
 def seating_word(method: SeatingMethod, words: Words) -> str:

@@ -62,8 +62,8 @@ def ties_lines(comp: Competition, words: Words) -> list[str]:
                 what=consolation
             ),
         )
-    lines += [tie_decision_text(comp, record) for record in comp.ties]
-    lines += [consolation_text(record) for record in comp.consolations]
+    lines += [tie_decision_text(comp, record, words) for record in comp.ties]
+    lines += [consolation_text(record, words) for record in comp.consolations]
     return lines
 
 
@@ -106,7 +106,7 @@ def cmd_tie_decide(ctx: Ctx, args: argparse.Namespace) -> int:
     scope, players = _tie_target(org.competition, args.ids, args.scope)
     how = TieHow.SHARED if args.shared else TieHow.JUDGE
     record = org.decide_tie(scope, players, how, why=args.why or "")
-    ctx.print(tie_decision_text(org.competition, record))
+    ctx.print(tie_decision_text(org.competition, record, ctx.words))
     return 0
 
 
@@ -114,7 +114,7 @@ def cmd_tie_lot(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     scope, players = _tie_target(org.competition, args.ids, args.scope)
     record = org.decide_tie(scope, players, TieHow.LOT, why=args.why or "", seed=args.seed)
-    ctx.print(tie_decision_text(org.competition, record))
+    ctx.print(tie_decision_text(org.competition, record, ctx.words))
     return 0
 
 
@@ -148,7 +148,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
         )
     )
     if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
-        ctx.print(render(standings_grid(comp, stage_arg(comp, None)), w))
+        ctx.print(render(standings_grid(comp, stage_arg(comp, None), words=w), w))
     return 0
 
 
@@ -202,5 +202,5 @@ def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
     if not comp.sanctions:
         ctx.print(ctx.words.gettext("No sanctions recorded"))
         return 0
-    ctx.print(render(sanctions_grid(comp), ctx.words))
+    ctx.print(render(sanctions_grid(comp, words=ctx.words), ctx.words))
     return 0

@@ -123,7 +123,7 @@ def _lines_text(lines: Sequence[int], words: Words, shown: int = 12) -> str:
 
 
 def cmd_players_list(ctx: Ctx, args: argparse.Namespace) -> int:
-    ctx.print(render(players_grid(ctx.competition()), ctx.words))
+    ctx.print(render(players_grid(ctx.competition(), ctx.words), ctx.words))
     return 0
 
 
@@ -222,14 +222,14 @@ def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
         + (f", {player.club}" if player.club else "")
         + f": {w.gettext(PLAYER_STATUS_WORDS[status])}"
     )
-    ctx.print(render(player_stages_grid(comp, pid), w))
-    ctx.print(render(player_games_grid(comp, pid), w))
+    ctx.print(render(player_stages_grid(comp, pid, w), w))
+    ctx.print(render(player_games_grid(comp, pid, w), w))
     if comp.numbered_sanctions(pid):
-        ctx.print(render(sanctions_grid(comp, pid), w))
+        ctx.print(render(sanctions_grid(comp, pid, words=w), w))
     else:
         ctx.print(w.gettext("No sanctions"))
     if comp.changes_of(pid):
-        ctx.print(render(player_changes_grid(comp, pid), w))
+        ctx.print(render(player_changes_grid(comp, pid, words=w), w))
     return 0
 
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from hub import archive, printing
 from hub.cli.common import CliError, Ctx, os_reason, render, stage_arg, table_seats
 from hub.exports.files import csv_files
-from hub.exports.grid import event_name
-from hub.exports.notes import in_play, last_closed
+from hub.exports.grid import Sheet, event_name
+from hub.exports.notes import last_closed, round_progress
 from hub.exports.printouts import printouts
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.season import (
@@ -38,9 +38,12 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     stage = stage_arg(comp, args.stage)
     if args.table is not None:
         table_seats(comp, stage, args.table)
-    ctx.print(render(standings_grid(comp, stage, args.table, overall=args.overall), ctx.words))
+    ctx.print(render(
+            standings_grid(comp, stage, args.table, overall=args.overall, words=ctx.words),
+            ctx.words,
+        ))
     closed = last_closed(comp)
-    if args.stage is None and in_play(comp, stage) and closed and not args.overall:
+    if args.stage is None and round_progress(comp, stage) and closed and not args.overall:
         ctx.print(
             ctx.words.gettext("The last closed round: rummikub standings --stage {stage}").format(
                 stage=closed
@@ -50,7 +53,7 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_ranking(ctx: Ctx, args: argparse.Namespace) -> int:
-    ctx.print(render(ranking_grid(ctx.competition()), ctx.words))
+    ctx.print(render(ranking_grid(ctx.competition(), ctx.words), ctx.words))
     return 0
 
 
@@ -90,7 +93,7 @@ def _write(directory: Path, name: str, data: bytes, words: Words) -> Path:
 def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     stage_arg(comp, None)
-    files = csv_files(comp, ";" if args.semicolon else ",")
+    files = csv_files(comp, Sheet(ctx.words, ";" if args.semicolon else None))
     _folder(args.dir, ctx.words)
     for name, text in files.items():
         ctx.print(str(_write(args.dir, name, text.encode("utf-8-sig"), ctx.words)))
@@ -99,7 +102,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    docs = printouts(comp, stage_arg(comp, args.stage))
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
     _folder(args.dir, ctx.words)
     for stem, doc in docs.items():
         ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"), ctx.words)))
@@ -108,7 +111,7 @@ def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    docs = printouts(comp, stage_arg(comp, args.stage))
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
     _folder(args.dir, ctx.words)
     for name, data in pdfs.items():
@@ -119,9 +122,8 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     stage_arg(comp, None)
-    data = archive.event_archive(
-        comp, pdf=printing.pdf, at=ctx.clock(), delimiter=";" if args.semicolon else ","
-    )
+    sheet = Sheet(ctx.words, ";" if args.semicolon else None)
+    data = archive.event_archive(comp, pdf=printing.pdf, at=ctx.clock(), sheet=sheet)
     target: Path = args.file
     if target.is_dir():
         target = target / f"{archive.slug(event_name(comp))}.zip"

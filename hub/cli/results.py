@@ -84,7 +84,9 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(_version_header(len(versions), version, w))
-    grid = version_grid(org.competition, stage, args.table, [version], len(versions))
+    grid = version_grid(
+        org.competition, stage, args.table, [version], len(versions), words=w
+    )
     ctx.print(render(grid, w))
     return 0
 
@@ -204,14 +206,14 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
         return 0
     for number, version in enumerate(versions, start=1):
         ctx.print(_version_header(number, version, w))
-    ctx.print(render(version_grid(comp, stage, args.table, versions), w))
+    ctx.print(render(version_grid(comp, stage, args.table, versions, words=w), w))
     return 0
 
 
 def cmd_result_corrections(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     w = ctx.words
-    grid = corrections_grid(comp)
+    grid = corrections_grid(comp, w)
     ctx.print(render(grid, w) if grid.rows else w.gettext("No corrections recorded"))
     for record, tables in comp.undone:
         stage = record.fact.stage if isinstance(record.fact, RoundUndone) else "?"

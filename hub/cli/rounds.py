@@ -20,7 +20,7 @@ from tablekit.shared.i18n import Words
 
 def seating_text(comp: Competition, seated: RoundSeated, words: Words) -> str:
     _ = words.gettext
-    grid = seating_grid(comp, seated.stage)
+    grid = seating_grid(comp, seated.stage, words=words)
     three = sum(len(t.players) == 3 for t in seated.tables)
     games = comp.format.stages[comp.format.stage_index(seated.stage)].games
     starts = ", ".join(
@@ -99,7 +99,7 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_round_consolation(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     record = org.decide_consolation(promote=args.promote or 0, none=args.none, why=args.why)
-    ctx.print(consolation_text(record), ctx.words.gettext("Next: rummikub round draw"))
+    ctx.print(consolation_text(record, ctx.words), ctx.words.gettext("Next: rummikub round draw"))
     return 0
 
 
@@ -163,7 +163,7 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
         )
     else:
         ctx.print(_("Closed {stage}").format(stage=closed.stage))
-    ctx.print(render(standings_grid(comp, closed.stage), ctx.words))
+    ctx.print(render(standings_grid(comp, closed.stage, words=ctx.words), ctx.words))
     nxt = comp.event.current_stage
     if comp.event.phase is Phase.FINISHED:
         ctx.print(_("The event is finished: rummikub ranking"))

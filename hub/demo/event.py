@@ -77,7 +77,7 @@ def demo_ruleset(preset_name: str, players: int, move_seconds: float) -> Ruleset
     )
 
 
-def judge_orders_lots(org: Organizer) -> None:
+def judge_orders_lots(org: Organizer, words: Words) -> None:
     """The demo's officials: players left for consolation games who cannot sit at tables
     of 3 or 4 are moved up as few as need be (the organizer's choice), and every tie at
     a cut is decided by a lot the judge orders; recorded and printed (at a real event
@@ -91,12 +91,12 @@ def judge_orders_lots(org: Organizer) -> None:
             record = org.decide_consolation(
                 promote=promote, none=not promote, why="demo: the organizer's choice"
             )
-            print(f"demo: {consolation_text(record)}", flush=True)
+            print(f"demo: {consolation_text(record, words)}", flush=True)
         except TournamentError:
             pass  # a tie at a cut: below
     for tie in org.competition.event.pending_ties():
         record = org.decide_tie(tie.scope, tie.players, TieHow.LOT, why="demo: the judge's lot")
-        print(f"demo: {tie_decision_text(org.competition, record)}", flush=True)
+        print(f"demo: {tie_decision_text(org.competition, record, words)}", flush=True)
 
 
 def create_event(org: Organizer, args: argparse.Namespace, length: Length, words: Words) -> None:
@@ -167,7 +167,7 @@ def direct(db: Path, seed: int | None, words: Words, stop: threading.Event) -> N
                 org.close_round()
                 print(_("demo: {stage} closed: every result is in").format(stage=stage),
                       flush=True)
-                judge_orders_lots(org)
+                judge_orders_lots(org, words)
                 if org.competition.event.phase is EventPhase.FINISHED:
                     print_ranking(org, words)
                     return

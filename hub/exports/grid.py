@@ -3,12 +3,22 @@
 One grid (title, headers, rows) feeds the terminal, the CSV and the HTML, so they always
 agree. The cells are formatted here once: shared places (``2=``), signed small points,
 seat codes, racks in the CLI's syntax, times as people read them and as CSV carries them.
+
+Every export is made in one language, the :class:`~tablekit.shared.i18n.Words` it is
+given (the CLI passes the reader's, the event's by default): its titles, headers and the
+cells that are words.
+
+A CSV file is written for the reader's spreadsheet (:class:`Sheet`). In Polish: ``;``
+between fields (a Polish Excel's list separator, its decimal mark being the comma), a
+decimal comma (``1520,5``), times as ``2026-01-18 14:05:09`` in the hub's local time (what
+a Polish Excel and LibreOffice read as a date and time), Polish column names and words.
+In English (``--lang en``, for scripts): ``,``, a decimal point, ISO 8601 times with the UTC
+offset, and the column names the kit has always written (``player_id``, ``bp``, ``sp``).
 """
 
 from __future__ import annotations
 
 import csv
-import datetime as dt
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -17,7 +27,11 @@ from hub.competition import Competition
 from hub.tournament import (
     Player,
 )
+from tablekit.core.errors import KitError
 from tablekit.core.seats import seats_for
+from tablekit.core.words import N_
+from tablekit.shared import forms
+from tablekit.shared.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -30,6 +44,13 @@ class Grid:
     note: str = ""
     numeric: frozenset[int] = frozenset()
     """Column indexes to right-align."""
+    club: int | None = None
+    """The index of a club column that a printout shows in small type under the player's
+    name, in the column before it (the page keeps its width for the figures)."""
+
+
+class ExportError(KitError, ValueError):
+    """An export asked for what the event does not have yet."""
 
 
 def seat_code(table: int, index: int) -> str:
@@ -43,7 +64,7 @@ def player_of(comp: Competition, pid: str) -> Player:
 def latest_stage(comp: Competition) -> str:
     played = comp.event.stages_played
     if not played:
-        raise ValueError("nothing is drawn yet: draw the first round (rummikub round draw)")
+        raise ExportError(N_("nothing is drawn yet: draw the first round (rummikub round draw)"))
     return played[-1]
 
 
@@ -52,13 +73,12 @@ def event_name(comp: Competition) -> str:
 
 
 def iso_time(at: float) -> str:
-    return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().isoformat(timespec="seconds")
+    return forms.local(at).isoformat(timespec="seconds")
 
 
-def when(at: float) -> str:
-    """Local date and time as people read it (``2026-01-18 14:05:09``); CSV files carry
-    the ISO form with the UTC offset."""
-    return dt.datetime.fromtimestamp(at, dt.UTC).astimezone().strftime("%Y-%m-%d %H:%M:%S")
+def when(at: float, words: Words) -> str:
+    """Local date and time as people read it: ``18 stycznia 2026, 14:05``."""
+    return forms.date_and_time(forms.local(at), words)
 
 
 def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: str = ",") -> str:
@@ -69,6 +89,32 @@ def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: s
     return out.getvalue()
 
 
-def grid_csv(grid: Grid, delimiter: str = ",") -> str:
-    """A grid as CSV, its headers as they are."""
-    return csv_text(grid.headers, grid.rows, delimiter)
+@dataclass(frozen=True)
+class Sheet:
+    """How a CSV file is written for its reader: the language of its column names and
+    words, its field separator (None: the language's, :func:`tablekit.shared.forms.csv_separator`),
+    and its numbers and times in the form the reader's spreadsheet reads (module doc)."""
+
+    words: Words
+    separator: str | None = None
+
+    @property
+    def delimiter(self) -> str:
+        return self.separator or forms.csv_separator(self.words)
+
+    def time(self, at: float) -> str:
+        """A moment: ``2026-01-18 14:05:09`` (local) in Polish, ISO 8601 in English."""
+        if self.words.language == "en":
+            return iso_time(at)
+        return forms.local(at).strftime("%Y-%m-%d %H:%M:%S")
+
+    def number(self, value: float) -> str:
+        """A number a spreadsheet reads as one: ``1520,5`` in Polish, ``1520.5``."""
+        return forms.number(value, self.words, group=False)
+
+    def text(self, headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+        return csv_text(headers, rows, self.delimiter)
+
+    def grid(self, grid: Grid) -> str:
+        """A grid as CSV, its headers as they are."""
+        return self.text(grid.headers, grid.rows)

@@ -1,5 +1,6 @@
 """The event's lists: the seating, the players and their name and club changes, the
-sanctions, the head judge's tie decisions and the organizer's consolation seatings."""
+sanctions, the head judge's tie decisions and the organizer's consolation seatings, in
+the reader's language."""
 
 from __future__ import annotations
 
@@ -7,17 +8,22 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hub.competition import Competition, OrganizerFact
-from hub.exports.grid import Grid, csv_text, iso_time, latest_stage, player_of, when
-from hub.exports.notes import SANCTION_WORDS, fact_of, tie_fact
+from hub.exports.grid import Grid, Sheet, latest_stage, player_of, when
+from hub.exports.notes import consolation_decision, fact_of, scope_label, tie_fact, tie_how
+from hub.exports.standings import points_headers
+from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, word
 from hub.tournament import (
     ConsolationDecided,
     Player,
     PlayerSanctioned,
     SanctionKind,
     SeatedTable,
+    TieDecided,
     player_order,
 )
 from tablekit.core.seats import Seat, seats_for
+from tablekit.shared import forms
+from tablekit.shared.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,7 @@ def find_table_lines(comp: Competition, stage: str) -> list[SeatLine]:
     return sorted(seat_lines(comp, stage), key=lambda s: player_order(s.player))
 
 
-def seating_grid(comp: Competition, stage: str | None = None) -> Grid:
+def seating_grid(comp: Competition, stage: str | None = None, *, words: Words) -> Grid:
     """Every seat of ``stage`` (default: the latest) in table order."""
     stage = stage or latest_stage(comp)
     rows = [
@@ -59,21 +65,29 @@ def seating_grid(comp: Competition, stage: str | None = None) -> Grid:
         for s in seat_lines(comp, stage)
     ]
     return Grid(
-        f"Seating, {stage}",
-        ("Table", "Seat", "Player", "Club", "ID"),
+        words.gettext("Seating, {stage}").format(stage=stage_label(stage, words)),
+        (
+            words.pgettext("column", "Table"),
+            words.pgettext("column", "Seat"),
+            words.pgettext("column", "Player"),
+            words.pgettext("column", "Club"),
+            words.pgettext("column", "ID"),
+        ),
         rows,
         numeric=frozenset({0}),
+        club=3,
     )
 
 
-def seating_csv(comp: Competition, delimiter: str = ",") -> str:
+def seating_csv(comp: Competition, sheet: Sheet) -> str:
     """Every stage drawn so far: stage, table, seat code, player."""
+    w = sheet.words
     rows = [
         (
-            s.stage,
+            stage_label(s.stage, w),
             str(comp.round_number(s.stage)),
             str(s.table.number),
-            s.table.group,
+            stage_label(s.table.group, w),
             s.code,
             s.player_id,
             s.player.name,
@@ -82,14 +96,27 @@ def seating_csv(comp: Competition, delimiter: str = ",") -> str:
         for stage in comp.event.stages_played
         for s in seat_lines(comp, stage)
     ]
-    return csv_text(
-        ("stage", "round", "table", "group", "code", "player_id", "name", "club"),
-        rows,
-        delimiter,
+    headers = (
+        w.pgettext("CSV column", "stage"),
+        w.pgettext("CSV column", "round"),
+        w.pgettext("CSV column", "table"),
+        w.pgettext("CSV column", "group"),
+        w.pgettext("CSV column", "code"),
+        w.pgettext("CSV column", "player_id"),
+        w.pgettext("CSV column", "name"),
+        w.pgettext("CSV column", "club"),
     )
+    return sheet.text(headers, rows)
 
 
-def players_grid(comp: Competition) -> Grid:
+def _stamp(words: Words, sheet: Sheet | None) -> Callable[[float], str]:
+    """How a grid writes a moment: for a person (``18 stycznia 2026, 14:05``), or for a
+    CSV file's spreadsheet (``sheet``)."""
+    return sheet.time if sheet is not None else lambda at: when(at, words)
+
+
+def players_grid(comp: Competition, words: Words) -> Grid:
+    """Every player by surname: id, name, surname, club, rating and status."""
     event = comp.event
     present, withdrawn, disqualified = event.present, event.withdrawn, event.disqualified
     rows = []
@@ -103,14 +130,35 @@ def players_grid(comp: Competition) -> Grid:
             if pid in present
             else "registered"
         )
-        rating = "" if player.rating is None else f"{player.rating:g}"
-        rows.append((pid, player.name, player.family_name, player.club or "", rating, status))
+        # Ungrouped: a spreadsheet reads 1520,5 as a number (and an import reads it back).
+        rating = "" if player.rating is None else forms.number(player.rating, words, group=False)
+        rows.append(
+            (
+                pid,
+                player.name,
+                player.family_name,
+                player.club or "",
+                rating,
+                word(STATUSES, status, words),
+            )
+        )
     return Grid(
-        f"Players ({len(rows)} registered, {len(present)} present)",
-        ("ID", "Name", "Surname", "Club", "Rating", "Status"),
+        words.gettext("Players ({n} registered, {present} present)").format(
+            n=len(rows), present=len(present)
+        ),
+        (
+            words.pgettext("column", "ID"),
+            words.pgettext("column", "Name"),
+            words.pgettext("column", "Surname"),
+            words.pgettext("column", "Club"),
+            words.pgettext("column", "Rating"),
+            words.pgettext("column", "Status"),
+        ),
         rows,
         numeric=frozenset({4}),
-        note="By surname (the last word of the name unless set: rummikub players rename).",
+        note=words.gettext(
+            "By surname (the last word of the name unless set: rummikub players rename)."
+        ),
     )
 
 
@@ -121,13 +169,21 @@ def player_details(player: Player) -> str:
     return shown + (f", {player.club}" if player.club else "")
 
 
-def player_changes_grid(comp: Competition, player_id: str | None = None) -> Grid:
+def _when_by_why(words: Words) -> tuple[str, str, str]:
+    return (
+        words.pgettext("column", "When"),
+        words.pgettext("column", "By"),
+        words.pgettext("column", "Why"),
+    )
+
+
+def player_changes_grid(comp: Competition, player_id: str | None = None, *, words: Words) -> Grid:
     """Every change of a player's name or club (or one player's), with who, when and why."""
     changes = comp.player_changes if player_id is None else comp.changes_of(player_id)
     rows = [
         (
             str(number),
-            iso_time(change.record.at),
+            when(change.record.at, words),
             change.record.by,
             change.after.id,
             player_details(change.before),
@@ -136,9 +192,20 @@ def player_changes_grid(comp: Competition, player_id: str | None = None) -> Grid
         )
         for number, change in enumerate(changes, start=1)
     ]
+    when_, by, why = _when_by_why(words)
     return Grid(
-        "Name and club changes" if player_id is None else f"Name and club changes of {player_id}",
-        ("#", "When", "By", "ID", "Before", "After", "Why"),
+        words.gettext("Name and club changes")
+        if player_id is None
+        else words.gettext("Name and club changes of {id}").format(id=player_id),
+        (
+            "#",
+            when_,
+            by,
+            words.pgettext("column", "ID"),
+            words.pgettext("column", "Before"),
+            words.pgettext("column", "After"),
+            why,
+        ),
         rows,
         numeric=frozenset({0}),
     )
@@ -169,90 +236,156 @@ def _who_and_when(line: SanctionLine, stamp: Callable[[float], str]) -> tuple[st
     """The first cells of a sanction's row in every list: its number, when (``stamp``),
     the judge, the player's id and name."""
     return (
-        str(line.number), stamp(line.record.at), line.record.by, line.fact.player_id,
+        str(line.number),
+        stamp(line.record.at),
+        line.record.by,
+        line.fact.player_id,
         line.player.name,
     )
 
 
-def sanctions_grid(comp: Competition, player_id: str | None = None) -> Grid:
+def sanctions_grid(comp: Competition, player_id: str | None = None, *, words: Words) -> Grid:
     """Every sanction (or one player's), oldest first, with who, when and why, and who
     lifted it, when and why."""
+    stamp = _stamp(words, None)
     rows = [
         (
-            *_who_and_when(s, when),
-            SANCTION_WORDS[s.fact.kind],
+            *_who_and_when(s, stamp),
+            word(SANCTIONS, s.fact.kind, words),
             str(s.fact.big) if s.fact.kind is SanctionKind.DEDUCTION else "",
-            s.fact.stage,
+            stage_label(s.fact.stage, words),
             s.record.why,
-            "" if s.lift is None else f"{when(s.lift.at)} by {s.lift.by}: {s.lift.why}",
+            ""
+            if s.lift is None
+            else words.gettext("{when} by {by}: {why}").format(
+                when=stamp(s.lift.at), by=s.lift.by, why=s.lift.why
+            ),
         )
         for s in sanction_lines(comp, player_id)
     ]
+    when_, _, why = _when_by_why(words)
     return Grid(
-        "Sanctions (kary)" if player_id is None else f"Sanctions of {player_id}",
-        ("#", "When", "Judge", "ID", "Player", "Sanction", "BP", "Stage", "Why", "Lifted"),
+        words.gettext("Sanctions")
+        if player_id is None
+        else words.gettext("Sanctions of {id}").format(id=player_id),
+        (
+            "#",
+            when_,
+            words.pgettext("column", "Judge"),
+            words.pgettext("column", "ID"),
+            words.pgettext("column", "Player"),
+            words.pgettext("column", "Sanction"),
+            points_headers(words)[0],
+            words.pgettext("column", "Stage"),
+            why,
+            words.pgettext("column", "Lifted"),
+        ),
         rows,
         numeric=frozenset({0, 6}),
     )
 
 
-def sanctions_csv(comp: Competition, delimiter: str = ",") -> str:
+def sanctions_csv(comp: Competition, sheet: Sheet) -> str:
     """Every sanction: when, who (the judge), the player, what, in which stage, why."""
+    w = sheet.words
     rows = [
         (
-            *_who_and_when(s, iso_time),
+            *_who_and_when(s, sheet.time),
             s.player.club or "",
-            str(s.fact.kind),
+            csv_value(s.fact.kind, w),
             str(s.fact.big),
-            s.fact.stage,
+            stage_label(s.fact.stage, w),
             s.record.why,
-            "" if s.lift is None else iso_time(s.lift.at),
+            "" if s.lift is None else sheet.time(s.lift.at),
             "" if s.lift is None else s.lift.by,
             "" if s.lift is None else s.lift.why,
         )
         for s in sanction_lines(comp)
     ]
-    return csv_text(
-        (
-            "number", "at", "by", "player_id", "name", "club", "sanction", "bp", "stage", "why",
-            "lifted_at", "lifted_by", "lifted_why",
-        ),
-        rows,
-        delimiter,
+    headers = (
+        w.pgettext("CSV column", "number"),
+        w.pgettext("CSV column", "at"),
+        w.pgettext("CSV column", "by"),
+        w.pgettext("CSV column", "player_id"),
+        w.pgettext("CSV column", "name"),
+        w.pgettext("CSV column", "club"),
+        w.pgettext("CSV column", "sanction"),
+        w.pgettext("CSV column", "bp"),
+        w.pgettext("CSV column", "stage"),
+        w.pgettext("CSV column", "why"),
+        w.pgettext("CSV column", "lifted_at"),
+        w.pgettext("CSV column", "lifted_by"),
+        w.pgettext("CSV column", "lifted_why"),
     )
+    return sheet.text(headers, rows)
 
 
-def ties_grid(comp: Competition) -> Grid:
-    """Every tie decision of the head judge, in the order recorded."""
+def _tie_code(fact: TieDecided, words: Words) -> str:
+    """How a tie was decided, as a CSV file writes it (``lot (seed 7)``)."""
+    how = csv_value(fact.how, words)
+    if fact.seed is None:
+        return how
+    return words.pgettext("CSV value", "{how} (seed {seed})").format(how=how, seed=fact.seed)
+
+
+def ties_grid(comp: Competition, words: Words, sheet: Sheet | None = None) -> Grid:
+    """Every tie decision of the head judge, in the order recorded (``sheet``: its times
+    for a CSV file)."""
+    stamp = _stamp(words, sheet)
     rows = []
     for record in comp.ties:
         fact = tie_fact(record)
         rows.append(
             (
-                fact.scope,
+                scope_label(fact.scope, words),
                 ", ".join(f"{player_of(comp, pid).name} ({pid})" for pid in fact.order),
-                fact.how.value + (f" (seed {fact.seed})" if fact.seed is not None else ""),
+                tie_how(fact, words) if sheet is None else _tie_code(fact, words),
                 record.by,
-                iso_time(record.at),
+                stamp(record.at),
                 record.why,
             )
         )
+    when_, by, why = _when_by_why(words)
     return Grid(
-        "Ties decided by the head judge (best first)",
-        ("Scope", "Players", "How", "By", "When", "Why"),
+        words.gettext("Ties decided by the head judge (best first)"),
+        (
+            # Translators: where a tie was: a stage's standings, a table, the final ranking
+            words.pgettext("column", "Scope"),
+            words.pgettext("column", "Players"),
+            words.pgettext("column", "How"),
+            by,
+            when_,
+            why,
+        ),
         rows,
     )
 
 
-def consolation_grid(comp: Competition) -> Grid:
-    """Every seating of consolation players the organizer decided (003 §10e)."""
+def consolation_grid(comp: Competition, words: Words, sheet: Sheet | None = None) -> Grid:
+    """Every seating of consolation players the organizer decided (003 §10e; ``sheet``:
+    its times for a CSV file)."""
+    stamp = _stamp(words, sheet)
     rows = []
     for record in comp.consolations:
         fact = fact_of(record, ConsolationDecided)
-        how = "none play more games" if fact.none else f"the best {fact.promote} play on"
-        rows.append((fact.stage, how, record.by, iso_time(record.at), record.why))
+        rows.append(
+            (
+                stage_label(fact.stage, words),
+                consolation_decision(fact, words),
+                record.by,
+                stamp(record.at),
+                record.why,
+            )
+        )
+    when_, by, why = _when_by_why(words)
     return Grid(
-        "Consolation players seated by the organizer",
-        ("Stage", "Decision", "By", "When", "Why"),
+        words.gettext("Consolation players seated by the organizer"),
+        (
+            words.pgettext("column", "Stage"),
+            words.pgettext("column", "Decision"),
+            by,
+            when_,
+            why,
+        ),
         rows,
     )

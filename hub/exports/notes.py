@@ -1,5 +1,6 @@
 """The event's state and decisions in words: how far a round is, sanctions, ties and
-consolation seatings, and the notes printed under the standings and the ranking."""
+consolation seatings, and the notes printed under the standings and the ranking, each in
+the reader's language."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import TypeVar
 
 from hub.competition import Competition, OrganizerFact
 from hub.exports.grid import player_of, when
+from hub.exports.words import TIES, stage_label, word
 from hub.tournament import (
     RANKING_SCOPE,
     ConsolationDecided,
@@ -16,13 +18,7 @@ from hub.tournament import (
     TieHow,
     split_scope,
 )
-
-SANCTION_WORDS: dict[SanctionKind, str] = {
-    SanctionKind.WARNING: "warning (ostrzeżenie)",
-    SanctionKind.DEDUCTION: "big points deducted (odjęcie dużych punktów)",
-    SanctionKind.DISQUALIFICATION: "disqualified (dyskwalifikacja)",
-}
-
+from tablekit.shared.i18n import Words
 
 _F = TypeVar("_F")
 
@@ -34,15 +30,20 @@ def fact_of(record: OrganizerFact, kind: type[_F]) -> _F:
     return fact
 
 
-def sanction_text(comp: Competition, pid: str, deducted: int, stage: str | None = None) -> str:
+def sanction_text(
+    comp: Competition, pid: str, deducted: int, words: Words, stage: str | None = None
+) -> str:
     """A standings cell: the big points deducted that count there, warnings, DQ — of
     ``stage`` and the stages before it (None: of every stage)."""
-    parts = [f"−{deducted} BP"] if deducted else []
+    parts = []
+    if deducted:
+        parts.append(words.gettext("−{n} BP").format(n=deducted))
     warnings = comp.warnings_of(pid, stage)
     if warnings:
-        parts.append(f"{warnings} warning{'s' if warnings > 1 else ''}")
+        parts.append(words.ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
     if disqualified_by(comp, pid, stage):
-        parts.append("DQ")
+        # Translators: the abbreviation of "disqualified" in a standings cell
+        parts.append(words.gettext("DQ"))
     return ", ".join(parts)
 
 
@@ -56,8 +57,8 @@ def disqualified_by(comp: Competition, pid: str, stage: str | None = None) -> bo
 
 
 def round_progress(comp: Competition, stage: str) -> tuple[int, int] | None:
-    """(tables done, tables) of ``stage`` when it is the round in play, or None once it
-    is closed: the hub screen's rule, the latest round until it is closed."""
+    """How far ``stage`` is when it is the round in play (tables done, tables), or None
+    once it is closed: the hub screen's rule, the latest round until it is closed."""
     event = comp.event
     if event.phase is not Phase.PLAYING or not event.stages_played:
         return None
@@ -67,70 +68,125 @@ def round_progress(comp: Competition, stage: str) -> tuple[int, int] | None:
     return sum(1 for t in tables if t.finished), len(tables)
 
 
-def in_play(comp: Competition, stage: str) -> str | None:
-    """How far ``stage`` is when it is the round in play ("3 of 4 tables done"), or None
-    once it is closed (:func:`round_progress`)."""
-    progress = round_progress(comp, stage)
-    if progress is None:
-        return None
+def progress_text(progress: tuple[int, int], words: Words) -> str:
+    """``3 of 4 tables done`` (:func:`round_progress`'s figures) in the reader's language."""
     done, tables = progress
-    return f"{done} of {tables} table{'s' if tables != 1 else ''} done"
+    # Translators: inside a sentence ("Standings — round-3 in play, 3 of 4 tables done")
+    return words.npgettext(
+        "round in play", "{done} of {n} table done", "{done} of {n} tables done", tables
+    ).format(done=done, n=tables)
 
 
 def last_closed(comp: Competition) -> str | None:
     """The last closed round: the latest once closed, else the one before it."""
-    closed = [s for s in comp.event.stages_played if in_play(comp, s) is None]
+    closed = [s for s in comp.event.stages_played if round_progress(comp, s) is None]
     return closed[-1] if closed else None
 
 
-def standings_heading(comp: Competition, stage: str) -> str:
+def standings_heading(comp: Competition, stage: str, words: Words) -> str:
     """A stage's standings heading: after a closed round, or the round still in play."""
-    progress = in_play(comp, stage)
+    progress = round_progress(comp, stage)
+    name = stage_label(stage, words)
     if progress is None:
-        return f"Standings after {stage}"
-    return f"Standings — {stage} in play, {progress}"
-
-
-TIE_WORDS = {
-    TieHow.JUDGE: "the head judge's decision",
-    TieHow.LOT: "a lot the head judge ordered",
-    TieHow.SHARED: "the head judge let them share the place",
-}
+        return words.gettext("Standings after {stage}").format(stage=name)
+    return words.gettext("Standings — {stage} in play, {progress}").format(
+        stage=name, progress=progress_text(progress, words)
+    )
 
 
 def tie_fact(record: OrganizerFact) -> TieDecided:
     return fact_of(record, TieDecided)
 
 
-def tie_decision_text(comp: Competition, record: OrganizerFact) -> str:
+def scope_label(scope: str, words: Words) -> str:
+    """Where a tie was: the final ranking, a stage, or a table of a stage (English keeps
+    the scope as ``rummikub tie`` takes it: ``ranking``, ``tables/table-1``)."""
+    stage, table = split_scope(scope)
+    if stage == RANKING_SCOPE:
+        # Translators: where a tie was: the final ranking (English: the scope's code)
+        return words.pgettext("tie scope", "ranking")
+    if table is None:
+        return stage_label(stage, words)
+    # Translators: where a tie was: a table of a stage (English: the scope's code)
+    return words.pgettext("tie scope", "{stage}/table-{table}").format(
+        table=table, stage=stage_label(stage, words)
+    )
+
+
+def tie_how(fact: TieDecided, words: Words) -> str:
+    """How a tie was decided (and the lot's seed)."""
+    how = word(TIES, fact.how, words)
+    if fact.seed is None:
+        return how
+    return words.gettext("{how}, seed {seed}").format(how=how, seed=fact.seed)
+
+
+def tie_decision_text(comp: Competition, record: OrganizerFact, words: Words) -> str:
     """One decided tie: who is ahead of whom, how, by whom, when, why."""
     fact = tie_fact(record)
     names = [f"{player_of(comp, pid).name} ({pid})" for pid in fact.order]
-    joined = ", ".join(names) if fact.how is TieHow.SHARED else " ahead of ".join(names)
-    how = TIE_WORDS[fact.how] + (f", seed {fact.seed}" if fact.seed is not None else "")
-    why = f"; why: {record.why}" if record.why else ""
-    return (
-        f"Tie in {fact.scope}: {joined} — {how}, recorded by {record.by or '-'} at "
-        f"{when(record.at)}{why}."
+    joined = (
+        ", ".join(names) if fact.how is TieHow.SHARED else words.gettext(" ahead of ").join(names)
+    )
+    values = {
+        "scope": scope_label(fact.scope, words),
+        "players": joined,
+        "how": tie_how(fact, words),
+        "by": record.by or "-",
+        "when": when(record.at, words),
+        "why": record.why,
+    }
+    if record.why:
+        return words.gettext(
+            "Tie in {scope}: {players} — {how}, recorded by {by} on {when}; why: {why}."
+        ).format(**values)
+    return words.gettext("Tie in {scope}: {players} — {how}, recorded by {by} on {when}.").format(
+        **values
     )
 
 
-def consolation_text(record: OrganizerFact) -> str:
+def consolation_decision(fact: ConsolationDecided, words: Words) -> str:
+    """What the organizer decided for the consolation players, in a few words."""
+    if fact.none:
+        return words.gettext("none play more games")
+    return words.ngettext("the best {n} plays on", "the best {n} play on", fact.promote).format(
+        n=fact.promote
+    )
+
+
+def consolation_text(record: OrganizerFact, words: Words) -> str:
     """The organizer's decision on consolation players who cannot sit at tables of 3–4."""
     fact = fact_of(record, ConsolationDecided)
-    what = (
-        "they play no more games (fewer than 003 §7's 4)"
-        if fact.none
-        else f"the best {fact.promote} of them play on in {fact.stage}"
-    )
-    why = f"; why: {record.why}" if record.why else ""
-    return (
-        f"Consolation games before {fact.stage}: {what} — the organizer's decision, "
-        f"recorded by {record.by or '-'} at {when(record.at)}{why}."
-    )
+    stage = stage_label(fact.stage, words)
+    if fact.none:
+        what = words.gettext("they play no more games (fewer than 003 §7's 4)")
+    else:
+        what = words.ngettext(
+            "the best {n} of them plays on in {stage}",
+            "the best {n} of them play on in {stage}",
+            fact.promote,
+        ).format(n=fact.promote, stage=stage)
+    values = {
+        "stage": stage,
+        "what": what,
+        "by": record.by or "-",
+        "when": when(record.at, words),
+        "why": record.why,
+    }
+    if record.why:
+        return words.gettext(
+            "Consolation games before {stage}: {what} — the organizer's decision, "
+            "recorded by {by} on {when}; why: {why}."
+        ).format(**values)
+    return words.gettext(
+        "Consolation games before {stage}: {what} — the organizer's decision, "
+        "recorded by {by} on {when}."
+    ).format(**values)
 
 
-def ties_notes(comp: Competition, stage: str | None, table: int | None = None) -> list[str]:
+def ties_notes(
+    comp: Competition, stage: str | None, words: Words, table: int | None = None
+) -> list[str]:
     """The decided ties in ``stage``'s ranking and at its tables (or only ``table``);
     ``stage`` None: the final ranking."""
     out = []
@@ -141,7 +197,7 @@ def ties_notes(comp: Competition, stage: str | None, table: int | None = None) -
         else:
             wanted = scope_stage == stage and (table is None or scope_table in (None, table))
         if wanted:
-            out.append(tie_decision_text(comp, record))
+            out.append(tie_decision_text(comp, record, words))
     return out
 
 
@@ -150,26 +206,26 @@ def league_cells(comp: Competition) -> dict[str, str]:
     event = comp.event
     if not event.format.league:
         return {}
-    return {
-        pid: "?" if n is None else str(n) for pid, n in event.league_points_so_far().items()
-    }
+    return {pid: "?" if n is None else str(n) for pid, n in event.league_points_so_far().items()}
 
 
-def undecided_ranking_note(comp: Competition) -> str:
+def undecided_ranking_note(comp: Competition, words: Words) -> str:
     ties = comp.event.ranking_ties()
     if not ties:
         return ""
     listed = "; ".join(
         ", ".join(f"{player_of(comp, pid).name} ({pid})" for pid in tie.players) for tie in ties
     )
-    return (
-        f"Not decided yet — level on a place that carries a title or league points: "
-        f"{listed}. The head judge decides (rummikub tie list)."
-    )
+    return words.gettext(
+        "Not decided yet — level on a place that carries a title or league points: "
+        "{players}. The head judge decides (rummikub tie list)."
+    ).format(players=listed)
 
 
-def sanctions_note(comp: Competition) -> str:
-    return (
-        f"BP after the judge's deductions; {len(comp.sanctions)} sanction(s) recorded "
-        "(rummikub sanction list)."
-    )
+def sanctions_note(comp: Competition, words: Words) -> str:
+    n = len(comp.sanctions)
+    return words.ngettext(
+        "BP after the judge's deductions; {n} sanction recorded (rummikub sanction list).",
+        "BP after the judge's deductions; {n} sanctions recorded (rummikub sanction list).",
+        n,
+    ).format(n=n)

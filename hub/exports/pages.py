@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from hub.competition import Competition
 from hub.exports.grid import Grid, event_name
+from tablekit.shared.i18n import Words
 
 _CSS = """
 @page { size: A4; margin: 12mm 12mm 15mm;
@@ -56,10 +57,12 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def document(title: str, body: str, css_class: str = "") -> str:
+def document(title: str, body: str, words: Words, css_class: str = "") -> str:
+    """An A4 HTML page in ``words``' language (its ``lang``: how a reader's browser and
+    the PDF maker hyphenate and read it)."""
     body_tag = f'<body class="{css_class}">' if css_class else "<body>"
     return (
-        '<!DOCTYPE html>\n<html lang="pl">\n<head>\n<meta charset="utf-8">\n'
+        f'<!DOCTYPE html>\n<html lang="{esc(words.language)}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n{body_tag}\n{body}</body>\n"
         "</html>\n"
     )
@@ -74,11 +77,12 @@ DENSE_COLUMNS = 8
 
 
 def grid_html(grid: Grid, heading: str = "h2") -> str:
-    """A grid as an HTML table; a "Club" column right after "Player" is printed in small
-    type under the name (the page keeps its width for the figures)."""
+    """A grid as an HTML table; its club column (:attr:`Grid.club`) is printed in small
+    type under the name in the column before it (the page keeps its width for the
+    figures)."""
     headers = list(grid.headers)
-    club = headers.index("Club") if "Club" in headers else -1
-    fold = club > 0 and headers[club - 1] == "Player"
+    club = -1 if grid.club is None else grid.club
+    fold = club > 0
 
     def cells(row: Sequence[str], tag: str) -> str:
         out = []
@@ -102,9 +106,11 @@ def grid_html(grid: Grid, heading: str = "h2") -> str:
     )
 
 
-def grids_html(comp: Competition, title: str, grids: Iterable[Grid], empty: str = "") -> str:
+def grids_html(
+    comp: Competition, title: str, grids: Iterable[Grid], words: Words, empty: str = ""
+) -> str:
     """One printable document of ``grids`` under the event's name and ``title``
     (``empty``: what it says when there is no grid)."""
     body = "".join(grid_html(grid) for grid in grids) or f'<p class="note">{esc(empty)}</p>\n'
     heading = f"{event_name(comp)} — {title}"
-    return document(heading, f"<h1>{esc(heading)}</h1>\n{body}")
+    return document(heading, f"<h1>{esc(heading)}</h1>\n{body}", words)

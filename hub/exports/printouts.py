@@ -8,12 +8,15 @@ from hub.competition import Competition
 from hub.exports.grid import event_name, latest_stage, player_of, seat_code
 from hub.exports.lists import find_table_lines, sanctions_grid
 from hub.exports.pages import document, esc, grid_html
-from hub.exports.standings import ranking_grid, standings_grid
+from hub.exports.standings import points_headers, ranking_grid, standings_grid
+from hub.exports.words import stage_label
 from hub.tournament import (
     Phase,
     Player,
 )
 from tablekit.core.seats import seats_for, starting_seat
+from tablekit.shared import forms
+from tablekit.shared.i18n import Words
 
 
 def _name_cell(player: Player, *, surname_first: bool = False) -> str:
@@ -26,7 +29,7 @@ def _name_cell(player: Player, *, surname_first: bool = False) -> str:
     return f'<td class="name">{esc(name)}{club}</td>'
 
 
-def seating_html(comp: Competition, stage: str | None = None) -> str:
+def seating_html(comp: Competition, words: Words, stage: str | None = None) -> str:
     """The seating by table, for the wall: big table numbers, seat codes and names."""
     stage = stage or latest_stage(comp)
     blocks = []
@@ -36,21 +39,23 @@ def seating_html(comp: Competition, stage: str | None = None) -> str:
             f"{_name_cell(player_of(comp, pid))}</tr>\n"
             for i, pid in enumerate(seated.players)
         )
-        blocks.append(
-            f'<div class="block"><h2>Table {seated.number}</h2>\n<table>\n{rows}</table></div>\n'
-        )
-    title = f"{event_name(comp)} — seating, {stage}"
+        table = words.gettext("Table {table}").format(table=seated.number)
+        blocks.append(f'<div class="block"><h2>{esc(table)}</h2>\n<table>\n{rows}</table></div>\n')
+    name = stage_label(stage, words)
+    title = words.gettext("{event} — seating, {stage}").format(event=event_name(comp), stage=name)
     widest = max(len(t.players) for t in comp.event.seating(stage))
     others = ", ".join(str(seat) for seat in seats_for(widest)[1:])
+    legend = words.gettext(
+        "Round {round}. Seat A sits first; the others follow clockwise {seats}."
+    ).format(round=comp.round_number(stage), seats=others)
     body = (
-        f'<h1>{esc(title)}</h1>\n<p class="meta">Round {comp.round_number(stage)}. '
-        f"Seat A sits first; the others follow clockwise {others}.</p>\n"
+        f'<h1>{esc(title)}</h1>\n<p class="meta">{esc(legend)}</p>\n'
         f'<div class="tables">\n{"".join(blocks)}</div>\n'
     )
-    return document(title, body, "wall")
+    return document(title, body, words, "wall")
 
 
-def find_table_html(comp: Competition, stage: str | None = None) -> str:
+def find_table_html(comp: Competition, words: Words, stage: str | None = None) -> str:
     """Every player by surname, then given name, with their table and seat ("find your
     table")."""
     stage = stage or latest_stage(comp)
@@ -59,19 +64,50 @@ def find_table_html(comp: Competition, stage: str | None = None) -> str:
         f'<td class="code">{esc(s.code)}</td></tr>\n'
         for s in find_table_lines(comp, stage)
     )
-    title = f"{event_name(comp)} — find your table, {stage}"
-    body = (
-        f'<h1>{esc(title)}</h1>\n<table>\n<thead><tr><th>Player</th><th class="num">Table</th>'
-        f"<th>Seat</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table>\n"
+    title = words.gettext("{event} — find your table, {stage}").format(
+        event=event_name(comp), stage=stage_label(stage, words)
     )
-    return document(title, body, "wall")
+    player = words.pgettext("column", "Player")
+    table = words.pgettext("column", "Table")
+    seat = words.pgettext("column", "Seat")
+    heads = f'<th>{esc(player)}</th><th class="num">{esc(table)}</th><th>{esc(seat)}</th>'
+    body = (
+        f"<h1>{esc(title)}</h1>\n<table>\n<thead><tr>{heads}</tr></thead>\n"
+        f"<tbody>\n{rows}</tbody>\n</table>\n"
+    )
+    return document(title, body, words, "wall")
 
 
-SUM_BIG = "Suma dużych punktów (BP)"
-SUM_SMALL = "Suma małych punktów (SP)"
+def sums(words: Words) -> tuple[str, str]:
+    """The totals rows of the paper score sheet: the rule books' words and abbreviations
+    (the sum of big points, then of small points)."""
+    big, small = points_headers(words)
+    return (
+        words.gettext("Sum of big points ({abbreviation})").format(abbreviation=big),
+        words.gettext("Sum of small points ({abbreviation})").format(abbreviation=small),
+    )
 
 
-def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
+def _sheet_head(words: Words) -> str:
+    """The header row of one game's table on a score sheet."""
+    big, small = points_headers(words)
+    cells = (
+        ("w1", words.pgettext("column", "Seat")),
+        ("", words.pgettext("column", "Player")),
+        ("w2", words.pgettext("score sheet", "Tiles left")),
+        ("w2", words.pgettext("score sheet", "Jokers")),
+        ("w2", words.pgettext("score sheet", "Never opened")),
+        ("w2", small),
+        ("w2", big),
+        ("w2", words.pgettext("score sheet", "Initials")),
+    )
+    return "".join(
+        f'<th class="{width}">{esc(text)}</th>' if width else f"<th>{esc(text)}</th>"
+        for width, text in cells
+    )
+
+
+def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) -> str:
     """One page per table: per game, empty boxes to write each seat's result; under them
     the totals rows of the paper table ("Suma dużych / małych punktów") per player, in
     seat order."""
@@ -79,6 +115,12 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
     index = comp.format.stage_index(stage)
     games = comp.format.stages[index].games
     rules = comp.ruleset(stage)
+    name = stage_label(stage, words)
+    round_number = comp.round_number(stage)
+    sum_big, sum_small = sums(words)
+    ended = esc(words.gettext("☐ somebody went out    ☐ nobody went out (last lap)")).replace(
+        "    ", " &nbsp; "
+    )
     pages = []
     for seated in comp.event.seating(stage):
         count = len(seated.players)
@@ -88,7 +130,11 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
         for game in range(1, games + 1):
             chosen = comp.starter(stage, seated.number, game)
             starter = chosen or starting_seat(game, count)
-            how = " (the organizer's choice)" if chosen is not None else ""
+            heading = (
+                words.gettext("Game {game} — seat {seat} starts (the organizer's choice)")
+                if chosen is not None
+                else words.gettext("Game {game} — seat {seat} starts")
+            ).format(game=game, seat=starter)
             rows = "".join(
                 f'<tr><td class="code">{esc(code)}</td><td>{esc(player.name)}</td>'
                 '<td class="box"></td><td class="box"></td><td class="box tick">☐</td>'
@@ -96,65 +142,88 @@ def scoresheets_html(comp: Competition, stage: str | None = None) -> str:
                 for code, player in zip(codes, players, strict=True)
             )
             sheets.append(
-                f'<div class="block"><h2>Game {game} — seat {starter} starts{how}</h2>\n'
-                '<p class="meta">☐ somebody went out &nbsp; ☐ nobody went out (last lap)</p>\n'
-                '<table class="sheet">\n<thead><tr><th class="w1">Seat</th>'
-                '<th>Player</th><th class="w2">Tiles left</th><th class="w2">Jokers</th>'
-                '<th class="w2">Never opened</th><th class="w2">SP</th><th class="w2">BP</th>'
-                f'<th class="w2">Initials</th></tr></thead>\n<tbody>\n{rows}</tbody>\n'
-                "</table></div>\n"
+                f'<div class="block"><h2>{esc(heading)}</h2>\n'
+                f'<p class="meta">{ended}</p>\n'
+                f'<table class="sheet">\n<thead><tr>{_sheet_head(words)}</tr></thead>\n'
+                f"<tbody>\n{rows}</tbody>\n</table></div>\n"
             )
         heads = "".join(
             f'<th><span class="code">{esc(code)}</span> {esc(player.name)}</th>'
             for code, player in zip(codes, players, strict=True)
         )
         empty = "<td></td>" * count
+        together = words.ngettext(
+            "Round {round}: the {n} game together",
+            "Round {round}: the {n} games together",
+            games,
+        ).format(round=round_number, n=games)
         totals = (
-            f'<div class="block"><h2>Round {comp.round_number(stage)}: the {games} games '
-            f'together</h2>\n<table class="sheet totals">\n<thead><tr><th class="w3"></th>{heads}'
+            f'<div class="block"><h2>{esc(together)}</h2>\n'
+            f'<table class="sheet totals">\n<thead><tr><th class="w3"></th>{heads}'
             "</tr></thead>\n<tbody>\n"
-            f'<tr class="total"><th>{esc(SUM_BIG)}</th>{empty}</tr>\n'
-            f'<tr class="total"><th>{esc(SUM_SMALL)}</th>{empty}</tr>\n'
+            f'<tr class="total"><th>{esc(sum_big)}</th>{empty}</tr>\n'
+            f'<tr class="total"><th>{esc(sum_small)}</th>{empty}</tr>\n'
             "</tbody>\n</table></div>\n"
         )
+        table = words.gettext("{event} — table {table}").format(
+            event=event_name(comp), table=seated.number
+        )
+        meta = words.ngettext(
+            "{stage} (round {round}), {n} game, ruleset {ruleset}: {seconds} s per move, "
+            "joker {joker}, never opened {never} (could have opened {could}).",
+            "{stage} (round {round}), {n} games, ruleset {ruleset}: {seconds} s per move, "
+            "joker {joker}, never opened {never} (could have opened {could}).",
+            games,
+        ).format(
+            stage=name,
+            round=round_number,
+            n=games,
+            ruleset=rules.name,
+            seconds=forms.number(rules.move_seconds, words),
+            joker=rules.joker_penalty,
+            never=rules.not_opened_penalty,
+            could=rules.could_have_opened_penalty,
+        )
+        sign = esc(words.gettext("Judge: ______________________    Time: ________")).replace(
+            "    ", " &nbsp; "
+        )
         pages.append(
-            f'<section class="page">\n<h1>{esc(event_name(comp))} — table {seated.number}</h1>\n'
-            f'<p class="meta">{esc(stage)} (round {comp.round_number(stage)}), {games} games, '
-            f"ruleset {esc(rules.name)}: {rules.move_seconds:g} s per move, joker "
-            f"{rules.joker_penalty}, never opened {rules.not_opened_penalty} "
-            f"(could have opened {rules.could_have_opened_penalty}).</p>\n"
+            f'<section class="page">\n<h1>{esc(table)}</h1>\n'
+            f'<p class="meta">{esc(meta)}</p>\n'
             f"{''.join(sheets)}{totals}"
-            '<p class="sign">Judge: ______________________ &nbsp; Time: ________</p>\n'
+            f'<p class="sign">{sign}</p>\n'
             "</section>\n"
         )
-    title = f"{event_name(comp)} — score sheets, {stage}"
-    return document(title, "".join(pages))
+    title = words.gettext("{event} — score sheets, {stage}").format(
+        event=event_name(comp), stage=name
+    )
+    return document(title, "".join(pages), words)
 
 
-def standings_html(comp: Competition, stage: str | None = None) -> str:
-    grid = standings_grid(comp, stage)
+def standings_html(comp: Competition, words: Words, stage: str | None = None) -> str:
+    grid = standings_grid(comp, stage, words=words)
     title = f"{event_name(comp)} — {grid.title}"
-    sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
-    return document(title, f"<h1>{esc(event_name(comp))}</h1>\n{grid_html(grid)}{sanctions}")
+    sanctions = grid_html(sanctions_grid(comp, words=words)) if comp.sanctions else ""
+    return document(title, f"<h1>{esc(event_name(comp))}</h1>\n{grid_html(grid)}{sanctions}", words)
 
 
-def ranking_html(comp: Competition) -> str:
-    grid = ranking_grid(comp)
-    sanctions = grid_html(sanctions_grid(comp)) if comp.sanctions else ""
-    return document(grid.title, grid_html(grid, "h1") + sanctions)
+def ranking_html(comp: Competition, words: Words) -> str:
+    grid = ranking_grid(comp, words)
+    sanctions = grid_html(sanctions_grid(comp, words=words)) if comp.sanctions else ""
+    return document(grid.title, grid_html(grid, "h1") + sanctions, words)
 
 
-def printouts(comp: Competition, stage: str | None = None) -> dict[str, str]:
+def printouts(comp: Competition, words: Words, stage: str | None = None) -> dict[str, str]:
     """The documents to print for ``stage`` (default: the latest), by file name without
     the extension: seating, find-your-table, score sheets, standings, and the final
     ranking once the event is finished."""
     stage = stage or latest_stage(comp)
     docs = {
-        "seating": seating_html(comp, stage),
-        "find-your-table": find_table_html(comp, stage),
-        "scoresheets": scoresheets_html(comp, stage),
-        "standings": standings_html(comp, stage),
+        "seating": seating_html(comp, words, stage),
+        "find-your-table": find_table_html(comp, words, stage),
+        "scoresheets": scoresheets_html(comp, words, stage),
+        "standings": standings_html(comp, words, stage),
     }
     if comp.event.phase is Phase.FINISHED:
-        docs["ranking"] = ranking_html(comp)
+        docs["ranking"] = ranking_html(comp, words)
     return docs

@@ -6,35 +6,42 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hub.competition import Competition, ResultVersion
-from hub.exports.grid import Grid, csv_text, iso_time, player_of
+from hub.exports.grid import Grid, Sheet, player_of, when
+from hub.exports.standings import points_headers
+from hub.exports.words import csv_value, stage_label
 from hub.tournament.standings import signed
 from tablekit.core.racks import format_rack
+from tablekit.core.scoring import GameEnding, Opening
+from tablekit.shared.i18n import Words
 
-RESULT_HEADERS = (
-    "stage",
-    "round",
-    "table",
-    "game",
-    "seat",
-    "code",
-    "player_id",
-    "name",
-    "club",
-    "ending",
-    "tiles",
-    "jokers",
-    "opening",
-    "rack_value",
-    "sp",
-    "bp",
-    "place",
-    "winner",
-    "version",
-    "source",
-    "recorded_by",
-    "recorded_at",
-    "why",
-)
+
+def result_headers(words: Words) -> tuple[str, ...]:
+    """The columns of ``results.csv`` and ``corrections.csv``."""
+    return (
+        words.pgettext("CSV column", "stage"),
+        words.pgettext("CSV column", "round"),
+        words.pgettext("CSV column", "table"),
+        words.pgettext("CSV column", "game"),
+        words.pgettext("CSV column", "seat"),
+        words.pgettext("CSV column", "code"),
+        words.pgettext("CSV column", "player_id"),
+        words.pgettext("CSV column", "name"),
+        words.pgettext("CSV column", "club"),
+        words.pgettext("CSV column", "ending"),
+        words.pgettext("CSV column", "tiles"),
+        words.pgettext("CSV column", "jokers"),
+        words.pgettext("CSV column", "opening"),
+        words.pgettext("CSV column", "rack_value"),
+        words.pgettext("CSV column", "sp"),
+        words.pgettext("CSV column", "bp"),
+        words.pgettext("CSV column", "place"),
+        words.pgettext("CSV column", "winner"),
+        words.pgettext("CSV column", "version"),
+        words.pgettext("CSV column", "source"),
+        words.pgettext("CSV column", "recorded_by"),
+        words.pgettext("CSV column", "recorded_at"),
+        words.pgettext("CSV column", "why"),
+    )
 
 
 def games_in_order(comp: Competition) -> list[tuple[tuple[str, int, int], list[ResultVersion]]]:
@@ -45,7 +52,11 @@ def games_in_order(comp: Competition) -> list[tuple[tuple[str, int, int], list[R
 
 
 def _result_rows(
-    comp: Competition, key: tuple[str, int, int], version: ResultVersion, number: int
+    comp: Competition,
+    key: tuple[str, int, int],
+    version: ResultVersion,
+    number: int,
+    sheet: Sheet,
 ) -> list[tuple[str, ...]]:
     """One row per seat of one version (numbered ``number``) of a game's result."""
     stage, table, game = key
@@ -58,7 +69,7 @@ def _result_rows(
         player = player_of(comp, pid)
         rows.append(
             (
-                stage,
+                stage_label(stage, sheet.words),
                 str(comp.round_number(stage)),
                 str(table),
                 str(game),
@@ -67,19 +78,19 @@ def _result_rows(
                 pid,
                 player.name,
                 player.club or "",
-                str(record.report.ending),
+                csv_value(GameEnding(record.report.ending), sheet.words),
                 str(rack.tiles),
                 str(rack.jokers),
-                str(rack.opening),
+                csv_value(Opening(rack.opening), sheet.words),
                 str(score.rack_value),
                 str(score.small),
                 str(score.big),
                 str(score.place),
                 "1" if score.winner else "0",
                 str(number),
-                str(record.source),
+                csv_value(record.source, sheet.words),
                 record.by,
-                iso_time(record.at),
+                sheet.time(record.at),
                 record.why,
             )
         )
@@ -107,7 +118,26 @@ def _seat_cells(comp: Competition, table: int, version: ResultVersion) -> list[t
     return cells
 
 
-def results_grid(comp: Competition, stage: str) -> Grid:
+def _seat_headers(words: Words) -> tuple[str, ...]:
+    """The headers of :func:`_seat_cells`."""
+    return (
+        words.pgettext("column", "Seat"),
+        words.pgettext("column", "Player"),
+        words.pgettext("column", "Rack"),
+        # Translators: the points left on a rack (docs/glossary.md: suma kostek)
+        words.pgettext("column", "Value"),
+        *reversed(points_headers(words)),  # SP, then BP: as the cells
+        # Translators: the place a player took in one game, in a grid with a seat column
+        words.pgettext("place in a game", "Place"),
+    )
+
+
+def _version_header(words: Words) -> str:
+    # Translators: the number of a result's version (1, then each correction), short
+    return words.pgettext("column", "Ver")
+
+
+def results_grid(comp: Competition, stage: str, words: Words) -> Grid:
     """Every game of ``stage`` as it counts (the latest version), one row per seat."""
     rows = [
         (str(table), str(game), *cells, str(len(versions)))
@@ -115,9 +145,15 @@ def results_grid(comp: Competition, stage: str) -> Grid:
         if game_stage == stage
         for cells in _seat_cells(comp, table, versions[-1])
     ]
+    values = {"stage": stage_label(stage, words), "round": comp.round_number(stage)}
     return Grid(
-        f"Games of {stage} (round {comp.round_number(stage)})",
-        ("Table", "Game", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place", "Ver"),
+        words.gettext("Games of {stage} (round {round})").format(**values),
+        (
+            words.pgettext("column", "Table"),
+            words.pgettext("column", "Game"),
+            *_seat_headers(words),
+            _version_header(words),
+        ),
         rows,
         numeric=frozenset({0, 1, 5, 6, 7, 8, 9}),
     )
@@ -129,6 +165,8 @@ def version_grid(
     table: int,
     versions: Sequence[ResultVersion],
     first: int = 1,
+    *,
+    words: Words,
 ) -> Grid:
     """The seats of one game's result versions (the latest last), numbered from ``first``."""
     rows = [
@@ -138,14 +176,16 @@ def version_grid(
     ]
     game = versions[-1].game if versions else 0
     return Grid(
-        f"Table {table}, game {game}, {stage}",
-        ("Ver", "Seat", "Player", "Rack", "Value", "SP", "BP", "Place"),
+        words.gettext("Table {table}, game {game}, {stage}").format(
+            table=table, game=game, stage=stage_label(stage, words)
+        ),
+        (_version_header(words), *_seat_headers(words)),
         rows,
         numeric=frozenset({4, 5, 6, 7}),
     )
 
 
-def corrections_grid(comp: Competition) -> Grid:
+def corrections_grid(comp: Competition, words: Words) -> Grid:
     """Every judge's correction of the event, in the order recorded: which game, which
     version, who, when and why (each game's versions: ``rummikub result history``)."""
     entries = [
@@ -157,25 +197,33 @@ def corrections_grid(comp: Competition) -> Grid:
     entries.sort(key=lambda e: e[0].at)
     rows = [
         (
-            record.stage,
+            stage_label(record.stage, words),
             str(record.table),
             str(record.report.game),
             str(number),
-            iso_time(record.at),
+            when(record.at, words),
             record.by,
             record.why,
         )
         for record, number in entries
     ]
     return Grid(
-        "Corrections (poprawki)",
-        ("Stage", "Table", "Game", "Ver", "When", "By", "Why"),
+        words.gettext("Corrections"),
+        (
+            words.pgettext("column", "Stage"),
+            words.pgettext("column", "Table"),
+            words.pgettext("column", "Game"),
+            _version_header(words),
+            words.pgettext("column", "When"),
+            words.pgettext("column", "By"),
+            words.pgettext("column", "Why"),
+        ),
         rows,
         numeric=frozenset({1, 2, 3}),
     )
 
 
-def player_games_grid(comp: Competition, player_id: str) -> Grid:
+def player_games_grid(comp: Competition, player_id: str, words: Words) -> Grid:
     """Every game ``player_id`` played, as it counts (the latest version), in order."""
     player = player_of(comp, player_id)
     rows = []
@@ -188,7 +236,7 @@ def player_games_grid(comp: Competition, player_id: str) -> Grid:
                 continue
             rows.append(
                 (
-                    stage,
+                    stage_label(stage, words),
                     str(comp.round_number(stage)),
                     f"{table}{score.seat}",
                     str(game),
@@ -200,26 +248,37 @@ def player_games_grid(comp: Competition, player_id: str) -> Grid:
                 )
             )
     return Grid(
-        f"Games of {player.name} ({player_id})",
-        ("Stage", "Round", "Seat", "Game", "Value", "SP", "BP", "Place", "Corrected"),
+        words.gettext("Games of {player} ({id})").format(player=player.name, id=player_id),
+        (
+            words.pgettext("column", "Stage"),
+            words.pgettext("column", "Round"),
+            words.pgettext("column", "Seat"),
+            words.pgettext("column", "Game"),
+            words.pgettext("column", "Value"),
+            *reversed(points_headers(words)),  # SP, then BP: as the cells
+            words.pgettext("place in a game", "Place"),
+            words.pgettext("column", "Corrected"),
+        ),
         rows,
-        note="Corrected: the number of versions of a result a judge corrected "
-        "(rummikub result history).",
+        note=words.gettext(
+            "Corrected: the number of versions of a result a judge corrected "
+            "(rummikub result history)."
+        ),
         numeric=frozenset({1, 3, 4, 5, 6, 7, 8}),
     )
 
 
-def results_csv(comp: Competition, delimiter: str = ",") -> str:
+def results_csv(comp: Competition, sheet: Sheet) -> str:
     """One row per player per game: the result as it counts (the latest version)."""
     rows = [
         row
         for key, versions in games_in_order(comp)
-        for row in _result_rows(comp, key, versions[-1], len(versions))
+        for row in _result_rows(comp, key, versions[-1], len(versions), sheet)
     ]
-    return csv_text(RESULT_HEADERS, rows, delimiter)
+    return sheet.text(result_headers(sheet.words), rows)
 
 
-def corrections_csv(comp: Competition, delimiter: str = ",") -> str:
+def corrections_csv(comp: Competition, sheet: Sheet) -> str:
     """Every version of every corrected game, the first one included (what was
     corrected), one row per player, with who, when and why: the columns of
     ``results.csv``."""
@@ -228,6 +287,6 @@ def corrections_csv(comp: Competition, delimiter: str = ",") -> str:
         for key, versions in games_in_order(comp)
         if len(versions) > 1
         for number, version in enumerate(versions, start=1)
-        for row in _result_rows(comp, key, version, number)
+        for row in _result_rows(comp, key, version, number, sheet)
     ]
-    return csv_text(RESULT_HEADERS, rows, delimiter)
+    return sheet.text(result_headers(sheet.words), rows)

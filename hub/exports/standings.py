@@ -1,25 +1,46 @@
 """Standings (of a round, a table, overall), the final ranking and a player's places by
-stage: as grids and as CSV files."""
+stage: as grids and as CSV files, in the reader's language."""
 
 from __future__ import annotations
 
 from hub.competition import Competition
-from hub.exports.grid import Grid, csv_text, latest_stage, player_of
+from hub.exports.grid import Grid, Sheet, latest_stage, player_of
 from hub.exports.notes import (
     disqualified_by,
-    in_play,
     league_cells,
+    progress_text,
+    round_progress,
     sanction_text,
     sanctions_note,
     standings_heading,
     ties_notes,
     undecided_ranking_note,
 )
+from hub.exports.words import csv_value, stage_label, title_label
 from hub.tournament import (
     Standings,
     ties_by_name,
 )
 from hub.tournament.standings import place_labels, signed
+from tablekit.shared.i18n import Words
+
+
+def player_headers(words: Words) -> tuple[str, str, str, str]:
+    """The first headers of a standings or ranking grid: place, player, club, id."""
+    return (
+        words.pgettext("column", "Place"),
+        words.pgettext("column", "Player"),
+        words.pgettext("column", "Club"),
+        words.pgettext("column", "ID"),
+    )
+
+
+def points_headers(words: Words) -> tuple[str, str]:
+    """Big points, small points: the rule books' DP and MP in Polish."""
+    return (
+        words.pgettext("abbreviation of big points", "BP"),
+        words.pgettext("abbreviation of small points", "SP"),
+    )
 
 
 def _placed(comp: Competition, label: str, player_id: str) -> tuple[str, str, str, str]:
@@ -34,20 +55,24 @@ def standings_grid(
     table: int | None = None,
     *,
     overall: bool = False,
+    words: Words,
 ) -> Grid:
     """The standings of ``stage`` (default: the latest), of one of its tables, or overall."""
     event = comp.event
     stage = stage or latest_stage(comp)
     standings: Standings
     if overall:
-        standings, title = event.overall_standings(), "Overall standings (every game so far)"
+        standings = event.overall_standings()
+        title = words.gettext("Overall standings (every game so far)")
     elif table is not None:
         standings = event.table_standings(stage, table)
-        title = f"Standings of table {table}, {stage}"
-        if in_play(comp, stage) is not None:
-            title += " (in play)"
+        values = {"table": table, "stage": stage_label(stage, words)}
+        if round_progress(comp, stage) is None:
+            title = words.gettext("Standings of table {table}, {stage}").format(**values)
+        else:
+            title = words.gettext("Standings of table {table}, {stage} (in play)").format(**values)
     else:
-        standings, title = event.standings(stage), standings_heading(comp, stage)
+        standings, title = event.standings(stage), standings_heading(comp, stage, words)
     listed = ties_by_name(standings.rows, event.players)
     labels = place_labels([r.place for r in listed])
     sanctions = bool(comp.sanctions)
@@ -62,61 +87,71 @@ def standings_grid(
         if sanctions:
             cells = (
                 *cells,
-                sanction_text(comp, row.player_id, row.deducted, None if overall else stage),
+                sanction_text(comp, row.player_id, row.deducted, words, None if overall else stage),
             )
         rows.append(cells)
-    headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "BP", "SP", "Games")
-    notes = [sanctions_note(comp)] if sanctions else []
-    if not overall:
-        notes += ties_notes(comp, stage, table)
-    return Grid(
-        title,
-        (*headers, "Sanctions") if sanctions else headers,
-        rows,
-        note=" ".join(notes),
-        numeric=frozenset({4, 5, 6}),
+    headers: tuple[str, ...] = (
+        *player_headers(words),
+        *points_headers(words),
+        words.pgettext("column", "Games"),
     )
+    if sanctions:
+        headers = (*headers, words.pgettext("column", "Sanctions"))
+    notes = [sanctions_note(comp, words)] if sanctions else []
+    if not overall:
+        notes += ties_notes(comp, stage, words, table)
+    return Grid(title, headers, rows, note=" ".join(notes), numeric=frozenset({4, 5, 6}), club=2)
 
 
-def ranking_grid(comp: Competition) -> Grid:
+def ranking_grid(comp: Competition, words: Words) -> Grid:
     """The final ranking with titles (and league tournament points for a league event)."""
     event = comp.event
     ranking = ties_by_name(event.final_ranking(), event.players)
     league = league_cells(comp)
     labels = place_labels([r.place for r in ranking])
-    headers: tuple[str, ...] = ("Place", "Player", "Club", "ID", "Title", "Stage", "BP", "SP")
+    headers: tuple[str, ...] = (
+        *player_headers(words),
+        words.pgettext("column", "Title"),
+        words.pgettext("column", "Stage"),
+        *points_headers(words),
+    )
     if league:
-        headers = (*headers, "League pts")
+        # Translators: league tournament points (003), short for a column's header
+        headers = (*headers, words.pgettext("column", "League pts"))
     sanctions = bool(comp.sanctions)
     if sanctions:
-        headers = (*headers, "Sanctions")
+        headers = (*headers, words.pgettext("column", "Sanctions"))
     deducted = event.deducted()
     rows = []
     for label, row in zip(labels, ranking, strict=True):
         cells: tuple[str, ...] = (
             *_placed(comp, label, row.player_id),
-            row.title or "",
-            row.stage,
+            title_label(row.title, words) if row.title else "",
+            stage_label(row.stage, words),
             str(row.big),
             signed(row.small),
         )
         if league:
             cells = (*cells, league[row.player_id])
         if sanctions:
-            cells = (*cells, sanction_text(comp, row.player_id, deducted.get(row.player_id, 0)))
+            deduction = deducted.get(row.player_id, 0)
+            cells = (*cells, sanction_text(comp, row.player_id, deduction, words))
         rows.append(cells)
     name = comp.created.name if comp.created else ""
-    notes = [undecided_ranking_note(comp), *ties_notes(comp, None)]
+    notes = [undecided_ranking_note(comp, words), *ties_notes(comp, None, words)]
     return Grid(
-        f"Final ranking — {name}" if name else "Final ranking",
+        words.gettext("Final ranking — {event}").format(event=name)
+        if name
+        else words.gettext("Final ranking"),
         headers,
         rows,
         note=" ".join(n for n in notes if n),
-        numeric=frozenset({6, 7, 8}),
+        numeric=frozenset({6, 7, 8}) if league else frozenset({6, 7}),
+        club=2,
     )
 
 
-def player_stages_grid(comp: Competition, player_id: str) -> Grid:
+def player_stages_grid(comp: Competition, player_id: str, words: Words) -> Grid:
     """The player's place, points and deductions in each stage they played."""
     event = comp.event
     rows = []
@@ -128,7 +163,7 @@ def player_stages_grid(comp: Competition, player_id: str) -> Grid:
         labels = place_labels([r.place for r in standings.rows])
         rows.append(
             (
-                stage,
+                stage_label(stage, words),
                 labels[standings.ids().index(player_id)],
                 str(row.big),
                 signed(row.small),
@@ -137,31 +172,54 @@ def player_stages_grid(comp: Competition, player_id: str) -> Grid:
             )
         )
     return Grid(
-        "Standings by stage",
-        ("Stage", "Place", "BP", "SP", "Games", "BP deducted"),
+        words.gettext("Standings by stage"),
+        (
+            words.pgettext("column", "Stage"),
+            words.pgettext("column", "Place"),
+            *points_headers(words),
+            words.pgettext("column", "Games"),
+            words.pgettext("column", "BP deducted"),
+        ),
         rows,
         numeric=frozenset({2, 3, 4, 5}),
     )
 
 
-def standings_csv(comp: Competition, delimiter: str = ",") -> str:
+def standings_csv(comp: Competition, sheet: Sheet) -> str:
     """The standings of every stage drawn so far, one block of rows per stage (stage and
     round on each row): place, player, BP (after deductions), SP, games, sanctions, and
     whether the round is closed or still in play ("in play: 3 of 4 tables done")."""
+    w = sheet.words
     headers = [
-        "stage", "round", "place", "player_id", "name", "club", "bp", "sp", "games",
-        "bp_deducted", "warnings", "disqualified", "round_state",
-    ]  # fmt: skip
+        w.pgettext("CSV column", "stage"),
+        w.pgettext("CSV column", "round"),
+        w.pgettext("CSV column", "place"),
+        w.pgettext("CSV column", "player_id"),
+        w.pgettext("CSV column", "name"),
+        w.pgettext("CSV column", "club"),
+        w.pgettext("CSV column", "bp"),
+        w.pgettext("CSV column", "sp"),
+        w.pgettext("CSV column", "games"),
+        w.pgettext("CSV column", "bp_deducted"),
+        w.pgettext("CSV column", "warnings"),
+        w.pgettext("CSV column", "disqualified"),
+        w.pgettext("CSV column", "round_state"),
+    ]
     rows = []
     for stage in comp.event.stages_played:
         standings = comp.event.standings(stage)
-        progress = in_play(comp, stage)
-        state = "closed" if progress is None else f"in play: {progress}"
+        progress = round_progress(comp, stage)
+        if progress is None:
+            state = csv_value("closed", w)
+        else:
+            state = w.pgettext("CSV value", "in play: {progress}").format(
+                progress=progress_text(progress, w)
+            )
         for row in ties_by_name(standings.rows, comp.event.players):
             player = player_of(comp, row.player_id)
             rows.append(
                 (
-                    stage,
+                    stage_label(stage, w),
                     str(comp.round_number(stage)),
                     str(row.place),
                     row.player_id,
@@ -176,17 +234,28 @@ def standings_csv(comp: Competition, delimiter: str = ",") -> str:
                     state,
                 )
             )
-    return csv_text(headers, rows, delimiter)
+    return sheet.text(headers, rows)
 
 
-def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
+def ranking_csv(comp: Competition, sheet: Sheet) -> str:
     """The final ranking: place, player, title, BP, SP (stored, like every CSV), and the
     league points of a league event."""
     event = comp.event
     league = league_cells(comp)
-    headers = ["place", "player_id", "name", "club", "title", "stage", "bp", "sp", "disqualified"]
+    w = sheet.words
+    headers = [
+        w.pgettext("CSV column", "place"),
+        w.pgettext("CSV column", "player_id"),
+        w.pgettext("CSV column", "name"),
+        w.pgettext("CSV column", "club"),
+        w.pgettext("CSV column", "title"),
+        w.pgettext("CSV column", "stage"),
+        w.pgettext("CSV column", "bp"),
+        w.pgettext("CSV column", "sp"),
+        w.pgettext("CSV column", "disqualified"),
+    ]
     if league:
-        headers.append("league_points")
+        headers.append(w.pgettext("CSV column", "league_points"))
     rows = []
     for row in ties_by_name(event.final_ranking(), event.players):
         player = player_of(comp, row.player_id)
@@ -195,8 +264,8 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
             row.player_id,
             player.name,
             player.club or "",
-            row.title or "",
-            row.stage,
+            title_label(row.title, w) if row.title else "",
+            stage_label(row.stage, w),
             str(row.big),
             str(row.small),
             "1" if row.player_id in event.disqualified else "0",
@@ -204,4 +273,4 @@ def ranking_csv(comp: Competition, delimiter: str = ",") -> str:
         if league:
             cells.append(league[row.player_id])
         rows.append(cells)
-    return csv_text(headers, rows, delimiter)
+    return sheet.text(headers, rows)

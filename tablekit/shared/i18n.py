@@ -118,6 +118,10 @@ class Words:
         2 stoliki, 5 stolików); the caller fills the number in (``.format(n=n)``)."""
         return self._catalog.ngettext(singular, plural, n)
 
+    def npgettext(self, context: str, singular: str, plural: str, n: int) -> str:
+        """:meth:`ngettext` where the same English words need different translations."""
+        return self._catalog.npgettext(context, singular, plural, n)
+
     def pgettext(self, context: str, message: str) -> str:
         """``message`` in this language where the same English word needs different
         translations (``context`` tells them apart)."""

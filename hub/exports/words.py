@@ -1,0 +1,128 @@
+"""The words the exports put in their cells: the names of the stages and groups the
+presets make, how a game ended, where a result came from, a player's status, sanctions,
+titles and how a tie was decided, each in the reader's language (the catalogs' words,
+docs/glossary.md).
+
+A stage or group the organizer named in a format file of their own is shown as they
+named it: only the names the kit's presets give are its words.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Mapping
+from typing import Final, TypeVar
+
+from hub.competition import ResultSource
+from hub.tournament import Phase, SanctionKind, TieHow
+from tablekit.core.scoring import GameEnding, Opening
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
+
+_K = TypeVar("_K", bound=str)
+_NUMBERED: Final = re.compile(r"(round|elimination|top)-(\d+)")
+
+
+def stage_label(name: str, words: Words) -> str:
+    """A stage's (or a group's) name as a person reads it: ``round-2`` → ``runda 2``,
+    ``elimination-1`` → ``runda eliminacyjna 1``, ``final`` → ``finał``; a name the
+    organizer chose is kept as it is. English keeps the presets' names as they are
+    (``round-2``: what ``--stage`` takes and scripts read in the CSV files)."""
+    # The names the presets give their stages and groups (hub/tournament/presets.py).
+    named = {
+        # Translators: the name of a stage or group the presets make (docs/glossary.md)
+        "all": words.pgettext("stage", "all"),
+        "tables": words.pgettext("stage", "tables"),
+        "placement": words.pgettext("stage", "placement"),
+        "semifinal": words.pgettext("stage", "semifinal"),
+        "final": words.pgettext("stage", "final"),
+        "finals": words.pgettext("stage", "finals"),
+        "consolation": words.pgettext("stage", "consolation"),
+    }
+    known = named.get(name)
+    if known is not None:
+        return known
+    numbered = _NUMBERED.fullmatch(name)
+    if numbered is None:
+        return name
+    kind, n = numbered.group(1), int(numbered.group(2))
+    if kind == "round":
+        return words.pgettext("stage", "round-{n}").format(n=n)
+    if kind == "elimination":
+        return words.pgettext("stage", "elimination-{n}").format(n=n)
+    return words.pgettext("stage", "top-{n}").format(n=n)
+
+
+def title_label(title: str, words: Words) -> str:
+    """A title of the final ranking (``champion``) in the reader's language; a title the
+    organizer's format names otherwise is kept as it is."""
+    titles = {
+        "champion": words.pgettext("title", "champion"),
+        "vice-champion": words.pgettext("title", "vice-champion"),
+        "winner": words.pgettext("title", "winner"),
+    }
+    return titles.get(title, title)
+
+
+def csv_value(code: enum.StrEnum | str, words: Words) -> str:
+    """A CSV cell that is a code of the kit (how a game ended, an opening, where a result
+    came from, a sanction, how a tie was decided, a round's state) in the reader's words;
+    English keeps the code itself, as scripts read it."""
+    values: dict[object, str] = {
+        # Translators: a value in a CSV file (English keeps the code scripts read)
+        GameEnding.WENT_OUT: words.pgettext("CSV value", "went_out"),
+        GameEnding.NOBODY_OUT: words.pgettext("CSV value", "nobody_out"),
+        Opening.OPENED: words.pgettext("CSV value", "opened"),
+        Opening.NOT_OPENED: words.pgettext("CSV value", "not_opened"),
+        Opening.COULD_HAVE_OPENED: words.pgettext("CSV value", "could_have_opened"),
+        Opening.WAIVED: words.pgettext("CSV value", "waived"),
+        ResultSource.TABLE: words.pgettext("CSV value", "table"),
+        ResultSource.JUDGE: words.pgettext("CSV value", "judge"),
+        SanctionKind.WARNING: words.pgettext("CSV value", "warning"),
+        SanctionKind.DEDUCTION: words.pgettext("CSV value", "deduction"),
+        SanctionKind.DISQUALIFICATION: words.pgettext("CSV value", "disqualification"),
+        TieHow.JUDGE: words.pgettext("CSV value", "judge"),
+        TieHow.LOT: words.pgettext("CSV value", "lot"),
+        TieHow.SHARED: words.pgettext("CSV value", "shared"),
+        "closed": words.pgettext("CSV value", "closed"),
+    }
+    # Keyed by kind too: a StrEnum member equals its text (ResultSource.JUDGE == TieHow.JUDGE).
+    kinds = {(type(key), key): value for key, value in values.items()}
+    return kinds.get((type(code), code), str(code))
+
+
+PHASES: Final = {
+    Phase.REGISTRATION: N_("registration"),
+    Phase.PLAYING: N_("playing"),
+    Phase.BETWEEN_ROUNDS: N_("between rounds"),
+    Phase.FINISHED: N_("finished"),
+}
+
+
+def phase_label(phase: Phase, words: Words) -> str:
+    """Where the event is (registration, playing, between rounds, finished)."""
+    return words.gettext(PHASES[phase])
+
+
+SANCTIONS: Final = {
+    SanctionKind.WARNING: N_("warning"),
+    SanctionKind.DEDUCTION: N_("big points deducted"),
+    SanctionKind.DISQUALIFICATION: N_("disqualified"),
+}
+TIES: Final = {
+    TieHow.JUDGE: N_("the head judge's decision"),
+    TieHow.LOT: N_("a lot the head judge ordered"),
+    TieHow.SHARED: N_("the head judge let them share the place"),
+}
+STATUSES: Final = {
+    "disqualified": N_("disqualified"),
+    "withdrawn": N_("withdrawn"),
+    "present": N_("present"),
+    "registered": N_("registered"),
+}
+
+
+def word(table: Mapping[_K, str], key: _K, words: Words) -> str:
+    """``key``'s word in ``table`` (one of the tables above), in the reader's language."""
+    return words.gettext(table[key])
