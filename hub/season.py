@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hub.competition import Competition
-from hub.exports.grid import Grid, csv_text
+from hub.exports.grid import Grid, Sheet
 from hub.exports.pages import document, grid_html
 from hub.organizer import Organizer
 from hub.players_csv import fold
@@ -37,7 +37,8 @@ from hub.tournament import (
 )
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError
-from tablekit.shared.i18n import words
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
 class SeasonError(KitError, ValueError):
@@ -71,16 +72,29 @@ def match_key(name: str) -> str:
     return fold(name)
 
 
-def by_name(players: Iterable[Player], what: str) -> dict[str, Player]:
-    """``players`` by :func:`match_key`; two of the same name are an error (``what``
-    says who: "two registered players")."""
+def by_name(players: Iterable[Player], source: str | None = None) -> dict[str, Player]:
+    """``players`` by :func:`match_key`; two of the same name are an error (``source``:
+    the event file they are in, None: the registered players)."""
     out: dict[str, Player] = {}
     for player in players:
         key = match_key(player.name)
         if key in out:
+            values = {"name": player.name, "first": out[key].id, "second": player.id}
+            if source is None:
+                raise SeasonError(
+                    N_(
+                        "two registered players named {name!r} ({first}, {second}); "
+                        "the season matches players by name"
+                    ),
+                    **values,
+                )
             raise SeasonError(
-                f"{what} named {player.name!r} ({out[key].id}, {player.id}); "
-                "the season matches players by name"
+                N_(
+                    "{source}: two players named {name!r} ({first}, {second}); "
+                    "the season matches players by name"
+                ),
+                source=source,
+                **values,
             )
         out[key] = player
     return out
@@ -90,7 +104,7 @@ def open_competition(path: str | Path) -> Competition:
     """The event stored in ``path`` (which must exist: nothing is created)."""
     path = Path(path)
     if not path.is_file():
-        raise SeasonError(f"{path}: no such event file")
+        raise SeasonError(N_("{file}: no such event file"), file=path)
     store = EventStore(path)
     try:
         return Organizer(store).competition
@@ -102,20 +116,35 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
     """One finished league tournament's points, keyed by player name."""
     created = comp.created
     if created is None or comp.state is None:
-        raise SeasonError(f"{source}: no event in this file")
+        raise SeasonError(N_("{source}: no event in this file"), source=source)
     event = comp.event
     if not event.format.league:
-        raise SeasonError(f"{source}: {created.name!r} is not a league event ({created.preset})")
+        raise SeasonError(
+            N_("{source}: {name!r} is not a league event ({preset})"),
+            source=source,
+            name=created.name,
+            preset=created.preset,
+        )
     if event.phase is not Phase.FINISHED:
-        raise SeasonError(f"{source}: {created.name!r} is not finished ({event.phase})")
+        raise SeasonError(
+            N_("{source}: {name!r} is not finished ({phase})"),
+            source=source,
+            name=created.name,
+            phase=event.phase,
+        )
     try:
         league_points = event.league_points()
     except TieAtCutError as err:
         raise SeasonError(
-            f"{source}: {created.name!r} has shared places the head judge has not decided "
-            f"({err}); decide them in that event (rummikub tie list)"
+            N_(
+                "{source}: {name!r} has shared places the head judge has not decided "
+                "({error}); decide them in that event (rummikub tie list)"
+            ),
+            source=source,
+            name=created.name,
+            error=err,
         ) from None
-    players = by_name((event.players[pid] for pid in league_points), f"{source}: two players")
+    players = by_name((event.players[pid] for pid in league_points), source)
     points = {key: league_points[player.id] for key, player in players.items()}
     return SeasonEvent(source, created.name, points, players)
 
@@ -142,7 +171,9 @@ def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple
     return lines, rows
 
 
-def season_grid(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> Grid:
+def season_grid(
+    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], words: Words
+) -> Grid:
     """The season table: place, player, club, points, starts, then each tournament's
     points (``T1``… in the order given; ``-``: did not start)."""
     labels = place_labels([line.place for line in lines])
@@ -157,12 +188,24 @@ def season_grid(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> G
         )
         for label, line in zip(labels, lines, strict=True)
     ]
-    headers = ("Place", "Player", "Club", "Points", "Starts")
+    headers = (
+        words.pgettext("column", "Place"),
+        words.pgettext("column", "Player"),
+        words.pgettext("column", "Club"),
+        # Translators: league tournament points over the season (003)
+        words.pgettext("column", "Points"),
+        # Translators: tournaments played (003: liczba startów)
+        words.pgettext("column", "Starts"),
+    )
+    title = words.ngettext(
+        "Season table ({n} tournament)", "Season table ({n} tournaments)", len(events)
+    ).format(n=len(events))
     return Grid(
-        f"Season table ({len(events)} tournaments)",
+        title,
         (*headers, *(f"T{i}" for i in range(1, len(events) + 1))),
         rows,
         numeric=frozenset(range(3, len(headers) + len(events))),
+        club=2,
     )
 
 
@@ -171,12 +214,17 @@ def season_legend(events: Sequence[SeasonEvent]) -> list[str]:
     return [f"T{i}: {e.name} ({Path(e.source).name})" for i, e in enumerate(events, start=1)]
 
 
-def season_csv(
-    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], delimiter: str = ","
-) -> str:
-    """The season table for spreadsheets: a tournament's column is headed ``T1 Liga 1``;
-    an empty cell: did not start."""
-    headers = ["place", "name", "club", "points", "starts"]
+def season_csv(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], sheet: Sheet) -> str:
+    """The season table for ``sheet``'s spreadsheet: a tournament's column is headed
+    ``T1 Liga 1``; an empty cell: did not start."""
+    w = sheet.words
+    headers = [
+        w.pgettext("CSV column", "place"),
+        w.pgettext("CSV column", "name"),
+        w.pgettext("CSV column", "club"),
+        w.pgettext("CSV column", "points"),
+        w.pgettext("CSV column", "starts"),
+    ]
     headers += [f"T{i} {e.name}" for i, e in enumerate(events, start=1)]
     rows = [
         (
@@ -189,16 +237,17 @@ def season_csv(
         )
         for line in lines
     ]
-    return csv_text(headers, rows, delimiter)
+    return sheet.text(headers, rows)
 
 
-def season_html(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine]) -> str:
+def season_html(
+    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], words: Words
+) -> str:
     """The season table to print (A4), with which tournament each column is."""
-    grid = season_grid(events, lines)
+    grid = season_grid(events, lines, words)
     legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in season_legend(events))
     body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
-    # The season table's words are not in the catalogs yet: its page says it is English.
-    return document(grid.title, body, words("en"))
+    return document(grid.title, body, words)
 
 
 def seeds_for(
@@ -208,7 +257,7 @@ def seeds_for(
 ) -> list[Player]:
     """The season's best four among ``players`` (by id, matched by name), best first."""
     present = (player for pid, player in players.items() if pid not in withdrawn)
-    by_key = by_name(present, "two registered players")
+    by_key = by_name(present)
     return [by_key[key] for key in season_seeds(rows, set(by_key))]
 
 

@@ -286,6 +286,14 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     printed = " ".join(pdf.text.split())
     assert all(row["name"] in printed for row in season)
     assert "T1: Liga 1 (liga-1.sqlite3)" in printed and "Season table (2 tournaments)" in printed
+    polish = Cli(second.db, lang="pl")  # a Polish spreadsheet's season table
+    polish.ok("season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db))
+    text = (tmp_path / "sezon-pl" / "season.csv").read_text(encoding="utf-8-sig")
+    assert text.splitlines()[0] == (
+        "Zajęte miejsce;Imię i nazwisko;Klub;Punkty ligowe;Liczba startów;T1 Liga 1;T2 Liga 2"
+    )
+    page = (tmp_path / "sezon-pl" / "season.html").read_text(encoding="utf-8")
+    assert '<html lang="pl">' in page and "Klasyfikacja generalna (2 turnieje)" in page
 
 
 def test_league_seeds_at_three_tables_say_what_cannot_hold(tmp_path: Path) -> None:

@@ -146,18 +146,17 @@ def _season(args: argparse.Namespace) -> tuple[list[SeasonEvent], list[SeasonLin
 
 def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
     events, lines = _season(args)
-    ctx.print(render(season_grid(events, lines), ctx.words))
+    ctx.print(render(season_grid(events, lines, ctx.words), ctx.words))
     ctx.print(*season_legend(events))
     return 0
 
 
 def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
     events, lines = _season(args)
-    doc = season_html(events, lines)
+    doc = season_html(events, lines, ctx.words)
+    sheet = Sheet(ctx.words, ";" if args.semicolon else None)
     files = {
-        "season.csv": season_csv(events, lines, ";" if args.semicolon else ",").encode(
-            "utf-8-sig"
-        ),
+        "season.csv": season_csv(events, lines, sheet).encode("utf-8-sig"),
         "season.html": doc.encode("utf-8"),
         "season.pdf": printing.pdf(doc),
     }
