@@ -19,15 +19,16 @@ from typing import Any
 
 from tablekit import fonts
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 
 
 class PrintError(KitError, RuntimeError):
     """PDF output is not available on this machine; the message says what to install."""
 
 
-INSTALL_HINT = (
+INSTALL_HINT = N_(
     "PDF needs WeasyPrint and Pango (the hub's install): pip install 'rummikub-tablekit[hub]' "
-    "and apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0"
+    "and apt-get install libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 ({error})"
 )
 FAMILY = "DejaVu Sans"
 """The family the documents' CSS asks for first (``hub.exports.pages``)."""
@@ -52,7 +53,7 @@ def _printer() -> tuple[Any, Any, Any]:
             import weasyprint
             from weasyprint.text.fonts import FontConfiguration
     except (ImportError, OSError) as err:  # OSError: Pango's library is missing
-        raise PrintError(f"{INSTALL_HINT} ({err})") from err
+        raise PrintError(INSTALL_HINT, error=err) from err
     config = FontConfiguration()
     return weasyprint, config, weasyprint.CSS(string=font_faces(), font_config=config)
 

@@ -114,6 +114,7 @@ SHOWN = {
     "hub/hall_board.py": {},
     "hub/archive.py": {},
     "hub/season.py": {},
+    "hub/printing.py": {},
     "hub/exports/__init__.py": {},
     "hub/exports/files.py": {},
     "hub/exports/grid.py": {},
