@@ -55,14 +55,10 @@ def stage_label(name: str, words: Words) -> str:
 
 
 def title_label(title: str, words: Words) -> str:
-    """A title of the final ranking (``champion``) in the reader's language; a title the
-    organizer's format names otherwise is kept as it is."""
-    titles = {
-        "champion": words.pgettext("title", "champion"),
-        "vice-champion": words.pgettext("title", "vice-champion"),
-        "winner": words.pgettext("title", "winner"),
-    }
-    return titles.get(title, title)
+    """A title of the final ranking (``champion``: the presets mark theirs for the
+    catalogs) in the reader's language; a title the organizer's format names otherwise is
+    kept as it is."""
+    return words.gettext(title)
 
 
 def csv_value(code: enum.StrEnum | str, words: Words) -> str:
