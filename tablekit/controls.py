@@ -33,6 +33,7 @@ from tablekit.core.clock_events import AnyClockEvent, LastLapSource, MovePassed,
 from tablekit.core.hallcheck import HallCheck, HallChecked
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import next_seat
+from tablekit.core.words import N_
 from tablekit.result_entry import EntryView, Key, ResultEntry, Step
 
 ControlEvent = AnyClockEvent | HallChecked
@@ -63,8 +64,8 @@ class ButtonEdge(msgspec.Struct, frozen=True):
 class TableAsk(enum.StrEnum):
     """A game action the players took at the table, waiting for their ENTER."""
 
-    END_GAME = "Empty rack: end the game"
-    LAST_LAP = "Bank empty: start the last lap"
+    END_GAME = N_("Empty rack: end the game")
+    LAST_LAP = N_("Bank empty: start the last lap")
 
 
 TABLE_KEYS: Final = {"*": TableAsk.END_GAME, "-": TableAsk.LAST_LAP}
@@ -72,21 +73,29 @@ TABLE_KEYS: Final = {"*": TableAsk.END_GAME, "-": TableAsk.LAST_LAP}
 
 
 class JudgeAction(enum.StrEnum):
-    RESUME = "Resume the clock"
-    RESTART_MOVE = "Restart this move"
-    UNDO_PASS = "Undo last pass"
-    LAST_LAP = "Start last lap"
-    END_GAME = "End game: empty rack"
-    START_GAME = "Start next game"
-    NEXT_STARTER = "Starting seat: next"
+    """A judge-menu action; its value is its words in English, marked for the catalogs
+    (the display shows them translated: :func:`action_words`)."""
+
+    RESUME = N_("Resume the clock")
+    RESTART_MOVE = N_("Restart this move")
+    UNDO_PASS = N_("Undo last pass")
+    LAST_LAP = N_("Start last lap")
+    END_GAME = N_("End game: empty rack")
+    START_GAME = N_("Start next game")
+    NEXT_STARTER = N_("Starting seat: next")
     """Before a game: the following seat starts it instead (a unit without a keypad)."""
-    HALL_CHECK = "Hall check: test this unit"
-    ACCEPT_RESULT = "Accept result for the table"
-    COULD_HAVE_OPENED = "This seat could have opened: penalty"
+    HALL_CHECK = N_("Hall check: test this unit")
+    ACCEPT_RESULT = N_("Accept result for the table")
+    COULD_HAVE_OPENED = N_("This seat could have opened: penalty")
     """The could-have-opened penalty of the ruleset (200 in every source document)."""
-    WAIVE_PENALTY = "This seat announced opening: waive"
-    SWITCH_ENDING = "Switch: went out / nobody out"
-    CLOSE = "Close menu"
+    WAIVE_PENALTY = N_("This seat announced opening: waive")
+    SWITCH_ENDING = N_("Switch: went out / nobody out")
+    CLOSE = N_("Close menu")
+
+
+def action_words(action: JudgeAction | TableAsk) -> str:
+    """The action's words in English as marked for the catalogs (the shell translates)."""
+    return action.value
 
 
 @dataclass(frozen=True)

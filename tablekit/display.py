@@ -156,16 +156,25 @@ class Renderer:
             self._text_bytes -= old.get_width() * old.get_height() * 4
         return surf
 
-    def _render(self, item: Text, bg: Colour) -> pygame.Surface:
-        self.renders += 1
+    def fitted(self, item: Text) -> tuple[int, str]:
+        """The font size ``item`` is drawn at and the text drawn: the largest size at which
+        the text (and its template) fits the box; a text that would get smaller than its
+        ``shrink`` floor is drawn at the floor, cut with an ellipsis (a tight one is not)."""
         w, h = item.box.w, item.box.h
-        size = self.fit_size(item.template or item.text, w, h, item.tight)
+        size = self.fit_size(item.text, w, h, item.tight)
+        if item.template:  # the template's size, unless the text itself is wider still
+            size = min(size, self.fit_size(item.template, w, h, item.tight))
         text = item.text
         if not item.tight:
             floor = self.fit_size("Mg", 10**6, round(h * item.shrink), False)
             if size < floor:
                 size = floor
                 text = _ellipsize(self.font(size), text, w)
+        return size, text
+
+    def _render(self, item: Text, bg: Colour) -> pygame.Surface:
+        self.renders += 1
+        size, text = self.fitted(item)
         font = self.font(size)
         ink = font.render(text, True, item.colour)
         if item.tight:

@@ -278,6 +278,7 @@ def test_judge_menu_marks_the_selected_action(size: tuple[int, int], renderer: R
             names=view.names,
             menu=JudgeMenu(view.menu.actions, selected),
             online=True,
+            language="en",
         )
         scene = compose(v, NOW, layout_for(*size))
         menu = panel(scene, "menu")
@@ -368,6 +369,7 @@ def test_same_second_updates_nothing_and_a_new_second_only_the_digits(screen: Ta
         table=7,
         names=view.names,
         online=True,
+        language="en",
     )
     screen.show(paused, NOW + 1)
     changed = {tuple(r) for r in screen.last_update_rects}
@@ -385,6 +387,7 @@ def test_offline_time_updates_only_the_marker(screen: TableScreen) -> None:
         names=base.names,
         online=False,
         offline_since=NOW - 10,
+        language="en",
     )
     screen.show(view, NOW)
     screen.show(view, NOW + 1.0)
@@ -395,7 +398,7 @@ def test_offline_time_updates_only_the_marker(screen: TableScreen) -> None:
 def test_a_countdown_renders_each_value_once_then_hits_the_cache(screen: TableScreen) -> None:
     view = VIEWS["playing"]
     clock = msgspec.structs.replace(view.clock, remaining=40.0, since=NOW)
-    v = TableView(clock, table=7, names=view.names, online=True)
+    v = TableView(clock, table=7, names=view.names, online=True, language="en")
     updates = []
     for tenth in range(0, 400, 1):
         screen.show(v, NOW + tenth / 10)
@@ -403,7 +406,11 @@ def test_a_countdown_renders_each_value_once_then_hits_the_cache(screen: TableSc
     assert sum(1 for u in updates if u) == 40  # the first frame and one per second
     first = screen.renderer.renders
     v2 = TableView(
-        msgspec.structs.replace(clock, since=NOW + 100), table=7, names=view.names, online=True
+        msgspec.structs.replace(clock, since=NOW + 100),
+        table=7,
+        names=view.names,
+        online=True,
+        language="en",
     )
     for tenth in range(0, 400, 1):
         screen.show(v2, NOW + 100 + tenth / 10)

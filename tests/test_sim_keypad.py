@@ -99,6 +99,7 @@ class Sim:
             uplink=self.hub,
             judge_hold=JUDGE_HOLD,
             fps=200,
+            language="en",
         )
         config = UnitConfig(display=DisplaySettings(width=SIZE[0], height=SIZE[1]))
         self.window = WindowOutput(config, self.unit, keys=True)

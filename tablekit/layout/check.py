@@ -3,9 +3,10 @@ the judge menu."""
 
 from __future__ import annotations
 
-from tablekit.controls import JudgeMenu
+from tablekit.controls import JudgeMenu, action_words
 from tablekit.core.clock import Phase
 from tablekit.core.hallcheck import STEP_WORDS, STEPS, CheckResult, CheckStep, CheckView
+from tablekit.core.words import N_
 from tablekit.layout.scene import (
     AMBER,
     BACKGROUND,
@@ -25,28 +26,31 @@ from tablekit.layout.scene import (
     Panel,
     Text,
 )
-from tablekit.layout.text import wrap
+from tablekit.layout.text import text_width, wrap
+from tablekit.shared.i18n import Words
 from tablekit.view import TableView
 
 _CHECK_ASK = {
-    CheckStep.PASS: "Press the pass button",
-    CheckStep.JUDGE: "Press the judge key",
-    CheckStep.LEDS: "Do the lights sweep up and change colour? Pass button: yes · judge key: no",
-    CheckStep.BUZZER: "Do you hear a beep every second? Pass button: yes · judge key: no",
+    CheckStep.PASS: N_("Press the pass button"),
+    CheckStep.JUDGE: N_("Turn the judge key"),
+    CheckStep.LEDS: N_(
+        "Do the lights sweep up and change colour? Pass button: yes · judge key: no"
+    ),
+    CheckStep.BUZZER: N_("Do you hear a beep every second? Pass button: yes · judge key: no"),
 }
 
 
 _SHORT_STEP_WORDS = {
-    CheckStep.PASS: "pass",
-    CheckStep.JUDGE: "judge",
-    CheckStep.LEDS: "lights",
-    CheckStep.BUZZER: "beep",
-    CheckStep.KEYPAD: "keys",
+    CheckStep.PASS: N_("pass"),
+    CheckStep.JUDGE: N_("judge"),
+    CheckStep.LEDS: N_("lights"),
+    CheckStep.BUZZER: N_("beep"),
+    CheckStep.KEYPAD: N_("keys"),
 }
 """The steps' names on a narrow (portrait) screen."""
 
 
-def check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
+def check_panels(lay: Layout, view: TableView, w: Words, check: CheckView) -> list[Panel]:
     """The hall check: the table's number very large, what to do now, and every step's
     answer so far (a check, a warning sign or "skipped")."""
     r, p = lay.below_band, lay.pad
@@ -56,20 +60,23 @@ def check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
     ask = Box(r.x, number.bottom, r.w, r.h - number_h - steps_h)
     steps = Box(r.x, ask.bottom, r.w, steps_h)
     table = "?" if check.table is None else str(check.table)
-    number_items = (Text(f"TABLE {table}", number.inset(p * 6, p * 3), WHITE, tight=True),)
+    said = w.gettext("TABLE {number}").format(number=table)
+    number_items = (Text(said, number.inset(p * 6, p * 3), WHITE, tight=True),)
     if check.step is CheckStep.KEYPAD:
-        question = f"Type {table} on the keypad, then ENTER · no keypad: judge key"
+        question = w.gettext("Type {table} on the keypad, then ENTER · no keypad: judge key")
+        question = question.format(table=table)
         if check.typed:
-            question = f"Typed {check.typed} — ENTER when it says {table}"
+            question = w.gettext("Typed {typed} — ENTER when it says {table}")
+            question = question.format(typed=check.typed, table=table)
     elif check.step is CheckStep.DONE:
-        faults = [STEP_WORDS[s] for s, res in check.results if res is CheckResult.FAILED]
-        question = (
-            f"Fault: {', '.join(faults)} — call the technician"
-            if faults
-            else "Checked: this table is ready · any press goes back"
-        )
+        faults = [w.gettext(STEP_WORDS[s]) for s, r in check.results if r is CheckResult.FAILED]
+        if faults:
+            question = w.gettext("Fault: {faults} — call the technician")
+            question = question.format(faults=", ".join(faults))
+        else:
+            question = w.gettext("Checked: this table is ready · any press goes back")
     else:
-        question = _CHECK_ASK[check.step]
+        question = w.gettext(_CHECK_ASK[check.step])
     inner = ask.inset(p * 6, p * 2)
     colour = AMBER if check.message else WHITE
     ask_items = wrap(check.message or question, inner, colour, max_lines=3)
@@ -83,10 +90,12 @@ def check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
             step_items.append(Fill(cell, SLATE, radius=p * 2))
         label = Box(cell.x + p, cell.y + p, cell.w - p * 2, round(cell.h * 0.4))
         mark = Box(cell.x + p, label.bottom, cell.w - p * 2, cell.bottom - label.bottom - p)
-        words = _SHORT_STEP_WORDS[step] if lay.portrait else STEP_WORDS[step]
+        names = _SHORT_STEP_WORDS if lay.portrait else STEP_WORDS
         colour = WHITE if current else DIM
-        template = "lights" if lay.portrait else "pass button"
-        step_items.append(Text(words, label, colour, template=template, shrink=0.3))
+        # Every step's name at one size, the size of the widest in this language.
+        template = max((w.gettext(n) for n in names.values()), key=lambda n: text_width(n, 100))
+        name = w.gettext(names[step])
+        step_items.append(Text(name, label, colour, template=template, shrink=0.3))
         result = results.get(step)
         side = min(mark.w, mark.h)
         icon = Box(mark.x + (mark.w - side) // 2, mark.y, side, side)
@@ -95,7 +104,8 @@ def check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
         elif result is CheckResult.FAILED:
             step_items.append(Icon(IconKind.ALERT, icon, AMBER))
         elif result is CheckResult.SKIPPED:
-            step_items.append(Text("skipped", mark.inset(0, mark.h // 4), DIM, shrink=0.5))
+            skipped = w.gettext("skipped")
+            step_items.append(Text(skipped, mark.inset(0, mark.h // 4), DIM, shrink=0.5))
     return [
         Panel("check-table", number, BACKGROUND, number_items),
         Panel("check-ask", ask, BACKGROUND, tuple(ask_items)),
@@ -103,7 +113,7 @@ def check_panels(lay: Layout, view: TableView, check: CheckView) -> list[Panel]:
     ]
 
 
-def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
+def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView, w: Words) -> Panel:
     box, p = lay.below_band, lay.pad
     rows = len(menu.actions) + 2
     row_h = min((box.h - p * 4) // rows, round(box.w * 0.085))
@@ -111,9 +121,10 @@ def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
     entry = view.entry
     if entry is not None and entry.seat is not None and view.clock.phase is Phase.GAME_OVER:
         # "This seat could have opened" etc. act on the seat the flow is at: name it.
-        heading = f"JUDGE MENU — SEAT {entry.seat}  {view.name(entry.seat)}"
+        heading = w.gettext("JUDGE MENU — SEAT {seat}  {name}")
+        heading = heading.format(seat=entry.seat, name=view.name(entry.seat))
     else:
-        heading = "JUDGE MENU"
+        heading = w.gettext("JUDGE MENU")
     items: list[Item] = [Text(heading, title.inset(0, p), WHITE, Align.LEFT)]
     for i, action in enumerate(menu.actions):
         row = Box(title.x, title.bottom + i * row_h, title.w, row_h - max(1, p // 2))
@@ -126,9 +137,8 @@ def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView) -> Panel:
         num = Box(row.x + p * 4 + row.h // 2, row.y, row.h, row.h)
         items.append(Text(str(i + 1), num.inset(0, p), fg))
         label = Box(num.right + p * 2, row.y, row.right - num.right - p * 4, row.h)
-        items.append(Text(action.value, label.inset(0, p), fg, Align.LEFT))
+        items.append(Text(w.gettext(action_words(action)), label.inset(0, p), fg, Align.LEFT))
     hint = Box(title.x, title.bottom + len(menu.actions) * row_h + p, title.w, row_h - p)
-    items.append(
-        Text("Pass button: next  ·  judge key: choose", hint.inset(0, p), DIM, shrink=0.45)
-    )
+    keys = w.gettext("Pass button: next  ·  judge key: choose")
+    items.append(Text(keys, hint.inset(0, p), DIM, shrink=0.45))
     return Panel("menu", box, BACKGROUND, tuple(items))

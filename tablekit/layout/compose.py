@@ -15,7 +15,7 @@ from typing import Final
 
 from tablekit.core.clock import Phase
 from tablekit.core.seats import next_seat
-from tablekit.core.status import TableState, look, word
+from tablekit.core.status import TableState, last_lap_text, lasting_text, look, time_text, word
 from tablekit.layout.check import check_panels, menu_panel
 from tablekit.layout.entry import entry_panels
 from tablekit.layout.play import (
@@ -92,17 +92,10 @@ def state_words(view: TableView, w: Words) -> str:
     table-status model, with who ran out of time or the moves left in the last lap."""
     state = view.state
     c = view.clock
-    if state is TableState.TIME and c.active is not None:
-        # The templates of tablekit.core.status.time_text and last_lap_text, translated.
-        return (
-            w.gettext("{word} — SEAT {seat} {name}")
-            .format(word=w.gettext(word(state)), seat=c.active, name=view.name(c.active))
-            .rstrip()
-        )
+    if state is TableState.TIME:
+        return time_text(c.active, view.name(c.active), w)
     if state is TableState.LAST_LAP and c.last_lap_left is not None:
-        n = c.last_lap_left
-        template = "{word} — 1 MOVE LEFT" if n == 1 else "{word} — {n} MOVES LEFT"
-        return w.gettext(template).format(word=w.gettext(word(state)), n=n)
+        return last_lap_text(c.last_lap_left, w)
     return w.gettext(word(state))
 
 
@@ -139,9 +132,7 @@ def offline_panel(lay: Layout, view: TableView, w: Words, box: Box, now: float) 
     text = Box(icon.right + p * 2, frame.y, frame.right - icon.right - p * 4, frame.h)
     secs = offline_for(view, now)
     state = TableState.OFFLINE
-    said = w.gettext(word(state))
-    if secs is not None:  # the template of tablekit.core.status.lasting_text
-        said = w.gettext("{word} for {time}").format(word=said, time=_duration(secs))
+    said = w.gettext(word(state)) if secs is None else lasting_text(state, _duration(secs), w)
     colours = look(state)
     return Panel(
         "offline",
@@ -170,34 +161,36 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
     else:
         panels.append(band_panel(lay, view, w, style, lay.band, with_table=True))
     if view.menu is not None:
-        panels.append(menu_panel(lay, view.menu, view))
+        panels.append(menu_panel(lay, view.menu, view, w))
         return tuple(panels)
     if view.check is not None:
-        panels += check_panels(lay, view, view.check)
+        panels += check_panels(lay, view, w, view.check)
         return tuple(panels)
     if c.phase is Phase.GAME_OVER and view.entry is not None:
-        panels += entry_panels(lay, view, view.entry)
+        panels += entry_panels(lay, view, w, view.entry)
         return tuple(panels)
+    game_and_move = w.gettext("GAME {game} · MOVE {move}").format(game=c.game, move=c.move)
     if view.ask is not None and c.phase in (Phase.RUNNING, Phase.TIME_UP):
-        panels.append(ask_panel(lay, view, view.ask))
-        panels.append(footer_panel(lay, view, None, f"GAME {c.game} · MOVE {c.move}"))
+        panels.append(ask_panel(lay, view, w, view.ask))
+        panels.append(footer_panel(lay, view, w, None, game_and_move))
     elif c.phase is Phase.GAME_OVER:
-        panels.append(game_over_panel(lay, view))
+        panels.append(game_over_panel(lay, view, w))
         moves = max(0, c.move)
-        panels.append(
-            footer_panel(
-                lay, view, None, f"GAME {c.game} · {moves} MOVE{'S' if moves != 1 else ''}"
-            )
-        )
+        played = w.ngettext("GAME {game} · {n} MOVE", "GAME {game} · {n} MOVES", moves)
+        panels.append(footer_panel(lay, view, w, None, played.format(game=c.game, n=moves)))
     elif c.phase is Phase.READY:
         starter = c.upcoming_starter
-        panels.append(seat_panel(lay, view, "STARTS", starter))
-        panels.append(clock_panel(lay, view, now))
-        panels.append(footer_panel(lay, view, next_seat(starter, c.rules.seats), f"GAME {c.game}"))
+        # Translators: above the seat that starts the next game.
+        panels.append(seat_panel(lay, view, w.gettext("STARTS"), starter))
+        panels.append(clock_panel(lay, view, w, now))
+        deck = next_seat(starter, c.rules.seats)
+        game = w.gettext("GAME {game}").format(game=c.game)
+        panels.append(footer_panel(lay, view, w, deck, game))
     else:
-        label = "TIME UP" if c.phase is Phase.TIME_UP else "TO MOVE"
+        # Translators: TO MOVE is above the seat whose move it is (its clock runs).
+        label = w.gettext("TIME UP") if c.phase is Phase.TIME_UP else w.gettext("TO MOVE")
         panels.append(seat_panel(lay, view, label, c.active))
-        panels.append(clock_panel(lay, view, now))
-        panels.append(footer_panel(lay, view, c.on_deck, f"GAME {c.game} · MOVE {c.move}"))
-    panels.append(message_panel(lay, view))
+        panels.append(clock_panel(lay, view, w, now))
+        panels.append(footer_panel(lay, view, w, c.on_deck, game_and_move))
+    panels.append(message_panel(lay, view, w))
     return tuple(panels)

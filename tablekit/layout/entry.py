@@ -11,6 +11,8 @@ from __future__ import annotations
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.scoring import Opening, SeatScore
 from tablekit.core.seats import Seat
+from tablekit.core.words import N_
+from tablekit.layout.play import ENTER
 from tablekit.layout.scene import (
     AMBER,
     BACKGROUND,
@@ -36,14 +38,31 @@ from tablekit.layout.scene import (
 )
 from tablekit.layout.text import key_hints, wrap
 from tablekit.result_entry import EntryView, RackEntry, Step
+from tablekit.shared.i18n import Words
 from tablekit.view import TableView
 
-_PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 _OPENING_TAGS = {
-    Opening.NOT_OPENED: "NEVER OPENED",
-    Opening.COULD_HAVE_OPENED: "COULD HAVE OPENED",
-    Opening.WAIVED: "NEVER OPENED · 200 WAIVED",
+    Opening.NOT_OPENED: N_("NEVER OPENED"),
+    Opening.COULD_HAVE_OPENED: N_("COULD HAVE OPENED"),
+    Opening.WAIVED: N_("NEVER OPENED · 200 WAIVED"),
 }
+
+
+def _place(place: int, w: Words) -> str:
+    """A place at the table as the score table's column shows it: 1st, 2nd (Polish 1., 2.)."""
+    places = (
+        w.pgettext("place at the table", "1st"),
+        w.pgettext("place at the table", "2nd"),
+        w.pgettext("place at the table", "3rd"),
+        w.pgettext("place at the table", "4th"),
+    )
+    return places[place - 1] if 1 <= place <= len(places) else str(place)
+
+
+def _tag(rack: RackEntry, w: Words) -> str:
+    """The seat's not-opened mark, or "" when it opened."""
+    tag = _OPENING_TAGS.get(rack.opening)
+    return w.gettext(tag) if tag else ""
 
 
 def _signed(points: int) -> str:
@@ -55,27 +74,30 @@ def _signed(points: int) -> str:
     return "0"
 
 
-def _rack_words(rack: RackEntry, current: bool) -> str:
+def _rack_words(rack: RackEntry, current: bool, w: Words) -> str:
     if rack.tiles is None:
-        return "typing…" if current else "—"
+        return w.gettext("typing…") if current else "—"
     if rack.jokers:
-        return f"{rack.tiles} {_jokers_words(rack.jokers)}"
+        return f"{rack.tiles} {_jokers_words(rack.jokers, w)}"
     return str(rack.tiles)
 
 
-def _jokers_words(jokers: int) -> str:
-    return f"+{jokers} joker{'s' if jokers > 1 else ''}"
+def _jokers_words(jokers: int, w: Words) -> str:
+    return w.ngettext("+{n} joker", "+{n} jokers", jokers).format(n=jokers)
 
 
-def _opening_note(rack: RackEntry, ruleset: Ruleset) -> str:
+def _opening_note(rack: RackEntry, ruleset: Ruleset, w: Words) -> str:
     """What a not-opened mark means for the seat, or "" when it opened."""
     match rack.opening:
         case Opening.NOT_OPENED:
-            return f"NEVER OPENED — scores {ruleset.not_opened_penalty} · * undoes"
+            note = w.gettext("NEVER OPENED — scores {points} · * undoes")
+            return note.format(points=ruleset.not_opened_penalty)
         case Opening.COULD_HAVE_OPENED:
-            return f"JUDGE: COULD HAVE OPENED — scores {ruleset.could_have_opened_penalty}"
+            note = w.gettext("JUDGE: COULD HAVE OPENED — scores {points}")
+            return note.format(points=ruleset.could_have_opened_penalty)
         case Opening.WAIVED:
-            return f"JUDGE: 200 WAIVED — scores {ruleset.not_opened_penalty}"
+            note = w.gettext("JUDGE: 200 WAIVED — scores {points}")
+            return note.format(points=ruleset.not_opened_penalty)
     return ""
 
 
@@ -112,15 +134,15 @@ def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
     return {"status": status, "table": table, "hint": hint}
 
 
-def entry_panels(lay: Layout, view: TableView, e: EntryView) -> list[Panel]:
+def entry_panels(lay: Layout, view: TableView, w: Words, e: EntryView) -> list[Panel]:
     boxes = _entry_regions(lay, e.step)
     panels: list[Panel] = []
     if e.step is Step.TILES:
         panels += [
-            _entry_seat(lay, view, e, boxes["seat"]),
-            _entry_ask(lay, e, boxes["ask"]),
-            _entry_buffer(lay, e, boxes["buffer"]),
-            _entry_seats(lay, view, e, boxes["seats"]),
+            _entry_seat(lay, view, w, e, boxes["seat"]),
+            _entry_ask(lay, w, e, boxes["ask"]),
+            _entry_buffer(lay, w, e, boxes["buffer"]),
+            _entry_seats(lay, view, w, e, boxes["seats"]),
         ]
     elif e.step is Step.CONFIRM:
         panels += [
@@ -128,25 +150,25 @@ def entry_panels(lay: Layout, view: TableView, e: EntryView) -> list[Panel]:
                 "entry-table",
                 boxes["table"],
                 BACKGROUND,
-                _score_table(lay, view, e, boxes["table"], e.seat),
+                _score_table(lay, view, w, e, boxes["table"], highlight=e.seat),
             ),
-            _entry_prompt(lay, view, e, boxes["prompt"]),
+            _entry_prompt(lay, view, w, e, boxes["prompt"]),
         ]
     else:
         panels += [
-            _entry_status(lay, view, e, boxes["status"]),
+            _entry_status(lay, view, w, e, boxes["status"]),
             Panel(
                 "entry-table",
                 boxes["table"],
                 BACKGROUND,
-                _score_table(lay, view, e, boxes["table"], None),
+                _score_table(lay, view, w, e, boxes["table"], highlight=None),
             ),
         ]
-    panels.append(_entry_hint(lay, view, e, boxes["hint"]))
+    panels.append(_entry_hint(lay, view, w, e, boxes["hint"]))
     return panels
 
 
-def _entry_seat(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+def _entry_seat(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """Whose rack is being entered: the seat letter on a tile and the name, huge."""
     p = lay.pad
     side = box.h - p * 4
@@ -161,13 +183,20 @@ def _entry_seat(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
     items: tuple[Item, ...] = (
         Fill(tile, WHITE, radius=max(2, side // 10)),
         Text(str(e.seat), tile.inset(round(side * 0.16)), BLACK, tight=True, template="W"),
-        Text(f"SEAT {e.seat} · {number} OF {len(seats)}", label, DIM, Align.LEFT),
+        Text(
+            w.gettext("SEAT {seat} · {number} OF {count}").format(
+                seat=e.seat, number=number, count=len(seats)
+            ),
+            label,
+            DIM,
+            Align.LEFT,
+        ),
         Text(view.name(e.seat), name, WHITE, Align.LEFT, shrink=0.55),
     )
     return Panel("entry-seat", box, BACKGROUND, items)
 
 
-def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
+def _entry_ask(lay: Layout, w: Words, e: EntryView, box: Box) -> Panel:
     """What to type, and what a bare ENTER does (or the seat's never-opened mark)."""
     p = lay.pad
     inner = box.inset(p * 4, p)
@@ -175,12 +204,12 @@ def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
     ask = Box(inner.x, inner.y, inner.w, ask_h)
     sub = Box(inner.x, ask.bottom, inner.w, inner.h - ask_h)
     rack = next(r for r in e.racks if r.seat == e.seat)
-    question = "Tiles left on the rack (sum)"
+    question = w.gettext("Tiles left on the rack (sum)")
     if rack.tiles is None:
-        keeps = "0 = empty rack · + for each joker"
+        keeps = w.gettext("0 = empty rack · + for each joker")
     else:
-        keeps = f"ENTER alone keeps {_rack_words(rack, False)}"
-    note = _opening_note(rack, e.ruleset)
+        keeps = w.gettext("ENTER alone keeps {value}").format(value=_rack_words(rack, False, w))
+    note = _opening_note(rack, e.ruleset, w)
     items: tuple[Item, ...] = (
         Text(question, ask, WHITE, Align.LEFT, shrink=0.6),
         Text(note or keeps, sub, AMBER if note else DIM, Align.LEFT, shrink=0.6),
@@ -188,7 +217,7 @@ def _entry_ask(lay: Layout, e: EntryView, box: Box) -> Panel:
     return Panel("entry-ask", box, BACKGROUND, items)
 
 
-def _entry_buffer(lay: Layout, e: EntryView, box: Box) -> Panel:
+def _entry_buffer(lay: Layout, w: Words, e: EntryView, box: Box) -> Panel:
     """The number typed so far, very large in a frame, with the jokers typed beside it in
     words ("+1 joker"); greyed, what ENTER alone keeps."""
     p = lay.pad
@@ -208,14 +237,14 @@ def _entry_buffer(lay: Layout, e: EntryView, box: Box) -> Panel:
         split = digits.x + round(digits.w * 0.55)
         label = Box(split + p * 2, digits.y, digits.right - split - p * 2, digits.h)
         label = label.inset(0, label.h // 4)
-        words = _jokers_words(jokers)
-        items.append(Text(words, label, AMBER if typed else GREY, Align.LEFT, shrink=0.3))
+        said = _jokers_words(jokers, w)
+        items.append(Text(said, label, AMBER if typed else GREY, Align.LEFT, shrink=0.3))
         digits = Box(digits.x, digits.y, split - digits.x, digits.h)
     items.append(Text(shown, digits, colour, tight=True, template="000"))
     return Panel("entry-buffer", box, BACKGROUND, tuple(items))
 
 
-def _entry_seats(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+def _entry_seats(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """Every seat with its values so far: ✓ when both are in; the seat being typed is
     lit and says "typing…" (or shows its values when they are being corrected)."""
     p = lay.pad
@@ -239,22 +268,22 @@ def _entry_seats(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
         text_w = check.x - p - text_x
         name = Box(text_x, row.y + p, text_w, round(row.h * 0.4))
         value = Box(text_x, name.bottom, text_w, row.bottom - name.bottom - p)
-        tag = _OPENING_TAGS.get(rack.opening)
+        tag = _tag(rack, w)
         if tag:
             items.append(Text(tag, name, AMBER, Align.LEFT, shrink=0.8))
         else:
             first_name = view.name(rack.seat).split()[0]
             items.append(Text(first_name, name, WHITE if current else DIM, Align.LEFT, shrink=0.8))
-        words = _rack_words(rack, current)
+        said = _rack_words(rack, current, w)
         colour = WHITE if rack.tiles is not None else GREY
-        items.append(Text(words, value, colour, Align.LEFT, shrink=0.7))
+        items.append(Text(said, value, colour, Align.LEFT, shrink=0.7))
         if rack.complete:
             items.append(Icon(IconKind.CHECK, check, BRIGHT_GREEN))
     return Panel("entry-seats", box, BACKGROUND, tuple(items))
 
 
 def _score_table(
-    lay: Layout, view: TableView, e: EntryView, box: Box, highlight: Seat | None
+    lay: Layout, view: TableView, w: Words, e: EntryView, box: Box, *, highlight: Seat | None
 ) -> tuple[Item, ...]:
     """The whole table: seat, player, rack value, small and big points, place (★ for the
     winner) and ✓ for each confirmation; the seat to confirm on a white row."""
@@ -275,7 +304,17 @@ def _score_table(
         return Box(edges[col] + p, y, edges[col + 1] - edges[col] - p * 2, h)
 
     items: list[Item] = []
-    head = ("", "PLAYER", "RACK", "SMALL", "BIG", "PLACE", "OK")
+    head = (
+        "",
+        # Translators: the score table's columns: the player, the value left on the rack,
+        # small and big points, the place at the table, the confirmations (glossary).
+        w.pgettext("score table", "PLAYER"),
+        w.pgettext("score table", "RACK"),
+        w.pgettext("score table", "SMALL"),
+        w.pgettext("score table", "BIG"),
+        w.pgettext("score table", "PLACE"),
+        w.pgettext("score table", "OK"),
+    )
     align = (Align.CENTER, Align.LEFT, *[Align.RIGHT] * 3, Align.RIGHT, Align.CENTER)
     for col, word in enumerate(head):
         if word:
@@ -311,7 +350,7 @@ def _score_table(
         items.append(letter)
         name_cell = cell(1, row.y, row.h)
         name_h = round(row.h * 0.58)
-        tag = _OPENING_TAGS.get(rack.opening)
+        tag = _tag(rack, w)
         tag_h = round(row.h * 0.34) if tag else 0
         top = row.y + (row.h - name_h - tag_h) // 2
         name = Box(name_cell.x, top, name_cell.w, name_h)
@@ -332,9 +371,9 @@ def _score_table(
                 str(score.rack_value),
                 _signed(score.small),
                 str(score.big),
-                _PLACES.get(score.place, str(score.place)),
+                _place(score.place, w),
             )
-        templates = ("000", "−000", "0", "2nd")
+        templates = ("000", "−000", "0", _place(2, w))
         for col, (text, template) in enumerate(zip(values, templates, strict=True), start=2):
             box_ = cell(col, ny, number_h)
             if col == 5 and score is not None and score.winner:
@@ -365,16 +404,17 @@ def _seat_score(e: EntryView, seat: Seat) -> SeatScore | None:
         return None
 
 
-def _entry_prompt(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+def _entry_prompt(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """The seat whose player confirms now, large."""
     p = lay.pad
     assert e.seat is not None
-    text = f"Seat {e.seat} — {view.name(e.seat)}: press ENTER to confirm"
+    text = w.gettext("Seat {seat} — {name}: press ENTER to confirm")
+    text = text.format(seat=e.seat, name=view.name(e.seat))
     items = wrap(text, box.inset(p * 4, p * 2), WHITE, max_lines=2)
     return Panel("entry-prompt", box, BACKGROUND, tuple(items))
 
 
-def _entry_status(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """The hub's side: sent and waiting, accepted, or rejected with the hub's reason."""
     p = lay.pad
     inner = box.inset(p * 4, p * 2)
@@ -385,25 +425,28 @@ def _entry_status(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel
         icon = Box(inner.x, inner.y, label_h, label_h)
         items.append(Icon(IconKind.ALERT, icon, AMBER))
         label = Box(icon.right + p * 3, inner.y, inner.right - icon.right - p * 3, label_h)
-        items += wrap("THE HUB DID NOT ACCEPT IT:", label, AMBER, Align.LEFT, max_lines=2)
+        refused = w.gettext("THE HUB DID NOT ACCEPT IT:")
+        items += wrap(refused, label, AMBER, Align.LEFT, max_lines=2)
         reason = Box(inner.x, inner.y + label_h + p, inner.w, inner.h - label_h - p)
-        items += wrap(e.rejection or "no reason given", reason, WHITE, Align.LEFT, max_lines=3)
+        why = e.rejection or w.gettext("no reason given")
+        items += wrap(why, reason, WHITE, Align.LEFT, max_lines=3)
         return Panel("entry-status", box, BACKGROUND, tuple(items))
     side = min(round(inner.h * 0.8), round(inner.w * 0.2))
     icon = Box(inner.x, inner.y + (inner.h - side) // 2, side, side)
     text = Box(icon.right + p * 4, inner.y, inner.right - icon.right - p * 4, inner.h)
     if e.step is Step.ACCEPTED:
         items.append(Icon(IconKind.CHECK, icon, BRIGHT_GREEN))
-        title, sub = "Result in", f"Game {e.game} is recorded at the hub"
+        title = w.gettext("Result in")
+        sub = w.gettext("Game {game} is recorded at the hub").format(game=e.game)
     else:
         items.append(Icon(IconKind.HOURGLASS, icon, WHITE))
-        title = "Sent to the hub"
+        title = w.gettext("Sent to the hub")
         if view.online is False:
-            sub = "offline: it goes when the link is back"
+            sub = w.gettext("offline: it goes when the link is back")
         elif e.judge_override:
-            sub = "accepted by the judge — waiting for the hub…"
+            sub = w.gettext("accepted by the judge — waiting for the hub…")
         else:
-            sub = "waiting for its answer…"
+            sub = w.gettext("waiting for its answer…")
     title_h = round(text.h * 0.6)
     items += wrap(title, Box(text.x, text.y, text.w, title_h), WHITE, Align.LEFT, max_lines=2)
     sub_box = Box(text.x, text.y + title_h, text.w, text.h - title_h)
@@ -418,7 +461,7 @@ def _entry_message(e: EntryView, view: TableView) -> str:
     return view.message
 
 
-def _entry_hint(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
+def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """The keys for this step, or — in amber, with a warning sign — what went wrong."""
     p = lay.pad
     items: list[Item] = [Fill(Box(box.x, box.y, box.w, max(1, p // 2)), PANEL_EDGE)]
@@ -436,22 +479,28 @@ def _entry_hint(lay: Layout, view: TableView, e: EntryView, box: Box) -> Panel:
         )
         items += wrap(message, text, BLACK, Align.LEFT, max_lines=2)
     elif e.step is Step.TILES:
-        items += key_hints(
-            inner,
-            (("ENTER", "next"), ("+", "joker"), ("−", "back"), ("*", "never opened")),
-            inner.h,
+        hints: tuple[tuple[str, str], ...] = (
+            (ENTER, w.gettext("next")),
+            ("+", w.pgettext("key", "joker")),
+            ("−", w.gettext("back")),
+            ("*", w.pgettext("key", "never opened")),
         )
+        items += key_hints(inner, hints, inner.h)
     elif e.step is Step.CONFIRM:
-        items += key_hints(
-            inner, (("ENTER", "confirm"), (seats, f"correct seat A–{last}"), ("−", "back")), inner.h
-        )
+        correct = w.gettext("correct seat A–{last}").format(last=last)
+        hints = ((ENTER, w.gettext("confirm")), (seats, correct), ("−", w.gettext("back")))
+        items += key_hints(inner, hints, inner.h)
     elif e.step is Step.REJECTED:
-        items += key_hints(
-            inner, (("−", "or"), (seats, "correct"), ("ENTER", "send again")), inner.h
+        hints = (
+            ("−", w.pgettext("key", "or")),
+            (seats, w.pgettext("key", "correct")),
+            (ENTER, w.gettext("send again")),
         )
+        items += key_hints(inner, hints, inner.h)
     elif e.step is Step.ACCEPTED:
-        items += wrap("Judge: hold the key for the next game", inner, DIM, max_lines=2)
+        next_game = w.gettext("Judge: hold the key for the next game")
+        items += wrap(next_game, inner, DIM, max_lines=2)
     else:
-        waiting = "Waiting for the hub · corrections now by the judge"
+        waiting = w.gettext("Waiting for the hub · corrections now by the judge")
         items += wrap(waiting, inner, DIM, max_lines=2)
     return Panel("entry-hint", box, BACKGROUND, tuple(items))

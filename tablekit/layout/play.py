@@ -35,10 +35,8 @@ from tablekit.layout.scene import (
     Text,
 )
 from tablekit.layout.text import key_hints, wrap
+from tablekit.shared.i18n import Words
 from tablekit.view import TableView
-
-# --- what changes with time --------------------------------------------------------
-
 
 # --- what changes with time --------------------------------------------------------
 
@@ -63,6 +61,10 @@ def _digit_template(text: str) -> str:
     """Same-width stand-in so the digits keep one size as the value counts down."""
     shape = "".join("0" if ch.isdigit() else ch for ch in text)
     return shape if len(shape) >= 2 else "00"
+
+
+ENTER = "ENTER"
+"""The keypad's ENTER key as its cap says it (a key's name, not a word to translate)."""
 
 
 def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> Panel:
@@ -92,7 +94,7 @@ def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> P
     return Panel("seat", box, BACKGROUND, items)
 
 
-def clock_panel(lay: Layout, view: TableView, now: float) -> Panel:
+def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
     box, p = lay.clock, lay.pad
     c = view.clock
     inner = box.inset(p * 4, p * 3)
@@ -105,7 +107,8 @@ def clock_panel(lay: Layout, view: TableView, now: float) -> Panel:
         bg = BACKGROUND if paused else time.bg
         fg = GREY if paused else time.fg
         big = Box(inner.x, inner.y + inner.h // 8, inner.w, inner.h * 3 // 4)
-        return Panel("clock", box, bg, (Text(status.word(TableState.TIME), big, fg, tight=True),))
+        said = w.gettext(status.word(TableState.TIME))
+        return Panel("clock", box, bg, (Text(said, big, fg, tight=True),))
     if c.phase is Phase.READY:
         secs = shown_seconds(c.rules.move_seconds)
     else:
@@ -129,7 +132,7 @@ def clock_panel(lay: Layout, view: TableView, now: float) -> Panel:
     return Panel("clock", box, BACKGROUND, tuple(items))
 
 
-def footer_panel(lay: Layout, view: TableView, deck: Seat | None, right: str) -> Panel:
+def footer_panel(lay: Layout, view: TableView, w: Words, deck: Seat | None, right: str) -> Panel:
     box, p = lay.footer, lay.pad
     items: list[Item] = [Fill(Box(box.x, box.y, box.w, max(1, p // 2)), PANEL_EDGE)]
     if lay.portrait:
@@ -144,8 +147,10 @@ def footer_panel(lay: Layout, view: TableView, deck: Seat | None, right: str) ->
         right_align = Align.RIGHT
     if deck is not None:
         label_w = round(left.h * 3.1)
+        # Translators: the footer's label of the player who moves next (glossary: next player).
+        on_deck = w.gettext("ON DECK")
         items.append(
-            Text("ON DECK", Box(left.x, left.y, label_w, left.h).inset(0, p), DIM, Align.LEFT)
+            Text(on_deck, Box(left.x, left.y, label_w, left.h).inset(0, p), DIM, Align.LEFT)
         )
         who = Box(left.x + label_w + p * 2, left.y, left.w - label_w - p * 2, left.h)
         items.append(Text(f"{deck}  {view.name(deck)}", who, WHITE, Align.LEFT))
@@ -153,34 +158,42 @@ def footer_panel(lay: Layout, view: TableView, deck: Seat | None, right: str) ->
     return Panel("footer", box, BACKGROUND, tuple(items))
 
 
-_CHOSEN = {StarterSource.HUB: "organizer's choice", StarterSource.TABLE: "chosen here"}
+def _chosen(source: StarterSource, w: Words) -> str:
+    """Who chose the starting seat, when it was not the rotation's."""
+    if source is StarterSource.HUB:
+        return w.gettext("organizer's choice")
+    return w.gettext("chosen here")
 
 
-def _hint(view: TableView) -> str:
+def _hint(view: TableView, w: Words) -> str:
     c = view.clock
     if view.ask is not None:
-        return "The move's clock runs on until the answer"
+        return w.gettext("The move's clock runs on until the answer")
     if c.paused is PauseReason.PLAYER_CALL:
-        return "Judge called — the judge key resumes"
+        return w.gettext("Judge called — the judge key resumes")
     if c.paused is PauseReason.RECOVERED:
-        return "Unit restarted — the judge key resumes"
+        return w.gettext("Unit restarted — the judge key resumes")
     if c.paused is PauseReason.JUDGE:
-        return "Stopped by the judge — judge key resumes"
+        return w.gettext("Stopped by the judge — judge key resumes")
     if c.phase is Phase.TIME_UP:
-        return f"Seat {c.active}: take the penalty, then press"
+        return w.gettext("Seat {seat}: take the penalty, then press").format(seat=c.active)
     if c.phase is Phase.READY:
         seat = c.upcoming_starter
         if c.starter_from is StarterSource.ROTATION:
-            return f"Seat {seat} starts — press to start · 1–{c.rules.seats}: other seat"
-        return f"Seat {seat} starts ({_CHOSEN[c.starter_from]}) — press to start"
+            return w.gettext("Seat {seat} starts — press to start · 1–{n}: other seat").format(
+                seat=seat, n=c.rules.seats
+            )
+        return w.gettext("Seat {seat} starts ({chosen}) — press to start").format(
+            seat=seat, chosen=_chosen(c.starter_from, w)
+        )
     if c.phase is Phase.GAME_OVER:
-        return "Judge: hold the key for the next game"
+        return w.gettext("Judge: hold the key for the next game")
     if c.last_lap_left is not None:
-        return "Every seat makes one more move · * empty rack"
-    return "Keypad: * empty rack · − bank empty"
+        return w.gettext("Every seat makes one more move · * empty rack")
+    return w.gettext("Keypad: * empty rack · − bank empty")
 
 
-def message_panel(lay: Layout, view: TableView) -> Panel:
+def message_panel(lay: Layout, view: TableView, w: Words) -> Panel:
     box, p = lay.message, lay.pad
     if view.message:
         icon = Box(box.x + p * 4, box.y + p * 2, box.h - p * 4, box.h - p * 4)
@@ -190,33 +203,34 @@ def message_panel(lay: Layout, view: TableView) -> Panel:
             Text(view.message, text, AMBER, Align.LEFT, shrink=0.45),
         )
     else:
-        items = (Text(_hint(view), box.inset(p * 4, p), DIM, shrink=0.45),)
+        items = (Text(_hint(view, w), box.inset(p * 4, p), DIM, shrink=0.45),)
     return Panel("message", box, BACKGROUND, items)
 
 
-def game_over_panel(lay: Layout, view: TableView) -> Panel:
+def game_over_panel(lay: Layout, view: TableView, w: Words) -> Panel:
     box, p = lay.main, lay.pad
     c = view.clock
     inner = box.inset(p * 6, p * 4)
     word = Box(inner.x, inner.y + inner.h // 10, inner.w, round(inner.h * 0.42))
-    how = (
-        {
-            GameEndReason.WENT_OUT: "Went out: empty rack",
-            GameEndReason.LAST_LAP_DONE: "Last lap complete",
-        }.get(c.ended_by, "")
-        if c.ended_by is not None
-        else ""
-    )
+    if c.ended_by is GameEndReason.WENT_OUT:
+        how = w.gettext("Went out: empty rack")
+    elif c.ended_by is GameEndReason.LAST_LAP_DONE:
+        how = w.gettext("Last lap complete")
+    else:
+        how = ""
     sub = Box(inner.x, word.bottom + p * 6, inner.w, min(round(inner.h * 0.18), word.h // 3))
     return Panel(
         "main",
         box,
         BACKGROUND,
-        (Text(status.word(TableState.GAME_OVER), word, WHITE, tight=True), Text(how, sub, DIM)),
+        (
+            Text(w.gettext(status.word(TableState.GAME_OVER)), word, WHITE, tight=True),
+            Text(how, sub, DIM),
+        ),
     )
 
 
-def ask_panel(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
+def ask_panel(lay: Layout, view: TableView, w: Words, ask: TableAsk) -> Panel:
     """A table action asked once more, large, with the keys that answer it."""
     box, p = lay.main, lay.pad
     c = view.clock
@@ -227,15 +241,21 @@ def ask_panel(lay: Layout, view: TableView, ask: TableAsk) -> Panel:
     sub = Box(inner.x, title.bottom + p * 2, inner.w, inner.bottom - keys_h - title.bottom - p * 4)
     keys = Box(inner.x, inner.bottom - keys_h, inner.w, keys_h)
     if ask is TableAsk.END_GAME:
-        question = "EMPTY RACK?"
-        who = f"Seat {c.active} {view.name(c.active)}" if c.active is not None else "A player"
-        detail = f"{who} shows an empty rack: game {c.game} is over, then the result"
-        yes = "yes, game over"
+        question = w.gettext("EMPTY RACK?")
+        if c.active is not None:
+            who = w.gettext("Seat {seat} {name}").format(seat=c.active, name=view.name(c.active))
+        else:
+            who = w.gettext("A player")
+        detail = w.gettext("{who} shows an empty rack: game {game} is over, then the result")
+        detail = detail.format(who=who, game=c.game)
+        yes = w.gettext("yes, game over")
     else:
-        question = "BANK EMPTY?"
-        detail = f"Every seat makes one more move, then game {c.game} is over"
-        yes = "yes, last lap"
+        question = w.gettext("BANK EMPTY?")
+        detail = w.gettext("Every seat makes one more move, then game {game} is over")
+        detail = detail.format(game=c.game)
+        yes = w.gettext("yes, last lap")
     items: list[Item] = [Text(question, title, AMBER, tight=True)]
     items += wrap(detail, sub, WHITE, max_lines=4 if lay.portrait else 2)
-    items += key_hints(keys, (("ENTER", yes), ("any other key", "no")), keys.h)
+    hints = ((ENTER, yes), (w.gettext("any other key"), w.gettext("no")))
+    items += key_hints(keys, hints, keys.h)
     return Panel("main", box, BACKGROUND, tuple(items))
