@@ -20,11 +20,16 @@ from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+import msgspec
+
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import ConfigError, UnitConfig, load_config
 from tablekit.core.clock import MoveClock
+from tablekit.core.words import N_
 from tablekit.journal import Journal, JournalError
+from tablekit.notes import Note
 from tablekit.printer import TerminalPrinter
+from tablekit.shared import i18n
 from tablekit.shared.sdnotify import Notifier
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 from tablekit.unit import Output, Quit, TableUnit
@@ -103,8 +108,10 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
     aside = journal.set_aside_entries()
     if aside:  # the hub refused these: the judge must hear of them after a restart too
         seqs = ", ".join(f"#{e.seq}" for e in aside[-3:])
-        unit.controls.message = (
-            f"The hub refused {len(aside)} event(s) ({seqs}) — kept for the judge"
+        unit.controls.said = Note.of(
+            N_("The hub refused {n} event(s) ({seqs}) — kept for the judge"),
+            n=len(aside),
+            seqs=seqs,
         )
         unit.refresh(time.monotonic())
     if config.link is not None:
@@ -157,6 +164,11 @@ def _parser(prog: str, description: str) -> argparse.ArgumentParser:
         "--pace", type=float, default=1.0, help="--bot speed factor (0.1 = ten times faster)"
     )
     parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument(
+        "--lang",
+        help="the display's language until the hub sends the event's: pl or en "
+        "(default: the config's [unit] language, Polish)",
+    )
     return parser
 
 
@@ -170,6 +182,12 @@ def _setup(args: argparse.Namespace) -> tuple[UnitConfig, Path]:
         sys.exit(f"tablekit: {err}")
     except OSError as err:
         sys.exit(f"tablekit: cannot read config {args.config}: {err.strerror}")
+    if args.lang is not None:
+        try:
+            unit = msgspec.structs.replace(config.unit, language=i18n.language(args.lang))
+        except i18n.LanguageError as err:
+            sys.exit(f"tablekit: --lang: {err}")
+        config = msgspec.structs.replace(config, unit=unit)
     journal = args.journal or config.unit.journal_path(state_dir())
     return config, journal
 

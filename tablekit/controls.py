@@ -34,6 +34,7 @@ from tablekit.core.hallcheck import HallCheck, HallChecked
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import next_seat
 from tablekit.core.words import N_
+from tablekit.notes import NOTHING, Note
 from tablekit.result_entry import EntryView, Key, ResultEntry, Step
 
 ControlEvent = AnyClockEvent | HallChecked
@@ -67,6 +68,14 @@ class TableAsk(enum.StrEnum):
     END_GAME = N_("Empty rack: end the game")
     LAST_LAP = N_("Bank empty: start the last lap")
 
+
+_LAST_LAP_PLAYED: Final = Note.of(N_("The last lap is already being played"))
+
+_NOT_DONE: Final = {
+    TableAsk.END_GAME: N_("Not done: empty rack: end the game"),
+    TableAsk.LAST_LAP: N_("Not done: bank empty: start the last lap"),
+}
+"""What the display says when the players answer "no" to a table action."""
 
 TABLE_KEYS: Final = {"*": TableAsk.END_GAME, "-": TableAsk.LAST_LAP}
 """Keypad keys (as :class:`tablekit.unit.KeyPress` names them) of the table's actions."""
@@ -131,8 +140,9 @@ class TableControls:
     entry: ResultEntry | None = None
     """The result being typed after the game, if any (its one owner: the unit loop opens,
     resumes and closes it here): the keypad types it, the judge decides its 200s."""
-    message: str = ""
-    """A short line for the display, e.g. why a judge action was refused."""
+    said: Note = NOTHING
+    """A short line for the display, e.g. why a judge action was refused (the display
+    says it in the reader's language; :attr:`message` is the English)."""
     ask: TableAsk | None = None
     """A table action asked on the display: ENTER carries it out, anything else drops it."""
     table: int | None = None
@@ -154,7 +164,7 @@ class TableControls:
                 self._released[e.button] = e.at
             return events
         if e.pressed:
-            self.message = ""  # a new press: the table has seen the last message
+            self.said = NOTHING  # a new press: the table has seen the last message
             self.ask = None  # a button answers "no" to a table action asked
             if e.button is Button.PASS and e.at - self._released.get(e.button, -1e9) < self.settle:
                 return events  # the release of a long press bouncing (the lockout is over)
@@ -169,6 +179,11 @@ class TableControls:
         return events
 
     @property
+    def message(self) -> str:
+        """What :attr:`said` says, in English."""
+        return str(self.said)
+
+    @property
     def entry_view(self) -> EntryView | None:
         """What the display shows of the result being typed (None: none is)."""
         return None if self.entry is None else self.entry.view
@@ -180,7 +195,7 @@ class TableControls:
             self.entry.press(Key(key.upper()))
             return []
         events: list[ControlEvent] = list(self.tick(now))
-        self.message = ""
+        self.said = NOTHING
         if self.check is not None:
             if self.check.done:
                 self.check = None  # the results were seen
@@ -193,12 +208,12 @@ class TableControls:
             return events  # the judge's: a digit chooses an action (the key readers)
         if ask is not None:
             if key != "enter":
-                self.message = f"Not done: {ask.value.lower()}"
+                self.said = Note.of(_NOT_DONE[ask])
                 return events
             try:
                 return [*events, *self._table_action(ask, now)]
             except ClockError as err:
-                self.message = str(err)
+                self.said = Note.of_words(err)
                 return events
         wanted = TABLE_KEYS.get(key)
         s = self.clock.state
@@ -206,13 +221,18 @@ class TableControls:
             self._choose_starter(int(key))
         elif wanted is None:
             if s.phase in (Phase.RUNNING, Phase.TIME_UP):
-                self.message = "Keys: * empty rack (game over) · - bank empty (last lap)"
+                self.said = Note.of(N_("Keys: * empty rack (game over) · - bank empty (last lap)"))
         elif s.phase not in (Phase.RUNNING, Phase.TIME_UP):
-            self.message = f"{wanted.value}: no game is in progress"
+            self.said = Note.of(
+                N_("{action}: no game is in progress"), action=Note.of(wanted.value)
+            )
         elif s.paused is not None:
-            self.message = f"{wanted.value}: the clock is paused — the judge decides"
+            self.said = Note.of(
+                N_("{action}: the clock is paused — the judge decides"),
+                action=Note.of(wanted.value),
+            )
         elif wanted is TableAsk.LAST_LAP and s.last_lap_left is not None:
-            self.message = "The last lap is already being played"
+            self.said = _LAST_LAP_PLAYED
         else:
             self.ask = wanted
         return events
@@ -245,7 +265,7 @@ class TableControls:
         """Begin the hall check (between games only: the clock must be READY)."""
         state = self.clock.state
         if state.phase is not Phase.READY:
-            self.message = "Hall check: only before a game starts"
+            self.said = Note.of(N_("Hall check: only before a game starts"))
             return
         self.ask = None
         self.check = HallCheck(self.table, state.game, now)
@@ -316,26 +336,28 @@ class TableControls:
     def _choose_starter(self, number: int) -> None:
         seats = self.clock.state.seats
         if not 1 <= number <= len(seats):
-            self.message = f"Starting seat: press 1–{len(seats)} for seat A–{seats[-1]}"
+            self.said = Note.of(
+                N_("Starting seat: press 1–{n} for seat A–{last}"), n=len(seats), last=seats[-1]
+            )
             return
         self.clock.choose_starter(seats[number - 1])
-        self.message = ""
+        self.said = NOTHING
 
     def _table_action(self, ask: TableAsk, now: float) -> list[AnyClockEvent]:
         if ask is TableAsk.END_GAME:
             return self.clock.end_game(now)
         events = self.clock.start_last_lap(now, LastLapSource.TABLE)
         if not events:
-            self.message = "The last lap is already being played"
+            self.said = _LAST_LAP_PLAYED
         return events
 
     def _choose(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
         self.menu = None
-        self.message = ""
+        self.said = NOTHING
         try:
             return self._carry_out(action, now)
         except ClockError as err:
-            self.message = str(err)
+            self.said = Note.of_words(err)
             return []
 
     def _carry_out(self, action: JudgeAction, now: float) -> list[AnyClockEvent]:
@@ -385,5 +407,5 @@ class TableControls:
                     GameEnding.NOBODY_OUT if ending is GameEnding.WENT_OUT else GameEnding.WENT_OUT
                 )
             case _:
-                self.message = "choose a seat first: the flow is not at a seat"
+                self.said = Note.of(N_("choose a seat first: the flow is not at a seat"))
         return []

@@ -425,7 +425,9 @@ class TableScreen:
         caption: str = "Rummikub table",
     ) -> None:
         if rotate not in ROTATIONS:
-            raise ValueError(f"display.rotate: must be one of 0, 90, 180, 270, got {rotate}")
+            raise DisplayError(
+                N_("display.rotate: must be one of 0, 90, 180, 270, got {rotate}"), rotate=rotate
+            )
         font = font_path if font_path is not None else find_font()
         pygame.display.init()
         pygame.font.init()
@@ -519,9 +521,10 @@ def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"size: expected WIDTHxHEIGHT like 480x320, got {text!r}"
-        ) from None
+        said = words(choose(None, os.environ)).gettext(
+            "size: expected WIDTHxHEIGHT like 480x320, got {text!r}"
+        )
+        raise argparse.ArgumentTypeError(said.format(text=text)) from None
     layout_for(w, h)
     return w, h
 
@@ -565,6 +568,10 @@ def render_all(
 
 class SampleError(KitError, ValueError):
     """A state the samples do not have."""
+
+
+class DisplayError(KitError, ValueError):
+    """A display setting the screen cannot take."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

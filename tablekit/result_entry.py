@@ -66,6 +66,7 @@ from tablekit.core.scoring import (
 )
 from tablekit.core.seats import Seat, SeatCountError, seats_for
 from tablekit.core.words import N_
+from tablekit.notes import NOTHING, Note
 
 
 class Key(enum.StrEnum):
@@ -147,6 +148,10 @@ class EntryView(msgspec.Struct, frozen=True):
     rejection: str
     jokers_typed: int = 0
     """Jokers typed with ``+`` for the seat being entered (ENTER takes them with the tiles)."""
+    said: Note = NOTHING
+    """What the flow tells the table (a value refused, a key that does nothing here), said
+    on the display in the reader's language; ``message`` is the same in English (an entry
+    journaled by an older unit has only that)."""
 
 
 class EntryStateError(KitError, RuntimeError):
@@ -181,7 +186,7 @@ class ResultEntry:
         self._index = 0
         self._buffer = ""
         self._jokers_typed = 0
-        self._message = ""
+        self._said = NOTHING
         self._confirmed: list[Seat] = []
         self._override = False
         self._score: GameScore | None = None
@@ -198,7 +203,7 @@ class ResultEntry:
         flow._index = seats.index(view.seat) if entering and view.seat is not None else 0
         flow._buffer = "" if view.step is Step.JOKERS else view.buffer
         flow._jokers_typed = view.jokers_typed
-        flow._message = view.message
+        flow._said = view.said or (Note(view.message) if view.message else NOTHING)
         flow._confirmed = list(view.confirmed)
         flow._override = view.judge_override
         flow._score = view.score
@@ -225,10 +230,11 @@ class ResultEntry:
             racks=tuple(self._racks.values()),
             confirmed=tuple(self._confirmed),
             judge_override=self._override,
-            message=self._message,
+            message=str(self._said),
             score=self._score,
             rejection=self._rejection,
             jokers_typed=self._jokers_typed,
+            said=self._said,
         )
 
     @property
@@ -243,15 +249,15 @@ class ResultEntry:
     def press(self, key: Key | str) -> EntryView:
         """Handle one key press; ``ValueError`` only for a string that is not a :class:`Key`."""
         key = Key(key)
-        self._message = ""
+        self._said = NOTHING
         if self._step is Step.TILES:
             self._press_entry(key)
         elif self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
             self._press_review(key)
         elif self._step == Step.SUBMITTED:
-            self._message = "result sent; waiting for the hub"
+            self._said = Note.of(N_("result sent; waiting for the hub"))
         else:
-            self._message = "result accepted by the hub"
+            self._said = Note.of(N_("result accepted by the hub"))
         return self.view
 
     def _press_entry(self, key: Key) -> None:
@@ -259,9 +265,11 @@ class ResultEntry:
         if key.isdigit():
             typed = self._buffer + key.value
             if len(typed) > MAX_TILE_DIGITS:
-                self._message = f"seat {seat}: tiles: at most {MAX_TILE_DIGITS} digits"
+                self._said = Note.of(
+                    N_("seat {seat}: tiles: at most {n} digits"), seat=seat, n=MAX_TILE_DIGITS
+                )
             elif self._jokers_typed and int(typed) == 0:
-                self._message = _empty_rack_jokers(seat)
+                self._said = _empty_rack_jokers(seat)
             else:
                 self._buffer = typed
         elif key == Key.PLUS:
@@ -283,10 +291,12 @@ class ResultEntry:
     def _add_joker(self, seat: Seat) -> None:
         """``+``: one more joker on the rack being typed, refused at once when impossible."""
         if self._buffer and int(self._buffer) == 0:
-            self._message = _empty_rack_jokers(seat)
+            self._said = _empty_rack_jokers(seat)
             return
         if self._jokers_typed >= JOKERS_PER_TABLE:
-            self._message = f"seat {seat}: jokers: a rack holds at most {JOKERS_PER_TABLE}"
+            self._said = Note.of(
+                N_("seat {seat}: jokers: a rack holds at most {n}"), seat=seat, n=JOKERS_PER_TABLE
+            )
             return
         held = {
             e.seat: e.jokers
@@ -295,9 +305,11 @@ class ResultEntry:
         }
         if sum(held.values()) + self._jokers_typed + 1 > JOKERS_PER_TABLE:
             holders = ", ".join(f"{s} {n}" for s, n in held.items())
-            self._message = (
-                f"seat {seat}: jokers: a table has only {JOKERS_PER_TABLE} jokers "
-                f"(already entered: {holders})"
+            self._said = Note.of(
+                N_("seat {seat}: jokers: a table has only {n} jokers (already entered: {held})"),
+                seat=seat,
+                n=JOKERS_PER_TABLE,
+                held=holders,
             )
             return
         self._jokers_typed += 1
@@ -306,9 +318,12 @@ class ResultEntry:
         entry = self._racks[seat]
         if not self._buffer and not self._jokers_typed:
             if entry.tiles is None:
-                self._message = (
-                    f"seat {seat}: type the value of the tiles left (0 if the rack is empty), "
-                    "+ for each joker, then ENTER"
+                self._said = Note.of(
+                    N_(
+                        "seat {seat}: type the value of the tiles left (0 if the rack is "
+                        "empty), + for each joker, then ENTER"
+                    ),
+                    seat=seat,
                 )
                 return
             tiles, jokers = entry.tiles, entry.jokers or 0
@@ -320,7 +335,7 @@ class ResultEntry:
             validate_rack(candidate.to_report())
             validate_racks([*others, candidate.to_report()])
         except ScoreError as exc:
-            self._message = str(exc)
+            self._said = Note.of_words(exc)
             return
         self._update(seat, tiles=tiles, jokers=jokers)
         if all(e.complete for e in self._racks.values()):
@@ -333,16 +348,18 @@ class ResultEntry:
         if self._step is Step.TILES and self._index > 0:
             self._go(Step.TILES, self._index - 1)
         elif self._step is Step.TILES:
-            self._message = "this is the first seat; nothing to go back to"
+            self._said = Note.of(N_("this is the first seat; nothing to go back to"))
         else:  # from the score screen (or a rejected result) back into the values
             self._go(Step.TILES, len(self._seats) - 1)
 
     def _toggle_opening(self, seat: Seat) -> None:
         opening = self._racks[seat].opening
         if opening not in _TOGGLE_OPENING:
-            self._message = (
-                f"seat {seat}: opening: {opening.value} is a judge decision; "
-                "only the judge can change it"
+            self._said = Note.of(
+                N_("seat {seat}: opening: {opening} is a judge decision; only the judge can "
+                   "change it"),
+                seat=seat,
+                opening=Note.of(_JUDGED_OPENINGS.get(opening, opening.value)),
             )
             return
         self._update(seat, opening=_TOGGLE_OPENING[opening])
@@ -353,7 +370,11 @@ class ResultEntry:
             if 1 <= number <= len(self._seats):
                 self.correct(self._seats[number - 1])
             else:
-                self._message = f"press 1–{len(self._seats)} to correct seat A–{self._seats[-1]}"
+                self._said = Note.of(
+                    N_("press 1–{n} to correct seat A–{last}"),
+                    n=len(self._seats),
+                    last=self._seats[-1],
+                )
         elif key in (Key.MINUS, Key.BACKSPACE):
             self._back()
         elif key == Key.ENTER and self._step == Step.CONFIRM:
@@ -364,16 +385,18 @@ class ResultEntry:
         elif key == Key.ENTER and self._step == Step.REJECTED:
             self._finish()  # confirm the same values again to resubmit
         elif key == Key.ENTER:
-            self._message = "everyone has confirmed; the result is being sent"
+            self._said = Note.of(N_("everyone has confirmed; the result is being sent"))
         else:
-            self._message = f"to change a value press - or the seat's number 1–{len(self._seats)}"
+            self._said = Note.of(
+                N_("to change a value press - or the seat's number 1–{n}"), n=len(self._seats)
+            )
 
     def correct(self, seat: Seat) -> EntryView:
         """Jump to ``seat``'s tile value to correct it (a seat digit on the score screen)."""
         if self._step in (Step.SUBMITTED, Step.ACCEPTED):
-            self._message = "the result is with the hub; the judge corrects it there"
+            self._said = _WITH_THE_HUB
         elif seat not in self._racks:
-            self._message = f"seat {seat}: not at this table"
+            self._said = Note.of(N_("seat {seat}: not at this table"), seat=seat)
         else:
             self._go(Step.TILES, self._seats.index(seat))
         return self.view
@@ -382,11 +405,11 @@ class ResultEntry:
 
     def judge_set_opening(self, seat: Seat, opening: Opening) -> EntryView:
         """The judge's opening decision for ``seat`` (e.g. ``COULD_HAVE_OPENED``, ``WAIVED``)."""
-        self._message = ""
+        self._said = NOTHING
         if self._judge_locked():
             return self.view
         if seat not in self._racks:
-            self._message = f"seat {seat}: not at this table"
+            self._said = Note.of(N_("seat {seat}: not at this table"), seat=seat)
             return self.view
         self._update(seat, opening=Opening(opening))
         self._rescore()
@@ -394,7 +417,7 @@ class ResultEntry:
 
     def judge_set_ending(self, ending: GameEnding) -> EntryView:
         """The judge corrects how the game ended."""
-        self._message = ""
+        self._said = NOTHING
         if self._judge_locked():
             return self.view
         ending = GameEnding(ending)
@@ -406,12 +429,12 @@ class ResultEntry:
 
     def judge_override(self) -> EntryView:
         """The judge accepts the shown score on behalf of the players."""
-        self._message = ""
+        self._said = NOTHING
         if self._judge_locked():
             return self.view
         if self._step is Step.TILES:
             if not all(e.complete for e in self._racks.values()):
-                self._message = "judge override: enter every seat's values first"
+                self._said = Note.of(N_("judge override: enter every seat's values first"))
                 return self.view
             self._finish()
         if self._step in (Step.CONFIRM, Step.REJECTED, Step.READY) and self._score is not None:
@@ -421,7 +444,7 @@ class ResultEntry:
 
     def _judge_locked(self) -> bool:
         if self._step in (Step.SUBMITTED, Step.ACCEPTED):
-            self._message = "the result is with the hub; the judge corrects it there"
+            self._said = _WITH_THE_HUB
             return True
         return False
 
@@ -430,13 +453,13 @@ class ResultEntry:
     def mark_submitted(self) -> EntryView:
         self._expect(Step.READY, "submitted")
         self._step = Step.SUBMITTED
-        self._message = ""
+        self._said = NOTHING
         return self.view
 
     def mark_accepted(self) -> EntryView:
         self._expect(Step.SUBMITTED, "accepted")
         self._step = Step.ACCEPTED
-        self._message = ""
+        self._said = NOTHING
         return self.view
 
     def mark_rejected(self, reason: str) -> EntryView:
@@ -444,14 +467,19 @@ class ResultEntry:
         self._expect(Step.SUBMITTED, "rejected")
         self._step = Step.REJECTED
         self._rejection = reason
-        self._message = f"rejected by the hub: {reason}"
+        self._said = Note.of(N_("rejected by the hub: {reason}"), reason=reason)
         self._confirmed.clear()
         self._override = False
         return self.view
 
     def _expect(self, step: Step, what: str) -> None:
         if self._step != step:
-            raise EntryStateError(f"result can be marked {what} only when {step}, not {self._step}")
+            raise EntryStateError(
+                N_("result can be marked {what} only when {step}, not {now}"),
+                what=what,
+                step=step.value,
+                now=self._step.value,
+            )
 
     # --- internals ------------------------------------------------------------------
 
@@ -494,7 +522,7 @@ class ResultEntry:
             self._score = score_game(self._build_report(), self._ruleset)
         except ScoreError as exc:
             self._score = None
-            self._message = str(exc)
+            self._said = Note.of_words(exc)
             entering = self._step is Step.TILES
             if entering and self._seats[self._index] in exc.seats:
                 return  # the problem is at the seat the players are on: stay
@@ -508,8 +536,19 @@ class ResultEntry:
         self._step = Step.READY if done else Step.CONFIRM
 
 
-def _empty_rack_jokers(seat: Seat) -> str:
-    return (
-        f"seat {seat}: an empty rack (0) holds no jokers; "
-        "for a rack of jokers only press + without 0"
+def _empty_rack_jokers(seat: Seat) -> Note:
+    return Note.of(
+        N_(
+            "seat {seat}: an empty rack (0) holds no jokers; for a rack of jokers only press "
+            "+ without 0"
+        ),
+        seat=seat,
     )
+
+
+_JUDGED_OPENINGS: Final = {
+    Opening.COULD_HAVE_OPENED: N_("could have opened"),
+    Opening.WAIVED: N_("opening announced"),
+}
+"""The openings only the judge sets, as a refusal names them."""
+_WITH_THE_HUB: Final = Note.of(N_("the result is with the hub; the judge corrects it there"))

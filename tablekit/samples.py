@@ -11,12 +11,13 @@ from typing import Any
 import msgspec
 
 from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
-from tablekit.core.clock import ClockRules, ClockState, Phase
+from tablekit.core.clock import ClockError, ClockRules, ClockState, MoveClock, Phase
 from tablekit.core.clock_events import GameEndReason, PauseReason, StarterSource
 from tablekit.core.hallcheck import HallCheck
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
+from tablekit.notes import Note
 from tablekit.result_entry import Key, ResultEntry
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.view import TableView
@@ -85,7 +86,7 @@ def _sample_views(now: float) -> dict[str, TableView]:
         "offline": TableView(
             running, table=7, names=SAMPLE_NAMES, online=False, offline_since=now - 135.0
         ),
-        "message": view(at(30.0), message="undo pass: there is no pass to undo in this game"),
+        "message": _refused_undo(view(at(30.0))),
         "ready-chosen": view(
             ClockState(rules=rules, game=2, starter=Seat.D, starter_from=StarterSource.TABLE)
         ),
@@ -95,6 +96,16 @@ def _sample_views(now: float) -> dict[str, TableView]:
         "no-names": TableView(running),
         **_entry_samples(game_over),
     }
+
+
+def _refused_undo(view: TableView) -> TableView:
+    """``view`` with what the clock says when the judge undoes a pass the game does not
+    have (a judge action refused: the controls show the clock's error)."""
+    try:
+        MoveClock().undo_pass(0.0)
+    except ClockError as err:
+        said = Note.of_words(err)
+    return replace(view, message=str(said), said=said)
 
 
 def _check_samples(now: float, rules: ClockRules) -> dict[str, TableView]:

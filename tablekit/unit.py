@@ -42,6 +42,9 @@ from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
+from tablekit.core.topics import reason_words
+from tablekit.core.words import N_
+from tablekit.notes import NOTHING, Note
 from tablekit.result_entry import EntryView, ResultEntry, Step
 from tablekit.shared import i18n
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
@@ -252,7 +255,9 @@ class TableUnit:
                 self.handle(item)
             except Exception:  # one bad input must never stop a table's clock
                 log.exception("input %r failed", item)
-                self.controls.message = f"could not apply {type(item).__name__}; see the log"
+                self.controls.said = Note.of(
+                    N_("could not apply {input}; see the log"), input=type(item).__name__
+                )
             try:
                 item = self.inbox.get_nowait()
             except queue.Empty:
@@ -277,7 +282,7 @@ class TableUnit:
             case Assignment(idle=True) | Unassigned():
                 self.pending = None
                 self.view = replace(self.view, names={})
-                self.controls.message = "No game at this table"
+                self.controls.said = Note.of(N_("No game at this table"))
             case Assignment():
                 self.pending = self._seating_of(item)
             case ResultAck():
@@ -288,8 +293,11 @@ class TableUnit:
                 pass  # the link's business
             case Refusal(seq=seq, code=code, reason=reason):
                 # the link has set the event aside in the journal; the judge must see it
-                self.controls.message = (
-                    f"The hub refused event #{seq} — kept for the judge ({code}: {reason})"
+                self.controls.said = Note.of(
+                    N_("The hub refused event #{seq} — kept for the judge ({code}: {reason})"),
+                    seq=seq,
+                    code=code,
+                    reason=Note.of_words(reason_words(reason)),
                 )
             case Language(code=code):
                 self._use_language(code)
@@ -338,11 +346,13 @@ class TableUnit:
             if not self.unsaved:
                 log.exception("the journal cannot be written; %d events wait", len(pending))
             self.unsaved = pending
-            self.controls.message = f"Journal write failed ({err}); retrying — call the judge"
+            self.controls.said = Note.of(
+                N_("Journal write failed ({error}); retrying — call the judge"), error=str(err)
+            )
             return
         if self.unsaved:
             log.warning("the journal is written again; %d waiting events saved", len(pending))
-            self.controls.message = ""
+            self.controls.said = NOTHING
         self.unsaved = []
         self._saved_entry = entry
         if pending and self.uplink is not None:
@@ -388,6 +398,7 @@ class TableUnit:
             ask=self.controls.ask,
             check=None if self.controls.check is None else self.controls.check.view,
             message=self.controls.message,
+            said=self.controls.said,
             entry=self.controls.entry_view,
         )
         if view != self.view or changed:
@@ -480,9 +491,14 @@ class TableUnit:
                 self.time_over = current_round
                 return list(self.clock.start_last_lap(now, LastLapSource.HUB))
             case BroadcastKind.START_ROUND:
-                self.controls.message = b.text or f"Round {b.round} has started"
+                # The organizer's own text is shown as written.
+                self.controls.said = (
+                    Note(b.text)
+                    if b.text
+                    else Note.of(N_("Round {round} has started"), round=b.round)
+                )
             case BroadcastKind.MESSAGE:
-                self.controls.message = b.text
+                self.controls.said = Note(b.text)
         return []
 
     # -- result entry -----------------------------------------------------------------------
@@ -524,11 +540,17 @@ class TableUnit:
             if step is not Step.SUBMITTED:
                 # Entered by the judge at the hub, or sent before this unit restarted.
                 self.controls.entry = None
-                self.controls.message = f"game {verdict.game}: result recorded at the hub"
+                self.controls.said = Note.of(
+                    N_("game {game}: result recorded at the hub"), game=verdict.game
+                )
                 return
             entry.mark_accepted()
         elif not verdict.accepted and step is Step.SUBMITTED:
             entry.mark_rejected(verdict.reason)
         elif not verdict.accepted and step is not Step.ACCEPTED:
             # Sent before this unit restarted: show why, the table is entering it again.
-            self.controls.message = f"the hub refused game {verdict.game}: {verdict.reason}"
+            self.controls.said = Note.of(
+                N_("the hub refused game {game}: {reason}"),
+                game=verdict.game,
+                reason=Note.of_words(reason_words(verdict.reason)),
+            )

@@ -15,6 +15,7 @@ from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import CheckResult, CheckStep, CheckView
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, clock_state, word
+from tablekit.notes import NOTHING, Note
 from tablekit.result_entry import EntryView, Step
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, words
 
@@ -40,11 +41,14 @@ class TableView:
     check: CheckView | None = None
     """The hall check, while it runs (and its results until a press)."""
     message: str = ""
+    """What the unit tells the table, in English (the logs, the terminal)."""
     online: bool | None = None
     """Link to the hub: None when the unit runs without one."""
     offline_since: float | None = None
     entry: EntryView | None = None
     """The result being entered after the game (keypad), if any."""
+    said: Note = NOTHING
+    """The same as :attr:`message`, said on the display in :attr:`language`."""
     language: str = DEFAULT_LANGUAGE
     """The language every word is shown in (``pl`` or ``en``, :mod:`tablekit.shared.i18n`):
     the unit's (:meth:`tablekit.unit.TableUnit.set_language`)."""

@@ -18,7 +18,7 @@ import pygame
 from running import Running
 from xwd import screenshot
 
-from tablekit.app import build
+from tablekit.app import _parser, _setup, build
 from tablekit.config import parse_config
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.seats import Seat
@@ -110,6 +110,24 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0
     assert "clock.move_seconds" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_language_the_kit_does_not_speak_is_a_clear_error(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [*SIM, "--headless", "--lang", "de", "--journal", str(tmp_path / "j.sqlite3")],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+    )  # fmt: skip
+    assert proc.returncode != 0
+    assert "--lang: no language 'de'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_language_option_replaces_the_configs(tmp_path: Path) -> None:
+    config = tmp_path / "unit.toml"
+    config.write_text('[unit]\nlanguage = "pl"\n')
+    args = _parser("tablekit-sim", "").parse_args(["--config", str(config), "--lang", "en"])
+    assert _setup(args)[0].unit.language == "en"
+    args = _parser("tablekit-sim", "").parse_args(["--config", str(config)])
+    assert _setup(args)[0].unit.language == "pl"
 
 
 def test_sd_notify_reaches_systemds_socket(tmp_path: Path) -> None:

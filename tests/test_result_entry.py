@@ -167,7 +167,7 @@ def test_never_opened_toggle_and_judge_could_have_opened() -> None:
 
     view = press(flow, "1 *")  # a player cannot undo the judge's decision
     assert view.message == (
-        "seat A: opening: could_have_opened is a judge decision; only the judge can change it"
+        "seat A: opening: could have opened is a judge decision; only the judge can change it"
     )
     assert view.racks[0].opening == Opening.COULD_HAVE_OPENED
     view = press(flow, "E E")

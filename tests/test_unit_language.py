@@ -16,12 +16,12 @@ import pygame
 import pytest
 
 from tablekit.config import ConfigError, parse_config
-from tablekit.controls import Button, ButtonEdge
+from tablekit.controls import Button, ButtonEdge, JudgeAction, JudgeMenu
 from tablekit.core.clock import ClockRules, MoveClock, Phase
 from tablekit.display import TableScreen
 from tablekit.layout.compose import compose
 from tablekit.layout.scene import Text, layout_for
-from tablekit.unit import TableUnit
+from tablekit.unit import KeyPress, MenuChoice, TableUnit
 from tablekit.view import TableView
 
 
@@ -114,3 +114,46 @@ def test_the_screen_redraws_its_words_when_the_language_changes(screen: TableScr
     band = pygame.Rect(screen.layout.band.as_tuple())
     assert band in screen.last_update_rects
     assert pygame.image.tobytes(screen.snapshot(), "RGB") != polish
+
+
+def message_words(view: TableView, now: float) -> str:
+    scene = compose(view, now, layout_for(800, 480))
+    line = next(p for p in scene if p.name == "message")
+    return " ".join(i.text for i in line.items if isinstance(i, Text))
+
+
+def playing() -> tuple[TableUnit, Clock, Shown]:
+    """A unit whose game has started (a press), speaking Polish."""
+    now = Clock()
+    shown = Shown()
+    unit = TableUnit(MoveClock(ClockRules(seats=4)), table=3, outputs=[shown], monotonic=now)
+    unit.put(ButtonEdge(Button.PASS, True, now.now))
+    unit.put(ButtonEdge(Button.PASS, False, now.now + 0.05))
+    unit.step()
+    return unit, now, shown
+
+
+def test_what_the_unit_tells_the_table_is_said_again_in_the_new_language() -> None:
+    unit, now, shown = playing()
+    unit.put(KeyPress("7", now.now + 1))  # no table action on 7: the keys that have one
+    unit.step()
+    assert unit.view.message == "Keys: * empty rack (game over) · - bank empty (last lap)"
+    assert message_words(shown.views[-1], now.now) == (
+        "Klawisze: * pusta tabliczka (koniec gry) · - pusty bank (ostatnia kolejka)"
+    )
+    unit.set_language("en")
+    unit.step()
+    assert message_words(shown.views[-1], now.now) == (
+        "Keys: * empty rack (game over) · - bank empty (last lap)"
+    )
+
+
+def test_a_judge_action_the_clock_refuses_is_said_in_polish() -> None:
+    unit, now, shown = playing()
+    unit.controls.menu = JudgeMenu((JudgeAction.UNDO_PASS,))
+    unit.put(MenuChoice(JudgeAction.UNDO_PASS, now.now + 1))
+    unit.step()
+    assert unit.view.message == "undo pass: there is no pass to undo in this game"
+    assert message_words(shown.views[-1], now.now) == (
+        "cofnięcie ruchu: w tej grze nie ma ruchu do cofnięcia"
+    )

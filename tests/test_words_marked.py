@@ -127,6 +127,28 @@ SHOWN = {
     "hub/exports/words.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
+TABLE_DISPLAY = {
+    "tablekit/display.py": {"tablekit.display: ": "the program's name, before its error"},
+    "tablekit/layout/check.py": {},
+    "tablekit/layout/compose.py": {},
+    "tablekit/layout/entry.py": {},
+    "tablekit/layout/play.py": {},
+    "tablekit/layout/text.py": {},
+    "tablekit/controls.py": {},
+    "tablekit/result_entry.py": {},
+    "tablekit/unit.py": {},
+    "tablekit/notes.py": {},
+}
+"""The table display's modules, whose words are drawn on the screen: what reaches the
+renderer (a :class:`~tablekit.layout.scene.Text`, lines to wrap, keycaps' labels, a name's
+phrase, what a function returns to be drawn) must come from the catalogs too."""
+DRAWING = {"Text", "wrap", "key_hints", "said_with_name", "seat_panel", "footer_panel"}
+"""The calls whose arguments are drawn as they are."""
+NOTED = {"Note", "of"}
+"""A note the unit's parts leave for the display (:class:`tablekit.notes.Note`): its
+template is drawn, translated (it must be marked)."""
+LINES = (ast.Constant, ast.JoinedStr, ast.IfExp, ast.BoolOp, ast.BinOp)
+"""What a function returns as a line to draw (not a panel it builds)."""
 HELP_KEYWORDS = {"help", "description", "epilog"}
 PLACEHOLDER = re.compile(r"\{\w*(![rsa])?(:[^}]*)?\}")
 """A ``{field}`` of a template: a value, not a word."""
@@ -224,11 +246,27 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-@pytest.mark.parametrize("module", sorted(SHOWN))
+def drawn_literals(tree: ast.AST) -> list[tuple[int, str]]:
+    """Literals with a word that reach the table display's renderer: given to a drawing
+    call, or returned (a function that gives a line to draw)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and name_of(node.func) in NOTED and node.args:
+            found += words_in(node.args[0])
+        elif isinstance(node, ast.Call) and name_of(node.func) in DRAWING:
+            found += [w for arg in node.args for w in words_in(arg)]
+            found += [w for keyword in node.keywords for w in words_in(keyword.value)]
+        elif isinstance(node, ast.Return) and isinstance(node.value, LINES):
+            found += words_in(node.value)
+    return found
+
+
+@pytest.mark.parametrize("module", sorted(SHOWN | TABLE_DISPLAY))
 def test_every_word_shown_goes_through_the_catalogs(module: str) -> None:
     tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
-    allowed = SHOWN[module]
-    shown = shown_literals(tree)
+    allowed = {**SHOWN.get(module, {}), **TABLE_DISPLAY.get(module, {})}
+    table_display = drawn_literals(tree) if module in TABLE_DISPLAY else []
+    shown = shown_literals(tree) + table_display
     unmarked = [(line, text) for line, text in shown if text not in allowed]
     assert unmarked == [], f"{module}: words shown without the catalogs (line, text)"
     assert set(allowed) <= {text for _, text in shown}, "an allowance no longer needed"
@@ -260,3 +298,19 @@ grids_html(comp, words.gettext("games"), grids, words, "Nothing here.")
         "check-in of {player}", "kept for later",
         "not marked", "plain", "port: must be above 0", "table ",
     ]  # fmt: skip
+
+
+
+def test_the_check_finds_an_unmarked_word_drawn() -> None:
+    source = '''
+items = [Text(w.gettext("marked"), box, WHITE), Text("not marked", box, WHITE)]
+items += wrap(f"Seat {seat} starts", box, DIM, max_lines=2)
+items += key_hints(box, (("ENTER", w.gettext("next")), ("+", "joker")), 9)
+items.append(Text(f"{deck}  {name}", box, WHITE))
+
+
+def hint() -> str:
+    return "Keypad: * empty rack"
+'''
+    found = sorted(text for _, text in drawn_literals(ast.parse(source)))
+    assert found == [" starts", "ENTER", "Keypad: * empty rack", "Seat ", "joker", "not marked"]

@@ -26,7 +26,7 @@ from tablekit.layout.scene import (
     Panel,
     Text,
 )
-from tablekit.layout.text import text_width, wrap
+from tablekit.layout.text import said_with_name, text_width, wrap
 from tablekit.shared.i18n import Words
 from tablekit.view import TableView
 
@@ -78,8 +78,9 @@ def check_panels(lay: Layout, view: TableView, w: Words, check: CheckView) -> li
     else:
         question = w.gettext(_CHECK_ASK[check.step])
     inner = ask.inset(p * 6, p * 2)
-    colour = AMBER if check.message else WHITE
-    ask_items = wrap(check.message or question, inner, colour, max_lines=3)
+    said = check.said.message(w.gettext)
+    colour = AMBER if said else WHITE
+    ask_items = wrap(said or question, inner, colour, max_lines=3)
     results = dict(check.results)
     cell_w = (steps.w - p * 8) // len(STEPS)
     step_items: list[Item] = [Fill(Box(steps.x, steps.y, steps.w, max(1, p // 2)), PANEL_EDGE)]
@@ -121,8 +122,14 @@ def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView, w: Words) -> Panel
     entry = view.entry
     if entry is not None and entry.seat is not None and view.clock.phase is Phase.GAME_OVER:
         # "This seat could have opened" etc. act on the seat the flow is at: name it.
-        heading = w.gettext("JUDGE MENU — SEAT {seat}  {name}")
-        heading = heading.format(seat=entry.seat, name=view.name(entry.seat))
+        template = w.gettext("JUDGE MENU — SEAT {seat}  {name}")
+        heading = said_with_name(
+            lambda name: template.format(seat=entry.seat, name=name),
+            view,
+            entry.seat,
+            title.inset(0, p),
+            0.7,
+        )
     else:
         heading = w.gettext("JUDGE MENU")
     items: list[Item] = [Text(heading, title.inset(0, p), WHITE, Align.LEFT)]

@@ -41,6 +41,7 @@ from tablekit.layout.scene import (
     Scene,
     Text,
 )
+from tablekit.layout.text import wrap
 from tablekit.shared.i18n import Words, words
 from tablekit.view import TableView
 
@@ -116,7 +117,8 @@ def band_panel(
     word = Box(text_x, box.y + p, box.right - text_x - table_w - p * 2, box.h - p * 2)
     items: list[Item] = [
         Icon(style.icon, icon, style.fg),
-        Text(style.word, word.inset(0, p), style.fg, Align.LEFT, shrink=0.45),
+        # A long word (Polish, or beside the offline marker) takes two lines.
+        *wrap(style.word, word.inset(0, p), style.fg, Align.LEFT, max_lines=2),
     ]
     if table_w:
         table = Box(box.right - table_w - p * 2, box.y + p, table_w, box.h - p * 2)
@@ -141,7 +143,7 @@ def offline_panel(lay: Layout, view: TableView, w: Words, box: Box, now: float) 
         (
             Fill(frame, colours.bg, radius=p * 2),
             Icon(IconKind.OFFLINE, icon, colours.fg),
-            Text(said, text, colours.fg, Align.LEFT, shrink=0.4),
+            *wrap(said, text, colours.fg, Align.LEFT, max_lines=2),
         ),
     )
 

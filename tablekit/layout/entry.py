@@ -11,6 +11,7 @@ from __future__ import annotations
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.scoring import Opening, SeatScore
 from tablekit.core.seats import Seat
+from tablekit.core.topics import reason_words
 from tablekit.core.words import N_
 from tablekit.layout.play import ENTER
 from tablekit.layout.scene import (
@@ -36,7 +37,14 @@ from tablekit.layout.scene import (
     Panel,
     Text,
 )
-from tablekit.layout.text import key_hints, wrap
+from tablekit.layout.text import (
+    key_hints,
+    name_fitting,
+    said_by,
+    said_with_name,
+    short_names,
+    wrap,
+)
 from tablekit.result_entry import EntryView, RackEntry, Step
 from tablekit.shared.i18n import Words
 from tablekit.view import TableView
@@ -191,7 +199,7 @@ def _entry_seat(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) 
             DIM,
             Align.LEFT,
         ),
-        Text(view.name(e.seat), name, WHITE, Align.LEFT, shrink=0.55),
+        Text(said_with_name(str, view, e.seat, name, 0.55), name, WHITE, Align.LEFT, shrink=0.55),
     )
     return Panel("entry-seat", box, BACKGROUND, items)
 
@@ -270,10 +278,10 @@ def _entry_seats(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box)
         value = Box(text_x, name.bottom, text_w, row.bottom - name.bottom - p)
         tag = _tag(rack, w)
         if tag:
-            items.append(Text(tag, name, AMBER, Align.LEFT, shrink=0.8))
+            items.append(Text(tag, name, AMBER, Align.LEFT, shrink=0.45))
         else:
-            first_name = view.name(rack.seat).split()[0]
-            items.append(Text(first_name, name, WHITE if current else DIM, Align.LEFT, shrink=0.8))
+            short = short_names(view.names).get(rack.seat, view.name(rack.seat))
+            items.append(Text(short, name, WHITE if current else DIM, Align.LEFT, shrink=0.8))
         said = _rack_words(rack, current, w)
         colour = WHITE if rack.tiles is not None else GREY
         items.append(Text(said, value, colour, Align.LEFT, shrink=0.7))
@@ -295,7 +303,7 @@ def _score_table(
     fractions = (
         (0.08, 0.37, 0.12, 0.14, 0.08, 0.14, 0.07)
         if not lay.portrait
-        else (0.1, 0.24, 0.14, 0.17, 0.09, 0.16, 0.1)
+        else (0.1, 0.32, 0.12, 0.15, 0.08, 0.13, 0.1)
     )
     edges = [inner.x + round(inner.w * sum(fractions[:i])) for i in range(len(fractions) + 1)]
     edges[-1] = inner.right
@@ -355,12 +363,13 @@ def _score_table(
         top = row.y + (row.h - name_h - tag_h) // 2
         name = Box(name_cell.x, top, name_cell.w, name_h)
         who = view.name(rack.seat)
-        if lay.portrait:
-            who = who.split()[0]
-        items.append(Text(who, name, fg, Align.LEFT, shrink=0.8))
+        short = short_names(view.names).get(rack.seat, who)
+        who = short if lay.portrait else name_fitting(who, short, name, 0.5)
+        items.append(Text(who, name, fg, Align.LEFT, shrink=0.5))
         if tag:
             tag_box = Box(name_cell.x, name.bottom, name_cell.w, tag_h)
-            items.append(Text(tag, tag_box, DARK_AMBER if lit else AMBER, Align.LEFT, shrink=0.8))
+            tag_colour = DARK_AMBER if lit else AMBER
+            items.append(Text(tag, tag_box, tag_colour, Align.LEFT, shrink=0.45))
         score = _seat_score(e, rack.seat)
         number_h = round(row.h * 0.62)
         ny = row.y + (row.h - number_h) // 2
@@ -428,7 +437,9 @@ def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box
         refused = w.gettext("THE HUB DID NOT ACCEPT IT:")
         items += wrap(refused, label, AMBER, Align.LEFT, max_lines=2)
         reason = Box(inner.x, inner.y + label_h + p, inner.w, inner.h - label_h - p)
-        why = e.rejection or w.gettext("no reason given")
+        # The hub's reason, in the reader's language where it is one of the protocol's.
+        why = reason_words(e.rejection).message(w.gettext) if e.rejection else ""
+        why = why or w.gettext("no reason given")
         items += wrap(why, reason, WHITE, Align.LEFT, max_lines=3)
         return Panel("entry-status", box, BACKGROUND, tuple(items))
     side = min(round(inner.h * 0.8), round(inner.w * 0.2))
@@ -454,18 +465,19 @@ def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box
     return Panel("entry-status", box, BACKGROUND, tuple(items))
 
 
-def _entry_message(e: EntryView, view: TableView) -> str:
-    """The problem to show: the entry's own (validation, keys), else the unit's message."""
+def _entry_message(e: EntryView, view: TableView, w: Words) -> str:
+    """The problem to show: the entry's own (validation, keys), else the unit's message;
+    in ``w``'s language (an entry journaled by an older unit says it in English)."""
     if e.message and not (e.rejection and e.message == f"rejected by the hub: {e.rejection}"):
-        return e.message
-    return view.message
+        return e.said.say(w.gettext) if e.said else e.message
+    return said_by(view, w)
 
 
 def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """The keys for this step, or — in amber, with a warning sign — what went wrong."""
     p = lay.pad
     items: list[Item] = [Fill(Box(box.x, box.y, box.w, max(1, p // 2)), PANEL_EDGE)]
-    message = _entry_message(e, view)
+    message = _entry_message(e, view, w)
     inner = box.inset(p * 3, p * 2)
     last = e.racks[-1].seat
     seats = f"1–{len(e.racks)}"

@@ -34,7 +34,7 @@ from tablekit.layout.scene import (
     Panel,
     Text,
 )
-from tablekit.layout.text import key_hints, wrap
+from tablekit.layout.text import key_hints, said_by, said_with_name, wrap
 from tablekit.shared.i18n import Words
 from tablekit.view import TableView
 
@@ -69,7 +69,6 @@ ENTER = "ENTER"
 
 def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> Panel:
     box, p = lay.seat, lay.pad
-    name = view.name(seat)
     letter = str(seat) if seat is not None else "–"
     if lay.portrait:
         side = box.h - p * 4
@@ -89,7 +88,13 @@ def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> P
         Text(label, lbl, DIM, Align.LEFT if lay.portrait else Align.CENTER),
         Fill(tile, WHITE, radius=max(2, side // 10)),
         Text(letter, letter_box, BLACK, tight=True, template="W"),
-        Text(name, who, WHITE, Align.LEFT if lay.portrait else Align.CENTER, shrink=0.5),
+        Text(
+            said_with_name(str, view, seat, who, 0.4),
+            who,
+            WHITE,
+            Align.LEFT if lay.portrait else Align.CENTER,
+            shrink=0.4,
+        ),
     )
     return Panel("seat", box, BACKGROUND, items)
 
@@ -153,7 +158,8 @@ def footer_panel(lay: Layout, view: TableView, w: Words, deck: Seat | None, righ
             Text(on_deck, Box(left.x, left.y, label_w, left.h).inset(0, p), DIM, Align.LEFT)
         )
         who = Box(left.x + label_w + p * 2, left.y, left.w - label_w - p * 2, left.h)
-        items.append(Text(f"{deck}  {view.name(deck)}", who, WHITE, Align.LEFT))
+        said = said_with_name(lambda name: f"{deck}  {name}", view, deck, who, 0.7)
+        items.append(Text(said, who, WHITE, Align.LEFT))
     items.append(Text(right, right_box.inset(0, p), DIM, right_align))
     return Panel("footer", box, BACKGROUND, tuple(items))
 
@@ -195,15 +201,16 @@ def _hint(view: TableView, w: Words) -> str:
 
 def message_panel(lay: Layout, view: TableView, w: Words) -> Panel:
     box, p = lay.message, lay.pad
-    if view.message:
+    said = said_by(view, w)
+    if said:
         icon = Box(box.x + p * 4, box.y + p * 2, box.h - p * 4, box.h - p * 4)
         text = Box(icon.right + p * 3, box.y + p, box.right - icon.right - p * 7, box.h - p * 2)
         items: tuple[Item, ...] = (
             Icon(IconKind.ALERT, icon, AMBER),
-            Text(view.message, text, AMBER, Align.LEFT, shrink=0.45),
+            *wrap(said, text, AMBER, Align.LEFT, max_lines=2),
         )
-    else:
-        items = (Text(_hint(view, w), box.inset(p * 4, p), DIM, shrink=0.45),)
+    else:  # one line where it fits, two where it does not (a narrow screen)
+        items = tuple(wrap(_hint(view, w), box.inset(p * 4, p), DIM, max_lines=2))
     return Panel("message", box, BACKGROUND, items)
 
 
@@ -225,7 +232,7 @@ def game_over_panel(lay: Layout, view: TableView, w: Words) -> Panel:
         BACKGROUND,
         (
             Text(w.gettext(status.word(TableState.GAME_OVER)), word, WHITE, tight=True),
-            Text(how, sub, DIM),
+            *wrap(how, sub, DIM, max_lines=2),
         ),
     )
 

@@ -6,8 +6,13 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import re
+from collections.abc import Callable, Mapping
 
+from tablekit.core.seats import Seat
 from tablekit.layout.scene import BLACK, KEYCAP, WHITE, Align, Box, Colour, Fill, Item, Text
+from tablekit.shared.i18n import Words
+from tablekit.view import TableView
 
 
 def text_width(text: str, h: int) -> int:
@@ -130,3 +135,75 @@ def _hints_width(row: tuple[tuple[str, str], ...], h: int) -> int:
         width += text_width(key, kh) + h // 2 + round(h * 0.2)
         width += text_width(label, lh) if label else 0
     return width + round(h * 0.55) * (len(row) - 1)
+
+
+def short_names(names: Mapping[Seat, str]) -> dict[Seat, str]:
+    """Each player's name short for a narrow column, never the same for two players: the
+    first name alone where it is the table's only one, else with the initials of the rest
+    (Anna K., Anna N.; Dariusz L.-G., Dariusz L.-N.), else with as much of the rest as
+    tells them apart, cut with a dot (Anna Kowals., Anna Kowalc.)."""
+    return dict(_short_names(tuple(names.items())))
+
+
+_PARTS = re.compile(r"([ -]+)")
+
+
+def _initials(rest: str) -> str:
+    """``Lewandowski-Grabowski`` as ``L.-G.``, ``de la Cruz`` as ``d. l. C.``."""
+    parts = _PARTS.split(rest)
+    return "".join(p if _PARTS.fullmatch(p) else p[:1] + "." for p in parts if p)
+
+
+@functools.lru_cache(maxsize=64)
+def _short_names(names: tuple[tuple[Seat, str], ...]) -> tuple[tuple[Seat, str], ...]:
+    def first(name: str) -> str:
+        return name.split(" ", 1)[0]
+
+    def with_initials(name: str) -> str:
+        head, _, rest = name.partition(" ")
+        return f"{head} {_initials(rest)}" if rest else head
+
+    def prefix(name: str, others: list[str]) -> str:
+        cut = len(first(name))
+        while cut < len(name) and any(o.startswith(name[:cut]) for o in others):
+            cut += 1
+        while cut < len(name) and name[cut - 1] == " ":
+            cut += 1  # never end on a space
+        return name if cut >= len(name) else name[:cut] + "."
+
+    shorts = []
+    for seat, name in names:
+        others = [other for s, other in names if s != seat and other != name]
+        if first(name) not in {first(o) for o in others}:
+            shorts.append((seat, first(name)))
+        elif with_initials(name) not in {with_initials(o) for o in others}:
+            shorts.append((seat, with_initials(name)))
+        else:
+            shorts.append((seat, prefix(name, others)))
+    return tuple(shorts)
+
+
+def name_fitting(name: str, short: str, box: Box, shrink: float) -> str:
+    """``name``, or ``short`` where the whole name would be cut in ``box`` even at its
+    smallest size (``shrink`` of the box's height): a cut name could read as another's."""
+    return name if text_width(name, round(box.h * shrink)) <= box.w else short
+
+
+def said_with_name(
+    make: Callable[[str], str], view: TableView, seat: Seat | None, box: Box, shrink: float
+) -> str:
+    """``make(name)`` with the whole name of the player at ``seat`` (cut where it is too
+    long), or with their short name (:func:`short_names`) where the whole would be cut and
+    another player at the table has the same first name: cut, the two could read the same."""
+    full = view.name(seat)
+    if seat is None or seat not in view.names:
+        return make(full)
+    short = short_names(view.names)[seat]
+    if short == full.split(" ", 1)[0]:
+        return make(full)  # the table's only player of that first name
+    return name_fitting(make(full), make(short), box, shrink)
+
+
+def said_by(view: TableView, w: Words) -> str:
+    """What the unit tells the table (:attr:`TableView.said`) in ``w``'s language."""
+    return view.said.say(w.gettext) if view.said else view.message
