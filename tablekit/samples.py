@@ -95,6 +95,27 @@ def _sample_views(now: float) -> dict[str, TableView]:
         "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),
         "no-names": TableView(running),
         **_entry_samples(game_over),
+        **_later_samples(now, rules, game_over),
+    }
+
+
+def _later_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict[str, TableView]:
+    """The states added after the first samples (kept last, so the others' numbers stay):
+    a hall check that found a fault, and a result every player confirmed, not sent yet."""
+    fault = HallCheck(7, 1, now)
+    for press in (fault.pass_button, fault.judge_key, fault.judge_key, fault.pass_button):
+        press(now)  # the lights did not sweep
+    for key in ("7", "enter"):
+        fault.key(key, now)
+    flow = ResultEntry(game_over.game, game_over.seats, get_ruleset("000"), GameEnding.WENT_OUT)
+    confirmed = _typed(flow, "23 ENTER 0 ENTER 17+ ENTER * 31 ENTER ENTER ENTER ENTER ENTER")
+    return {
+        "check-fault": TableView(
+            ClockState(rules=rules, game=1), table=7, online=True, check=fault.view
+        ),
+        "entry-confirmed": TableView(
+            game_over, table=7, names=SAMPLE_NAMES, online=True, entry=confirmed.view
+        ),
     }
 
 

@@ -55,7 +55,7 @@ from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts" / "display"
+ARTIFACTS = ROOT / "artifacts" / "display" / "en"  # the English views; both: test_display_fit
 NOW = 1000.0
 SIZES = [(480, 320), (800, 480), (640, 400)]
 ALL_SIZES = [*SIZES, (320, 480), (1024, 600), (1920, 1080)]

@@ -46,7 +46,7 @@ from tablekit.samples import sample_views
 from tablekit.view import TableView
 
 ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts" / "display"
+ARTIFACTS = ROOT / "artifacts" / "display" / "en"  # the English views; both: test_display_fit
 NOW = 1000.0
 SIZES = [(480, 320), (800, 480)]
 VIEWS = sample_views(NOW, "en")
