@@ -422,7 +422,7 @@ class TableScreen:
         rotate: int = 0,
         *,
         font_path: str | None = None,
-        caption: str = "Rummikub table",
+        caption: str | None = None,
     ) -> None:
         if rotate not in ROTATIONS:
             raise DisplayError(
@@ -431,7 +431,10 @@ class TableScreen:
         font = font_path if font_path is not None else find_font()
         pygame.display.init()
         pygame.font.init()
-        pygame.display.set_caption(caption)
+        self._caption = caption
+        """The window's title; None: the kit's, in the language of the view shown."""
+        self._captioned: str | None = None
+        pygame.display.set_caption(caption or words().gettext("Rummikub table"))
         flags = pygame.FULLSCREEN if fullscreen else 0
         self._screen = pygame.display.set_mode((width, height), flags)
         if fullscreen:
@@ -460,6 +463,9 @@ class TableScreen:
         if key == self._last_key and last is not None and (view is last or view == last):
             self.last_update_rects = []
             return
+        if self._caption is None and view.language != self._captioned:
+            pygame.display.set_caption(words(view.language).gettext("Rummikub table"))
+            self._captioned = view.language
         boxes = self.renderer.draw(self.canvas, compose(view, now, self.layout))
         self._last_view, self._last_key = view, key
         rects = [self._present(box) for box in boxes]

@@ -107,6 +107,7 @@ def test_the_screen_redraws_its_words_when_the_language_changes(screen: TableScr
     unit = TableUnit(MoveClock(), table=5, outputs=[screen], monotonic=now)
     unit.step()
     polish = pygame.image.tobytes(screen.snapshot(), "RGB")
+    assert pygame.display.get_caption()[0] == "Rummikub — stolik"
     unit.step()
     assert screen.last_update_rects == []  # nothing changed, nothing drawn
     unit.set_language("en")
@@ -114,6 +115,7 @@ def test_the_screen_redraws_its_words_when_the_language_changes(screen: TableScr
     band = pygame.Rect(screen.layout.band.as_tuple())
     assert band in screen.last_update_rects
     assert pygame.image.tobytes(screen.snapshot(), "RGB") != polish
+    assert pygame.display.get_caption()[0] == "Rummikub table"
 
 
 def message_words(view: TableView, now: float) -> str:
