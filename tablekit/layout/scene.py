@@ -184,7 +184,7 @@ class Layout:
 
     def offline_split(self) -> tuple[Box, Box]:
         """The band with the OFFLINE marker cut from its right end."""
-        ow = round(self.width * (0.5 if self.portrait else 0.32))
+        ow = round(self.width * (0.5 if self.portrait else 0.4))
         b = self.band
         return Box(b.x, b.y, b.w - ow, b.h), Box(b.right - ow, b.y, ow, b.h)
 
