@@ -225,3 +225,42 @@ def test_every_message_fits_the_message_line_and_the_entry_box(
             if found:
                 problems[said] = found
     assert problems == {}
+
+
+SAID = {
+    "ready": (
+        ["ZACZYNA", "B", "Bartłomiej Wiśniewski", "NASTĘPNY", "C  Celina Żak", "GRA 2"],
+        ["STARTS", "B", "Bartłomiej Wiśniewski", "ON DECK", "C  Celina Żak", "GAME 2"],
+    ),
+    "time": (["CZAS MINĄŁ — MIEJSCE C Celina Żak"], ["TIME — SEAT C Celina Żak"]),
+    "last-lap": (["OSTATNIA KOLEJKA — ZOSTAŁY 3 RUCHY"], ["LAST LAP — 3 MOVES LEFT"]),
+    "game-over": (["KONIEC GRY", "GRA 2 · 57 RUCHÓW"], ["GAME OVER", "GAME 2 · 57 MOVES"]),
+    "ask-empty-rack": (["PUSTA TABLICZKA?", "tak, koniec gry"], ["EMPTY RACK?", "yes, game over"]),
+    "judge-menu": (["MENU SĘDZIEGO", "Cofnij ostatni ruch"], ["JUDGE MENU", "Undo last pass"]),
+    "check-fault": (
+        ["TEST SALI: USTERKA", "STOLIK 7", "Usterka: diody — wezwij technika"],
+        ["HALL CHECK: FAULT", "TABLE 7", "Fault: lights — call the technician"],
+    ),
+    "entry-confirm": (
+        ["GRACZ", "SUMA", "MP", "DP", "MIEJSCE", "BEZ WYŁOŻENIA", "+190", "1."],
+        ["PLAYER", "RACK", "SMALL", "BIG", "PLACE", "NEVER OPENED", "+190", "1st"],
+    ),
+    "entry-confirmed": (
+        ["WYNIK ZATWIERDZONY", "Zatwierdzony przez stolik"],
+        ["RESULT CONFIRMED", "Confirmed by the table"],
+    ),
+    "message": (
+        ["cofnięcie ruchu: w tej grze nie ma ruchu do cofnięcia"],
+        ["undo pass: there is no pass to undo in this game"],
+    ),
+}
+"""Words each screen draws, in Polish and in English (a line wrapped in two is read as one)."""
+
+
+@pytest.mark.parametrize("name", sorted(SAID))
+def test_the_screens_say_their_words_in_each_language(name: str) -> None:
+    for language, wanted in zip(("pl", "en"), SAID[name], strict=True):
+        scene = compose(sample_views(NOW, language)[name], NOW, layout_for(800, 480))
+        drawn = [" ".join(t.text for t in texts(panel)) for panel in scene]
+        missing = [word for word in wanted if not any(word in line for line in drawn)]
+        assert missing == [], (language, drawn)

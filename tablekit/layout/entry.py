@@ -449,6 +449,10 @@ def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box
         items.append(Icon(IconKind.CHECK, icon, BRIGHT_GREEN))
         title = w.gettext("Result in")
         sub = w.gettext("Game {game} is recorded at the hub").format(game=e.game)
+    elif e.step is Step.READY:  # confirmed, the unit is about to send it
+        items.append(Icon(IconKind.HOURGLASS, icon, WHITE))
+        title = w.gettext("Confirmed by the table")
+        sub = w.gettext("about to be sent to the hub…")
     else:
         items.append(Icon(IconKind.HOURGLASS, icon, WHITE))
         title = w.gettext("Sent to the hub")
