@@ -93,8 +93,9 @@ if [ -d "$BUNDLE/readers" ]; then
     done
 fi
 
-UNITS=(mosquitto.service rummikub-hub.service)
+UNITS=(mosquitto.service rummikub-hub.service rummikub-web.service)
 install_file "$SRC/deploy/systemd/rummikub-hub.service" /etc/systemd/system/rummikub-hub.service root:root 0644
+install_file "$SRC/deploy/systemd/rummikub-web.service" /etc/systemd/system/rummikub-web.service root:root 0644
 if [ "$SCREEN" -eq 1 ]; then
     install_file "$SRC/deploy/systemd/rummikub-screen.service" \
         /etc/systemd/system/rummikub-screen.service root:root 0644
@@ -114,6 +115,9 @@ Done. Next:
   * the organizer:   sudo -u $SERVICE_USER $VENV/bin/rummikub round status
                      (the event file and the live views from /etc/rummikub/hub.toml)
   * dashboards:      read-only passwords in /etc/tablekit/readers/
+  * web console:     http://127.0.0.1:8080/ on the hub; for the players' phones set
+                     [web] host in /etc/rummikub/hub.toml to the address of their network
+                     (docs/deployment.md) and restart the rummikub-web service
   * keep BUNDLE/accounts.tsv safe (every secret); rerun hub.credentials with the same
     --out to add tables without changing the secrets already handed out.
 EOF

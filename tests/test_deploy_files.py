@@ -368,6 +368,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "/etc/tablekit/readers/dashboard-1.password": ("root:root", "0600"),
         "/etc/systemd/system/rummikub-hub.service": ("root:root", "0644"),
         "/etc/systemd/system/rummikub-screen.service": ("root:root", "0644"),
+        "/etc/systemd/system/rummikub-web.service": ("root:root", "0644"),
     }
     for path, (_, want) in files.items():
         assert oct(mode(root / path.lstrip("/"))) == oct(int(want, 8)), path
@@ -383,7 +384,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         assert f" {pkg}" in plan  # what WeasyPrint loads for the PDF printouts
     assert (
         "would run: systemctl enable mosquitto.service rummikub-hub.service "
-        "rummikub-screen.service" in plan
+        "rummikub-web.service rummikub-screen.service" in plan
     )
     assert "hub for hall/cup2026, 3 tables" in plan
     assert "rummikub round status" in plan and "assign" not in plan
@@ -458,6 +459,7 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
         "tablekit-unit.service",
         "rummikub-hub.service",
         "rummikub-screen.service",
+        "rummikub-web.service",
     }
     unit = unit_options(DEPLOY / "systemd/tablekit-unit.service")
     assert unit["Type"] == ["notify"] and unit["Restart"] == ["always"]
@@ -487,11 +489,27 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     ]
     assert hub["PrivateDevices"] == ["yes"] and "mosquitto.service" in hub["After"][0]
     assert hub["Type"] == ["notify"] and hub["WatchdogSec"] == ["30"]
+    web = unit_options(DEPLOY / "systemd/rummikub-web.service")
+    assert web["ExecStart"] == [
+        "/opt/tablekit/venv/bin/rummikub-web --config /etc/rummikub/hub.toml"
+    ]
+    assert web["User"] == ["tablekit"] and web["PrivateDevices"] == ["yes"]
+    assert web["ReadWritePaths"] == ["-/var/lib/rummikub-hub"]  # the store's WAL, read
+    assert "rummikub-hub.service" in web["After"][0] and "EnvironmentFile" not in web
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
     # The file both read is one that hub.credentials writes: the hub's, the screen's accounts.
     config = parse_hub_config(credentials.hub_toml(TOPICS, 1883, "screen", tables=24))
     assert (config.hub.username, config.screen.username, config.hub.tables) == ("hub", "screen", 24)
+    # The web console reads with the screen's account, on this Pi alone until told.
+    assert (config.web.username, config.web.password_file) == (
+        "screen", "/etc/tablekit/screen-password"
+    )  # fmt: skip
+    assert (config.web.host, config.web.port) == ("127.0.0.1", 8080)
+    alone = parse_hub_config(credentials.hub_toml(TOPICS, 1883, None, tables=4))
+    assert (alone.web.username, alone.web.password_file) == (
+        "hub-admin", "/etc/tablekit/admin-password"
+    )  # fmt: skip
     assert credentials.HUB_CONFIG == "/etc/rummikub/hub.toml"
 
 
@@ -500,7 +518,7 @@ def test_systemd_analyze_verify_accepts_the_units(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    for name in ("tablekit-unit", "rummikub-hub", "rummikub-screen"):
+    for name in ("tablekit-unit", "rummikub-hub", "rummikub-screen", "rummikub-web"):
         exe = bindir / name
         exe.write_text("#!/bin/sh\n")
         exe.chmod(0o755)
