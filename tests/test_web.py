@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import random
 import re
+import socket
 import time
 from collections.abc import Iterator
 from html import unescape
@@ -25,7 +26,7 @@ from web_console import EventStream, school_hall, serve_console, snapshot
 from hub.config import HubConfigError, resolve
 from hub.web.app import Console, EventReader, make_app
 from hub.web.live import LiveTables
-from hub.web.serve import build_parser, web_settings
+from hub.web.serve import ConsoleThread, WebConsoleError, build_parser, web_settings
 from hub.web.views import MAX_FOUND, find_players, matches
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
@@ -34,6 +35,7 @@ from tablekit.core.messages import Assignment, ResultAck, SeatAssignment
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, look
 from tablekit.core.topics import Topics
+from tablekit.shared.i18n import words
 
 TOPICS = Topics("hall", "web")
 PAGES = ("/", "/find?q=nowak", "/standings", "/tables", "/live")
@@ -394,3 +396,18 @@ def test_a_page_that_was_away_catches_up(hall: Cli, unit_link) -> None:  # type:
             assert "CZAS MINĄŁ" in str(first["html"]) and "7 ruchów" in str(first["html"])
         finally:
             back.close()
+
+
+def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        reader = EventReader(tmp_path / "none.sqlite3")
+        server = ConsoleThread(Console(reader, LiveTables(None, TOPICS)), "127.0.0.1", port)
+        with pytest.raises(WebConsoleError) as refused:
+            server.start()
+        server.stop()
+    assert refused.value.message(words("pl").gettext) == (
+        f"konsola WWW nie może nasłuchiwać na 127.0.0.1:{port}"
+    )

@@ -124,6 +124,8 @@ class Demo:
             _check_port_free("127.0.0.1", asked, self.words, "--web-port")
         self.web_reader = reader = EventReader(db)
         ports = [asked] if asked is not None else [WEB_PORT, free_port()]
+        if asked is None and _bind_error("127.0.0.1", WEB_PORT) is not None:
+            ports = ports[1:]  # taken: a free one at once (the retry is for a race)
         for port in ports:
             live = LiveTables(self.client_settings, self.topics, reader.version)
             self.web = web = ConsoleThread(Console(reader, live), "127.0.0.1", port)

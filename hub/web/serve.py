@@ -15,6 +15,7 @@ the hub screen's, does).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import os
 import sys
@@ -121,7 +122,12 @@ class ConsoleThread:
             timeout_graceful_shutdown=GRACE,
         )  # fmt: skip
         self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, name="web console", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="web console", daemon=True)
+
+    def _run(self) -> None:
+        # uvicorn exits when it cannot start (it logged why); start() then says so.
+        with contextlib.suppress(SystemExit):
+            self._server.run()
 
     @property
     def url(self) -> str:
