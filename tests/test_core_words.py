@@ -143,6 +143,15 @@ def test_a_rack_typed_wrong_is_told_in_polish() -> None:
     )
 
 
+def test_seats_left_out_of_the_racks_are_one_miejsce_or_several_miejsca() -> None:
+    with pytest.raises(RackNotationError) as caught:
+        parse_racks("A=0 B=1 C=2", 4)
+    assert said(caught.value)[0] == "brak wartości dla miejsca D"
+    with pytest.raises(RackNotationError) as caught:
+        parse_racks("A=0 B=1", 4)
+    assert said(caught.value) == ("brak wartości dla miejsc C, D", "no value for seats C, D")
+
+
 def test_seats_and_games_out_of_range_are_told_in_polish() -> None:
     with pytest.raises(SeatCountError) as caught:
         seats_for(5)

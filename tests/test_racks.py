@@ -79,6 +79,7 @@ def test_one_seat() -> None:
         ("A=0 A=1 C=1", 3, "seat A is given twice"),
         ("0 1", 3, "3 players sit at this table (seats A, B, C), got 2 values"),
         ("A=0 C=1", 3, "no value for seat B"),
+        ("A=0 B=1", 4, "no value for seats C, D"),
     ],
 )
 def test_bad_racks_are_refused_naming_what_is_wrong(text: str, count: int, error: str) -> None:

@@ -107,7 +107,9 @@ def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
         values = dict(zip(seats, tokens, strict=True))
     missing = [s for s in seats if s not in values]
     if missing:
-        raise RackNotationError(N_("no value for seat {seats}"), seats=", ".join(missing))
+        one = len(missing) == 1
+        template = N_("no value for seat {seats}") if one else N_("no value for seats {seats}")
+        raise RackNotationError(template, seats=", ".join(missing))
     return tuple(parse_rack(values[s], s) for s in seats)
 
 
