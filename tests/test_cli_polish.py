@@ -34,7 +34,7 @@ DAY: dict[str, dict[str, str]] = {
         "checked in": "Potwierdzono obecność (14):",
         "present": "obecni: 14",
         "drawn": "Runda 1 (round-1): 4 stoliki (3-osobowe: 2), ziarno losowania 11",
-        "rotation": "Miejsce rozpoczynające po kolei — gra 1: miejsce A, gra 2: miejsce B",
+        "rotation": "Zaczyna kolejno — gra 1: miejsce A, gra 2: miejsce B",
         "hall": "Test sali: nie sprawdzono: stoliki 1, 2, 3, 4 (rummikub event hall)",
         "started": "Rozpoczęto etap round-1 o",
         "deadline": "wtedy każdy stolik, który jeszcze gra, rozgrywa ostatnią kolejkę",
