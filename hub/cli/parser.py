@@ -524,7 +524,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     )
     leaf(groups, "ranking", cmd_ranking, _("final ranking with titles (and league points)"))
 
-    semicolon = _("';' delimiter (Polish Excel)")
+    semicolon = _("';' between fields in English too (Polish files always have it)")
     export = group("export", _("CSV for spreadsheets, HTML and PDF to print"))
     p = leaf(
         export,
