@@ -8,6 +8,7 @@ the live updates come from real Mosquitto.
 from __future__ import annotations
 
 import argparse
+import logging
 import random
 import re
 import socket
@@ -411,3 +412,20 @@ def test_a_taken_port_is_said_in_one_line(tmp_path: Path) -> None:
     assert refused.value.message(words("pl").gettext) == (
         f"konsola WWW nie może nasłuchiwać na 127.0.0.1:{port}"
     )
+
+
+def test_stopping_ends_the_open_pages_streams(
+    hall: Cli, caplog: pytest.LogCaptureFixture
+) -> None:
+    """uvicorn waits for open connections before it stops: the console ends its pages'
+    streams first, so a stop with phones watching is quick and quiet."""
+    uvicorn_log = logging.getLogger("uvicorn.error")  # it does not pass its lines up
+    uvicorn_log.addHandler(caplog.handler)
+    with serve_console(hall.db, None, TOPICS) as served:
+        stream = EventStream(f"{served.url}/live")
+        stream.next("link")
+        assert served.console.live.pages == 1
+    stream.close_when_ended(10)
+    uvicorn_log.removeHandler(caplog.handler)
+    problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert problems == []

@@ -113,6 +113,13 @@ class EventStream:
             if got == kind and (accept is None or accept(data)):  # type: ignore[operator]
                 return data
 
+    def close_when_ended(self, timeout: float) -> None:
+        """Wait until the console ends the stream (AssertionError if it does not)."""
+        self._thread.join(timeout)
+        ended = not self._thread.is_alive()
+        self.close()
+        assert ended, f"the stream did not end within {timeout} s"
+
     def close(self) -> None:
         with contextlib.suppress(OSError):
             self._sock.shutdown(socket.SHUT_RDWR)

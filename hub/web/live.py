@@ -111,6 +111,17 @@ class LiveTables:
                 await self._task
         if self.feed is not None:
             await asyncio.to_thread(self.feed.stop)
+        self._end_pages()
+
+    def end_pages(self) -> None:
+        """End every open page's stream (from any thread): the server is stopping, and a
+        page's browser reconnects to whichever console answers next."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed
+                loop.call_soon_threadsafe(self._end_pages)
+
+    def _end_pages(self) -> None:
         for page in list(self._pages):
             self._offer(page, None)
 

@@ -24,6 +24,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 
 import uvicorn
 
@@ -110,6 +111,20 @@ class WebConsoleError(KitError, OSError):
     """The console could not start (its port taken, say)."""
 
 
+class ConsoleServer(uvicorn.Server):
+    """uvicorn's server that ends the open pages' event streams as it is told to stop:
+    uvicorn waits for open connections before it stops, and a page's stream never ends
+    by itself."""
+
+    def __init__(self, config: uvicorn.Config, live: LiveTables) -> None:
+        super().__init__(config)
+        self.live = live
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.live.end_pages()
+        super().handle_exit(sig, frame)
+
+
 class ConsoleThread:
     """The console on uvicorn in a thread of another program (the demo, the tests): it
     listens once :meth:`start` returns, and :meth:`stop` closes it and its live tables."""
@@ -121,7 +136,7 @@ class ConsoleThread:
             make_app(console), host=host, port=port, log_level="warning",
             timeout_graceful_shutdown=GRACE,
         )  # fmt: skip
-        self._server = uvicorn.Server(config)
+        self._server = ConsoleServer(config, console.live)
         self._thread = threading.Thread(target=self._run, name="web console", daemon=True)
 
     def _run(self) -> None:
@@ -146,6 +161,7 @@ class ConsoleThread:
             time.sleep(0.02)
 
     def stop(self) -> None:
+        self.console.live.end_pages()
         self._server.should_exit = True
         if self._thread.ident is not None:
             self._thread.join(GRACE + 10)
@@ -169,9 +185,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                           reader.version)  # fmt: skip
         app = make_app(Console(reader, live))
         log.info("web console on http://%s:%d/ (event store %s)", web.host, web.port, web.db)
-        uvicorn.run(app, host=web.host, port=web.port, log_level="warning",
-                    proxy_headers=False, server_header=False,
-                    timeout_graceful_shutdown=GRACE)  # fmt: skip
+        config = uvicorn.Config(app, host=web.host, port=web.port, log_level="warning",
+                                proxy_headers=False, server_header=False,
+                                timeout_graceful_shutdown=GRACE)  # fmt: skip
+        ConsoleServer(config, live).run()
     except (KitError, OSError) as err:
         print(f"rummikub-web: {err}", file=sys.stderr)
         return 1
