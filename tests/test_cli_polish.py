@@ -27,6 +27,7 @@ DAY: dict[str, dict[str, str]] = {
     "pl": {
         "created": "Utworzono turniej 'Konkurs szkolny' w pliku",
         "phase": "Faza:    zapisy",
+        "format": "Międzyszkolny konkurs (004): liczba rund: 4",
         "round time": "Czas rundy: 50 min",
         "imported": "Zaimportowano 14 graczy z pliku",
         "encoding": "Odczytano jako UTF-8",
@@ -63,6 +64,7 @@ DAY: dict[str, dict[str, str]] = {
     "en": {
         "created": "Created event 'Konkurs szkolny' in",
         "phase": "Phase:    registration",
+        "format": "Inter-school contest (004): 4 rounds",
         "round time": "Round time: 50 min",
         "imported": "Imported 14 players from",
         "encoding": "Read as UTF-8",
@@ -116,6 +118,7 @@ def test_the_whole_organizer_day_in_each_language(tmp_path: Path, lang: str) -> 
         "--round-minutes", "50",
     )  # fmt: skip
     assert said["created"] in out and said["phase"] in out and said["round time"] in out
+    assert said["format"] in out  # the preset's description, in the reader's language
     write_players(tmp_path / "zapisy.csv", POLISH_NAMES)
     out = c.ok("players", "import", str(tmp_path / "zapisy.csv"))
     assert said["imported"] in out and said["encoding"] in out and said["ignored"] in out

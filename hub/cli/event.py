@@ -26,6 +26,7 @@ from hub.tournament import (
     TournamentError,
     league_scheme_for,
 )
+from hub.tournament.presets import describe
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import BigPointScheme, Ruleset, load_rulesets
 from tablekit.core.words import N_
@@ -154,7 +155,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
         _("Language: {language}").format(language=language_name(comp.language, w)),
     ]
     if comp.fixed:
-        lines.append(_("Format:   {format}").format(format=fmt.description or fmt.name))
+        lines.append(_("Format:   {format}").format(format=describe(fmt).message(_)))
     else:
         count = len(event.present)
         try:
