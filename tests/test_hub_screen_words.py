@@ -291,3 +291,16 @@ def test_a_bad_setting_is_one_line_in_the_screens_language(capsys, monkeypatch):
     english = capsys.readouterr().err
     assert polish.startswith("rummikub-screen: błąd: ") and polish.count("\n") == 1, polish
     assert english.startswith("rummikub-screen: error: ") and "venue" in english
+
+
+@pytest.mark.parametrize(
+    ("language", "band", "corner"),
+    [("pl", "BRAK POŁĄCZENIA", ["42 s"]), ("en", "OFFLINE for 42 s", [])],
+)
+def test_an_offline_table_says_for_how_long_in_either_language(language, band, corner):
+    hall = replace(sample_hall(9, NOW), language=language)
+    screen = HallScreen(pygame.Surface((1280, 720)))
+    screen.draw_page(hall, Page(PageKind.WALL), NOW)
+    cell = texts(screen, "cell:3")  # table 4, offline for 42 s
+    assert band in cell
+    assert [t for t in cell if t == "42 s"] == corner  # where the band has no room for it

@@ -18,6 +18,7 @@ from hub.hall import (
     remaining_at,
     state_of,
     state_text,
+    wait_text,
 )
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import CellGeometry
@@ -82,6 +83,9 @@ class CellContent:
     state_text: str
     short_text: str
     """The state's short word, drawn when ``state_text`` does not fit the band."""
+    lasting: str
+    """How long an offline table has been so (``42 s``; "" otherwise): drawn where the
+    countdown would be when the band has room only for the short word."""
     flashing: bool
     flash_phase: bool
 
@@ -137,6 +141,11 @@ def cell_content(
         state=state,
         state_text=state_text(t, now, words=w),
         short_text=state_text(t, now, short=True, words=w),
+        lasting=(
+            wait_text(now - t.offline_since)
+            if state is TableState.OFFLINE and t.offline_since is not None
+            else ""
+        ),
         flashing=flashing,
         flash_phase=flashing and flash_on(now),
     )
@@ -180,6 +189,8 @@ def draw_cell(
     if c.countdown:
         colour = URGENT if c.urgent else (MUTED if c.frozen else TEXT)
         canvas.text(region, c.countdown, "bold", g.big_size, colour, g.countdown, "right")
+    elif c.lasting and band_text(canvas, c, g) != c.state_text:
+        canvas.text(region, c.lasting, "cond", g.name_size, DIM, g.countdown, "right")
     for seat, row in zip(c.seats, g.seats, strict=False):
         draw_seat(canvas, region, seat, row, g, offline=offline, timeouts=c.timeouts)
     draw_band(canvas, region, c, g, radius)
@@ -237,8 +248,14 @@ def draw_band(canvas: Canvas, region: str, c: CellContent, g: CellGeometry, radi
         border_bottom_right_radius=radius,
     )
     box = band.inflate(-g.name_size // 2, 0)
-    text = c.state_text
+    canvas.text(region, band_text(canvas, c, g), "cond", g.name_size, fg, box, "center")
+
+
+def band_text(canvas: Canvas, c: CellContent, g: CellGeometry) -> str:
+    """The state band's words: the whole of them, or the short word where they do not
+    fit the band."""
+    box = g.band.inflate(-g.name_size // 2, 0)
     size = canvas.texts.size_for("cond", g.name_size, box.height)
-    if canvas.texts.width("cond", size, text) > box.width:
-        text = c.short_text
-    canvas.text(region, text, "cond", g.name_size, fg, box, "center")
+    if canvas.texts.width("cond", size, c.state_text) > box.width:
+        return c.short_text
+    return c.state_text
