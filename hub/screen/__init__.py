@@ -34,7 +34,7 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Final
@@ -108,19 +108,6 @@ def _language(text: str) -> str:
         raise argparse.ArgumentTypeError(str(err)) from None
 
 
-def asked(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language the screen speaks, known before its options are parsed (their help
-    is written in it): ``--lang``, else ``LANG`` and the like, else Polish. A language
-    the kit does not speak counts as none here: the parser then refuses it by name."""
-    early = argparse.ArgumentParser(add_help=False)
-    early.add_argument("--lang")
-    known, _rest = early.parse_known_args(argv)
-    try:
-        return i18n.choose(known.lang, environ)
-    except i18n.LanguageError:
-        return i18n.choose(None, environ)
-
-
 def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     """The screen's options, their help in ``words``' language (default: the
     environment's, :func:`tablekit.shared.i18n.choose`)."""
@@ -137,8 +124,10 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         ),
     )
     add_config_options(
-        p, account="a read-only one, at a venue: screen, the file's [screen] username; the "
-        "client id is rummikub-screen-USERNAME",
+        p,
+        account=_("a read-only one, at a venue: screen, the file's [screen] username; the "
+                  "client id is rummikub-screen-USERNAME"),
+        words=w,
     )  # fmt: skip
     p.add_argument("--title", default="", help=_("title in the top left (default: the event)"))
     p.add_argument(
@@ -210,7 +199,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, stop: threading.Event | None = None) -> int:
     """The program; it ends on ``q``/Esc, a closed window, SIGTERM or SIGINT, or when
     ``stop`` is set (a caller that handles the signals itself, the demo)."""
-    words = i18n.words(asked(sys.argv[1:] if argv is None else argv, os.environ))
+    words = i18n.words(i18n.asked_language(sys.argv[1:] if argv is None else argv, os.environ))
     args = build_parser(words).parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     keep_signals_from_sdl()  # SDL's handlers would swallow SIGTERM while nobody polls
