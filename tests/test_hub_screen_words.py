@@ -13,6 +13,7 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
+import msgspec
 import paho.mqtt.client as mqtt
 import pygame
 import pytest
@@ -304,3 +305,16 @@ def test_an_offline_table_says_for_how_long_in_either_language(language, band, c
     cell = texts(screen, "cell:3")  # table 4, offline for 42 s
     assert band in cell
     assert [t for t in cell if t == "42 s"] == corner  # where the band has no room for it
+
+
+@pytest.mark.parametrize(
+    ("stage", "line"),
+    [("round-2", "Runda 2 · 3 gry"), ("final", "Runda 2 · finał · 3 gry")],
+)
+def test_the_header_names_the_presets_stage_in_the_halls_language(stage, line):
+    hall = sample_hall(9, NOW)
+    assert hall.round is not None
+    hall = replace(hall, round=msgspec.structs.replace(hall.round, stage=stage))
+    screen = HallScreen(pygame.Surface((1920, 1080)))
+    screen.draw_page(hall, Page(PageKind.WALL), NOW)
+    assert texts(screen, "header")[1].startswith(line + " · "), texts(screen, "header")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pygame
 
+from hub.exports.words import stage_label
 from hub.hall import (
     HallView,
     Page,
@@ -43,8 +44,8 @@ def header_content(
     parts = []
     if info is not None:
         parts.append(_("Round {round}").format(round=info.round))
-        if info.stage:
-            parts.append(info.stage)  # the organizer's name of the stage, as given
+        if info.stage and info.stage != f"round-{info.round}":  # not "Round 2 · round-2"
+            parts.append(stage_label(info.stage, words))
         if info.games:
             parts.append(words.ngettext("{n} game", "{n} games", info.games).format(n=info.games))
         done, seated = finished_tables(hall)

@@ -12,6 +12,7 @@ from typing import Final
 
 import pygame
 
+from hub.exports.words import title_label
 from hub.hall import HallView, Page, page_ranges
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
@@ -81,7 +82,7 @@ def _names(board: Board) -> Iterable[str]:
 def title_word(words: Words, title: str) -> str:
     """A final place's title (the format's name for it, "champion") as the screen shows
     it, in ``words``' language: "MISTRZ"; "" for none."""
-    return words.gettext(title).upper() if title else ""
+    return title_label(title, words).upper() if title else ""
 
 
 def list_grid(canvas: Canvas, board: Board, items: int) -> ListGrid:
