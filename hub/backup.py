@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
 
 log = logging.getLogger("hub.backup")
@@ -136,7 +137,10 @@ def copy_store(source: sqlite3.Connection, target: Path) -> int:
     """
     directory = target.parent
     if not directory.is_dir():
-        raise BackupError(f"the directory {directory} does not exist (is the stick mounted?)")
+        raise BackupError(
+            N_("the directory {directory} does not exist (is the stick mounted?)"),
+            directory=directory,
+        )
     tmp = directory / f".{target.name}.tmp"
     try:
         tmp.unlink(missing_ok=True)
@@ -145,7 +149,7 @@ def copy_store(source: sqlite3.Connection, target: Path) -> int:
             dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
             check = str(dst.execute("PRAGMA quick_check").fetchone()[0])
             if check != "ok":
-                raise BackupError(f"the copy failed its check: {check}")
+                raise BackupError(N_("the copy failed its check: {check}"), check=check)
         fd = os.open(tmp, os.O_RDONLY)
         try:
             os.fsync(fd)
@@ -161,7 +165,9 @@ def copy_store(source: sqlite3.Connection, target: Path) -> int:
     except (OSError, sqlite3.Error) as err:
         with suppress(OSError):
             tmp.unlink(missing_ok=True)
-        raise BackupError(f"cannot write {target}: {err}") from err
+        raise BackupError(
+            N_("cannot write {target}: {error}"), target=target, error=str(err)
+        ) from err
 
 
 class StoreBackup:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 from tablekit.shared.broker import BrokerSettings
 
 log = logging.getLogger(__name__)
@@ -111,7 +112,7 @@ class MosquittoBroker(_Reachable):
     ) -> None:
         found = binary or mosquitto_binary()
         if found is None:
-            raise BrokerError("mosquitto is not installed (apt install mosquitto)")
+            raise BrokerError(N_("mosquitto is not installed (apt install mosquitto)"))
         self.binary = found
         self.workdir = Path(workdir)
         self.host = host
@@ -172,11 +173,20 @@ class MosquittoBroker(_Reachable):
                     if self.process.stderr
                     else ""
                 )
-                raise BrokerError(f"mosquitto exited at start: {err.strip()} {self.log_tail()}")
+                raise BrokerError(
+                    N_("mosquitto exited at start: {error} {log}"),
+                    error=err.strip(),
+                    log=self.log_tail(),
+                )
             if wait_for_port(self.host, self.port, 0.1):
                 return
         self.kill()
-        raise BrokerError(f"mosquitto did not listen on {self.host}:{self.port} in {timeout} s")
+        raise BrokerError(
+            N_("mosquitto did not listen on {host}:{port} in {seconds} s"),
+            host=self.host,
+            port=self.port,
+            seconds=timeout,
+        )
 
     def stop(self, timeout: float = 5.0) -> None:
         """SIGTERM: a clean shutdown (writes the persistence file)."""
@@ -243,10 +253,12 @@ class EmbeddedBroker(_Reachable):
         self._thread = threading.Thread(target=self._run, name="amqtt", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout):
-            raise BrokerError(f"amqtt did not start in {timeout} s")
+            raise BrokerError(N_("amqtt did not start in {seconds} s"), seconds=timeout)
         if self._error is not None:
             self._thread = None
-            raise BrokerError(f"amqtt failed to start: {self._error}") from self._error
+            raise BrokerError(
+                N_("amqtt failed to start: {error}"), error=str(self._error)
+            ) from self._error
 
     def stop(self, timeout: float = 5.0) -> None:
         loop, thread = self._loop, self._thread
@@ -288,9 +300,9 @@ class EmbeddedBroker(_Reachable):
             from amqtt.broker import Broker as AmqttBroker
         except ImportError as err:
             raise BrokerError(
-                "the embedded broker is amqtt, which only the kit's demo extra installs "
-                "(pip install 'rummikub-tablekit[demo]'); or use Mosquitto"
-            ) from err
+                N_("the embedded broker is amqtt, which only the kit's demo extra installs "
+                   "(pip install 'rummikub-tablekit[demo]'); or use Mosquitto")
+            ) from err  # fmt: skip
 
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},

@@ -325,7 +325,7 @@ class Competition:
     @property
     def event(self) -> EventState:
         if self.state is None:
-            raise CompetitionError("no event yet: create one first (rummikub event create)")
+            raise CompetitionError(N_("no event yet: create one first (rummikub event create)"))
         return self.state
 
     @property
@@ -414,11 +414,17 @@ class Competition:
         table and a game ``game``."""
         seating = self.event.seating(stage_name)
         if not 1 <= table <= len(seating):
-            raise CompetitionError(f"table {table}: not in round {stage_name!r}")
+            raise CompetitionError(
+                N_("table {table}: not in round {stage}"), table=table, stage=repr(stage_name)
+            )
         games = self.format.stages[self.format.stage_index(stage_name)].games
         if not 1 <= game <= games:
             raise CompetitionError(
-                f"table {table}: round {stage_name!r} has games 1–{games}, got game {game}"
+                N_("table {table}: round {stage} has games 1–{games}, got game {game}"),
+                table=table,
+                stage=repr(stage_name),
+                games=games,
+                game=game,
             )
         return seating[table - 1]
 
@@ -483,7 +489,9 @@ class Competition:
         match record:
             case EventCreated():
                 if self.created is not None:
-                    raise CompetitionError(f"the event {self.created.name!r} already exists")
+                    raise CompetitionError(
+                        N_("the event {name} already exists"), name=repr(self.created.name)
+                    )
                 self.created = record
                 # The automatic league scheme depends on the entry count: players register
                 # under the widest scheme until the first draw fixes the real one.
@@ -492,7 +500,7 @@ class Competition:
                 self.fixed = record.format is not None
             case FormatFixed(format=fmt):
                 if self.fixed:
-                    raise CompetitionError("the format is already fixed")
+                    raise CompetitionError(N_("the format is already fixed"))
                 self.state = EventState.replay(fmt.validate(), self.facts)
                 self.fixed = True
             case OrganizerFact(fact=RoundUndone(stage=stage) as fact):
@@ -526,9 +534,13 @@ class Competition:
             case RoundStarted(stage=stage):
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:
-                    raise CompetitionError(f"start {stage!r}: it is not the round being played")
+                    raise CompetitionError(
+                        N_("start {stage}: it is not the round being played"), stage=repr(stage)
+                    )
                 if stage in self.started:
-                    raise CompetitionError(f"start {stage!r}: the round has already started")
+                    raise CompetitionError(
+                        N_("start {stage}: the round has already started"), stage=repr(stage)
+                    )
                 self.started[stage] = record
             case RoundTimeOver(stage=stage):
                 self.time_over.setdefault(stage, record)
@@ -557,18 +569,24 @@ class Competition:
         seats = seats_for(len(self.table_playing(stage_name, table, game).players))
         if record.seat not in seats:
             raise CompetitionError(
-                f"table {table}: seat {record.seat} is not at a {len(seats)}-player table "
-                f"(seats {', '.join(seats)})"
-            )
+                N_("table {table}: seat {seat} is not at a {players}-player table (seats "
+                   "{seats})"),
+                table=table,
+                seat=record.seat,
+                players=len(seats),
+                seats=", ".join(seats),
+            )  # fmt: skip
         if self.event.has_result(stage_name, table, game):
             raise CompetitionError(
-                f"table {table} game {game}: its result is in; the game has been played"
+                N_("table {table} game {game}: its result is in; the game has been played"),
+                table=table,
+                game=game,
             )
         self.starters[(stage_name, table, game)] = record
 
     def _apply_fact(self, fact: Fact) -> None:
         if self.state is None:
-            raise CompetitionError("no event yet: create one first (rummikub event create)")
+            raise CompetitionError(N_("no event yet: create one first (rummikub event create)"))
         self.state = self.state.apply(fact)
         self.facts.append(fact)
 
@@ -598,13 +616,17 @@ class Competition:
         seated = self.table_playing(stage_name, table, report.game)
         if state.has_result(stage_name, table, report.game) and not allow_replace:
             raise CompetitionError(
-                f"table {table} game {report.game}: a result is already recorded (the game is "
-                "closed); a judge corrects it at the hub"
-            )
+                N_("table {table} game {game}: a result is already recorded (the game is "
+                   "closed); a judge corrects it at the hub"),
+                table=table,
+                game=report.game,
+            )  # fmt: skip
         if len(report.racks) != len(seated.players):
             raise CompetitionError(
-                f"table {table}: {len(seated.players)} players sit there, the result has "
-                f"{len(report.racks)} seats"
+                N_("table {table}: {players} players sit there, the result has {seats} seats"),
+                table=table,
+                players=len(seated.players),
+                seats=len(report.racks),
             )
         score = score_game(report, self.ruleset(stage_name))
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))

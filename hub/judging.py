@@ -34,7 +34,10 @@ from hub.tournament import (
     TieHow,
     lot_order,
 )
+from hub.tournament.progress import SANCTION_WORDS
+from tablekit.core.errors import Phrase
 from tablekit.core.scoring import GameReport
+from tablekit.core.words import N_
 
 
 @dataclass(frozen=True)
@@ -67,7 +70,7 @@ class JudgeCommands(OrganizerBase):
     def lift_record(self, number: int, *, why: str) -> OrganizerFact:
         """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
         if not why.strip():
-            raise CompetitionError(f"lift sanction {number}: say why (--why)")
+            raise CompetitionError(N_("lift sanction {number}: say why (--why)"), number=number)
         fact = SanctionLifted(number)
         return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
@@ -84,7 +87,11 @@ class JudgeCommands(OrganizerBase):
         or a disqualification, given in ``stage`` (default: the latest the player plays
         in); always with the reason, recorded with who and when."""
         if not why.strip():
-            raise CompetitionError(f"{kind} for {player_id}: say why (--why)")
+            raise CompetitionError(
+                N_("{kind} for {player}: say why (--why)"),
+                kind=Phrase(SANCTION_WORDS[kind]),
+                player=player_id,
+            )
         event = self.competition.event
         if stage is None:  # the latest stage the player plays in
             stage = next(
@@ -128,7 +135,9 @@ class JudgeCommands(OrganizerBase):
             order = lot_order(players, seed)
         else:
             if not why.strip():
-                raise CompetitionError(f"tie in {scope}: say why the judge decided so (--why)")
+                raise CompetitionError(
+                    N_("tie in {scope}: say why the judge decided so (--why)"), scope=scope
+                )
             order, seed = tuple(players), None
         self.competition.event.check_tie(scope, order)
         fact = TieDecided(scope, order, how, seed)
@@ -142,16 +151,16 @@ class JudgeCommands(OrganizerBase):
         """The organizer's seating of the players left for consolation games who cannot
         sit at tables of 3 or 4 (003 §10e): the best ``promote`` of them join the
         qualifiers, or ``none`` of them plays more games; always with the reason."""
-        what = "consolation games"
         if not why.strip():
-            raise CompetitionError(f"{what}: say why (--why)")
+            raise CompetitionError(N_("consolation games: say why (--why)"))
         if promote < 0 or (promote == 0) == (not none):
-            raise CompetitionError(f"{what}: give --promote N (1 or more) or --none")
+            raise CompetitionError(N_("consolation games: give --promote N (1 or more) or --none"))
         competition = self.competition
         if not competition.fixed:
             raise CompetitionError(
-                f"{what}: the league scheme is chosen at the first draw; decide after it"
-            )
+                N_("consolation games: the league scheme is chosen at the first draw; decide "
+                   "after it")
+            )  # fmt: skip
         event = competition.event
         stage = next(
             (
@@ -163,7 +172,9 @@ class JudgeCommands(OrganizerBase):
             None,
         )
         if stage is None:
-            raise CompetitionError(f"{what}: no stage still to draw has consolation games")
+            raise CompetitionError(
+                N_("consolation games: no stage still to draw has consolation games")
+            )
         fact = ConsolationDecided(stage.name, promote, none)
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
         self.record(record)
@@ -181,14 +192,19 @@ class JudgeCommands(OrganizerBase):
         if not why.strip():
             if competition.history(stage_name, table, report.game):
                 raise CompetitionError(
-                    f"table {table} game {report.game}: a result is recorded; a correction "
-                    "needs a reason (--why)"
-                )
+                    N_("table {table} game {game}: a result is recorded; a correction needs a "
+                       "reason (--why)"),
+                    table=table,
+                    game=report.game,
+                )  # fmt: skip
             if open_stage is None or open_stage.name != stage_name:
                 raise CompetitionError(
-                    f"table {table} game {report.game}: {stage_name} is not the round being "
-                    "played; a late result needs a reason (--why)"
-                )
+                    N_("table {table} game {game}: {stage} is not the round being played; a "
+                       "late result needs a reason (--why)"),
+                    table=table,
+                    game=report.game,
+                    stage=stage_name,
+                )  # fmt: skip
         return ResultRecorded(
             at=self.clock(),
             by=self.by,
@@ -253,5 +269,5 @@ class JudgeCommands(OrganizerBase):
 def _latest_stage(competition: Competition) -> str:
     played = competition.event.stages_played
     if not played:
-        raise CompetitionError("no round has been drawn yet")
+        raise CompetitionError(N_("no round has been drawn yet"))
     return played[-1]

@@ -55,9 +55,11 @@ from hub.tournament import (
     preset,
 )
 from tablekit.core.clock_events import GameStarted
+from tablekit.core.errors import KitError, Phrase
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import Seat
+from tablekit.core.words import N_
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.shared.i18n import language as i18n_language
 
@@ -72,31 +74,36 @@ def _check_fresh_seed(competition: Competition, seed: int) -> None:
     for stage in event.stages_played:
         if event.seed_of(stage) == seed:
             raise CompetitionError(
-                f"draw: seed {seed} already drew {stage}, and the same seed seats the same "
-                "players together again; leave --seed out (a new seed is drawn and recorded)"
-            )
+                N_("draw: seed {seed} already drew {stage}, and the same seed seats the same "
+                   "players together again; leave --seed out (a new seed is drawn and "
+                   "recorded)"),
+                seed=seed,
+                stage=stage,
+            )  # fmt: skip
 
 
-def check_in_hint(event: EventState) -> str:
+def check_in_hint(event: EventState) -> Phrase | str:
     """How to get players into the first draw when too few are present ("" if the
     registration list itself is the problem)."""
     if event.stages_played:
         return ""
     if not event.players:
-        return (
-            "; nobody is registered yet: rummikub players import FILE "
-            "(or rummikub players add NAME)"
-        )
+        return Phrase(
+            N_("; nobody is registered yet: rummikub players import FILE "
+               "(or rummikub players add NAME)")
+        )  # fmt: skip
     waiting = (
         len(event.players) - len(event.present) - len(event.withdrawn) - len(event.disqualified)
     )
     if waiting <= 0:
         return ""
-    return (
-        f"; {len(event.present)} of {len(event.players)} registered players are checked in "
-        "and only they are drawn: check the others in with rummikub players check-in --all "
-        "(or rummikub players check-in ID …)"
-    )
+    return Phrase(
+        N_("; {present} of {registered} registered players are checked in and only they are "
+           "drawn: check the others in with rummikub players check-in --all (or rummikub "
+           "players check-in ID …)"),
+        present=len(event.present),
+        registered=len(event.players),
+    )  # fmt: skip
 
 
 class Organizer(JudgeCommands):
@@ -205,30 +212,43 @@ class Organizer(JudgeCommands):
         name — a ``surname`` alone that already ends the name only marks where the
         surname starts ("Jan Maria Kowalski", surname "Maria Kowalski").
         """
-        what = f"change of {player_id}"
+        what = Phrase(N_("change of {player}"), player=player_id)
         if not why.strip():
-            raise CompetitionError(f"{what}: say why (--why)")
+            raise CompetitionError(N_("{what}: say why (--why)"), what=what)
         event = self.competition.event
         if player_id not in event.players:
-            raise CompetitionError(f"{what}: unknown player {player_id!r}")
+            raise CompetitionError(
+                N_("{what}: unknown player {player}"), what=what, player=repr(player_id)
+            )
         old = event.players[player_id]
         try:
             new_name, new_surname = _new_name(old, name, given, surname)
             new_club = None if clear_club else old.club if club is None else clean(club, "club")
         except ValueError as err:
-            raise CompetitionError(f"{what}: {err}") from None
+            raise CompetitionError(
+                N_("{what}: {error}"),
+                what=what,
+                error=err if isinstance(err, KitError) else str(err),
+            ) from None
         new_club = new_club or None
         if len(new_name) > MAX_NAME:
-            raise CompetitionError(f"{what}: the name is longer than {MAX_NAME} characters")
+            raise CompetitionError(
+                N_("{what}: the name is longer than {most} characters"), what=what, most=MAX_NAME
+            )
         now = split_name(new_name, new_surname)
         if (new_name, now, new_club) == (old.name, split_name(old.name, old.surname), old.club):
-            raise CompetitionError(f"{what}: nothing to change (give a name, surname or club)")
+            raise CompetitionError(
+                N_("{what}: nothing to change (give a name, surname or club)"), what=what
+            )
         key = player_key(new_name, new_club)
         for other in event.players.values():
             if other.id != player_id and player_key(other.name, other.club) == key:
                 club_text = f" ({new_club})" if new_club else ""
                 raise CompetitionError(
-                    f"{what}: {new_name!r}{club_text} is already registered as {other.id}"
+                    N_("{what}: {who} is already registered as {id}"),
+                    what=what,
+                    who=f"{new_name!r}{club_text}",
+                    id=other.id,
                 )
         fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club)
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
@@ -246,11 +266,13 @@ class Organizer(JudgeCommands):
         competition = self.competition
         stage = competition.open_stage()
         if stage is None:
-            raise CompetitionError("starter: no round is drawn and open; draw one first")
+            raise CompetitionError(N_("starter: no round is drawn and open; draw one first"))
         if game is None:
             progress = {t.table: t for t in competition.tables()}.get(table)
             if progress is None:
-                raise CompetitionError(f"table {table}: not in round {stage.name!r}")
+                raise CompetitionError(
+                    N_("table {table}: not in round {stage}"), table=table, stage=repr(stage.name)
+                )
             game = progress.next_game
         record = StarterChosen(
             at=self.clock(), by=self.by, stage=stage.name, table=table, game=game,
@@ -274,7 +296,9 @@ class Organizer(JudgeCommands):
                 competition = competition.apply(records[0])
             seated = competition.event.draw_next(seed)
         except PlayerCountError as err:
-            raise PlayerCountError(f"draw: {err}{check_in_hint(competition.event)}") from None
+            raise PlayerCountError(
+                N_("draw: {error}{hint}"), error=err, hint=check_in_hint(competition.event)
+            ) from None
         records.append(OrganizerFact(at=self.clock(), by=self.by, fact=seated))
         self.record(*records)
         return seated
@@ -282,7 +306,7 @@ class Organizer(JudgeCommands):
     def start_round(self, minutes: float | None = None) -> RoundStarted:
         stage = self.competition.open_stage()
         if stage is None:
-            raise CompetitionError("start: no round is drawn and open; draw one first")
+            raise CompetitionError(N_("start: no round is drawn and open; draw one first"))
         record = RoundStarted(at=self.clock(), by=self.by, stage=stage.name, minutes=minutes)
         self.record(record)
         return record
@@ -293,24 +317,27 @@ class Organizer(JudgeCommands):
         reports in the store), its time not over. The tables are then told they have
         no assignment, and the round is drawn again with ``round draw``."""
         if not why.strip():
-            raise CompetitionError("undo the draw: say why (--why)")
+            raise CompetitionError(N_("undo the draw: say why (--why)"))
         stage = self.competition.open_stage()
         if stage is None:
-            raise CompetitionError("undo the draw: no round is drawn and open")
+            raise CompetitionError(N_("undo the draw: no round is drawn and open"))
         fact = RoundUndone(stage.name)
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
         def no_table_started(competition: Competition) -> None:
             if stage.name in competition.time_over:
                 raise CompetitionError(
-                    f"undo the draw of {stage.name}: the round's time is already over"
+                    N_("undo the draw of {stage}: the round's time is already over"),
+                    stage=stage.name,
                 )
             started = self._tables_started(competition, stage.name)
             if started:
                 raise CompetitionError(
-                    f"undo the draw of {stage.name}: table(s) {', '.join(map(str, started))} "
-                    "have started a game since the draw; a judge corrects results instead"
-                )
+                    N_("undo the draw of {stage}: table(s) {tables} have started a game since "
+                       "the draw; a judge corrects results instead"),
+                    stage=stage.name,
+                    tables=", ".join(map(str, started)),
+                )  # fmt: skip
 
         self.record(record, check=no_table_started)
         return fact
@@ -338,9 +365,11 @@ class Organizer(JudgeCommands):
     def close_round(self, *, force: bool = False, why: str = "") -> RoundClosed:
         stage = self.competition.open_stage()
         if stage is None:
-            raise CompetitionError("close: no round is open")
+            raise CompetitionError(N_("close: no round is open"))
         if force and not why.strip():
-            raise CompetitionError("close --force: say why the missing games are not played")
+            raise CompetitionError(
+                N_("close --force: say why the missing games are not played")
+            )
         fact = RoundClosed(stage.name, forced=force)
         self.record_facts([fact], why=why)
         return fact
@@ -365,11 +394,11 @@ def _new_name(
     """(name, surname) after a change (see :meth:`Organizer.change_player`)."""
     if name is not None:
         if given is not None:
-            raise ValueError("give the whole name or the given name, not both")
+            raise CompetitionError(N_("give the whole name or the given name, not both"))
         new_name = clean(name)
         new_surname = clean(surname) if surname is not None else ""
         if not new_name:
-            raise ValueError("the name is empty")
+            raise CompetitionError(N_("the name is empty"))
         check_surname(new_name, new_surname)
         return new_name, new_surname
     old_given, old_surname = split_name(old.name, old.surname)
@@ -379,7 +408,7 @@ def _new_name(
     else:
         new_surname = clean(surname)
         if not new_surname:
-            raise ValueError("the surname is empty")
+            raise CompetitionError(N_("the surname is empty"))
         if given is None and (old.name == new_surname or old.name.endswith(" " + new_surname)):
             return old.name, new_surname
     return full_name(new_given, new_surname), new_surname

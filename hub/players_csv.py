@@ -53,8 +53,9 @@ from pathlib import Path
 import charset_normalizer
 
 from hub.tournament import Player
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, Phrase
 from tablekit.core.names import full_name
+from tablekit.core.words import N_
 
 NAME_ALIASES = frozenset(
     {
@@ -103,7 +104,19 @@ apart, and the time it takes does not grow with the file."""
 
 
 class PlayersCsvError(KitError, ValueError):
-    """The file cannot be imported; the message names the file, line and field."""
+    """The file cannot be imported (or a name, club or rating cannot be taken); the message
+    names the file, line and field."""
+
+
+def grouped(number: float) -> str:
+    """A limit as the messages write it, in groups of three digits (``1 000 000``): read the
+    same in Polish and English, where a comma would be a decimal comma in Polish."""
+    return f"{number:,.0f}".replace(",", " ")
+
+
+def _where(source: str, line: int) -> Phrase:
+    """``players.csv line 4``, in the reader's language."""
+    return Phrase(N_("{file} line {line}"), file=source, line=line)
 
 
 @dataclass(frozen=True)
@@ -150,11 +163,18 @@ def clean(text: str, what: str = "name") -> str:
     """
     for char in text:
         if unicodedata.category(char) == "Cc" and not char.isspace():
-            raise ValueError(
-                f"{what} {text!r} has the control character U+{ord(char):04X}; "
-                "re-type it or save the file again as plain UTF-8 text"
-            )
+            raise PlayersCsvError(
+                N_("{what} {text} has the control character U+{code}; re-type it or save the "
+                   "file again as plain UTF-8 text"),
+                what=_FIELD_WORDS.get(what, what),
+                text=repr(text),
+                code=f"{ord(char):04X}",
+            )  # fmt: skip
     return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+_FIELD_WORDS = {"name": Phrase(N_("name")), "club": Phrase(N_("club"))}
+"""What :func:`clean` names in its error (another ``what``, such as an option, as it is)."""
 
 
 def player_key(name: str, club: str | None) -> tuple[str, str]:
@@ -176,8 +196,10 @@ ENCODING_LABELS = {
     "iso8859-2": "ISO-8859-2",
 }
 WORKBOOK_MAGIC = {
-    b"PK\x03\x04": "a spreadsheet workbook (.xlsx or .ods)",
-    b"\xd0\xcf\x11\xe0": "an old Excel workbook (.xls)",
+    b"PK\x03\x04": N_("{file}: this is a spreadsheet workbook (.xlsx or .ods), not CSV text; "
+                      "save the sheet as CSV (File → Save as → CSV) and import that file"),
+    b"\xd0\xcf\x11\xe0": N_("{file}: this is an old Excel workbook (.xls), not CSV text; save "
+                            "the sheet as CSV (File → Save as → CSV) and import that file"),
 }
 
 
@@ -207,17 +229,16 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
     gives a detector too little to go on, and a Polish list is mostly Polish letters).
     ``encoding`` forces a codec; an error names the line and byte it cannot read.
     """
-    for magic, what in WORKBOOK_MAGIC.items():
+    for magic, refusal in WORKBOOK_MAGIC.items():
         if data.startswith(magic):
-            raise PlayersCsvError(
-                f"{source}: this is {what}, not CSV text; save the sheet as CSV "
-                "(File → Save as → CSV) and import that file"
-            )
+            raise PlayersCsvError(refusal, file=source)
     if encoding is not None:
         try:
             codec = codecs.lookup(encoding).name
         except LookupError:
-            raise PlayersCsvError(f"--encoding: unknown encoding {encoding!r}") from None
+            raise PlayersCsvError(
+                N_("--encoding: unknown encoding {encoding}"), encoding=repr(encoding)
+            ) from None
         return Decoded(_strict(data, codec, source), codec)
     if data.startswith(codecs.BOM_UTF8):
         return Decoded(_strict(data, "utf-8-sig", source), "utf-8-sig")
@@ -277,10 +298,14 @@ def _strict(data: bytes, codec: str, source: str) -> str:
         byte = data[err.start]
         label = encoding_label(codec)
         raise PlayersCsvError(
-            f"{source} line {line}: not {label} text (byte 0x{byte:02X} at column {column}); "
-            "re-save the file as UTF-8 (Excel: 'CSV UTF-8'; Google Sheets and LibreOffice "
-            "export UTF-8) or name its encoding with --encoding"
-        ) from None
+            N_("{where}: not {encoding} text (byte 0x{byte} at column {column}); re-save the "
+               "file as UTF-8 (Excel: 'CSV UTF-8'; Google Sheets and LibreOffice export UTF-8) "
+               "or name its encoding with --encoding"),
+            where=_where(source, line),
+            encoding=label,
+            byte=f"{byte:02X}",
+            column=column,
+        ) from None  # fmt: skip
 
 
 def sniff_delimiter(header: str) -> str:
@@ -293,8 +318,8 @@ def sniff_delimiter(header: str) -> str:
 def rating_of(text: str) -> float | None:
     """A rating as people write it ("1500", "1 500", "12,5", "-3"); None when blank.
 
-    ValueError saying why for anything else: words ("nan", "inf" too), a number written
-    with an exponent (``1e308``), a number beyond ±:data:`MAX_RATING`.
+    PlayersCsvError (a ValueError) saying why for anything else: words ("nan", "inf" too),
+    a number written with an exponent (``1e308``), a number beyond ±:data:`MAX_RATING`.
     """
     value = text.strip().replace("\u00a0", "").replace(" ", "")
     if not value:
@@ -302,22 +327,28 @@ def rating_of(text: str) -> float | None:
     shown = text.strip()
     if re.fullmatch(r"[+-]?\d+([.,]\d+)?", value) is None:
         if re.fullmatch(r"[+-]?\d+([.,]\d+)?[eE][+-]?\d+", value) is not None:
-            raise ValueError(
-                f"rating {shown!r} is written with an exponent; write the number in full "
-                f"(at most {MAX_RATING:,.0f})"
-            )
-        raise ValueError(f"rating {shown!r} is not a number")
+            raise PlayersCsvError(
+                N_("rating {rating} is written with an exponent; write the number in full "
+                   "(at most {most})"),
+                rating=repr(shown),
+                most=grouped(MAX_RATING),
+            )  # fmt: skip
+        raise PlayersCsvError(N_("rating {rating} is not a number"), rating=repr(shown))
     rating = float(value.replace(",", "."))
     if not (math.isfinite(rating) and abs(rating) <= MAX_RATING):
-        raise ValueError(f"rating {shown!r} is too large: at most {MAX_RATING:,.0f}")
+        raise PlayersCsvError(
+            N_("rating {rating} is too large: at most {most}"),
+            rating=repr(shown),
+            most=grouped(MAX_RATING),
+        )
     return rating
 
 
-def parse_rating(text: str, where: str) -> float | None:
+def parse_rating(text: str, where: Phrase) -> float | None:
     try:
         return rating_of(text)
-    except ValueError as err:
-        raise PlayersCsvError(f"{where}: {err}") from None
+    except PlayersCsvError as err:
+        raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
 
 
 def parse_players_csv(
@@ -327,22 +358,31 @@ def parse_players_csv(
     ``encoding`` forces a codec instead of detecting it."""
     if len(data) > MAX_FILE_BYTES:
         raise PlayersCsvError(
-            f"{source}: the file has {len(data):,} bytes; a players file may have at most "
-            f"{MAX_FILE_BYTES:,} ({MAX_PLAYERS:,} players); split it or remove what is not "
-            "a player"
-        )
+            N_("{file}: the file has {size} bytes; a players file may have at most {most} "
+               "({players} players); split it or remove what is not a player"),
+            file=source,
+            size=grouped(len(data)),
+            most=grouped(MAX_FILE_BYTES),
+            players=grouped(MAX_PLAYERS),
+        )  # fmt: skip
     decoded = decode(data, source, encoding)
     text = decoded.text
     lines = text.splitlines()
     header_line = next((ln for ln in lines if ln.strip()), "")
     if not header_line:
-        raise PlayersCsvError(f"{source}: the file is empty (a header row is required)")
+        raise PlayersCsvError(
+            N_("{file}: the file is empty (a header row is required)"), file=source
+        )
     delimiter = sniff_delimiter(header_line)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         parsed = _read(reader, source, delimiter, encoding)
     except csv.Error as err:  # e.g. a stray quote running on for a whole file
-        raise PlayersCsvError(f"{source} line {reader.line_num}: not valid CSV: {err}") from None
+        raise PlayersCsvError(
+            N_("{where}: not valid CSV: {error}"),
+            where=_where(source, reader.line_num),
+            error=str(err),
+        ) from None
     return dataclasses.replace(parsed, encoding=decoded.encoding)
 
 
@@ -370,17 +410,21 @@ def _read(
         line, end = end + 1, reader.line_num
         if not any(cell.strip() for cell in row):
             continue
-        where = f"{source} line {line}"
+        where = _where(source, line)
         if any("\n" in cell or "\r" in cell for cell in row):
             raise PlayersCsvError(
-                f"{where}: a quote (\") opened on this line is not closed before the line "
-                f"ends, so lines {line}-{end} would run together into one name; close or "
-                "remove the quote"
-            )
+                N_("{where}: a quote (\") opened on this line is not closed before the line "
+                   "ends, so lines {line}-{end} would run together into one name; close or "
+                   "remove the quote"),
+                where=where,
+                line=line,
+                end=end,
+            )  # fmt: skip
         if len(players) == MAX_PLAYERS:
             raise PlayersCsvError(
-                f"{where}: more than {MAX_PLAYERS:,} players; a players file holds at most "
-                f"{MAX_PLAYERS:,}"
+                N_("{where}: more than {most} players; a players file holds at most {most}"),
+                where=where,
+                most=grouped(MAX_PLAYERS),
             )
 
         def cell(field: str, row: list[str] = row) -> str:
@@ -393,23 +437,32 @@ def _read(
             name, surname, by_comma = _name_of(cell, "name" not in columns, surname_first)
             club = clean(cell("club"), "club") or None
         except ValueError as err:
-            raise PlayersCsvError(f"{where}: {err}") from None
+            raise PlayersCsvError(
+                N_("{where}: {error}"),
+                where=where,
+                error=err if isinstance(err, KitError) else str(err),
+            ) from None
         if not name:
-            raise PlayersCsvError(f"{where}: name is empty")
+            raise PlayersCsvError(N_("{where}: name is empty"), where=where)
         if len(name) > MAX_NAME:
-            raise PlayersCsvError(f"{where}: name is longer than {MAX_NAME} characters")
+            raise PlayersCsvError(
+                N_("{where}: name is longer than {most} characters"), where=where, most=MAX_NAME
+            )
         rating = parse_rating(cell("rating"), where)
         key = player_key(name, club)
         if key in seen:
             raise PlayersCsvError(
-                f"{where}: duplicate player {_who(name, club)} (already on line {seen[key]})"
+                N_("{where}: duplicate player {who} (already on line {line})"),
+                where=where,
+                who=_who(name, club),
+                line=seen[key],
             )
         seen[key] = line
         if by_comma:
             comma.append(line)
         players.append(CsvPlayer(line, name, club, rating, surname))
     if not players:
-        raise PlayersCsvError(f"{source}: no players below the header row")
+        raise PlayersCsvError(N_("{file}: no players below the header row"), file=source)
     return CsvImport(
         tuple(players),
         delimiter,
@@ -425,7 +478,11 @@ def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise PlayersCsvError(f"{path}: cannot read the file ({err.strerror or err})") from None
+        raise PlayersCsvError(
+            N_("{file}: cannot read the file ({reason})"),
+            file=path,
+            reason=err.strerror or str(err),
+        ) from None
     return parse_players_csv(data, str(path), encoding)
 
 
@@ -442,8 +499,10 @@ def new_players(
         pid = known.get(player_key(row.name, row.club))
         if pid is not None:
             raise PlayersCsvError(
-                f"{source} line {row.line}: duplicate player {_who(row.name, row.club)} "
-                f"(already registered as {pid})"
+                N_("{where}: duplicate player {who} (already registered as {id})"),
+                where=_where(source, row.line),
+                who=_who(row.name, row.club),
+                id=pid,
             )
         out.append(Player(next_id(offset), row.name, row.club, row.rating, row.surname))
     return out
@@ -486,10 +545,20 @@ def _garbled(header: list[str]) -> bool:
     )
 
 
+_COLUMN_WORDS = {
+    "name": Phrase(N_("name")),
+    "first": Phrase(N_("given name")),
+    "last": Phrase(N_("surname")),
+    "club": Phrase(N_("club")),
+    "rating": Phrase(N_("rating")),
+}
+"""The kinds of column, as a message names them."""
+
+
 def _columns(
     header: list[str], source: str, line: int, forced: str | None = None
 ) -> dict[str, int]:
-    where = f"{source} line {line} (header)"
+    where = Phrase(N_("{file} line {line} (header)"), file=source, line=line)
     columns: dict[str, int] = {}
     for index, title in enumerate(header):
         key = fold(title)
@@ -503,22 +572,33 @@ def _columns(
             if key in aliases:
                 if field in columns:
                     raise PlayersCsvError(
-                        f"{where}: two {field} columns ({header[columns[field]].strip()!r} "
-                        f"and {title.strip()!r})"
+                        N_("{where}: two {field} columns ({first} and {second})"),
+                        where=where,
+                        field=_COLUMN_WORDS[field],
+                        first=repr(header[columns[field]].strip()),
+                        second=repr(title.strip()),
                     )
                 columns[field] = index
     if "name" not in columns and not ("first" in columns and "last" in columns):
-        found = ", ".join(repr(h.strip()) for h in header if h.strip()) or "none"
-        check = (
-            f"; or the file is not {encoding_label(forced)} text: check --encoding, or leave "
-            "it out to have the encoding detected"
-            if forced is not None and (not columns or _garbled(header))
-            else ""
-        )
+        found: str | Phrase = ", ".join(repr(h.strip()) for h in header if h.strip())
+        if not found:
+            found = Phrase(N_("none"))
+        if forced is not None and (not columns or _garbled(header)):
+            raise PlayersCsvError(
+                N_("{where}: no name column (found {found}); name the column 'name' or "
+                   "'imię i nazwisko' (or use two columns 'imię' and 'nazwisko'); or the file "
+                   "is not {encoding} text: check --encoding, or leave it out to have the "
+                   "encoding detected"),
+                where=where,
+                found=found,
+                encoding=encoding_label(forced),
+            )  # fmt: skip
         raise PlayersCsvError(
-            f"{where}: no name column (found {found}); name the column 'name' or "
-            f"'imię i nazwisko' (or use two columns 'imię' and 'nazwisko'){check}"
-        )
+            N_("{where}: no name column (found {found}); name the column 'name' or "
+               "'imię i nazwisko' (or use two columns 'imię' and 'nazwisko')"),
+            where=where,
+            found=found,
+        )  # fmt: skip
     if "first" in columns and "last" in columns:
         columns.pop("name", None)  # the parts say where the surname starts; a full name not
     else:

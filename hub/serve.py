@@ -7,7 +7,9 @@
         [--backup /media/usb/hub-backup.sqlite3] [--username hub --password-file FILE]
 
 Every setting comes from the hub's config file (``[hub]`` and the shared parts), the
-environment and the flags, in that order (:mod:`hub.config`). It says READY to systemd
+environment and the flags, in that order (:mod:`hub.config`). Its help and errors are in
+Polish, or in English with ``--lang en`` or an English ``LANG`` (the systemd unit's log
+follows the Pi's locale). It says READY to systemd
 once the store is open and pings the watchdog while the writer thread turns.
 """
 
@@ -27,6 +29,10 @@ from pathlib import Path
 from hub.config import HubConfigError, HubSettings, add_config_options, resolve
 from hub.service import WRITER_STALL, HubService
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
+from tablekit.shared import i18n
+from tablekit.shared.commandline import error_text, speaking
+from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 
 log = logging.getLogger("hub.service")
@@ -34,53 +40,71 @@ log = logging.getLogger("hub.service")
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, got {text!r}")
+        raise HubConfigError(N_("expected a whole number from 1, got {text}"), text=repr(text))
     return int(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="rummikub-hub", description="The tournament hub.")
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser("serve", help="run the hub service")
-    add_config_options(serve, account="at a venue: hub; [hub] username")
+def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
+    """``rummikub-hub``'s options, their help in ``words``' language (default: as
+    :func:`tablekit.shared.i18n.choose` finds it); build it and parse inside
+    :func:`hub.cli.parser.speaking` for argparse's own words in that language too."""
+    w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
+    _ = w.gettext
+
+    def positive(text: str) -> int:
+        try:
+            return _positive(text)
+        except HubConfigError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+
+    parser = argparse.ArgumentParser(
+        prog="rummikub-hub", description=_("The tournament hub.")
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMMAND"))
+    serve = sub.add_parser("serve", help=_("run the hub service"))
+    serve.add_argument(
+        "--lang", metavar="pl|en",
+        help=_("the language of its help and errors: pl or en (default: LANG's, else Polish)"),
+    )  # fmt: skip
+    add_config_options(serve, account=_("at a venue: hub; [hub] username"), words=w)
     serve.add_argument(
         "--db", type=Path,
-        help="event store, an SQLite file ($RUMMIKUB_DB; the file's db)",
+        help=_("event store, an SQLite file ($RUMMIKUB_DB; the file's db)"),
     )  # fmt: skip
     serve.add_argument(
         "--tables",
-        type=_positive,
-        help="the event's tables are 1..N (the provisioned units); messages of other "
-        "tables are refused and logged ($RUMMIKUB_TABLES; [hub] tables; default: any "
-        "table 1-999)",
-    )
+        type=positive,
+        help=_("the event's tables are 1..N (the provisioned units); messages of other "
+               "tables are refused and logged ($RUMMIKUB_TABLES; [hub] tables; default: any "
+               "table 1-999)"),
+    )  # fmt: skip
     serve.add_argument(
         "--backup",
         type=Path,
         metavar="PATH",
-        help="keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
-        "share), made after changes and on stop; its directory must exist "
-        "($RUMMIKUB_BACKUP; [hub] backup; none when unset or empty)",
-    )
+        help=_("keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
+               "share), made after changes and on stop; its directory must exist "
+               "($RUMMIKUB_BACKUP; [hub] backup; none when unset or empty)"),
+    )  # fmt: skip
     serve.add_argument(
         "--backup-every",
         type=float,
         metavar="SECONDS",
-        help="at most one copy every SECONDS ([hub] backup_every; default 3)",
+        help=_("at most one copy every SECONDS ([hub] backup_every; default 3)"),
     )
     serve.add_argument(
         "--embedded-broker",
         action="store_true",
-        help="start an embedded amqtt broker (MQTT 3.1.1) on --broker",
+        help=_("start an embedded amqtt broker (MQTT 3.1.1) on --broker"),
     )
     serve.add_argument(
         "--show-live",
         type=float,
         default=0.0,
         metavar="SECONDS",
-        help="print the live view of all tables every SECONDS",
+        help=_("print the live view of all tables every SECONDS"),
     )
-    serve.add_argument("-v", "--verbose", action="store_true")
+    serve.add_argument("-v", "--verbose", action="store_true", help=_("log in detail"))
     return parser
 
 
@@ -88,8 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list.insert(0, "serve")
-    parser = build_parser()
-    args = parser.parse_args(args_list)
+    words = i18n.words(i18n.asked_language(args_list, os.environ))
+    with speaking(words):
+        parser = build_parser(words)
+        args = parser.parse_args(args_list)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -100,13 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = resolve("hub", args, os.environ)
         store = _store_settings(args, settings)
     except HubConfigError as err:
-        parser.error(str(err))
+        with speaking(words):
+            parser.error(err.message(words.gettext))
     try:
         service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
                              backup=store.backup, backup_interval=store.backup_every)  # fmt: skip
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
-        print(f"rummikub-hub: {err}", file=sys.stderr)
+        print(f"rummikub-hub: {error_text(err, words)}", file=sys.stderr)
         return 1
 
 
@@ -130,9 +157,16 @@ def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSet
                                   ("hub.backup", _path(own.backup)), Path)  # fmt: skip
     every = own.backup_every if args.backup_every is None else args.backup_every
     if backup is not None and Path(backup).absolute() == Path(db).absolute():
-        raise HubConfigError(f"{where} {backup} is the store itself: give a path on another disk")
+        raise HubConfigError(
+            N_("{where} {backup} is the store itself: give a path on another disk"),
+            where=where,
+            backup=backup,
+        )
     if every <= 0:
-        raise HubConfigError(f"--backup-every must be more than 0 seconds, got {every:g}")
+        raise HubConfigError(
+            N_("--backup-every must be more than 0 seconds, got {seconds}"),
+            seconds=f"{every:g}",
+        )
     return StoreSettings(Path(db), tables, None if backup is None else Path(backup), every)
 
 
@@ -141,10 +175,7 @@ def _path(text: str | None) -> Path | None:
 
 
 def _tables(text: str) -> int:
-    try:
-        return _positive(text)
-    except argparse.ArgumentTypeError as err:
-        raise ValueError(str(err)) from None
+    return _positive(text)  # a HubConfigError is a ValueError: settings.pick names the variable
 
 
 def _serve(args: argparse.Namespace, settings: HubSettings, service: HubService) -> int:

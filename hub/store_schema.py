@@ -29,6 +29,7 @@ import sqlite3
 from pathlib import Path
 
 from tablekit.core.errors import KitError
+from tablekit.core.words import N_
 from tablekit.shared.durable import open_durable, transaction
 
 SCHEMA_VERSION = 1
@@ -115,11 +116,13 @@ class StoreError(KitError, RuntimeError):
     """The store file cannot be used (wrong schema, corrupt)."""
 
 
-def open_error(path: Path, err: sqlite3.DatabaseError) -> str:
+def open_error(path: Path, err: sqlite3.DatabaseError) -> StoreError:
     """Why ``path`` cannot be opened as an event file: another kind of file, said so."""
     if getattr(err, "sqlite_errorname", "") == "SQLITE_NOTADB":
-        return f"{path} is not a rummikub event file (not an SQLite database)"
-    return f"store {path}: {err}"
+        return StoreError(
+            N_("{file} is not a rummikub event file (not an SQLite database)"), file=path
+        )
+    return StoreError(N_("store {file}: {error}"), file=path, error=str(err))
 
 
 def open_store(path: Path) -> sqlite3.Connection:
@@ -128,7 +131,7 @@ def open_store(path: Path) -> sqlite3.Connection:
     try:
         db = open_durable(path, timeout=30.0)
     except sqlite3.DatabaseError as err:
-        raise StoreError(open_error(path, err)) from err
+        raise open_error(path, err) from err
     try:
         with transaction(db):
             for statement in SCHEMA:
@@ -138,11 +141,14 @@ def open_store(path: Path) -> sqlite3.Connection:
                 db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             elif int(row[0]) != SCHEMA_VERSION:
                 raise StoreError(
-                    f"store {path} has schema {row[0]}, this hub uses {SCHEMA_VERSION}"
+                    N_("store {file} has schema {schema}, this hub uses {version}"),
+                    file=path,
+                    schema=row[0],
+                    version=SCHEMA_VERSION,
                 )
     except sqlite3.DatabaseError as err:
         db.close()
-        raise StoreError(open_error(path, err)) from err
+        raise open_error(path, err) from err
     except StoreError:
         db.close()
         raise

@@ -307,8 +307,8 @@ def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> No
         ("inf", "is not a number"),
         ("-inf", "is not a number"),
         ("12x", "is not a number"),
-        ("1e400", "is written with an exponent; write the number in full (at most 1,000,000)"),
-        ("9" * 400, "is too large: at most 1,000,000"),
+        ("1e400", "is written with an exponent; write the number in full (at most 1 000 000)"),
+        ("9" * 400, "is too large: at most 1 000 000"),
     ],
 )
 def test_a_rating_that_is_not_a_finite_number_is_refused_saying_why(

@@ -267,3 +267,65 @@ def test_the_events_language_wins_over_lang(
         "event", "create", "--preset", "school", "--name", "Puchar"
     )
     assert "Created event 'Puchar'" in out and "Language: Polish (pl)" in out
+
+
+def test_the_hubs_refusals_reach_the_organizer_in_polish(tmp_path: Path) -> None:
+    """The errors of the hub's modules behind the commands (the players file, the
+    organizer's records, the event file itself) are in the catalogs too."""
+    c = Cli(tmp_path / "e.sqlite3", lang="pl")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    book = tmp_path / "zapisy.xlsx"
+    book.write_bytes(b"PK\x03\x04 a workbook")
+    assert c.fails("players", "import", str(book)) == (
+        f"rummikub: {book}: to skoroszyt arkusza kalkulacyjnego (.xlsx lub .ods), a nie tekst "
+        "CSV; zapisz arkusz jako CSV (Plik → Zapisz jako → CSV) i zaimportuj ten plik"
+    )
+    twice = tmp_path / "dwa.csv"
+    twice.write_text("imię i nazwisko;klub\nAnna Nowak;SP 1\nAnna Nowak;SP 1\n", encoding="utf-8")
+    assert c.fails("players", "import", str(twice)) == (
+        f"rummikub: {twice}, wiersz 3: powtórzony gracz 'Anna Nowak' (SP 1) (już w wierszu 2)"
+    )
+    bad = tmp_path / "bez.csv"
+    bad.write_text("klub;uwagi\nSP 1;x\n", encoding="utf-8")
+    assert c.fails("players", "import", str(bad)).startswith(
+        f"rummikub: {bad}, wiersz 1 (nagłówek): brak kolumny z imieniem i nazwiskiem "
+        "(znaleziono: 'klub', 'uwagi')"
+    )
+    assert c.fails("players", "add", "Ola", "--rating", "1e9").endswith(
+        "argument --rating: ranking '1e9' zapisano z wykładnikiem; wpisz całą liczbę "
+        "(najwyżej 1 000 000) (zob. rummikub players add --help)"
+    )
+    for i in range(1, 5):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    c.ok("round", "draw", "--seed", "3")
+    assert c.fails("round", "undo", "--why", " ") == (
+        "rummikub: cofnięcie losowania: podaj powód (--why)"
+    )
+    assert c.fails("result", "enter", "--table", "1", "--game", "9", "--racks", "0 1 2 3") == (
+        "rummikub: stolik 1: runda 'round-1' ma gry 1–2, podano grę 9"
+    )
+    text = tmp_path / "notatki.txt"
+    text.write_text("to nie jest turniej\n" * 100)
+    refused = Cli(text, lang="pl").run("players", "list")
+    assert refused.code == 2 and refused.err == (
+        f"rummikub: {text} nie jest plikiem turnieju rummikub (to nie baza SQLite)\n"
+    )
+
+
+def test_the_hub_service_speaks_polish_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hub import serve
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        serve.main(["serve", "--help"])
+    assert out.getvalue().startswith("użycie: rummikub-hub serve")
+    assert "uruchom wbudowany broker amqtt" in out.getvalue()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
+        serve.main(["serve", "--tables", "0"])
+    assert "rummikub-hub serve: błąd: argument --tables: oczekiwano liczby całkowitej od 1, " \
+        "podano '0'" in err.getvalue()
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
+        serve.main(["serve", "--tables", "0", "--lang", "en"])
+    assert "error: argument --tables: expected a whole number from 1, got '0'" in err.getvalue()

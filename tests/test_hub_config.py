@@ -173,6 +173,6 @@ def test_bad_arguments_are_named(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exit_:
-        main(argv)
+        main([*argv, "--lang", "en"])  # the English words (Polish: tests/test_cli_polish.py)
     assert exit_.value.code == 2
     assert message in capsys.readouterr().err

@@ -67,11 +67,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from hub.cli.common import DEFAULT_DB, PROG, Ctx, error_text
-from hub.cli.parser import build_parser, speaking
+from hub.cli.common import DEFAULT_DB, PROG, Ctx
+from hub.cli.parser import build_parser
 from hub.config import load_hub_config
 from tablekit.core.errors import KitError
 from tablekit.shared import i18n
+from tablekit.shared.commandline import error_text, speaking
 
 
 def main(

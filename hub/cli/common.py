@@ -5,7 +5,6 @@ and tables."""
 from __future__ import annotations
 
 import datetime as dt
-import errno
 import re
 import sqlite3
 import time
@@ -31,46 +30,6 @@ DEFAULT_DB = "rummikub-event.sqlite3"
 
 class CliError(KitError):
     """Bad input on the command line: the message is the one line the user sees."""
-
-
-OS_REASONS: Final = {
-    errno.ENOENT: N_("no such file or folder"),
-    errno.EACCES: N_("permission denied"),
-    errno.EPERM: N_("operation not permitted"),
-    errno.EISDIR: N_("it is a folder, not a file"),
-    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
-    errno.ENOSPC: N_("no space left on the device"),
-    errno.EROFS: N_("the file system is read-only"),
-    errno.EEXIST: N_("it exists already"),
-    errno.EIO: N_("input/output error (a damaged or removed device?)"),
-    errno.ENAMETOOLONG: N_("file name too long"),
-}
-"""The system's reasons a person meets most, in the catalogs (another is shown as the
-system words it)."""
-
-
-def os_reason(err: OSError, words: Words) -> str:
-    """Why the system refused, in ``words``' language where the catalogs have it."""
-    reason = OS_REASONS.get(err.errno or 0)
-    if reason is not None:
-        return words.gettext(reason)
-    return err.strerror or str(err) or type(err).__name__
-
-
-def error_text(err: KitError | OSError, words: Words) -> str:
-    """The one line a refused command prints (after the program's name): a kit error in
-    ``words``' language; a system error as a sentence naming the file and the reason."""
-    if isinstance(err, KitError):
-        message = err.message(words.gettext).strip() or type(err).__name__
-    elif err.filename is not None:
-        message = words.gettext("cannot use {file}: {reason}").format(
-            file=err.filename, reason=os_reason(err, words)
-        )
-    else:
-        message = words.gettext("the system refused: {reason}").format(
-            reason=os_reason(err, words)
-        )
-    return " ".join(message.split())
 
 
 _COLOUR_CODE = re.compile(r"\x1b\[[0-9;]*m")

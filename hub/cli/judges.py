@@ -13,6 +13,7 @@ from hub.exports.lists import sanctions_grid
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
 from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
+from hub.tournament.progress import SANCTION_WORDS
 from hub.tournament.standings import signed
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -162,13 +163,6 @@ def cmd_sanction_deduct(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_sanction_disqualify(ctx: Ctx, args: argparse.Namespace) -> int:
     return _sanction(ctx, args, SanctionKind.DISQUALIFICATION)
-
-
-SANCTION_WORDS = {
-    SanctionKind.WARNING: N_("warning"),
-    SanctionKind.DEDUCTION: N_("deduction"),
-    SanctionKind.DISQUALIFICATION: N_("disqualification"),
-}
 
 
 def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:

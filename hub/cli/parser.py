@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Final, NoReturn
+from typing import NoReturn
 
 from hub.cli.common import DEFAULT_DB, PROG, CliError
 from hub.cli.event import (
@@ -70,45 +69,8 @@ from tablekit.core.errors import KitError
 from tablekit.core.racks import RACK_SYNTAX
 from tablekit.core.words import N_
 from tablekit.shared import i18n
+from tablekit.shared.commandline import speaking
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, choose
-
-ARGPARSE_WORDS: Final = (
-    N_("usage: "),
-    N_("positional arguments"),
-    N_("options"),
-    N_("show this help message and exit"),
-    N_("argument %(argument_name)s: %(message)s"),
-    N_("invalid choice: %(value)r (choose from %(choices)s)"),
-    N_("invalid %(type)s value: %(value)r"),
-    N_("unrecognized arguments: %s"),
-    N_("the following arguments are required: %s"),
-    N_("one of the arguments %s is required"),
-    N_("not allowed with argument %s"),
-    N_("ignored explicit argument %r"),
-    N_("expected one argument"),
-    N_("expected at most one argument"),
-    N_("expected at least one argument"),
-    N_("ambiguous option: %(option)s could match %(matches)s"),
-    N_("unexpected option string: %s"),
-)
-"""argparse's own words that a person reads (its headings, its refusals), marked for the
-catalogs so that :func:`speaking` finds them there (Python 3.11's wording; a message of
-another Python is shown as argparse writes it)."""
-
-
-@contextmanager
-def speaking(words: Words) -> Iterator[None]:
-    """argparse's own words (the usage heading, ``options``, its refusals such as "the
-    following arguments are required") in ``words``' language while a parser is built and
-    parses: argparse looks them up through its module's ``_`` and ``ngettext``, which this
-    points at the catalog for that time (the command line is one thread)."""
-    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
-    argparse._ = words.gettext  # type: ignore[attr-defined]
-    argparse.ngettext = words.ngettext  # type: ignore[attr-defined]
-    try:
-        yield
-    finally:
-        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -9,7 +9,7 @@ import zipfile
 from pathlib import Path
 
 from hub import archive, printing
-from hub.cli.common import CliError, Ctx, os_reason, render, stage_arg, table_seats
+from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
 from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
 from hub.exports.notes import last_closed, round_progress
@@ -30,6 +30,7 @@ from hub.season import (
 )
 from hub.season import match_key as season_match_key
 from tablekit.core.words import N_
+from tablekit.shared.commandline import os_reason
 from tablekit.shared.i18n import Words
 
 

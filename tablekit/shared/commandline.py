@@ -1,0 +1,95 @@
+"""What every command line of the kit shares in the reader's language: argparse's own
+words from the catalog (:func:`speaking`) and the one line a refused command prints
+(:func:`error_text`: a kit error through its template, the system's as a sentence naming
+the file and the reason)."""
+
+from __future__ import annotations
+
+import argparse
+import errno
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Final
+
+from tablekit.core.errors import KitError
+from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
+
+ARGPARSE_WORDS: Final = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("unrecognized arguments: %s"),
+    N_("the following arguments are required: %s"),
+    N_("one of the arguments %s is required"),
+    N_("not allowed with argument %s"),
+    N_("ignored explicit argument %r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("unexpected option string: %s"),
+    N_("%(prog)s: error: %(message)s\n"),
+)
+"""argparse's own words that a person reads (its headings, its refusals), marked for the
+catalogs so that :func:`speaking` finds them there (Python 3.11's wording; a message of
+another Python is shown as argparse writes it)."""
+
+
+@contextmanager
+def speaking(words: Words) -> Iterator[None]:
+    """argparse's own words (the usage heading, ``options``, its refusals such as "the
+    following arguments are required") in ``words``' language while a parser is built and
+    parses: argparse looks them up through its module's ``_`` and ``ngettext``, which this
+    points at the catalog for that time (a command line parses in one thread)."""
+    saved = argparse._, argparse.ngettext  # type: ignore[attr-defined]
+    argparse._ = words.gettext  # type: ignore[attr-defined]
+    argparse.ngettext = words.ngettext  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        argparse._, argparse.ngettext = saved  # type: ignore[attr-defined]
+
+
+OS_REASONS: Final = {
+    errno.ENOENT: N_("no such file or folder"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EISDIR: N_("it is a folder, not a file"),
+    errno.ENOTDIR: N_("a part of the path is a file, not a folder"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.EEXIST: N_("it exists already"),
+    errno.EIO: N_("input/output error (a damaged or removed device?)"),
+    errno.ENAMETOOLONG: N_("file name too long"),
+}
+"""The system's reasons a person meets most, in the catalogs (another is shown as the
+system words it)."""
+
+
+def os_reason(err: OSError, words: Words) -> str:
+    """Why the system refused, in ``words``' language where the catalogs have it."""
+    reason = OS_REASONS.get(err.errno or 0)
+    if reason is not None:
+        return words.gettext(reason)
+    return err.strerror or str(err) or type(err).__name__
+
+
+def error_text(err: KitError | OSError, words: Words) -> str:
+    """The one line a refused command prints (after the program's name): a kit error in
+    ``words``' language; a system error as a sentence naming the file and the reason."""
+    if isinstance(err, KitError):
+        message = err.message(words.gettext).strip() or type(err).__name__
+    elif err.filename is not None:
+        message = words.gettext("cannot use {file}: {reason}").format(
+            file=err.filename, reason=os_reason(err, words)
+        )
+    else:
+        message = words.gettext("the system refused: {reason}").format(
+            reason=os_reason(err, words)
+        )
+    return " ".join(message.split())
