@@ -16,6 +16,7 @@ are what this produces.
 
 from __future__ import annotations
 
+import ast
 import io
 import subprocess
 import sys
@@ -73,8 +74,37 @@ def extract(root: Path = ROOT) -> Catalog:
 
 
 def read(path: Path) -> Catalog:
+    """A catalog as the file has it, the previous wording of each fuzzy message kept.
+
+    Babel writes a fuzzy message's previous wording as gettext does (``#| msgid "…"``)
+    but reads those lines back as the translator's comments, which then piled up on every
+    run; here they become the previous wording again (a message no longer fuzzy has
+    none)."""
     with path.open("rb") as file:
-        return read_po(file)
+        catalog = read_po(file)
+    for message in catalog:
+        previous = [c for c in message.user_comments if c.startswith("|")]
+        if not previous:
+            continue
+        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+        message.previous_id = _previous_id(previous) if message.fuzzy else []
+    return catalog
+
+
+def _previous_id(lines: list[str]) -> list[str]:
+    """``| msgid "a"`` / ``| "b"`` / ``| msgid_plural "c"`` as ``["ab", "c"]`` (a
+    previous context, ``| msgctxt``, is left out)."""
+    parts: list[str] = []
+    keyword = ""
+    for line in lines:
+        text = line[1:].strip()
+        if not text.startswith('"'):
+            keyword, _, text = text.partition(" ")
+            if keyword in ("msgid", "msgid_plural"):
+                parts.append("")
+        if keyword in ("msgid", "msgid_plural") and parts:
+            parts[-1] += ast.literal_eval(text)
+    return parts
 
 
 def messages(catalog: Catalog) -> list[MessageKey]:
@@ -111,6 +141,9 @@ def updated(lang: str, template: Catalog) -> Catalog:
     """The language's catalog brought up to the template; English fills itself in."""
     catalog = read(po_path(lang))
     catalog.update(template)
+    # A message gone from the code leaves the catalog: kept as gettext's obsolete (#~)
+    # entries they misled GNU msgfmt when the same wording came back.
+    catalog.obsolete.clear()
     catalog.project, catalog.version = template.project, template.version
     if lang == "en":
         for m in catalog:

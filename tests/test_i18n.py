@@ -243,3 +243,19 @@ def test_a_kit_error_speaks_the_readers_language() -> None:
     assert wrapped.message(lambda m: polish.get(m, m)) == (
         "wyniki.csv: miejsce A: 3 małych punktów, a nie 0")
     assert KitError("plain words").message(lambda m: m.upper()) == "PLAIN WORDS"
+
+
+def test_a_fuzzy_messages_previous_wording_is_kept_once(tmp_path: Path) -> None:
+    """The previous wording of a fuzzy message survives a read and a write as gettext's
+    ``#|`` lines, and is gone, not turned into a comment, once the message is translated."""
+    path = tmp_path / "pl.po"
+    catalog = Catalog(locale="pl")
+    catalog.add("a new wording", "nowe", flags=["fuzzy"], previous_id="an old wording")
+    catalog.add("settled", "ustalone", previous_id="what it was")
+    path.write_text(po_text(catalog), encoding="utf-8")
+    for _ in range(2):
+        path.write_text(po_text(read(path)), encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert text.count('#| msgid "an old wording"') == 1
+    assert "# |" not in text and "what it was" not in text
+    assert all(not m.user_comments for m in read(path))

@@ -59,7 +59,7 @@ for lang in ("pl", "en"):
         ("{n} player", "{n} players", 1))))
 """
 """Prints a few counted words from the installed catalogs, Polish then English."""
-SPEAKS_POLISH = {"rummikub-demo", "rummikub", "rummikub-hub"}
+SPEAKS_POLISH = {"rummikub-demo", "rummikub", "rummikub-hub", "rummikub-screen", "rummikub-web"}
 """The programs whose help is already in the catalogs (Polish unless LANG says English)."""
 
 

@@ -429,3 +429,31 @@ def test_stopping_ends_the_open_pages_streams(
     uvicorn_log.removeHandler(caplog.handler)
     problems = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert problems == []
+
+
+def test_the_consoles_command_line_speaks_the_readers_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """rummikub-web's help and refusals in Polish by default (argparse's own words too),
+    in English with --lang en or LANG=en_GB."""
+    from hub.web.serve import main
+
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    polish = capsys.readouterr().out
+    assert "Konsola WWW centrali" in polish and "użycie:" in polish
+    assert "port, na którym konsola czeka" in polish and "usage:" not in polish
+    with pytest.raises(SystemExit):
+        main(["--port", "70000"])
+    assert "port musi być z zakresu 1-65535, podano '70000'" in capsys.readouterr().err
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "the port to listen on" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "--port", "0"])
+    assert "podano '0'" in capsys.readouterr().err

@@ -35,6 +35,7 @@ SHOWN = {
     "hub/web/app.py": {},
     "hub/web/live.py": {},
     "hub/web/views.py": {},
+    "hub/web/serve.py": {"rummikub-web: ": "the program's name, before its error"},
     "hub/tournament/cuts.py": {},
     "hub/tournament/errors.py": {},
     "hub/tournament/facts.py": {},

@@ -33,6 +33,9 @@ from hub.web.app import Console, EventReader, make_app
 from hub.web.live import LiveTables
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
+from tablekit.shared import i18n
+from tablekit.shared.commandline import error_text, speaking
+from tablekit.shared.i18n import Words
 
 log = logging.getLogger("hub.web")
 
@@ -42,35 +45,59 @@ GRACE = 3
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be 1-65535, got {text!r}")
+        raise WebSettingError(N_("port must be 1-65535, got {text!r}"), text=text)
     return int(text)
 
 
-def build_parser() -> argparse.ArgumentParser:
+class WebSettingError(KitError, ValueError):
+    """A setting of the console that cannot be used (a port out of range, no address)."""
+
+
+def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
+    """The console's options, their help in ``words``' language (default: the
+    environment's, :func:`tablekit.shared.i18n.choose`)."""
+    w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
+    _ = w.gettext
+
+    def port(text: str) -> int:
+        try:
+            return _port(text)
+        except WebSettingError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+
     parser = argparse.ArgumentParser(
         prog="rummikub-web",
-        description="The hub's web console: find your table, the standings and every "
-        "table live, for the phones on the venue network.",
+        description=_("The hub's web console: find your table, the standings and every "
+                      "table live, for the phones on the venue network."),
+    )  # fmt: skip
+    add_config_options(
+        parser, account=_("[web] username: a read-only account will do"), words=w
     )
-    add_config_options(parser, account="[web] username: a read-only account will do")
     parser.add_argument(
         "--db", type=Path,
-        help="the event store the hub writes, an SQLite file ($RUMMIKUB_DB; the file's db)",
+        help=_("the event store the hub writes, an SQLite file ($RUMMIKUB_DB; the file's db)"),
     )  # fmt: skip
     parser.add_argument(
         "--host",
-        help="the address to listen on: 127.0.0.1, the venue network's own address, or "
-        "0.0.0.0 for every interface ($RUMMIKUB_WEB_HOST; [web] host; default 127.0.0.1)",
-    )
+        help=_("the address to listen on: 127.0.0.1, the venue network's own address, or "
+               "0.0.0.0 for every interface ($RUMMIKUB_WEB_HOST; [web] host; default "
+               "127.0.0.1)"),
+    )  # fmt: skip
     parser.add_argument(
-        "--port", type=_port,
-        help="the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)",
+        "--port", type=port,
+        help=_("the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)"),
     )  # fmt: skip
     parser.add_argument(
         "--no-broker", action="store_true",
-        help="do not follow the tables (the pages show the event store alone)",
+        help=_("do not follow the tables (the pages show the event store alone)"),
     )  # fmt: skip
-    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument(
+        "--lang", choices=i18n.LANGUAGES,
+        help=_("the language of this help and of the program's messages (the pages speak "
+               "the event's)"),
+    )  # fmt: skip
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help=_("log every request and message"))  # fmt: skip
     return parser
 
 
@@ -89,22 +116,15 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     host, _ = settings.pick(("--host", args.host), "RUMMIKUB_WEB_HOST", ("web.host", own.host),
                             _host)  # fmt: skip
     port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
-                            _port_value)  # fmt: skip
+                            _port)  # fmt: skip
     assert host is not None and port is not None  # the file's fields have defaults
     return WebSettings(db, host, port)
 
 
 def _host(text: str) -> str:
     if not text.strip():
-        raise ValueError("must name an address")
+        raise WebSettingError(N_("must name an address"))
     return text.strip()
-
-
-def _port_value(text: str) -> int:
-    try:
-        return _port(text)
-    except argparse.ArgumentTypeError as err:
-        raise ValueError(str(err)) from None
 
 
 class WebConsoleError(KitError, OSError):
@@ -168,8 +188,11 @@ class ConsoleThread:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    words = i18n.words(i18n.asked_language(argv, os.environ))
+    with speaking(words):
+        parser = build_parser(words)
+        args = parser.parse_args(argv)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -178,7 +201,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         settings = resolve("web", args, os.environ)
         web = web_settings(args, settings)
     except HubConfigError as err:
-        parser.error(str(err))
+        with speaking(words):
+            parser.error(err.message(words.gettext))
     reader = EventReader(web.db)
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
@@ -190,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                 timeout_graceful_shutdown=GRACE)  # fmt: skip
         ConsoleServer(config, live).run()
     except (KitError, OSError) as err:
-        print(f"rummikub-web: {err}", file=sys.stderr)
+        print(f"rummikub-web: {error_text(err, words)}", file=sys.stderr)
         return 1
     finally:
         reader.close()
