@@ -25,11 +25,14 @@ import msgspec
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import ConfigError, UnitConfig, load_config
 from tablekit.core.clock import MoveClock
+from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.journal import Journal, JournalError
 from tablekit.notes import Note
 from tablekit.printer import TerminalPrinter
 from tablekit.shared import i18n
+from tablekit.shared.commandline import speaking
+from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 from tablekit.unit import Output, Quit, TableUnit
@@ -86,10 +89,11 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
     An unusable journal (another unit's, not a database) ends the program with one
     line saying so: the events in it must not be overwritten or guessed at.
     """
+    _ = i18n.words(config.unit.language).gettext
     try:
         journal = Journal(journal_path, config.unit.unit_id)
     except JournalError as err:
-        sys.exit(f"tablekit: {err}")
+        sys.exit("tablekit: " + err.message(_))
     unit = TableUnit(
         MoveClock(config.clock_rules()),
         table=config.unit.table,
@@ -120,7 +124,8 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
         try:
             link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, unit.put)
         except ValueError as err:  # the password file
-            sys.exit(f"tablekit: {err}")
+            said = err.message(_) if isinstance(err, KitError) else str(err)
+            sys.exit("tablekit: " + said)
         unit.attach(link)
         link.start()
     return unit
@@ -154,39 +159,61 @@ def run(unit: TableUnit, cleanups: Sequence[Callable[[], None]] = ()) -> None:
             close_journal()
 
 
-def _parser(prog: str, description: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    parser.add_argument("--config", type=Path, help="unit config file (TOML); default: built-in")
-    parser.add_argument("--journal", type=Path, help="journal file (default: from the config)")
-    parser.add_argument("--bot", action="store_true", help="simulated players press the buttons")
-    parser.add_argument("--seed", type=int, default=None, help="random seed for --bot")
-    parser.add_argument(
-        "--pace", type=float, default=1.0, help="--bot speed factor (0.1 = ten times faster)"
+def _parser(prog: str, description: str, w: Words) -> argparse.ArgumentParser:
+    """The options both programs take, their help in ``w``'s language (the one the command
+    line asks for: ``--lang``, else ``LANG`` and the like, else Polish); built and used
+    inside :func:`tablekit.shared.commandline.speaking`, so argparse's own words are too."""
+    _ = w.gettext
+    parser = argparse.ArgumentParser(prog=prog, description=description, add_help=False)
+    o = parser.add_argument_group(_("options"))
+    o.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
+    o.add_argument(
+        "--config", type=Path, help=_("unit config file (TOML); default: built-in")
     )
-    parser.add_argument("--log-level", default="WARNING", help="DEBUG, INFO, WARNING, ERROR")
-    parser.add_argument(
+    o.add_argument("--journal", type=Path, help=_("journal file (default: from the config)"))
+    o.add_argument("--bot", action="store_true", help=_("simulated players press the buttons"))
+    o.add_argument("--seed", type=int, default=None, help=_("random seed for --bot"))
+    o.add_argument(
+        "--pace", type=float, default=1.0, help=_("--bot speed factor (0.1 = ten times faster)")
+    )
+    o.add_argument("--log-level", default="WARNING", help=_("DEBUG, INFO, WARNING, ERROR"))
+    o.add_argument(
         "--lang",
-        help="the display's language until the hub sends the event's: pl or en "
-        "(default: the config's [unit] language, Polish)",
+        help=_(
+            "the language of the display and of this program until the hub sends the "
+            "event's: pl or en (default: the config's [unit] language, Polish)"
+        ),
     )
     return parser
 
 
-def _setup(args: argparse.Namespace) -> tuple[UnitConfig, Path]:
+def _asked(argv: Sequence[str] | None) -> Words:
+    """The catalog of the language the command line asks for, before it is parsed."""
+    given = sys.argv[1:] if argv is None else argv
+    return i18n.words(i18n.asked_language(given, os.environ))
+
+
+def _setup(args: argparse.Namespace, w: Words) -> tuple[UnitConfig, Path]:
+    """The config (with ``--lang`` in it) and the journal's path; what cannot be used
+    ends the program with one line in ``w``'s language."""
+    _ = w.gettext
     logging.basicConfig(
         level=args.log_level.upper(), format="%(asctime)s %(name)s %(levelname)s %(message)s"
     )
     try:
         config = load_config(args.config)
     except ConfigError as err:
-        sys.exit(f"tablekit: {err}")
+        sys.exit("tablekit: " + err.message(_))
     except OSError as err:
-        sys.exit(f"tablekit: cannot read config {args.config}: {err.strerror}")
+        sys.exit(
+            "tablekit: "
+            + _("cannot read config {path}: {reason}").format(path=args.config, reason=err.strerror)
+        )
     if args.lang is not None:
         try:
             unit = msgspec.structs.replace(config.unit, language=i18n.language(args.lang))
         except i18n.LanguageError as err:
-            sys.exit(f"tablekit: --lang: {err}")
+            sys.exit("tablekit: --lang: " + err.message(_))
         config = msgspec.structs.replace(config, unit=unit)
     journal = args.journal or config.unit.journal_path(state_dir())
     return config, journal
@@ -201,11 +228,19 @@ def _start_bot(unit: TableUnit, config: UnitConfig, args: argparse.Namespace) ->
 
 def unit_main(argv: Sequence[str] | None = None) -> None:
     """tablekit-unit: the table unit on a Raspberry Pi."""
-    parser = _parser("tablekit-unit", "The Rummikub table unit (GPIO, display, hub link).")
-    parser.add_argument("--no-display", action="store_true", help="run without the display")
-    args = parser.parse_args(argv)
+    w = _asked(argv)
+    _ = w.gettext
+    with speaking(w):
+        parser = _parser(
+            "tablekit-unit", _("The Rummikub table unit (GPIO, display, hub link)."), w
+        )
+        parser.add_argument(
+            "--no-display", action="store_true", help=_("run without the display")
+        )
+        args = parser.parse_args(argv)
     keep_signals_from_sdl()  # before the display starts: SIGTERM must stop the unit
-    config, journal = _setup(args)
+    config, journal = _setup(args, w)
+    _ = i18n.words(config.unit.language).gettext
     from gpiozero.exc import BadPinFactory
 
     from tablekit.hardware import GpioInputs, GpioOutputs
@@ -217,8 +252,11 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
             gpio = stack.enter_context(GpioOutputs(config))
         except BadPinFactory:
             sys.exit(
-                "tablekit-unit: no GPIO on this computer (lgpio not found): on a desktop run "
-                "tablekit-sim, or set GPIOZERO_PIN_FACTORY=mock to try the unit on mock pins"
+                "tablekit-unit: "
+                + _(
+                    "no GPIO on this computer (lgpio not found): on a desktop run "
+                    "{sim}, or set {mock} to try the unit on mock pins"
+                ).format(sim="tablekit-sim", mock="GPIOZERO_PIN_FACTORY=mock")
             )
         outputs: list[Output] = [gpio, Watchdog(notifier)]
         if not args.no_display:
@@ -235,19 +273,26 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
 
 def sim_main(argv: Sequence[str] | None = None) -> None:
     """tablekit-sim: try a table unit on any computer."""
-    parser = _parser(
-        "tablekit-sim",
-        "A table unit on your computer: space = pass button, J = judge key (hold it for the "
-        "judge menu), C = call the judge, keypad keys: * empty rack, - bank empty (then "
-        "Enter), the result after the game, Q = quit. Without a "
-        "display it runs in the terminal (j short, J held judge key; P held pass button).",
-    )
-    mode = parser.add_mutually_exclusive_group()
-    mode.add_argument("--window", action="store_true", help="always open a window")
-    mode.add_argument("--headless", action="store_true", help="never open a window")
-    args = parser.parse_args(argv)
+    w = _asked(argv)
+    _ = w.gettext
+    with speaking(w):
+        parser = _parser(
+            "tablekit-sim",
+            _(
+                "A table unit on your computer: space = pass button, J = judge key (hold it "
+                "for the judge menu), C = call the judge, keypad keys: * empty rack, - bank "
+                "empty (then Enter), the result after the game, Q = quit. Without a display "
+                "it runs in the terminal (j short, J held judge key; P held pass button)."
+            ),
+            w,
+        )
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument("--window", action="store_true", help=_("always open a window"))
+        mode.add_argument("--headless", action="store_true", help=_("never open a window"))
+        args = parser.parse_args(argv)
     keep_signals_from_sdl()  # before the window opens: SIGTERM must stop the sim
-    config, journal = _setup(args)
+    config, journal = _setup(args, w)
+    _ = i18n.words(config.unit.language).gettext
     from tablekit.keyboard import TerminalKeys, display_available
 
     window = args.window or (not args.headless and display_available())
@@ -260,9 +305,12 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
     else:
         unit.outputs.append(TerminalPrinter())
         print(
-            "tablekit-sim: no display — headless. Keys: space pass, j judge, J judge held "
-            "(menu), digits choose, P hold pass (call judge), c call judge, * empty rack, "
-            "- bank empty (then Enter), q quit.",
+            "tablekit-sim: "
+            + _(
+                "no display — headless. Keys: space pass, j judge, J judge held (menu), "
+                "digits choose, P hold pass (call judge), c call judge, * empty rack, "
+                "- bank empty (then Enter), q quit."
+            ),
             flush=True,
         )
         keys = TerminalKeys(

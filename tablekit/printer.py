@@ -1,12 +1,19 @@
-"""The headless unit's output: one line on the terminal per change of state."""
+"""The headless unit's output: one line on the terminal per change of state, in the
+unit's language (its view's: the config's ``[unit] language``, ``--lang``, then the hall's)."""
 
 from __future__ import annotations
 
 import sys
 from typing import TextIO
 
+from tablekit.controls import action_words
 from tablekit.core.clock import Phase
+from tablekit.core.clock_events import StarterSource
+from tablekit.core.hallcheck import STEP_WORDS, CheckResult
 from tablekit.core.status import TableState, word
+from tablekit.core.words import N_
+from tablekit.result_entry import Step
+from tablekit.shared.i18n import words
 from tablekit.view import TableView
 
 
@@ -27,44 +34,105 @@ class TerminalPrinter:
         self.stream.flush()
 
 
+_STARTERS = {
+    StarterSource.ROTATION: N_("rotation"),
+    StarterSource.HUB: N_("organizer's choice"),
+    StarterSource.TABLE: N_("chosen here"),
+}
+"""Who chose the seat that starts the next game."""
+_RESULTS = {
+    CheckResult.OK: N_("ok"),
+    CheckResult.FAILED: N_("failed"),
+    CheckResult.SKIPPED: N_("skipped"),
+}
+"""A hall check step's answer."""
+_ENTRY_STEPS = {
+    Step.TILES: N_("tiles"),
+    Step.JOKERS: N_("jokers"),
+    Step.CONFIRM: N_("confirm"),
+    Step.READY: N_("ready"),
+    Step.SUBMITTED: N_("sent"),
+    Step.ACCEPTED: N_("accepted"),
+    Step.REJECTED: N_("rejected"),
+}
+"""Where result entry is."""
+
+
 def describe(view: TableView, now: float) -> str:
+    """The view as one line, in the view's language (:attr:`TableView.language`)."""
+    w = words(view.language)
+    _ = w.gettext
     c = view.clock
-    parts = [f"[table {view.table or '-'} game {c.game} move {c.move}]", view.state_word]
+    parts = [
+        _("[table {table} game {game} move {move}]").format(
+            table=view.table or "-", game=c.game, move=c.move
+        ),
+        _(view.state_word),
+    ]
     if c.active is not None:
-        parts.append(f"seat {c.active} {view.names.get(c.active, '')}".rstrip())
+        name = view.names.get(c.active, "")
+        parts.append(_("seat {seat} {name}").format(seat=c.active, name=name).rstrip())
         if c.phase is Phase.RUNNING and c.paused is None:
-            parts.append(f"clock running ({c.rules.move_seconds:.0f}s a move)")
+            seconds = f"{c.rules.move_seconds:.0f}"
+            parts.append(_("clock running ({seconds} s a move)").format(seconds=seconds))
         else:
-            parts.append(f"{view.remaining(now):.0f}s left")
+            parts.append(_("{seconds} s left").format(seconds=f"{view.remaining(now):.0f}"))
         if view.clock.on_deck is not None:
-            parts.append(f"next {view.clock.on_deck}")
+            parts.append(_("next {seat}").format(seat=view.clock.on_deck))
     if c.phase is Phase.READY:
-        parts.append(f"seat {c.upcoming_starter} starts ({c.starter_from.value})")
+        parts.append(
+            _("seat {seat} starts ({chosen})").format(
+                seat=c.upcoming_starter, chosen=_(_STARTERS[c.starter_from])
+            )
+        )
     if c.last_lap_left is not None:
-        parts.append(f"last lap: {c.last_lap_left} moves")
+        parts.append(
+            w.ngettext("last lap: {n} move", "last lap: {n} moves", c.last_lap_left).format(
+                n=c.last_lap_left
+            )
+        )
     if view.ask is not None:
-        parts.append(f"asks: {view.ask.value}? ENTER yes, any other key no")
+        parts.append(
+            _("asks: {question}? ENTER yes, any other key no").format(
+                question=_(action_words(view.ask))
+            )
+        )
     if view.check is not None:
         k = view.check
-        done = " ".join(f"{step.value}:{result.value}" for step, result in k.results)
-        parts.append(f"hall check table {k.table}: {k.step.value} [{k.typed}] {done}".rstrip())
-        if k.message:
-            parts.append(f"— {k.message}")
+        done = " ".join(f"{_(STEP_WORDS[s])}:{_(_RESULTS[r])}" for s, r in k.results)
+        step = _(STEP_WORDS[k.step]) if k.step in STEP_WORDS else _("done")
+        parts.append(
+            _("hall check table {table}: {step} [{typed}] {done}")
+            .format(table=k.table, step=step, typed=k.typed, done=done)
+            .rstrip()
+        )
+        said = k.said.message(_)
+        if said:
+            parts.append(f"— {said}")
     if view.entry is not None:
         e = view.entry
-        where = f" seat {e.seat}" if e.seat is not None else ""
-        jokers = f" +{e.jokers_typed} joker(s)" if e.jokers_typed else ""
-        parts.append(f"result {e.step.value}{where} [{e.buffer}{jokers}]")
+        where = _(" seat {seat}").format(seat=e.seat) if e.seat is not None else ""
+        jokers = (
+            w.ngettext(" +{n} joker", " +{n} jokers", e.jokers_typed).format(n=e.jokers_typed)
+            if e.jokers_typed
+            else ""
+        )
+        parts.append(
+            _("result: {step}{seat} [{typed}{jokers}]").format(
+                step=_(_ENTRY_STEPS[e.step]), seat=where, typed=e.buffer, jokers=jokers
+            )
+        )
         if e.score is not None:
             parts.append(" ".join(f"{s.seat}:{s.small:+d}/{s.big}" for s in e.score.scores))
     if view.menu is not None:
         items = [
-            ("▶" if i == view.menu.selected else " ") + f"{i + 1} {a.value}"
+            ("▶" if i == view.menu.selected else " ") + f"{i + 1} {_(action_words(a))}"
             for i, a in enumerate(view.menu.actions)
         ]
-        parts.append("judge menu: " + " | ".join(items))
+        parts.append(_("judge menu: {items}").format(items=" | ".join(items)))
     if view.online is False:
-        parts.append(word(TableState.OFFLINE))
-    if view.message:
-        parts.append(f"— {view.message}")
+        parts.append(_(word(TableState.OFFLINE)))
+    said = view.said.say(_) if view.said else view.message
+    if said:
+        parts.append(f"— {said}")
     return "  ".join(parts)

@@ -15,17 +15,20 @@ from contextlib import closing
 from pathlib import Path
 
 import pygame
+import pytest
 from running import Running
 from xwd import screenshot
 
-from tablekit.app import _parser, _setup, build
+from tablekit.app import _parser, _setup, build, sim_main, unit_main
 from tablekit.config import parse_config
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, look
 from tablekit.journal import Journal
+from tablekit.shared import i18n
 from tablekit.shared.sdnotify import Notifier
 
+EN = i18n.words("en")
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
 
 
@@ -42,7 +45,8 @@ class HeadlessSim(Running):
 
     def __init__(self, tmp_path: Path, *args: str) -> None:
         super().__init__(
-            [*SIM, "--headless", "--journal", str(tmp_path / "journal.sqlite3"), *args],
+            [*SIM, "--headless", "--lang", "en", "--journal", str(tmp_path / "journal.sqlite3"),
+             *args],
             {**os.environ, "SDL_VIDEODRIVER": "dummy"},
             stdin=subprocess.PIPE,
         )
@@ -105,7 +109,7 @@ def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     config = tmp_path / "unit.toml"
     config.write_text("[clock]\nmove_seconds = 0\n")
     proc = subprocess.run(
-        [*SIM, "--headless", "--config", str(config)],
+        [*SIM, "--headless", "--lang", "en", "--config", str(config)],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
     )
     assert proc.returncode != 0
@@ -116,6 +120,7 @@ def test_a_language_the_kit_does_not_speak_is_a_clear_error(tmp_path: Path) -> N
     proc = subprocess.run(
         [*SIM, "--headless", "--lang", "de", "--journal", str(tmp_path / "j.sqlite3")],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+        env={**os.environ, "LANG": "en_GB.UTF-8"},
     )  # fmt: skip
     assert proc.returncode != 0
     assert "--lang: no language 'de'" in proc.stderr and "Traceback" not in proc.stderr
@@ -124,10 +129,11 @@ def test_a_language_the_kit_does_not_speak_is_a_clear_error(tmp_path: Path) -> N
 def test_the_language_option_replaces_the_configs(tmp_path: Path) -> None:
     config = tmp_path / "unit.toml"
     config.write_text('[unit]\nlanguage = "pl"\n')
-    args = _parser("tablekit-sim", "").parse_args(["--config", str(config), "--lang", "en"])
-    assert _setup(args)[0].unit.language == "en"
-    args = _parser("tablekit-sim", "").parse_args(["--config", str(config)])
-    assert _setup(args)[0].unit.language == "pl"
+    parser = _parser("tablekit-sim", "", EN)
+    args = parser.parse_args(["--config", str(config), "--lang", "en"])
+    assert _setup(args, EN)[0].unit.language == "en"
+    args = parser.parse_args(["--config", str(config)])
+    assert _setup(args, EN)[0].unit.language == "pl"
 
 
 def test_sd_notify_reaches_systemds_socket(tmp_path: Path) -> None:
@@ -153,7 +159,7 @@ def test_another_units_journal_is_a_clear_error(tmp_path: Path) -> None:
     path = tmp_path / "journal.sqlite3"
     Journal(path, "table-07").close()
     proc = subprocess.run(
-        [*SIM, "--headless", "--journal", str(path)],
+        [*SIM, "--headless", "--lang", "en", "--journal", str(path)],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
@@ -167,7 +173,8 @@ def test_a_missing_password_file_is_a_clear_error(tmp_path: Path) -> None:
         f'password_file = "{tmp_path / "nope"}"\n'
     )
     proc = subprocess.run(
-        [*SIM, "--headless", "--config", str(config), "--journal", str(tmp_path / "j.sqlite3")],
+        [*SIM, "--headless", "--lang", "en", "--config", str(config), "--journal",
+         str(tmp_path / "j.sqlite3")],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
@@ -250,3 +257,61 @@ def test_a_restarted_unit_still_shows_the_events_the_hub_refused(tmp_path: Path)
     journal.close()
     unit = build(parse_config("", "unit.toml"), tmp_path / "journal.sqlite3")
     assert unit.view.message == "The hub refused 1 event(s) (#1) — kept for the judge"
+
+
+@pytest.mark.parametrize("main", [sim_main, unit_main])
+def test_the_help_speaks_polish_unless_asked_for_english(
+    main: Callable[[list[str]], None],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    polish = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert polish.startswith("użycie: tablekit-")
+    assert "plik konfiguracji modułu (TOML); domyślnie: ustawienia wbudowane" in polish
+    assert "pokaż" in polish and "usage" not in polish and "unit config file" not in polish
+    monkeypatch.setenv("LANG", "en_GB.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "unit config file (TOML); default: built-in" in " ".join(capsys.readouterr().out.split())
+    monkeypatch.setenv("LANG", "pl_PL.UTF-8")
+    with pytest.raises(SystemExit):
+        main(["--help", "--lang", "en"])
+    english = " ".join(capsys.readouterr().out.split())
+    assert english.startswith("usage: tablekit-")
+    assert "simulated players press the buttons" in english
+
+
+def test_the_sim_s_help_tells_its_keys_in_polish(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        sim_main(["--help", "--lang", "pl"])
+    out = " ".join(capsys.readouterr().out.split())  # argparse wraps the lines
+    assert "Moduł stolikowy na twoim komputerze: spacja = przycisk ruchu" in out
+    assert "--headless nigdy nie otwieraj okna" in out
+
+
+def test_the_headless_simulator_speaks_polish(tmp_path: Path) -> None:
+    sim = HeadlessSim(tmp_path, "--lang", "pl")  # the last --lang given wins
+    sim.wait_for("brak ekranu — praca w terminalu. Klawisze: spacja ruch", 60)
+    sim.wait_for("[stolik 1 gra 1 ruch 0]", 60)
+    sim.wait_for("zaczyna miejsce A (kolejno)", 60)
+    sim.keys(" ")
+    sim.wait_for("miejsce A  czas biegnie", 30)
+    sim.quit()
+
+
+def test_an_error_is_said_in_the_units_language(tmp_path: Path) -> None:
+    path = tmp_path / "journal.sqlite3"
+    Journal(path, "table-07").close()
+    config = tmp_path / "unit.toml"
+    config.write_text('[unit]\nlanguage = "pl"\n')
+    proc = subprocess.run(
+        [*SIM, "--headless", "--config", str(config), "--journal", str(path)],
+        capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
+        env={**os.environ, "LANG": "en_GB.UTF-8"},
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "'table-07'" in proc.stderr and "belongs to" not in proc.stderr, proc.stderr

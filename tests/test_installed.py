@@ -218,8 +218,10 @@ def test_a_table_unit_installed_from_the_wheel(unit_kit: Installed, tmp_path: Pa
     found = imports_everything(unit_kit, ("tablekit",))
     assert "tablekit.ringboard" in found and "tablekit.ringproto" in found
     for script in ("tablekit-unit", "tablekit-sim"):
-        done = unit_kit.run(str(unit_kit.venv / "bin" / script), "--help")
+        done = unit_kit.run(str(unit_kit.venv / "bin" / script), "--help", "--lang", "en")
         assert done.returncode == 0 and "usage:" in done.stdout, (script, done.stderr)
+        done = unit_kit.run(str(unit_kit.venv / "bin" / script), "--help", "--lang", "pl")
+        assert done.returncode == 0 and "użycie:" in done.stdout, (script, done.stderr)
 
     # The compiled catalogs came with the wheel: the unit speaks Polish, and English.
     done = unit_kit.python("-c", SPEAKS)

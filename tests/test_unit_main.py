@@ -51,7 +51,7 @@ def test_the_unit_runs_on_pins_tells_systemd_and_stops_cleanly(tmp_path: Path) -
 def test_without_gpio_the_unit_says_what_to_do(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GPIOZERO")}
     proc = subprocess.run(
-        [*UNIT, "--journal", str(tmp_path / "j.sqlite3"), "--no-display"],
+        [*UNIT, "--lang", "en", "--journal", str(tmp_path / "j.sqlite3"), "--no-display"],
         capture_output=True, text=True, timeout=30, check=False,
         env={**env, "SDL_VIDEODRIVER": "dummy"},
     )

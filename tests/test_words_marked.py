@@ -138,6 +138,10 @@ SHOWN = {
     "hub/serve.py": {"rummikub-hub: ": "the program's name, before its error"},
     "hub/store_schema.py": {},
     "tablekit/shared/commandline.py": {},
+    "tablekit/app.py": {
+        "tablekit-sim: ": "the program's name, before its line",
+    },
+    "tablekit/printer.py": {},
 }
 """The swept modules, each with the literals it may show as they are (and why)."""
 TABLE_DISPLAY = {
