@@ -12,6 +12,7 @@ of all 22 table states are measured in the band as well, those the unit never sh
 
 from __future__ import annotations
 
+import ast
 import os
 
 os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -175,13 +176,30 @@ SAYING = (
     "tablekit/controls.py",
     "tablekit/result_entry.py",
     "tablekit/unit.py",
-    "tablekit/app.py",
     "tablekit/core/clock.py",
     "tablekit/core/scoring.py",
 )
 """The modules whose messages the display shows on its message line (the controls and the
 loop, a judge action the clock refuses) or in result entry's problem box (the entry, a
 score that does not add up)."""
+
+
+def _noted(module: str) -> set[str]:
+    """The messages ``module`` marks with ``N_`` (the notes it leaves for the display), not
+    the ones it translates at once (a command line's help and errors)."""
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        and node.func.id == "N_" and node.args and isinstance(node.args[0], ast.Constant)
+        and isinstance(node.args[0].value, str)
+    }  # fmt: skip
+
+
+NOTING = ("tablekit/app.py",)
+"""Modules that leave the display a note (``tablekit.app``: the events the hub refused,
+after a restart) among words of their own."""
 
 
 class _Sample(dict[str, object]):
@@ -196,9 +214,12 @@ def unit_messages(language: str) -> list[str]:
     with (ROOT / "tablekit" / "locale" / "tablekit.pot").open("rb") as file:
         template = read_po(file)
     w = words(language)
+    noted = set().union(*(_noted(module) for module in NOTING))
     said = []
     for message in template:
-        if not message.id or not any(f in SAYING for f, _ in message.locations):
+        if not message.id:
+            continue
+        if not any(f in SAYING for f, _ in message.locations) and message.id not in noted:
             continue
         msgid = message.id if isinstance(message.id, str) else message.id[1]
         said.append(w.gettext(msgid).format_map(_Sample()))

@@ -59,7 +59,10 @@ for lang in ("pl", "en"):
         ("{n} player", "{n} players", 1))))
 """
 """Prints a few counted words from the installed catalogs, Polish then English."""
-SPEAKS_POLISH = {"rummikub-demo", "rummikub", "rummikub-hub", "rummikub-screen", "rummikub-web"}
+SPEAKS_POLISH = {
+    "rummikub-demo", "rummikub", "rummikub-hub", "rummikub-screen", "rummikub-web",
+    "tablekit-unit", "tablekit-sim",
+}
 """The programs whose help is already in the catalogs (Polish unless LANG says English)."""
 
 
