@@ -31,7 +31,7 @@ from hub.service import WRITER_STALL, HubService
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, speaking
+from tablekit.shared.commandline import error_text, parse_in_language, speaking
 from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 
@@ -112,10 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list.insert(0, "serve")
-    words = i18n.words(i18n.asked_language(args_list, os.environ))
-    with speaking(words):
-        parser = build_parser(words)
-        args = parser.parse_args(args_list)
+    words, parser, args = parse_in_language(args_list, build_parser)
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

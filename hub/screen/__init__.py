@@ -45,7 +45,7 @@ from hub.hall import JUDGE_FLASH_AFTER, HallView
 from hub.samples import final_hall, sample_hall
 from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
 from tablekit.shared import i18n
-from tablekit.shared.commandline import speaking
+from tablekit.shared.commandline import parse_in_language
 from tablekit.shared.i18n import Words
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 
@@ -200,9 +200,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None, stop: threading.Event | None = None) -> int:
     """The program; it ends on ``q``/Esc, a closed window, SIGTERM or SIGINT, or when
     ``stop`` is set (a caller that handles the signals itself, the demo)."""
-    words = i18n.words(i18n.asked_language(sys.argv[1:] if argv is None else argv, os.environ))
-    with speaking(words):
-        args = build_parser(words).parse_args(argv)
+    _, _, args = parse_in_language(list(sys.argv[1:] if argv is None else argv), build_parser)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     keep_signals_from_sdl()  # SDL's handlers would swallow SIGTERM while nobody polls
     if stop is not None:

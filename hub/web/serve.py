@@ -34,7 +34,7 @@ from hub.web.live import LiveTables
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, speaking
+from tablekit.shared.commandline import error_text, parse_in_language, speaking
 from tablekit.shared.i18n import Words
 
 log = logging.getLogger("hub.web")
@@ -188,11 +188,9 @@ class ConsoleThread:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    words = i18n.words(i18n.asked_language(argv, os.environ))
-    with speaking(words):
-        parser = build_parser(words)
-        args = parser.parse_args(argv)
+    words, parser, args = parse_in_language(
+        list(sys.argv[1:] if argv is None else argv), build_parser
+    )
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -1,5 +1,6 @@
 """What every command line of the kit shares in the reader's language: argparse's own
-words from the catalog (:func:`speaking`) and the one line a refused command prints
+words from the catalog (:func:`speaking`), options parsed in the language they ask for
+(:func:`parse_in_language`) and the one line a refused command prints
 (:func:`error_text`: a kit error through its template, the system's as a sentence naming
 the file and the reason)."""
 
@@ -7,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import errno
-from collections.abc import Iterator
+import os
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Final
 
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
+from tablekit.shared import i18n
 from tablekit.shared.i18n import Words
 
 ARGPARSE_WORDS: Final = (
@@ -93,3 +96,16 @@ def error_text(err: KitError | OSError, words: Words) -> str:
             reason=os_reason(err, words)
         )
     return " ".join(message.split())
+
+
+def parse_in_language(
+    argv: Sequence[str], build_parser: Callable[[Words], argparse.ArgumentParser]
+) -> tuple[Words, argparse.ArgumentParser, argparse.Namespace]:
+    """``argv`` parsed by the parser ``build_parser`` makes in the language the options ask
+    for (``--lang``, else ``LANG``, else Polish: known before they are parsed, so the help
+    is in it), argparse's own words too; the language, the parser (for its refusals) and
+    the options."""
+    words = i18n.words(i18n.asked_language(argv, os.environ))
+    with speaking(words):
+        parser = build_parser(words)
+        return words, parser, parser.parse_args(argv)
