@@ -37,8 +37,8 @@ from hub.broker import MosquittoBroker, free_port
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from hub.web.app import Console, EventReader
 from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread
 from tablekit.core.clock import Phase
 from tablekit.core.codec import encode

@@ -25,8 +25,9 @@ from test_cli_support import Cli, play_round, school_round_playing
 from web_console import EventStream, school_hall, serve_console, snapshot
 
 from hub.config import HubConfigError, resolve
-from hub.web.app import Console, EventReader, make_app
+from hub.web.app import make_app
 from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, WebConsoleError, build_parser, web_settings
 from hub.web.views import MAX_FOUND, find_players, matches
 from tablekit.core.clock import Phase

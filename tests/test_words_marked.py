@@ -33,6 +33,8 @@ SHOWN = {
     "hub/demo/run.py": {"Mosquitto": "the broker's product name"},
     "hub/demo/views.py": {},
     "hub/web/app.py": {},
+    "hub/web/pages.py": {},
+    "hub/web/public.py": {},
     "hub/web/live.py": {},
     "hub/web/views.py": {},
     "hub/web/serve.py": {"rummikub-web: ": "the program's name, before its error"},

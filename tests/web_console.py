@@ -18,8 +18,8 @@ from urllib.parse import urlsplit
 from test_cli_support import Cli
 
 from hub.broker import free_port
-from hub.web.app import Console, EventReader
 from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread
 from tablekit.core.clock import Phase
 from tablekit.core.messages import TableSnapshot

@@ -22,8 +22,8 @@ from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
-from hub.web.app import Console, EventReader
 from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, WebConsoleError
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot

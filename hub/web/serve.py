@@ -29,8 +29,9 @@ from types import FrameType
 import uvicorn
 
 from hub.config import HubConfigError, HubSettings, add_config_options, resolve
-from hub.web.app import Console, EventReader, make_app
+from hub.web.app import make_app
 from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -70,9 +71,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         description=_("The hub's web console: find your table, the standings and every "
                       "table live, for the phones on the venue network."),
     )  # fmt: skip
-    add_config_options(
-        parser, account=_("[web] username: a read-only account will do"), words=w
-    )
+    add_config_options(parser, account=_("[web] username: a read-only account will do"), words=w)
     parser.add_argument(
         "--db", type=Path,
         help=_("the event store the hub writes, an SQLite file ($RUMMIKUB_DB; the file's db)"),

@@ -1,0 +1,276 @@
+"""What every page of the web console shares: the event as the command line reads it,
+the live tables, and how a page is rendered in the reader's language.
+
+Pages are rendered on the server by Jinja2 in the reader's language (Polish unless the
+address says ``?lang=en``); every word goes through the kit's catalogs
+(:mod:`tablekit.shared.i18n`), the templates' through Jinja2's i18n extension, which
+Babel extracts (pyproject.toml's ``[tool.babel]``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import threading
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import urlencode
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+
+from hub.competition import Competition
+from hub.organizer import Organizer
+from hub.store import HUB_SOURCE, EventStore
+from hub.web.live import LiveTables
+from hub.web.views import (
+    TableCard,
+)
+from tablekit.core.status import Colour, TableState, look, word
+from tablekit.shared.i18n import (
+    DEFAULT_LANGUAGE,
+    LANGUAGES,
+    LanguageError,
+    Words,
+    language,
+    words,
+)
+
+
+class EventReader:
+    """The event as the organizer's command line reads it: an
+    :class:`~hub.organizer.Organizer` over the event store (the same fold), opened once
+    the file exists. Its reads are serialised (pages are served from a thread pool)."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self._organizer: Organizer | None = None
+        self._lock = threading.Lock()
+
+    def _open(self) -> Organizer | None:
+        if self._organizer is None and self.db.is_file():
+            self._organizer = Organizer(EventStore(self.db), by="web")
+        return self._organizer
+
+    def competition(self) -> Competition | None:
+        """The event as stored now; None before the event file exists."""
+        with self._lock:
+            organizer = self._open()
+            return None if organizer is None else organizer.competition
+
+    def version(self) -> int:
+        """Grows with every record the hub stores (0: none yet)."""
+        with self._lock:
+            organizer = self._open()
+            mark = None if organizer is None else organizer.store.mark(HUB_SOURCE)
+            return 0 if mark is None else mark.max_seq
+
+    def close(self) -> None:
+        with self._lock:
+            if self._organizer is not None:
+                self._organizer.store.close()
+                self._organizer = None
+
+
+Endpoint = Callable[[Request], Response] | Callable[[Request], Awaitable[Response]]
+"""A page: plain (served from a thread pool) or async."""
+
+
+# --- words --------------------------------------------------------------------------------
+
+
+def stage_label(w: Words, stage: str, number: int) -> str:
+    """A stage as the pages name it: "Runda 2" for the rounds, else its number and name."""
+    if stage == f"round-{number}":
+        return w.gettext("Round {n}").format(n=number)
+    return w.gettext("Stage {n} ({name})").format(n=number, name=stage)
+
+
+def state_word(w: Words, card: TableCard) -> str:
+    return w.gettext(word(card.state))
+
+
+def css_colour(colour: Colour) -> str:
+    return "#{:02x}{:02x}{:02x}".format(*colour)
+
+
+@cache
+def state_styles() -> str:
+    """The band of every table state in the status model's colours (the hub screen's and
+    the table display's), as a style sheet: the pages' policy allows no inline style."""
+    return "".join(
+        f".state-{state.value} {{ background: {css_colour(look(state).bg)}; "
+        f"color: {css_colour(look(state).fg)}; }}\n"
+        for state in TableState
+    )
+
+
+@cache
+def environment(code: str) -> jinja2.Environment:
+    """The templates in one language (one environment per language: nothing is switched
+    while a page renders)."""
+    w = words(code)
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("hub.web", "templates"),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_callables(  # type: ignore[attr-defined]
+        w.gettext, w.ngettext, newstyle=False, pgettext=w.pgettext
+    )
+    env.globals.update(
+        lang=code,
+        stage_label=lambda stage, number: stage_label(w, stage, number),
+        state_word=lambda card: state_word(w, card),
+        clock=lambda at: time.strftime("%H:%M", time.localtime(at)),
+    )
+    return env
+
+
+# --- the application ----------------------------------------------------------------------
+
+
+@dataclass
+class Console:
+    """What the pages read: the event store and the live tables."""
+
+    reader: EventReader
+    live: LiveTables
+    title: str = ""
+    """Shown when the event has no name yet (the venue, say)."""
+
+
+class PageError(Exception):
+    """A page that cannot be shown as asked: its status and the message (translated)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def reader_language(request: Request, default: str = DEFAULT_LANGUAGE) -> str:
+    """The language ``?lang=`` names, else ``default`` (the event's: Polish unless the
+    organizer chose another)."""
+    asked = request.query_params.get("lang")
+    if asked is None or asked == "":
+        return default
+    try:
+        return language(asked)
+    except LanguageError:
+        w = words(default)
+        raise PageError(
+            400,
+            w.gettext("No language {asked}: the console speaks {languages}.").format(
+                asked=asked, languages=", ".join(LANGUAGES)
+            ),
+        ) from None
+
+
+def link(code: str, default: str = DEFAULT_LANGUAGE) -> Callable[..., str]:
+    """``url(path, **query)``: a link that keeps the reader's language (named when it is
+    not the event's)."""
+
+    def url(path: str, **query: Any) -> str:
+        params = {k: v for k, v in query.items() if v is not None and v != ""}
+        if code != default:
+            params["lang"] = code
+        return f"{path}?{urlencode(params)}" if params else path
+
+    return url
+
+
+def switch_language(request: Request, code: str, default: str = DEFAULT_LANGUAGE) -> str:
+    """The same page in the other language."""
+    params = {k: v for k, v in request.query_params.items() if k != "lang"}
+    other = "en" if code == "pl" else "pl"
+    if other != default:
+        params["lang"] = other
+    return f"{request.url.path}?{urlencode(params)}" if params else request.url.path
+
+
+def event_language(comp: Competition | None) -> str:
+    """The language the event speaks (Polish before it exists)."""
+    return DEFAULT_LANGUAGE if comp is None else comp.language
+
+
+class Pages:
+    """What every page of the console shares: the event and its live tables, and how a
+    page is rendered in the reader's language. Each area of the console (the public
+    pages, :mod:`hub.web.public`; the judges' and the organizer's) is a module with a
+    ``routes(pages)`` function; :func:`make_app` joins them."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def language(self, request: Request) -> str:
+        """The reader's language: ``?lang=``, else the event's."""
+        return reader_language(request, event_language(self.console.reader.competition()))
+
+    def words(self, request: Request) -> Words:
+        return words(self.language(request))
+
+    def render(
+        self, request: Request, template: str, status: int = 200, lang: str = "", **values: Any
+    ) -> HTMLResponse:
+        comp = self.console.reader.competition()
+        default = event_language(comp)
+        code = lang or reader_language(request, default)
+        name = comp.created.name if comp is not None and comp.created is not None else ""
+        page = (
+            environment(code)
+            .get_template(template)
+            .render(
+                request=request,
+                url=link(code, default),
+                other_language=switch_language(request, code, default),
+                event_name=name or self.console.title,
+                comp=comp,
+                live=self.console.live.live,
+                **values,
+            )
+        )
+        return HTMLResponse(page, status_code=status)
+
+    def render_error(self, request: Request, err: PageError) -> Response:
+        default = event_language(self.console.reader.competition())
+        try:
+            code = reader_language(request, default)
+        except PageError:  # the language itself was wrong: the message says so
+            code = default
+        return self.render(request, "error.html", err.status, code, message=err.message)
+
+    def guarded(self, endpoint: Endpoint) -> Endpoint:
+        """``endpoint`` (plain or async) with its :class:`PageError` shown as a page."""
+        if inspect.iscoroutinefunction(endpoint):
+            asynchronous = cast(Callable[[Request], Awaitable[Response]], endpoint)
+
+            async def page_async(request: Request) -> Response:
+                try:
+                    return await asynchronous(request)
+                except PageError as err:
+                    return self.render_error(request, err)
+
+            return page_async
+        plain = cast(Callable[[Request], Response], endpoint)
+
+        def page(request: Request) -> Response:
+            try:
+                return plain(request)
+            except PageError as err:
+                return self.render_error(request, err)
+
+        return page
+
+
+def event_text(kind: str, data: Mapping[str, object]) -> str:
+    """One server-sent event: its name and its data as one line of JSON."""
+    return f"event: {kind}\ndata: {json.dumps(data, ensure_ascii=False)}\n\n"
