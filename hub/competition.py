@@ -18,6 +18,7 @@ import enum
 import logging
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
 import msgspec
 
@@ -42,12 +43,13 @@ from hub.tournament import (
     preset,
 )
 from hub.tournament import Phase as EventPhase
-from tablekit.core.errors import KitError
-from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment
+from tablekit.core.errors import KitError, Phrase, phrase_of
+from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
 from tablekit.core.names import sent_name
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.core.seats import Seat, seats_for
+from tablekit.core.topics import reason_words
 from tablekit.core.words import N_
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES
 
@@ -57,6 +59,18 @@ PROVISIONAL_LEAGUE = "league-top32"
 
 log = logging.getLogger("hub.competition")
 
+
+# Why the hub refuses a table's result besides the scoring's and the competition's own
+# errors: templates, so a reason stored in English before ``ResultRejected.why`` is shown
+# in the reader's language too.
+NO_ROUND_PLAYED: Final = N_("no round is being played")
+OTHER_ROUND: Final = N_(
+    "table {table}: a result for round {round}, but round {playing} is being played; a "
+    "judge enters it at the hub if it still counts"
+)
+NO_ROUND_NAMED: Final = N_(
+    "table {table}: the result names no round (the unit has no assignment from the hub)"
+)
 
 class CompetitionError(KitError, ValueError):
     """A record or command that does not fit the event as it stands."""
@@ -134,10 +148,21 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     table: int
     game: int
     reason: str
+    """Why, in English (what a record of a release before ``why`` has alone)."""
     unit: str = ""
     seq: int = 0
     round: int = 0
     """The round the table said the result is for."""
+    why: Wording | None = None
+    """Why, as words to show in the reader's language (the same as ``reason``)."""
+
+    def why_words(self) -> Phrase:
+        """Why, to say in the reader's language: ``why``, else the English ``reason``
+        read back into one of the protocol's templates where one fits."""
+        if self.why is not None:
+            return self.why.phrase()
+        read = phrase_of(self.reason, (NO_ROUND_PLAYED, OTHER_ROUND, NO_ROUND_NAMED))
+        return read or reason_words(self.reason)
 
 
 class LanguageChosen(_Record, frozen=True, tag="language-chosen"):
@@ -472,15 +497,16 @@ class Competition:
             return None
         return stage.name, started.at + minutes * 60.0
 
-    def check_result(self, table: int, report: GameReport) -> str | None:
-        """Why a table's submitted result cannot be accepted, or None if it can."""
+    def check_result(self, table: int, report: GameReport) -> KitError | Phrase | None:
+        """Why a table's submitted result cannot be accepted (``str()`` of it in English,
+        ``.message(gettext)`` in the reader's language), or None if it can."""
         stage = self.open_stage()
         if stage is None:
-            return "no round is being played"
+            return Phrase(NO_ROUND_PLAYED)
         try:
             self._scored(stage.name, table, report, allow_replace=False)
         except (CompetitionError, ScoreError, TournamentError) as err:
-            return str(err)
+            return err
         return None
 
     # -- the fold ---------------------------------------------------------------------------

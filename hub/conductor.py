@@ -28,11 +28,13 @@ from hub.competition import (
     record_kind,
 )
 from hub.exports.lists import find_table_lines
+from hub.judging import rejected_result
 from hub.organizer import Organizer
 from hub.tournament import Phase as EventPhase
 from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
 from tablekit.core.codec import DecodeError, encode
 from tablekit.core.messages import (
+    MAX_PAYLOAD,
     PROTOCOL_VERSION,
     Broadcast,
     BroadcastKind,
@@ -45,6 +47,7 @@ from tablekit.core.messages import (
     SeatingLine,
     StandingLine,
     StandingsBoard,
+    Wording,
     idle_assignment,
 )
 from tablekit.core.names import SENT_NAME, sent_name
@@ -99,9 +102,9 @@ class Conductor:
                 round_no=event.round,
             )
         except (CompetitionError, TournamentError) as err:
-            rejected = ResultRejected(
-                at=self.clock(), by=envelope.unit, table=envelope.table, game=event.game,
-                reason=str(err), unit=envelope.unit, seq=envelope.seq, round=event.round,
+            rejected = rejected_result(
+                err, at=self.clock(), unit=envelope.unit, table=envelope.table,
+                game=event.game, seq=envelope.seq, round_no=event.round,
             )
             return [(record_kind(rejected), rejected)]
         log.info(
@@ -201,7 +204,10 @@ class Conductor:
                 ack = ResultAck(
                     v=PROTOCOL_VERSION, unit=answer.unit, game=answer.game, accepted=False,
                     reason=answer.reason[:200], round=round_no,
+                    why=answer.why or Wording.of(answer.why_words()),
                 )
+                if len(encode(ack)) > MAX_PAYLOAD:  # words too long: the English alone
+                    ack = msgspec.structs.replace(ack, why=None)
             yield Outgoing(self.topics.result(table), encode(ack))
 
     def _boards(self, competition: Competition) -> Iterator[Outgoing]:

@@ -40,6 +40,7 @@ from typing import Final
 
 from tablekit.core.clock import Phase, time_left
 from tablekit.core.clock_events import PauseReason
+from tablekit.core.errors import Phrase
 from tablekit.core.messages import (
     RoundInfo,
     SeatingBoard,
@@ -70,6 +71,10 @@ BEHIND_AFTER: Final = 10.0
 a unit sends again what is not acked after 5 s, so a lost message alone never shows."""
 
 # --- the model ------------------------------------------------------------------------------
+
+
+NO_REASON: Final = Phrase("")
+"""A refused result's reason when there is none (nothing said)."""
 
 
 class ResultState(enum.StrEnum):
@@ -109,8 +114,9 @@ class TableCell:
     online: bool = True
     offline_since: float | None = None
     result: ResultState = ResultState.NONE
-    refused: str = ""
-    """The hub's reason when it refused the current game's result."""
+    refused: Phrase = NO_REASON
+    """The hub's reason when it refused the current game's result, to say in the reader's
+    language."""
     missing: int = 0
     """Earlier games of the round whose result the hub does not have (the table played on)."""
     finished: bool = False

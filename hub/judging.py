@@ -14,6 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hub.competition import (
+    NO_ROUND_NAMED,
+    NO_ROUND_PLAYED,
+    OTHER_ROUND,
     Competition,
     CompetitionError,
     OrganizerFact,
@@ -35,9 +38,22 @@ from hub.tournament import (
     lot_order,
 )
 from hub.tournament.progress import SANCTION_WORDS
-from tablekit.core.errors import Phrase
+from tablekit.core.errors import KitError, Phrase
+from tablekit.core.messages import Wording
 from tablekit.core.scoring import GameReport
 from tablekit.core.words import N_
+
+
+def rejected_result(
+    why: KitError | Phrase, *, at: float, unit: str, table: int, game: int, seq: int,
+    round_no: int,
+) -> ResultRejected:
+    """The record of a table's result the hub refused for ``why`` (kept in English and as
+    words to translate)."""
+    return ResultRejected(
+        at=at, by=unit, table=table, game=game, reason=str(why), unit=unit, seq=seq,
+        round=round_no, why=Wording.of(why),
+    )
 
 
 @dataclass(frozen=True)
@@ -246,11 +262,9 @@ class JudgeCommands(OrganizerBase):
             playing = competition.round_number(stage.name)
             if round_no != playing:
                 reason = (
-                    f"table {table}: a result for round {round_no}, but round {playing} is "
-                    "being played; a judge enters it at the hub if it still counts"
+                    Phrase(OTHER_ROUND, table=table, round=round_no, playing=playing)
                     if round_no
-                    else f"table {table}: the result names no round (the unit has no "
-                    "assignment from the hub)"
+                    else Phrase(NO_ROUND_NAMED, table=table)
                 )
         if reason is None and stage is not None:
             accepted = ResultRecorded(
@@ -258,12 +272,12 @@ class JudgeCommands(OrganizerBase):
                 unit=unit, seq=seq,
             )
             return Verdict(True, "", accepted)
-        reason = reason or "no round is being played"
-        rejected = ResultRejected(
-            at=self.clock(), by=unit, table=table, game=report.game, reason=reason,
-            unit=unit, seq=seq, round=round_no,
+        reason = reason or Phrase(NO_ROUND_PLAYED)
+        rejected = rejected_result(
+            reason, at=self.clock(), unit=unit, table=table, game=report.game, seq=seq,
+            round_no=round_no,
         )
-        return Verdict(False, reason, rejected)
+        return Verdict(False, rejected.reason, rejected)
 
 
 def _latest_stage(competition: Competition) -> str:

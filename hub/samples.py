@@ -14,6 +14,7 @@ import msgspec
 from hub.hall import HallView, ResultState, TableCell
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
+from tablekit.core.errors import Phrase
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,
@@ -24,6 +25,7 @@ from tablekit.core.messages import (
 )
 from tablekit.core.names import name_order
 from tablekit.core.seats import SEATS
+from tablekit.core.words import N_
 
 _FIRST: Final = (
     "Anna Jan Łukasz Maria Piotr Zofia Tomasz Ewa Krzysztof Agnieszka Michał Katarzyna Paweł "
@@ -119,7 +121,10 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
                 phase=Phase.GAME_OVER,
                 active=None,
                 result=ResultState.REFUSED,
-                refused="seat B: a table has only 2 jokers",
+                refused=Phrase(
+                    N_("jokers: a table has only {most} jokers, got {total} in total"),
+                    most=2, total=3,
+                ),  # what the hub sends (tablekit.core.scoring)
             )
         elif kind == "finished":
             t = replace(

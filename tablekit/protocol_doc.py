@@ -36,6 +36,7 @@ from tablekit.core.messages import (
     SeatAssignment,
     SeatingLine,
     StandingLine,
+    Wording,
 )
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.scoring import GameReport, RackReport
@@ -53,6 +54,7 @@ NESTED: Final[tuple[type[msgspec.Struct], ...]] = (
     SeatingLine,
     GameReport,
     RackReport,
+    Wording,
 )
 
 

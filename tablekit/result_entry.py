@@ -152,6 +152,9 @@ class EntryView(msgspec.Struct, frozen=True):
     """What the flow tells the table (a value refused, a key that does nothing here), said
     on the display in the reader's language; ``message`` is the same in English (an entry
     journaled by an older unit has only that)."""
+    why: Note = NOTHING
+    """Why the hub refused the result, said in the reader's language; ``rejection`` is the
+    same in English (what an older hub sends, and an older unit journaled, alone)."""
 
 
 class EntryStateError(KitError, RuntimeError):
@@ -191,6 +194,7 @@ class ResultEntry:
         self._override = False
         self._score: GameScore | None = None
         self._rejection = ""
+        self._why = NOTHING
 
     @classmethod
     def resume(cls, view: EntryView) -> ResultEntry:
@@ -208,6 +212,7 @@ class ResultEntry:
         flow._override = view.judge_override
         flow._score = view.score
         flow._rejection = view.rejection
+        flow._why = view.why
         return flow
 
     # --- what the shell reads --------------------------------------------------------
@@ -235,6 +240,7 @@ class ResultEntry:
             rejection=self._rejection,
             jokers_typed=self._jokers_typed,
             said=self._said,
+            why=self._why,
         )
 
     @property
@@ -462,12 +468,15 @@ class ResultEntry:
         self._said = NOTHING
         return self.view
 
-    def mark_rejected(self, reason: str) -> EntryView:
-        """The hub refused the result; the table must confirm again whatever it resends."""
+    def mark_rejected(self, reason: str, why: Note = NOTHING) -> EntryView:
+        """The hub refused the result for ``reason`` (English; ``why`` the same as words
+        to translate, when the hub sent them); the table must confirm again whatever it
+        resends."""
         self._expect(Step.SUBMITTED, "rejected")
         self._step = Step.REJECTED
         self._rejection = reason
-        self._said = Note.of(N_("rejected by the hub: {reason}"), reason=reason)
+        self._why = why
+        self._said = Note.of(N_("rejected by the hub: {reason}"), reason=why or reason)
         self._confirmed.clear()
         self._override = False
         return self.view
@@ -489,6 +498,7 @@ class ResultEntry:
         self._buffer = ""
         self._jokers_typed = 0
         self._rejection = ""
+        self._why = NOTHING
 
     def _update(self, seat: Seat, **changes: object) -> None:
         old = self._racks[seat]
@@ -532,6 +542,7 @@ class ResultEntry:
                 self._go(Step.TILES, len(self._seats) - 1)
             return
         self._rejection = ""
+        self._why = NOTHING
         done = self._override or len(self._confirmed) == len(self._seats)
         self._step = Step.READY if done else Step.CONFIRM
 

@@ -17,6 +17,7 @@ from tablekit.core.hallcheck import HallCheck
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
+from tablekit.core.words import N_
 from tablekit.notes import Note
 from tablekit.result_entry import Key, ResultEntry
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
@@ -191,7 +192,13 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
     accepted = sent()
     accepted.mark_accepted()
     rejected = sent()
-    rejected.mark_rejected("table 7, game 2: the judge already entered this result at the hub")
+    # what the hub sends when a judge entered the game's result first (hub.competition)
+    already = Note.of(
+        N_("table {table} game {game}: a result is already recorded (the game is closed); "
+           "a judge corrects it at the hub"),
+        table=7, game=2,
+    )  # fmt: skip
+    rejected.mark_rejected(str(already), already)
     judge = entry("23 ENTER 0 ENTER 17+ ENTER")
     actions = (
         JudgeAction.ACCEPT_RESULT,

@@ -546,11 +546,17 @@ class TableUnit:
                 return
             entry.mark_accepted()
         elif not verdict.accepted and step is Step.SUBMITTED:
-            entry.mark_rejected(verdict.reason)
+            entry.mark_rejected(verdict.reason, _why(verdict))
         elif not verdict.accepted and step is not Step.ACCEPTED:
             # Sent before this unit restarted: show why, the table is entering it again.
             self.controls.said = Note.of(
                 N_("the hub refused game {game}: {reason}"),
                 game=verdict.game,
-                reason=Note.of_words(reason_words(verdict.reason)),
+                reason=_why(verdict) or Note.of_words(reason_words(verdict.reason)),
             )
+
+
+def _why(verdict: ResultAck) -> Note:
+    """Why the hub refused a result, as words to say in the display's language (a hub of a
+    release before them sends the English ``reason`` alone: nothing here)."""
+    return Note.of_words(verdict.why.phrase()) if verdict.why is not None else NOTHING

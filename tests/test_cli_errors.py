@@ -295,8 +295,8 @@ def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> No
             RackReport(Seat.D, 5),
         ),
     )
-    assert comp.check_result(0, report) == "table 0: not in round 'round-1'"
-    assert comp.check_result(-1, report) == "table -1: not in round 'round-1'"
+    assert str(comp.check_result(0, report)) == "table 0: not in round 'round-1'"
+    assert str(comp.check_result(-1, report)) == "table -1: not in round 'round-1'"
     assert comp.check_result(2, report) is None
 
 

@@ -374,7 +374,7 @@ def test_tracker_folds_snapshots_assignments_statuses_and_results():
     assert state_of(tr.view().table(3)) is TableState.ENTERING_RESULT
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=False, reason="no"), NOW + 71, table=3)
     assert state_of(tr.view().table(3)) is TableState.RESULT_REFUSED
-    assert tr.view().table(3).refused == "no"
+    assert str(tr.view().table(3).refused) == "no"
     tr.apply(ResultAck(v=1, unit="u3", game=1, accepted=True), NOW + 72, table=3)
     assert state_of(tr.view().table(3)) is TableState.RESULT_IN
     tr.apply(msgspec.structs.replace(assignment(3), game=2), NOW + 73)  # the hub's next game
@@ -486,7 +486,7 @@ def test_the_wall_knows_each_tables_result_in_refused_or_missing_and_who_finishe
         5: (TableState.RESULT_MISSING, ResultState.IN, 1, False),
         6: (TableState.ENTERING_RESULT, ResultState.ENTERING, 0, False),
     }
-    assert hall.table(2).refused == "seat B: a table has only 2 jokers"
+    assert str(hall.table(2).refused) == "seat B: a table has only 2 jokers"
     assert [hall.table(n).missing for n in (3, 4)] == [1, 0]
     assert state_text(hall.table(3), NOW) == "1 RESULT MISSING"
     assert state_text(replace(hall.table(3), missing=2), NOW) == "2 RESULTS MISSING"

@@ -371,5 +371,5 @@ def test_the_wall_shows_each_result_in_missing_or_refused_and_who_finished(count
     # The judge panel lists them on every page of the wall.
     sidebar = texts_in(screen, "sidebar")
     results = sidebar[sidebar.index("RESULTS · 2") + 1 :]
-    assert results[:2] == ["T12", results[1]] and results[1].startswith("refused: seat B")
+    assert results[:2] == ["T12", results[1]] and results[1].startswith("refused: jokers")
     assert results[2:4] == ["T14", "1 result missing"]

@@ -145,7 +145,10 @@ def allowed_cut(hall: HallView) -> set[str]:
     allowed = {hall.title}
     for t in hall.tables:
         if t.refused:
-            allowed |= {f"refused: {t.refused}", f"odrzucony: {t.refused}"}
+            allowed |= {
+                f"refused: {t.refused.message(i18n.words('en').gettext)}",
+                f"odrzucony: {t.refused.message(i18n.words('pl').gettext)}",
+            }
     return allowed
 
 

@@ -29,6 +29,7 @@ from hub.live import LiveView
 from hub.screen.render import HallScreen
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
+from tablekit.core.errors import Phrase
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,
@@ -189,7 +190,7 @@ HUB_CELLS: dict[TableState, TableCell] = {
     TableState.ENTERING_RESULT: replace(_CELL, **_GAME_OVER, result=ResultState.ENTERING),
     TableState.RESULT_IN: replace(_CELL, **_GAME_OVER, result=ResultState.IN),
     TableState.RESULT_REFUSED: replace(
-        _CELL, **_GAME_OVER, result=ResultState.REFUSED, refused="seat B: 3 jokers"
+        _CELL, **_GAME_OVER, result=ResultState.REFUSED, refused=Phrase("seat B: 3 jokers")
     ),
     TableState.RESULT_MISSING: replace(_CELL, game=3, missing=1),
     TableState.ROUND_FINISHED: replace(

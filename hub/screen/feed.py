@@ -48,6 +48,7 @@ from hub.live import LiveView
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import DecodeError
+from tablekit.core.errors import Phrase
 from tablekit.core.messages import (
     Ack,
     Assignment,
@@ -61,7 +62,7 @@ from tablekit.core.messages import (
     TableSnapshot,
     UnitStatus,
 )
-from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
+from tablekit.core.topics import Cleared, Kind, Topics, decode_retained, reason_words
 from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings, connect, make_client
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
@@ -308,14 +309,16 @@ class HallTracker:
                 offline_since=offline_since,
                 known=False,
             )
-        result, refused = ResultState.NONE, ""
+        result, refused = ResultState.NONE, Phrase("")
         ack = self.results.get(number)
         same_round = ack is not None and (info is None or ack.round in (0, info.round))
         answered = ack is not None and same_round and ack.game == snap.game
         if ack is not None and answered and ack.accepted:
             result = ResultState.IN
         elif ack is not None and answered and snap.phase is Phase.GAME_OVER:
-            result, refused = ResultState.REFUSED, ack.reason
+            result = ResultState.REFUSED
+            # the hub's words, else its English read back into a protocol's template
+            refused = ack.why.phrase() if ack.why is not None else reason_words(ack.reason)
         elif snap.phase is Phase.GAME_OVER:
             result = ResultState.ENTERING
         progress = self.progress

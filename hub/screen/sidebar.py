@@ -25,13 +25,15 @@ from tablekit.shared.i18n import Words
 def result_rows(words: Words, hall: HallView) -> tuple[tuple[int, str], ...]:
     """The judge panel's RESULTS list in ``words``' language: tables whose result the hub
     refused or lacks (on every page of the wall, so a table on another page is not
-    forgotten). The hub's reason for a refusal is shown as it sent it."""
+    forgotten). The hub's reason for a refusal is said in ``words``' language too."""
     rows = []
     for t in hall.tables:
         state = state_of(t)
         if state is TableState.RESULT_REFUSED:
             refused = (
-                words.gettext("refused: {reason}").format(reason=t.refused)
+                words.gettext("refused: {reason}").format(
+                    reason=t.refused.message(words.gettext)
+                )
                 if t.refused
                 else words.gettext("refused")
             )

@@ -10,6 +10,7 @@ them (the versioning rule of ``docs/protocol.md``). Which topic carries which me
 from __future__ import annotations
 
 import enum
+import string
 from collections.abc import Mapping
 from typing import Annotated, Any, Final
 
@@ -17,7 +18,7 @@ import msgspec
 
 from tablekit.core.clock import ClockState, Phase, time_left
 from tablekit.core.clock_events import AnyClockEvent, PauseReason
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, Phrase
 from tablekit.core.fields import (
     MAX_GAME,
     MAX_SECONDS,
@@ -348,6 +349,90 @@ class Refusal(_HubMessage, frozen=True, omit_defaults=True):
     refusal for another epoch."""
 
 
+MAX_WORDING_VALUES: Final = 8
+MAX_WORDING_DEPTH: Final = 3
+FieldName = Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,31}$")]
+
+
+class Wording(msgspec.Struct, frozen=True, omit_defaults=True):
+    """Words for a person, to show in the reader's language: the English ``template`` (a
+    message of the kit's catalogs; one unknown to the receiver's catalog is shown in
+    English) and the values of its ``{fields}``, each a string, a number or a wording of
+    its own."""
+
+    template: Text
+    """The English message with ``{field}`` (or ``{field!r}``) where a value goes."""
+    values: Annotated[
+        dict[FieldName, Annotated[str, msgspec.Meta(max_length=200)] | int | float | Wording],
+        msgspec.Meta(max_length=MAX_WORDING_VALUES),
+    ] = msgspec.field(default_factory=dict)
+    """The values of the template's fields, by name (at most 8)."""
+
+    def __post_init__(self) -> None:
+        check_wording(self, MAX_WORDING_DEPTH)
+
+    def phrase(self) -> Phrase:
+        """The words as a :class:`~tablekit.core.errors.Phrase`, said in the reader's
+        language by ``.message(gettext)``."""
+        return Phrase(
+            self.template,
+            **{k: v.phrase() if isinstance(v, Wording) else v for k, v in self.values.items()},
+        )
+
+    @classmethod
+    def of(cls, said: KitError | Phrase) -> Wording:
+        """What an error or a phrase says, to send: its template and its values (a value
+        that is itself an error or a phrase as a wording of its own; any other value that
+        is not a number as its English text, cut at 200 characters)."""
+        return _wording_of(said, MAX_WORDING_DEPTH)
+
+
+class WordingError(KitError, ValueError):
+    """A wording whose template its values cannot fill."""
+
+
+def check_wording(wording: Wording, depth: int) -> None:
+    """Refuse a wording a receiver could not fill: a field other than ``{name}``,
+    ``{name!r}`` or ``{name!s}``, a field without its value, words nested deeper than
+    ``depth``."""
+    if depth < 1:
+        raise WordingError(N_("words nested more than {most} deep"), most=MAX_WORDING_DEPTH)
+    try:
+        parts = list(string.Formatter().parse(wording.template))
+    except ValueError:
+        raise WordingError(
+            N_("not a template: {template!r}"), template=wording.template
+        ) from None
+    for _, name, spec, conversion in parts:
+        if name is None:
+            continue
+        if name not in wording.values or spec or conversion not in (None, "r", "s"):
+            raise WordingError(
+                N_("template field {field!r} is not one of the named values"), field=name
+            )
+    for value in wording.values.values():
+        if isinstance(value, Wording):
+            check_wording(value, depth - 1)
+
+
+def _wording_of(said: KitError | Phrase, depth: int) -> Wording:
+    as_text = Wording("{text}", {"text": str(said)[:200]})
+    if not said.template or len(said.template) > 200 or len(said.values) > MAX_WORDING_VALUES:
+        return as_text
+    values: dict[str, str | int | float | Wording] = {}
+    for name, value in said.values.items():
+        if isinstance(value, KitError | Phrase):
+            values[name] = _wording_of(value, depth - 1) if depth > 1 else str(value)[:200]
+        elif isinstance(value, int | float) and not isinstance(value, bool):
+            values[name] = value
+        else:
+            values[name] = str(value)[:200]
+    try:
+        return Wording(said.template, values)
+    except WordingError:  # a template with a format spec: its English text
+        return as_text
+
+
 class ResultAck(_HubMessage, frozen=True):
     """The hub accepted or rejected a table's submitted result for ``game``."""
 
@@ -355,9 +440,12 @@ class ResultAck(_HubMessage, frozen=True):
     game: GameNo
     accepted: bool
     reason: Text = ""
-    """Why it was rejected (empty when accepted)."""
+    """Why it was rejected (empty when accepted), in English."""
     round: Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)] = 0
     """The round of the submission answered (the assignment's ``round``)."""
+    why: Wording | None = None
+    """Why it was rejected, as words to show in the reader's language (``reason`` is the
+    same in English, for units of a release before it); null when accepted."""
 
 
 # --- hub → screens and dashboards -----------------------------------------------------------

@@ -437,8 +437,12 @@ def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box
         refused = w.gettext("THE HUB DID NOT ACCEPT IT:")
         items += wrap(refused, label, AMBER, Align.LEFT, max_lines=2)
         reason = Box(inner.x, inner.y + label_h + p, inner.w, inner.h - label_h - p)
-        # The hub's reason, in the reader's language where it is one of the protocol's.
-        why = reason_words(e.rejection).message(w.gettext) if e.rejection else ""
+        # The hub's reason in the reader's language: the words it sent, else its English
+        # read back into one of the protocol's templates where one fits.
+        if e.why:
+            why = e.why.say(w.gettext)
+        else:
+            why = reason_words(e.rejection).message(w.gettext) if e.rejection else ""
         why = why or w.gettext("no reason given")
         items += wrap(why, reason, WHITE, Align.LEFT, max_lines=3)
         return Panel("entry-status", box, BACKGROUND, tuple(items))
@@ -472,7 +476,11 @@ def _entry_status(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box
 def _entry_message(e: EntryView, view: TableView, w: Words) -> str:
     """The problem to show: the entry's own (validation, keys), else the unit's message;
     in ``w``'s language (an entry journaled by an older unit says it in English)."""
-    if e.message and not (e.rejection and e.message == f"rejected by the hub: {e.rejection}"):
+    rejected = e.rejection and (
+        e.said.template == N_("rejected by the hub: {reason}")
+        or e.message == f"rejected by the hub: {e.rejection}"
+    )
+    if e.message and not rejected:
         return e.said.say(w.gettext) if e.said else e.message
     return said_by(view, w)
 
