@@ -49,6 +49,7 @@ from hub.store_rows import (
 from hub.store_schema import open_store
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
+from tablekit.core.topics import BEYOND_WINDOW, CONFLICT
 from tablekit.shared.durable import transaction
 
 HUB_SOURCE = "hub"
@@ -123,8 +124,7 @@ class EventStore:
                     result.conflicts += 1
                     conflict = Refused(
                         "conflict",
-                        f"seq {env.seq} is already stored with other content; both copies "
-                        "are kept for the judge",
+                        CONFLICT.format(seq=env.seq),
                         env.table,
                         unit=env.unit,
                         seq=env.seq,
@@ -562,12 +562,7 @@ class EventStore:
 
 
 def _beyond_window(unit: str, seq: int, table: int | None) -> Refused:
-    return Refused(
-        "window",
-        f"unit {unit}: seq {seq} is beyond the hub's acknowledged mark plus its window of "
-        f"{WINDOW} (not stored)",
-        table,
-    )
+    return Refused("window", BEYOND_WINDOW.format(unit=unit, seq=seq, window=WINDOW), table)
 
 
 def _kind(event: msgspec.Struct) -> str:

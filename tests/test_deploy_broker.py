@@ -576,11 +576,17 @@ def test_a_table_cannot_write_another_tables_history(
         assert counters.get("resend_requests", 0) == 0
 
         out = io.StringIO()
-        assert cli.main(["--db", str(tmp_path / "hub.db"), "event", "refusals"], out=out) == 0
+        db = str(tmp_path / "hub.db")
+        assert cli.main(["--db", db, "--lang", "en", "event", "refusals"], out=out) == 0
         text = out.getvalue()
         assert "identity" in text and "window" in text
         assert "payload claims unit 'table-02' but the topic of table 1 belongs to unit " \
             "'table-01'" in " ".join(text.split())
+        out = io.StringIO()
+        assert cli.main(["--db", db, "--lang", "pl", "event", "refusals"], out=out) == 0
+        text = " ".join(out.getvalue().split())
+        assert "cudzy moduł" in text and "poza oknem" in text
+        assert "treść podaje moduł 'table-02', ale temat stolika 1" in text
     finally:
         link.stop()
         service.stop()

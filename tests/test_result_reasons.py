@@ -161,3 +161,51 @@ def test_the_hub_screen_lists_the_refusal_in_the_halls_language() -> None:
     assert result_rows(words("en"), hall) == (
         (5, "refused: jokers: a table has only 2 jokers, got 3 in total"),
     )
+
+
+def test_the_organizer_reads_what_the_hub_refused_in_the_events_language(
+    tmp_path: Path,
+) -> None:
+    from test_cli_support import Cli, school_round_playing
+
+    from hub.conductor import Conductor
+    from hub.organizer import Organizer
+    from hub.store import EventStore, Refused
+    from tablekit.core.clock import MovePassed
+    from tablekit.core.messages import envelope
+    from tablekit.core.seats import Seat
+    from tablekit.core.topics import NOT_PROVISIONED
+
+    db = tmp_path / "e.sqlite3"
+    school_round_playing(db)
+    store = EventStore(db)
+    org = Organizer(store)
+    # a table's result for 4 seats the hub refuses, as the hub service records it
+    [(_, rejected)] = Conductor(org, TOPICS).judge(submission(2, 1, 3, seq=7))
+    org.record(rejected)
+    passed = MovePassed(game=1, move=1, seat=Seat.A, used=3.0)
+    store.ingest([envelope("table-03", 3, 1, 1.0, passed)])
+    other = MovePassed(game=1, move=1, seat=Seat.A, used=9.0)
+    store.ingest([envelope("table-03", 3, 1, 1.0, other)])  # the same seq, other content
+    store.ingest([], refused=[Refused(
+        "unprovisioned", NOT_PROVISIONED.format(table=9, tables=4), 9, topic="t/9"
+    )])  # fmt: skip
+    store.close()
+
+    polish, english = Cli(db, lang="pl"), Cli(db, lang="en")
+    said = polish.ok("event", "refusals")
+    assert (
+        "zdarzenie nr 1 jest już zapisane z inną treścią; obie kopie zostają zachowane dla "
+        "sędziego" in said
+    )
+    assert "t/9: stolik 9 nie należy do stolików tego turnieju 1-4" in said
+    assert ": konflikt: zdarzenie nr 1" in said and "stolik spoza turnieju" in said
+    said = english.ok("event", "refusals")
+    assert "seq 1 is already stored with other content; both copies are kept" in said
+    assert "t/9: table 9 is not one of this event's tables 1-4" in said
+    assert ": conflict: seq 1" in said and "unprovisioned" in said
+
+    assert "stolik 2: siedzi tam graczy: 4, a wynik ma miejsc: 3" in polish.ok("round", "status")
+    assert "table 2: 4 players sit there, the result has 3 seats" in english.ok(
+        "round", "status"
+    )

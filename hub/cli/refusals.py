@@ -8,7 +8,28 @@ import argparse
 from hub.cli.common import Ctx, render, when
 from hub.exports.grid import Grid
 from hub.store import MAX_REFUSAL_LOG, EventStore
+from tablekit.core.topics import reason_words
 from tablekit.shared.i18n import Words
+
+
+def code_word(code: str, words: Words) -> str:
+    """A refusal's code (``tablekit.core.codec.DecodeError.code``, the hub store's own) in
+    ``words``' language; a code of another version as it is."""
+    # Translators: why the hub refused a message from a table, in a column of codes
+    known = {
+        "invalid": words.pgettext("refusal code", "invalid"),
+        "range": words.pgettext("refusal code", "range"),
+        "version": words.pgettext("refusal code", "version"),
+        "conflict": words.pgettext("refusal code", "conflict"),
+        "json": words.pgettext("refusal code", "json"),
+        "oversize": words.pgettext("refusal code", "oversize"),
+        "topic": words.pgettext("refusal code", "topic"),
+        "table": words.pgettext("refusal code", "table"),
+        "identity": words.pgettext("refusal code", "identity"),
+        "unprovisioned": words.pgettext("refusal code", "unprovisioned"),
+        "window": words.pgettext("refusal code", "window"),
+    }
+    return known.get(code, code)
 
 
 def refusals_summary(store: EventStore, words: Words) -> list[str]:
@@ -63,8 +84,8 @@ def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
                     source=item.source,
                     seq=item.seq,
                     at=when(item.received),
-                    code=item.code,
-                    reason=item.reason,
+                    code=code_word(item.code, w),
+                    reason=reason_words(item.reason).message(_),
                 ),
                 "    " + _("sent:   {payload}").format(
                     payload=item.payload.decode("utf-8", "replace")
@@ -80,7 +101,7 @@ def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
         rows = [
             (
                 "?" if c.table is None else str(c.table),
-                c.code,
+                code_word(c.code, w),
                 str(c.count),
                 when(c.first),
                 when(c.last),
@@ -103,5 +124,5 @@ def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
     if logged:
         ctx.print("", _("Latest refusals (of the last {kept} kept):").format(kept=MAX_REFUSAL_LOG))
         for r in logged:
-            ctx.print(f"  {when(r.at)} {r.topic}: {r.reason}")
+            ctx.print(f"  {when(r.at)} {r.topic}: {reason_words(r.reason).message(_)}")
     return 0

@@ -293,7 +293,7 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
                 table=rejected.table,
                 game=rejected.game,
                 source=rejected.unit or rejected.by,
-                reason=rejected.reason,
+                reason=rejected.why_words().message(_),
             )
         )
     store = ctx.organizer().store

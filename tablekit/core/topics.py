@@ -58,6 +58,14 @@ UNKNOWN_KIND: Final = N_("topic {topic!r}: unknown message kind {kind!r}")
 TABLE_NUMBER: Final = N_("topic {topic!r}: table must be 1-{most}, got {got!r}")
 NOT_PROVISIONED: Final = N_("table {table} is not one of this event's tables 1-{tables}")
 NOT_FOR_THE_HUB: Final = N_("{kind} is not for the hub")
+# The hub's reasons for a unit's event it does not store (hub.store).
+CONFLICT: Final = N_(
+    "seq {seq} is already stored with other content; both copies are kept for the judge"
+)
+BEYOND_WINDOW: Final = N_(
+    "unit {unit}: seq {seq} is beyond the hub's acknowledged mark plus its window of "
+    "{window} (not stored)"
+)
 
 
 def reason_words(reason: str) -> Phrase:
@@ -66,7 +74,7 @@ def reason_words(reason: str) -> Phrase:
     else as written (a reason from another version)."""
     templates = (
         NOT_UNDER, NOT_PROTOCOL, UNKNOWN_KIND, TABLE_NUMBER, NOT_PROVISIONED, *REASONS,
-        MSGSPEC_SAYS, NOT_FOR_THE_HUB,
+        CONFLICT, BEYOND_WINDOW, MSGSPEC_SAYS, NOT_FOR_THE_HUB,
     )  # fmt: skip
     return phrase_of(reason, templates) or Phrase("{reason}", reason=reason)
 
