@@ -25,6 +25,7 @@ from test_cli_support import Cli, play_round, school_round_playing
 from web_console import EventStream, school_hall, serve_console, snapshot
 
 from hub.config import HubConfigError, resolve
+from hub.hall import HallView, TableCell
 from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
@@ -148,6 +149,42 @@ def test_standings_show_points_shared_places_and_each_stage(tmp_path: Path) -> N
     assert "Standings after Round 1" in english and "BP SP Games" in english
     assert wrong.status_code == 404
     assert "W tym turnieju nie rozlosowano etapu final-9." in text_of(wrong.text)
+
+
+def test_a_kept_page_changes_with_every_stored_result(tmp_path: Path) -> None:
+    """Pages are kept while the store has not changed; a result entered from the command
+    line (another process's write) changes the page at the next request, never later."""
+    c = school_round_playing(tmp_path / "school.sqlite3")
+    reader = EventReader(c.db)
+    app = make_app(Console(reader, LiveTables(None, TOPICS, reader.version)))
+    with TestClient(app) as client:
+        before = client.get("/standings").text
+        assert client.get("/standings").text == before  # the same bytes, kept
+        (missing, *_) = c.competition().event.missing_results()
+        c.ok("result", "enter", "--table", str(missing.table), "--game", str(missing.game),
+             "--racks", "A=0 B=20 C=5 D=9")  # fmt: skip
+        after = client.get("/standings").text
+        assert after != before
+        best = c.competition().event.standings("round-1").rows[0]
+        line = text_of(after)
+        assert f"{c.competition().event.players[best.player_id].name} SP 1 {best.big}" in line
+        english = client.get("/standings", params={"lang": "en"}).text
+        assert "Standings" in english and english != after  # each language kept apart
+        found = client.get("/find", params={"q": "uczeń 01"}).text
+        assert "Uczeń 01" in text_of(found)
+    reader.close()
+
+
+def test_a_kept_tables_page_changes_with_the_live_state(hall: Cli) -> None:
+    reader = EventReader(hall.db)
+    live = LiveTables(None, TOPICS, reader.version)
+    with TestClient(make_app(Console(reader, live))) as client:
+        before = client.get("/tables").text
+        assert client.get("/tables").text == before
+        live.refresh(HallView(tables=(TableCell(1, move=7, known=True),)), reader.version())
+        after = text_of(client.get("/tables").text)
+    assert "7 ruchów" in after and after != text_of(before)
+    reader.close()
 
 
 def test_pages_before_the_event_exists(tmp_path: Path) -> None:

@@ -71,6 +71,9 @@ class LiveTables:
         self.cards: tuple[TableCard, ...] = ()
         self.hall = HallView()
         self.live = False
+        self.generation = 0
+        """Grows whenever a table's card, the round or the link changes (what a kept
+        page of the tables was made from: :mod:`hub.web.cache`)."""
         self._stored = stored
         self._version = stored()
         self._pages: set[asyncio.Queue[Update | None]] = set()
@@ -155,6 +158,8 @@ class LiveTables:
             updates.append(Update("standings"))
         if live != self.live:
             updates.append(Update("link", live=live))
+        if updates or hall.round != self.hall.round:
+            self.generation += 1
         self.hall, self.cards, self.live, self._version = hall, cards, live, version
         for page in list(self._pages):
             for update in updates:

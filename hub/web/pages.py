@@ -64,11 +64,14 @@ class EventReader:
             return None if organizer is None else organizer.competition
 
     def version(self) -> int:
-        """Grows with every record the hub stores (0: none yet)."""
-        with self._lock:
-            organizer = self._open()
-            mark = None if organizer is None else organizer.store.mark(HUB_SOURCE)
-            return 0 if mark is None else mark.max_seq
+        """Grows with every record the hub stores (0: none yet). One short query, not
+        behind a page's fold (the event loop asks it for every kept page)."""
+        organizer = self._organizer
+        if organizer is None:
+            with self._lock:
+                organizer = self._open()
+        mark = None if organizer is None else organizer.store.mark(HUB_SOURCE)
+        return 0 if mark is None else mark.max_seq
 
     def close(self) -> None:
         with self._lock:

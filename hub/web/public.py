@@ -5,15 +5,17 @@ tables live, and the live stream (``/live``) that keeps an open page current."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Final
+from collections.abc import AsyncIterator, Callable
+from typing import Final, cast
 
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from hub.web.cache import PageCache
 from hub.web.live import LiveTables, Update
 from hub.web.pages import (
+    Endpoint,
     PageError,
     Pages,
     environment,
@@ -94,11 +96,25 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return Response(state_styles(), media_type="text/css; charset=utf-8",
                         headers={"Cache-Control": "max-age=3600"})  # fmt: skip
 
+    cache = PageCache()
+
+    def kept(make: Callable[[Request], Response], *, tables: bool = False) -> Endpoint:
+        """``make``'s page, kept while the store (and with ``tables``, the live state)
+        has not changed since it was made."""
+        plain = cast(Callable[[Request], Response], pages.guarded(make))
+
+        async def page(request: Request) -> Response:
+            stamp = (console.reader.version(), console.live.generation if tables else 0)
+            # A reader with a cookie may be signed in: the page may name them.
+            return await cache.serve(request, stamp, plain, personal="cookie" in request.headers)
+
+        return page
+
     return [
         Route("/", pages.guarded(home), methods=["GET"]),
-        Route("/find", pages.guarded(find), methods=["GET"]),
-        Route("/standings", pages.guarded(standings), methods=["GET"]),
-        Route("/tables", pages.guarded(tables), methods=["GET"]),
+        Route("/find", kept(find, tables=True), methods=["GET"]),
+        Route("/standings", kept(standings), methods=["GET"]),
+        Route("/tables", kept(tables, tables=True), methods=["GET"]),
         Route("/tables/{number:int}", pages.guarded(table), methods=["GET"]),
         Route("/live", stream, methods=["GET"]),
         Route("/states.css", styles, methods=["GET"]),
