@@ -289,6 +289,8 @@ class Competition:
     records: int = 0
     seated_at: float = 0.0
     """When the latest draw seated the tables (the assignments' ``issued``)."""
+    drawn_at: dict[str, float] = field(default_factory=dict)
+    """When each drawn stage was seated (its latest draw)."""
 
     @property
     def language(self) -> str:
@@ -331,6 +333,7 @@ class Competition:
         new.undone = list(self.undone)
         new.player_changes = list(self.player_changes)
         new.starters = dict(self.starters)
+        new.drawn_at = dict(self.drawn_at)
         new.ties = list(self.ties)
         new.consolations = list(self.consolations)
         new.skipped = list(self.skipped)
@@ -546,6 +549,7 @@ class Competition:
                 self._apply_fact(fact)
                 if isinstance(fact, RoundSeated):
                     self.seated_at = record.at
+                    self.drawn_at[fact.stage] = record.at
                 if isinstance(fact, PlayerSanctioned):
                     self.sanctions.append(record)
                 elif isinstance(fact, SanctionLifted):

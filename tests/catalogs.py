@@ -93,18 +93,23 @@ def read(path: Path) -> Catalog:
 
 def _previous_id(lines: list[str]) -> list[str]:
     """``| msgid "a"`` / ``| "b"`` / ``| msgid_plural "c"`` as ``["ab", "c"]`` (a
-    previous context, ``| msgctxt``, is left out)."""
-    parts: list[str] = []
-    keyword = ""
+    previous context, ``| msgctxt``, is left out). Babel wraps a long previous wording
+    as comment text, so a line may also go on inside the string without quotes
+    (``| msgid "… the first round`` / ``| is."``): each keyword's lines are joined with the
+    space the wrapping took, and read as one literal (Python joins ``"a" "b"`` too)."""
+    entries: list[tuple[str, list[str]]] = []
     for line in lines:
         text = line[1:].strip()
-        if not text.startswith('"'):
-            keyword, _, text = text.partition(" ")
-            if keyword in ("msgid", "msgid_plural"):
-                parts.append("")
-        if keyword in ("msgid", "msgid_plural") and parts:
-            parts[-1] += ast.literal_eval(text)
-    return parts
+        keyword, _, rest = text.partition(" ")
+        if keyword in ("msgid", "msgid_plural", "msgctxt") and rest.startswith('"'):
+            entries.append((keyword, [rest]))
+        elif entries:
+            entries[-1][1].append(text)
+    return [
+        str(ast.literal_eval(" ".join(pieces)))
+        for keyword, pieces in entries
+        if keyword in ("msgid", "msgid_plural")
+    ]
 
 
 def messages(catalog: Catalog) -> list[MessageKey]:

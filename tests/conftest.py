@@ -106,3 +106,12 @@ def xvfb() -> Iterator[Callable[[int, int], str]]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture
+def chromium() -> Iterator[list[Any]]:
+    """Browsers a test opens (``web_console.browser``), all closed at the end."""
+    opened: list[Any] = []
+    yield opened
+    for driver in opened:
+        driver.quit()

@@ -91,7 +91,7 @@ def test_find_your_table_shows_the_table_seat_and_opponents(hall: Cli) -> None:
 def test_a_search_lists_every_match_in_surname_order(hall: Cli) -> None:
     with client_for(hall.db) as client:
         page = client.get("/find", params={"q": "nowak"}).text
-    found = re.findall(r"<h2>([^<]+?) <span", page)
+    found = re.findall(r'<h2><a href="/players/P\d+">([^<]+?)</a> <span', page)
     assert found == ["Anna Nowak", "Jan Nowakowski"]
 
 

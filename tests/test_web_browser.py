@@ -10,18 +10,24 @@ English) for a person to look at.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support.ui import WebDriverWait
-from web_console import school_hall, serve_console, snapshot
+from web_console import (
+    LAPTOP,
+    PHONE,
+    browser,
+    school_hall,
+    serve_console,
+    shot,
+    snapshot,
+    text,
+    waiting,
+)
 
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode
@@ -31,66 +37,13 @@ from tablekit.core.topics import Topics
 
 pytestmark = pytest.mark.mqtt
 
-ROOT = Path(__file__).resolve().parents[1]
-ARTIFACTS = ROOT / "artifacts" / "web"
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-PHONE = (390, 844)
-LAPTOP = (1280, 800)
 TOPICS = Topics("hall", "browser")
 
 
-def waiting(driver: webdriver.Chrome) -> WebDriverWait[webdriver.Chrome]:
-    """A patient wait that looks again when a live update replaced the element it read
-    (the page swaps a table's card for its new one: the old one is stale, not wrong)."""
-    return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
-
-
-def browser(size: tuple[int, int]) -> webdriver.Chrome:
-    """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
-    lays pages out, with touch)."""
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--lang=pl-PL", "--no-first-run", "--disable-extensions"):  # fmt: skip
-        options.add_argument(flag)
-    width, height = size
-    if size == PHONE:
-        options.add_experimental_option(
-            "mobileEmulation",
-            {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}},
-        )
-    options.add_argument(f"--window-size={width},{height}")
-    return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
-
-
-@pytest.fixture
-def chromium() -> Iterator[list[webdriver.Chrome]]:
-    """Browsers the test opens, all closed at the end."""
-    opened: list[webdriver.Chrome] = []
-    yield opened
-    for driver in opened:
-        driver.quit()
-
-
-def shot(driver: webdriver.Chrome, name: str) -> Path:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    path = ARTIFACTS / f"{name}.png"
-    assert driver.save_screenshot(str(path)), path
-    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    return path
-
-
-def text(driver: webdriver.Chrome, css: str) -> str:
-    """The text of the element ``css`` now (read in the page at once: the live script may
-    replace the element between a look-up and a read)."""
-    return str(driver.execute_script(
-        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css
-    ))  # fmt: skip
-
-
 def test_a_phone_finds_its_table_and_sees_it_live(
-    tmp_path: Path, mosquitto, chromium: list[webdriver.Chrome]  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    mosquitto,
+    chromium: list[webdriver.Chrome],  # type: ignore[no-untyped-def]
 ) -> None:
     c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
     comp = c.competition()

@@ -1,5 +1,6 @@
 """Helpers for the web console's tests: the console served by a real uvicorn on a free
-loopback port, a reader of its event stream, and a table's snapshots as a unit sends them."""
+loopback port, a reader of its event stream, a table's snapshots as a unit sends them, and
+the real browser (Debian's Chromium through Selenium) with its screenshots."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
 from test_cli_support import Cli
 
 from hub.broker import free_port
@@ -42,6 +47,59 @@ def school_hall(db: Path, name: str = "Turniej Szkolny") -> Cli:
     c.ok("round", "draw", "--seed", "3")
     c.ok("round", "start")
     return c
+
+
+# --- in a real browser ------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "web"
+"""Where the browser tests write their screenshots (one folder per area under it)."""
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+PHONE = (390, 844)
+LAPTOP = (1280, 800)
+
+
+def waiting(driver: webdriver.Chrome) -> WebDriverWait[webdriver.Chrome]:
+    """A patient wait that looks again when a live update replaced the element it read
+    (the page swaps a table's card for its new one: the old one is stale, not wrong)."""
+    return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
+
+
+def browser(size: tuple[int, int]) -> webdriver.Chrome:
+    """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
+    lays pages out, with touch)."""
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                 "--lang=pl-PL", "--no-first-run", "--disable-extensions"):  # fmt: skip
+        options.add_argument(flag)
+    width, height = size
+    if size == PHONE:
+        options.add_experimental_option(
+            "mobileEmulation",
+            {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}},
+        )
+    options.add_argument(f"--window-size={width},{height}")
+    return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
+
+
+def shot(driver: webdriver.Chrome, name: str, area: str = "") -> Path:
+    """A screenshot of the page as ``artifacts/web/[area/]name.png``."""
+    folder = ARTIFACTS / area if area else ARTIFACTS
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{name}.png"
+    assert driver.save_screenshot(str(path)), path
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return path
+
+
+def text(driver: webdriver.Chrome, css: str) -> str:
+    """The text of the element ``css`` now (read in the page at once: the live script may
+    replace the element between a look-up and a read)."""
+    return str(driver.execute_script(
+        "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css
+    ))  # fmt: skip
 
 
 @dataclass

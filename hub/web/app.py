@@ -3,7 +3,8 @@ security headers on every answer.
 
 A page works without JavaScript; one small script of the kit's own (``static/live.js``,
 no build step) follows the server-sent events of ``/live`` and replaces what changed.
-The areas: :mod:`hub.web.public` (no login, read-only).
+The areas: :mod:`hub.web.public` (no login, read-only), :mod:`hub.web.player` (a
+player's own page, public too).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.web import public
+from hub.web import player, public
 from hub.web.pages import Console, Pages
 
 HEADERS: Final = {
@@ -43,6 +44,7 @@ def make_app(console: Console) -> Starlette:
 
     routes = [
         *public.routes(pages),
+        *player.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 from urllib.parse import urlencode
 
 import jinja2
@@ -40,6 +40,8 @@ from tablekit.shared.i18n import (
     language,
     words,
 )
+
+T = TypeVar("T")
 
 
 class EventReader:
@@ -72,6 +74,13 @@ class EventReader:
                 organizer = self._open()
         mark = None if organizer is None else organizer.store.mark(HUB_SOURCE)
         return 0 if mark is None else mark.max_seq
+
+    def read(self, query: Callable[[EventStore], T]) -> T | None:
+        """``query`` of the event store, serialised with the other reads; None before the
+        event file exists."""
+        with self._lock:
+            organizer = self._open()
+            return None if organizer is None else query(organizer.store)
 
     def close(self) -> None:
         with self._lock:
