@@ -42,6 +42,9 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     port = 8080                     # RUMMIKUB_WEB_PORT, --port
     username = "screen"             # a read-only broker account, as the hub screen's
     password_file = "/etc/tablekit/screen-password"
+    accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
+    session_idle_minutes = 120      # a sign-in ends after this long without a page
+    session_hours = 16              # and after this long in all
 
 A program logs in with its own section's ``username``/``password_file`` over
 ``[broker]``'s; the environment and the flags override field by field. The demo
@@ -124,12 +127,25 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
     """The address it listens on: loopback, or the address of the network the phones
     reach it on (docs/deployment.md); ``0.0.0.0`` for every interface."""
     port: int = 8080
+    accounts: str | None = None
+    """The web accounts file (organizer, judges) the credentials bundle writes; None:
+    nobody can sign in (the public pages still work)."""
+    session_idle_minutes: float = 120.0
+    """A sign-in ends after this long without a page opened."""
+    session_hours: float = 16.0
+    """A sign-in ends after this long in all (a tournament day)."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():
             raise HubConfigError(N_("host: must name an address, got an empty string"))
         if not 1 <= self.port <= 65535:
             raise HubConfigError(N_("port: must be 1 to 65535, got {got}"), got=self.port)
+        for name in ("session_idle_minutes", "session_hours"):
+            value = getattr(self, name)
+            if value <= 0:
+                raise HubConfigError(
+                    N_("{name}: must be more than 0, got {got}"), name=name, got=f"{value:g}"
+                )
 
 
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

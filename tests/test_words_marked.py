@@ -32,7 +32,13 @@ SHOWN = {
     "hub/demo/report.py": {},
     "hub/demo/run.py": {"Mosquitto": "the broker's product name"},
     "hub/demo/views.py": {},
+    "hub/web/accounts.py": {},
     "hub/web/app.py": {},
+    "hub/web/auth.py": {
+        "the console's application (hub.web.app.make_app) sets its pages": "a programmer's "
+        "error (an application not made by make_app), never a visitor's",
+    },
+    "hub/web/sessions.py": {},
     "hub/web/pages.py": {},
     "hub/web/public.py": {},
     "hub/web/live.py": {},

@@ -1,18 +1,24 @@
 """Helpers for the web console's tests: the console served by a real uvicorn on a free
-loopback port, a reader of its event stream, a table's snapshots as a unit sends them, and
-the real browser (Debian's Chromium through Selenium) with its screenshots."""
+loopback port, a reader of its event stream, a table's snapshots as a unit sends them,
+the real browser (Debian's Chromium through Selenium) with its screenshots, and a test
+client signed in as the organizer or a judge of a test bundle's web accounts."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import queue
+import re
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -20,9 +26,11 @@ from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
+from starlette.testclient import TestClient
 from test_cli_support import Cli
 
 from hub.broker import free_port
+from hub.web.accounts import WebRole, accounts_text
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread
@@ -195,3 +203,53 @@ def snapshot(table: int, **fields: object) -> TableSnapshot:
     }  # fmt: skip
     values.update(fields)
     return TableSnapshot(**values)  # type: ignore[arg-type]
+
+
+# --- signing in -------------------------------------------------------------------------------
+
+WEB_ACCOUNTS = {
+    "organizer": (WebRole.ORGANIZER, "tq7k-mx3p-9vtr-w2hn"),
+    "judge-1": (WebRole.JUDGE, "b4zc-ka8e-r6ny-fu5s"),
+    "judge-2": (WebRole.JUDGE, "h3wd-p9gm-x2eq-v7ja"),
+}
+"""A test bundle's web accounts: name → (role, password)."""
+
+
+def write_web_accounts(path: Path) -> Path:
+    """:data:`WEB_ACCOUNTS` as the credentials bundle writes them (hashed) at ``path``."""
+    path.write_text(accounts_text((name, role, password)
+                                  for name, (role, password) in WEB_ACCOUNTS.items()))  # fmt: skip
+    return path
+
+
+@cache
+def web_bundle_accounts() -> Path:
+    """One web accounts file for the whole test run (hashing takes a moment)."""
+    folder = Path(tempfile.mkdtemp(prefix="rummikub-web-accounts-"))
+    atexit.register(shutil.rmtree, folder, True)
+    return write_web_accounts(folder / "web-accounts.toml")
+
+
+def form_token(html: str) -> str:
+    """The CSRF token of the (first) form of a page."""
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found is not None, "the page has no form with a CSRF token"
+    return found.group(1)
+
+
+def signed_in(client: TestClient, role: WebRole = WebRole.JUDGE, name: str = "") -> str:
+    """Signs ``client`` in through the login page as the test bundle's organizer or first
+    judge (or the account ``name``), giving the console the test bundle's accounts if it
+    has none; the name signed in as."""
+    gate = client.app.state.pages.console.gate  # type: ignore[attr-defined]
+    if gate.accounts is None:
+        gate.accounts = web_bundle_accounts()
+    name = name or ("organizer" if role is WebRole.ORGANIZER else "judge-1")
+    token = form_token(client.get("/login").text)
+    answer = client.post(
+        "/login",
+        data={"csrf": token, "name": name, "password": WEB_ACCOUNTS[name][1], "next": "/"},
+        follow_redirects=False,
+    )
+    assert answer.status_code == 303, answer.text
+    return name

@@ -4,7 +4,8 @@ security headers on every answer.
 A page works without JavaScript; one small script of the kit's own (``static/live.js``,
 no build step) follows the server-sent events of ``/live`` and replaces what changed.
 The areas: :mod:`hub.web.public` (no login, read-only), :mod:`hub.web.player` (a
-player's own page, public too).
+player's own page, public too), :mod:`hub.web.auth` (login, logout; the guard the
+other areas' pages use).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.web import player, public
+from hub.web import auth, player, public
 from hub.web.pages import Console, Pages
 
 HEADERS: Final = {
@@ -45,9 +46,11 @@ def make_app(console: Console) -> Starlette:
     routes = [
         *public.routes(pages),
         *player.routes(pages),
+        *auth.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.pages = pages  # hub.web.auth finds the sessions through it
     app.add_middleware(SecurityHeaders)
     return app
 

@@ -14,13 +14,14 @@ import json
 import threading
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 from urllib.parse import urlencode
 
 import jinja2
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
@@ -28,6 +29,7 @@ from hub.competition import Competition
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
 from hub.web.live import LiveTables
+from hub.web.sessions import SESSION_COOKIE, Gate, Session
 from hub.web.views import (
     TableCard,
 )
@@ -152,12 +154,14 @@ def environment(code: str) -> jinja2.Environment:
 
 @dataclass
 class Console:
-    """What the pages read: the event store and the live tables."""
+    """What the pages read: the event store and the live tables; who may sign in."""
 
     reader: EventReader
     live: LiveTables
     title: str = ""
     """Shown when the event has no name yet (the venue, say)."""
+    gate: Gate = field(default_factory=Gate)
+    """The web accounts, the open sessions and the login's rate limit."""
 
 
 class PageError(Exception):
@@ -230,6 +234,10 @@ class Pages:
     def words(self, request: Request) -> Words:
         return words(self.language(request))
 
+    def session(self, request: Request) -> Session | None:
+        """The live session of the request's cookie (:mod:`hub.web.auth`), if any."""
+        return self.console.gate.sessions.find(request.cookies.get(SESSION_COOKIE))
+
     def render(
         self, request: Request, template: str, status: int = 200, lang: str = "", **values: Any
     ) -> HTMLResponse:
@@ -237,19 +245,18 @@ class Pages:
         default = event_language(comp)
         code = lang or reader_language(request, default)
         name = comp.created.name if comp is not None and comp.created is not None else ""
-        page = (
-            environment(code)
-            .get_template(template)
-            .render(
-                request=request,
-                url=link(code, default),
-                other_language=switch_language(request, code, default),
-                event_name=name or self.console.title,
-                comp=comp,
-                live=self.console.live.live,
-                **values,
-            )
-        )
+        session = self.session(request)
+        shared: dict[str, Any] = {
+            "request": request,
+            "url": link(code, default),
+            "other_language": switch_language(request, code, default),
+            "event_name": name or self.console.title,
+            "comp": comp,
+            "live": self.console.live.live,
+            "user": None if session is None else session.user,
+            "csrf_field": lambda: csrf_input("" if session is None else session.csrf),
+        }
+        page = environment(code).get_template(template).render({**shared, **values})
         return HTMLResponse(page, status_code=status)
 
     def render_error(self, request: Request, err: PageError) -> Response:
@@ -281,6 +288,17 @@ class Pages:
                 return self.render_error(request, err)
 
         return page
+
+
+CSRF_FIELD: Final = "csrf"
+"""The name of every form's hidden CSRF token (:func:`hub.web.auth.posted_form`)."""
+
+
+def csrf_input(token: str) -> Markup:
+    """A form's hidden CSRF token (``{{ csrf_field() }}`` in a template)."""
+    if not token:
+        return Markup("")
+    return Markup('<input type="hidden" name="{}" value="{}">').format(CSRF_FIELD, token)
 
 
 def event_text(kind: str, data: Mapping[str, object]) -> str:

@@ -4,6 +4,7 @@
 
     rummikub-web [--config /etc/rummikub/hub.toml] [--db hub.sqlite3]
         [--host 0.0.0.0] [--port 8080] [--broker 127.0.0.1:1883] [--no-broker]
+        [--accounts /etc/rummikub/web-accounts.toml]
 
 Every setting comes from the hub's config file (``[web]``, the top level's ``db`` and
 the shared ``[broker]``), the environment and the flags, in that order
@@ -32,6 +33,7 @@ from hub.config import HubConfigError, HubSettings, add_config_options, resolve
 from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
+from hub.web.sessions import IDLE, LONGEST, Gate
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -87,6 +89,12 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         help=_("the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)"),
     )  # fmt: skip
     parser.add_argument(
+        "--accounts", type=Path,
+        help=_("the web accounts file of the organizer and the judges, which the "
+               "credentials bundle writes ($RUMMIKUB_WEB_ACCOUNTS; [web] accounts; "
+               "without one nobody can sign in)"),
+    )  # fmt: skip
+    parser.add_argument(
         "--no-broker", action="store_true",
         help=_("do not follow the tables (the pages show the event store alone)"),
     )  # fmt: skip
@@ -105,6 +113,13 @@ class WebSettings:
     db: Path
     host: str
     port: int
+    accounts: Path | None = None
+    session_idle: float = IDLE
+    session_longest: float = LONGEST
+
+    def gate(self) -> Gate:
+        """Who may sign in, and for how long."""
+        return Gate(self.accounts, idle=self.session_idle, longest=self.session_longest)
 
 
 def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings:
@@ -117,7 +132,13 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
                             _port)  # fmt: skip
     assert host is not None and port is not None  # the file's fields have defaults
-    return WebSettings(db, host, port)
+    accounts, _ = settings.pick(
+        ("--accounts", args.accounts), "RUMMIKUB_WEB_ACCOUNTS",
+        ("web.accounts", None if own.accounts is None else Path(own.accounts)), Path,
+    )  # fmt: skip
+    return WebSettings(
+        db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600
+    )
 
 
 def _host(text: str) -> str:
@@ -204,8 +225,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
                           reader.version)  # fmt: skip
-        app = make_app(Console(reader, live))
+        app = make_app(Console(reader, live, gate=web.gate()))
         log.info("web console on http://%s:%d/ (event store %s)", web.host, web.port, web.db)
+        if web.accounts is None:
+            log.warning("no web accounts ([web] accounts): nobody can sign in")
         config = uvicorn.Config(app, host=web.host, port=web.port, log_level="warning",
                                 proxy_headers=False, server_header=False,
                                 timeout_graceful_shutdown=GRACE)  # fmt: skip

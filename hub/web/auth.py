@@ -1,0 +1,250 @@
+"""Signing in to the web console: the login page, logout, who is signed in, the guard
+of the organizer's and judges' pages, and the CSRF check of every posted form.
+
+For the other areas:
+
+* ``needs(WebRole.JUDGE)`` (or ``ORGANIZER``) around an endpoint, plain or async: nobody
+  signed in → a GET goes to ``/login?next=<the page>`` (303), any other method gets 403;
+  signed in without the role → 403, a page saying so. An organizer may do what a judge may.
+* ``signed_in(request)``: the :class:`WebUser` (``.name``, ``.role``) or None; every
+  template gets it as ``user`` (:meth:`hub.web.pages.Pages.render`).
+* ``await posted_form(request)``: the posted form once its CSRF token (``{{ csrf_field()
+  }}`` in every form) is the session's; else :class:`PageError` 403, and nothing was done.
+
+The session's cookie is HttpOnly and SameSite=Strict, and Secure when the page came over
+HTTPS (the request's scheme), so the console works with and without HTTPS. The login
+form, before any session exists, carries a token of its own that a cookie repeats
+(a double-submit token): a page of another site cannot sign a browser in either.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Final, cast
+from urllib.parse import urlencode, urlsplit
+
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from hub.web.accounts import WebRole, WebUser
+from hub.web.pages import CSRF_FIELD, Endpoint, PageError, Pages, csrf_input
+from hub.web.sessions import SESSION_COOKIE, Refused, Session
+
+__all__ = ["WebRole", "WebUser", "needs", "posted_form", "routes", "signed_in"]
+
+LOGIN_COOKIE: Final = "rummikub_login"
+"""The login form's own CSRF token, repeated in this cookie (no session exists yet)."""
+START_PAGES: Final = {WebRole.JUDGE: "/judge", WebRole.ORGANIZER: "/organizer"}
+"""Where the home page's "Judge" and "Organizer" lead, through the login."""
+READING: Final = frozenset({"GET", "HEAD"})
+
+
+def _pages(request: Request) -> Pages:
+    pages = getattr(request.app.state, "pages", None)
+    if not isinstance(pages, Pages):
+        raise RuntimeError("the console's application (hub.web.app.make_app) sets its pages")
+    return pages
+
+
+def session_of(request: Request) -> Session | None:
+    return _pages(request).session(request)
+
+
+def signed_in(request: Request) -> WebUser | None:
+    """Who is signed in on this request (None: nobody)."""
+    session = session_of(request)
+    return None if session is None else session.user
+
+
+def needs(role: WebRole) -> Callable[[Endpoint], Endpoint]:
+    """An endpoint (plain or async) only for ``role`` (an organizer may do what a judge
+    may): see the module's note for what the others get."""
+
+    def refusal(request: Request) -> Response | None:
+        user = signed_in(request)
+        if user is not None and user.role.may(role):
+            return None
+        pages = _pages(request)
+        w = pages.words(request)
+        if user is None and request.method in READING:
+            return RedirectResponse(login_url(request, request_path(request)), 303)
+        if user is None:
+            message = w.gettext("Sign in first: this page is for the organizer and the judges.")
+        elif role is WebRole.ORGANIZER:
+            message = w.gettext(
+                "Signed in as {name} (judge): only the organizer may do this."
+            ).format(name=user.name)
+        else:
+            message = w.gettext("Signed in as {name}: this page is for the judges.").format(
+                name=user.name
+            )
+        return pages.render_error(request, PageError(403, message))
+
+    def guard(endpoint: Endpoint) -> Endpoint:
+        if inspect.iscoroutinefunction(endpoint):
+            asynchronous = cast(Callable[[Request], Awaitable[Response]], endpoint)
+
+            @functools.wraps(asynchronous)
+            async def guarded_async(request: Request) -> Response:
+                refused = refusal(request)
+                return refused if refused is not None else await asynchronous(request)
+
+            return guarded_async
+        plain = cast(Callable[[Request], Response], endpoint)
+
+        @functools.wraps(plain)
+        def guarded(request: Request) -> Response:
+            refused = refusal(request)
+            return refused if refused is not None else plain(request)
+
+        return guarded
+
+    return guard
+
+
+def forged(request: Request) -> PageError:
+    w = _pages(request).words(request)
+    return PageError(
+        403,
+        w.gettext(
+            "This form was not sent from your open page of the console (or your sign-in "
+            "has ended): nothing was changed. Open the page again and send the form anew."
+        ),
+    )
+
+
+async def posted_form(request: Request) -> FormData:
+    """The posted form, once its CSRF token is the session's; :class:`PageError` 403
+    otherwise (no session, no token or another one)."""
+    form = await request.form()
+    session = session_of(request)
+    token = form.get(CSRF_FIELD)
+    if (
+        session is None
+        or not isinstance(token, str)
+        or not secrets.compare_digest(token.encode(), session.csrf.encode())
+    ):
+        raise forged(request)
+    return form
+
+
+def request_path(request: Request) -> str:
+    query = request.url.query
+    return f"{request.url.path}?{query}" if query else request.url.path
+
+
+def safe_next(target: str) -> str:
+    """``target`` if it is a page of this console (a path), else ``/``: the login never
+    sends a browser to another site."""
+    parts = urlsplit(target)
+    if (
+        not target.startswith("/")
+        or target.startswith("//")
+        or "\\" in target
+        or parts.scheme
+        or parts.netloc
+    ):
+        return "/"
+    return target
+
+
+def login_url(request: Request, target: str) -> str:
+    params = {"next": target}
+    lang = request.query_params.get("lang")
+    if lang:
+        params["lang"] = lang
+    return f"/login?{urlencode(params)}"
+
+
+def _routed(request: Request, target: str) -> bool:
+    path = urlsplit(target).path
+    return any(getattr(route, "path", None) == path for route in request.app.routes)
+
+
+def _cookie_options(request: Request) -> dict[str, object]:
+    return {"httponly": True, "samesite": "strict", "secure": request.url.scheme == "https"}
+
+
+def routes(pages: Pages) -> list[BaseRoute]:
+    gate = pages.console.gate
+
+    def login_page(
+        request: Request,
+        token: str,
+        target: str,
+        *,
+        name: str = "",
+        problem: str = "",
+        status: int = 200,
+    ) -> Response:
+        response = pages.render(
+            request, "auth_login.html", status, name=name, problem=problem, target=target,
+            csrf_field=lambda: csrf_input(token),
+        )  # fmt: skip
+        response.set_cookie(LOGIN_COOKIE, token, path="/login", **_cookie_options(request))  # type: ignore[arg-type]
+        return response
+
+    def login_form(request: Request) -> Response:
+        target = safe_next(request.query_params.get("next", "/"))
+        return login_page(request, request.cookies.get(LOGIN_COOKIE) or _new_token(), target)
+
+    async def login(request: Request) -> Response:
+        form = await request.form()
+        token, cookie = form.get(CSRF_FIELD), request.cookies.get(LOGIN_COOKIE)
+        if (
+            not isinstance(token, str)
+            or not cookie
+            or not secrets.compare_digest(token.encode(), cookie.encode())
+        ):
+            raise forged(request)
+        name, password = str(form.get("name", ""))[:64], str(form.get("password", ""))[:256]
+        target = safe_next(str(form.get("next", "/")))
+        address = request.client.host if request.client is not None else ""
+        outcome = gate.login(address, name, password)
+        w = pages.words(request)
+        if isinstance(outcome, Refused):
+            if outcome.wait > 0:
+                problem = w.gettext("Too many failed attempts. Try again in {seconds} s.").format(
+                    seconds=max(1, round(outcome.wait))
+                )
+                return login_page(request, cookie, target, name=name, problem=problem, status=429)
+            if outcome.problem is not None:
+                return login_page(request, cookie, target, name=name, status=503,
+                                  problem=outcome.problem.message(w.gettext))  # fmt: skip
+            problem = w.gettext("Wrong account name or password.")
+            return login_page(request, cookie, target, name=name, problem=problem, status=400)
+        session_token, session = outcome
+        gate.sessions.close(request.cookies.get(SESSION_COOKIE))  # one before: ended
+        if target == "/" or not _routed(request, target):
+            start = START_PAGES[session.user.role]
+            target = start if _routed(request, start) else "/"
+        response = RedirectResponse(target, 303)
+        response.set_cookie(
+            SESSION_COOKIE, session_token, path="/", max_age=int(gate.sessions.longest),
+            **_cookie_options(request),  # type: ignore[arg-type]
+        )  # fmt: skip
+        response.delete_cookie(LOGIN_COOKIE, path="/login")
+        return response
+
+    async def logout(request: Request) -> Response:
+        await posted_form(request)
+        gate.sessions.close(request.cookies.get(SESSION_COOKIE))
+        lang = request.query_params.get("lang")
+        response = RedirectResponse(f"/?{urlencode({'lang': lang})}" if lang else "/", 303)
+        response.delete_cookie(SESSION_COOKIE, path="/", **_cookie_options(request))  # type: ignore[arg-type]
+        return response
+
+    return [
+        Route("/login", pages.guarded(login_form), methods=["GET"]),
+        Route("/login", pages.guarded(login), methods=["POST"]),
+        Route("/logout", pages.guarded(logout), methods=["POST"]),
+    ]
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(32)
