@@ -54,7 +54,7 @@ def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, brok
     assert "; 10 graczy\n" in out and "stan sali:" in out
     assert "  stolik 1: A " in out  # the seating
     for table in (1, 2, 3):  # 10 players: tables of 4, 3 and 3
-        assert f"stolik  {table} G1/2" in out
+        assert f"stolik  {table} gra 1/2" in out  # the rule books' word (gra)
     walls = sorted(p.name for p in (tmp_path / "screen").glob("*-wall-1.png"))
     assert walls[:2] == ["0001-wall-1.png", "0002-wall-1.png"]  # numbered, not overwritten
     assert (tmp_path / "screen" / walls[-1]).stat().st_size > 10_000

@@ -13,6 +13,7 @@ from hub.cli.judges import ties_lines
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import replaced_lines
 from hub.exports.grid import Grid
+from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_parts
 from hub.players_csv import clean
 from hub.tournament import (
@@ -112,21 +113,25 @@ def _entry_text(stage: Stage, words: Words) -> str:
         if isinstance(entry, Everyone):
             who = _("everyone present")
         elif isinstance(entry, TopOverall):
-            who = _("top {k} of {stage}").format(k=entry.k, stage=entry.of)
+            who = _("top {k} of {stage}").format(k=entry.k, stage=stage_named(entry.of, words))
         elif isinstance(entry, TablePlaces):
             who = _("places {first}–{last} at each table of {stage}").format(
-                first=entry.first, last=entry.last, stage=entry.of
+                first=entry.first, last=entry.last, stage=stage_named(entry.of, words)
             )
         elif isinstance(entry, TopAcrossTables):
             if entry.k is None:
-                who = _("all of {stage} by table place").format(stage=entry.of)
+                who = _("all of {stage} by table place").format(
+                    stage=stage_named(entry.of, words)
+                )
             else:
-                who = _("best {k} of {stage} by table place").format(k=entry.k, stage=entry.of)
+                who = _("best {k} of {stage} by table place").format(
+                    k=entry.k, stage=stage_named(entry.of, words)
+                )
             if entry.group is not None:
                 who += _(" ({group} tables)").format(group=entry.group)
         elif isinstance(entry, Rest):
             who = _("everyone else of {stage} (consolation games, 2 or 5: asked)").format(
-                stage=entry.of
+                stage=stage_named(entry.of, words)
             )
         else:
             who = str(entry)
@@ -181,14 +186,16 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     if phase is Phase.PLAYING and open_stage is not None:
         lines.append(
             _("Phase:    playing {stage} (round {number} of {rounds})").format(
-                stage=open_stage.name,
+                stage=stage_named(open_stage.name, w),
                 number=comp.round_number(open_stage.name),
                 rounds=len(fmt.stages),
             )
         )
     elif phase is Phase.BETWEEN_ROUNDS and event.current_stage is not None:
         lines.append(
-            _("Phase:    between rounds; next {stage}").format(stage=event.current_stage.name)
+            _("Phase:    between rounds; next {stage}").format(
+                stage=stage_named(event.current_stage.name, w)
+            )
         )
     else:
         lines.append(_("Phase:    {phase}").format(phase=phase_word(phase, w)))

@@ -12,6 +12,7 @@ from hub.competition import Competition
 from hub.exports.lists import sanctions_grid
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
+from hub.exports.words import stage_named
 from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
 from hub.tournament.progress import SANCTION_WORDS
 from hub.tournament.standings import signed
@@ -142,7 +143,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
     else:
         what = _("disqualified: not seated in any later round")
     if isinstance(record.fact, PlayerSanctioned):
-        what += _(" in {stage}").format(stage=record.fact.stage)
+        what += _(" in {stage}").format(stage=stage_named(record.fact.stage, ctx.words))
     ctx.print(
         _("{id} {name}: {what}; recorded {at} by {by}").format(
             id=pid, name=name, what=what, at=when(record.at), by=record.by or "-"

@@ -20,6 +20,7 @@ from hub.competition import (
 from hub.effects import Change, ChangeKind
 from hub.exports.grid import Grid
 from hub.exports.results import corrections_grid, version_grid
+from hub.exports.words import stage_named
 from hub.organizer import Organizer
 from hub.tournament import RoundUndone
 from tablekit.core.racks import RackNotationError, parse_rack
@@ -70,13 +71,13 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
         elif open_stage is None or open_stage.name != stage:
             why = input(
                 _("{stage} is not the round being played: reason for the late result: ").format(
-                    stage=stage
+                    stage=stage_named(stage, w)
                 )
             )
     report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
     record = org.result_record(args.table, report, why=why, stage=stage)
     subject = _("table {table} game {game} of {stage}").format(
-        table=args.table, game=args.game, stage=stage
+        table=args.table, game=args.game, stage=stage_named(stage, w)
     )
     confirmed = confirm(ctx, org, record, "result enter", subject, yes=args.yes)
     if confirmed is None:
@@ -199,8 +200,8 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     versions = comp.history(stage, args.table, args.game)
     if not versions:
         ctx.print(
-            w.gettext("Table {table} game {game} ({stage}): no result yet").format(
-                table=args.table, game=args.game, stage=stage
+            w.gettext("Table {table} game {game} of {stage}: no result yet").format(
+                table=args.table, game=args.game, stage=stage_named(stage, w)
             )
         )
         return 0
@@ -222,7 +223,8 @@ def cmd_result_corrections(ctx: Ctx, args: argparse.Namespace) -> int:
                 "Draw of {stage} undone {at} by {by} ({n} table); why: {why}",
                 "Draw of {stage} undone {at} by {by} ({n} tables); why: {why}",
                 len(tables),
-            ).format(stage=stage, at=when(record.at), by=record.by or "-", n=len(tables),
+            ).format(stage=stage_named(stage, w), at=when(record.at), by=record.by or "-",
+                     n=len(tables),
                      why=record.why)
         )  # fmt: skip
     return 0

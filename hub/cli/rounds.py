@@ -11,6 +11,7 @@ from hub.competition import Competition
 from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text
 from hub.exports.standings import standings_grid
+from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.tournament import ConsolationError, Phase, RoundSeated, TieAtCutError
 from tablekit.core.seats import SEATS, Seat
@@ -108,7 +109,11 @@ def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
     _ = ctx.words.gettext
     started = org.start_round(args.minutes)
     comp = org.competition
-    ctx.print(_("Started {stage} at {at}").format(stage=started.stage, at=when(started.at)))
+    ctx.print(
+        _("Started {stage} at {at}").format(
+            stage=stage_named(started.stage, ctx.words), at=when(started.at)
+        )
+    )
     deadline = comp.round_deadline()
     if deadline is not None:
         ctx.print(
@@ -125,7 +130,10 @@ def cmd_round_starter(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.words.gettext(
             "Table {table}, game {game} of {stage}: seat {seat} starts (sent to the table "
             "with its seating; the table can still choose before the first press)"
-        ).format(table=chosen.table, game=chosen.game, stage=chosen.stage, seat=chosen.seat)
+        ).format(
+            table=chosen.table, game=chosen.game, stage=stage_named(chosen.stage, ctx.words),
+            seat=chosen.seat,
+        )
     )
     return 0
 
@@ -137,7 +145,7 @@ def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = org.competition
     ctx.print(
         _("Draw of {stage} undone: its tables are told they have no assignment; draw it "
-          "again with rummikub round draw").format(stage=undone.stage)
+          "again with rummikub round draw").format(stage=stage_named(undone.stage, ctx.words))
     )  # fmt: skip
     if comp.event.phase is Phase.REGISTRATION:
         ctx.print(
@@ -158,15 +166,17 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
     if closed.forced:
         ctx.print(
             _("Closed {stage} (forced: missing games count as not played)").format(
-                stage=closed.stage
+                stage=stage_named(closed.stage, ctx.words)
             )
         )
     else:
-        ctx.print(_("Closed {stage}").format(stage=closed.stage))
+        ctx.print(_("Closed {stage}").format(stage=stage_named(closed.stage, ctx.words)))
     ctx.print(render(standings_grid(comp, closed.stage, words=ctx.words), ctx.words))
     nxt = comp.event.current_stage
     if comp.event.phase is Phase.FINISHED:
         ctx.print(_("The event is finished: rummikub ranking"))
     elif nxt is not None:
-        ctx.print(_("Next: {stage} (rummikub round draw)").format(stage=nxt.name))
+        ctx.print(
+            _("Next: {stage} (rummikub round draw)").format(stage=stage_named(nxt.name, ctx.words))
+        )
     return 0

@@ -13,6 +13,7 @@ from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
+from hub.exports.words import stage_named
 from hub.hall import countdown_text, wait_text
 from hub.live import LiveView, TableLive
 from tablekit.core.status import JUDGE_STATES, TableState, look, word
@@ -142,7 +143,7 @@ def status_grid(
     done = sum(t.finished for t in progress)
     return Grid(
         _("{stage}: {done} of {tables} tables done").format(
-            stage=stage, done=done, tables=len(progress)
+            stage=stage_named(stage, words), done=done, tables=len(progress)
         ),
         headers,
         rows,
@@ -222,9 +223,11 @@ def round_clock_text(comp: Competition, now: float, words: Words) -> str:
         return ""
     started = comp.started.get(stage.name)
     if started is None:
-        return _("{stage} is drawn, not started (rummikub round start)").format(stage=stage.name)
+        return _("{stage} is drawn, not started (rummikub round start)").format(
+            stage=stage_named(stage.name, words)
+        )
     text = _("{stage} started {at} by {by}").format(
-        stage=stage.name, at=when(started.at), by=started.by or "-"
+        stage=stage_named(stage.name, words), at=when(started.at), by=started.by or "-"
     )
     deadline = comp.round_deadline()
     if deadline is None:

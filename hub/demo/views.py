@@ -66,7 +66,7 @@ def run_headless(demo: Demo, args: argparse.Namespace) -> None:
                 clock = countdown_text(remaining_at(t, shown)) if t.active is not None else ""
                 table = demo.words.gettext("table {number}").format(number=f"{t.number:>2}")
                 lines.append(
-                    f"  {table} {game_label(t, words):<6} {state_text(t, shown, words=words):<22} "
+                    f"  {table} {game_label(t, words):<8} {state_text(t, shown, words=words):<22} "
                     f"{active:<22} {clock:>4}"
                 )
             # Translators: heading of the demo's summary of every table, as the hub sees it

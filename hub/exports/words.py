@@ -54,6 +54,14 @@ def stage_label(name: str, words: Words) -> str:
     return words.pgettext("stage", "top-{n}").format(n=n)
 
 
+def stage_named(name: str, words: Words) -> str:
+    """A stage as the organizer's command line names it: the name a person reads first,
+    then in parentheses the name ``--stage`` takes, ``runda 2 (round-2)``; the one name
+    alone where they are the same (English; a stage the organizer's own format names)."""
+    label = stage_label(name, words)
+    return name if label == name else f"{label} ({name})"
+
+
 def title_label(title: str, words: Words) -> str:
     """A title of the final ranking (``champion``: the presets mark theirs for the
     catalogs) in the reader's language; a title the organizer's format names otherwise is

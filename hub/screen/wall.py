@@ -125,7 +125,9 @@ def cell_content(
         )
         for seat, name in zip(SEATS, t.seats, strict=False)
     )
-    label = " ".join(x for x in (t.stage, game_label(t, w)) if x)
+    # The game within the round (the round itself is in the header, the same for every
+    # table): "gra 2/3", the rule books' word.
+    label = game_label(t, w)
     return CellContent(
         number=t.number,
         label=label,
