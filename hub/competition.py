@@ -187,6 +187,53 @@ class StarterChosen(_Record, frozen=True, tag="starter-chosen"):
     why: str = ""
 
 
+class NameShown(enum.StrEnum):
+    """How the public pages, the hub screen and the exports for publication name players
+    (the event's privacy setting)."""
+
+    FULL = "full"
+    """Full names; players marked minor as given name and initial ("Anna K.")."""
+    INITIAL = "initial"
+    """Everyone as given name and initial."""
+
+
+class PrivacyChosen(_Record, frozen=True, tag="privacy-chosen"):
+    """The organizer's privacy setting: how players are named where the public reads
+    them. An event without one names them as :attr:`NameShown.FULL` does."""
+
+    names: NameShown
+    why: str = ""
+
+
+class MinorRecorded(_Record, frozen=True, tag="minor-recorded"):
+    """The organizer's record of a player's age and a guardian's written consent (003 §8:
+    a minor plays only with a guardian's written consent); the latest one counts."""
+
+    player: str
+    minor: bool
+    consent: bool = False
+    """A guardian's written consent is received (meaningful for a minor only)."""
+    why: str = ""
+
+
+class MinorAdmitted(_Record, frozen=True, tag="minor-admitted"):
+    """The organizer's decision to let minors play whose guardian's written consent is
+    not recorded, taken when the kit warned (at their check-in or at a draw)."""
+
+    players: tuple[str, ...]
+    why: str = ""
+
+
+class PersonalDataErased(_Record, frozen=True, tag="personal-data-erased"):
+    """Every player's name and club replaced by an anonymous label (the player's id) after
+    the event: the records that held them are rewritten in the store in the same
+    transaction (:meth:`hub.organizer.Organizer.erase_personal_data`); results and
+    standings stay, by id."""
+
+    players: int
+    """How many players' data was erased."""
+
+
 Record = (
     EventCreated
     | FormatFixed
@@ -197,6 +244,10 @@ Record = (
     | ResultRejected
     | StarterChosen
     | LanguageChosen
+    | PrivacyChosen
+    | MinorRecorded
+    | MinorAdmitted
+    | PersonalDataErased
 )
 
 _record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
@@ -286,6 +337,14 @@ class Competition:
     """Stored records that did not apply, with the reason (see :meth:`apply_all`)."""
     language_chosen: LanguageChosen | None = None
     """The organizer's latest choice of the event's language (None: never chosen)."""
+    privacy: PrivacyChosen | None = None
+    """The organizer's latest privacy setting (None: never chosen, full names)."""
+    minors: dict[str, MinorRecorded] = field(default_factory=dict)
+    """The latest record of each player marked minor or of age, by player id."""
+    admitted: dict[str, MinorAdmitted] = field(default_factory=dict)
+    """Minors the organizer let play without a recorded consent, by player id."""
+    erased: PersonalDataErased | None = None
+    """The players' personal data was erased (names and clubs are their ids now)."""
     records: int = 0
     seated_at: float = 0.0
     """When the latest draw seated the tables (the assignments' ``issued``)."""
@@ -298,6 +357,24 @@ class Competition:
         (an event of a release before the choice existed)."""
         chosen = self.language_chosen
         return DEFAULT_LANGUAGE if chosen is None else chosen.language
+
+    @property
+    def names_shown(self) -> NameShown:
+        """How the public reads players' names (:class:`NameShown`; full by default)."""
+        return NameShown.FULL if self.privacy is None else self.privacy.names
+
+    def is_minor(self, player_id: str) -> bool:
+        record = self.minors.get(player_id)
+        return record is not None and record.minor
+
+    def without_consent(self, player_ids: Iterable[str]) -> list[str]:
+        """Those of ``player_ids`` marked minor whose guardian's written consent is not
+        recorded and whom the organizer has not admitted anyway (003 §8)."""
+        return [
+            pid
+            for pid in player_ids
+            if self.is_minor(pid) and not self.minors[pid].consent and pid not in self.admitted
+        ]
 
     @classmethod
     def replay(cls, records: Iterable[Record]) -> Competition:
@@ -337,6 +414,8 @@ class Competition:
         new.ties = list(self.ties)
         new.consolations = list(self.consolations)
         new.skipped = list(self.skipped)
+        new.minors = dict(self.minors)
+        new.admitted = dict(self.admitted)
         for record in records:
             if not stored:
                 new._apply(record)
@@ -592,7 +671,42 @@ class Competition:
                         languages=", ".join(LANGUAGES),
                     )
                 self.language_chosen = record
+            case PrivacyChosen():
+                if self.created is None:
+                    raise CompetitionError(
+                        N_("no event yet: create one first (rummikub event create)")
+                    )
+                self.privacy = record
+            case MinorRecorded(player=player):
+                self._known_player(player)
+                self.minors[player] = record
+            case MinorAdmitted(players=players):
+                for player in players:
+                    self._known_player(player)
+                    self.admitted[player] = record
+            case PersonalDataErased():
+                self._erase(record)
         self.records += 1
+
+    def _known_player(self, player_id: str) -> None:
+        if player_id not in self.event.players:
+            raise CompetitionError(N_("unknown player {player}"), player=repr(player_id))
+
+    def _erase(self, record: PersonalDataErased) -> None:
+        """Every player named by their id from now on, no club; the name changes too."""
+        if self.erased is not None:
+            raise CompetitionError(N_("the players' personal data is already erased"))
+        if self.open_stage() is not None:
+            raise CompetitionError(
+                N_("erasing personal data: a round is being played; erase after the event")
+            )
+        state = self.event
+        self.state = state.renamed({pid: anonymous(p) for pid, p in state.players.items()})
+        self.player_changes = [
+            PlayerChange(c.record, anonymous(c.before), anonymous(c.after))
+            for c in self.player_changes
+        ]
+        self.erased = record
 
     def _choose_starter(self, record: StarterChosen) -> None:
         stage_name, table, game = record.stage, record.table, record.game
@@ -662,6 +776,12 @@ class Competition:
         players = dict(zip(seats_for(len(seated.players)), seated.players, strict=True))
         placeholder = ResultRecorded(at=0.0, stage=stage_name, table=table, report=report)
         return ResultVersion(placeholder, score, players)
+
+
+def anonymous(player: Player) -> Player:
+    """``player`` after the erasure of personal data: named by their id, no club (the
+    rating, which seeded the draws, stays)."""
+    return msgspec.structs.replace(player, name=player.id, surname="", club=None)
 
 
 def _sanctioned(record: OrganizerFact) -> str:

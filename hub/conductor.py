@@ -30,6 +30,7 @@ from hub.competition import (
 from hub.exports.lists import find_table_lines
 from hub.judging import rejected_result
 from hub.organizer import Organizer
+from hub.privacy import published
 from hub.tournament import Phase as EventPhase
 from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
 from tablekit.core.codec import DecodeError, encode
@@ -132,7 +133,8 @@ class Conductor:
         """Messages whose content changed since they were last sent (or since reset)."""
         due = self.organizer.time_over_due(self.clock())
         out: list[Outgoing] = []
-        competition = self.organizer.competition
+        # the tables and the hub screen are read by the hall: names as the public reads them
+        competition = published(self.organizer.competition)
         for message in self._all(competition):
             if self._sent.get(message.topic) == message.payload:
                 continue

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 import msgspec
 
@@ -25,8 +26,13 @@ from hub.competition import (
     EventCreated,
     FormatFixed,
     LanguageChosen,
+    MinorAdmitted,
+    MinorRecorded,
+    NameShown,
     OrganizerFact,
+    PersonalDataErased,
     PlayerChange,
+    PrivacyChosen,
     Record,
     RoundStarted,
     RoundTimeOver,
@@ -34,6 +40,7 @@ from hub.competition import (
     decode_record,
     new_event,
 )
+from hub.erasure import Erasure
 from hub.judging import JudgeCommands
 from hub.organizer_base import record_kind_of
 from hub.players_csv import MAX_NAME, clean, player_key
@@ -106,6 +113,42 @@ def check_in_hint(event: EventState) -> Phrase | str:
     )  # fmt: skip
 
 
+class ConsentMissingError(CompetitionError):
+    """Players marked minor without a guardian's written consent recorded (003 §8) would be
+    checked in or drawn: the organizer decides (``admit_minors``), and the decision is
+    recorded. ``missing``: their ids."""
+
+    def __init__(self, template: str, missing: Sequence[str], **values: object) -> None:
+        super().__init__(template, **values)
+        self.missing = tuple(missing)
+
+
+def _check_consent(competition: Competition, player_ids: Iterable[str], what: Phrase) -> None:
+    missing = competition.without_consent(player_ids)
+    if missing:
+        players = competition.event.players
+        raise ConsentMissingError(
+            N_("{what}: {players}: marked minor, and no guardian's written consent is "
+               "recorded (003 §8); record the consent, or admit them anyway as the "
+               "organizer's decision (recorded)"),
+            missing,
+            what=what,
+            players=", ".join(f"{pid} {players[pid].name}" for pid in missing),
+        )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ErasureDone:
+    """What :meth:`Organizer.erase_personal_data` did."""
+
+    record: PersonalDataErased
+    rewritten: int
+    """Stored payloads rewritten."""
+    compacted: bool
+    """The file was copied anew and its log emptied (False: another program was reading
+    it; the old pages go when the log is next emptied)."""
+
+
 class Organizer(JudgeCommands):
     """The organizer's and the judges' commands on one event's store."""
 
@@ -119,10 +162,13 @@ class Organizer(JudgeCommands):
         rulesets: dict[str, Ruleset] | None = None,
         round_minutes: float | None = None,
         language: str = DEFAULT_LANGUAGE,
+        privacy: NameShown | None = None,
     ) -> EventCreated:
         """Create the event from a preset, speaking ``language`` (a code or locale name of
         :data:`~tablekit.shared.i18n.LANGUAGES`; every preset follows a Polish rule book,
-        so Polish unless asked). The choice is recorded with the event, in one commit."""
+        so Polish unless asked), and naming players as ``privacy`` says (None: full names,
+        minors as given name and initial). The choices are recorded with the event, in
+        one commit."""
         chosen = LanguageChosen(at=self.clock(), by=self.by, language=i18n_language(language))
         record = new_event(
             name,
@@ -134,8 +180,52 @@ class Organizer(JudgeCommands):
             rulesets=rulesets,
             round_minutes=round_minutes,
         )
-        self.record(record, chosen)
+        if privacy is None:
+            self.record(record, chosen)
+        else:
+            self.record(record, chosen, PrivacyChosen(at=self.clock(), by=self.by, names=privacy))
         return record
+
+    def choose_privacy(self, names: NameShown | str, *, why: str = "") -> PrivacyChosen:
+        """How the public pages, the hub screen and the exports for publication name the
+        players (:mod:`hub.privacy`); recorded with who, when and why. Choosing the
+        setting in force records nothing and returns the choice that stands."""
+        try:
+            shown = NameShown(names)
+        except ValueError:
+            raise CompetitionError(
+                N_("privacy: no setting {setting}; the settings are {settings}"),
+                setting=repr(names),
+                settings=", ".join(NameShown),
+            ) from None
+        current = self.competition
+        if current.privacy is not None and current.privacy.names is shown:
+            return current.privacy
+        record = PrivacyChosen(at=self.clock(), by=self.by, names=shown, why=why)
+        self.record(record)
+        return record
+
+    def record_minor(
+        self,
+        player_ids: Sequence[str],
+        *,
+        minor: bool = True,
+        consent: bool = False,
+        why: str = "",
+    ) -> list[MinorRecorded]:
+        """Record that ``player_ids`` are minors (or not), and whether a guardian's written
+        consent is received (003 §8), in one commit."""
+        if not player_ids:
+            raise CompetitionError(N_("minor: give the players"))
+        if consent and not minor:
+            raise CompetitionError(N_("minor: a guardian's consent is for a minor"))
+        records = [
+            MinorRecorded(at=self.clock(), by=self.by, player=pid, minor=minor,
+                          consent=consent, why=why)
+            for pid in player_ids
+        ]  # fmt: skip
+        self.record(*records)
+        return records
 
     @property
     def language(self) -> str:
@@ -185,11 +275,32 @@ class Organizer(JudgeCommands):
                     return f"P{n:03d}"
                 offset -= 1
 
-    def check_in(self, player_ids: Iterable[str]) -> None:
-        self.record_facts([PlayerCheckedIn(pid) for pid in player_ids])
+    def check_in(self, player_ids: Iterable[str], *, admit_minors: bool = False) -> None:
+        """Check players in; a minor without a guardian's written consent recorded is
+        refused (:class:`ConsentMissingError`) unless the organizer ``admit_minors``,
+        which is recorded with the check-in."""
+        ids = list(player_ids)
+        self._arrivals([PlayerCheckedIn(pid) for pid in ids], ids, admit_minors,
+                       Phrase(N_("check-in")))  # fmt: skip
 
-    def late_arrival(self, player_id: str) -> None:
-        self.record_facts([PlayerLateArrived(player_id)])
+    def late_arrival(self, player_id: str, *, admit_minors: bool = False) -> None:
+        self._arrivals([PlayerLateArrived(player_id)], [player_id], admit_minors,
+                       Phrase(N_("late arrival")))  # fmt: skip
+
+    def _arrivals(
+        self, facts: Sequence[Fact], ids: Sequence[str], admit: bool, what: Phrase
+    ) -> None:
+        now = self.clock()
+        records: list[Record] = [OrganizerFact(at=now, by=self.by, fact=f) for f in facts]
+        missing = self.competition.without_consent(ids)
+        if admit and missing:
+            records.append(MinorAdmitted(at=now, by=self.by, players=tuple(missing)))
+
+        def consent(competition: Competition) -> None:
+            if not admit:
+                _check_consent(competition, ids, what)
+
+        self.record(*records, check=consent)
 
     def withdraw(self, player_id: str, reason: str = "") -> None:
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
@@ -281,9 +392,15 @@ class Organizer(JudgeCommands):
         self.record(record)
         return record
 
-    def draw(self, seed: int | None = None) -> RoundSeated:
-        """Seat the next round (fixing the automatic league scheme at the first draw)."""
+    def draw(self, seed: int | None = None, *, admit_minors: bool = False) -> RoundSeated:
+        """Seat the next round (fixing the automatic league scheme at the first draw). A
+        minor present without a guardian's written consent recorded, whom the organizer
+        has not admitted, is refused (:class:`ConsentMissingError`) unless the organizer
+        ``admit_minors`` now (recorded with the draw)."""
         competition = self.competition
+        missing = competition.without_consent(sorted(competition.event.present))
+        if missing and not admit_minors:
+            _check_consent(competition, missing, Phrase(N_("draw")))
         if seed is not None:
             _check_fresh_seed(competition, seed)
         seed = secrets.randbelow(2**31) if seed is None else seed
@@ -300,6 +417,8 @@ class Organizer(JudgeCommands):
                 N_("draw: {error}{hint}"), error=err, hint=check_in_hint(competition.event)
             ) from None
         records.append(OrganizerFact(at=self.clock(), by=self.by, fact=seated))
+        if missing:
+            records.append(MinorAdmitted(at=self.clock(), by=self.by, players=tuple(missing)))
         self.record(*records)
         return seated
 
@@ -373,6 +492,39 @@ class Organizer(JudgeCommands):
         fact = RoundClosed(stage.name, forced=force)
         self.record_facts([fact], why=why)
         return fact
+
+    def erase_personal_data(self, *, confirm: str) -> ErasureDone:
+        """After the event: every player's name and club replaced by their id in the whole
+        store (:mod:`hub.erasure`), in one transaction with the record saying who erased
+        and when; then the file is copied anew so no page keeps the names. ``confirm``
+        must be the event's name, typed: this cannot be undone. Results and standings
+        stay, by id. Once erased, it only copies the file anew (another program reading
+        the file may have kept its log from being emptied)."""
+        competition = self.competition
+        created = competition.created
+        if created is None:
+            raise CompetitionError(N_("no event yet: create one first (rummikub event create)"))
+        if " ".join(confirm.split()) != created.name:
+            raise CompetitionError(
+                N_("erasing personal data: type the event's name {name} to confirm"),
+                name=repr(created.name),
+            )
+        if competition.erased is not None:  # erased already: the file copied anew again
+            return ErasureDone(competition.erased, 0, self.store.compact())
+        players = competition.event.players
+        record = PersonalDataErased(at=self.clock(), by=self.by, players=len(players))
+        every = [*players.values(), *(c.before for c in competition.player_changes)]
+        erasure = Erasure.of(every)
+
+        def check() -> None:
+            self.competition.apply(record)
+
+        rewritten = self.store.rewrite(
+            erasure.payload, [(record_kind_of(PersonalDataErased), record)], check=check
+        )
+        self.forget()
+        compacted = self.store.compact()
+        return ErasureDone(record, rewritten, compacted)
 
     def time_over_due(self, now: float) -> RoundTimeOver | None:
         """Record that the open round's time has run out, once, when it has."""

@@ -19,7 +19,11 @@ from hub.competition import (
     EventCreated,
     FormatFixed,
     LanguageChosen,
+    MinorAdmitted,
+    MinorRecorded,
     OrganizerFact,
+    PersonalDataErased,
+    PrivacyChosen,
     Record,
     ResultRecorded,
     ResultRejected,
@@ -53,6 +57,10 @@ RECORD_KINDS = frozenset(
         ResultRejected,
         StarterChosen,
         LanguageChosen,
+        PrivacyChosen,
+        MinorRecorded,
+        MinorAdmitted,
+        PersonalDataErased,
     )
 )
 

@@ -283,6 +283,52 @@ class EventStore:
         self._bump_source(HUB_SOURCE, seq, table=table, ts=now, received=now)
         return seq
 
+    def rewrite(
+        self,
+        rewrite: Callable[[bytes], bytes | None],
+        facts: Sequence[tuple[str, msgspec.Struct]],
+        *,
+        check: Callable[[], object] | None = None,
+    ) -> int:
+        """The one exception to append-only: every stored payload (the events and those set
+        aside) replaced by ``rewrite(payload)`` where it answers one, and ``facts`` recorded,
+        in one transaction (``check`` first, as :meth:`append_facts` does); :meth:`compact`
+        afterwards leaves no page keeping what was replaced. For erasing
+        personal data after the event (:mod:`hub.erasure`); the seqs and kinds stay, so the
+        units' marks and the derived tables stay true. The payloads rewritten."""
+        changed = 0
+        now = time.time()
+        with self._lock:
+            self._db.execute("PRAGMA secure_delete=ON")
+            try:
+                with self._tx():
+                    if check is not None:
+                        check()
+                    for table in ("events", "set_aside"):
+                        rows = self._db.execute(f"SELECT id, payload FROM {table}").fetchall()
+                        for row_id, payload in rows:
+                            new = rewrite(bytes(payload))
+                            if new is not None and new != bytes(payload):
+                                self._db.execute(
+                                    f"UPDATE {table} SET payload = ? WHERE id = ?", (new, row_id)
+                                )
+                                changed += 1
+                    for kind, fact in facts:
+                        self._append_hub(kind, fact, table=None, game=None, now=now)
+            finally:
+                self._db.execute("PRAGMA secure_delete=OFF")
+        return changed
+
+    def compact(self) -> bool:
+        """Copy the file anew (SQLite's VACUUM) and empty its write-ahead log, so no free
+        page or old log frame keeps a replaced record; False when another connection was
+        reading and the log could not be emptied (run it again once it has closed)."""
+        with self._lock:
+            self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            self._db.execute("VACUUM")
+            busy = self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()[0]
+        return not busy
+
     def rebuild(self) -> int:
         """Recompute every derived table from ``events``; returns the events read."""
         with self._lock, self._tx():

@@ -12,10 +12,12 @@ from hub.cli.common import CliError, Ctx, phase_word, render, seating_word, when
 from hub.cli.judges import ties_lines
 from hub.cli.live import fold_retained, gather_retained, live_source
 from hub.cli.refusals import replaced_lines
+from hub.competition import Competition
 from hub.exports.grid import Grid
 from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_parts
 from hub.players_csv import clean
+from hub.privacy import NAME_SHOWN_WORDS
 from hub.tournament import (
     Everyone,
     Phase,
@@ -65,6 +67,7 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
         rulesets=custom,
         round_minutes=args.round_minutes,
         language=args.event_lang,
+        privacy=args.privacy,
     )
     ctx.print(ctx.words.gettext("Created event {name} in {file}").format(name=repr(name),
                                                                           file=ctx.db))
@@ -102,6 +105,62 @@ def cmd_event_language(ctx: Ctx, args: argparse.Namespace) -> int:
                 language=language_name(now, w), before=language_name(before, w)
             )
         )  # fmt: skip
+    return 0
+
+
+def privacy_text(comp: Competition, words: Words) -> str:
+    """The event's privacy setting as the organizer reads it."""
+    return words.gettext(NAME_SHOWN_WORDS[comp.names_shown])
+
+
+def cmd_event_privacy(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    if ctx.competition().created is None:
+        raise CliError(N_("no event yet: create one first (rummikub event create)"))
+    w = ctx.words
+    _ = w.gettext
+    if args.names is None:
+        ctx.print(_("Names on public pages: {setting}").format(
+            setting=privacy_text(org.competition, w)))  # fmt: skip
+        return 0
+    before = org.competition.names_shown
+    org.choose_privacy(args.names, why=args.why or "")
+    setting = privacy_text(org.competition, w)
+    if org.competition.names_shown is before:
+        ctx.print(_("Names on public pages: {setting} already").format(setting=setting))
+    else:
+        ctx.print(
+            _("Names on public pages: {setting}; the web console, the hub screen and the "
+              "exports for publication (--public) show them so from now on").format(
+                setting=setting)
+        )  # fmt: skip
+    return 0
+
+
+def cmd_event_erase(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    done = org.erase_personal_data(confirm=args.confirm)
+    w = ctx.words
+    ctx.print(
+        w.ngettext(
+            "Personal data of {n} player erased: every name and club is the player's id now, "
+            "results and standings stay ({rewritten} stored records rewritten)",
+            "Personal data of {n} players erased: every name and club is the player's id now, "
+            "results and standings stay ({rewritten} stored records rewritten)",
+            done.record.players,
+        ).format(n=done.record.players, rewritten=done.rewritten)
+    )
+    if done.compacted:
+        ctx.print(w.gettext("The event file was copied anew: no page of it keeps a name"))
+    else:
+        ctx.print(
+            w.gettext("Another program (the hub, the web console) was reading the event file: "
+                      "stop it and run rummikub event erase again to copy the file anew")
+        )  # fmt: skip
+    ctx.print(
+        w.gettext("Files made before (exports, archives, backup copies on other disks) still "
+                  "hold the names: delete them")
+    )  # fmt: skip
     return 0
 
 
@@ -158,7 +217,14 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
         _("Event:    {name}").format(name=created.name),
         _("Preset:   {preset}").format(preset=created.preset),
         _("Language: {language}").format(language=language_name(comp.language, w)),
+        _("Names:    {setting} on public pages").format(setting=privacy_text(comp, w)),
     ]
+    minors = [pid for pid in event.players if comp.is_minor(pid)]
+    if minors:
+        lines.append(
+            _("Minors:   {minors}, a guardian's written consent recorded for {consent}").format(
+                minors=len(minors), consent=sum(1 for pid in minors if comp.minors[pid].consent))
+        )  # fmt: skip
     if comp.fixed:
         lines.append(_("Format:   {format}").format(format=describe(fmt).message(_)))
     else:

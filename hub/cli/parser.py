@@ -13,8 +13,10 @@ from hub.cli.common import DEFAULT_DB, PROG, CliError
 from hub.cli.event import (
     cmd_event_backup,
     cmd_event_create,
+    cmd_event_erase,
     cmd_event_hall,
     cmd_event_language,
+    cmd_event_privacy,
     cmd_event_show,
 )
 from hub.cli.judges import (
@@ -35,6 +37,7 @@ from hub.cli.players import (
     cmd_players_import,
     cmd_players_late,
     cmd_players_list,
+    cmd_players_minor,
     cmd_players_rename,
     cmd_players_seeds,
     cmd_players_withdraw,
@@ -62,6 +65,7 @@ from hub.cli.rounds import (
     cmd_round_undo,
 )
 from hub.cli.status import cmd_round_status
+from hub.competition import NameShown
 from hub.config import config_help
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
@@ -237,6 +241,10 @@ def _build(w: Words) -> argparse.ArgumentParser:
         return sub
 
     why_recorded = _("the reason, recorded with it")
+    admit_help = _(
+        "admit players marked minor whose guardian's written consent is not recorded (the "
+        "organizer's decision, recorded)"
+    )
 
     event = group("event", _("create the event from a preset, show it"))
     p = leaf(event, "create", cmd_event_create, _("create the event from a preset"), lang=False)
@@ -267,7 +275,37 @@ def _build(w: Words) -> argparse.ArgumentParser:
                "books); rummikub --lang before the command is only this command's "
                "own").format(languages=", ".join(LANGUAGES), default=DEFAULT_LANGUAGE),
     )  # fmt: skip
+    p.add_argument(
+        "--privacy", choices=tuple(NameShown), default=None,
+        help=_("how public pages, the hub screen and exports for publication name players: "
+               "full (players marked minor as given name and initial; the default) or "
+               "initial (everyone as given name and initial)"),
+    )  # fmt: skip
     leaf(event, "show", cmd_event_show, _("the event: preset, stages, phase, players"))
+    p = leaf(
+        event,
+        "privacy",
+        cmd_event_privacy,
+        _("how public pages, the hub screen and exports for publication name players: show "
+          "it, or change it"),
+    )  # fmt: skip
+    p.add_argument(
+        "names", nargs="?", choices=tuple(NameShown), metavar="full|initial",
+        help=_("full: full names, players marked minor as given name and initial; initial: "
+               "everyone as given name and initial; left out: show the setting"),
+    )  # fmt: skip
+    p.add_argument("--why", help=_("why it changes, recorded with it"))
+    p = leaf(
+        event,
+        "erase",
+        cmd_event_erase,
+        _("after the event: replace every player's name and club by their id in the event "
+          "file, keeping results and standings (cannot be undone)"),
+    )  # fmt: skip
+    p.add_argument(
+        "--confirm", required=True, metavar="NAME",
+        help=_("the event's name, typed to confirm"),
+    )  # fmt: skip
     p = leaf(
         event,
         "language",
@@ -330,8 +368,23 @@ def _build(w: Words) -> argparse.ArgumentParser:
     )
     p.add_argument("ids", nargs="*", metavar="ID")
     p.add_argument("--all", action="store_true", help=_("everyone registered"))
+    p.add_argument("--admit-minors", action="store_true", help=admit_help)
     p = leaf(players, "late", cmd_players_late, _("a player arrived after the first draw"))
     p.add_argument("id", metavar="ID")
+    p.add_argument("--admit-minors", action="store_true", help=admit_help)
+    p = leaf(
+        players,
+        "minor",
+        cmd_players_minor,
+        _("record players as minors (003 §8: they play with a guardian's written consent), "
+          "the consent received, or that they are of age"),
+    )  # fmt: skip
+    p.add_argument("ids", nargs="+", metavar="ID")
+    p.add_argument(
+        "--consent", action="store_true", help=_("a guardian's written consent is received")
+    )
+    p.add_argument("--adult", action="store_true", help=_("the players are of age"))
+    p.add_argument("--why", help=why_recorded)
     p = leaf(players, "withdraw", cmd_players_withdraw, _("a player leaves the event"))
     p.add_argument("id", metavar="ID")
     p.add_argument("--reason", required=True, help=why_recorded)
@@ -371,6 +424,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     rounds = group("round", _("draw, start, follow and close a round"))
     p = leaf(rounds, "draw", cmd_round_draw, _("seat the next round"))
     p.add_argument("--seed", type=int, help=_("the draw's seed (default: random, recorded)"))
+    p.add_argument("--admit-minors", action="store_true", help=admit_help)
     p = leaf(
         rounds,
         "consolation",
@@ -487,6 +541,8 @@ def _build(w: Words) -> argparse.ArgumentParser:
     leaf(groups, "ranking", cmd_ranking, _("final ranking with titles (and league points)"))
 
     semicolon = _("';' between fields in English too (Polish files always have it)")
+    public_help = _("for publication: players named as the event's privacy setting says "
+                    "(rummikub event privacy)")
     export = group("export", _("CSV for spreadsheets, HTML and PDF to print"))
     p = leaf(
         export,
@@ -497,6 +553,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     )  # fmt: skip
     p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
     p.add_argument("--semicolon", action="store_true", help=semicolon)
+    p.add_argument("--public", action="store_true", help=public_help)
     p = leaf(
         export,
         "archive",
@@ -508,6 +565,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "file", type=Path, help=_("the .zip to write (a folder: EVENT-NAME.zip in it)")
     )
     p.add_argument("--semicolon", action="store_true", help=_("';' in the CSV files"))
+    p.add_argument("--public", action="store_true", help=public_help)
     for name, func, what in (
         (
             "html",
@@ -519,6 +577,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         p = leaf(export, name, func, what)
         p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
         p.add_argument("--stage", help=_("default: the latest round"))
+        p.add_argument("--public", action="store_true", help=public_help)
 
     tie = group(
         "tie",

@@ -10,6 +10,7 @@ from hub.cli.common import CliError, Ctx, render, resolve_player, when
 from hub.exports.lists import player_changes_grid, player_details, players_grid, sanctions_grid
 from hub.exports.results import player_games_grid
 from hub.exports.standings import player_stages_grid
+from hub.organizer import ConsentMissingError
 from hub.players_csv import MAX_NAME, clean, new_players, player_key, read_players_csv
 from hub.season import seeding_text
 from hub.tournament import Player
@@ -147,7 +148,12 @@ def cmd_players_check_in(ctx: Ctx, args: argparse.Namespace) -> int:
         raise CliError(N_("players check-in: give player ids or --all"))
     else:
         ids = [resolve_player(comp, text) for text in args.ids]
-    org.check_in(ids)
+    admitted = comp.without_consent(ids) if args.admit_minors else []
+    try:
+        org.check_in(ids, admit_minors=args.admit_minors)
+    except ConsentMissingError as err:
+        raise CliError(N_("{error}; to admit them: --admit-minors"), error=err) from None
+    _admitted_line(ctx, admitted)
     ctx.print(
         _("Checked in {n}: {ids}; {present} present").format(
             n=len(ids), ids=", ".join(ids), present=len(org.competition.event.present)
@@ -159,12 +165,50 @@ def cmd_players_check_in(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_players_late(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     pid = resolve_player(org.competition, args.id)
-    org.late_arrival(pid)
+    admitted = org.competition.without_consent([pid]) if args.admit_minors else []
+    try:
+        org.late_arrival(pid, admit_minors=args.admit_minors)
+    except ConsentMissingError as err:
+        raise CliError(N_("{error}; to admit them: --admit-minors"), error=err) from None
+    _admitted_line(ctx, admitted)
     ctx.print(
         ctx.words.gettext(
             "{id} arrived late: joins the next round drawn for everyone present"
         ).format(id=pid)
     )
+    return 0
+
+
+def _admitted_line(ctx: Ctx, admitted: Sequence[str]) -> None:
+    if admitted:
+        ctx.print(
+            ctx.words.gettext(
+                "Admitted without a guardian's written consent recorded (the organizer's "
+                "decision, recorded): {ids}"
+            ).format(ids=", ".join(admitted))
+        )
+
+
+def cmd_players_minor(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    _ = ctx.words.gettext
+    if args.adult and args.consent:
+        raise CliError(N_("players minor: give --consent or --adult, not both"))
+    comp = org.competition
+    ids = [resolve_player(comp, text) for text in args.ids]
+    org.record_minor(ids, minor=not args.adult, consent=args.consent, why=args.why or "")
+    listed = ", ".join(ids)
+    if args.adult:
+        ctx.print(_("Of age: {ids}").format(ids=listed))
+    elif args.consent:
+        ctx.print(
+            _("Minor, a guardian's written consent received: {ids}").format(ids=listed)
+        )
+    else:
+        ctx.print(
+            _("Minor, no guardian's written consent yet: {ids}; the kit asks at the "
+              "check-in and the draw").format(ids=listed)
+        )  # fmt: skip
     return 0
 
 

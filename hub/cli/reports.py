@@ -10,11 +10,13 @@ from pathlib import Path
 
 from hub import archive, printing
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
+from hub.competition import Competition
 from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
 from hub.exports.notes import last_closed, round_progress
 from hub.exports.printouts import printouts
 from hub.exports.standings import ranking_grid, standings_grid
+from hub.privacy import published
 from hub.season import (
     SeasonEvent,
     SeasonLine,
@@ -91,8 +93,15 @@ def _write(directory: Path, name: str, data: bytes, words: Words) -> Path:
     return path
 
 
-def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
+def _exported(ctx: Ctx, args: argparse.Namespace) -> Competition:
+    """The event as an export shows it: for publication (``--public``), every player named
+    as the event's privacy setting says (:mod:`hub.privacy`)."""
     comp = ctx.competition()
+    return published(comp) if args.public else comp
+
+
+def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = _exported(ctx, args)
     stage_arg(comp, None)
     files = csv_files(comp, Sheet(ctx.words, ";" if args.semicolon else None))
     _folder(args.dir, ctx.words)
@@ -102,7 +111,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
-    comp = ctx.competition()
+    comp = _exported(ctx, args)
     docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
     _folder(args.dir, ctx.words)
     for stem, doc in docs.items():
@@ -111,7 +120,7 @@ def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
-    comp = ctx.competition()
+    comp = _exported(ctx, args)
     docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
     _folder(args.dir, ctx.words)
@@ -121,7 +130,7 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
 
 
 def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
-    comp = ctx.competition()
+    comp = _exported(ctx, args)
     stage_arg(comp, None)
     sheet = Sheet(ctx.words, ";" if args.semicolon else None)
     data = archive.event_archive(comp, pdf=printing.pdf, at=ctx.clock(), sheet=sheet)

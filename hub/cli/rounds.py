@@ -13,6 +13,7 @@ from hub.exports.notes import consolation_text
 from hub.exports.standings import standings_grid
 from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
+from hub.organizer import ConsentMissingError
 from hub.tournament import ConsolationError, Phase, RoundSeated, TieAtCutError
 from tablekit.core.seats import SEATS, Seat
 from tablekit.core.words import N_
@@ -58,7 +59,9 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
     w = ctx.words
     _ = w.gettext
     try:
-        seated = org.draw(args.seed)
+        seated = org.draw(args.seed, admit_minors=args.admit_minors)
+    except ConsentMissingError as err:
+        raise CliError(N_("{error}; to admit them: --admit-minors"), error=err) from None
     except ConsolationError as err:
         options = " | ".join(f"--promote {k}" for k in err.options)
         ctx.print(

@@ -91,6 +91,16 @@ class EventState(DrawingState):
         other._apply_in_place(fact)
         return other
 
+    def renamed(self, players: Mapping[str, Player]) -> EventState:
+        """The same event with some players' details shown otherwise (``players`` by id:
+        another name, no club): for a publication, or after personal data is erased. The
+        ids stay, so every result, seating and sanction stays the player's."""
+        other = self._clone()
+        for pid, player in players.items():
+            if pid in other._players:
+                other._players[pid] = player
+        return other
+
     def _clone(self) -> EventState:
         other = EventState.__new__(EventState)
         other.format = self.format

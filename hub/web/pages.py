@@ -27,6 +27,7 @@ from starlette.responses import HTMLResponse, Response
 
 from hub.competition import Competition
 from hub.organizer import Organizer
+from hub.privacy import published
 from hub.store import HUB_SOURCE, EventStore
 from hub.web.live import LiveTables
 from hub.web.sessions import SESSION_COOKIE, Gate, Session
@@ -66,6 +67,13 @@ class EventReader:
         with self._lock:
             organizer = self._open()
             return None if organizer is None else organizer.competition
+
+    def published(self) -> Competition | None:
+        """The event as the public reads it (:func:`hub.privacy.published`: every player
+        named as the event's privacy setting says): what every page without a login
+        shows. None before the event file exists."""
+        comp = self.competition()
+        return None if comp is None else published(comp)
 
     def version(self) -> int:
         """Grows with every record the hub stores (0: none yet). One short query, not

@@ -1,6 +1,7 @@
 """The public pages: no login, read-only (GET and HEAD; every other method is refused
 with 405). What a player opens from a QR code: find your table, the standings, the
-tables live, and the live stream (``/live``) that keeps an open page current."""
+tables live, and the live stream (``/live``) that keeps an open page current. Every player
+is named as the event's privacy setting says (:mod:`hub.privacy`)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(request, "home.html", min_query=MIN_QUERY)
 
     def find(request: Request) -> Response:
-        comp = console.reader.competition()
+        comp = console.reader.published()
         query = request.query_params.get("q", "")[:100]
         search = None if comp is None else find_players(comp, query)
         cards = {card.number: card for card in console.live.cards}
@@ -48,7 +49,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                             min_query=MIN_QUERY)  # fmt: skip
 
     def standings(request: Request) -> Response:
-        comp = console.reader.competition()
+        comp = console.reader.published()
         stage = request.query_params.get("stage") or None
         try:
             view = None if comp is None else standings_view(comp, stage)
