@@ -249,3 +249,16 @@ def test_the_public_pages_name_players_as_the_setting_says(tmp_path: Path) -> No
             assert name.split()[-1] not in standings, name
         assert "Łukasz Ż." in standings
     reader.close()
+
+
+def test_a_players_own_page_names_them_as_the_setting_says(tmp_path: Path) -> None:
+    c = school(tmp_path)
+    c.ok("players", "minor", "P001", "--consent")
+    c.ok("players", "check-in", "--all")
+    c.ok("round", "draw", "--seed", "5")
+    reader = EventReader(c.db)
+    app = make_app(Console(reader, LiveTables(None, Topics("hall", "web"), reader.version)))
+    with TestClient(app) as client:
+        page = client.get("/players/P001").text
+        assert "Anna K." in page and "Kowalska" not in page
+    reader.close()

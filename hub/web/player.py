@@ -42,7 +42,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
 
     def player(request: Request) -> Response:
         player_id = request.path_params["player_id"]
-        comp = console.reader.competition()
+        comp = console.reader.published()
         w = pages.words(request)
         unknown = PageError(
             404, w.gettext("No player {id} in this event.").format(id=player_id[:40])
