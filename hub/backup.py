@@ -32,10 +32,17 @@ from collections.abc import Callable
 from contextlib import closing, suppress
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from typing import Any, Final
 
-from tablekit.core.errors import KitError
+import msgspec
+
+from tablekit.core.errors import KitError, Phrase
+from tablekit.core.messages import Wording
 from tablekit.core.words import N_
+from tablekit.shared.commandline import OS_REASONS
 from tablekit.shared.i18n import Words
+
+UNEXPECTED: Final = N_("unexpected error: {error}")
 
 log = logging.getLogger("hub.backup")
 
@@ -67,7 +74,11 @@ class BackupStatus:
     """How long the last good copy took."""
     failures: int = 0
     error: str = ""
-    """Why the last attempt failed; empty when it succeeded."""
+    """Why the last attempt failed, in English (the log's words); empty when it succeeded."""
+    error_words: dict[str, Any] | None = None
+    """The same as words to show in the reader's language
+    (:class:`tablekit.core.messages.Wording` as JSON); None in a status of an earlier
+    release, which shows ``error`` as written."""
     failed_at: float | None = None
     stopped: bool = False
     """The hub stopped (its final copy is the one above)."""
@@ -90,7 +101,10 @@ def read_status(store: Path) -> BackupStatus | None:
     except FileNotFoundError:
         return None
     except (OSError, ValueError, TypeError) as err:
-        return BackupStatus(target="?", interval=0.0, error=f"status file {path}: {err}")
+        unreadable = Phrase(N_("status file {path}: {error}"), path=path, error=str(err))
+        return BackupStatus(
+            target="?", interval=0.0, error=str(unreadable), error_words=_json(unreadable)
+        )
 
 
 def status_lines(status: BackupStatus | None, now: float, words: Words) -> list[str]:
@@ -123,10 +137,27 @@ def status_lines(status: BackupStatus | None, now: float, words: Words) -> list[
         lines.append(
             _("BACKUP FAILING{at} ({failures} failures): {error}; the hub keeps running, the "
               "copy above is what a spare hub would get").format(
-                at=at, failures=status.failures, error=status.error
+                at=at, failures=status.failures, error=error_text(status, words)
             )
         )  # fmt: skip
     return lines
+
+
+def error_text(status: BackupStatus, words: Words) -> str:
+    """Why the last copy failed, in ``words``' language (as written, from a status of an
+    earlier release)."""
+    if status.error_words is not None:
+        try:
+            return msgspec.convert(status.error_words, Wording).phrase().message(words.gettext)
+        except (msgspec.ValidationError, KeyError, ValueError, IndexError):
+            pass  # not words of this release: the English below
+    return status.error
+
+
+def _json(said: KitError | Phrase) -> dict[str, Any]:
+    """What ``said`` says, as JSON for the status file."""
+    words: dict[str, Any] = msgspec.to_builtins(Wording.of(said))
+    return words
 
 
 def copy_store(source: sqlite3.Connection, target: Path) -> int:
@@ -165,9 +196,11 @@ def copy_store(source: sqlite3.Connection, target: Path) -> int:
     except (OSError, sqlite3.Error) as err:
         with suppress(OSError):
             tmp.unlink(missing_ok=True)
+        reason = OS_REASONS.get(err.errno or 0) if isinstance(err, OSError) else None
         raise BackupError(
-            N_("cannot write {target}: {error}"), target=target, error=str(err)
-        ) from err
+            N_("cannot write {target}: {error}"),
+            target=target, error=str(err) if reason is None else Phrase(reason),
+        ) from err  # fmt: skip
 
 
 class StoreBackup:
@@ -222,7 +255,7 @@ class StoreBackup:
         try:
             size = copy_store(self._db, self.target)
         except BackupError as err:
-            self._failed(str(err))
+            self._failed(err)
             return False
         self._copied_version = version
         try:
@@ -237,6 +270,7 @@ class StoreBackup:
                 size=size,
                 seconds=round(time.monotonic() - started, 3),
                 error="",
+                error_words=None,
                 same_disk=same_disk,
             )
         if self._logged[0]:
@@ -254,18 +288,20 @@ class StoreBackup:
             try:
                 self.copy_if_changed()
             except Exception as err:  # never let the copier die: the hub must not notice
-                self._failed(f"unexpected error: {err}")
+                self._failed(Phrase(UNEXPECTED, error=str(err)))
         try:
             self.copy_if_changed()
         except Exception as err:
-            self._failed(f"unexpected error: {err}")
+            self._failed(Phrase(UNEXPECTED, error=str(err)))
 
-    def _failed(self, reason: str) -> None:
+    def _failed(self, why: KitError | Phrase) -> None:
         now = self.clock()
+        reason = str(why)  # the log's words: English
         with self._lock:
             self._status = replace(
-                self._status, failures=self._status.failures + 1, error=reason, failed_at=now
-            )
+                self._status, failures=self._status.failures + 1, error=reason,
+                error_words=_json(why), failed_at=now,
+            )  # fmt: skip
         last_reason, last_at = self._logged
         if reason != last_reason or time.monotonic() - last_at >= REPEAT_LOG:
             log.error("backup: %s (the hub keeps running; retrying)", reason)

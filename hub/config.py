@@ -63,7 +63,7 @@ from typing import Any, Literal, TypeVar
 import msgspec
 
 from hub.backup import DEFAULT_INTERVAL
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, Phrase
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -386,8 +386,9 @@ def _broker(fields: dict[str, Any], origin: dict[str, str]) -> BrokerSettings:
         broker = BrokerSettings(**fields)
     except ValueError as err:
         name, _, reason = str(err).partition(": ")
+        said: object = _Unnamed(err, f"{name}: ") if isinstance(err, KitError) else reason
         raise HubConfigError(
-            N_("{where}: {reason}"), where=origin.get(name, name), reason=reason
+            N_("{where}: {reason}"), where=origin.get(name, name), reason=said
         ) from None
     if broker.password_file is not None:
         try:
@@ -395,6 +396,23 @@ def _broker(fields: dict[str, Any], origin: dict[str, str]) -> BrokerSettings:
         except KitError as err:  # the same message, as the config's error
             raise HubConfigError(err.template, **err.values) from None
     return broker
+
+
+class _Unnamed(Phrase):
+    """A setting's error without the setting's name it starts with (``port: must be …``
+    said where the port came from), in the reader's language."""
+
+    __slots__ = ("prefix",)
+
+    def __init__(self, err: KitError, prefix: str) -> None:
+        super().__init__(err.template, **err.values)
+        self.prefix = prefix
+
+    def message(self, gettext: Callable[[str], str]) -> str:
+        return super().message(gettext).removeprefix(self.prefix)
+
+    def __str__(self) -> str:
+        return super().__str__().removeprefix(self.prefix)
 
 
 def _topics(levels: dict[str, str], origin: dict[str, str]) -> Topics:

@@ -36,7 +36,7 @@ from hub.tournament import (
     table_sizes,
 )
 from hub.tournament.standings import place_labels
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, Phrase
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
 
@@ -281,20 +281,23 @@ def first_stage_tables(comp: Competition) -> int | None:
         return None
 
 
-def seeding_text(comp: Competition, seeds: int) -> str:
-    """What declaring ``seeds`` seeds achieves in this event (003 §10a), honestly."""
+def seeding_text(comp: Competition, seeds: int) -> Phrase:
+    """What declaring ``seeds`` seeds achieves in this event (003 §10a), honestly: words to
+    say in the reader's language (``.message(gettext)``)."""
     if comp.fixed and all(
         g.seating is not SeatingMethod.LEAGUE_SEEDED for g in comp.event.format.stages[0].groups
     ):
-        return (
-            f"the first round of {comp.event.format.name!r} is not a seeded draw, so the seeds "
-            "do not change who sits where (only league events keep seeds apart)"
-        )
+        return Phrase(
+            N_("the first round of {format!r} is not a seeded draw, so the seeds do not "
+               "change who sits where (only league events keep seeds apart)"),
+            format=comp.event.format.name,
+        )  # fmt: skip
     tables = first_stage_tables(comp)
     if tables is None:
-        return (
-            f"the number of first-stage tables is not known yet ({len(comp.event.present)} "
-            "present): whether the seeds can all sit apart is shown once the players are "
-            "checked in"
-        )
+        return Phrase(
+            N_("the number of first-stage tables is not known yet ({present} present): "
+               "whether the seeds can all sit apart is shown once the players are checked "
+               "in"),
+            present=len(comp.event.present),
+        )  # fmt: skip
     return seeding_statement(seeds, tables)

@@ -242,6 +242,10 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     seeds = [ln.split()[1] for ln in out.splitlines() if ln[:2] in ("1.", "2.", "3.", "4.")]
     assert len(seeds) == 4 and "Declared as seeds" in out
     assert "all 4 seeds play at different first-stage tables (4 tables)" in out
+    polish = Cli(second.db, lang="pl").ok("season", "seeds", str(first.db))
+    assert (
+        "każdy z 4 rozstawionych gra przy innym stoliku pierwszego etapu (stoliki: 4)" in polish
+    )
     second.ok("round", "draw")
     comp2 = second.competition()
     tables_of = {pid: t.number for t in comp2.event.seating("tables") for pid in t.players}

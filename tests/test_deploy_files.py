@@ -226,24 +226,57 @@ def test_a_rerun_keeps_the_secrets_and_adds_tables(tmp_path: Path) -> None:
 def test_the_command_line_names_what_is_wrong(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    argv = ["--tables", "3", "--venue", "the hall", "--event", "x", "--out", str(tmp_path / "o")]
+    argv = ["--lang", "en", "--tables", "3", "--venue", "the hall", "--event", "x",
+            "--out", str(tmp_path / "o")]
     assert credentials.main(argv) == 2
     assert "venue: 1-32 letters" in capsys.readouterr().err
     with pytest.raises(SystemExit):
-        credentials.main(["--tables", "3"])
+        credentials.main(["--lang", "en", "--tables", "3"])
     assert "missing --venue, --event, --out" in capsys.readouterr().err
     (tmp_path / "file").write_text("")
-    argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(tmp_path / "file")]
+    argv = ["--lang", "en", "--tables", "3", "--venue", "h", "--event", "e",
+            "--out", str(tmp_path / "file")]
     assert credentials.main(argv) == 2
     assert "exists and is not a directory" in capsys.readouterr().err
     bad = tmp_path / "bad"
     bad.mkdir()
     (bad / "accounts.tsv").write_text("username\trole\ttable\tsecret\nhub\thub\t\tshort\n")
-    argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(bad)]
+    argv = ["--lang", "en", "--tables", "3", "--venue", "h", "--event", "e", "--out", str(bad)]
     assert credentials.main(argv) == 2
     assert "accounts.tsv:2: hub: a secret must be at least 16" in capsys.readouterr().err
     assert credentials.main(["--print-broker-config", "--websockets-port", "9001"]) == 0
     assert "\nlistener 9001\nprotocol websockets\n" in capsys.readouterr().out
+
+
+def test_the_command_line_speaks_polish_by_default(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LANG", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    with pytest.raises(SystemExit):
+        credentials.main(["--help"])
+    assert "liczba modułów stolikowych" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        credentials.main(["--tables", "3"])
+    assert "brakuje: --venue, --event, --out" in capsys.readouterr().err
+    argv = ["--tables", "3", "--venue", "the hall", "--event", "x", "--out", str(tmp_path / "o")]
+    assert credentials.main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m hub.credentials: ") and "venue" in err
+    assert "venue: od 1 do 32 liter, cyfr" in err  # the topic's rule in Polish
+    (tmp_path / "file").write_text("")
+    argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(tmp_path / "file")]
+    assert credentials.main(argv) == 2
+    assert "istnieje i nie jest folderem" in capsys.readouterr().err
+    out = tmp_path / "bundle"
+    argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(out)]
+    assert credentials.main(argv) == 0
+    said = capsys.readouterr().out
+    assert f"{out}: 8 kont (stoliki: 3; zachowane hasła: 0, nowe: 8) dla rummikub/v1/h/e/" in said
+    assert "Pi centrali:" in said and "stolik N:" in said
+    assert credentials.main([*argv, "--lang", "en"]) == 0
+    assert "8 accounts (3 tables; 8 secrets kept, 0 new)" in capsys.readouterr().out
+
 
 
 # --- shell scripts --------------------------------------------------------------------------

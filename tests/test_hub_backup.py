@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from hub.backup import BackupStatus, StoreBackup, read_status, status_lines, status_path
@@ -75,6 +76,11 @@ def test_an_unmounted_stick_is_shown_and_retried_and_never_stops_the_hub(tmp_pat
     assert status is not None and "does not exist (is the stick mounted?)" in status.error
     lines = status_lines(status, time.time(), words("en"))
     assert "no copy made yet" in lines[0] and lines[1].startswith("BACKUP FAILING")
+    assert f"the directory {stick} does not exist (is the stick mounted?)" in lines[1]
+    polish = status_lines(status, time.time(), words("pl"))  # the stored words, in Polish
+    assert f"folder {stick} nie istnieje (czy pendrive jest zamontowany?)" in polish[1]
+    earlier = replace(status, error_words=None)  # a status file of an earlier release
+    assert status.error in status_lines(earlier, time.time(), words("pl"))[1]
     assert not stick.exists()  # never created on the hub's own disk
     store.ingest([envelope(2)])  # the hub goes on storing
     stick.mkdir()  # the stick comes back

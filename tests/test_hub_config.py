@@ -143,6 +143,23 @@ def test_each_program_logs_in_with_its_own_section(config: Path) -> None:
     assert resolve("organizer", args, {}).broker.username is None  # [broker] has none
 
 
+def test_a_bad_setting_is_refused_in_the_readers_language(tmp_path: Path) -> None:
+    from tablekit.shared.i18n import words
+
+    bad = tmp_path / "hub.toml"
+    bad.write_text("[broker]\nport = 70000\n")
+    with pytest.raises(HubConfigError) as refused:
+        resolve("hub", parse("--config", str(bad)), {})
+    assert str(refused.value) == f"{bad}: broker.port: must be 1 to 65535, got 70000"
+    polish = refused.value.message(words("pl").gettext)
+    assert polish.startswith(f"{bad}: broker.port: ") and "65535" in polish
+    assert "must be" not in polish and "port: port" not in polish
+    with pytest.raises(HubConfigError) as refused:  # a flag, checked with the others
+        resolve("hub", parse("--ca-file", "ca.pem"), {})
+    assert str(refused.value) == "--ca-file: needs tls = true"
+    assert refused.value.message(words("pl").gettext) == "--ca-file: wymaga tls = true"
+
+
 def test_a_bad_value_is_named_where_it_came_from(config: Path, tmp_path: Path) -> None:
     with pytest.raises(HubConfigError, match="RUMMIKUB_BROKER: port must be 1-65535"):
         resolve("hub", parse(), {"RUMMIKUB_BROKER": "h:0"})

@@ -17,6 +17,7 @@ from hub.tournament import (
     seeding_statement,
     tournament_points,
 )
+from tablekit.shared.i18n import words
 
 
 def test_points_for_eight_and_sixteen() -> None:
@@ -85,12 +86,21 @@ def test_season_seeding_puts_current_top_four_at_different_tables() -> None:
 def test_seed_tables_and_what_the_seeding_can_promise() -> None:
     assert seed_tables(4, 3) == ((1, 4), (2,), (3,))
     assert seed_tables(4, 2) == ((1, 3), (2, 4))
-    assert seeding_statement(4, 4) == (
+    assert str(seeding_statement(4, 4)) == (
         "all 4 seeds play at different first-stage tables (4 tables)"
     )
-    three = seeding_statement(4, 3)
+    three = str(seeding_statement(4, 3))
     assert three.startswith("003 §10a cannot hold: 3 first-stage tables for 4 seeds")
     assert "seeds 1 and 4 share table 1" in three
     two = seeding_statement(4, 2)
-    assert "seeds 1 and 3 share table 1; seeds 2 and 4 share table 2" in two
+    assert "seeds 1 and 3 share table 1; seeds 2 and 4 share table 2" in str(two)
+    polish = two.message(words("pl").gettext)
+    assert polish == (
+        "003 §10a nie da się spełnić: stolików pierwszego etapu jest 2, rozstawionych 4; "
+        "przy różnych stolikach grają nr 1, 2; razem grają: nr 1 i nr 3 przy stoliku 1; "
+        "nr 2 i nr 4 przy stoliku 2"
+    )
+    assert seeding_statement(4, 4).message(words("pl").gettext) == (
+        "każdy z 4 rozstawionych gra przy innym stoliku pierwszego etapu (stoliki: 4)"
+    )
 

@@ -150,9 +150,15 @@ SHOWN = {
     "hub/privacy.py": {},
     "hub/serve.py": {"rummikub-hub: ": "the program's name, before its error"},
     "hub/store_schema.py": {},
+    "hub/credentials.py": {},
     "tablekit/shared/commandline.py": {},
     "tablekit/app.py": {
         "tablekit-sim: ": "the program's name, before its line",
+        "tablekit: ": "the program's name, before its error",
+        "tablekit: --lang: ": "the program's name and the option, before its error",
+        "tablekit-unit: ": "the program's name, before its error",
+        "tablekit-sim": "a command, as it is typed",
+        "GPIOZERO_PIN_FACTORY=mock": "an environment setting, as it is typed",
     },
     "tablekit/printer.py": {},
 }
@@ -218,11 +224,12 @@ def words_in(node: ast.AST) -> list[tuple[int, str]]:
     return found
 
 
-SHOWING = {"print", "input", "Grid", "esc", "escape"}
+SHOWING = {"print", "input", "Grid", "esc", "escape", "exit", "SystemExit"}
 """Calls whose arguments a person reads: printed (``print``, the command line's
 ``ctx.print``), asked (``input``'s prompt), a table's title, headers and note
 (``Grid``, drawn by the command line and the exports), or text put in a printout's HTML
-(``esc``, ``html.escape``)."""
+(``esc``, ``html.escape``), or said as a program ends (``sys.exit(text)``,
+``SystemExit(text)``, ``parser.exit(status, text)``)."""
 SHOWING_ARGS = {"document": {0}, "grids_html": {1, 4}}
 """Calls of which some arguments are read: a printout's title (``document``), a
 document's title and what it says when empty (``grids_html``); the others are markup."""
@@ -321,14 +328,45 @@ input("Record it? ")
 Grid(_("Stages"), ("#", "Stage"), rows, note="plain")
 document("Seating", f"<p class='x'>{esc('Table')}</p>", words)
 grids_html(comp, words.gettext("games"), grids, words, "Nothing here.")
+sys.exit("tablekit: no display")
+raise SystemExit(_("marked"))
+parser.exit(2, "bad port")
 '''
     found = sorted(text for _, text in shown_literals(ast.parse(source)))
     assert found == [
         "JUDGE", "Nothing here.", "Record it? ", "Seating", "Stage", "TO ", "Table", "bad ",
-        "check-in of {player}", "kept for later",
-        "not marked", "plain", "port: must be above 0", "table ",
+        "bad port", "check-in of {player}", "kept for later",
+        "not marked", "plain", "port: must be above 0", "table ", "tablekit: no display",
     ]  # fmt: skip
 
+
+
+EXIT_ALLOWED = {
+    "tablekit: ": "the program's name, before its error",
+    "tablekit: --lang: ": "the program's name and the option, before its error",
+    "tablekit-unit: ": "the program's name, before its error",
+    "tablekit-sim": "a command, as it is typed",
+    "GPIOZERO_PIN_FACTORY=mock": "an environment setting, as it is typed",
+}
+"""What a program may say as it ends without the catalogs (not a word)."""
+
+
+def test_no_program_ends_with_an_unmarked_word() -> None:
+    """``sys.exit(text)`` and ``SystemExit(text)`` print ``text`` to the person who ran the
+    program: in every module of the kit (not only the swept ones), it comes from the
+    catalogs."""
+    found = []
+    for path in sorted([*ROOT.glob("tablekit/**/*.py"), *ROOT.glob("hub/**/*.py")]):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and name_of(node.func) in {"exit", "SystemExit"}:
+                found += [
+                    (str(path.relative_to(ROOT)), line, text)
+                    for arg in node.args
+                    for line, text in words_in(arg)
+                    if text not in EXIT_ALLOWED
+                ]
+    assert found == [], "words a program ends with, without the catalogs"
 
 
 def test_the_check_finds_an_unmarked_word_drawn() -> None:

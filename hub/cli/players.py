@@ -236,7 +236,9 @@ def cmd_players_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
     names = ", ".join(f"{pid} {comp.event.players[pid].name}" for pid in ids)
     ctx.print(_("Seeds (best first): {names}").format(names=names))
     ctx.print(
-        _("Seeding: {statement}").format(statement=seeding_text(org.competition, len(ids)))
+        _("Seeding: {statement}").format(
+            statement=seeding_text(org.competition, len(ids)).message(_)
+        )
     )
     return 0
 

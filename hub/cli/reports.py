@@ -195,7 +195,7 @@ def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
                 number=i, id=player.id, name=player.name, points=points[key]
             )
         )
-    statement = seeding_text(org.competition, len(seeds))
+    statement = seeding_text(org.competition, len(seeds)).message(_)
     if args.declare:
         org.declare_seeds([p.id for p in seeds])
         ctx.print(_("Declared as seeds: {statement}").format(statement=statement))

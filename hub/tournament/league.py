@@ -21,6 +21,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 import msgspec
 
 from hub.tournament.errors import TournamentError
+from tablekit.core.errors import Phrase, joined
 from tablekit.core.names import NameKey
 from tablekit.core.words import N_
 
@@ -115,21 +116,33 @@ def seed_tables(seeds: int, tables: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(t) for t in dealt)
 
 
-def seeding_statement(seeds: int, tables: int) -> str:
+def seeding_statement(seeds: int, tables: int) -> Phrase:
     """What the league seeding (003 §10a) achieves with ``seeds`` seeds at ``tables``
-    first-stage tables: every seed at a table of its own, or which seeds share one."""
+    first-stage tables: every seed at a table of its own, or which seeds share one (words
+    to say in the reader's language, ``.message(gettext)``; ``str()`` the English)."""
     if seeds <= 1:
-        return f"{seeds} seed: nothing to keep apart"
+        return Phrase(N_("seeds: {seeds}; nothing to keep apart"), seeds=seeds)
     shared = [t for t in seed_tables(seeds, tables) if len(t) > 1]
     if not shared:
-        return f"all {seeds} seeds play at different first-stage tables ({tables} tables)"
+        return Phrase(
+            N_("all {seeds} seeds play at different first-stage tables ({tables} tables)"),
+            seeds=seeds, tables=tables,
+        )  # fmt: skip
     apart = ", ".join(str(t[0]) for t in seed_tables(seeds, tables))
-    pairs = "; ".join(
-        f"seeds {' and '.join(map(str, t))} share table {i}"
-        for i, t in enumerate(seed_tables(seeds, tables), start=1)
-        if len(t) > 1
-    )
-    return (
-        f"003 §10a cannot hold: {tables} first-stage tables for {seeds} seeds; "
-        f"seeds {apart} play at different tables, {pairs}"
-    )
+    pairs = joined(
+        [
+            Phrase(N_("seeds {first} and {second} share table {table}"), first=t[0],
+                   second=t[1], table=i)
+            if len(t) == 2
+            else Phrase(N_("seeds {seeds} share table {table}"), seeds=", ".join(map(str, t)),
+                        table=i)
+            for i, t in enumerate(seed_tables(seeds, tables), start=1)
+            if len(t) > 1
+        ],
+        "; ",
+    )  # fmt: skip
+    return Phrase(
+        N_("003 §10a cannot hold: {tables} first-stage tables for {seeds} seeds; seeds "
+           "{apart} play at different tables, {pairs}"),
+        tables=tables, seeds=seeds, apart=apart, pairs=pairs,
+    )  # fmt: skip
