@@ -43,6 +43,7 @@ from hub.tournament import (
     preset,
 )
 from hub.tournament import Phase as EventPhase
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError, Phrase, phrase_of
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
 from tablekit.core.names import sent_name
@@ -234,6 +235,23 @@ class PersonalDataErased(_Record, frozen=True, tag="personal-data-erased"):
     """How many players' data was erased."""
 
 
+class JudgeCallResolved(_Record, frozen=True, tag="judge-call-resolved"):
+    """A judge's resolution of a table's call: what the judge decided there (the note),
+    at which table of which stage, recorded with who and when. The table's clock itself
+    is resumed at the table, with the judge key; this is the record of the decision."""
+
+    stage: str
+    table: int
+    note: str
+    game: int = 0
+    """The game the table was playing, as the hall saw it (0: not known)."""
+    called: PauseReason | None = None
+    """Why the table waited (a player's call, the judge key, a restarted unit), when the
+    judge resolved it from the waiting table; None when recorded without it."""
+    since: float | None = None
+    """Wall time the table began waiting, when known."""
+
+
 Record = (
     EventCreated
     | FormatFixed
@@ -248,6 +266,7 @@ Record = (
     | MinorRecorded
     | MinorAdmitted
     | PersonalDataErased
+    | JudgeCallResolved
 )
 
 _record_decoder: msgspec.json.Decoder[Record] = msgspec.json.Decoder(Record)
@@ -333,6 +352,8 @@ class Competition:
     (a :class:`ConsolationDecided` fact) with who, when and why."""
     fixed: bool = False
     """The format is final (always, except an automatic league before its first draw)."""
+    judge_calls: list[JudgeCallResolved] = field(default_factory=list)
+    """Every judge call resolved, in the order recorded."""
     skipped: list[tuple[Record, str]] = field(default_factory=list)
     """Stored records that did not apply, with the reason (see :meth:`apply_all`)."""
     language_chosen: LanguageChosen | None = None
@@ -413,6 +434,7 @@ class Competition:
         new.drawn_at = dict(self.drawn_at)
         new.ties = list(self.ties)
         new.consolations = list(self.consolations)
+        new.judge_calls = list(self.judge_calls)
         new.skipped = list(self.skipped)
         new.minors = dict(self.minors)
         new.admitted = dict(self.admitted)
@@ -659,6 +681,8 @@ class Competition:
                 self.rejected.append(record)
             case StarterChosen():
                 self._choose_starter(record)
+            case JudgeCallResolved():
+                self._resolve_call(record)
             case LanguageChosen(language=code):
                 if self.created is None:
                     raise CompetitionError(
@@ -727,6 +751,31 @@ class Competition:
                 game=game,
             )
         self.starters[(stage_name, table, game)] = record
+
+    def _resolve_call(self, record: JudgeCallResolved) -> None:
+        if record.stage not in self.event.stages_played:
+            raise CompetitionError(
+                N_("table {table}: {stage} is not drawn"), table=record.table, stage=record.stage
+            )
+        tables = len(self.event.seating(record.stage))
+        if record.game:
+            self.table_playing(record.stage, record.table, record.game)
+        elif not 1 <= record.table <= tables:
+            raise CompetitionError(
+                N_("table {table}: {stage} has tables 1–{last}"),
+                table=record.table,
+                stage=record.stage,
+                last=tables,
+            )
+        if not record.note.strip():
+            raise CompetitionError(
+                N_("table {table}: say what the judge decided (the note)"), table=record.table
+            )
+        self.judge_calls.append(record)
+
+    def calls_at(self, stage: str, table: int) -> list[JudgeCallResolved]:
+        """The judge calls resolved at ``table`` of ``stage``, oldest first."""
+        return [c for c in self.judge_calls if c.stage == stage and c.table == table]
 
     def _apply_fact(self, fact: Fact) -> None:
         if self.state is None:

@@ -1,10 +1,10 @@
 """The judges' commands on one event's store (:class:`~hub.organizer_base.OrganizerBase`).
 
-Sanctions and their lifting, results entered or corrected at the hub, the head judge's
-decisions on ties and the organizer's on consolation players, and the hub's answer to a
-result a table submits. A result or sanction that changes who qualified, a seating
-drawn, final places, titles or league points is shown first (:mod:`hub.effects`) and
-stored only once confirmed.
+Sanctions and their lifting, the resolution of a table's judge call, results entered or
+corrected at the hub, the head judge's decisions on ties and the organizer's on
+consolation players, and the hub's answer to a result a table submits. A result or
+sanction that changes who qualified, a seating drawn, final places, titles or league
+points is shown first (:mod:`hub.effects`) and stored only once confirmed.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from hub.competition import (
     OTHER_ROUND,
     Competition,
     CompetitionError,
+    JudgeCallResolved,
     OrganizerFact,
     ResultRecorded,
     ResultRejected,
@@ -38,6 +39,7 @@ from hub.tournament import (
     lot_order,
 )
 from hub.tournament.progress import SANCTION_WORDS
+from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.messages import Wording
 from tablekit.core.scoring import GameReport
@@ -54,6 +56,10 @@ def rejected_result(
         at=at, by=unit, table=table, game=game, reason=str(why), unit=unit, seq=seq,
         round=round_no, why=Wording.of(why),
     )
+
+
+class ReasonNeededError(CompetitionError):
+    """A correction or a late result without its reason: the front end asks for it."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +202,28 @@ class JudgeCommands(OrganizerBase):
         self.record(record)
         return record
 
+    def resolve_call(
+        self,
+        table: int,
+        note: str,
+        *,
+        stage: str | None = None,
+        game: int = 0,
+        called: PauseReason | None = None,
+        since: float | None = None,
+    ) -> JudgeCallResolved:
+        """Record a judge's resolution of a call at ``table`` of ``stage`` (default: the
+        latest drawn): what the judge decided, always with the note; ``game``, ``called``
+        and ``since`` as the hall saw the waiting table, when the judge knows them. The
+        clock is resumed at the table (the judge key), not here."""
+        stage_name = stage or _latest_stage(self.competition)
+        record = JudgeCallResolved(
+            at=self.clock(), by=self.by, stage=stage_name, table=table, note=note.strip(),
+            game=game, called=called, since=since,
+        )  # fmt: skip
+        self.record(record)
+        return record
+
     def result_record(
         self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
     ) -> ResultRecorded:
@@ -207,14 +235,14 @@ class JudgeCommands(OrganizerBase):
         open_stage = competition.open_stage()
         if not why.strip():
             if competition.history(stage_name, table, report.game):
-                raise CompetitionError(
+                raise ReasonNeededError(
                     N_("table {table} game {game}: a result is recorded; a correction needs a "
                        "reason (--why)"),
                     table=table,
                     game=report.game,
                 )  # fmt: skip
             if open_stage is None or open_stage.name != stage_name:
-                raise CompetitionError(
+                raise ReasonNeededError(
                     N_("table {table} game {game}: {stage} is not the round being played; a "
                        "late result needs a reason (--why)"),
                     table=table,

@@ -18,6 +18,7 @@ from hub.competition import (
     Competition,
     EventCreated,
     FormatFixed,
+    JudgeCallResolved,
     LanguageChosen,
     MinorAdmitted,
     MinorRecorded,
@@ -61,6 +62,7 @@ RECORD_KINDS = frozenset(
         MinorRecorded,
         MinorAdmitted,
         PersonalDataErased,
+        JudgeCallResolved,
     )
 )
 

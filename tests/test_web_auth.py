@@ -92,7 +92,7 @@ def console_app(db: Path, gate: Gate, base_url: str = "http://testserver") -> Te
         return PlainTextResponse("the judges' page")
 
     pages = app.state.pages
-    app.router.routes += [
+    app.router.routes[:0] = [  # before the areas' own pages, which they stand in for
         Route("/organizer/withdraw", pages.guarded(withdraw), methods=["POST"]),
         Route("/judge", pages.guarded(calls), methods=["GET"]),
     ]

@@ -46,6 +46,8 @@ SHOWN = {
     "hub/web/player.py": {},
     "hub/web/player_views.py": {},
     "hub/time_use.py": {},
+    "hub/web/judge.py": {},
+    "hub/web/judge_views.py": {},
     "hub/web/serve.py": {"rummikub-web: ": "the program's name, before its error"},
     "hub/tournament/cuts.py": {},
     "hub/tournament/errors.py": {},

@@ -22,6 +22,8 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
@@ -29,13 +31,14 @@ from selenium.webdriver.support.ui import WebDriverWait
 from starlette.testclient import TestClient
 from test_cli_support import Cli
 
-from hub.broker import free_port
+from hub.broker import MosquittoBroker, free_port
 from hub.web.accounts import WebRole, accounts_text
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread
 from tablekit.core.clock import Phase
-from tablekit.core.messages import TableSnapshot
+from tablekit.core.codec import encode
+from tablekit.core.messages import Assignment, SeatAssignment, TableSnapshot
 from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings
@@ -191,6 +194,34 @@ class EventStream:
             self._sock.shutdown(socket.SHUT_RDWR)
         self._sock.close()
         self._thread.join(10)
+
+
+class TableLink:
+    """The tables' side of the broker in a test: publishes what units publish (retained,
+    QoS 1, waiting until the broker has it)."""
+
+    def __init__(self, broker: MosquittoBroker, topics: Topics) -> None:
+        self.topics = topics
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="tables")
+        self.client.connect(broker.host, broker.port)
+        self.client.loop_start()
+
+    def publish(self, topic: str, message: object, retain: bool = True) -> None:
+        self.client.publish(topic, encode(message), qos=1, retain=retain).wait_for_publish(5)
+
+    def seat(self, table: int, names: list[str], game: int = 1, round_no: int = 1) -> None:
+        """The hub's assignment of ``table``: who sits where (the cards' names)."""
+        seats = tuple(SeatAssignment(seat=Seat("ABCD"[i]), name=n) for i, n in enumerate(names))
+        assignment = Assignment(v=1, table=table, game=game, seats=seats, round=round_no)
+        self.publish(self.topics.assign(table), assignment)
+
+    def state(self, table: int, **fields: object) -> None:
+        """``table``'s clock state as its unit publishes it (:func:`snapshot`)."""
+        self.publish(self.topics.state(table), snapshot(table, **fields))
+
+    def close(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()
 
 
 def snapshot(table: int, **fields: object) -> TableSnapshot:

@@ -1,5 +1,5 @@
-"""The judges' decisions: ties at a cut (the head judge's order or a lot) and sanctions
-(warning, big points deducted, disqualification, lifted)."""
+"""The judges' decisions: ties at a cut (the head judge's order or a lot), sanctions
+(warning, big points deducted, disqualification, lifted) and judge calls resolved."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
 from hub.cli.results import confirm
 from hub.competition import Competition
-from hub.exports.lists import sanctions_grid
+from hub.exports.lists import judge_calls_grid, sanctions_grid
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
 from hub.exports.words import stage_named
@@ -198,4 +198,29 @@ def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(ctx.words.gettext("No sanctions recorded"))
         return 0
     ctx.print(render(sanctions_grid(comp, words=ctx.words), ctx.words))
+    return 0
+
+
+def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
+    org = ctx.organizer()
+    comp = org.competition
+    stage = stage_arg(comp, args.stage)
+    record = org.resolve_call(args.table, args.note, stage=stage, game=args.game or 0)
+    ctx.print(
+        ctx.words.gettext(
+            "Judge call at table {table} ({stage}) resolved; recorded {at} by {by}: {note}"
+        ).format(
+            table=record.table, stage=record.stage, at=when(record.at), by=record.by or "-",
+            note=record.note,
+        )
+    )  # fmt: skip
+    return 0
+
+
+def cmd_call_list(ctx: Ctx, args: argparse.Namespace) -> int:
+    comp = ctx.competition()
+    stage = None if args.stage is None and args.table is None else stage_arg(comp, args.stage)
+    grid = judge_calls_grid(comp, stage, args.table, words=ctx.words)
+    ctx.print(render(grid, ctx.words) if grid.rows else ctx.words.gettext(
+        "No judge call resolved yet"))  # fmt: skip
     return 0

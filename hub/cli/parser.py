@@ -20,6 +20,8 @@ from hub.cli.event import (
     cmd_event_show,
 )
 from hub.cli.judges import (
+    cmd_call_list,
+    cmd_call_resolve,
     cmd_sanction_deduct,
     cmd_sanction_disqualify,
     cmd_sanction_lift,
@@ -529,6 +531,22 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument("--why", required=True, help=why_recorded)
     yes_option(p, w)
     leaf(sanction, "list", cmd_sanction_list, _("every sanction with who, when and why"))
+
+    call = group(
+        "call",
+        _("judge calls: what the judge decided at a table (the judge key resumes the clock)"),
+    )
+    p = leaf(
+        call, "resolve", cmd_call_resolve,
+        _("record what the judge decided at a table that called (recorded with who and when)"),
+    )  # fmt: skip
+    p.add_argument("--table", type=positive_int, required=True, help=_("the table"))
+    p.add_argument("--note", required=True, help=_("what the judge decided"))
+    p.add_argument("--game", type=positive_int, help=_("the game being played"))
+    p.add_argument("--stage", help=_("any round drawn (default: the latest)"))
+    p = leaf(call, "list", cmd_call_list, _("every judge call resolved, or one table's"))
+    p.add_argument("--table", type=positive_int, help=_("only this table"))
+    p.add_argument("--stage", help=_("with --table: its round (default: the latest)"))
 
     p = leaf(
         groups, "standings", cmd_standings, _("standings of a round, a table or overall")

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from hub.cli.common import CliError
 from tablekit.core.racks import RackNotationError, parse_racks
-from tablekit.core.scoring import GameEnding, RackReport
+from tablekit.core.scoring import GameEnding, RackReport, usual_ending
 from tablekit.core.words import N_
 
 ENDINGS = {"went-out": GameEnding.WENT_OUT, "nobody-out": GameEnding.NOBODY_OUT}
@@ -24,4 +24,4 @@ def racks_arg(text: str, count: int) -> tuple[RackReport, ...]:
 def ending_for(racks: Sequence[RackReport], ending: str | None) -> GameEnding:
     if ending is not None:
         return ENDINGS[ending]
-    return GameEnding.WENT_OUT if any(r.empty for r in racks) else GameEnding.NOBODY_OUT
+    return usual_ending(racks)

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from typing import Final
+from collections.abc import Callable, Sequence
 
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats, when
 from hub.cli.racks import ending_for, racks_arg
@@ -14,17 +13,18 @@ from hub.competition import (
     Competition,
     OrganizerFact,
     ResultRecorded,
-    ResultSource,
-    ResultVersion,
 )
-from hub.effects import Change, ChangeKind
-from hub.exports.grid import Grid
-from hub.exports.results import corrections_grid, version_grid
+from hub.exports.results import (
+    changes_grid,
+    corrections_grid,
+    undone_lines,
+    version_grid,
+    version_header,
+)
 from hub.exports.words import stage_named
 from hub.organizer import Organizer
-from hub.tournament import RoundUndone
 from tablekit.core.racks import RackNotationError, parse_rack
-from tablekit.core.scoring import GameEnding, GameReport, RackReport
+from tablekit.core.scoring import GameReport, RackReport
 from tablekit.core.seats import seats_for
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -84,32 +84,12 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
         return 1
     version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
     versions = org.competition.history(stage, args.table, args.game)
-    ctx.print(_version_header(len(versions), version, w))
+    ctx.print(version_header(len(versions), version, w, when))
     grid = version_grid(
         org.competition, stage, args.table, [version], len(versions), words=w
     )
     ctx.print(render(grid, w))
     return 0
-
-
-CHANGE_WORDS: Final[Mapping[ChangeKind, str]] = {
-    ChangeKind.QUALIFIES: N_("would now qualify"),
-    ChangeKind.DROPS: N_("would no longer qualify"),
-    ChangeKind.SEATING: N_("seating already drawn"),
-    ChangeKind.DRAW: N_("draw already made"),
-    ChangeKind.PLACE: N_("final place"),
-    ChangeKind.TITLE: N_("title"),
-    ChangeKind.LEAGUE: N_("league points"),
-    ChangeKind.STANDINGS: N_("place in the standings"),
-}
-ENDING_WORDS: Final[Mapping[GameEnding, str]] = {
-    GameEnding.WENT_OUT: N_("went out"),
-    GameEnding.NOBODY_OUT: N_("nobody out"),
-}
-SOURCE_WORDS: Final[Mapping[ResultSource, str]] = {
-    ResultSource.TABLE: N_("table"),
-    ResultSource.JUDGE: N_("judge"),
-}
 
 
 def confirm(
@@ -148,49 +128,6 @@ def confirm(
     return True
 
 
-def changes_grid(comp: Competition, changes: Sequence[Change], words: Words) -> Grid:
-    """What a correction changes, for whom: the weighty first, then the standings."""
-    _ = words.gettext
-    ordered = sorted(changes, key=lambda c: not c.weighty)
-    rows = [
-        (
-            c.stage or "-",
-            _(CHANGE_WORDS[c.kind]),
-            c.player_id,
-            comp.event.players[c.player_id].name if c.player_id else "",
-            c.before,
-            c.after,
-        )
-        for c in ordered
-    ]
-    return Grid(
-        _("What changes"),
-        (_("Stage"), _("Change"), _("ID"), _("Player"), _("Before"), _("After")),
-        rows,
-        note=_("The rounds already drawn keep their tables: undo a draw no table has started "
-               "(rummikub round undo), or decide at the tables."),
-    )  # fmt: skip
-
-
-def _version_header(number: int, version: ResultVersion, words: Words) -> str:
-    _ = words.gettext
-    record = version.record
-    values = {
-        "number": number,
-        "source": _(SOURCE_WORDS[record.source]),
-        "at": when(record.at),
-        "by": record.by or "-",
-        "ending": _(ENDING_WORDS[record.report.ending]),
-    }
-    if number > 1:
-        text = _("Version {number} (correction, {source}) recorded {at} by {by}, "
-                 "ending: {ending}").format(**values)  # fmt: skip
-    else:
-        text = _("Version {number} (result, {source}) recorded {at} by {by}, "
-                 "ending: {ending}").format(**values)  # fmt: skip
-    return text + (_("; why: {why}").format(why=record.why) if record.why else "")
-
-
 def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     w = ctx.words
@@ -206,7 +143,7 @@ def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
         )
         return 0
     for number, version in enumerate(versions, start=1):
-        ctx.print(_version_header(number, version, w))
+        ctx.print(version_header(number, version, w, when))
     ctx.print(render(version_grid(comp, stage, args.table, versions, words=w), w))
     return 0
 
@@ -216,15 +153,5 @@ def cmd_result_corrections(ctx: Ctx, args: argparse.Namespace) -> int:
     w = ctx.words
     grid = corrections_grid(comp, w)
     ctx.print(render(grid, w) if grid.rows else w.gettext("No corrections recorded"))
-    for record, tables in comp.undone:
-        stage = record.fact.stage if isinstance(record.fact, RoundUndone) else "?"
-        ctx.print(
-            w.ngettext(
-                "Draw of {stage} undone {at} by {by} ({n} table); why: {why}",
-                "Draw of {stage} undone {at} by {by} ({n} tables); why: {why}",
-                len(tables),
-            ).format(stage=stage_named(stage, w), at=when(record.at), by=record.by or "-",
-                     n=len(tables),
-                     why=record.why)
-        )  # fmt: skip
+    ctx.print(*undone_lines(comp, w, when))
     return 0

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from hub.competition import Competition, OrganizerFact
+from hub.competition import Competition, JudgeCallResolved, OrganizerFact
 from hub.exports.grid import Grid, Sheet, latest_stage, player_of, when
 from hub.exports.notes import consolation_decision, fact_of, scope_label, tie_fact, tie_how
 from hub.exports.standings import points_headers
 from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, word
+from hub.hall import wait_text
 from hub.tournament import (
     ConsolationDecided,
     Player,
@@ -22,6 +23,8 @@ from hub.tournament import (
     player_order,
 )
 from tablekit.core.seats import Seat, seats_for
+from tablekit.core.status import paused_state
+from tablekit.core.status import word as state_word
 from tablekit.shared import forms
 from tablekit.shared.i18n import Words
 
@@ -282,6 +285,62 @@ def sanctions_grid(comp: Competition, player_id: str | None = None, *, words: Wo
         ),
         rows,
         numeric=frozenset({0, 6}),
+    )
+
+
+def call_word(call: JudgeCallResolved, words: Words) -> str:
+    """Why the table waited, in the status model's words (``WEZWANO SĘDZIEGO``); "" when
+    the judge recorded the resolution without the waiting table."""
+    return "" if call.called is None else words.gettext(state_word(paused_state(call.called)))
+
+
+def waited_text(call: JudgeCallResolved) -> str:
+    """How long the table waited until the resolution was recorded (``4:05``, ``45 s``)."""
+    return "" if call.since is None else wait_text(call.at - call.since)
+
+
+def judge_calls_grid(
+    comp: Competition, stage: str | None = None, table: int | None = None, *, words: Words
+) -> Grid:
+    """Every judge call resolved (or those at one table of one stage), oldest first:
+    the table, why it waited and how long, who resolved it, when, and the note."""
+    calls = [
+        c
+        for c in comp.judge_calls
+        if (stage is None or c.stage == stage) and (table is None or c.table == table)
+    ]
+    rows = [
+        (
+            stage_label(c.stage, words),
+            str(c.table),
+            str(c.game) if c.game else "",
+            call_word(c, words),
+            waited_text(c),
+            when(c.at, words),
+            c.by,
+            c.note,
+        )
+        for c in calls
+    ]
+    title = (
+        words.gettext("Judge calls resolved")
+        if table is None
+        else words.gettext("Judge calls resolved at table {table}").format(table=table)
+    )
+    return Grid(
+        title,
+        (
+            words.pgettext("column", "Stage"),
+            words.pgettext("column", "Table"),
+            words.pgettext("column", "Game"),
+            words.pgettext("column", "Call"),
+            words.pgettext("column", "Waited"),
+            words.pgettext("column", "When"),
+            words.pgettext("column", "Judge"),
+            words.pgettext("column", "Note"),
+        ),
+        rows,
+        numeric=frozenset({1, 2, 4}),
     )
 
 

@@ -3,16 +3,39 @@ of a corrected game (who, when, why), as grids and as CSV files."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final
 
-from hub.competition import Competition, ResultVersion
+from hub.competition import Competition, ResultSource, ResultVersion
+from hub.effects import Change, ChangeKind
 from hub.exports.grid import Grid, Sheet, player_of, when
 from hub.exports.standings import points_headers
-from hub.exports.words import csv_value, stage_label
+from hub.exports.words import csv_value, stage_label, stage_named
+from hub.tournament import RoundUndone
 from hub.tournament.standings import signed
 from tablekit.core.racks import format_rack
 from tablekit.core.scoring import GameEnding, Opening
+from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
+
+CHANGE_WORDS: Final[Mapping[ChangeKind, str]] = {
+    ChangeKind.QUALIFIES: N_("would now qualify"),
+    ChangeKind.DROPS: N_("would no longer qualify"),
+    ChangeKind.SEATING: N_("seating already drawn"),
+    ChangeKind.DRAW: N_("draw already made"),
+    ChangeKind.PLACE: N_("final place"),
+    ChangeKind.TITLE: N_("title"),
+    ChangeKind.LEAGUE: N_("league points"),
+    ChangeKind.STANDINGS: N_("place in the standings"),
+}
+ENDING_WORDS: Final[Mapping[GameEnding, str]] = {
+    GameEnding.WENT_OUT: N_("went out"),
+    GameEnding.NOBODY_OUT: N_("nobody out"),
+}
+SOURCE_WORDS: Final[Mapping[ResultSource, str]] = {
+    ResultSource.TABLE: N_("table"),
+    ResultSource.JUDGE: N_("judge"),
+}
 
 
 def result_headers(words: Words) -> tuple[str, ...]:
@@ -290,3 +313,67 @@ def corrections_csv(comp: Competition, sheet: Sheet) -> str:
         for row in _result_rows(comp, key, version, number, sheet)
     ]
     return sheet.text(result_headers(sheet.words), rows)
+
+
+def changes_grid(comp: Competition, changes: Sequence[Change], words: Words) -> Grid:
+    """What a correction changes, for whom: the weighty first, then the standings."""
+    _ = words.gettext
+    ordered = sorted(changes, key=lambda c: not c.weighty)
+    rows = [
+        (
+            c.stage or "-",
+            _(CHANGE_WORDS[c.kind]),
+            c.player_id,
+            comp.event.players[c.player_id].name if c.player_id else "",
+            c.before,
+            c.after,
+        )
+        for c in ordered
+    ]
+    return Grid(
+        _("What changes"),
+        (_("Stage"), _("Change"), _("ID"), _("Player"), _("Before"), _("After")),
+        rows,
+        note=_("The rounds already drawn keep their tables: undo a draw no table has started "
+               "(rummikub round undo), or decide at the tables."),
+    )  # fmt: skip
+
+
+def version_header(
+    number: int, version: ResultVersion, words: Words, stamp: Callable[[float], str]
+) -> str:
+    """One version of a game's result in a line: its number, a result or a correction,
+    from the table or a judge, when (``stamp``), by whom, the ending, and why."""
+    _ = words.gettext
+    record = version.record
+    values = {
+        "number": number,
+        "source": _(SOURCE_WORDS[record.source]),
+        "at": stamp(record.at),
+        "by": record.by or "-",
+        "ending": _(ENDING_WORDS[record.report.ending]),
+    }
+    if number > 1:
+        text = _("Version {number} (correction, {source}) recorded {at} by {by}, "
+                 "ending: {ending}").format(**values)  # fmt: skip
+    else:
+        text = _("Version {number} (result, {source}) recorded {at} by {by}, "
+                 "ending: {ending}").format(**values)  # fmt: skip
+    return text + (_("; why: {why}").format(why=record.why) if record.why else "")
+
+
+def undone_lines(comp: Competition, words: Words, stamp: Callable[[float], str]) -> list[str]:
+    """Every draw taken back, in a line each: which stage, when (``stamp``), by whom, how
+    many tables it had seated, and why."""
+    lines = []
+    for record, tables in comp.undone:
+        stage = record.fact.stage if isinstance(record.fact, RoundUndone) else "?"
+        lines.append(
+            words.ngettext(
+                "Draw of {stage} undone {at} by {by} ({n} table); why: {why}",
+                "Draw of {stage} undone {at} by {by} ({n} tables); why: {why}",
+                len(tables),
+            ).format(stage=stage_named(stage, words), at=stamp(record.at), by=record.by or "-",
+                     n=len(tables), why=record.why)
+        )  # fmt: skip
+    return lines

@@ -5,7 +5,7 @@ A page works without JavaScript; one small script of the kit's own (``static/liv
 no build step) follows the server-sent events of ``/live`` and replaces what changed.
 The areas: :mod:`hub.web.public` (no login, read-only), :mod:`hub.web.player` (a
 player's own page, public too), :mod:`hub.web.auth` (login, logout; the guard the
-other areas' pages use).
+other areas' pages use), :mod:`hub.web.judge` (the judges').
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.web import auth, player, public
+from hub.web import auth, judge, player, public
 from hub.web.pages import Console, Pages
 
 HEADERS: Final = {
@@ -47,6 +47,7 @@ def make_app(console: Console) -> Starlette:
         *public.routes(pages),
         *player.routes(pages),
         *auth.routes(pages),
+        *judge.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -23,7 +23,7 @@ from typing import Final, Literal
 
 import msgspec
 
-from hub.hall import HallView
+from hub.hall import HallView, judge_queue
 from hub.web.views import TableCard, changed, table_cards
 from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings
@@ -46,9 +46,10 @@ def web_client_id(username: str | None) -> str:
 @dataclass(frozen=True)
 class Update:
     """What an open page is told: a table's card changed, the standings changed (the
-    hub stored a result), or the link to the tables came or went."""
+    hub stored a result), the tables waiting for the judge changed, or the link to the
+    tables came or went."""
 
-    kind: Literal["table", "standings", "link"]
+    kind: Literal["table", "standings", "judge", "link"]
     """``standings``: the event store changed (a result, a correction, a draw)."""
     card: TableCard | None = None
     live: bool = True
@@ -74,6 +75,7 @@ class LiveTables:
         self.generation = 0
         """Grows whenever a table's card, the round or the link changes (what a kept
         page of the tables was made from: :mod:`hub.web.cache`)."""
+        self._calls: tuple[tuple[int, str, float], ...] = ()
         self._stored = stored
         self._version = stored()
         self._pages: set[asyncio.Queue[Update | None]] = set()
@@ -156,6 +158,10 @@ class LiveTables:
         updates = [Update("table", card) for card in changed(self.cards, cards)]
         if version != self._version:
             updates.append(Update("standings"))
+        calls = waiting_calls(hall)
+        if calls != self._calls:
+            updates.append(Update("judge"))
+        self._calls = calls
         if live != self.live:
             updates.append(Update("link", live=live))
         if updates or hall.round != self.hall.round:
@@ -184,3 +190,10 @@ class LiveTables:
         with contextlib.suppress(asyncio.QueueFull):
             page.put_nowait(None)
         return False
+
+
+def waiting_calls(hall: HallView) -> tuple[tuple[int, str, float], ...]:
+    """The tables waiting for the judge (the hub screen's judge queue) as (table, state,
+    since): what the judges' queue page shows, less the waiting times that grow by
+    themselves (the page counts them)."""
+    return tuple((c.table, c.state.value, c.since) for c in judge_queue(hall, now=0.0))

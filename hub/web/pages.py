@@ -9,11 +9,12 @@ Babel extracts (pyproject.toml's ``[tool.babel]``).
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -25,7 +26,7 @@ from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
-from hub.competition import Competition
+from hub.competition import Competition, CompetitionError
 from hub.organizer import Organizer
 from hub.privacy import published
 from hub.store import HUB_SOURCE, EventStore
@@ -35,6 +36,7 @@ from hub.web.views import (
     TableCard,
 )
 from tablekit.core.status import Colour, TableState, look, word
+from tablekit.core.words import N_
 from tablekit.shared.i18n import (
     DEFAULT_LANGUAGE,
     LANGUAGES,
@@ -55,7 +57,7 @@ class EventReader:
     def __init__(self, db: Path) -> None:
         self.db = db
         self._organizer: Organizer | None = None
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
 
     def _open(self) -> Organizer | None:
         if self._organizer is None and self.db.is_file():
@@ -91,6 +93,21 @@ class EventReader:
         with self._lock:
             organizer = self._open()
             return None if organizer is None else query(organizer.store)
+
+    @contextlib.contextmanager
+    def acting(self, by: str) -> Iterator[Organizer]:
+        """The organizer's commands (the command line's own) on the event store, one at
+        a time, recorded as ``by``'s: the signed-in judge's or organizer's name. Nothing
+        is read meanwhile, so a page never sees half of an action."""
+        with self._lock:
+            organizer = self._open()
+            if organizer is None:
+                raise CompetitionError(N_("no event yet: create one first (rummikub event create)"))
+            organizer.by = by
+            try:
+                yield organizer
+            finally:
+                organizer.by = "web"
 
     def close(self) -> None:
         with self._lock:

@@ -286,6 +286,12 @@ def validate_report(report: GameReport) -> None:
         )  # fmt: skip
 
 
+def usual_ending(racks: Sequence[RackReport]) -> GameEnding:
+    """The ending a table's racks tell when nobody states it: a player went out when a
+    rack is empty, else nobody went out (the bank ran empty or the round time was over)."""
+    return GameEnding.WENT_OUT if any(r.empty for r in racks) else GameEnding.NOBODY_OUT
+
+
 # --- scoring --------------------------------------------------------------------------
 
 

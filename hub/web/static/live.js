@@ -4,6 +4,22 @@
 "use strict";
 (function () {
   const body = document.body;
+  // Waiting times count on by themselves: data-waited is the seconds when the element
+  // came (with the page, or with a part fetched again).
+  const waited = (seconds) => {
+    const s = Math.max(0, Math.floor(seconds));
+    if (s < 60) return s + " s";
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
+    const mm = h ? String(m).padStart(2, "0") : String(m);
+    return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
+  };
+  setInterval(() => {
+    const now = Date.now();
+    for (const el of document.querySelectorAll("[data-waited]")) {
+      if (!el.dataset.seen) el.dataset.seen = String(now);
+      el.textContent = waited(Number(el.dataset.waited) + (now - Number(el.dataset.seen)) / 1000);
+    }
+  }, 1000);
   const address = body.dataset.live;
   if (!address || !window.EventSource) return;
   const state = document.getElementById("live-state");
@@ -31,7 +47,7 @@
     }
   });
   let fetching = false;
-  source.addEventListener("standings", async () => {
+  const refresh = async () => {
     const part = body.dataset.refresh;
     if (!part || fetching) return;
     fetching = true;
@@ -44,5 +60,9 @@
     } finally {
       fetching = false;
     }
-  });
+  };
+  // data-refresh-on: the events after which the page's part is fetched again.
+  for (const kind of (body.dataset.refreshOn || "standings").split(" ")) {
+    source.addEventListener(kind, refresh);
+  }
 })();
