@@ -564,3 +564,21 @@ def _new_name(
         if given is None and (old.name == new_surname or old.name.endswith(" " + new_surname)):
             return old.name, new_surname
     return full_name(new_given, new_surname), new_surname
+
+
+MAX_ROUND_MINUTES = 24 * 60
+"""A round's time at most (a whole day)."""
+
+
+def minutes_of(text: str) -> float:
+    """A round's time in minutes as a person types it (``40``, ``37,5``): above 0 and at
+    most :data:`MAX_ROUND_MINUTES`; CompetitionError naming what is wrong."""
+    try:
+        value = float(text.strip().replace(",", "."))
+    except ValueError:
+        raise CompetitionError(N_("{text} is not a number of minutes"), text=repr(text)) from None
+    if not 0 < value <= MAX_ROUND_MINUTES:
+        raise CompetitionError(
+            N_("must be above 0 and at most 1440, got {text}"), text=text.strip()
+        )
+    return value

@@ -27,6 +27,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 from starlette.testclient import TestClient
 from test_cli_support import Cli
@@ -36,6 +37,7 @@ from hub.web.accounts import WebRole, accounts_text
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread
+from hub.web.sessions import Gate
 from tablekit.core.clock import Phase
 from tablekit.core.codec import encode
 from tablekit.core.messages import Assignment, SeatAssignment, TableSnapshot
@@ -120,10 +122,14 @@ class Served:
 
 
 @contextmanager
-def serve_console(db: Path, broker: BrokerSettings | None, topics: Topics) -> Iterator[Served]:
-    """``rummikub-web``'s application on uvicorn in a thread, until the block ends."""
+def serve_console(
+    db: Path, broker: BrokerSettings | None, topics: Topics, gate: Gate | None = None
+) -> Iterator[Served]:
+    """``rummikub-web``'s application on uvicorn in a thread, until the block ends (its
+    web accounts and sessions ``gate``; default: the test bundle's accounts)."""
     reader = EventReader(db)
-    console = Console(reader, LiveTables(broker, topics, reader.version))
+    gate = gate if gate is not None else Gate(web_bundle_accounts())
+    console = Console(reader, LiveTables(broker, topics, reader.version), gate=gate)
     server = ConsoleThread(console, "127.0.0.1", free_port())
     server.start()
     try:
@@ -284,3 +290,15 @@ def signed_in(client: TestClient, role: WebRole = WebRole.JUDGE, name: str = "")
     )
     assert answer.status_code == 303, answer.text
     return name
+
+
+def browser_signed_in(driver: webdriver.Chrome, url: str, role: WebRole, path: str = "") -> None:
+    """Opens ``url`` + ``path`` (default: the role's start page) in ``driver`` and signs
+    in on the login page it leads to as the test bundle's organizer or first judge."""
+    name = "organizer" if role is WebRole.ORGANIZER else "judge-1"
+    driver.get(url + (path or ("/organizer" if role is WebRole.ORGANIZER else "/judge")))
+    waiting(driver).until(lambda d: d.find_elements(By.ID, "password"))
+    driver.find_element(By.ID, "name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys(WEB_ACCOUNTS[name][1])
+    driver.find_element(By.CSS_SELECTOR, "form.login button").click()
+    waiting(driver).until(lambda d: "/login" not in d.current_url)

@@ -69,6 +69,7 @@ from hub.cli.rounds import (
 from hub.cli.status import cmd_round_status
 from hub.competition import NameShown
 from hub.config import config_help
+from hub.organizer import minutes_of
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
 from tablekit.core.errors import KitError
@@ -117,16 +118,9 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
 
     def minutes(text: str) -> float:
         try:
-            value = float(text.replace(",", "."))
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                _("{text} is not a number of minutes").format(text=repr(text))
-            ) from None
-        if not 0 < value <= 24 * 60:
-            raise argparse.ArgumentTypeError(
-                _("must be above 0 and at most 1440, got {text}").format(text=text)
-            )
-        return value
+            return minutes_of(text)
+        except KitError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
 
     def rating(text: str) -> float | None:
         """--rating: what a players CSV accepts as a rating (a finite number; blank: none)."""

@@ -19,7 +19,7 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.web import auth, judge, player, public
+from hub.web import auth, judge, organizer, player, public, rounds, rounds_exports
 from hub.web.pages import Console, Pages
 
 HEADERS: Final = {
@@ -48,6 +48,9 @@ def make_app(console: Console) -> Starlette:
         *player.routes(pages),
         *auth.routes(pages),
         *judge.routes(pages),
+        *organizer.routes(pages),
+        *rounds.routes(pages),
+        *rounds_exports.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -57,7 +60,8 @@ def make_app(console: Console) -> Starlette:
 
 
 class SecurityHeaders:
-    """Adds :data:`HEADERS` to every answer."""
+    """Adds :data:`HEADERS` to every answer that does not set its own (a printout brings
+    its own policy: its style sheet is inside it)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -70,7 +74,12 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
+                own = {name for name, _ in headers}
+                headers += [
+                    (k.lower().encode(), v.encode())
+                    for k, v in HEADERS.items()
+                    if k.lower().encode() not in own
+                ]
                 message = {**message, "headers": headers}
             await send(message)
 

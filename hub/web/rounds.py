@@ -1,0 +1,337 @@
+"""The organizer's day on the web console: the round's status, the draw (its seating, the
+consolation decision it may ask for, the ties at a cut it may stop on), undo, start with
+the round's time, close (and close with games missing), the starting seat of a table's
+game, the standings of every stage, and the exports to download.
+
+Every action calls the organizer's command the command line calls
+(:class:`~hub.organizer.Organizer` over the same event store, as the web user: the record
+says who acted). A refused one shows its error next to the form it concerns, with what was
+typed, and stores nothing; a done one redirects (POST, redirect, GET) to a page saying
+what it did, from what the store holds now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import FormData
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from hub.competition import Competition, CompetitionError
+from hub.exports.lists import seating_grid
+from hub.exports.notes import consolation_text
+from hub.exports.standings import ranking_grid, standings_grid
+from hub.exports.words import stage_label
+from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
+from hub.organizer import Organizer, minutes_of
+from hub.tournament import ConsolationError, Phase, TieAtCutError
+from hub.web.auth import posted_form, signed_in
+from hub.web.organizer import organizer_page, the_event
+from hub.web.pages import PageError, Pages, event_language, link, reader_language
+from hub.web.rounds_view import RoundView, closed_fact, round_view, seated_fact
+from tablekit.core.errors import KitError
+from tablekit.core.seats import SEATS, Seat
+from tablekit.core.words import N_
+from tablekit.shared import forms
+from tablekit.shared.i18n import Words
+
+T = TypeVar("T")
+
+HOME: Final = "/organizer/round"
+
+DONE: Final = frozenset({"drawn", "started", "undone", "closed", "starter", "consolation"})
+"""What a redirect after a change says was done (the page reads the rest from the store)."""
+
+
+@dataclass(frozen=True)
+class ConsolationChoice:
+    """What the organizer chooses from when a draw stops on consolation players who cannot
+    sit at tables of 3 or 4 (:class:`~hub.tournament.ConsolationError`'s options)."""
+
+    options: tuple[int, ...]
+
+
+class FormError(KitError):
+    """A field of a form that cannot be read (the page shows it next to the field)."""
+
+
+def routes(pages: Pages) -> list[BaseRoute]:
+    console = pages.console
+
+    def who(request: Request) -> str:
+        """The signed-in organizer's name (the pages are only theirs: :func:`needs`)."""
+        user = signed_in(request)
+        return "" if user is None else user.name
+
+    def language(request: Request) -> tuple[str, str]:
+        default = event_language(console.reader.competition())
+        return reader_language(request, default), default
+
+    def redirect(request: Request, path: str, **query: Any) -> Response:
+        code, default = language(request)
+        return RedirectResponse(link(code, default)(path, **query), status_code=303)
+
+    def competition(request: Request) -> Competition:
+        return the_event(pages, request)
+
+    def round_page(
+        request: Request,
+        status: int = 200,
+        errors: Mapping[str, str] | None = None,
+        typed: Mapping[str, str] | None = None,
+        **values: Any,
+    ) -> Response:
+        comp = competition(request)
+        w = pages.words(request)
+        view = round_view(comp)
+        done = request.query_params.get("done", "")
+        confirmation = done_text(comp, view, done, w) if done in DONE else ""
+        closed = None
+        if done == "closed" and view.stage is not None and view.stages:
+            closed = standings_grid(comp, view.stages[-1], words=w)
+        cards = {card.number: card for card in console.live.cards}
+        values.setdefault("consolation", None)
+        values.setdefault("ties", ())
+        return pages.render(
+            request, "rounds_round.html", status, view=view, cards=cards,
+            errors=errors or {}, typed=typed or {}, confirmation=confirmation,
+            closed=closed, label=lambda stage: stage_label(stage, w), seats=SEATS,
+            number=lambda value: forms.number(value, w), **values,
+        )  # fmt: skip
+
+    def status(request: Request) -> Response:
+        return round_page(request)
+
+    async def act(
+        request: Request,
+        form_name: str,
+        command: Callable[[Organizer, FormData], T],
+        shown: Callable[[FormData], dict[str, Any]] = lambda form: {},
+    ) -> T | Response:
+        """``command`` as the signed-in user; a refusal: the round page again, its
+        message next to the form ``form_name`` with what was typed (and ``shown(form)``:
+        what else the form needs to be shown again)."""
+        form = await posted_form(request)
+        w = pages.words(request)
+        by = who(request)
+
+        def run() -> T:
+            with console.reader.acting(by) as org:
+                return command(org, form)
+
+        try:
+            return await run_in_threadpool(run)
+        except ConsolationError as err:
+            return await run_in_threadpool(
+                round_page, request, 409, {form_name: err.message(w.gettext)},
+                _typed(form), consolation=ConsolationChoice(err.options),
+            )  # fmt: skip
+        except TieAtCutError as err:
+            return await run_in_threadpool(
+                round_page, request, 409, {form_name: err.message(w.gettext)},
+                _typed(form), ties=err.ties,
+            )  # fmt: skip
+        except KitError as err:
+            return await run_in_threadpool(
+                round_page, request, 400, {form_name: err.message(w.gettext)}, _typed(form),
+                **shown(form),
+            )  # fmt: skip
+
+    async def draw(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> str:
+            seed = _whole(form, "seed", N_("the draw's seed must be a whole number, got {text}"))
+            return org.draw(seed).stage
+
+        done = await act(request, "draw", command)
+        if isinstance(done, Response):
+            return done
+        return redirect(request, "/organizer/round/seating", stage=done, done="drawn")
+
+    async def consolation(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> None:
+            choice = str(form.get("promote", "")).strip()
+            why = str(form.get("why", ""))
+            if choice == "none":
+                org.decide_consolation(none=True, why=why)
+                return
+            promote = _whole(form, "promote", N_("choose how many play on, got {text}"))
+            org.decide_consolation(promote=promote or 0, why=why)
+
+        def shown(form: FormData) -> dict[str, Any]:
+            options = str(form.get("options", "")).split(",")
+            return {"consolation": ConsolationChoice(tuple(int(k) for k in options if k.isdigit()))}
+
+        done = await act(request, "consolation", command, shown)
+        return done if isinstance(done, Response) else redirect(request, HOME, done="consolation")
+
+    async def start(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> None:
+            text = str(form.get("minutes", "")).strip()
+            org.start_round(minutes_of(text) if text else None)
+
+        done = await act(request, "start", command)
+        return done if isinstance(done, Response) else redirect(request, HOME, done="started")
+
+    async def undo(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> str:
+            return org.undo_draw(str(form.get("why", ""))).stage
+
+        done = await act(request, "undo", command)
+        if isinstance(done, Response):
+            return done
+        return redirect(request, HOME, done="undone", stage=done)
+
+    async def close(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> None:
+            force = form.get("force") == "yes"
+            why = str(form.get("why", ""))
+            if why.strip() and not force:
+                raise CompetitionError(
+                    N_("a reason goes with closing the round with games missing")
+                )
+            org.close_round(force=force, why=why)
+
+        done = await act(request, "close", command)
+        return done if isinstance(done, Response) else redirect(request, HOME, done="closed")
+
+    async def starter(request: Request) -> Response:
+        def command(org: Organizer, form: FormData) -> int:
+            table = _whole(form, "table", N_("choose a table, got {text}"))
+            seat = str(form.get("seat", "")).strip().upper()
+            if table is None:
+                raise FormError(N_("choose a table"))
+            if seat not in SEATS:
+                raise FormError(N_("a seat is A, B, C or D, got {text}"), text=repr(seat))
+            game = _whole(form, "game", N_("the game must be a whole number, got {text}"))
+            org.choose_starter(table, Seat(seat), game=game, why=str(form.get("why", "")))
+            return table
+
+        done = await act(request, f"starter-{request.query_params.get('table', '')}", command)
+        if isinstance(done, Response):
+            return done
+        return redirect(request, HOME, done="starter", table=done)
+
+    def seating(request: Request) -> Response:
+        comp = competition(request)
+        w = pages.words(request)
+        played = comp.event.stages_played
+        stage = request.query_params.get("stage") or (played[-1] if played else "")
+        if stage not in played:
+            raise PageError(
+                404, w.gettext("No stage {stage} is drawn in this event.").format(stage=stage)
+            )
+        seated = seated_fact(comp, stage)
+        games = comp.format.stages[comp.format.stage_index(stage)].games
+        three = sum(len(t.players) == 3 for t in comp.event.seating(stage))
+        warning = None
+        if played == (stage,) and request.query_params.get("done") == "drawn":
+            rows = console.reader.read(
+                lambda store: hall_board(expected_tables(comp), latest_checks(store))
+            )
+            warning = None if rows is None else unchecked_warning(rows, w)
+        return pages.render(
+            request, "rounds_seating.html", grid=seating_grid(comp, stage, words=w),
+            stage=stage, label=stage_label(stage, w),
+            seated=seated, starts=[SEATS[(g - 1) % 4] for g in range(1, games + 1)],
+            three=three, warning=warning, drawn=request.query_params.get("done") == "drawn",
+            open=view_open(comp, stage), view=round_view(comp), errors={}, typed={},
+            number=lambda value: forms.number(value, w),
+        )  # fmt: skip
+
+    def standings(request: Request) -> Response:
+        comp = competition(request)
+        w = pages.words(request)
+        played = comp.event.stages_played
+        stage = request.query_params.get("stage") or (played[-1] if played else "")
+        overall = request.query_params.get("overall") == "1"
+        grid = None
+        if played:
+            if stage not in played:
+                raise PageError(
+                    404, w.gettext("No stage {stage} is drawn in this event.").format(stage=stage)
+                )
+            grid = standings_grid(comp, stage, overall=overall, words=w)
+        ranking = ranking_grid(comp, w) if comp.event.phase is Phase.FINISHED else None
+        return pages.render(
+            request, "rounds_standings.html", grid=grid, ranking=ranking, stage=stage,
+            stages=[(s, stage_label(s, w)) for s in played], overall=overall,
+        )  # fmt: skip
+
+    return [
+        Route(HOME, organizer_page(pages, status), methods=["GET"]),
+        Route(f"{HOME}/draw", organizer_page(pages, draw), methods=["POST"]),
+        Route(f"{HOME}/consolation", organizer_page(pages, consolation), methods=["POST"]),
+        Route(f"{HOME}/start", organizer_page(pages, start), methods=["POST"]),
+        Route(f"{HOME}/undo", organizer_page(pages, undo), methods=["POST"]),
+        Route(f"{HOME}/close", organizer_page(pages, close), methods=["POST"]),
+        Route(f"{HOME}/starter", organizer_page(pages, starter), methods=["POST"]),
+        Route(f"{HOME}/seating", organizer_page(pages, seating), methods=["GET"]),
+        Route("/organizer/standings", organizer_page(pages, standings), methods=["GET"]),
+    ]
+
+
+def view_open(comp: Competition, stage: str) -> bool:
+    open_stage = comp.open_stage()
+    return open_stage is not None and open_stage.name == stage
+
+
+def _typed(form: FormData) -> dict[str, str]:
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+def _whole(form: FormData, field: str, message: str) -> int | None:
+    """A whole number typed in ``field`` (None: left empty); FormError ``message``."""
+    text = str(form.get(field, "")).strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise FormError(message, text=repr(text)) from None
+
+
+def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:
+    """What the change just made did, read back from the store (nothing when the store
+    does not say so: a stale or hand-made address says nothing)."""
+    _ = w.gettext
+    stage = view.stage
+    if done == "started" and view.started_at is not None and stage is not None:
+        text = _("Started: {stage}, at {at}.").format(
+            stage=stage_label(stage, w), at=_clock(view.started_at)
+        )
+        if view.deadline is not None:
+            text += " " + _(
+                "The round's time ends at {at}: then the hub tells every table still playing "
+                "to play the last lap."
+            ).format(at=_clock(view.deadline))
+        else:
+            text += " " + _("The round has no time limit.")
+        return text + " " + _("The standings do not change.")
+    if done == "closed" and view.stages and not view.open:
+        closed = view.stages[-1]
+        fact = closed_fact(comp, closed)
+        forced = fact is not None and fact.forced
+        text = (
+            _("Closed: {stage}; the missing games count as not played.")
+            if forced
+            else _("Closed: {stage}.")
+        ).format(stage=stage_label(closed, w))
+        return text + " " + _("Its standings below are final.")
+    if done == "consolation" and comp.consolations:
+        return consolation_text(comp.consolations[-1], w)
+    if done == "undone" and comp.undone:
+        return _(
+            "Draw undone: its tables are told they have no assignment. The standings do not change."
+        )
+    if done == "starter":
+        return _("Starting seat recorded; the table shows it before the first press.")
+    return ""
+
+
+def _clock(at: float) -> str:
+    return forms.clock_time(forms.local(at))

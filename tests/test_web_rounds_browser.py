@@ -1,0 +1,115 @@
+"""The organizer's round in a real browser (Debian's Chromium through Selenium, as
+``tests/test_web_browser.py``): signed in as the organizer, the round's status with every
+result in, then close → draw → start clicked through, the draw's seating and the exports
+page — at a phone's and a laptop's size (and the laptop's at 200 % zoom), in Polish and
+English. Screenshots in ``artifacts/web/rounds/``."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+from selenium import webdriver
+from selenium.webdriver.common.by import By
+from test_cli_support import play_round
+from web_console import (
+    LAPTOP,
+    PHONE,
+    browser,
+    browser_signed_in,
+    school_hall,
+    serve_console,
+    shot,
+    text,
+    waiting,
+)
+
+from hub.web.auth import WebRole
+from tablekit.core.topics import Topics
+
+TOPICS = Topics("hall", "browser-rounds")
+AREA = "rounds"
+ZOOMED = (LAPTOP[0] // 2, LAPTOP[1] // 2)
+"""A laptop's window at 200 % zoom: the page is laid out in half the CSS pixels."""
+
+
+def fits(driver: webdriver.Chrome) -> bool:
+    """The page needs no sideways scrolling (a wide table scrolls in its own box)."""
+    return bool(driver.execute_script(
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    ))  # fmt: skip
+
+
+def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
+    tmp_path: Path, chromium: list[Any]
+) -> None:
+    c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
+    play_round(c, random.Random(5))
+    with serve_console(c.db, None, TOPICS) as served:
+        phone, laptop, zoomed = browser(PHONE), browser(LAPTOP), browser(ZOOMED)
+        chromium.extend([phone, laptop, zoomed])
+        for driver in (phone, laptop, zoomed):
+            browser_signed_in(driver, served.url, WebRole.ORGANIZER, "/organizer/round")
+
+        # the round's status, every result in
+        for driver, size in ((phone, "phone"), (laptop, "laptop")):
+            for lang, heading, done in (("pl", "Runda w toku: runda 1", "Gotowe: 2 z 2"),
+                                        ("en", "Round in play: round-1", "2 of 2")):  # fmt: skip
+                driver.get(f"{served.url}/organizer/round" + ("?lang=en" if lang == "en" else ""))
+                assert text(driver, "h1") == heading
+                assert text(driver, "#tables-title").startswith(done)
+                assert "Łukasz Żółć" in text(driver, ".round-tables")
+                assert fits(driver), (size, lang)
+                shot(driver, f"{size}-{lang}-round-status", AREA)
+        zoomed.get(f"{served.url}/organizer/round")
+        assert fits(zoomed)
+        assert zoomed.find_element(By.CSS_SELECTOR, "#close-form button").is_displayed()
+        shot(zoomed, "laptop-200%-pl-round-status", AREA)
+
+        # close → draw → start, on the phone
+        phone.get(f"{served.url}/organizer/round")
+        phone.find_element(By.CSS_SELECTOR, "#close-form button").click()
+        waiting(phone).until(lambda d: "Zamknięto: runda 1." in text(d, ".done"))
+        assert "Klasyfikacja" in text(phone, "main")
+        shot(phone, "phone-pl-round-closed", AREA)
+        phone.find_element(By.CSS_SELECTOR, "#draw-form button.primary").click()
+        waiting(phone).until(lambda d: "Rozlosowano: runda 2" in text(d, ".done"))
+        assert text(phone, "h1") == "Przydział do stolików: runda 2"
+        comp = c.competition()
+        for table in comp.event.seating("round-2"):
+            for i, pid in enumerate(table.players):
+                assert comp.event.players[pid].name in text(phone, ".seating")
+                assert f"{table.number}{'ABCD'[i]}" in text(phone, ".seating")
+        assert fits(phone)
+        shot(phone, "phone-pl-draw", AREA)
+        laptop.get(f"{served.url}/organizer/round/seating?stage=round-2&lang=en")
+        assert text(laptop, "h1") == "Seating: round-2"
+        shot(laptop, "laptop-en-draw", AREA)
+        laptop.get(f"{served.url}/organizer/round/seating?stage=round-2")
+        shot(laptop, "laptop-pl-draw", AREA)
+        phone.get(f"{served.url}/organizer/round/seating?stage=round-2&lang=en")
+        shot(phone, "phone-en-draw", AREA)
+
+        laptop.get(f"{served.url}/organizer/round/seating?stage=round-2")
+        laptop.find_element(By.ID, "start-minutes").send_keys("40")
+        laptop.find_element(By.CSS_SELECTOR, "#start-form button").click()
+        waiting(laptop).until(lambda d: "Rozpoczęto: runda 2" in text(d, ".done"))
+        assert "40 min" in text(laptop, ".clock")
+        shot(laptop, "laptop-pl-round-started", AREA)
+        assert "round-2" in c.competition().started
+
+        # a refusal: closing with results missing, said next to the button
+        laptop.find_element(By.CSS_SELECTOR, "#close-form button").click()
+        waiting(laptop).until(lambda d: text(d, "#close-error") != "")
+        assert "brak wyniku" in text(laptop, "#close-error").lower()
+        shot(laptop, "laptop-pl-close-refused", AREA)
+
+        # the exports
+        for driver, size in ((phone, "phone"), (laptop, "laptop")):
+            for lang, heading in (("pl", "Eksport"), ("en", "Exports")):
+                driver.get(f"{served.url}/organizer/exports" + ("?lang=en" if lang == "en" else ""))
+                assert text(driver, "h1") == heading
+                assert "standings.csv" in text(driver, "main")
+                assert fits(driver), (size, lang)
+                shot(driver, f"{size}-{lang}-exports", AREA)
