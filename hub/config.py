@@ -40,6 +40,8 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     [web]                           # rummikub-web: the web console
     host = "127.0.0.1"              # RUMMIKUB_WEB_HOST, --host: the address it listens on
     port = 8080                     # RUMMIKUB_WEB_PORT, --port
+    streams = 500                   # pages following the live updates at most
+    connections = 1200              # open connections at most (then 503 at once)
     username = "screen"             # a read-only broker account, as the hub screen's
     password_file = "/etc/tablekit/screen-password"
     accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
@@ -58,7 +60,7 @@ import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Final, Literal, TypeVar
 
 import msgspec
 
@@ -70,6 +72,11 @@ from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings, read_secret
 from tablekit.shared.i18n import Words
 from tablekit.shared.tomlfile import SettingsFileError, decode_toml
+
+WEB_STREAMS: Final = 500
+"""``[web] streams``' default: pages following the web console's live updates at most."""
+WEB_CONNECTIONS: Final = 1200
+"""``[web] connections``' default: the web console's open connections at most."""
 
 DEFAULT_PATH = Path("/etc/rummikub/hub.toml")
 """Read when it exists and neither ``--config`` nor ``$RUMMIKUB_CONFIG`` names a file."""
@@ -134,6 +141,13 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
     """A sign-in ends after this long without a page opened."""
     session_hours: float = 16.0
     """A sign-in ends after this long in all (a tournament day)."""
+    streams: int = WEB_STREAMS
+    """Open pages following the live updates at most (each holds one connection); a
+    page beyond them still works, without live updates, and says so."""
+    connections: int = WEB_CONNECTIONS
+    """Open connections at most: the live pages' and the pages being fetched (a phone
+    fetching the standings while its page follows the updates holds two). Beyond them a
+    request is answered at once with 503 (uvicorn's ``limit_concurrency``)."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():
@@ -146,6 +160,13 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
                 raise HubConfigError(
                     N_("{name}: must be more than 0, got {got}"), name=name, got=f"{value:g}"
                 )
+        if self.streams < 1:
+            raise HubConfigError(N_("streams: must be 1 or more, got {got}"), got=self.streams)
+        if self.connections <= self.streams:
+            raise HubConfigError(
+                N_("connections: must be more than streams ({streams}), got {got}"),
+                streams=self.streams, got=self.connections,
+            )  # fmt: skip
 
 
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from hub import credentials
-from hub.config import parse_hub_config
+from hub.config import WEB_CONNECTIONS, parse_hub_config
 from hub.credentials import (
     CredentialsError,
     MosquittoSettings,
@@ -529,6 +529,9 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     assert web["User"] == ["tablekit"] and web["PrivateDevices"] == ["yes"]
     assert web["ReadWritePaths"] == ["-/var/lib/rummikub-hub"]  # the store's WAL, read
     assert "rummikub-hub.service" in web["After"][0] and "EnvironmentFile" not in web
+    # Room for [web] connections; the hub and the broker before the console under load.
+    assert int(web["LimitNOFILE"][0]) > WEB_CONNECTIONS
+    assert web["CPUWeight"] == ["50"] and web["MemoryMax"] == ["256M"]
     dropin = (DEPLOY / "systemd/mosquitto-rummikub.conf").read_text()
     assert "ExecStart=\nExecStart=/usr/sbin/mosquitto -c /etc/mosquitto/rummikub.conf" in dropin
     # The file both read is one that hub.credentials writes: the hub's, the screen's accounts.

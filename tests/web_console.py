@@ -33,6 +33,7 @@ from starlette.testclient import TestClient
 from test_cli_support import Cli
 
 from hub.broker import MosquittoBroker, free_port
+from hub.config import WEB_STREAMS
 from hub.web.accounts import WebRole, accounts_text
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
@@ -123,13 +124,20 @@ class Served:
 
 @contextmanager
 def serve_console(
-    db: Path, broker: BrokerSettings | None, topics: Topics, gate: Gate | None = None
+    db: Path,
+    broker: BrokerSettings | None,
+    topics: Topics,
+    gate: Gate | None = None,
+    *,
+    streams: int = WEB_STREAMS,
 ) -> Iterator[Served]:
     """``rummikub-web``'s application on uvicorn in a thread, until the block ends (its
-    web accounts and sessions ``gate``; default: the test bundle's accounts)."""
+    web accounts and sessions ``gate``, default: the test bundle's accounts; at most
+    ``streams`` pages following the live updates)."""
     reader = EventReader(db)
     gate = gate if gate is not None else Gate(web_bundle_accounts())
-    console = Console(reader, LiveTables(broker, topics, reader.version), gate=gate)
+    live = LiveTables(broker, topics, reader.version, streams=streams)
+    console = Console(reader, live, gate=gate)
     server = ConsoleThread(console, "127.0.0.1", free_port())
     server.start()
     try:

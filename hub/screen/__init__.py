@@ -39,11 +39,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-import pygame
-
 from hub.hall import JUDGE_FLASH_AFTER, HallView
 from hub.samples import final_hall, sample_hall
-from hub.screen.render import DEFAULT_CYCLE, HallScreen, render_pngs
 from tablekit.shared import i18n
 from tablekit.shared.commandline import parse_in_language
 from tablekit.shared.i18n import Words
@@ -52,6 +49,8 @@ from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
 log = logging.getLogger("hub.screen")
 
 FRAME_RATE: Final = 10
+DEFAULT_CYCLE: Final = 15.0
+"""Seconds each page is shown before the rotation moves on."""
 DEMO_PERIOD: Final = 40.0
 """The sample hall (``--demo``) restarts its moves every this many seconds."""
 
@@ -214,6 +213,10 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
     if args.png is not None:
         os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    # pygame is loaded here, not with the package: the package's feed (hub.screen.feed)
+    # serves the web console too, which draws nothing.
+    import pygame
+
     language = i18n.choose(args.lang, os.environ)
     feed = None
     if args.demo is None:
@@ -273,6 +276,8 @@ def _pngs(args: argparse.Namespace, hall: HallView, now: float, language: str) -
     """Every page of ``hall`` as PNG files in ``--png``'s folder (with ``--demo``, the
     pages of the finished event too, named ``final-…``); with ``--all-languages`` in a
     folder per language."""
+    from hub.screen.render import render_pngs
+
     languages = i18n.LANGUAGES if args.all_languages else (language,)
     written = []
     for code in languages:
@@ -289,6 +294,10 @@ def _pngs(args: argparse.Namespace, hall: HallView, now: float, language: str) -
 def _run(
     args: argparse.Namespace, hall_at: Callable[[float], HallView], stop: threading.Event
 ) -> int:
+    import pygame
+
+    from hub.screen.render import HallScreen
+
     flags = pygame.FULLSCREEN if args.fullscreen else 0
     size = (0, 0) if args.fullscreen else args.size
     words = i18n.words(i18n.choose(args.lang, os.environ))

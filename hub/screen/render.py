@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final
 
 import pygame
 
@@ -29,6 +28,7 @@ from hub.hall import (
     shown_at,
     slow_tables,
 )
+from hub.screen import DEFAULT_CYCLE
 from hub.screen.canvas import Canvas, Placed, Texts
 from hub.screen.geometry import (
     CELL_GAP_FRAC,
@@ -52,9 +52,6 @@ from hub.screen.sidebar import draw_sidebar, sidebar_content
 from hub.screen.theme import BG
 from hub.screen.wall import CellContent, cell_content, draw_blank, draw_cell, draw_empty
 from tablekit.shared import i18n
-
-DEFAULT_CYCLE: Final = 15.0
-"""Seconds each page is shown before the rotation moves on."""
 
 
 @dataclass

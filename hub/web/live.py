@@ -7,7 +7,9 @@ network thread only queues a message and wakes the console's event loop; one asy
 task (:meth:`LiveTables.run`) owns the state: it folds what arrived, compares every
 table's card (:class:`~hub.web.views.TableCard`) with the one before, and hands each
 changed card to every open page's queue. A page whose queue is full (a phone that stopped
-reading) is dropped; its browser reconnects and gets every card again.
+reading) is dropped; its browser reconnects and gets every card again. At most
+``streams`` pages follow the updates at once (``[web] streams``): one more is turned
+away (:meth:`LiveTables.subscribe` answers None) and works without them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Final, Literal
 
 import msgspec
 
+from hub.config import WEB_STREAMS
 from hub.hall import HallView, judge_queue
 from hub.web.views import TableCard, changed, table_cards
 from tablekit.core.topics import Topics
@@ -64,11 +67,17 @@ class LiveTables:
         broker: BrokerSettings | None,
         topics: Topics,
         stored: Callable[[], int] = lambda: 0,
+        *,
+        streams: int = WEB_STREAMS,
     ) -> None:
         """``broker`` None: no broker (the pages show the event from the store alone).
         ``stored``: the event store's version (it grows with every record: a result, a
-        correction, a draw), looked at with the hall; a new one updates the standings."""
+        correction, a draw), looked at with the hall; a new one updates the standings.
+        ``streams``: open pages following the updates at most."""
         self.topics = topics
+        self.streams = streams
+        self.turned_away = 0
+        """Pages turned away because ``streams`` pages were following already."""
         self.cards: tuple[TableCard, ...] = ()
         self.hall = HallView()
         self.live = False
@@ -172,9 +181,17 @@ class LiveTables:
                 if not self._offer(page, update):
                     break
 
-    def subscribe(self) -> asyncio.Queue[Update | None]:
-        """A queue of the updates for one open page (None: it was dropped or the
-        console stops; the page reconnects)."""
+    def subscribe(self) -> asyncio.Queue[Update | None] | None:
+        """A queue of the updates for one open page (an update None: it was dropped or
+        the console stops; the page reconnects); None when :attr:`streams` pages follow
+        already."""
+        if len(self._pages) >= self.streams:
+            self.turned_away += 1
+            if self.turned_away == 1 or self.turned_away % 100 == 0:
+                log.warning("web console: %d pages follow the live updates, the most "
+                            "[web] streams allows; %d turned away so far", len(self._pages),
+                            self.turned_away)  # fmt: skip
+            return None
         page: asyncio.Queue[Update | None] = asyncio.Queue(QUEUE + 1)
         self._pages.add(page)
         return page

@@ -6,6 +6,7 @@ is named as the event's privacy setting says (:mod:`hub.privacy`)."""
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator, Callable
 from typing import Final, cast
 
@@ -32,6 +33,10 @@ from tablekit.shared.i18n import DEFAULT_LANGUAGE
 KEEPALIVE: Final = 15.0
 """Seconds between two comments on a quiet event stream (proxies and phones drop a
 connection that says nothing)."""
+BUSY_RETRY: Final = (30.0, 90.0)
+"""Seconds after which a page turned away tries again (its browser's EventSource, told
+by ``retry:``), drawn at random so that a full hall's phones do not all come back at
+once."""
 
 
 def routes(pages: Pages) -> list[BaseRoute]:
@@ -136,8 +141,13 @@ async def _events(
     live: LiveTables, code: str, default: str, only: frozenset[int] | None
 ) -> AsyncIterator[str]:
     """The live stream of one open page: every card first (a page that was away catches
-    up), then what changes, until the page goes or is dropped."""
+    up), then what changes, until the page goes or is dropped. A page beyond the most
+    that may follow (``[web] streams``) is told ``busy`` and when to try again."""
     page = live.subscribe()
+    if page is None:
+        yield f"retry: {int(random.uniform(*BUSY_RETRY) * 1000)}\n\n"
+        yield event_text("busy", {})
+        return
     try:
         yield "retry: 3000\n\n"
         yield event_text("link", {"live": live.live})

@@ -26,10 +26,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Final
 
 import uvicorn
+from starlette.types import ASGIApp
 
-from hub.config import HubConfigError, HubSettings, add_config_options, resolve
+from hub.config import (
+    WEB_CONNECTIONS,
+    WEB_STREAMS,
+    HubConfigError,
+    HubSettings,
+    add_config_options,
+    resolve,
+)
 from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
@@ -44,6 +53,14 @@ log = logging.getLogger("hub.web")
 
 GRACE = 3
 """Seconds a stop waits for open pages (their event streams never end by themselves)."""
+BACKLOG: Final = 2048
+"""Connections the kernel holds until uvicorn takes them: a hall of phones opening the
+address from the QR code at the same moment waits, rather than being refused."""
+KEEP_ALIVE: Final = 5
+"""Seconds an idle connection is kept for the phone's next request (it counts against
+``[web] connections`` meanwhile)."""
+SPARE_FILES: Final = 64
+"""Open files beside the connections: the store, the broker's socket, templates, logs."""
 
 
 def _port(text: str) -> int:
@@ -116,6 +133,8 @@ class WebSettings:
     accounts: Path | None = None
     session_idle: float = IDLE
     session_longest: float = LONGEST
+    streams: int = WEB_STREAMS
+    connections: int = WEB_CONNECTIONS
 
     def gate(self) -> Gate:
         """Who may sign in, and for how long."""
@@ -137,8 +156,9 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
         ("web.accounts", None if own.accounts is None else Path(own.accounts)), Path,
     )  # fmt: skip
     return WebSettings(
-        db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600
-    )
+        db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600,
+        own.streams, own.connections,
+    )  # fmt: skip
 
 
 def _host(text: str) -> str:
@@ -149,6 +169,38 @@ def _host(text: str) -> str:
 
 class WebConsoleError(KitError, OSError):
     """The console could not start (its port taken, say)."""
+
+
+def server_config(
+    app: ASGIApp, host: str, port: int, *, connections: int = WEB_CONNECTIONS
+) -> uvicorn.Config:
+    """uvicorn's set-up for the console: at most ``connections`` open connections (one
+    more is answered 503 at once, the pages already open unaffected), a deep backlog,
+    short keep-alive, HTTP/1.1 by h11 and no WebSockets (the live updates are server-sent
+    events)."""
+    return uvicorn.Config(
+        app, host=host, port=port, log_level="warning", proxy_headers=False,
+        server_header=False, timeout_graceful_shutdown=GRACE, limit_concurrency=connections,
+        backlog=BACKLOG, timeout_keep_alive=KEEP_ALIVE, http="h11", ws="none",
+    )  # fmt: skip
+
+
+def room_for(connections: int) -> int:
+    """Raise the open files' soft limit (a service's is often 1024) to hold
+    ``connections`` and the console's own files, as far as the hard limit allows; the
+    limit now."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + SPARE_FILES
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        raised = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+        soft = raised
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        log.warning("web console: %d open files at most (LimitNOFILE), fewer than "
+                    "[web] connections %d needs", soft, connections)  # fmt: skip
+    return soft
 
 
 class ConsoleServer(uvicorn.Server):
@@ -169,13 +221,12 @@ class ConsoleThread:
     """The console on uvicorn in a thread of another program (the demo, the tests): it
     listens once :meth:`start` returns, and :meth:`stop` closes it and its live tables."""
 
-    def __init__(self, console: Console, host: str, port: int) -> None:
+    def __init__(
+        self, console: Console, host: str, port: int, *, connections: int = WEB_CONNECTIONS
+    ) -> None:
         self.host, self.port = host, port
         self.console = console
-        config = uvicorn.Config(
-            make_app(console), host=host, port=port, log_level="warning",
-            timeout_graceful_shutdown=GRACE,
-        )  # fmt: skip
+        config = server_config(make_app(console), host, port, connections=connections)
         self._server = ConsoleServer(config, console.live)
         self._thread = threading.Thread(target=self._run, name="web console", daemon=True)
 
@@ -224,15 +275,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader = EventReader(web.db)
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
-                          reader.version)  # fmt: skip
+                          reader.version, streams=web.streams)  # fmt: skip
         app = make_app(Console(reader, live, gate=web.gate()))
         log.info("web console on http://%s:%d/ (event store %s)", web.host, web.port, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")
-        config = uvicorn.Config(app, host=web.host, port=web.port, log_level="warning",
-                                proxy_headers=False, server_header=False,
-                                timeout_graceful_shutdown=GRACE)  # fmt: skip
-        ConsoleServer(config, live).run()
+        room_for(web.connections)
+        ConsoleServer(server_config(app, web.host, web.port, connections=web.connections),
+                      live).run()  # fmt: skip
     except (KitError, OSError) as err:
         print(f"rummikub-web: {error_text(err, words)}", file=sys.stderr)
         return 1

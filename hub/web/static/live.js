@@ -23,13 +23,23 @@
   const address = body.dataset.live;
   if (!address || !window.EventSource) return;
   const state = document.getElementById("live-state");
+  // Turned away (too many pages follow the console): said until a stream is taken.
+  let busy = false;
   const say = (live) => {
     state.hidden = false;
-    state.textContent = live ? body.dataset.liveOn : body.dataset.liveOff;
+    state.textContent = live ? body.dataset.liveOn
+      : busy ? body.dataset.liveBusy : body.dataset.liveOff;
     state.className = live ? "live-state on" : "live-state off";
   };
   const source = new EventSource(address);
-  source.addEventListener("link", (e) => say(JSON.parse(e.data).live));
+  source.addEventListener("link", (e) => {
+    busy = false;
+    say(JSON.parse(e.data).live);
+  });
+  source.addEventListener("busy", () => {
+    busy = true;
+    say(false);
+  });
   source.addEventListener("error", () => say(false));
   source.addEventListener("table", (e) => {
     const data = JSON.parse(e.data);
