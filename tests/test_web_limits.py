@@ -17,11 +17,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from starlette.testclient import TestClient
 from test_cli_support import Cli
-from web_console import EventStream, school_hall, serve_console
+from web_console import EventStream, school_hall, serve_console, signed_in
 
 from hub.broker import free_port
 from hub.config import HubConfigError, resolve
+from hub.web.accounts import WebRole
+from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, build_parser, web_settings
@@ -102,6 +105,22 @@ def test_beyond_the_most_connections_a_request_is_answered_at_once(hall: Cli) ->
     finally:
         server.stop()
         reader.close()
+
+
+def test_a_kept_page_is_never_a_signed_in_readers(hall: Cli) -> None:
+    """The standings are kept for readers who are not signed in; a signed-in reader's
+    page (which names them and holds their form token) is made for them alone."""
+    reader = EventReader(hall.db)
+    app = make_app(Console(reader, LiveTables(None, TOPICS, reader.version)))
+    with TestClient(app) as judge, TestClient(app) as phone:
+        phone.get("/standings")  # kept
+        name = signed_in(judge, WebRole.JUDGE)
+        theirs = judge.get("/standings").text
+        assert name in theirs and 'name="csrf"' in theirs
+        public = phone.get("/standings").text
+        assert name not in public and 'name="csrf"' not in public
+        assert name in judge.get("/standings").text  # not the kept one either
+    reader.close()
 
 
 def test_the_most_streams_and_connections_come_from_the_file(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from hub.web.auth import signed_in
 from hub.web.cache import PageCache
 from hub.web.live import LiveTables, Update
 from hub.web.pages import (
@@ -111,8 +112,9 @@ def routes(pages: Pages) -> list[BaseRoute]:
 
         async def page(request: Request) -> Response:
             stamp = (console.reader.version(), console.live.generation if tables else 0)
-            # A reader with a cookie may be signed in: the page may name them.
-            return await cache.serve(request, stamp, plain, personal="cookie" in request.headers)
+            # A signed-in reader's page names them (and holds their form token).
+            personal = signed_in(request) is not None
+            return await cache.serve(request, stamp, plain, personal=personal)
 
         return page
 
