@@ -39,6 +39,7 @@ from tablekit.core.messages import (
     PROTOCOL_VERSION,
     Broadcast,
     BroadcastKind,
+    ConsoleLink,
     EventEnvelope,
     HallLanguage,
     ResultAck,
@@ -74,11 +75,19 @@ class Outgoing:
 
 class Conductor:
     def __init__(
-        self, organizer: Organizer, topics: Topics, *, clock: Callable[[], float] = time.time
+        self,
+        organizer: Organizer,
+        topics: Topics,
+        *,
+        clock: Callable[[], float] = time.time,
+        console_url: str = "",
     ) -> None:
+        """``console_url``: where phones open the web console (the config's ``[web]
+        public_url``), retained on ``hub/console`` for the QR codes; "": none (cleared)."""
         self.organizer = organizer
         self.topics = topics
         self.clock = clock
+        self.console_url = console_url
         self._sent: dict[str, bytes] = {}
 
     def reset(self) -> None:
@@ -150,11 +159,16 @@ class Conductor:
         return out
 
     def _all(self, competition: Competition) -> Iterator[Outgoing]:
+        if self.console_url:  # with or without an event: phones may open the console
+            link = ConsoleLink(v=PROTOCOL_VERSION, url=self.console_url)
+            yield Outgoing(self.topics.console, encode(link))
         if competition.created is None:
             return
         # the hall's language first: a unit (re)connecting shows its seating in it
         language = HallLanguage(v=PROTOCOL_VERSION, language=competition.language)
         yield Outgoing(self.topics.language, encode(language))
+        if not self.console_url:  # an address set before is no longer the console's
+            yield Outgoing(self.topics.console, CLEARED)
         assignments = competition.assignments()
         for assignment in assignments:
             yield Outgoing(self.topics.assign(assignment.table), encode(assignment))

@@ -42,6 +42,7 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     port = 8080                     # RUMMIKUB_WEB_PORT, --port
     streams = 500                   # pages following the live updates at most
     connections = 1200              # open connections at most (then 503 at once)
+    public_url = "http://rummikub.local:8080"  # RUMMIKUB_WEB_PUBLIC_URL: where phones open it
     username = "screen"             # a read-only broker account, as the hub screen's
     password_file = "/etc/tablekit/screen-password"
     accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
@@ -57,6 +58,7 @@ every program to it with that broker's settings.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,6 +68,7 @@ import msgspec
 
 from hub.backup import DEFAULT_INTERVAL
 from tablekit.core.errors import KitError, Phrase
+from tablekit.core.fields import URL_PATTERN
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -148,10 +151,16 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
     """Open connections at most: the live pages' and the pages being fetched (a phone
     fetching the standings while its page follows the updates holds two). Beyond them a
     request is answered at once with 503 (uvicorn's ``limit_concurrency``)."""
+    public_url: str = ""
+    """Where phones on the venue network open the console (``http://rummikub.local:8080``):
+    the hub publishes it for the QR codes of the hub screen, the tables' displays and the
+    printed seating; "" for none."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():
             raise HubConfigError(N_("host: must name an address, got an empty string"))
+        if self.public_url:
+            web_address(self.public_url, "public_url")
         if not 1 <= self.port <= 65535:
             raise HubConfigError(N_("port: must be 1 to 65535, got {got}"), got=self.port)
         for name in ("session_idle_minutes", "session_hours"):
@@ -180,6 +189,27 @@ class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     screen: Account = Account()
     organizer: Account = Account()
     web: WebSection = WebSection()
+
+
+def web_address(text: str, where: str = "") -> str:
+    """``text`` as the web console's public address (no trailing ``/``); HubConfigError
+    unless it is ``http://`` or ``https://`` with a host, no spaces, at most 200 characters."""
+    url = text.strip().rstrip("/")
+    if not re.fullmatch(URL_PATTERN, url) or len(url) > 200:
+        raise HubConfigError(
+            N_("{where}: an address such as http://rummikub.local:8080 (http:// or https://, "
+               "a host, no spaces, at most 200 characters), got {got}"),
+            where=where or "public_url", got=repr(text),
+        )  # fmt: skip
+    return url
+
+
+def public_url(config: HubConfig, env: Mapping[str, str]) -> str:
+    """The web console's public address by the precedence: ``RUMMIKUB_WEB_PUBLIC_URL``,
+    else the file's ``[web] public_url``; "" when neither names one."""
+    if env.get("RUMMIKUB_WEB_PUBLIC_URL"):
+        return web_address(env["RUMMIKUB_WEB_PUBLIC_URL"], "RUMMIKUB_WEB_PUBLIC_URL")
+    return web_address(config.web.public_url) if config.web.public_url else ""
 
 
 def parse_hub_config(text: str, source: str = "hub.toml") -> HubConfig:
@@ -325,6 +355,10 @@ class HubSettings:
                 ) from None
         return field[1], f"{self.source}: {field[0]}"
 
+
+    def public_url(self) -> str:
+        """The web console's public address (:func:`public_url`)."""
+        return public_url(self.config, self.env)
 
     def store(self, flag: Path | None) -> Path:
         """The event store by the precedence (``--db`` given as ``flag``, ``RUMMIKUB_DB``,

@@ -22,7 +22,8 @@ The access scheme (``acl_file``; whatever is not granted is denied):
 
 * ``table-NN`` (one per table unit) may **write** only ``…/table/N/events``,
   ``…/table/N/state`` and ``…/table/N/status`` (its Last Will), and **read** only
-  ``…/hub/table/N/#``, ``…/hub/broadcast``, ``…/hub/status`` and ``…/hub/language``.
+  ``…/hub/table/N/#``, ``…/hub/broadcast``, ``…/hub/status``, ``…/hub/language`` and
+  ``…/hub/console``.
 * ``hub`` (the hub service) and ``hub-admin`` (the organizer's tools: ``rummikub``'s
   live views) read ``…/table/#`` and write ``…/hub/#``. They are two accounts because the broker
   uses the username as the MQTT client id: a tool connecting as ``hub`` would
@@ -219,6 +220,7 @@ def acl_text(topics: Topics, accounts: Iterable[Account], *, anonymous_read: boo
                 f"topic read {base}/hub/broadcast",
                 f"topic read {base}/hub/status",
                 f"topic read {base}/hub/language",
+                f"topic read {base}/hub/console",
             ]
         elif acc.role in (Role.HUB, Role.ADMIN):
             lines += [f"topic read {base}/table/#", f"topic readwrite {base}/hub/#"]

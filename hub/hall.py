@@ -193,6 +193,9 @@ class HallView:
     """The language the screen speaks (``pl`` or ``en``, :mod:`tablekit.shared.i18n`):
     the screen's ``--lang`` until the hall's language setting says otherwise
     (:meth:`hub.screen.feed.HallTracker.set_language`); every frame is drawn in it."""
+    console_url: str = ""
+    """Where phones open the web console (the hub's ``hub/console``); the list pages show
+    it as a QR code. "": none."""
 
     def table(self, number: int) -> TableCell:
         for t in self.tables:

@@ -60,6 +60,10 @@ def sample_names(count: int, seed: int = 7) -> list[str]:
     return names
 
 
+SAMPLE_CONSOLE = "http://rummikub.local:8080"
+"""The web console's address in the sample hall (the list pages show its QR code)."""
+
+
 def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
     """A plausible hall of ``tables`` tables in every state, with standings and seating."""
     rng = random.Random(seed)
@@ -168,6 +172,7 @@ def sample_hall(tables: int, now: float, seed: int = 7) -> HallView:
         standings=standings,
         seating=seating,
         title="Zimowe Mistrzostwa Klubu",
+        console_url=SAMPLE_CONSOLE,
     )
 
 

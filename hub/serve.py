@@ -127,7 +127,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(err.message(words.gettext))
     try:
         service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
-                             backup=store.backup, backup_interval=store.backup_every)  # fmt: skip
+                             backup=store.backup, backup_interval=store.backup_every,
+                             console_url=store.console_url)  # fmt: skip
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
         print(f"rummikub-hub: {error_text(err, words)}", file=sys.stderr)
@@ -142,6 +143,8 @@ class StoreSettings:
     tables: int | None
     backup: Path | None
     backup_every: float
+    console_url: str = ""
+    """The web console's public address (``[web] public_url``), for the QR codes."""
 
 
 def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSettings:
@@ -164,7 +167,8 @@ def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSet
             N_("--backup-every must be more than 0 seconds, got {seconds}"),
             seconds=f"{every:g}",
         )
-    return StoreSettings(Path(db), tables, None if backup is None else Path(backup), every)
+    return StoreSettings(Path(db), tables, None if backup is None else Path(backup), every,
+                         settings.public_url())  # fmt: skip
 
 
 def _path(text: str | None) -> Path | None:

@@ -97,6 +97,7 @@ class HubService:
         tables: int | None = None,
         backup: Path | None = None,
         backup_interval: float = DEFAULT_INTERVAL,
+        console_url: str = "",
     ) -> None:
         """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the
         client id is ``hub-{venue}-{event}`` unless it names one. BrokerSettingsError
@@ -106,7 +107,10 @@ class HubService:
         messages of other tables are refused and only logged. None: tables 1-999.
 
         ``backup``: keep a copy of the store there (:class:`hub.backup.StoreBackup`),
-        at most every ``backup_interval`` seconds and once more on stop."""
+        at most every ``backup_interval`` seconds and once more on stop.
+
+        ``console_url``: the web console's public address, retained for the QR codes of
+        the hub screen and the tables' displays (:class:`~hub.conductor.Conductor`)."""
         self.broker = broker
         self.tables = tables
         self.topics = topics
@@ -124,7 +128,7 @@ class HubService:
             else StoreBackup(Path(db), backup, interval=backup_interval)
         )
         self.organizer = Organizer(self.store, by="hub")
-        self.conductor = Conductor(self.organizer, topics)
+        self.conductor = Conductor(self.organizer, topics, console_url=console_url)
         self._closed = self.conductor.event_closed()
         """What the hub's status says: the event is closed (units may drop acked events)."""
         self._republish = threading.Event()

@@ -9,11 +9,12 @@ from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.core.codec import decode
+from tablekit.core.codec import decode, encode
 from tablekit.core.messages import (
     Assignment,
     Broadcast,
     BroadcastKind,
+    ConsoleLink,
     EventEnvelope,
     HallLanguage,
     ResultAck,
@@ -105,6 +106,20 @@ def test_the_halls_language_is_retained_from_the_event_and_follows_a_change(
     assert by_topic(conductor) == {TOPICS.language: b'{"v":1,"language":"pl"}'}
     conductor.reset()  # after a reconnect: everything again, the language first
     assert conductor.messages()[0].payload == b'{"v":1,"language":"pl"}'
+
+
+def test_the_consoles_address_is_retained_for_the_qr_codes(tmp_path: Path) -> None:
+    """Set: published at once, before any event (phones may open the console then); not
+    set: cleared once the event exists, so an address set before does not linger."""
+    clock = Clock()
+    org = Organizer(EventStore(tmp_path / "hub.sqlite3"), by="Ala", clock=clock)
+    url = "http://rummikub.local:8080"
+    conductor = Conductor(org, TOPICS, clock=clock, console_url=url)
+    assert by_topic(conductor) == {TOPICS.console: encode(ConsoleLink(v=1, url=url))}
+    org.create_event("Cup", "school")
+    assert TOPICS.console not in by_topic(conductor)  # unchanged: not sent again
+    plain = Conductor(org, TOPICS, clock=clock)
+    assert by_topic(plain)[TOPICS.console] == b""
 
 
 def test_an_event_created_without_a_language_speaks_polish(tmp_path: Path) -> None:

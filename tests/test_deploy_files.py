@@ -90,6 +90,7 @@ def test_the_acl_grants_a_table_exactly_its_own_topics() -> None:
         f"topic read {base}/hub/broadcast",
         f"topic read {base}/hub/status",
         f"topic read {base}/hub/language",
+        f"topic read {base}/hub/console",
     ]
     assert blocks["user hub"] == [f"topic read {base}/table/#", f"topic readwrite {base}/hub/#"]
     assert blocks["user screen"] == [f"topic read {base}/#"]

@@ -60,6 +60,8 @@ def config(tmp_path: Path) -> Path:
         ("[sreen]\nusername = \"x\"\n", "hub.toml: sreen: unknown field; the file has venue"),
         ("venue = 7\n", "hub.toml: venue: expected `str`, got `int`"),
         ("[broker\n", "hub.toml: not valid TOML"),
+        ("[web]\npublic_url = \"rummikub.local:8080\"\n",
+         "hub.toml: web.public_url: an address such as http://rummikub.local:8080"),
     ],
 )
 def test_a_wrong_field_is_named_with_its_file(text: str, message: str) -> None:
@@ -95,6 +97,22 @@ def test_the_file_alone(config: Path) -> None:
     store = store_settings(parse(), settings)
     assert (store.db, store.tables) == (config.parent / "hub.sqlite3", 12)
     assert store.backup == Path("/media/stick/hub.sqlite3")
+
+
+def test_the_consoles_public_address_file_then_environment(config: Path) -> None:
+    """What the hub publishes for the QR codes: the file's ``[web] public_url``, else
+    ``RUMMIKUB_WEB_PUBLIC_URL``'s; the trailing ``/`` dropped; none without either."""
+    assert store_settings(parse(), resolve("hub", parse("--config", str(config)), {})
+                          ).console_url == ""  # fmt: skip
+    config.write_text(config.read_text() + '[web]\npublic_url = "http://rummikub.local:8080/"\n')
+    args = parse("--config", str(config))
+    assert resolve("hub", args, {}).public_url() == "http://rummikub.local:8080"
+    env = {"RUMMIKUB_WEB_PUBLIC_URL": "https://10.0.9.1:8443"}
+    assert store_settings(parse(), resolve("hub", args, env)).console_url == (
+        "https://10.0.9.1:8443"
+    )
+    with pytest.raises(HubConfigError, match=r"RUMMIKUB_WEB_PUBLIC_URL: an address .*'hub 8080'"):
+        resolve("hub", args, {"RUMMIKUB_WEB_PUBLIC_URL": "hub 8080"}).public_url()
 
 
 def test_the_environment_beats_the_file_and_the_flags_beat_both(

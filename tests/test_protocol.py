@@ -37,6 +37,7 @@ from tablekit.core.messages import (
     Assignment,
     Broadcast,
     BroadcastKind,
+    ConsoleLink,
     EventEnvelope,
     HallLanguage,
     HubStatus,
@@ -111,6 +112,7 @@ def other_messages() -> list[msgspec.Struct]:
         Broadcast(v=1, id=8, kind=BroadcastKind.MESSAGE, text="Lunch at 13:00"),
         HallLanguage(v=1, language="pl"),
         HallLanguage(v=1, language="en"),
+        ConsoleLink(v=1, url="http://rummikub.local:8080"),
         Ack(v=1, unit="table-03", upto=41),
         Ack(v=1, unit="table-03", upto=0, resend_from=1),
         ResultAck(v=1, unit="table-03", game=2, accepted=False, reason="seat B: 2 jokers"),
@@ -169,6 +171,7 @@ def test_topics_parse_back_to_their_kind_and_table() -> None:
         TOPICS.broadcast: TopicRef(Kind.BROADCAST),
         TOPICS.hub_status: TopicRef(Kind.HUB_STATUS),
         TOPICS.language: TopicRef(Kind.LANGUAGE),
+        TOPICS.console: TopicRef(Kind.CONSOLE),
         TOPICS.round: TopicRef(Kind.ROUND),
         TOPICS.standings: TopicRef(Kind.STANDINGS),
         TOPICS.seating: TopicRef(Kind.SEATING),
@@ -279,6 +282,24 @@ def test_the_halls_language_is_a_hub_message_of_its_own_topic() -> None:
     assert decode_retained(TOPICS, TOPICS.language, b"")[1] == Cleared(Kind.LANGUAGE, None)
 
 
+def test_the_consoles_address_is_a_hub_message_of_its_own_topic() -> None:
+    """Retained on ``hub/console`` for every screen and unit (a unit of an earlier release
+    does not subscribe to it); an address that is not http(s) with a host is refused."""
+    payload = encode(ConsoleLink(v=1, url="https://10.0.9.1:8443/konsola"))
+    ref, message = decode_retained(TOPICS, TOPICS.console, payload)
+    assert ref == TopicRef(Kind.CONSOLE)
+    assert message == ConsoleLink(v=1, url="https://10.0.9.1:8443/konsola")
+    assert TOPICS.console in TOPICS.unit_filters(7) and TOPICS.console in TOPICS.screen_filters()
+    newer = b'{"v":1,"url":"http://rummikub.local:8080","ssid":"Rummikub-Goscie"}'
+    assert decode(ConsoleLink, newer) == ConsoleLink(v=1, url="http://rummikub.local:8080")
+    for bad in ("rummikub.local:8080", "ftp://hub/", "http://", "http://hub /find",
+                "javascript:alert(1)", "http://hub/\nx", "http://" + "a" * 200):  # fmt: skip
+        with pytest.raises(DecodeError, match="ConsoleLink: ") as err:
+            decode(ConsoleLink, json.dumps({"v": 1, "url": bad}).encode())
+        assert err.value.code == "invalid", bad
+    assert decode_retained(TOPICS, TOPICS.console, b"")[1] == Cleared(Kind.CONSOLE, None)
+
+
 def test_payload_for_another_table_is_refused() -> None:
     payload = encode(envelope("table-03", 3, 5, 1.7e9, ALL_EVENTS[1]))
     with pytest.raises(DecodeError, match=r"for table 3 but was published on .* table 4") as err:
@@ -327,7 +348,7 @@ def test_screen_messages_travel_on_their_own_topics() -> None:
     assert TOPICS.screen_filters() == [
         f"{base}/table/+/state", f"{base}/table/+/status", f"{base}/hub/table/+/assign",
         f"{base}/hub/table/+/result", TOPICS.round, TOPICS.standings, TOPICS.seating,
-        TOPICS.progress, f"{base}/hub/language",
+        TOPICS.progress, f"{base}/hub/language", f"{base}/hub/console",
     ]  # fmt: skip
     for message in screen_messages():
         topic = {

@@ -69,7 +69,7 @@ from typing import TextIO
 
 from hub.cli.common import DEFAULT_DB, PROG, Ctx
 from hub.cli.parser import build_parser
-from hub.config import load_hub_config
+from hub.config import load_hub_config, public_url
 from tablekit.core.errors import KitError
 from tablekit.shared import i18n
 from tablekit.shared.commandline import error_text, speaking
@@ -98,8 +98,9 @@ def main(
         db = (args.db or Path(os.environ.get("RUMMIKUB_DB") or config.db or DEFAULT_DB)).absolute()
         by = args.by or os.environ.get("USER") or "organizer"
         ctx = Ctx(
-            db=db, by=by, out=out or sys.stdout, clock=clock, lang=args.lang, environ=os.environ
-        )
+            db=db, by=by, out=out or sys.stdout, clock=clock, lang=args.lang, environ=os.environ,
+            console_url=public_url(config, os.environ),
+        )  # fmt: skip
         result: int = args.func(ctx, args)
         # Flushed here, not at exit: a reader that already left (``| head``) is met by the
         # handler below instead of by Python's shutdown ("Exception ignored", exit 120).

@@ -114,6 +114,8 @@ class Ctx:
     lang: str | None = None
     """The language asked for (``--lang``), None: the event's, else the environment's."""
     environ: Mapping[str, str] = field(default_factory=dict)
+    console_url: str = ""
+    """The web console's address (``[web] public_url``), for the printouts' QR code."""
     _organizer: Organizer | None = None
 
     @property

@@ -112,7 +112,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage), ctx.console_url)
     _folder(args.dir, ctx.words)
     for stem, doc in docs.items():
         ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"), ctx.words)))
@@ -121,7 +121,7 @@ def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage))
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage), ctx.console_url)
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
     _folder(args.dir, ctx.words)
     for name, data in pdfs.items():

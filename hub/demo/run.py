@@ -110,7 +110,10 @@ class Demo:
             print(_("demo: no web console with the embedded broker (install Mosquitto)"),
                   flush=True)  # fmt: skip
         tables = len(self.organizer.competition.tables())
-        self.hub = HubService(self.client_settings, db, self.topics, tables=tables)
+        # the console's address for the QR codes of the screen and the tables' displays
+        console = self.web.url.rstrip("/") if self.web is not None else ""
+        self.hub = HubService(self.client_settings, db, self.topics, tables=tables,
+                              console_url=console)  # fmt: skip
         self.hub.start()
         for number in range(1, tables + 1):
             self._start_table(number)

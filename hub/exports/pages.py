@@ -37,6 +37,9 @@ td.code { font-weight: bold; }
 .page:last-child { break-after: auto; }
 .wall { font-size: 14pt; }
 .wall h1 { font-size: 22pt; }
+.qr { float: right; width: 34mm; margin: 0 0 2mm 4mm; text-align: center; }
+.qr img { width: 34mm; height: 34mm; display: block; }
+.qr p { font-size: 8pt; margin: 1mm 0 0; }
 .tables .block { display: inline-block; width: 49%; margin: 0 0 4mm; vertical-align: top; }
 .page h1 { font-size: 16pt; }
 .page h2 { font-size: 12pt; margin: 3mm 0 1mm; }

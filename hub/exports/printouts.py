@@ -17,6 +17,7 @@ from hub.tournament import (
 from tablekit.core.seats import seats_for, starting_seat
 from tablekit.shared import forms
 from tablekit.shared.i18n import Words
+from tablekit.shared.qr import svg_data_uri
 
 
 def _name_cell(player: Player, *, surname_first: bool = False) -> str:
@@ -29,8 +30,25 @@ def _name_cell(player: Player, *, surname_first: bool = False) -> str:
     return f'<td class="name">{esc(name)}{club}</td>'
 
 
-def seating_html(comp: Competition, words: Words, stage: str | None = None) -> str:
-    """The seating by table, for the wall: big table numbers, seat codes and names."""
+def console_code(console_url: str, words: Words) -> str:
+    """The web console's QR code for a sheet on the wall (its find your table page), with
+    the address to type; "" without an address (``[web] public_url``)."""
+    if not console_url:
+        return ""
+    target = f"{console_url}/find"
+    caption = words.gettext(
+        "Your table, the standings and your games on your phone: scan the code or open "
+        "{address}"
+    ).format(address=target.split("://", 1)[-1])
+    image = f'<img src="{esc(svg_data_uri(target))}" alt="{esc(target)}">'
+    return f'<div class="qr">{image}<p>{esc(caption)}</p></div>\n'
+
+
+def seating_html(
+    comp: Competition, words: Words, stage: str | None = None, console_url: str = ""
+) -> str:
+    """The seating by table, for the wall: big table numbers, seat codes and names (and
+    the console's QR code when its address is known)."""
     stage = stage or latest_stage(comp)
     blocks = []
     for seated in comp.event.seating(stage):
@@ -49,15 +67,18 @@ def seating_html(comp: Competition, words: Words, stage: str | None = None) -> s
         "Round {round}. Seat A sits first; the others follow clockwise {seats}."
     ).format(round=comp.round_number(stage), seats=others)
     body = (
-        f'<h1>{esc(title)}</h1>\n<p class="meta">{esc(legend)}</p>\n'
+        f"{console_code(console_url, words)}<h1>{esc(title)}</h1>\n"
+        f'<p class="meta">{esc(legend)}</p>\n'
         f'<div class="tables">\n{"".join(blocks)}</div>\n'
     )
     return document(title, body, words, "wall")
 
 
-def find_table_html(comp: Competition, words: Words, stage: str | None = None) -> str:
+def find_table_html(
+    comp: Competition, words: Words, stage: str | None = None, console_url: str = ""
+) -> str:
     """Every player by surname, then given name, with their table and seat ("find your
-    table")."""
+    table"; and the console's QR code when its address is known)."""
     stage = stage or latest_stage(comp)
     rows = "".join(
         f'<tr>{_name_cell(s.player, surname_first=True)}<td class="num">{s.table.number}</td>'
@@ -72,7 +93,8 @@ def find_table_html(comp: Competition, words: Words, stage: str | None = None) -
     seat = words.pgettext("column", "Seat")
     heads = f'<th>{esc(player)}</th><th class="num">{esc(table)}</th><th>{esc(seat)}</th>'
     body = (
-        f"<h1>{esc(title)}</h1>\n<table>\n<thead><tr>{heads}</tr></thead>\n"
+        f"{console_code(console_url, words)}<h1>{esc(title)}</h1>\n<table>\n"
+        f"<thead><tr>{heads}</tr></thead>\n"
         f"<tbody>\n{rows}</tbody>\n</table>\n"
     )
     return document(title, body, words, "wall")
@@ -213,14 +235,17 @@ def ranking_html(comp: Competition, words: Words) -> str:
     return document(grid.title, grid_html(grid, "h1") + sanctions, words)
 
 
-def printouts(comp: Competition, words: Words, stage: str | None = None) -> dict[str, str]:
+def printouts(
+    comp: Competition, words: Words, stage: str | None = None, console_url: str = ""
+) -> dict[str, str]:
     """The documents to print for ``stage`` (default: the latest), by file name without
     the extension: seating, find-your-table, score sheets, standings, and the final
-    ranking once the event is finished."""
+    ranking once the event is finished. ``console_url``: the web console's address, for
+    the QR code on the two sheets for the wall."""
     stage = stage or latest_stage(comp)
     docs = {
-        "seating": seating_html(comp, words, stage),
-        "find-your-table": find_table_html(comp, words, stage),
+        "seating": seating_html(comp, words, stage, console_url),
+        "find-your-table": find_table_html(comp, words, stage, console_url),
         "scoresheets": scoresheets_html(comp, words, stage),
         "standings": standings_html(comp, words, stage),
     }

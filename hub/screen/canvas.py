@@ -137,6 +137,9 @@ class Canvas:
         """The players' names on the page being drawn: a name is never shortened to a form
         another of them could take."""
         self.placed: dict[str, list[Placed]] = {}
+        self.console = ""
+        """The web console's address while the list pages are drawn (its QR code takes a
+        column on their right); "": none, the lists have the whole body."""
         self.measured: dict[tuple[int, str], tuple[object, int]] = {}
         """What a list measured once per board and language (the width of its columns)."""
 

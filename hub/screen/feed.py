@@ -25,7 +25,9 @@ Topics (``{base}`` = ``rummikub/v1/{venue}/{event}``), all retained, all defined
 ``{base}/hub/standings`` (:class:`~tablekit.core.messages.StandingsBoard`) and
 ``{base}/hub/seating`` (:class:`~tablekit.core.messages.SeatingBoard`), and the hall's
 language ``{base}/hub/language`` (:class:`~tablekit.core.messages.HallLanguage`: it sets the
-screen's language, :meth:`HallTracker.set_language`). Not retained:
+screen's language, :meth:`HallTracker.set_language`) and the web console's address
+``{base}/hub/console`` (:class:`~tablekit.core.messages.ConsoleLink`: the list pages' QR
+code). Not retained:
 ``{base}/table/+/events`` and ``{base}/hub/table/+/ack``
 (:meth:`~tablekit.core.topics.Topics.delivery_filters`), to see which tables are behind.
 """
@@ -52,6 +54,7 @@ from tablekit.core.errors import Phrase
 from tablekit.core.messages import (
     Ack,
     Assignment,
+    ConsoleLink,
     EventEnvelope,
     HallLanguage,
     ResultAck,
@@ -72,7 +75,7 @@ log = logging.getLogger("hub.screen.feed")
 _FOLDED: Final = frozenset(
     {
         Kind.STATE, Kind.STATUS, Kind.ASSIGN, Kind.RESULT, Kind.ROUND, Kind.STANDINGS,
-        Kind.SEATING, Kind.PROGRESS, Kind.EVENTS, Kind.ACK, Kind.LANGUAGE,
+        Kind.SEATING, Kind.PROGRESS, Kind.EVENTS, Kind.ACK, Kind.LANGUAGE, Kind.CONSOLE,
     }
 )
 """The topic kinds the screen folds into its view (it subscribes to nothing else)."""
@@ -150,6 +153,8 @@ class HallTracker:
         self.progress: RoundProgress | None = None
         self.standings: StandingsBoard | None = None
         self.seating: SeatingBoard | None = None
+        self.console_url = ""
+        """The web console's address (``hub/console``; "": none)."""
         self._view: HallView | None = None
         self._built_at = 0.0
 
@@ -198,6 +203,10 @@ class HallTracker:
                 self.standings = message
             case SeatingBoard():
                 self.seating = message
+            case ConsoleLink():
+                self.console_url = message.url
+            case Cleared(kind=Kind.CONSOLE):
+                self.console_url = ""
             case HallLanguage():
                 try:
                     self.set_language(message.language)
@@ -279,6 +288,7 @@ class HallTracker:
             hide_standings=self.hide_standings,
             title=self.title,
             language=self.language,
+            console_url=self.console_url,
         )
 
     def _table(self, number: int, now: float) -> TableCell:

@@ -16,6 +16,7 @@ from hub.exports.words import title_label
 from hub.hall import HallView, Page, page_ranges
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import ListGrid, list_capacity, plan_list
+from hub.screen.qr import qr_column
 from hub.screen.theme import BG, DIM, GOLD, MUTED, PODIUM, TEXT, ZEBRA
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.messages import RoundInfo, SeatingBoard, StandingsBoard
@@ -34,9 +35,18 @@ def list_size(canvas: Canvas) -> int:
     return round(canvas.layout.text * 1.2)
 
 
+def list_body(canvas: Canvas) -> pygame.Rect:
+    """The part of the body the list takes: all of it, or all but the QR code's column
+    (:func:`hub.screen.qr.qr_column`) while the console's address is known."""
+    body = canvas.layout.body.copy()
+    if canvas.console:
+        body.width -= qr_column(canvas).width + canvas.layout.margin
+    return body
+
+
 def _list_area(canvas: Canvas) -> tuple[pygame.Rect, int]:
     row_h = round(list_size(canvas) * 1.5)
-    area = canvas.layout.body.copy()
+    area = list_body(canvas)
     area.top += row_h
     area.height -= 2 * row_h  # a row for the column heads, one for a footnote
     return area, row_h

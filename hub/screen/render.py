@@ -43,11 +43,13 @@ from hub.screen.header import draw_header, header_content
 from hub.screen.lists import (
     draw_seating,
     draw_standings,
+    list_body,
     list_pages,
     seating_content,
     standings_content,
 )
 from hub.screen.names import PageNames
+from hub.screen.qr import draw_qr, qr_column, qr_content
 from hub.screen.sidebar import draw_sidebar, sidebar_content
 from hub.screen.theme import BG
 from hub.screen.wall import CellContent, cell_content, draw_blank, draw_cell, draw_empty
@@ -58,6 +60,7 @@ from tablekit.shared import i18n
 class _Frame:
     page: Page | None = None
     language: str = ""
+    console: str = ""
     keys: dict[str, object] = field(default_factory=dict)
 
 
@@ -102,6 +105,7 @@ class HallScreen:
         return self._grid
 
     def sequence(self, hall: HallView) -> list[Page]:
+        self.canvas.console = hall.console_url  # the lists leave its QR code a column
         wall = self.grid(len(hall.tables)).pages
         standings = 0
         if hall.standings is not None and hall.standings.rows and not hall.standings_hidden:
@@ -163,11 +167,13 @@ class HallScreen:
         # The hall's language: a change of it redraws the whole screen in the new one;
         # so does a change of the names on the page (each may be shortened anew).
         language = hall.language
+        self.canvas.console = hall.console_url
         names = self.page_names(hall, page)
         full = (
             not self.incremental
             or page != self._frame.page
             or language != self._frame.language
+            or hall.console_url != self._frame.console
             or names != self.canvas.names.names
         )
         if full:
@@ -175,7 +181,7 @@ class HallScreen:
                 self.canvas.names = PageNames(names)
             self.canvas.words = i18n.words(language)
             self.surface.fill(BG)
-            self._frame = _Frame(page=page, language=language)
+            self._frame = _Frame(page=page, language=language, console=hall.console_url)
             self.placed.clear()
             self.cells.clear()
         dirty: list[pygame.Rect] = []
@@ -190,22 +196,36 @@ class HallScreen:
         elif page.kind is PageKind.STANDINGS:
             self._region(
                 "body",
-                self.layout.body,
+                list_body(self.canvas),
                 standings_content(self.canvas, hall, page),
                 self._draw_standings,
                 dirty,
             )
+            self._draw_code(PageKind.STANDINGS, dirty)
         else:
             self._region(
                 "body",
-                self.layout.body,
+                list_body(self.canvas),
                 seating_content(self.canvas, hall, page),
                 self._draw_seating,
                 dirty,
             )
+            self._draw_code(PageKind.SEATING, dirty)
         if full:
             return [self.surface.get_rect()]
         return dirty
+
+    def _draw_code(self, kind: PageKind, dirty: list[pygame.Rect]) -> None:
+        """The console's QR code beside a list: the standings' page of the console, or
+        its find your table."""
+        if not self.canvas.console:
+            return
+        _ = self.canvas.words.gettext
+        if kind is PageKind.STANDINGS:
+            content = qr_content(self.canvas, "/standings", _("Standings"))
+        else:
+            content = qr_content(self.canvas, "/find", _("Find your table"))
+        self._region("qr", qr_column(self.canvas), content, self._draw_qr, dirty)
 
     def _region(
         self,
@@ -271,6 +291,9 @@ class HallScreen:
 
     def _draw_seating(self, region: str, rect: pygame.Rect, content: object) -> None:
         draw_seating(self.canvas, region, rect, content)
+
+    def _draw_qr(self, region: str, rect: pygame.Rect, content: object) -> None:
+        draw_qr(self.canvas, region, rect, content)
 
     # -- introspection for tests ---------------------------------------------------------
 

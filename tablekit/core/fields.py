@@ -52,5 +52,9 @@ RoundNo = Annotated[int, msgspec.Meta(ge=0, le=MAX_GAME)]
 """A round number; 0 = not part of a round."""
 Label = Annotated[str, msgspec.Meta(max_length=40, pattern=PRINTABLE)]
 LanguageCode = Annotated[str, msgspec.Meta(pattern=r"^[a-z]{2,3}$")]
+URL_PATTERN: Final = r"^https?://[^\s\x00-\x1f\x7f/?#]+(/[^\s\x00-\x1f\x7f]*)?$"
+"""An ``http://`` or ``https://`` address with a host, no spaces or control characters."""
+WebAddress = Annotated[str, msgspec.Meta(min_length=8, max_length=200, pattern=URL_PATTERN)]
+"""An address a phone opens (the web console's)."""
 """A language's ISO 639 code in lower case (``pl``, ``en``)."""
 Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]

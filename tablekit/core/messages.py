@@ -43,6 +43,7 @@ from tablekit.core.fields import (
     Text,
     UnitId,
     Wall,
+    WebAddress,
 )
 from tablekit.core.hallcheck import HallChecked
 from tablekit.core.result import ResultSubmitted
@@ -296,6 +297,17 @@ class HallLanguage(_HubMessage, frozen=True):
     (one a newer hub speaks) keeps the one it speaks."""
 
 
+class ConsoleLink(_HubMessage, frozen=True):
+    """Retained on ``…/hub/console``: where phones open the web console on the venue
+    network (the hub config's ``[web] public_url``). The hub screen shows it as a QR code,
+    and a table's display the code of the table's own page (``{url}/tables/{N}``) where
+    it has room. Cleared when the hub has no address set. Added within version 1: a unit
+    of an earlier release does not subscribe to it."""
+
+    url: WebAddress
+    """The console's address, e.g. ``http://rummikub.local:8080`` (no trailing ``/``)."""
+
+
 class Ack(_HubMessage, frozen=True, omit_defaults=True):
     """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
     refused and listed in ``refused``.
@@ -535,6 +547,7 @@ AnyMessage = (
     | Assignment
     | Broadcast
     | HallLanguage
+    | ConsoleLink
     | Ack
     | Refusal
     | ResultAck

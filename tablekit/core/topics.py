@@ -29,6 +29,7 @@ from tablekit.core.messages import (
     AnyMessage,
     Assignment,
     Broadcast,
+    ConsoleLink,
     EventEnvelope,
     HallLanguage,
     HubStatus,
@@ -96,6 +97,7 @@ class Kind(enum.StrEnum):
     BROADCAST = "broadcast"
     HUB_STATUS = "hub_status"
     LANGUAGE = "language"
+    CONSOLE = "console"
     ROUND = "round"
     STANDINGS = "standings"
     SEATING = "seating"
@@ -113,6 +115,7 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.BROADCAST: Broadcast,
     Kind.HUB_STATUS: HubStatus,
     Kind.LANGUAGE: HallLanguage,
+    Kind.CONSOLE: ConsoleLink,
     Kind.ROUND: RoundInfo,
     Kind.STANDINGS: StandingsBoard,
     Kind.SEATING: SeatingBoard,
@@ -189,6 +192,10 @@ class Topics:
         return f"{self.base}/hub/language"
 
     @property
+    def console(self) -> str:
+        return f"{self.base}/hub/console"
+
+    @property
     def round(self) -> str:
         return f"{self.base}/hub/round"
 
@@ -213,7 +220,8 @@ class Topics:
     def unit_filters(self, table: int) -> list[str]:
         """What a table unit subscribes to."""
         return [
-            f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status, self.language
+            f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status, self.language,
+            self.console,
         ]
 
     def hub_filters(self) -> list[str]:
@@ -230,6 +238,7 @@ class Topics:
             f"{base}/hub/table/+/{Kind.RESULT}",
             *(self.screen(kind) for kind in SCREEN_KINDS),
             self.language,
+            self.console,
         ]
 
     def delivery_filters(self) -> list[str]:
@@ -252,6 +261,8 @@ class Topics:
             return TopicRef(Kind.HUB_STATUS)
         if parts == ["hub", "language"]:
             return TopicRef(Kind.LANGUAGE)
+        if parts == ["hub", "console"]:
+            return TopicRef(Kind.CONSOLE)
         if len(parts) == 2 and parts[0] == "hub" and parts[1] in SCREEN_KINDS:
             return TopicRef(Kind(parts[1]))
         if len(parts) == 3 and parts[0] == "table":
