@@ -85,6 +85,14 @@ install_file "$BUNDLE/hub/admin-password" /etc/tablekit/admin-password "$SERVICE
 if [ "$SCREEN" -eq 1 ]; then
     install_file "$BUNDLE/hub/screen-password" /etc/tablekit/screen-password "$SERVICE_USER:$SERVICE_USER" 0600
 fi
+# The web console's accounts (organizer, judges): hashes only, for the service user alone.
+if [ -f "$BUNDLE/hub/web-accounts.toml" ]; then
+    install_file "$BUNDLE/hub/web-accounts.toml" /etc/rummikub/web-accounts.toml \
+        "$SERVICE_USER:$SERVICE_USER" 0600
+else
+    say "   (no hub/web-accounts.toml in the bundle: nobody can sign in to the web console;"
+    say "    rerun python -m hub.credentials with the same --out to add the web accounts)"
+fi
 if [ -d "$BUNDLE/readers" ]; then
     install_dir /etc/tablekit/readers root:root 0700
     for f in "$BUNDLE"/readers/*.password; do
@@ -118,6 +126,8 @@ Done. Next:
   * web console:     http://127.0.0.1:8080/ on the hub; for the players' phones set
                      [web] host in /etc/rummikub/hub.toml to the address of their network
                      (docs/deployment.md) and restart the rummikub-web service
+                     the organizer and the judges sign in with the web accounts of
+                     BUNDLE/accounts.tsv (roles web-organizer, web-judge)
   * keep BUNDLE/accounts.tsv safe (every secret); rerun hub.credentials with the same
     --out to add tables without changing the secrets already handed out.
 EOF

@@ -12,11 +12,18 @@ a bundle to copy onto the machines (see ``docs/deployment.md``)::
     DIR/hub/admin-password               the organizer's account (rummikub's live views)
     DIR/hub/screen-password              the hub Pi's own screen (the first screen account)
     DIR/readers/{name}.password          one per hub screen / read-only dashboard
+    DIR/hub/web-accounts.toml            the web console's accounts (organizer, judges), hashed
     DIR/units/table-07/unit.toml         the unit's config: [unit], [display], [link]
     DIR/units/table-07/mqtt-password     the unit's secret
 
 Running it again on the same ``DIR`` keeps every secret it already holds (so adding
 tables does not invalidate the units already set up); ``--rotate`` makes new ones.
+
+The web console's accounts (``--judges N``, default 2: ``organizer``, ``judge-1`` …) are
+no broker accounts: their passwords (four groups of four letters and digits, to type on
+a phone) are in ``accounts.tsv`` beside the broker's secrets, and their scrypt hashes in
+``hub/web-accounts.toml`` (:mod:`hub.web.accounts`), which ``hub.toml``'s ``[web]
+accounts`` names.
 
 The access scheme (``acl_file``; whatever is not granted is denied):
 
@@ -54,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from hub.web.accounts import WebRole, accounts_text, new_password
 from tablekit.core.errors import KitError
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import MAX_BOARD_PAYLOAD, MAX_PAYLOAD
@@ -80,6 +88,9 @@ MAX_QUEUED_MESSAGES: Final = 100_000
 """Per client; the hub's durable session queues every table's events while it is away."""
 
 PROG: Final = "python -m hub.credentials"
+WEB_ACCOUNTS_FILE: Final = "/etc/rummikub/web-accounts.toml"
+"""Where deploy/provision-hub.sh installs the web console's accounts."""
+WEB_ORGANIZER: Final = "organizer"
 ADMIN_USER: Final = "hub-admin"
 HUB_USER: Final = "hub"
 READER_PREFIXES: Final = ("screen", "dashboard")
@@ -97,6 +108,13 @@ class Role(enum.StrEnum):
     HUB = "hub"
     ADMIN = "admin"
     READER = "reader"
+    WEB_ORGANIZER = "web-organizer"
+    """The web console's organizer: no broker account."""
+    WEB_JUDGE = "web-judge"
+    """A judge of the web console: no broker account."""
+
+
+WEB_ROLES: Final = {Role.WEB_ORGANIZER: WebRole.ORGANIZER, Role.WEB_JUDGE: WebRole.JUDGE}
 
 
 @dataclass(frozen=True)
@@ -150,6 +168,42 @@ def make_accounts(
     for acc in out:
         check_secret(acc.username, acc.secret)
     return out
+
+
+def judge_names(judges: int) -> list[str]:
+    """The judges' web accounts: ``judge-1``, ``judge-2`` …"""
+    if judges < 0:
+        raise CredentialsError(N_("--judges must be 0 or more"))
+    return [f"judge-{i}" for i in range(1, judges + 1)]
+
+
+def make_web_accounts(
+    judges: int = 2,
+    *,
+    known: dict[str, str] | None = None,
+    password: Callable[[], str] = new_password,
+) -> list[Account]:
+    """The web console's accounts: the organizer and ``judges`` judges; a name in
+    ``known`` keeps its password."""
+    known = known or {}
+    names = [(WEB_ORGANIZER, Role.WEB_ORGANIZER)]
+    names += [(name, Role.WEB_JUDGE) for name in judge_names(judges)]
+    out = [Account(name, role, known.get(name) or password()) for name, role in names]
+    for acc in out:
+        check_secret(acc.username, acc.secret)
+    return out
+
+
+def broker_accounts(accounts: Iterable[Account]) -> list[Account]:
+    """The accounts the broker knows (not the web console's)."""
+    return [a for a in accounts if a.role not in WEB_ROLES]
+
+
+def web_accounts_text(accounts: Iterable[Account]) -> str:
+    """``hub/web-accounts.toml``: the web console's accounts, their passwords hashed."""
+    return accounts_text(
+        (a.username, WEB_ROLES[a.role], a.secret) for a in accounts if a.role in WEB_ROLES
+    )
 
 
 def check_secret(username: str, secret: str) -> None:
@@ -445,6 +499,11 @@ port = 8080
 # It follows the tables with the screen's read-only account (else the organizer's).
 username = "{web_user}"
 password_file = "{web_password}"
+# The organizer's and the judges' sign-in (passwords in the bundle's accounts.tsv);
+# a sign-in ends after session_idle_minutes without a page, or session_hours in all.
+accounts = "{WEB_ACCOUNTS_FILE}"
+session_idle_minutes = 120
+session_hours = 16
 """
     return text
 
@@ -505,13 +564,15 @@ def make_bundle(
     salt: Callable[[int], bytes] = os.urandom,
 ) -> Bundle:
     screen = hub_screen_account(accounts)
+    brokers = broker_accounts(accounts)
     files = {
         "accounts.tsv": accounts_tsv(accounts),
         "mosquitto/rummikub.conf": broker_config(broker),
-        "mosquitto/rummikub.passwd": password_file_text(accounts, salt),
+        "mosquitto/rummikub.passwd": password_file_text(brokers, salt),
         "mosquitto/rummikub.acl": acl_text(
-            topics, accounts, anonymous_read=bool(broker.local_port)
+            topics, brokers, anonymous_read=bool(broker.local_port)
         ),
+        "hub/web-accounts.toml": web_accounts_text(accounts),
         "hub/hub.toml": hub_toml(
             topics,
             broker.port,
@@ -529,6 +590,8 @@ def make_bundle(
             files["hub/admin-password"] = secret
         elif acc.role is Role.READER:
             files[f"readers/{acc.username}.password"] = secret
+        elif acc.role in WEB_ROLES:
+            continue  # in accounts.tsv and hub/web-accounts.toml
         else:
             files[f"units/{acc.username}/unit.toml"] = unit_toml(acc, topics, host, broker.port)
             files[f"units/{acc.username}/mqtt-password"] = secret
@@ -589,6 +652,11 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         "--dashboards", type=int, default=2,
         help=_("read-only accounts dashboard-N, e.g. for rummikub round status (default 2)"),
     )  # fmt: skip
+    p.add_argument(
+        "--judges", type=int, default=2,
+        help=_("the judges' accounts of the web console, judge-N (default 2; and one "
+               "organizer)"),
+    )  # fmt: skip
     p.add_argument("--rotate", action="store_true", help=_("new secrets for every account"))
     p.add_argument(
         "--print-broker-config",
@@ -628,7 +696,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         known = {} if args.rotate else read_known(out / "accounts.tsv")
         accounts = make_accounts(
             args.tables, screens=args.screens, dashboards=args.dashboards, known=known
-        )
+        ) + make_web_accounts(args.judges, known=known)
         bundle = make_bundle(topics, accounts, host=args.host, broker=broker)
         write_bundle(bundle, out)
     except CredentialsError as err:
@@ -654,6 +722,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             out=out
         )
     )
+    print(
+        _("  web console: the organizer and {judges} judge(s); their passwords are in "
+          "{file} (roles web-organizer, web-judge)").format(
+            judges=args.judges, file=out / "accounts.tsv"
+        )
+    )  # fmt: skip
     return 0
 
 

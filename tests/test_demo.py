@@ -28,6 +28,7 @@ from hub.demo.report import follow_text
 from hub.demo.run import Demo
 from hub.organizer import Organizer
 from hub.store import EventStore
+from hub.web.accounts import read_accounts, verify_password
 from tablekit.core.rulesets import BUILTIN, BigPointScheme
 from tablekit.core.topics import Topics
 from tablekit.shared.i18n import asked_language, words
@@ -261,6 +262,13 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
     web = f"http://127.0.0.1:{web_port}/"
     assert f"demo: web console {web} (find your table, the standings, every table live)" \
         in demo.output
+    demo.wait_for("demo: sign in there as organizer", 10)
+    login = re.search(r"as organizer \(password ([a-z0-9-]+)\) or as judge-1 \(password "
+                      r"([a-z0-9-]+)\): accounts of this demo only", demo.output)  # fmt: skip
+    assert login is not None, demo.output
+    accounts = read_accounts(tmp_path / "web-accounts.toml")
+    assert verify_password(login.group(1), accounts["organizer"].hash)
+    assert verify_password(login.group(2), accounts["judge-1"].hash)
     with urllib.request.urlopen(f"{web}standings", timeout=10) as page:
         standings = page.read().decode()
     assert '<html lang="en">' in standings and "Standings" in standings  # the event's language

@@ -156,6 +156,7 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         "hub/hub-password",
         "hub/hub.toml",
         "hub/screen-password",
+        "hub/web-accounts.toml",
         "mosquitto/rummikub.acl",
         "mosquitto/rummikub.conf",
         "mosquitto/rummikub.passwd",
@@ -393,6 +394,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "/etc/systemd/system/mosquitto.service.d/rummikub.conf": ("root:root", "0644"),
         "/etc/rummikub": ("root:tablekit", "0750"),
         "/etc/rummikub/hub.toml": ("root:tablekit", "0640"),
+        "/etc/rummikub/web-accounts.toml": ("tablekit:tablekit", "0600"),
         "/etc/tablekit": ("root:tablekit", "0750"),
         "/etc/tablekit/hub-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/admin-password": ("tablekit:tablekit", "0600"),
@@ -431,6 +433,15 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     assert "rummikub-screen.service" not in no_screen.stdout
     assert "systemctl restart" not in no_screen.stdout
     assert "/etc/tablekit/screen-password" not in listed(no_screen.stdout)
+
+    # A bundle from before the web accounts: installed, with a word on how to add them.
+    (tmp_path / "pre-web").mkdir()
+    pre_web = bundle(tmp_path / "pre-web", "--dashboards", "1")
+    (pre_web / "hub/web-accounts.toml").unlink()
+    no_web = provision("provision-hub.sh", "--bundle", str(pre_web), "--root", str(tmp_path / "r6"))
+    assert no_web.returncode == 0, no_web.stderr
+    assert "/etc/rummikub/web-accounts.toml" not in listed(no_web.stdout)
+    assert "nobody can sign in to the web console" in no_web.stdout
 
     # A bundle from before the hub's config file: told how to remake it, nothing installed.
     (tmp_path / "old").mkdir()

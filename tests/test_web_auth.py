@@ -11,6 +11,7 @@ line uses, so "nothing was stored" is read from the store itself.
 from __future__ import annotations
 
 import re
+import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,8 @@ from test_cli_support import Cli
 from test_web import TOPICS, text_of
 from web_console import WEB_ACCOUNTS, form_token, school_hall, signed_in, web_bundle_accounts
 
-from hub.config import HubConfigError, resolve
+from hub import credentials
+from hub.config import HubConfigError, parse_hub_config, resolve
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
 from hub.web.accounts import (
@@ -34,6 +36,7 @@ from hub.web.accounts import (
     hash_password,
     new_password,
     parse_accounts,
+    read_accounts,
     verify_password,
 )
 from hub.web.app import make_app
@@ -365,3 +368,61 @@ def test_the_accounts_file_and_session_times_come_from_the_settings(tmp_path: Pa
     config.write_text("[web]\nsession_hours = 0\n")
     with pytest.raises(HubConfigError, match="session_hours: must be more than 0"):
         resolve("web", args, env)
+
+
+# --- the credentials bundle's web accounts -------------------------------------------------
+
+
+def make_bundle_at(out: Path, *args: str) -> dict[str, tuple[str, str]]:
+    """``python -m hub.credentials`` into ``out``: accounts.tsv's name → (role, secret)."""
+    argv = ["--tables", "2", "--venue", "hall", "--event", "cup", "--out", str(out), *args]
+    assert credentials.main(argv) == 0
+    rows = (out / "accounts.tsv").read_text().splitlines()[1:]
+    return {name: (role, secret) for name, role, _, secret in (r.split("\t") for r in rows)}
+
+
+def test_the_bundle_makes_web_accounts_whose_passwords_verify_and_a_rerun_keeps_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "bundle"
+    first = make_bundle_at(out, "--judges", "3")
+    assert "organizer and 3 judge(s)" in capsys.readouterr().out
+    web = {n: v for n, v in first.items() if v[0].startswith("web-")}
+    assert {n: role for n, (role, _) in web.items()} == {
+        "organizer": "web-organizer", "judge-1": "web-judge", "judge-2": "web-judge",
+        "judge-3": "web-judge",
+    }  # fmt: skip
+    accounts = read_accounts(out / "hub/web-accounts.toml")
+    assert {n: a.role for n, a in accounts.items()} == {
+        "organizer": WebRole.ORGANIZER, "judge-1": WebRole.JUDGE, "judge-2": WebRole.JUDGE,
+        "judge-3": WebRole.JUDGE,
+    }  # fmt: skip
+    for name, (_, password) in web.items():
+        assert verify_password(password, accounts[name].hash), name
+        assert password not in (out / "hub/web-accounts.toml").read_text()
+    assert not verify_password(web["judge-1"][1], accounts["judge-2"].hash)
+    # the broker knows none of them
+    passwd = (out / "mosquitto/rummikub.passwd").read_text()
+    acl = (out / "mosquitto/rummikub.acl").read_text()
+    for name in web:
+        assert f"\n{name}:" not in f"\n{passwd}" and f"user {name}\n" not in acl
+    hub = parse_hub_config((out / "hub/hub.toml").read_text())
+    assert hub.web.accounts == "/etc/rummikub/web-accounts.toml"
+    assert (hub.web.session_idle_minutes, hub.web.session_hours) == (120, 16)
+    assert oct(stat.S_IMODE((out / "hub/web-accounts.toml").stat().st_mode)) == "0o600"
+
+    again = make_bundle_at(out, "--judges", "4")  # a rerun: the same passwords, one judge more
+    assert {n: again[n] for n in web} == web
+    accounts = read_accounts(out / "hub/web-accounts.toml")
+    assert verify_password(web["judge-2"][1], accounts["judge-2"].hash)
+    assert verify_password(again["judge-4"][1], accounts["judge-4"].hash)
+    rotated = make_bundle_at(out, "--rotate")
+    assert rotated["organizer"] != web["organizer"] and "judge-3" not in rotated
+
+
+def test_a_bundles_organizer_signs_in_to_the_console(tmp_path: Path, hall: Cli) -> None:
+    accounts = make_bundle_at(tmp_path / "bundle")
+    with console_app(hall.db, Gate(tmp_path / "bundle/hub/web-accounts.toml")) as c:
+        answer = login(c, "organizer", accounts["organizer"][1])
+        assert answer.status_code == 303
+        assert "Zalogowano: organizer (organizator)" in text_of(c.get("/").text)

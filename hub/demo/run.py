@@ -22,9 +22,11 @@ from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
+from hub.web.accounts import WebRole, accounts_text, new_password
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, WebConsoleError
+from hub.web.sessions import Gate
 from tablekit.app import build
 from tablekit.bot import BotStyle, TableBot
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
@@ -126,12 +128,14 @@ class Demo:
         if asked is not None:
             _check_port_free("127.0.0.1", asked, self.words, "--web-port")
         self.web_reader = reader = EventReader(db)
+        logins = self._web_accounts()
         ports = [asked] if asked is not None else [WEB_PORT, free_port()]
         if asked is None and _bind_error("127.0.0.1", WEB_PORT) is not None:
             ports = ports[1:]  # taken: a free one at once (the retry is for a race)
         for port in ports:
             live = LiveTables(self.client_settings, self.topics, reader.version)
-            self.web = web = ConsoleThread(Console(reader, live), "127.0.0.1", port)
+            console = Console(reader, live, gate=Gate(self.workdir / "web-accounts.toml"))
+            self.web = web = ConsoleThread(console, "127.0.0.1", port)
             try:
                 web.start()
                 break
@@ -146,6 +150,25 @@ class Demo:
             ).format(url=web.url),
             flush=True,
         )
+        print(
+            self.words.gettext(
+                "demo: sign in there as {organizer} (password {organizer_password}) or as "
+                "{judge} (password {judge_password}): accounts of this demo only, made anew "
+                "each run (a real event's come with its credentials, docs/deployment.md)"
+            ).format(**logins),
+            flush=True,
+        )
+
+    def _web_accounts(self) -> dict[str, str]:
+        """The demo's own web accounts, an organizer and a judge with new passwords,
+        written beside its event; their names and passwords."""
+        organizer, judge = new_password(), new_password()
+        path = self.workdir / "web-accounts.toml"
+        path.write_text(accounts_text([("organizer", WebRole.ORGANIZER, organizer),
+                                       ("judge-1", WebRole.JUDGE, judge)]))  # fmt: skip
+        path.chmod(0o600)
+        return {"organizer": "organizer", "organizer_password": organizer,
+                "judge": "judge-1", "judge_password": judge}  # fmt: skip
 
     def _create_event(self) -> None:
         org = self.organizer
