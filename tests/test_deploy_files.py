@@ -274,10 +274,10 @@ def test_the_command_line_speaks_polish_by_default(
     argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(out)]
     assert credentials.main(argv) == 0
     said = capsys.readouterr().out
-    assert f"{out}: 8 kont (stoliki: 3; zachowane hasła: 0, nowe: 8) dla rummikub/v1/h/e/" in said
+    assert f"{out}: 11 kont (stoliki: 3; zachowane hasła: 0, nowe: 11) dla rummikub/v1/h/e/" in said
     assert "Pi centrali:" in said and "stolik N:" in said
     assert credentials.main([*argv, "--lang", "en"]) == 0
-    assert "8 accounts (3 tables; 8 secrets kept, 0 new)" in capsys.readouterr().out
+    assert "11 accounts (3 tables; 11 secrets kept, 0 new)" in capsys.readouterr().out
 
 
 

@@ -386,7 +386,7 @@ def test_the_bundle_makes_web_accounts_whose_passwords_verify_and_a_rerun_keeps_
 ) -> None:
     out = tmp_path / "bundle"
     first = make_bundle_at(out, "--judges", "3")
-    assert "organizer and 3 judge(s)" in capsys.readouterr().out
+    assert "konsola WWW: organizator i sędziowie (3)" in capsys.readouterr().out
     web = {n: v for n, v in first.items() if v[0].startswith("web-")}
     assert {n: role for n, (role, _) in web.items()} == {
         "organizer": "web-organizer", "judge-1": "web-judge", "judge-2": "web-judge",
@@ -426,3 +426,37 @@ def test_a_bundles_organizer_signs_in_to_the_console(tmp_path: Path, hall: Cli) 
         answer = login(c, "organizer", accounts["organizer"][1])
         assert answer.status_code == 303
         assert "Zalogowano: organizer (organizator)" in text_of(c.get("/").text)
+
+
+# --- every area's forms and actions ---------------------------------------------------------
+
+
+def test_every_post_form_of_a_template_carries_the_csrf_token() -> None:
+    """Every area's forms: a posted form without ``{{ csrf_field() }}`` would be refused."""
+    templates = Path(__file__).resolve().parents[1] / "hub/web/templates"
+    missing = []
+    for path in sorted(templates.glob("*.html")):
+        text = path.read_text(encoding="utf-8")
+        for form in re.findall(r"<form\b[^>]*>.*?</form>", text, re.S | re.I):
+            if re.search(r'method="post"', form, re.I) and "csrf_field()" not in form:
+                missing.append(path.name)
+    assert missing == []
+
+
+def test_no_action_of_any_area_answers_a_client_not_signed_in(
+    hall: Cli, client: TestClient
+) -> None:
+    """Whatever routes the areas add: a POST (or PUT, PATCH, DELETE) from a public client
+    is refused (403; 405 where the address takes no such method) and stores nothing."""
+    before = stored(hall.db)
+    tried = []
+    for route in client.app.routes:  # type: ignore[attr-defined]
+        methods = getattr(route, "methods", None) or set()
+        path = re.sub(r"\{[^}]+\}", "1", getattr(route, "path", ""))
+        for method in ({"POST", "PUT", "PATCH", "DELETE"} & methods):
+            answer = client.request(method, path, data={"csrf": "forged", "player": "P001"},
+                                    follow_redirects=False)  # fmt: skip
+            assert answer.status_code in (403, 405), (method, path, answer.status_code)
+            tried.append(path)
+    assert {"/login", "/logout", "/organizer/withdraw"} <= set(tried)
+    assert stored(hall.db) == before

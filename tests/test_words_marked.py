@@ -156,7 +156,7 @@ SHOWN = {
     "hub/privacy.py": {},
     "hub/serve.py": {"rummikub-hub: ": "the program's name, before its error"},
     "hub/store_schema.py": {},
-    "hub/credentials.py": {},
+    "hub/credentials.py": {"accounts.tsv": "a file's name"},
     "tablekit/shared/commandline.py": {},
     "tablekit/app.py": {
         "tablekit-sim: ": "the program's name, before its line",
