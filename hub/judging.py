@@ -92,7 +92,7 @@ class JudgeCommands(OrganizerBase):
     def lift_record(self, number: int, *, why: str) -> OrganizerFact:
         """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
         if not why.strip():
-            raise CompetitionError(N_("lift sanction {number}: say why (--why)"), number=number)
+            raise ReasonNeededError(N_("lift sanction {number}: say why (--why)"), number=number)
         fact = SanctionLifted(number)
         return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
@@ -109,7 +109,7 @@ class JudgeCommands(OrganizerBase):
         or a disqualification, given in ``stage`` (default: the latest the player plays
         in); always with the reason, recorded with who and when."""
         if not why.strip():
-            raise CompetitionError(
+            raise ReasonNeededError(
                 N_("{kind} for {player}: say why (--why)"),
                 kind=Phrase(SANCTION_WORDS[kind]),
                 player=player_id,
@@ -157,7 +157,7 @@ class JudgeCommands(OrganizerBase):
             order = lot_order(players, seed)
         else:
             if not why.strip():
-                raise CompetitionError(
+                raise ReasonNeededError(
                     N_("tie in {scope}: say why the judge decided so (--why)"), scope=scope
                 )
             order, seed = tuple(players), None

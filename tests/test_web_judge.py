@@ -16,6 +16,7 @@ import pytest
 from httpx2 import Response
 from starlette.testclient import TestClient
 from test_cli_support import Cli
+from test_cli_ties import league_top8_with_a_tie_at_table_1
 from test_corrections import championship_at_the_semifinal, lift
 from test_web import TOPICS, client_for, text_of
 from web_console import (
@@ -326,3 +327,68 @@ def test_a_judge_call_reaches_the_queue_live_and_is_resolved_with_a_note(
     assert call.called is PauseReason.PLAYER_CALL and call.since is not None
     listed = Cli(hall.db, lang="pl").ok("call", "list", "--table", "1")
     assert "WEZWANO SĘDZIEGO" in listed and note in listed and "judge-1" in listed
+
+
+# --- sanctions and ties at a cut --------------------------------------------------------------
+
+
+def post_form(client: TestClient, page: str, action: str, **data: str) -> Response:
+    """A form of ``page`` sent as a judge sends it (the page's own token)."""
+    token = form_token(client.get(page).text)
+    return client.post(action, data={"csrf": token, **data}, follow_redirects=False)
+
+
+def test_a_sanction_from_the_web_is_the_command_lines_and_can_be_lifted(
+    hall: Cli, judge: TestClient
+) -> None:
+    before = hall.records()
+    missing = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
+                        kind="warning", why="  ")  # fmt: skip
+    assert missing.status_code == 400 and "podaj powód" in field_error(missing.text, "why")
+    bad = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
+                    kind="deduction", big="dużo", why="wulgaryzmy")  # fmt: skip
+    assert bad.status_code == 400 and "liczba, 1 lub więcej" in field_error(bad.text, "big")
+    assert 'value="dużo"' in bad.text and hall.records() == before
+
+    given = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
+                      kind="deduction", big="2", why="wulgaryzmy")  # fmt: skip
+    assert given.status_code == 303
+    page = text_of(judge.get(given.headers["location"]).text)
+    assert "P002 Anna Nowak: odjęto 2 duże punkty" in page and "judge-1" in page
+    listed = hall.ok("sanction", "list")
+    assert "P002" in listed and "wulgaryzmy" in listed and "judge-1" in listed
+
+    lifted = post_form(judge, "/judge/sanctions", "/judge/sanctions/lift", number="1",
+                       why="pomyłka: to był inny gracz")  # fmt: skip
+    assert lifted.status_code == 303
+    page = text_of(judge.get(lifted.headers["location"]).text)
+    assert "Sankcja 1 uchylona" in page
+    assert "pomyłka: to był inny gracz" in hall.ok("sanction", "list")
+
+
+def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> None:
+    c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
+    with client_for(c.db) as client:
+        signed_in(client, WebRole.JUDGE)
+        page = text_of(client.get("/judge/ties").text)
+        names = {pid: c.competition().event.players[pid].name for pid in (b, d)}
+        assert "Remis" in page or "remis" in page
+        assert names[b] in page and names[d] in page
+        before = c.records()
+        no_reason = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
+                              how="judge", **{"place-1": d, "place-2": b})  # fmt: skip
+        assert no_reason.status_code == 400
+        assert "sędzia tak zdecydował" in field_error(no_reason.text, "tie-1-why")
+        twice = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
+                          how="judge", why="mniej kar", **{"place-1": d, "place-2": d})  # fmt: skip
+        assert "każdego" in field_error(twice.text, "tie-1-order")
+        assert c.records() == before
+        done = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
+                         how="judge", why="mniej kar", **{"place-1": d, "place-2": b})  # fmt: skip
+        assert done.status_code == 303
+        shown = text_of(client.get(done.headers["location"]).text)
+        assert f"{names[d]} ({d})" in shown and "judge-1" in shown and "mniej kar" in shown
+    (record,) = c.competition().ties
+    assert record.by == "judge-1" and record.why == "mniej kar"
+    listed = c.ok("tie", "list")
+    assert "recorded by judge-1" in listed and "why: mniej kar" in listed

@@ -149,6 +149,8 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
                 "result": "/judge/result?table=1&game=1",
                 "stored": "/judge/result/stored?stage=round-1&table=2&game=1",
                 "history": "/judge/result/history?table=2&game=1",
+                "sanctions": "/judge/sanctions",
+                "ties": "/judge/ties",
                 "corrections": "/judge/corrections",
             }
             phone = browser(PHONE)

@@ -9,12 +9,15 @@ from collections.abc import Sequence
 from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
 from hub.cli.results import confirm
 from hub.competition import Competition
-from hub.exports.lists import judge_calls_grid, sanctions_grid
+from hub.exports.lists import (
+    judge_calls_grid,
+    sanction_given_text,
+    sanction_lifted_text,
+    sanctions_grid,
+)
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
-from hub.exports.words import stage_named
-from hub.tournament import RANKING_SCOPE, PlayerSanctioned, SanctionKind, Tie, TieHow
-from hub.tournament.progress import SANCTION_WORDS
+from hub.tournament import RANKING_SCOPE, SanctionKind, Tie, TieHow
 from hub.tournament.standings import signed
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -133,22 +136,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
         return 1
     record = org.sanction(draft, confirmed=confirmed)
     comp = org.competition
-    name = comp.event.players[pid].name
-    if kind is SanctionKind.WARNING:
-        what = _("warned")
-    elif kind is SanctionKind.DEDUCTION:
-        what = w.ngettext(
-            "{n} big point deducted", "{n} big points deducted", big
-        ).format(n=big)
-    else:
-        what = _("disqualified: not seated in any later round")
-    if isinstance(record.fact, PlayerSanctioned):
-        what += _(" in {stage}").format(stage=stage_named(record.fact.stage, ctx.words))
-    ctx.print(
-        _("{id} {name}: {what}; recorded {at} by {by}").format(
-            id=pid, name=name, what=what, at=when(record.at), by=record.by or "-"
-        )
-    )
+    ctx.print(sanction_given_text(comp, record, w, when))
     if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
         ctx.print(render(standings_grid(comp, stage_arg(comp, None), words=w), w))
     return 0
@@ -175,20 +163,7 @@ def cmd_sanction_lift(ctx: Ctx, args: argparse.Namespace) -> int:
     if confirmed is None:
         return 1
     record = org.sanction(draft, confirmed=confirmed)
-    comp = org.competition
-    _number, given, _lifted = comp.numbered_sanctions()[args.number - 1]
-    fact = given.fact
-    assert isinstance(fact, PlayerSanctioned)
-    ctx.print(
-        _("Sanction {number} lifted ({kind} of {id} {name}); recorded {at} by {by}").format(
-            number=args.number,
-            kind=_(SANCTION_WORDS[fact.kind]),
-            id=fact.player_id,
-            name=comp.event.players[fact.player_id].name,
-            at=when(record.at),
-            by=record.by or "-",
-        )
-    )
+    ctx.print(sanction_lifted_text(org.competition, args.number, record, ctx.words, when))
     return 0
 
 

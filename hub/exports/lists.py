@@ -11,7 +11,7 @@ from hub.competition import Competition, JudgeCallResolved, OrganizerFact
 from hub.exports.grid import Grid, Sheet, latest_stage, player_of, when
 from hub.exports.notes import consolation_decision, fact_of, scope_label, tie_fact, tie_how
 from hub.exports.standings import points_headers
-from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, word
+from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, stage_named, word
 from hub.hall import wait_text
 from hub.tournament import (
     ConsolationDecided,
@@ -22,6 +22,7 @@ from hub.tournament import (
     TieDecided,
     player_order,
 )
+from hub.tournament.progress import SANCTION_WORDS
 from tablekit.core.seats import Seat, seats_for
 from tablekit.core.status import paused_state
 from tablekit.core.status import word as state_word
@@ -341,6 +342,47 @@ def judge_calls_grid(
         ),
         rows,
         numeric=frozenset({1, 2, 4}),
+    )
+
+
+def sanction_given_text(
+    comp: Competition, record: OrganizerFact, words: Words, stamp: Callable[[float], str]
+) -> str:
+    """A sanction just given, in a line: the player, what, in which stage, when (``stamp``)
+    and by whom."""
+    _ = words.gettext
+    fact = fact_of(record, PlayerSanctioned)
+    if fact.kind is SanctionKind.WARNING:
+        what = _("warned")
+    elif fact.kind is SanctionKind.DEDUCTION:
+        what = words.ngettext(
+            "{n} big point deducted", "{n} big points deducted", fact.big
+        ).format(n=fact.big)
+    else:
+        what = _("disqualified: not seated in any later round")
+    if fact.stage:
+        what += _(" in {stage}").format(stage=stage_named(fact.stage, words))
+    return _("{id} {name}: {what}; recorded {at} by {by}").format(
+        id=fact.player_id, name=player_of(comp, fact.player_id).name, what=what,
+        at=stamp(record.at), by=record.by or "-",
+    )  # fmt: skip
+
+
+def sanction_lifted_text(
+    comp: Competition, number: int, record: OrganizerFact, words: Words,
+    stamp: Callable[[float], str],
+) -> str:  # fmt: skip
+    """Sanction ``number`` just lifted, in a line: what it was, whose, when and by whom."""
+    _ = words.gettext
+    _number, given, _lifted = comp.numbered_sanctions()[number - 1]
+    fact = fact_of(given, PlayerSanctioned)
+    return _("Sanction {number} lifted ({kind} of {id} {name}); recorded {at} by {by}").format(
+        number=number,
+        kind=_(SANCTION_WORDS[fact.kind]),
+        id=fact.player_id,
+        name=player_of(comp, fact.player_id).name,
+        at=stamp(record.at),
+        by=record.by or "-",
     )
 
 

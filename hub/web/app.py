@@ -5,7 +5,7 @@ A page works without JavaScript; one small script of the kit's own (``static/liv
 no build step) follows the server-sent events of ``/live`` and replaces what changed.
 The areas: :mod:`hub.web.public` (no login, read-only), :mod:`hub.web.player` (a
 player's own page, public too), :mod:`hub.web.auth` (login, logout; the guard the
-other areas' pages use), :mod:`hub.web.judge` (the judges').
+other areas' pages use), :mod:`hub.web.judge` and :mod:`hub.web.judge_decisions` (the judges').
 """
 
 from __future__ import annotations
@@ -19,7 +19,16 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from hub.web import auth, judge, organizer, player, public, rounds, rounds_exports
+from hub.web import (
+    auth,
+    judge,
+    judge_decisions,
+    organizer,
+    player,
+    public,
+    rounds,
+    rounds_exports,
+)
 from hub.web.pages import Console, Pages
 
 HEADERS: Final = {
@@ -51,6 +60,7 @@ def make_app(console: Console) -> Starlette:
         *organizer.routes(pages),
         *rounds.routes(pages),
         *rounds_exports.routes(pages),
+        *judge_decisions.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

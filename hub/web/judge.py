@@ -52,7 +52,7 @@ from hub.web.judge_views import (
     typed_form,
     waiting_tables,
 )
-from hub.web.pages import PageError, Pages
+from hub.web.pages import Endpoint, PageError, Pages
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset
@@ -85,26 +85,23 @@ class Receipts:
             return self._kept.get(token)
 
 
-def routes(pages: Pages) -> list[BaseRoute]:
-    console = pages.console
-    reader = console.reader
-    receipts = Receipts()
+class Desk:
+    """What the judges' pages share: the event as stored, the stage a page asks for."""
 
-    def event(request: Request) -> Competition:
-        comp = reader.competition()
+    def __init__(self, pages: Pages) -> None:
+        self.pages = pages
+
+    def event(self, request: Request) -> Competition:
+        comp = self.pages.console.reader.competition()
         if comp is None or comp.created is None:
-            w = pages.words(request)
+            w = self.pages.words(request)
             raise PageError(404, w.gettext("There is no event yet: the organizer creates it."))
         return comp
 
-    def judge_name(request: Request) -> str:
-        user = signed_in(request)
-        assert user is not None  # needs() let only a signed-in judge through
-        return user.name
-
-    def stage_of(request: Request, comp: Competition, asked: str | None) -> str:
+    def stage_of(self, request: Request, comp: Competition, asked: str | None) -> str:
+        """The drawn stage ``asked`` (default: the latest drawn)."""
         played = comp.event.stages_played
-        w = pages.words(request)
+        w = self.pages.words(request)
         if not played:
             raise PageError(404, w.gettext("Nothing is drawn yet."))
         if not asked:
@@ -114,6 +111,47 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 404, w.gettext("No stage {stage} is drawn in this event.").format(stage=asked)
             )
         return asked
+
+
+def judge_name(request: Request) -> str:
+    """The signed-in judge's (or organizer's) name, recorded with what they do."""
+    user = signed_in(request)
+    assert user is not None  # needs() let only a signed-in judge through
+    return user.name
+
+
+def see_other(request: Request, path: str, **query: object) -> Response:
+    """The page to show after a change (POST, then redirect, then GET), in the language
+    the judge reads."""
+    params = {k: str(v) for k, v in query.items()}
+    if "lang" in request.query_params:
+        params["lang"] = request.query_params["lang"]
+    return RedirectResponse(f"{path}?{urlencode(params)}", status_code=303)
+
+
+FormAction = Callable[[Request, Mapping[str, str]], Response]
+"""What a posted form does, given its text fields (run in the thread pool)."""
+
+
+def judges_form(action: FormAction) -> Endpoint:
+    """The endpoint of a judges' form: a signed-in judge (or the organizer) only, its CSRF
+    token checked before anything is done, then ``action`` with the form's text fields."""
+
+    async def endpoint(request: Request) -> Response:
+        form = await posted_form(request)
+        values = {k: v for k, v in form.items() if isinstance(v, str)}
+        return await run_in_threadpool(action, request, values)
+
+    return needs(WebRole.JUDGE)(endpoint)
+
+
+def routes(pages: Pages) -> list[BaseRoute]:
+    console = pages.console
+    reader = console.reader
+    receipts = Receipts()
+
+    desk = Desk(pages)
+    event, stage_of = desk.event, desk.stage_of
 
     def number(request: Request, text: str | None, what: str) -> int:
         if text is not None and text.isdigit() and int(text) > 0:
@@ -175,12 +213,6 @@ def routes(pages: Pages) -> list[BaseRoute]:
     @needs(WebRole.JUDGE)
     def table(request: Request) -> Response:
         return table_page(request, request.path_params["number"])
-
-    @needs(WebRole.JUDGE)
-    async def resolve(request: Request) -> Response:
-        form = await posted_form(request)
-        values = {k: v for k, v in form.items() if isinstance(v, str)}
-        return await run_in_threadpool(resolve_call, request, values)
 
     def resolve_call(request: Request, form: Mapping[str, str]) -> Response:
         number = request.path_params["number"]
@@ -245,12 +277,6 @@ def routes(pages: Pages) -> list[BaseRoute]:
         stage, table_no, game = result_target(request, values)
         return result_page(request, empty_form(event(request), stage, table_no, game))
 
-    @needs(WebRole.JUDGE)
-    async def enter(request: Request) -> Response:
-        form = await posted_form(request)
-        values = {k: v for k, v in form.items() if isinstance(v, str)}
-        return await run_in_threadpool(enter_result, request, values)
-
     def enter_result(request: Request, values: Mapping[str, str]) -> Response:
         stage, table_no, game = result_target(request, values)
         form = typed_form(event(request), stage, table_no, game, values)
@@ -265,7 +291,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 record = organizer.result_record(table_no, report, why=form.why, stage=stage)
                 changes = organizer.effects(record)
                 weighty = any(c.weighty for c in changes)
-                key = confirmation(report, form.why, changes) if weighty else ""
+                key = confirmation(report, form.why, tuple(changes)) if weighty else ""
                 if not weighty or values.get("confirmed") == key:
                     organizer.enter_result(
                         table_no, report, why=form.why, stage=stage, confirmed=weighty
@@ -326,30 +352,24 @@ def routes(pages: Pages) -> list[BaseRoute]:
             calls=judge_calls_grid(comp, words=w),
         )  # fmt: skip
 
-    def see_other(request: Request, path: str, **query: object) -> Response:
-        """The page to show after a change (POST, then redirect, then GET), in the
-        language the judge reads."""
-        params = {k: str(v) for k, v in query.items()}
-        if "lang" in request.query_params:
-            params["lang"] = request.query_params["lang"]
-        return RedirectResponse(f"{path}?{urlencode(params)}", status_code=303)
-
     return [
         Route("/judge", pages.guarded(queue), methods=["GET"]),
         Route("/judge/tables/{number:int}", pages.guarded(table), methods=["GET"]),
-        Route("/judge/tables/{number:int}/calls", pages.guarded(resolve), methods=["POST"]),
+        Route("/judge/tables/{number:int}/calls", pages.guarded(judges_form(resolve_call)),
+              methods=["POST"]),
         Route("/judge/result", pages.guarded(result), methods=["GET"]),
-        Route("/judge/result", pages.guarded(enter), methods=["POST"]),
+        Route("/judge/result", pages.guarded(judges_form(enter_result)), methods=["POST"]),
         Route("/judge/result/stored", pages.guarded(stored), methods=["GET"]),
         Route("/judge/result/history", pages.guarded(history), methods=["GET"]),
         Route("/judge/corrections", pages.guarded(corrections), methods=["GET"]),
-    ]
+    ]  # fmt: skip
 
 
-def confirmation(report: GameReport, why: str, changes: Sequence[Change]) -> str:
-    """What a judge confirms: this result, for this reason, with these changes (typed
-    differently, or changed meanwhile by another record, it is shown again)."""
-    return hashlib.sha256(repr((report, why, tuple(changes))).encode()).hexdigest()[:20]
+def confirmation(*confirmed: object) -> str:
+    """What a judge confirms — this result (or sanction), for this reason, with these
+    changes — as a digest the confirming form carries: typed differently, or changed
+    meanwhile by another record, it is shown again."""
+    return hashlib.sha256(repr(confirmed).encode()).hexdigest()[:20]
 
 
 def opening_words(words: Words, ruleset: Ruleset) -> dict[Opening, str]:
