@@ -15,6 +15,7 @@ import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
+from test_cli_ties import league_top8_with_a_tie_at_table_1
 from web_console import (
     LAPTOP,
     PHONE,
@@ -181,3 +182,31 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
                     shot(driver, f"{size}-{lang}-result-error", "judge")
     finally:
         tables.close()
+
+
+def test_the_head_judge_decides_a_tie_in_a_browser(
+    tmp_path: Path, chromium: list[webdriver.Chrome]
+) -> None:
+    c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
+    names = {pid: c.competition().event.players[pid].name for pid in (b, d)}
+    with serve_console(c.db, None, TOPICS) as served:
+        served.console.gate.accounts = web_bundle_accounts()
+        for size, name in ((PHONE, "phone"), (LAPTOP, "laptop")):
+            driver = browser(size)
+            chromium.append(driver)
+            sign_in(driver, served.url)
+            for lang in ("pl", "en"):
+                driver.get(f"{served.url}/judge/ties" + ("?lang=en" if lang == "en" else ""))
+                section = text(driver, ".tie")
+                assert names[b] in section and names[d] in section
+                assert unlabelled(driver) == []
+                shot(driver, f"{name}-{lang}-ties-pending", "judge")
+        Select(driver.find_element(By.ID, "tie-1-place-1")).select_by_value(d)
+        Select(driver.find_element(By.ID, "tie-1-place-2")).select_by_value(b)
+        driver.find_element(By.ID, "tie-1-why").send_keys("head judge: fewer penalties")
+        press(driver, ".tie button[value=judge]")
+        waiting(driver).until(lambda d_: "ahead of" in text(d_, ".done"))
+        assert f"{names[d]} ({d}) ahead of {names[b]} ({b})" in text(driver, ".done")
+        shot(driver, "laptop-en-ties-decided", "judge")
+    (record,) = c.competition().ties
+    assert record.by == "judge-1" and record.why == "head judge: fewer penalties"
