@@ -7,6 +7,7 @@ On real uvicorn on a loopback port, with an event made by the organizer's comman
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import os
 import subprocess
@@ -17,6 +18,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
 from starlette.testclient import TestClient
 from test_cli_support import Cli
 from web_console import EventStream, school_hall, serve_console, signed_in
@@ -25,6 +28,7 @@ from hub.broker import free_port
 from hub.config import HubConfigError, resolve
 from hub.web.accounts import WebRole
 from hub.web.app import make_app
+from hub.web.cache import PageCache
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, build_parser, web_settings
@@ -64,8 +68,8 @@ def test_beyond_the_most_streams_a_page_works_without_live_updates_and_says_so(
     with serve_console(hall.db, None, TOPICS, streams=2) as served:
         live = served.console.live
         following = [EventStream(f"{served.url}/live") for _ in range(2)]
-        for page in following:
-            page.next("link")
+        for stream in following:
+            stream.next("link")
         turned = EventStream(f"{served.url}/live?tables=1")
         turned.next("busy")
         turned.close_when_ended(10)  # told, and let go: its browser tries later
@@ -121,6 +125,30 @@ def test_a_kept_page_is_never_a_signed_in_readers(hall: Cli) -> None:
         assert name not in public and 'name="csrf"' not in public
         assert name in judge.get("/standings").text  # not the kept one either
     reader.close()
+
+
+def test_phones_asking_at_once_wait_for_one_page_being_made() -> None:
+    """After a result every phone fetches the standings at once: the page is made once
+    for all of them, then kept."""
+    made: list[float] = []
+
+    def make(request: Request) -> Response:
+        made.append(time.monotonic())
+        time.sleep(0.2)  # a page of many players being made
+        return HTMLResponse(f"<p>page {len(made)}</p>")
+
+    async def phones() -> list[bytes]:
+        cache = PageCache()
+        asked = Request({"type": "http", "method": "GET", "path": "/standings",
+                         "query_string": b"", "headers": []})  # fmt: skip
+        answers = await asyncio.gather(*(cache.serve(asked, (7, 0), make) for _ in range(20)))
+        again = await cache.serve(asked, (7, 0), make)
+        newer = await cache.serve(asked, (8, 0), make)
+        return [bytes(a.body) for a in (*answers, again, newer)]
+
+    bodies = asyncio.run(phones())
+    assert bodies[:21] == [b"<p>page 1</p>"] * 21 and bodies[21] == b"<p>page 2</p>"
+    assert len(made) == 2
 
 
 def test_the_most_streams_and_connections_come_from_the_file(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ page names its reader), and only complete ones (status 200).
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -49,6 +50,8 @@ class PageCache:
         self._lock = threading.Lock()
         self.hits = 0
         self.misses = 0
+        self._making: dict[tuple[str, Hashable], asyncio.Future[Response]] = {}
+        """Pages being made now (in the event loop's thread only)."""
 
     @staticmethod
     def address(request: Request) -> str:
@@ -84,13 +87,29 @@ class PageCache:
         personal: bool = False,
     ) -> Response:
         """The page at ``request``'s address made from ``stamp``: kept, or made by
-        ``make`` in the thread pool (and kept unless ``personal``)."""
+        ``make`` in the thread pool (and kept unless ``personal``); requests for a page
+        being made wait for it rather than making it again."""
         if personal:
             return await run_in_threadpool(make, request)
         address = self.address(request)
         page = self.kept(address, stamp)
         if page is not None:
             return page
-        response = await run_in_threadpool(make, request)
-        self.keep(address, stamp, response)
+        # The phones that ask at once after a result wait for one page being made.
+        making = self._making.get((address, stamp))
+        if making is not None:
+            response = await asyncio.shield(making)
+            return self.kept(address, stamp) or response
+        making = asyncio.get_running_loop().create_future()
+        self._making[(address, stamp)] = making
+        try:
+            response = await run_in_threadpool(make, request)
+            self.keep(address, stamp, response)
+            making.set_result(response)
+        except BaseException as err:
+            making.set_exception(err)
+            making.exception()  # retrieved: the one who asked first is told
+            raise
+        finally:
+            del self._making[(address, stamp)]
         return response
