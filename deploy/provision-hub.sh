@@ -93,6 +93,12 @@ else
     say "   (no hub/web-accounts.toml in the bundle: nobody can sign in to the web console;"
     say "    rerun python -m hub.credentials with the same --out to add the web accounts)"
 fi
+# A bundle made with --https: the web console's certificate and key (docs/deployment.md,
+# "HTTPS for the console"); hub.toml's [web] certificate and key name these paths.
+if [ -f "$BUNDLE/hub/web-cert.pem" ]; then
+    install_file "$BUNDLE/hub/web-cert.pem" /etc/rummikub/web-cert.pem root:"$SERVICE_USER" 0640
+    install_file "$BUNDLE/hub/web-key.pem" /etc/rummikub/web-key.pem root:"$SERVICE_USER" 0640
+fi
 if [ -d "$BUNDLE/readers" ]; then
     install_dir /etc/tablekit/readers root:root 0700
     for f in "$BUNDLE"/readers/*.password; do

@@ -43,6 +43,8 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     streams = 500                   # pages following the live updates at most
     connections = 1200              # open connections at most (then 503 at once)
     public_url = "http://rummikub.local:8080"  # RUMMIKUB_WEB_PUBLIC_URL: where phones open it
+    certificate = "/etc/rummikub/web-cert.pem"  # HTTPS (with key); none: plain HTTP
+    key = "/etc/rummikub/web-key.pem"
     username = "screen"             # a read-only broker account, as the hub screen's
     password_file = "/etc/tablekit/screen-password"
     accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
@@ -155,6 +157,11 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
     """Where phones on the venue network open the console (``http://rummikub.local:8080``):
     the hub publishes it for the QR codes of the hub screen, the tables' displays and the
     printed seating; "" for none."""
+    certificate: str | None = None
+    """HTTPS: the console's certificate (PEM; ``python -m hub.credentials --https``
+    makes it, signed by the bundle's own CA); None: plain HTTP."""
+    key: str | None = None
+    """The certificate's key (PEM), readable by the service alone."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():
@@ -176,6 +183,8 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
                 N_("connections: must be more than streams ({streams}), got {got}"),
                 streams=self.streams, got=self.connections,
             )  # fmt: skip
+        if (self.certificate is None) != (self.key is None):
+            raise HubConfigError(N_("certificate and key: give both (HTTPS) or neither"))
 
 
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

@@ -158,6 +158,7 @@ SHOWN = {
     "hub/serve.py": {"rummikub-hub: ": "the program's name, before its error"},
     "hub/store_schema.py": {},
     "hub/credentials.py": {"accounts.tsv": "a file's name"},
+    "hub/certificates.py": {},
     "tablekit/shared/commandline.py": {},
     "tablekit/app.py": {
         "tablekit-sim: ": "the program's name, before its line",

@@ -135,6 +135,13 @@ class WebSettings:
     session_longest: float = LONGEST
     streams: int = WEB_STREAMS
     connections: int = WEB_CONNECTIONS
+    certificate: Path | None = None
+    key: Path | None = None
+
+    @property
+    def url(self) -> str:
+        scheme = "http" if self.certificate is None else "https"
+        return f"{scheme}://{self.host}:{self.port}/"
 
     def gate(self) -> Gate:
         """Who may sign in, and for how long."""
@@ -158,6 +165,8 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     return WebSettings(
         db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600,
         own.streams, own.connections,
+        None if own.certificate is None else Path(own.certificate),
+        None if own.key is None else Path(own.key),
     )  # fmt: skip
 
 
@@ -172,16 +181,23 @@ class WebConsoleError(KitError, OSError):
 
 
 def server_config(
-    app: ASGIApp, host: str, port: int, *, connections: int = WEB_CONNECTIONS
+    app: ASGIApp,
+    host: str,
+    port: int,
+    *,
+    connections: int = WEB_CONNECTIONS,
+    certificate: Path | None = None,
+    key: Path | None = None,
 ) -> uvicorn.Config:
     """uvicorn's set-up for the console: at most ``connections`` open connections (one
     more is answered 503 at once, the pages already open unaffected), a deep backlog,
     short keep-alive, HTTP/1.1 by h11 and no WebSockets (the live updates are server-sent
-    events)."""
+    events); HTTPS with ``certificate`` and ``key``."""
     return uvicorn.Config(
         app, host=host, port=port, log_level="warning", proxy_headers=False,
         server_header=False, timeout_graceful_shutdown=GRACE, limit_concurrency=connections,
         backlog=BACKLOG, timeout_keep_alive=KEEP_ALIVE, http="h11", ws="none",
+        ssl_certfile=certificate, ssl_keyfile=key,
     )  # fmt: skip
 
 
@@ -222,11 +238,20 @@ class ConsoleThread:
     listens once :meth:`start` returns, and :meth:`stop` closes it and its live tables."""
 
     def __init__(
-        self, console: Console, host: str, port: int, *, connections: int = WEB_CONNECTIONS
+        self,
+        console: Console,
+        host: str,
+        port: int,
+        *,
+        connections: int = WEB_CONNECTIONS,
+        certificate: Path | None = None,
+        key: Path | None = None,
     ) -> None:
         self.host, self.port = host, port
         self.console = console
-        config = server_config(make_app(console), host, port, connections=connections)
+        self.scheme = "http" if certificate is None else "https"
+        config = server_config(make_app(console), host, port, connections=connections,
+                               certificate=certificate, key=key)  # fmt: skip
         self._server = ConsoleServer(config, console.live)
         self._thread = threading.Thread(target=self._run, name="web console", daemon=True)
 
@@ -237,7 +262,7 @@ class ConsoleThread:
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/"
+        return f"{self.scheme}://{self.host}:{self.port}/"
 
     def start(self, timeout: float = 20.0) -> None:
         """Start and wait until it listens; WebConsoleError when it cannot."""
@@ -277,12 +302,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
                           reader.version, streams=web.streams)  # fmt: skip
         app = make_app(Console(reader, live, gate=web.gate()))
-        log.info("web console on http://%s:%d/ (event store %s)", web.host, web.port, web.db)
+        log.info("web console on %s (event store %s)", web.url, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")
         room_for(web.connections)
-        ConsoleServer(server_config(app, web.host, web.port, connections=web.connections),
-                      live).run()  # fmt: skip
+        config = server_config(app, web.host, web.port, connections=web.connections,
+                               certificate=web.certificate, key=web.key)  # fmt: skip
+        ConsoleServer(config, live).run()
     except (KitError, OSError) as err:
         print(f"rummikub-web: {error_text(err, words)}", file=sys.stderr)
         return 1
