@@ -22,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-from test_cli_support import Cli
+from test_cli_support import school_round_playing
 
 from hub.competition import ResultRecorded, decode_record
 from hub.organizer import Organizer
@@ -97,12 +97,7 @@ def stored_records(db: Path) -> list[tuple[int, object]]:
 
 def test_the_command_line_and_the_web_console_at_the_same_moment(tmp_path: Path) -> None:
     db = tmp_path / "event.sqlite3"
-    c = Cli(db)
-    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
-    for i in range(16):
-        c.ok("players", "add", f"Uczeń {i + 1:02d}", "--club", "SP 1", "--check-in")
-    c.ok("round", "draw", "--seed", "1")
-    c.ok("round", "start")
+    c = school_round_playing(db)  # 16 players at 4 tables, one game entered
     missing = [(m.table, m.game) for m in c.competition().event.missing_results()]
     shared = missing[-1]
     # The shared game first: both ask for it at the same instant.
