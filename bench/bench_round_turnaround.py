@@ -6,11 +6,12 @@ service (``hub.service.HubService``, as ``rummikub-hub serve`` runs it) and one 
 unit per table (``tablekit.app.build``: the unit's loop, its journal and its MQTT link, no
 hardware), all in this process. Round 1 is drawn and started and reaches every unit; its
 results but one are entered, then the last one — the clock starts — and the organizer
-closes the round, draws the next and starts it: three actions, made here through the
-same ``hub.organizer.Organizer`` functions the command line (and the web console's
-round pages) call. The clock stops when every unit's display shows the names of its new
-table. Repeated ``--rounds`` times; prints each turnaround and its parts beside the hub's
-own pace (it looks at the store every second), asserts nothing.
+closes the round, draws the next and starts it: three actions, each a button of the web
+console's round page (``/organizer/round``: close, draw, start) posted as the signed-in
+organizer's browser posts it, to the console's application on the same store (answered
+in-process by Starlette's test client). The clock stops when every unit's display shows
+the names of its new table. Repeated ``--rounds`` times; prints each turnaround and its
+parts beside the hub's own pace (it looks at the store every second), asserts nothing.
 
     .venv/bin/python bench/bench_round_turnaround.py [--players 48] [--rounds 3]
 """
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import tempfile
 import threading
 import time
@@ -26,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from measure import percentiles
+from starlette.testclient import TestClient
 
 from hub.broker import MosquittoBroker
 from hub.cli.racks import ending_for, racks_arg
@@ -33,6 +36,11 @@ from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
+from hub.web.accounts import WebRole, accounts_text, new_password
+from hub.web.app import make_app
+from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
+from hub.web.sessions import Gate
 from tablekit.app import build
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.core.scoring import GameReport
@@ -74,6 +82,42 @@ def enter(org: Organizer, table: int, game: int) -> None:
     org.enter_result(table, GameReport(game=game, ending=ending_for(racks, None), racks=racks))
 
 
+class OrganizerDesk:
+    """The web console's round page, signed in as the organizer."""
+
+    def __init__(self, db: Path, work: Path) -> None:
+        password = new_password()
+        accounts = work / "web-accounts.toml"
+        accounts.write_text(accounts_text([("organizer", WebRole.ORGANIZER, password)]))
+        self.reader = EventReader(db)
+        console = Console(self.reader, LiveTables(None, TOPICS, self.reader.version),
+                          gate=Gate(accounts))  # fmt: skip
+        self.client = TestClient(make_app(console))
+        self.client.__enter__()
+        signed = self.client.post("/login", follow_redirects=False, data={
+            "csrf": token_of(self.client.get("/login").text), "name": "organizer",
+            "password": password, "next": "/organizer/round",
+        })  # fmt: skip
+        assert signed.status_code == 303, signed.text
+        self.token = token_of(self.client.get("/organizer/round").text)
+
+    def press(self, button: str, **fields: str) -> None:
+        """One of the round page's buttons: close, draw, start."""
+        done = self.client.post(f"/organizer/round/{button}", follow_redirects=False,
+                                data={"csrf": self.token, **fields})  # fmt: skip
+        assert done.status_code == 303, f"{button}: {done.status_code}"
+
+    def close(self) -> None:
+        self.client.__exit__(None, None, None)
+        self.reader.close()
+
+
+def token_of(html: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', html)
+    assert found is not None, "no form"
+    return found.group(1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--players", type=int, default=48)
@@ -104,6 +148,7 @@ def main() -> None:
             )  # fmt: skip
             units[n] = build(config, work / f"table-{n:02d}.sqlite3")
             threading.Thread(target=units[n].run, daemon=True).start()
+        desk = OrganizerDesk(db, work)
         first = wait_for(lambda: every_unit_shows(units, seating(org)), 60)
         assert first is not None, "round 1 did not reach every unit"
         turnarounds: list[float] = []
@@ -115,9 +160,9 @@ def main() -> None:
                 enter(org, result.table, result.game)
             start = time.perf_counter()
             enter(org, missing[-1].table, missing[-1].game)  # the last result in
-            org.close_round()
-            org.draw(seed=len(turnarounds) + 2)
-            org.start_round()
+            desk.press("close")
+            desk.press("draw", seed=str(len(turnarounds) + 2))
+            desk.press("start")
             acted = time.perf_counter()
             wanted = seating(org)
             shown = wait_for(lambda: every_unit_shows(units, wanted), 60)  # noqa: B023
@@ -127,6 +172,7 @@ def main() -> None:
             after_start.append(shown - acted)
         for unit in units.values():
             unit.put(Quit())
+        desk.close()
         hub.stop()
         broker.stop()
         org.store.close()
@@ -134,8 +180,8 @@ def main() -> None:
     p50, _ = percentiles(turnarounds)
     print(f"{args.players} players, {tables} tables (real units, real Mosquitto, the hub "
           f"service), {args.rounds} rounds")  # fmt: skip
-    print(f"organizer actions per round: {len(ACTIONS)} ({', '.join(ACTIONS)}), through "
-          f"hub.organizer.Organizer (the web console's round pages call the same)")  # fmt: skip
+    print(f"organizer actions per round: {len(ACTIONS)} ({', '.join(ACTIONS)}): the web "
+          f"console's round page's buttons")  # fmt: skip
     each = ", ".join(f"{t:.2f} s" for t in turnarounds)
     print(f"last result in -> every unit shows its next seat: {each} "
           f"(p50 {p50:.2f} s, max {max(turnarounds):.2f} s)")  # fmt: skip
