@@ -50,6 +50,7 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
     session_idle_minutes = 120      # a sign-in ends after this long without a page
     session_hours = 16              # and after this long in all
+    # season = "/var/lib/rummikub-hub/season"  # RUMMIKUB_WEB_SEASON, --season: league events
 
 A program logs in with its own section's ``username``/``password_file`` over
 ``[broker]``'s; the environment and the flags override field by field. The demo
@@ -162,6 +163,9 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
     makes it, signed by the bundle's own CA); None: plain HTTP."""
     key: str | None = None
     """The certificate's key (PEM), readable by the service alone."""
+    season: str | None = None
+    """The folder where the league season's finished events' files are kept, for the
+    organizer's season table; None: the console has no season page."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():

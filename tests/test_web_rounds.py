@@ -27,6 +27,7 @@ from test_cli_ties import league_top8_with_a_tie_at_table_1
 from web_console import PLAYERS, form_token, school_hall, signed_in
 
 from hub.competition import Competition, OrganizerFact, RoundStarted, StarterChosen
+from hub.config import resolve
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import RoundClosed, RoundSeated, RoundUndone
@@ -34,6 +35,7 @@ from hub.web.app import make_app
 from hub.web.auth import WebRole
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
+from hub.web.serve import build_parser, web_settings
 from tablekit.core.topics import Topics
 
 TOPICS = Topics("hall", "rounds")
@@ -360,7 +362,7 @@ def test_a_draw_that_stops_at_a_tie_names_the_players_and_stores_nothing(
     words = text_of(page)
     assert b in words and d in words
     assert "sędzia główny" in words.lower()
-    assert 'href="/judge' in page
+    assert 'href="/judge/ties"' in page
     assert facts_of(c.db) == before
 
 
@@ -390,6 +392,25 @@ def test_league_players_left_over_are_the_organizers_decision(tmp_path: Path) ->
     (decision,) = c.competition().consolations
     assert decision.by == WEB_USER and decision.why == "17 graczy: wszyscy grają dalej"
     assert "decyzja organizatora" in text_of(page)
+
+
+def test_a_minor_without_consent_stops_the_draw_until_the_organizer_admits_them(
+    tmp_path: Path,
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
+    for name in PLAYERS:
+        c.ok("players", "add", name, "--check-in")
+    c.ok("players", "minor", "P004")
+    before = facts_of(c.db)
+    with organizer_client(c.db) as client:
+        status, _, page = post(client, "/organizer/round/draw", seed="3")
+        assert status == 409 and "P004 Ewa Kowalska" in text_of(page)
+        assert 'id="draw-admit-minors"' in page and '<label for="draw-admit-minors"' in page
+        assert facts_of(c.db) == before
+        status, where, _ = post(client, "/organizer/round/draw", seed="3", admit_minors="yes")
+    assert status == 303 and "done=drawn" in where
+    assert competition(c.db).event.stages_played == ("round-1",)
 
 
 # --- the turnaround -----------------------------------------------------------------------
@@ -511,3 +532,90 @@ def test_exports_before_the_first_draw_say_so(tmp_path: Path) -> None:
         words = text_of(client.get("/organizer/exports").text)
         assert "Nic jeszcze nie rozlosowano" in words
         assert client.get("/organizer/exports/csv/standings.csv").status_code == 404
+
+
+# --- the league season --------------------------------------------------------------------
+
+
+def finished_league(path: Path, name: str) -> Cli:
+    """A league tournament of eight played to its end (TOP 8: two stages)."""
+    rng = random.Random(8)
+    c = Cli(path)
+    c.ok("event", "create", "--preset", "league", "--name", name)
+    for i in range(8):
+        c.ok("players", "add", f"Zawodnik {chr(65 + i)}", "--check-in")
+    for _ in range(2):
+        c.ok("round", "draw")
+        c.ok("round", "start")
+        play_round(c, rng)
+        c.ok("round", "close")
+    return c
+
+
+def season_console(db: Path, season: Path | None) -> TestClient:
+    reader = EventReader(db)
+    live = LiveTables(None, TOPICS, reader.version)
+    return TestClient(make_app(Console(reader, live, season=season)))
+
+
+def test_the_season_table_over_the_season_folders_finished_league_events(
+    hall: Cli, tmp_path: Path
+) -> None:
+    season = tmp_path / "sezon"
+    season.mkdir()
+    liga = finished_league(season / "liga-1.sqlite3", "Liga 1")
+    school_hall(season / "szkola.sqlite3", "Szkolny")  # no league event: listed, not counted
+    (season / "notes.txt").write_text("not an event file")
+    with season_console(hall.db, season) as client:
+        signed_in(client, WebRole.ORGANIZER)
+        page = client.get("/organizer/season")
+        assert page.status_code == 200
+        words = text_of(page.text)
+        assert "Liga 1 (liga-1.sqlite3)" in words
+        assert "szkola.sqlite3:" in words and "nie jest turniejem ligowym" in words
+        assert "notes.txt" not in words
+        assert 'name="event" value="liga-1.sqlite3" checked' in page.text
+        points = liga.competition().event.league_points()
+        players = liga.competition().event.players
+        best = max(points, key=lambda pid: points[pid])
+        assert f"1 {players[best].name}" in words and "T1: Liga 1 (liga-1.sqlite3)" in words
+
+        answer = client.get("/organizer/season/season.csv?event=liga-1.sqlite3&language=pl")
+        assert answer.status_code == 200
+        assert answer.headers["content-type"] == "text/csv; charset=utf-8"
+        assert 'filename="season.csv"' in answer.headers["content-disposition"]
+        text = answer.content.decode("utf-8-sig")
+        assert ";" in text.splitlines()[0] and "T1 Liga 1" in text.splitlines()[0]
+        pdf = client.get("/organizer/season/season.pdf?event=liga-1.sqlite3")
+        assert pdf.headers["content-type"] == "application/pdf" and pdf.content[:4] == b"%PDF"
+        html = client.get("/organizer/season/season.html")
+        assert "default-src 'none'" in html.headers["content-security-policy"]
+        assert players[best].name in html.text
+        # only the folder's countable files, by name
+        for name in ("szkola.sqlite3", "../event.sqlite3", "notes.txt"):
+            missing = client.get("/organizer/season", params={"event": name})
+            assert missing.status_code == 404, name
+
+
+def test_without_a_season_folder_the_page_says_how_to_set_one(hall: Cli) -> None:
+    with season_console(hall.db, None) as client:
+        signed_in(client, WebRole.ORGANIZER)
+        words = text_of(client.get("/organizer/season").text)
+    assert "[web] season" in words
+
+
+def test_the_season_folder_comes_from_the_file_the_environment_or_the_flag(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "hub.toml"
+    config.write_text('db = "/srv/e.sqlite3"\n[web]\nseason = "/srv/sezon"\n')
+
+    def season(argv: list[str], env: dict[str, str]) -> Path | None:
+        args = build_parser().parse_args(argv)
+        return web_settings(args, resolve("web", args, env)).season
+
+    env = {"RUMMIKUB_CONFIG": str(config)}
+    assert season([], env) == Path("/srv/sezon")
+    assert season([], env | {"RUMMIKUB_WEB_SEASON": "/srv/liga"}) == Path("/srv/liga")
+    assert season(["--season", "sezon"], env) == Path("sezon")
+    assert season(["--db", "e.db"], {}) is None

@@ -53,6 +53,7 @@ SHOWN = {
     "hub/web/rounds_exports.py": {},
     "hub/web/rounds_view.py": {},
     "hub/web/judge_decisions.py": {},
+    "hub/web/rounds_season.py": {},
     "hub/web/serve.py": {"rummikub-web: ": "the program's name, before its error"},
     "hub/tournament/cuts.py": {},
     "hub/tournament/errors.py": {},

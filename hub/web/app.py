@@ -28,6 +28,7 @@ from hub.web import (
     public,
     rounds,
     rounds_exports,
+    rounds_season,
 )
 from hub.web.pages import Console, Pages
 
@@ -61,6 +62,7 @@ def make_app(console: Console) -> Starlette:
         *rounds.routes(pages),
         *rounds_exports.routes(pages),
         *judge_decisions.routes(pages),
+        *rounds_season.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

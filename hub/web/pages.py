@@ -187,6 +187,9 @@ class Console:
     """Shown when the event has no name yet (the venue, say)."""
     gate: Gate = field(default_factory=Gate)
     """The web accounts, the open sessions and the login's rate limit."""
+    season: Path | None = None
+    """The folder where the league season's finished events' files are kept (the
+    organizer's season page reads them); None: no season page."""
 
 
 class PageError(Exception):
@@ -224,7 +227,7 @@ def link(code: str, default: str = DEFAULT_LANGUAGE) -> Callable[..., str]:
         params = {k: v for k, v in query.items() if v is not None and v != ""}
         if code != default:
             params["lang"] = code
-        return f"{path}?{urlencode(params)}" if params else path
+        return f"{path}?{urlencode(params, doseq=True)}" if params else path
 
     return url
 

@@ -28,7 +28,7 @@ from hub.exports.notes import consolation_text
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.exports.words import stage_label
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
-from hub.organizer import Organizer, minutes_of
+from hub.organizer import ConsentMissingError, Organizer, minutes_of
 from hub.tournament import ConsolationError, Phase, TieAtCutError
 from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
@@ -97,6 +97,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         cards = {card.number: card for card in console.live.cards}
         values.setdefault("consolation", None)
         values.setdefault("ties", ())
+        values.setdefault("minors", ())
         return pages.render(
             request, "rounds_round.html", status, view=view, cards=cards,
             errors=errors or {}, typed=typed or {}, confirmation=confirmation,
@@ -131,6 +132,11 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 round_page, request, 409, {form_name: err.message(w.gettext)},
                 _typed(form), consolation=ConsolationChoice(err.options),
             )  # fmt: skip
+        except ConsentMissingError as err:
+            return await run_in_threadpool(
+                round_page, request, 409, {form_name: err.message(w.gettext)},
+                _typed(form), minors=err.missing,
+            )  # fmt: skip
         except TieAtCutError as err:
             return await run_in_threadpool(
                 round_page, request, 409, {form_name: err.message(w.gettext)},
@@ -145,7 +151,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
     async def draw(request: Request) -> Response:
         def command(org: Organizer, form: FormData) -> str:
             seed = _whole(form, "seed", N_("the draw's seed must be a whole number, got {text}"))
-            return org.draw(seed).stage
+            return org.draw(seed, admit_minors=form.get("admit_minors") == "yes").stage
 
         done = await act(request, "draw", command)
         if isinstance(done, Response):

@@ -112,6 +112,11 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                "without one nobody can sign in)"),
     )  # fmt: skip
     parser.add_argument(
+        "--season", type=Path,
+        help=_("the folder where the league season's finished events' files are kept, for "
+               "the organizer's season table ($RUMMIKUB_WEB_SEASON; [web] season)"),
+    )  # fmt: skip
+    parser.add_argument(
         "--no-broker", action="store_true",
         help=_("do not follow the tables (the pages show the event store alone)"),
     )  # fmt: skip
@@ -137,6 +142,7 @@ class WebSettings:
     connections: int = WEB_CONNECTIONS
     certificate: Path | None = None
     key: Path | None = None
+    season: Path | None = None
 
     @property
     def url(self) -> str:
@@ -162,11 +168,16 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
         ("--accounts", args.accounts), "RUMMIKUB_WEB_ACCOUNTS",
         ("web.accounts", None if own.accounts is None else Path(own.accounts)), Path,
     )  # fmt: skip
+    season, _ = settings.pick(
+        ("--season", args.season), "RUMMIKUB_WEB_SEASON",
+        ("web.season", None if own.season is None else Path(own.season)), Path,
+    )  # fmt: skip
     return WebSettings(
         db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600,
         own.streams, own.connections,
         None if own.certificate is None else Path(own.certificate),
         None if own.key is None else Path(own.key),
+        season,
     )  # fmt: skip
 
 
@@ -301,7 +312,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
                           reader.version, streams=web.streams)  # fmt: skip
-        app = make_app(Console(reader, live, gate=web.gate()))
+        app = make_app(Console(reader, live, gate=web.gate(), season=web.season))
         log.info("web console on %s (event store %s)", web.url, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")
