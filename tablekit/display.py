@@ -55,12 +55,14 @@ from tablekit.layout.scene import (
     IconKind,
     Layout,
     Panel,
+    QrCode,
     Scene,
     Text,
     layout_for,
 )
 from tablekit.samples import sample_views
 from tablekit.shared.i18n import LANGUAGES, choose, language, words
+from tablekit.shared.qr import DARK, LIGHT, place
 from tablekit.view import TableView
 
 ROTATIONS = (0, 90, 180, 270)
@@ -233,9 +235,22 @@ class Renderer:
                 pygame.draw.rect(
                     surface, item.colour, _rect(item.box), item.width, border_radius=item.radius
                 )
+            elif isinstance(item, QrCode):
+                _draw_code(surface, item)
             else:
                 _draw_icon(surface, item, colour_under(panel, item.box))
         surface.set_clip(clip)
+
+
+def _draw_code(surface: pygame.Surface, item: QrCode) -> None:
+    """The code in whole pixels per module, dark on white with its quiet zone."""
+    box = item.box
+    placed = place(item.modules, box.x, box.y, box.w, box.h)
+    if placed is None:
+        return
+    surface.fill(LIGHT, placed.square)
+    for square in placed.dark:
+        surface.fill(DARK, square)
 
 
 def colour_under(panel: Panel, box: Box) -> Colour:

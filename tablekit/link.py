@@ -307,6 +307,8 @@ class TableLink:
         if isinstance(message, Cleared) or (isinstance(message, Assignment) and message.idle):
             if isinstance(message, Assignment) or message.kind is Kind.ASSIGN:
                 self.put(Unassigned(at=time.monotonic()))
+            elif message.kind is Kind.CONSOLE:
+                self.put(message)  # the hub has no console address any more
             return
         if isinstance(message, Ack | ResultAck | Refusal) and message.unit != self.unit_id:
             return

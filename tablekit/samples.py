@@ -31,6 +31,11 @@ SAMPLE_NAMES: dict[Seat, str] = {
 }
 
 
+CONSOLE = "http://rummikub.local:8080"
+"""The web console's address in the samples (between games the display shows the QR code
+of the table's page there)."""
+
+
 def sample_views(now: float, language: str = DEFAULT_LANGUAGE) -> dict[str, TableView]:
     """One view per state the display can show, as seen at ``now``, in ``language``."""
     return {
@@ -91,6 +96,7 @@ def _sample_views(now: float) -> dict[str, TableView]:
         "ready-chosen": view(
             ClockState(rules=rules, game=2, starter=Seat.D, starter_from=StarterSource.TABLE)
         ),
+        "ready-console": replace(view(ClockState(rules=rules, game=2)), console_url=CONSOLE),
         **_check_samples(now, rules),
         "ask-empty-rack": replace(view(at(21.5)), ask=TableAsk.END_GAME),
         "ask-bank-empty": replace(view(at(33.0)), ask=TableAsk.LAST_LAP),

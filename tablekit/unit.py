@@ -33,6 +33,7 @@ from tablekit.core.messages import (
     Assignment,
     Broadcast,
     BroadcastKind,
+    ConsoleLink,
     HallLanguage,
     HubStatus,
     Refusal,
@@ -42,7 +43,7 @@ from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
-from tablekit.core.topics import reason_words
+from tablekit.core.topics import Cleared, Kind, reason_words
 from tablekit.core.words import N_
 from tablekit.notes import NOTHING, Note
 from tablekit.result_entry import EntryView, ResultEntry, Step
@@ -301,6 +302,10 @@ class TableUnit:
                 )
             case Language(code=code):
                 self._use_language(code)
+            case ConsoleLink(url=url):
+                self.view = replace(self.view, console_url=url)
+            case Cleared(kind=Kind.CONSOLE):
+                self.view = replace(self.view, console_url="")
             case HallLanguage(language=code):
                 # the hub's setting (the event's language) takes the config's place
                 if self._use_language(code) and code != self.hall_language:

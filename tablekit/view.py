@@ -52,6 +52,16 @@ class TableView:
     language: str = DEFAULT_LANGUAGE
     """The language every word is shown in (``pl`` or ``en``, :mod:`tablekit.shared.i18n`):
     the unit's (:meth:`tablekit.unit.TableUnit.set_language`)."""
+    console_url: str = ""
+    """Where phones open the web console (the hub's ``hub/console``): between games the
+    display shows the QR code of this table's page there. "": none."""
+
+    @property
+    def table_page(self) -> str:
+        """The address of this table's page on the web console ("" without one)."""
+        if not self.console_url or self.table is None:
+            return ""
+        return f"{self.console_url}/tables/{self.table}"
 
     def name(self, seat: Seat | None) -> str:
         if seat is None:

@@ -1,31 +1,43 @@
 """The web console's QR codes, read back: every code the kit draws is decoded from the
 drawn pixels by zbar (Debian's zbar-tools, installed by ``./kit test``) and must give the
 address it was drawn for; the drawn modules are also compared with segno's, pixel by
-pixel. PNGs in ``artifacts/hub-screen/qr/``."""
+pixel. PNGs in ``artifacts/hub-screen/qr/`` (the hub screen, the printouts) and
+``artifacts/display/qr/`` (a table's display between games)."""
 
 from __future__ import annotations
 
 import os
 import subprocess
+import time
 from dataclasses import replace
 from pathlib import Path
 
 import pygame
 import pytest
 from test_cli_support import Cli
+from test_hall_language import TOPICS as LANG_TOPICS
+from test_hall_language import Link
 
 from hub.exports.printouts import find_table_html
 from hub.hall import Page, PageKind
 from hub.samples import sample_hall
-from hub.screen.feed import HallTracker
+from hub.screen.feed import HallTracker, ScreenFeed
 from hub.screen.render import HallScreen
+from hub.service import HubService
+from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.messages import ConsoleLink
 from tablekit.core.topics import Cleared, Kind
+from tablekit.display import Renderer, render_surface
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import QrCode, Text, layout_for
+from tablekit.samples import sample_views
 from tablekit.shared.i18n import words
 from tablekit.shared.qr import DARK, LIGHT, QUIET, Modules, place, qr_modules
+from tablekit.unit import TableUnit
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen" / "qr"
+DISPLAY = Path(__file__).resolve().parents[1] / "artifacts" / "display" / "qr"
 URL = "http://rummikub.local:8080"
 NOW = 1_760_000_000.0
 
@@ -160,3 +172,66 @@ def test_the_printed_seating_sheets_carry_the_consoles_code(tmp_path: Path) -> N
     c.ok("export", "html", str(plain))  # no address: no code
     assert "data:image/svg" not in (plain / "seating.html").read_text()
     assert "data:image/svg" not in (out / "standings.pdf").read_bytes().decode("latin-1")
+
+
+# --- the table's display ---------------------------------------------------------------------
+
+
+@pytest.mark.usefixtures("_pygame")
+@pytest.mark.parametrize("size", [(480, 320), (800, 480), (320, 480), (1024, 600)])
+def test_between_games_the_display_shows_its_tables_page(size: tuple[int, int]) -> None:
+    """The hub's address reached the unit: while the next game waits for its first press
+    the clock panel shows the code of the table's own page (``/tables/7``) beside the move
+    time; playing, nothing takes the digits' room."""
+    views = sample_views(NOW, "pl")
+    ready = views["ready-console"]
+    assert ready.table_page == URL + "/tables/7"
+    surface = render_surface(ready, NOW, size, Renderer())
+    DISPLAY.mkdir(parents=True, exist_ok=True)
+    png = DISPLAY / f"{size[0]}x{size[1]}-ready.png"
+    pygame.image.save(surface, str(png))
+    assert zbar(png) == [URL + "/tables/7"]
+    (clock,) = [p for p in compose(ready, NOW, layout_for(*size)) if p.name == "clock"]
+    (code,) = [i for i in clock.items if isinstance(i, QrCode)]
+    assert code.modules == qr_modules(URL + "/tables/7")
+    placed = place(code.modules, *code.box.as_tuple())
+    assert placed is not None and placed.module >= 3
+    assert read_modules(surface, pygame.Rect(placed.square), len(code.modules)) == code.modules
+    digits = next(i for i in clock.items if isinstance(i, Text))
+    assert digits.text == "40" and not digits.box.overlaps(code.box)
+    playing = replace(views["playing"], console_url=URL)
+    clock_playing = [p for p in compose(playing, NOW, layout_for(*size)) if p.name == "clock"]
+    assert not any(isinstance(i, QrCode) for p in clock_playing for i in p.items)
+
+
+def test_the_unit_takes_the_address_and_its_clearing() -> None:
+    unit = TableUnit(MoveClock(ClockRules(seats=4, move_seconds=40)), table=3)
+    unit.handle(ConsoleLink(v=1, url=URL))
+    assert unit.view.table_page == URL + "/tables/3"
+    unit.handle(Cleared(Kind.CONSOLE, None))
+    assert unit.view.console_url == "" and unit.view.table_page == ""
+
+
+@pytest.mark.mqtt
+def test_the_hubs_address_reaches_the_tables_and_the_screen(
+    tmp_path: Path, mosquitto, wait_until  # type: ignore[no-untyped-def]
+) -> None:
+    """rummikub-hub with ``[web] public_url``: a table's link and the hub screen's feed
+    (real Mosquitto) both get the address, retained, before any event exists."""
+    broker = mosquitto()
+    service = HubService(broker.client_settings(), tmp_path / "hub.sqlite3", LANG_TOPICS,
+                         console_url=URL)  # fmt: skip
+    service.start()
+    link = Link(tmp_path, broker, 3)
+    feed = ScreenFeed(broker.client_settings(), LANG_TOPICS)
+    try:
+        assert service.wait_online(10)
+        link.link.start()
+        feed.start()
+        wait_until(lambda: ConsoleLink(v=1, url=URL) in link.got(), 10, "the unit's address")
+        wait_until(lambda: feed.hall(time.time()).console_url == URL, 10, "the screen's")
+    finally:
+        feed.stop()
+        link.link.stop()
+        link.journal.close()
+        service.stop()

@@ -5,6 +5,7 @@ bank empty?)."""
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from tablekit.controls import TableAsk
 from tablekit.core import status
@@ -32,10 +33,12 @@ from tablekit.layout.scene import (
     Item,
     Layout,
     Panel,
+    QrCode,
     Text,
 )
 from tablekit.layout.text import key_hints, said_by, said_with_name, wrap
 from tablekit.shared.i18n import Words
+from tablekit.shared.qr import qr_modules
 from tablekit.view import TableView
 
 # --- what changes with time --------------------------------------------------------
@@ -114,6 +117,13 @@ def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
         big = Box(inner.x, inner.y + inner.h // 8, inner.w, inner.h * 3 // 4)
         said = w.gettext(status.word(TableState.TIME))
         return Panel("clock", box, bg, (Text(said, big, fg, tight=True),))
+    code: list[Item] = []
+    if c.phase is Phase.READY and view.table_page:
+        # between games there is room: the code of the table's page on the console
+        side = min(inner.h, inner.w * 2 // 5)
+        code = [QrCode(table_code(view.table_page), Box(inner.right - side, inner.y, side, side))]
+        digits = Box(inner.x, inner.y, inner.w - side - p * 3, inner.h - bar_h - p * 3)
+        bar = Box(inner.x, inner.bottom - bar_h, digits.w, bar_h)
     if c.phase is Phase.READY:
         secs = shown_seconds(c.rules.move_seconds)
     else:
@@ -134,7 +144,13 @@ def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
     ]
     if filled > 0:
         items.append(Fill(Box(bar.x, bar.y, filled, bar.h), fg))
-    return Panel("clock", box, BACKGROUND, tuple(items))
+    return Panel("clock", box, BACKGROUND, (*items, *code))
+
+
+@cache
+def table_code(url: str) -> tuple[tuple[bool, ...], ...]:
+    """The QR code's modules of ``url`` (made once per address)."""
+    return qr_modules(url)
 
 
 def footer_panel(lay: Layout, view: TableView, w: Words, deck: Seat | None, right: str) -> Panel:

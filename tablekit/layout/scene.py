@@ -140,7 +140,16 @@ class Icon:
     colour: Colour
 
 
-Item = Text | Fill | Icon
+@dataclass(frozen=True, slots=True)
+class QrCode:
+    """A QR code as large as fits ``box`` (its quiet zone included), dark on white."""
+
+    modules: tuple[tuple[bool, ...], ...]
+    """Rows of modules, True for dark (:func:`tablekit.shared.qr.qr_modules`)."""
+    box: Box
+
+
+Item = Text | Fill | Icon | QrCode
 
 
 @dataclass(frozen=True, slots=True)
