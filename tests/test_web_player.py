@@ -257,3 +257,17 @@ def test_an_open_page_hears_a_new_result(hall: Cli, mosquitto) -> None:  # type:
             words = text_of(answer.read().decode())
     big = hall.competition().history("round-1", table, 1)[-1].score.for_seat(seat).big
     assert f"1 {big} " in words and "1 brak wyniku" not in words
+
+
+def test_a_corrected_result_shows_its_latest_version_marked(hall: Cli) -> None:
+    table, seat, _ = seat_of(hall, "P001")
+    winner = "A=0 B=10 C=20 D=30"
+    hall.ok("result", "enter", "--table", str(table), "--game", "1", "--racks", winner)
+    out = "ABCD"[("ABCD".index(seat.value) + 1) % 4]  # the next seat went out after all
+    loser = " ".join(f"{s}={0 if s == out else 40 if s == seat.value else 5}" for s in "ABCD")
+    hall.ok("result", "enter", "--table", str(table), "--game", "1", "--racks", loser,
+            "--why", "the sheet was misread")  # fmt: skip
+    score = hall.competition().history("round-1", table, 1)[-1].score.for_seat(seat)
+    with client_for(hall.db) as client:
+        words = text_of(client.get("/players/P001").text)
+    assert f"1 {score.big} {score.small} poprawiony" in words and not score.winner
