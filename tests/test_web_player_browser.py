@@ -93,6 +93,16 @@ def test_a_player_sees_their_games_and_time_use_live(
         waiting(laptop).until(lambda d: "Na żywo" in text(d, "#live-state"))
         assert len(laptop.find_elements(By.CSS_SELECTOR, ".games tbody tr")) == 2
         shot(laptop, "laptop-pl-player", AREA)
+        # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: it still fits
+        laptop.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 640, "height": 400, "deviceScaleFactor": 2,
+                                "mobile": False})  # fmt: skip
+        laptop.refresh()
+        waiting(laptop).until(lambda d: "Czas ruchów" in text(d, "#player"))
+        assert laptop.execute_script("return window.innerWidth") == 640
+        assert laptop.execute_script("return document.documentElement.scrollWidth") <= 640
+        shot(laptop, "laptop-pl-player-zoom-200", AREA)
+        laptop.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
         laptop.get(f"{served.url}/players/P001?lang=en")
         assert "Time use" in text(laptop, "#player")
         shot(laptop, "laptop-en-player", AREA)
