@@ -4,10 +4,11 @@ an event made by the organizer's command line with the units' events in the real
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
-from test_cli_support import Cli
+from test_cli_support import Cli, checked_in, play_rounds
 from test_web import client_for, text_of
 from web_console import EventStream, school_hall, serve_console
 
@@ -271,3 +272,20 @@ def test_a_corrected_result_shows_its_latest_version_marked(hall: Cli) -> None:
     with client_for(hall.db) as client:
         words = text_of(client.get("/players/P001").text)
     assert f"1 {score.big} {score.small} poprawiony" in words and not score.winner
+
+
+def test_a_player_left_out_by_a_cut_keeps_their_last_place(tmp_path: Path) -> None:
+    """002's semifinal seats the top 8 of 16: one left out still sees their place after
+    the eliminations, and their three elimination rounds."""
+    c = checked_in(tmp_path, "championship", 16)
+    play_rounds(c, random.Random(3), range(1, 4))
+    c.ok("round", "draw", "--seed", "5")
+    comp = c.competition()
+    semifinal = {p for t in comp.event.seating("semifinal") for p in t.players}
+    out = next(p for p in sorted(comp.event.players) if p not in semifinal)
+    line = next(r for r in comp.event.standings("elimination-3").rows if r.player_id == out)
+    with client_for(c.db) as client:
+        words = text_of(client.get(f"/players/{out}").text)
+    assert f"Miejsce w klasyfikacji: {line.place}" in words
+    assert "Po etapie: Etap 3 (elimination-3)" in words
+    assert words.count("Przeciwnicy:") == 3  # the three elimination rounds, no semifinal

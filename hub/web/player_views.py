@@ -56,7 +56,8 @@ class PlayerPage:
     rounds: tuple[PlayedRound, ...]
     """Newest first (the round in play at the top)."""
     standing: StandingLine | None
-    """The player's line in the standings of :attr:`standings`' stage."""
+    """The player's line in the standings of :attr:`standings`' stage: the latest drawn,
+    or the last the player played in (one left out by a cut)."""
     standings: StandingsView | None
     live_table: int | None
     """The table the player sits at in the round being played (its live card)."""
@@ -86,6 +87,12 @@ def player_tables(comp: Competition, player_id: str) -> dict[str, int]:
         for seated in comp.event.seating(stage)
         if player_id in seated.players
     }
+
+
+def _line_of(view: StandingsView | None, player_id: str) -> StandingLine | None:
+    if view is None:
+        return None
+    return next((line for line in view.lines if line.player.id == player_id), None)
 
 
 def player_page(
@@ -120,9 +127,10 @@ def player_page(
         rounds.append(PlayedRound(stage, comp.round_number(stage), seat, opponents,
                                   tuple(games)))  # fmt: skip
     view = standings_view(comp)
-    standing = None
-    if view is not None:
-        standing = next((line for line in view.lines if line.player.id == player_id), None)
+    standing = _line_of(view, player_id)
+    if standing is None and rounds:  # not in the latest stage (a cut): their last one
+        view = standings_view(comp, rounds[-1].stage)
+        standing = _line_of(view, player_id)
     open_stage = comp.open_stage()
     live_table = None
     if open_stage is not None and rounds and rounds[-1].stage == open_stage.name:
