@@ -221,8 +221,11 @@ ENGLISH_ON_POLISH_PAGES = re.compile(
 
 @pytest.mark.parametrize("lang", ["pl", "en"])
 def test_every_printout_in_its_language_as_pdf_and_png(
-    finished: Cli, tmp_path: Path, lang: str
+    finished: Cli, tmp_path: Path, lang: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """With the web console's address set, the sheets for the wall carry its QR code,
+    inside the margins like everything else."""
+    monkeypatch.setenv("RUMMIKUB_WEB_PUBLIC_URL", "http://rummikub.local:8080")
     cli = Cli(finished.db, lang=lang)
     out = tmp_path / lang
     written = cli.ok("export", "pdf", str(out), "--stage", "round-2").split()
@@ -239,6 +242,8 @@ def test_every_printout_in_its_language_as_pdf_and_png(
         if lang == "pl":
             english = sorted(set(ENGLISH_ON_POLISH_PAGES.findall(text)))
             assert english == [], f"{stem}: English on a Polish page: {english}"
+        scan = "zeskanuj kod" if lang == "pl" else "scan the code"
+        assert (scan in text) == (stem in ("seating", "find-your-table")), stem
         for name in NAMES:  # every name whole (wrapped names joined again), none cut
             shown_name = surname_first(name) if stem == "find-your-table" else name
             assert shown_name in text, (stem, name)
