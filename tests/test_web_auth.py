@@ -23,7 +23,13 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from test_cli_support import Cli
 from test_web import TOPICS, text_of
-from web_console import WEB_ACCOUNTS, form_token, school_hall, signed_in, web_bundle_accounts
+from web_console import (
+    WEB_ACCOUNTS,
+    form_token,
+    school_hall,
+    signed_in,
+    web_bundle_accounts,
+)
 
 from hub import credentials
 from hub.config import HubConfigError, parse_hub_config, resolve
@@ -44,6 +50,7 @@ from hub.web.auth import START_PAGES, needs, posted_form
 from hub.web.auth import signed_in as user_of
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
+from hub.web.rounds import HOME as ROUND_PAGE
 from hub.web.serve import build_parser, web_settings
 from hub.web.sessions import (
     ADDRESS_FAILURES,
@@ -303,6 +310,7 @@ def test_a_public_client_posting_anywhere_is_refused(hall: Cli, client: TestClie
     assert client.get("/logout").status_code == 405
     answer = client.post("/organizer/withdraw", data={"player": "P001"}, follow_redirects=False)
     assert answer.status_code == 403
+    assert 'class="sign-in" href="/login?next=%2F">Zaloguj się</a>' in answer.text
     assert client.post("/logout", data={}).status_code == 403
     before = stored(hall.db)
     client.post("/organizer/withdraw", data={"player": "P002", "csrf": "x"})
@@ -460,3 +468,31 @@ def test_no_action_of_any_area_answers_a_client_not_signed_in(
             tried.append(path)
     assert {"/login", "/logout", "/organizer/withdraw"} <= set(tried)
     assert stored(hall.db) == before
+
+
+def test_a_judge_posting_to_the_organizers_round_page_gets_403(hall: Cli) -> None:
+    """A real organizer's action (hub.web.rounds): a judge's post, with the judge's own
+    valid CSRF token, is refused and stores nothing; the organizer's is not refused."""
+    reader = EventReader(hall.db)
+    app = make_app(Console(reader, LiveTables(None, TOPICS, reader.version),
+                           gate=Gate(web_bundle_accounts())))  # fmt: skip
+    with TestClient(app) as judge, TestClient(app) as organizer:
+        signed_in(judge, WebRole.JUDGE)
+        refused = judge.get(ROUND_PAGE)
+        assert refused.status_code == 403
+        assert 'href="/login?next=%2Forganizer%2Fround">Zaloguj się jako inne konto</a>' in (
+            refused.text
+        )
+        assert 'href="/judge">Sędzia</a>' in judge.get("/").text  # no login on the way
+        token = form_token(judge.get("/judge").text)
+        before = stored(hall.db)
+        answer = judge.post(f"{ROUND_PAGE}/undo", data={"csrf": token, "why": "test"})
+        assert answer.status_code == 403 and "tylko organizator" in text_of(answer.text)
+        assert stored(hall.db) == before
+        signed_in(organizer, WebRole.ORGANIZER)
+        page = organizer.get(ROUND_PAGE)
+        assert page.status_code == 200
+        answer = organizer.post(f"{ROUND_PAGE}/undo", data={"csrf": form_token(page.text),
+                                                            "why": "test"})  # fmt: skip
+        assert answer.status_code != 403
+    reader.close()

@@ -73,6 +73,8 @@ def needs(role: WebRole) -> Callable[[Endpoint], Endpoint]:
         w = pages.words(request)
         if user is None and request.method in READING:
             return RedirectResponse(login_url(request, request_path(request)), 303)
+        target = request_path(request) if request.method in READING else "/"
+        sign_in = login_url(request, target)
         if user is None:
             message = w.gettext("Sign in first: this page is for the organizer and the judges.")
         elif role is WebRole.ORGANIZER:
@@ -83,7 +85,7 @@ def needs(role: WebRole) -> Callable[[Endpoint], Endpoint]:
             message = w.gettext("Signed in as {name}: this page is for the judges.").format(
                 name=user.name
             )
-        return pages.render_error(request, PageError(403, message))
+        return pages.render_error(request, PageError(403, message), sign_in)
 
     def guard(endpoint: Endpoint) -> Endpoint:
         if inspect.iscoroutinefunction(endpoint):

@@ -287,13 +287,17 @@ class Pages:
         page = environment(code).get_template(template).render({**shared, **values})
         return HTMLResponse(page, status_code=status)
 
-    def render_error(self, request: Request, err: PageError) -> Response:
+    def render_error(self, request: Request, err: PageError, sign_in: str = "") -> Response:
+        """``err`` as a page (``sign_in``: a link to the login, for a page that needs
+        another account)."""
         default = event_language(self.console.reader.competition())
         try:
             code = reader_language(request, default)
         except PageError:  # the language itself was wrong: the message says so
             code = default
-        return self.render(request, "error.html", err.status, code, message=err.message)
+        return self.render(
+            request, "error.html", err.status, code, message=err.message, sign_in=sign_in
+        )
 
     def guarded(self, endpoint: Endpoint) -> Endpoint:
         """``endpoint`` (plain or async) with its :class:`PageError` shown as a page."""
