@@ -297,7 +297,7 @@ def test_the_starting_seat_is_recorded_for_the_tables_next_game(
     hall: Cli, organizer: TestClient
 ) -> None:
     status, _, page = post(
-        organizer, "/organizer/round/starter?table=2", table="2", game="1", seat="C",
+        organizer, "/organizer/round/starter", table="2", game="1", seat="C",
         why="najwyższy kamień",
     )  # fmt: skip
     assert status == 303
@@ -305,10 +305,10 @@ def test_the_starting_seat_is_recorded_for_the_tables_next_game(
     assert isinstance(chosen, StarterChosen)
     assert (chosen.table, chosen.game, chosen.seat, chosen.why) == (2, 1, "C", "najwyższy kamień")
     assert "Zapisano miejsce rozpoczynające" in text_of(page)
-    assert "Miejsce rozpoczynające gry 1: C" in text_of(page)
+    assert "Miejsce C zaczyna grę 1" in text_of(page)
     before = facts_of(hall.db)
-    status, _, page = post(organizer, "/organizer/round/starter?table=2", table="2", seat="E")
-    assert status == 400 and 'id="starter-2-error"' in page
+    status, _, page = post(organizer, "/organizer/round/starter", table="2", seat="E")
+    assert status == 400 and 'id="starter-error"' in page
     assert "'E'" in text_of(page)
     assert facts_of(hall.db) == before
 

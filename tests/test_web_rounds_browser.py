@@ -34,6 +34,14 @@ ZOOMED = (LAPTOP[0] // 2, LAPTOP[1] // 2)
 """A laptop's window at 200 % zoom: the page is laid out in half the CSS pixels."""
 
 
+def press(driver: webdriver.Chrome, css: str) -> None:
+    """Click the button ``css`` as a person does: scrolled to the middle of the window
+    first (the live state's bar is fixed at the bottom)."""
+    button = driver.find_element(By.CSS_SELECTOR, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+    button.click()
+
+
 def fits(driver: webdriver.Chrome) -> bool:
     """The page needs no sideways scrolling (a wide table scrolls in its own box)."""
     return bool(driver.execute_script(
@@ -69,11 +77,11 @@ def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
 
         # close → draw → start, on the phone
         phone.get(f"{served.url}/organizer/round")
-        phone.find_element(By.CSS_SELECTOR, "#close-form button").click()
+        press(phone, "#close-form button")
         waiting(phone).until(lambda d: "Zamknięto: runda 1." in text(d, ".done"))
         assert "Klasyfikacja" in text(phone, "main")
         shot(phone, "phone-pl-round-closed", AREA)
-        phone.find_element(By.CSS_SELECTOR, "#draw-form button.primary").click()
+        press(phone, "#draw-form button.primary")
         waiting(phone).until(lambda d: "Rozlosowano: runda 2" in text(d, ".done"))
         assert text(phone, "h1") == "Przydział do stolików: runda 2"
         comp = c.competition()
@@ -93,14 +101,23 @@ def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
 
         laptop.get(f"{served.url}/organizer/round/seating?stage=round-2")
         laptop.find_element(By.ID, "start-minutes").send_keys("40")
-        laptop.find_element(By.CSS_SELECTOR, "#start-form button").click()
+        press(laptop, "#start-form button")
         waiting(laptop).until(lambda d: "Rozpoczęto: runda 2" in text(d, ".done"))
         assert "40 min" in text(laptop, ".clock")
         shot(laptop, "laptop-pl-round-started", AREA)
         assert "round-2" in c.competition().started
 
+        # a result entered elsewhere shows on the open round page without a reload
+        laptop.execute_script("window.stillTheSamePage = true")
+        (first,) = [t for t in c.competition().tables() if t.table == 1]
+        assert f"0/{first.games}" in text(laptop, "#round-table-1")
+        c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=12 C=30 D=7")
+        waiting(laptop).until(lambda d: f"1/{first.games}" in text(d, "#round-table-1"))
+        assert laptop.execute_script("return window.stillTheSamePage") is True
+        assert "stolik 1 gra 1" not in text(laptop, ".missing")
+
         # a refusal: closing with results missing, said next to the button
-        laptop.find_element(By.CSS_SELECTOR, "#close-form button").click()
+        press(laptop, "#close-form button")
         waiting(laptop).until(lambda d: text(d, "#close-error") != "")
         assert "brak wyniku" in text(laptop, "#close-error").lower()
         shot(laptop, "laptop-pl-close-refused", AREA)

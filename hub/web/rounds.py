@@ -217,7 +217,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             org.choose_starter(table, Seat(seat), game=game, why=str(form.get("why", "")))
             return table
 
-        done = await act(request, f"starter-{request.query_params.get('table', '')}", command)
+        done = await act(request, "starter", command)
         if isinstance(done, Response):
             return done
         return redirect(request, HOME, done="starter", table=done)
