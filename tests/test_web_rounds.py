@@ -30,7 +30,7 @@ from hub.competition import Competition, OrganizerFact, RoundStarted, StarterCho
 from hub.config import resolve
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
-from hub.tournament import RoundClosed, RoundSeated, RoundUndone
+from hub.tournament import Phase, RoundClosed, RoundSeated, RoundUndone
 from hub.web.app import make_app
 from hub.web.auth import WebRole
 from hub.web.live import LiveTables
@@ -619,3 +619,49 @@ def test_the_season_folder_comes_from_the_file_the_environment_or_the_flag(
     assert season([], env | {"RUMMIKUB_WEB_SEASON": "/srv/liga"}) == Path("/srv/liga")
     assert season(["--season", "sezon"], env) == Path("sezon")
     assert season(["--db", "e.db"], {}) is None
+
+
+# --- a whole event ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("preset", "players"), [("winter", 8), ("championship", 16)])
+def test_a_whole_event_of_a_preset_is_run_from_the_round_page(
+    tmp_path: Path, preset: str, players: int
+) -> None:
+    """Every stage of the preset drawn, started and closed through the round page's next
+    step (its primary button), the results entered as the tables would; a tie at a cut
+    random results make is settled by the judge's lot. Three actions a round."""
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", preset, "--name", "Cały dzień")
+    for i in range(players):
+        c.ok("players", "add", f"Gracz {i + 1:02d} Nazwisko{i + 1:02d}", "--check-in")
+    rng = random.Random(players)
+    actions = 0
+    with organizer_client(c.db) as client:
+        while competition(c.db).event.phase is not Phase.FINISHED:
+            page = client.get("/organizer/round").text
+            form = re.search(r'<form method="post" action="([^"]+)"(?:(?!</form>).)*'
+                             r'class="primary"', page, re.S)  # fmt: skip
+            assert form is not None, text_of(page)
+            action = unescape(form.group(1))
+            if action.endswith("/close"):
+                play_round(c, rng)
+            status, _, after = post(client, action)
+            if status == 409:  # the draw stopped at a cut: the head judge orders a lot
+                assert action.endswith("/draw") and "sędzia główny" in text_of(after).lower()
+                for tie in competition(c.db).event.pending_ties():
+                    c.ok("tie", "lot", "--scope", tie.scope, *tie.players, by="judge Ewa")
+                status, _, after = post(client, action)
+            assert status == 303, text_of(after)
+            actions += 1
+        comp = competition(c.db)
+        assert actions == 3 * len(comp.format.stages)
+        words = text_of(client.get("/organizer/round").text)
+        assert "Turniej jest zakończony." in words
+        ranking = text_of(client.get("/organizer/standings").text)
+        champion = comp.event.final_ranking()[0]
+        assert "Klasyfikacja końcowa" in ranking
+        assert comp.event.players[champion.player_id].name in ranking
+        exports = client.get("/organizer/exports").text
+        assert "/organizer/exports/print/ranking.pdf" in unescape(exports)
+        assert "ranking.csv" in exports
