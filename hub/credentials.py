@@ -65,13 +65,19 @@ import io
 import os
 import secrets
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from hub.certificates import CertificateError, Issued, issue
-from hub.web.accounts import WebRole, accounts_text, new_password
+from hub.web.accounts import (
+    WebAccountsError,
+    WebRole,
+    accounts_text,
+    new_password,
+    read_accounts,
+)
 from tablekit.core.errors import KitError
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import MAX_BOARD_PAYLOAD, MAX_PAYLOAD
@@ -209,11 +215,23 @@ def broker_accounts(accounts: Iterable[Account]) -> list[Account]:
     return [a for a in accounts if a.role not in WEB_ROLES]
 
 
-def web_accounts_text(accounts: Iterable[Account]) -> str:
-    """``hub/web-accounts.toml``: the web console's accounts, their passwords hashed."""
+def web_accounts_text(accounts: Iterable[Account], earlier: Mapping[str, str]) -> str:
+    """``hub/web-accounts.toml``: the web console's accounts, their passwords hashed
+    (a hash in ``earlier``, name → hash, kept when its password is kept: the console's
+    sign-ins last while their accounts do)."""
     return accounts_text(
-        (a.username, WEB_ROLES[a.role], a.secret) for a in accounts if a.role in WEB_ROLES
+        ((a.username, WEB_ROLES[a.role], a.secret) for a in accounts if a.role in WEB_ROLES),
+        earlier,
     )
+
+
+def earlier_web_hashes(path: Path) -> dict[str, str]:
+    """name → hash of an earlier bundle's web accounts file (empty when there is none or
+    it cannot be read: every password is then hashed anew)."""
+    try:
+        return {name: account.hash for name, account in read_accounts(path).items()}
+    except WebAccountsError:
+        return {}
 
 
 def check_secret(username: str, secret: str) -> None:
@@ -590,8 +608,10 @@ def make_bundle(
     broker: MosquittoSettings = MosquittoSettings(),
     salt: Callable[[int], bytes] = os.urandom,
     web_tls: Issued | None = None,
+    web_hashes: Mapping[str, str] | None = None,
 ) -> Bundle:
-    """``web_tls``: the CA and the web console's certificate (``--https``)."""
+    """``web_tls``: the CA and the web console's certificate (``--https``);
+    ``web_hashes``: the web accounts' hashes of the bundle made before."""
     screen = hub_screen_account(accounts)
     brokers = broker_accounts(accounts)
     files = {
@@ -601,7 +621,7 @@ def make_bundle(
         "mosquitto/rummikub.acl": acl_text(
             topics, brokers, anonymous_read=bool(broker.local_port)
         ),
-        "hub/web-accounts.toml": web_accounts_text(accounts),
+        "hub/web-accounts.toml": web_accounts_text(accounts, web_hashes or {}),
         "hub/hub.toml": hub_toml(
             topics,
             broker.port,
@@ -766,7 +786,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.web_name:
             with speaking(words):
                 parser.error(_("--web-name goes with --https"))
-        bundle = make_bundle(topics, accounts, host=args.host, broker=broker, web_tls=web_tls)
+        earlier = {} if args.rotate else earlier_web_hashes(out / "hub/web-accounts.toml")
+        bundle = make_bundle(topics, accounts, host=args.host, broker=broker, web_tls=web_tls,
+                             web_hashes=earlier)  # fmt: skip
         write_bundle(bundle, out)
     except (CredentialsError, CertificateError) as err:
         print(f"{PROG}: {error_text(err, words)}", file=sys.stderr)

@@ -496,3 +496,31 @@ def test_a_judge_posting_to_the_organizers_round_page_gets_403(hall: Cli) -> Non
                                                             "why": "test"})  # fmt: skip
         assert answer.status_code != 403
     reader.close()
+
+
+def test_a_sign_in_lasts_while_its_account_does(tmp_path: Path, hall: Cli) -> None:
+    """The bundle made anew keeps a kept password's hash (nobody is signed out); a new
+    password (--rotate) or an account no longer made ends its sessions at the next page."""
+    out = tmp_path / "bundle"
+    first = make_bundle_at(out, "--judges", "2")
+    hashes = (out / "hub/web-accounts.toml").read_text()
+    gate = Gate(out / "hub/web-accounts.toml")
+    with console_app(hall.db, gate) as organizer, console_app(hall.db, gate) as judge:
+        assert login(organizer, "organizer", first["organizer"][1]).status_code == 303
+        assert login(judge, "judge-2", first["judge-2"][1]).status_code == 303
+        make_bundle_at(out, "--judges", "2")  # made anew: the same passwords
+        assert (out / "hub/web-accounts.toml").read_text() == hashes
+        make_bundle_at(out, "--judges", "1")  # judge-2 is no more
+        assert judge.get("/judge", follow_redirects=False).status_code == 303
+        assert organizer.get("/judge").status_code == 200
+        rotated = make_bundle_at(out, "--rotate")
+        assert organizer.get("/judge", follow_redirects=False).status_code == 303
+        assert login(organizer, "organizer", first["organizer"][1]).status_code == 400
+        assert login(organizer, "organizer", rotated["organizer"][1]).status_code == 303
+
+
+def test_the_login_says_when_the_console_has_no_accounts(hall: Cli) -> None:
+    with console_app(hall.db, Gate(None)) as c:
+        answer = login(c, "organizer", "whatever")
+    assert answer.status_code == 503
+    assert "konsola nie ma kont: [web] accounts w hub.toml" in text_of(answer.text)

@@ -264,7 +264,7 @@ class Pages:
 
     def session(self, request: Request) -> Session | None:
         """The live session of the request's cookie (:mod:`hub.web.auth`), if any."""
-        return self.console.gate.sessions.find(request.cookies.get(SESSION_COOKIE))
+        return self.console.gate.session(request.cookies.get(SESSION_COOKIE))
 
     def render(
         self, request: Request, template: str, status: int = 200, lang: str = "", **values: Any

@@ -64,6 +64,9 @@ class Session:
     """The token every form of this session carries (:func:`hub.web.auth.posted_form`)."""
     started: float
     seen: float
+    hash: str = ""
+    """The account's password hash at sign-in: a new password (a bundle made with
+    ``--rotate``) or a removed account ends the session."""
 
 
 def _key(token: str) -> str:
@@ -80,11 +83,12 @@ class Sessions:
         self._open: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
 
-    def open(self, user: WebUser) -> tuple[str, Session]:
-        """A new session for ``user``: its token (for the cookie) and the session."""
+    def open(self, user: WebUser, hashed: str = "") -> tuple[str, Session]:
+        """A new session for ``user`` (whose password hash is ``hashed``): its token (for
+        the cookie) and the session."""
         token = secrets.token_urlsafe(TOKEN_BYTES)
         now = self.clock()
-        session = Session(user, secrets.token_urlsafe(TOKEN_BYTES), now, now)
+        session = Session(user, secrets.token_urlsafe(TOKEN_BYTES), now, now, hashed)
         with self._lock:
             self._open[_key(token)] = session
             while len(self._open) > MAX_SESSIONS:
@@ -193,7 +197,9 @@ class Refused:
 
 class Gate:
     """The console's accounts (the file, read at every login: a new bundle needs no
-    restart), its sessions and its login's rate limit."""
+    restart), its sessions and its login's rate limit. A session lasts while its account
+    does: when the file changes (a bundle made anew), a session whose account is gone, or
+    has another password or role, ends at its next page."""
 
     def __init__(
         self,
@@ -206,6 +212,43 @@ class Gate:
         self.accounts = accounts
         self.sessions = Sessions(idle, longest, clock)
         self.limiter = LoginLimiter(clock)
+        self._seen: tuple[Path, int, int] | None = None
+        """The accounts file as last read (path, modification time, size)."""
+        self._known: dict[str, WebAccount] = {}
+        self._lock = threading.Lock()
+
+    def session(self, token: str | None) -> Session | None:
+        """The live session of ``token`` whose account is still as it was at sign-in."""
+        session = self.sessions.find(token)
+        if session is None:
+            return None
+        account = self._current().get(session.user.name)
+        if account is None or account.hash != session.hash or account.role != session.user.role:
+            self.sessions.close(token)
+            return None
+        return session
+
+    def _current(self) -> dict[str, WebAccount]:
+        """The accounts file now, read again only when it changed (a missing file: no
+        accounts; one that cannot be read or parsed keeps what was read before)."""
+        path = self.accounts
+        if path is None:
+            return {}
+        try:
+            stat = path.stat()
+        except FileNotFoundError:
+            return {}
+        except OSError:
+            return self._known
+        seen = (path, stat.st_mtime_ns, stat.st_size)
+        with self._lock:
+            if seen != self._seen:
+                try:
+                    self._known = read_accounts(path)
+                except WebAccountsError:
+                    return self._known
+                self._seen = seen
+            return self._known
 
     def _accounts(self) -> dict[str, WebAccount]:
         if self.accounts is None:
@@ -231,4 +274,4 @@ class Gate:
             self.limiter.failed(address, name)
             return Refused()
         self.limiter.succeeded(address, name)
-        return self.sessions.open(WebUser(account.name, account.role))
+        return self.sessions.open(WebUser(account.name, account.role), account.hash)
