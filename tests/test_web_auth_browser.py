@@ -68,3 +68,13 @@ def test_the_login_page_on_a_phone_and_a_laptop(tmp_path: Path, chromium: list[A
             assert text(driver, "h1") == "Sign in"
             assert text(driver, "label[for=name]") == "Account name"
             shot(driver, f"{label}-en-login", AREA)
+
+        # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: the form still fits
+        driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 640, "height": 400, "deviceScaleFactor": 2,
+                                "mobile": False})  # fmt: skip
+        driver.get(f"{served.url}/login")
+        assert driver.execute_script("return window.innerWidth") == 640
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 640
+        assert driver.find_element(By.ID, "password").is_displayed()
+        shot(driver, "laptop-pl-login-zoom-200", AREA)
