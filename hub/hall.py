@@ -50,6 +50,7 @@ from tablekit.core.seats import Seat
 from tablekit.core.status import (
     JUDGE_STATES,
     TableState,
+    duration_text,
     lasting_text,
     missing_text,
     paused_state,
@@ -310,7 +311,7 @@ def state_text(
     elif state is TableState.BEHIND:
         since = t.unstored_since
     if since is not None:
-        return lasting_text(state, wait_text(now - since), w)
+        return lasting_text(state, duration_text(now - since, w), w)
     return w.gettext(word(state))
 
 
@@ -325,7 +326,7 @@ def link_lost_text(lost: LinkLost, now: float, words: Words | None = None) -> tu
                 broker=lost.broker, reason=lost.refused
             ),
         )
-    waited = wait_text(now - lost.since)
+    waited = duration_text(now - lost.since, w)
     if not lost.ever:
         return (
             w.gettext("NO CONNECTION TO THE BROKER · {time}").format(time=waited),

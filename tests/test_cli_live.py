@@ -143,17 +143,17 @@ def test_round_status_shows_live_clocks_from_the_broker(
     assert f"B {seat_name(playing, 1, Seat.B)}" in one
     assert one.rstrip().endswith(" 20")  # 30 s measured 10 s ago: 20 left
     two = row(out, 2)
-    assert "PAUSED — JUDGE for 2:05" in two and f"C {seat_name(playing, 2, Seat.C)}" in two
+    assert "PAUSED — JUDGE for 2 min 5 s" in two and f"C {seat_name(playing, 2, Seat.C)}" in two
     assert two.rstrip().endswith(" 40")  # frozen while paused
     three = row(out, 3)
-    assert "OFFLINE for 5:00" in three and three.rstrip().endswith(" -")
+    assert "OFFLINE for 5 min" in three and three.rstrip().endswith(" -")
     four = row(out, 4)
     assert "JUDGE CALLED for 45 s" in four and f"D {seat_name(playing, 4, Seat.D)}" in four
     assert four.rstrip().endswith(" 13")
 
     assert "Tables: 0 done, 1 playing, 1 paused, 1 judge call, 1 offline" in out
     queue = out.split("Waiting for the judge, oldest first:\n", 1)[1].splitlines()
-    assert queue[0].startswith("  table 2: PAUSED — JUDGE for 2:05")
+    assert queue[0].startswith("  table 2: PAUSED — JUDGE for 2 min 5 s")
     assert queue[1].startswith("  table 4: JUDGE CALLED for 45 s, seat D")
     assert LIVE_HINT not in out
 
@@ -211,7 +211,7 @@ def test_lost_units_last_lap_time_and_result_entry(playing: Cli) -> None:
     assert "ENTERING RESULT" in row(grid, 2)
     three = row(grid, 3)
     assert "LAST LAP — 3 MOVES LEFT" in three and three.rstrip().endswith(" 20")
-    assert "OFFLINE (connection lost; last heard 3:20 ago)" in row(grid, 4)
+    assert "OFFLINE (connection lost; last heard 3 min 20 s ago)" in row(grid, 4)
     summary = live_summary(comp, live, NOW, EN)
     assert summary == [
         "Tables: 0 done, 1 playing, 0 paused, 0 judge calls, 1 offline, "

@@ -45,7 +45,7 @@ DAY: dict[str, dict[str, str]] = {
         "first version": "Wersja 1 (wynik, sędzia) zapisana",
         "correction": "Wersja 2 (poprawka, sędzia) zapisana",
         "why": "; powód: źle odczytana karta",
-        "ending": "zakończenie: wyłożył wszystkie kostki",
+        "ending": "zakończenie: ktoś wyłożył wszystkie kostki",
         "no result": "Stolik 1, gra 2, runda 1 (round-1): jeszcze bez wyniku",
         "closed": "Zamknięto: runda 1 (round-1)",
         "next": "Następny etap: runda 2 (round-2) — losowanie: rummikub round draw",

@@ -307,7 +307,9 @@ def test_offline_marker_only_when_offline(size: tuple[int, int], renderer: Rende
     lay = layout_for(*size)
     offline = compose(VIEWS["offline"], NOW, lay)
     marker = panel(offline, "offline")
-    assert said(marker) == "OFFLINE for 2:15"
+    assert said(marker) == "OFFLINE for 2 min 15 s"  # a duration, never like a clock time
+    polish = compose(replace(VIEWS["offline"], language="pl"), NOW, lay)
+    assert said(panel(polish, "offline")) == "BRAK POŁĄCZENIA od 2 min 15 s"
     assert any(isinstance(i, Icon) and i.kind is IconKind.OFFLINE for i in marker.items)
     surface = render_surface(VIEWS["offline"], NOW, size, renderer)
     assert count_colour(surface, marker.box, look(TableState.OFFLINE).bg) > 0.3 * marker.box.area
@@ -318,9 +320,9 @@ def test_offline_marker_only_when_offline(size: tuple[int, int], renderer: Rende
         assert not any(p.name == "offline" for p in scene)
         assert not any("OFFLINE" in t.text for p in scene for t in texts(p))
     later = compose(VIEWS["offline"], NOW - 135 + 3600 + 5, lay)
-    assert said(panel(later, "offline")) == "OFFLINE for 1h00"
+    assert said(panel(later, "offline")) == "OFFLINE for 1 h 0 min"
     fresh = compose(VIEWS["offline"], VIEWS["offline"].offline_since or 0.0, lay)
-    assert said(panel(fresh, "offline")) == "OFFLINE for 0s"
+    assert said(panel(fresh, "offline")) == "OFFLINE for 0 s"
 
 
 def test_message_line_shows_the_controls_message() -> None:

@@ -154,7 +154,9 @@ def test_state_words(changes, state):
 def test_offline_says_for_how_long():
     t = table(online=False, offline_since=NOW - 42.4)
     assert state_text(t, NOW) == "OFFLINE for 42 s"
-    assert state_text(t, NOW + 100) == "OFFLINE for 2:22"
+    assert state_text(t, NOW + 100) == "OFFLINE for 2 min 22 s"  # not like a time of day
+    assert state_text(t, NOW + 100, words=words("pl")) == "BRAK POŁĄCZENIA od 2 min 22 s"
+    assert state_text(t, NOW - 42.4 + 3605) == "OFFLINE for 1 h 0 min"
 
 
 # --- judge queue ----------------------------------------------------------------------------

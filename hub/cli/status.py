@@ -14,9 +14,9 @@ from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
 from hub.exports.words import stage_named
-from hub.hall import countdown_text, wait_text
+from hub.hall import countdown_text
 from hub.live import LiveView, TableLive
-from tablekit.core.status import JUDGE_STATES, TableState, look, word
+from tablekit.core.status import JUDGE_STATES, TableState, duration_text, look, word
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
 
@@ -49,8 +49,10 @@ def _live_state(comp: Competition, stage: str, table: TableLive) -> TableState:
     return state
 
 
-def _since_text(seconds: float) -> str:
-    return wait_text(max(0.0, seconds))
+def _since_text(seconds: float, words: Words) -> str:
+    """How long a state has lasted, as a duration (``2 min 5 s``: after *for*, Polish
+    *od*, ``2:05`` would read as a time of day)."""
+    return duration_text(max(0.0, seconds), words)
 
 
 def _live_text(state: TableState, table: TableLive, now: float, words: Words) -> str:
@@ -62,18 +64,19 @@ def _live_text(state: TableState, table: TableLive, now: float, words: Words) ->
     if state is TableState.OFFLINE:
         went = table.went_offline_at
         if went is not None:
-            return _("{word} for {time}").format(word=name, time=_since_text(now - went))
+            since = _since_text(now - went, words)
+            return _("{word} for {time}").format(word=name, time=since)
         alive = table.last_alive_at
         if alive is not None:
             return _("{word} (connection lost; last heard {time} ago)").format(
-                word=name, time=_since_text(now - alive)
+                word=name, time=_since_text(now - alive, words)
             )
         return name
     if snap is None:
         return name
     if state in JUDGE_STATES:
         # A snapshot is republished on every change: a paused one was taken at the pause.
-        since = _since_text(now - (snap.measured_at + table.skew))
+        since = _since_text(now - (snap.measured_at + table.skew), words)
         return _("{word} for {time}").format(word=name, time=since)
     if state is TableState.LAST_LAP and snap.last_lap_left is not None:
         if snap.last_lap_left == 1:

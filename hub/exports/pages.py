@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 from hub.competition import Competition
 from hub.exports.grid import Grid, event_name
@@ -79,6 +80,16 @@ DENSE_COLUMNS = 8
 """A table of this many columns or more prints in smaller type to fit the page's width."""
 
 
+MINUS: Final = "\u2212"
+"""The minus sign of print (U+2212), as wide as the plus: ``−7`` beside ``+12``."""
+
+
+def printed_number(cell: str) -> str:
+    """A number's cell as it is printed: a negative one with the real minus sign (the
+    spreadsheets keep the hyphen, which they read as a number)."""
+    return MINUS + cell[1:] if cell[:1] == "-" and cell[1:2].isdigit() else cell
+
+
 def grid_html(grid: Grid, heading: str = "h2") -> str:
     """A grid as an HTML table; its club column (:attr:`Grid.club`) is printed in small
     type under the name in the column before it (the page keeps its width for the
@@ -92,7 +103,8 @@ def grid_html(grid: Grid, heading: str = "h2") -> str:
         for i, cell in enumerate(row):
             if fold and i == club:
                 continue
-            text = esc(cell)
+            number = tag == "td" and i in grid.numeric
+            text = esc(printed_number(cell) if number else cell)
             if fold and i == club - 1 and tag == "td" and row[club]:
                 text += f'<span class="club">{esc(row[club])}</span>'
             out.append(f"<{tag}{_num(i in grid.numeric)}>{text}</{tag}>")

@@ -18,7 +18,7 @@ from hub.hall import (
 )
 from hub.screen.canvas import Canvas
 from hub.screen.theme import ACTIVE_FG, BG, DIM, JUDGE, MUTED, PANEL_BG, SLOW, TEXT, URGENT
-from tablekit.core.status import TableState, missing_text, short_word
+from tablekit.core.status import TableState, duration_text, missing_text, short_word
 from tablekit.shared.i18n import Words
 
 
@@ -101,7 +101,7 @@ def draw_sidebar(
     legend_lines = (
         _("▶ / inverse = to move"),
         _("TO n = timeouts this game"),
-        _("flashing = waiting ≥ {time}").format(time=wait_text(flash_after)),
+        _("flashing = waiting ≥ {time}").format(time=duration_text(flash_after, canvas.words)),
     )
     legend_top = inner.bottom - len(legend_lines) * line
     y = inner.top

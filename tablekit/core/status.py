@@ -236,9 +236,26 @@ _RESULTS_MISSING: Final = N_plural("{n} {word}", "{n} RESULTS MISSING")
 """One missing result is the state's own word with its count (``1 RESULT MISSING``)."""
 
 
+def duration_text(seconds: float, words: Lookups = ENGLISH) -> str:
+    """How long something has lasted, whole seconds rounded down, written as a duration so
+    that it never reads as a time of day: ``"42 s"``, ``"2 min 15 s"``, ``"1 h 5 min"``."""
+    s = max(0, int(seconds))
+    if s < 60:
+        return words.gettext(N_("{s} s")).format(s=s)
+    if s < 3600:
+        m, s = divmod(s, 60)
+        if not s:
+            return words.gettext(N_("{m} min")).format(m=m)
+        return words.gettext(N_("{m} min {s} s")).format(m=m, s=s)
+    h, m = divmod(s // 60, 60)
+    return words.gettext(N_("{h} h {m} min")).format(h=h, m=m)
+
+
 def lasting_text(state: TableState, duration: str, words: Lookups = ENGLISH) -> str:
     """The word with how long the state has lasted: ``"OFFLINE for 42 s"``, in the
-    language of ``words`` (the shell's catalog; English without one)."""
+    language of ``words`` (the shell's catalog; English without one); ``duration`` is
+    :func:`duration_text`'s (``"2 min 15 s"``, not ``"2:15"``: after *for*, Polish *od*,
+    a clock's figures read as a time of day)."""
     return words.gettext(N_("{word} for {time}")).format(
         word=words.gettext(word(state)), time=duration
     )

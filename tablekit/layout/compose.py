@@ -15,7 +15,15 @@ from typing import Final
 
 from tablekit.core.clock import Phase
 from tablekit.core.seats import next_seat
-from tablekit.core.status import TableState, last_lap_text, lasting_text, look, time_text, word
+from tablekit.core.status import (
+    TableState,
+    duration_text,
+    last_lap_text,
+    lasting_text,
+    look,
+    time_text,
+    word,
+)
 from tablekit.layout.check import check_panels, menu_panel
 from tablekit.layout.entry import entry_panels
 from tablekit.layout.play import (
@@ -44,14 +52,6 @@ from tablekit.layout.scene import (
 from tablekit.layout.text import wrap
 from tablekit.shared.i18n import Words, words
 from tablekit.view import TableView
-
-
-def _duration(secs: int) -> str:
-    if secs < 60:
-        return f"{secs}s"
-    if secs < 3600:
-        return f"{secs // 60}:{secs % 60:02d}"
-    return f"{secs // 3600}h{secs % 3600 // 60:02d}"
 
 
 def offline_for(view: TableView, now: float) -> int | None:
@@ -134,7 +134,10 @@ def offline_panel(lay: Layout, view: TableView, w: Words, box: Box, now: float) 
     text = Box(icon.right + p * 2, frame.y, frame.right - icon.right - p * 4, frame.h)
     secs = offline_for(view, now)
     state = TableState.OFFLINE
-    said = w.gettext(word(state)) if secs is None else lasting_text(state, _duration(secs), w)
+    said = (
+        w.gettext(word(state)) if secs is None
+        else lasting_text(state, duration_text(secs, w), w)
+    )  # fmt: skip
     colours = look(state)
     return Panel(
         "offline",
