@@ -325,3 +325,23 @@ def test_the_header_names_the_presets_stage_in_the_halls_language(stage, line):
     screen = HallScreen(pygame.Surface((1920, 1080)))
     screen.draw_page(hall, Page(PageKind.WALL), NOW)
     assert texts(screen, "header")[1].startswith(line + " · "), texts(screen, "header")
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("count", [9, 60])
+def test_how_long_a_table_is_offline_reads_as_a_duration(count, size, language):
+    hall = every_state_hall(count, language)
+    offline = [t for t in hall.tables if state_of(t) is TableState.OFFLINE]
+    assert offline
+    tables = tuple(
+        replace(t, offline_since=NOW - 135.0) if t in offline else t for t in hall.tables
+    )
+    hall = replace(hall, tables=tables)
+    screen = HallScreen(pygame.Surface(size))
+    screen.draw_page(hall, Page(PageKind.WALL), NOW)
+    check_fit(screen, hall, f"{language} {size} {count} offline 2 min 15 s")
+    cell = texts(screen, f"cell:{offline[0].number - 1}")
+    said = {"pl": "BRAK POŁĄCZENIA od 2 min 15 s", "en": "OFFLINE for 2 min 15 s"}[language]
+    assert said in cell or "2 min" in cell, cell  # the whole line, or its corner's minutes
+    assert not any("2:15" in text for text in cell), cell

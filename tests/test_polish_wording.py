@@ -54,6 +54,7 @@ def test_how_long_reads_as_a_duration_in_both_languages() -> None:
     assert offline == "BRAK POŁĄCZENIA od 2 min 15 s"
     assert not re.search(r"\d:\d\d", offline)  # not like 2:15, a time of day after "od"
     assert lasting_text(TableState.OFFLINE, duration_text(135)) == "OFFLINE for 2 min 15 s"
+    assert [duration_text(s, PL, short=True) for s in (42, 135, 3605)] == ["42 s", "2 min", "1 h"]
 
 
 def test_printed_small_points_have_the_real_minus_sign() -> None:

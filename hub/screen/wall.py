@@ -18,7 +18,6 @@ from hub.hall import (
     remaining_at,
     state_of,
     state_text,
-    wait_text,
 )
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import CellGeometry
@@ -37,7 +36,7 @@ from hub.screen.theme import (
 )
 from tablekit.core.clock import Phase
 from tablekit.core.seats import SEATS, Seat
-from tablekit.core.status import JUDGE_STATES, TableState, look
+from tablekit.core.status import JUDGE_STATES, TableState, duration_text, look
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words
 
@@ -144,7 +143,8 @@ def cell_content(
         state_text=state_text(t, now, words=w),
         short_text=state_text(t, now, short=True, words=w),
         lasting=(
-            wait_text(now - t.offline_since)
+            # "2 min", not "2:15" (a time of day): the band says the rest
+            duration_text(now - t.offline_since, w, short=True)
             if state is TableState.OFFLINE and t.offline_since is not None
             else ""
         ),

@@ -236,18 +236,21 @@ _RESULTS_MISSING: Final = N_plural("{n} {word}", "{n} RESULTS MISSING")
 """One missing result is the state's own word with its count (``1 RESULT MISSING``)."""
 
 
-def duration_text(seconds: float, words: Lookups = ENGLISH) -> str:
+def duration_text(seconds: float, words: Lookups = ENGLISH, *, short: bool = False) -> str:
     """How long something has lasted, whole seconds rounded down, written as a duration so
-    that it never reads as a time of day: ``"42 s"``, ``"2 min 15 s"``, ``"1 h 5 min"``."""
+    that it never reads as a time of day: ``"42 s"``, ``"2 min 15 s"``, ``"1 h 5 min"``;
+    ``short``: its largest unit alone, for a corner of a screen (``"2 min"``, ``"1 h"``)."""
     s = max(0, int(seconds))
     if s < 60:
         return words.gettext(N_("{s} s")).format(s=s)
     if s < 3600:
         m, s = divmod(s, 60)
-        if not s:
+        if not s or short:
             return words.gettext(N_("{m} min")).format(m=m)
         return words.gettext(N_("{m} min {s} s")).format(m=m, s=s)
     h, m = divmod(s // 60, 60)
+    if short:
+        return words.gettext(N_("{h} h")).format(h=h)
     return words.gettext(N_("{h} h {m} min")).format(h=h, m=m)
 
 
