@@ -20,7 +20,9 @@ from tablekit.shared.i18n import words
 PL, EN = words("pl"), words("en")
 NOW = 1_760_000_000.0
 
-GENDERED = re.compile(r"\b(?<!ktoś )(?<!nikt nie )(mógł|zapowiedział|wyłożył|nie zrobił)\b", re.I)
+GENDERED = re.compile(
+    r"\b(?<!ktoś )(?<!nikt nie )(mógł|zapowiedział|wyłożył|wykonał|nie zrobił)\b", re.I
+)
 """A player's deed in the masculine past tense (*mógł się wyłożyć*): the kit says it with a
 noun or of *ktoś* / *nikt*, which fit any player."""
 
