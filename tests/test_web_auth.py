@@ -524,3 +524,11 @@ def test_the_login_says_when_the_console_has_no_accounts(hall: Cli) -> None:
         answer = login(c, "organizer", "whatever")
     assert answer.status_code == 503
     assert "konsola nie ma kont: [web] accounts w hub.toml" in text_of(answer.text)
+
+
+def test_the_login_leads_back_to_a_page_with_its_numbers(client: TestClient) -> None:
+    """``next`` may be any page of the console, one with a table's number in it too."""
+    answer = login(client, "judge-1", WEB_ACCOUNTS["judge-1"][1], next="/judge/tables/2?x=1")
+    assert answer.headers["location"] == "/judge/tables/2?x=1"
+    answer = login(client, "judge-1", WEB_ACCOUNTS["judge-1"][1], next="/no/such/page")
+    assert answer.headers["location"] == "/judge"  # a judge's start page

@@ -26,10 +26,11 @@ from collections.abc import Awaitable, Callable
 from typing import Final, cast
 from urllib.parse import urlencode, urlsplit
 
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import BaseRoute, Match, Route
 
 from hub.web.accounts import WebRole, WebUser
 from hub.web.pages import CSRF_FIELD, Endpoint, PageError, Pages, csrf_input
@@ -164,8 +165,9 @@ def login_url(request: Request, target: str) -> str:
 
 
 def _routed(request: Request, target: str) -> bool:
-    path = urlsplit(target).path
-    return any(getattr(route, "path", None) == path for route in request.app.routes)
+    """Whether some page of the console answers a GET of ``target``."""
+    scope = {"type": "http", "method": "GET", "path": urlsplit(target).path}
+    return any(route.matches(scope)[0] is Match.FULL for route in request.app.routes)
 
 
 def _cookie_options(request: Request) -> dict[str, object]:
@@ -207,7 +209,9 @@ def routes(pages: Pages) -> list[BaseRoute]:
         name, password = str(form.get("name", ""))[:64], str(form.get("password", ""))[:256]
         target = safe_next(str(form.get("next", "/")))
         address = request.client.host if request.client is not None else ""
-        outcome = gate.login(address, name, password)
+        # scrypt takes a while (half a second on a Pi Zero): not in the event loop, which
+        # keeps every open page's live stream going
+        outcome = await run_in_threadpool(gate.login, address, name, password)
         w = pages.words(request)
         if isinstance(outcome, Refused):
             if outcome.wait > 0:
