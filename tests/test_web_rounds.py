@@ -10,9 +10,12 @@ commands, the same refusals (shown next to the form, nothing stored).
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
+import json
 import random
 import re
+import time
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,6 +29,7 @@ from test_cli_support import Cli, play_round
 from test_cli_ties import league_top8_with_a_tie_at_table_1
 from web_console import PLAYERS, form_token, school_hall, signed_in
 
+from hub.backup import BackupStatus, status_lines, status_path
 from hub.competition import Competition, OrganizerFact, RoundStarted, StarterChosen
 from hub.config import resolve
 from hub.organizer import Organizer
@@ -37,6 +41,7 @@ from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import build_parser, web_settings
 from tablekit.core.topics import Topics
+from tablekit.shared.i18n import words as i18n_words
 
 TOPICS = Topics("hall", "rounds")
 WEB_USER = "organizer"
@@ -150,6 +155,18 @@ def test_the_round_page_shows_the_tables_the_clock_and_the_missing_results(
     english = text_of(organizer.get("/organizer/round?lang=en").text)
     assert "Round in play: round-1" in english
     assert "Missing results: table 1 game 2, table 2 game 1, table 2 game 2" in english
+
+
+def test_the_round_page_says_how_the_hubs_backup_copy_stands(
+    hall: Cli, organizer: TestClient
+) -> None:
+    assert "Kopia zapasowa" not in text_of(organizer.get("/organizer/round").text)
+    status = BackupStatus(target="/media/stick/hub.sqlite3", interval=3.0,
+                          copied_at=time.time() - 4, copies=12, size=40960)  # fmt: skip
+    status_path(hall.db).write_text(json.dumps(dataclasses.asdict(status)))
+    words = text_of(organizer.get("/organizer/round").text)
+    expected = " ".join(status_lines(status, time.time(), i18n_words("pl"))[0].split())
+    assert expected.split("(")[0] in words and "12" in words
 
 
 def test_every_input_of_the_round_page_has_a_label(hall: Cli, organizer: TestClient) -> None:

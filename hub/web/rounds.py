@@ -12,6 +12,7 @@ what it did, from what the store holds now.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -22,6 +23,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from hub.backup import read_status, status_lines
 from hub.competition import Competition, CompetitionError
 from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text
@@ -95,6 +97,16 @@ def routes(pages: Pages) -> list[BaseRoute]:
         if done == "closed" and view.stage is not None and view.stages:
             closed = standings_grid(comp, view.stages[-1], words=w)
         cards = {card.number: card for card in console.live.cards}
+        hub_lines = [
+            w.gettext("Rejected at {at}: table {table} game {game} from {source}: {reason}").format(
+                at=_clock(r.at), table=r.table, game=r.game, source=r.unit or r.by,
+                reason=r.why_words().message(w.gettext),
+            )
+            for r in comp.rejected[-5:]
+        ]  # fmt: skip
+        backup = read_status(console.reader.db)
+        if backup is not None:
+            hub_lines += status_lines(backup, time.time(), w)
         values.setdefault("consolation", None)
         values.setdefault("ties", ())
         values.setdefault("minors", ())
@@ -102,7 +114,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             request, "rounds_round.html", status, view=view, cards=cards,
             errors=errors or {}, typed=typed or {}, confirmation=confirmation,
             closed=closed, label=lambda stage: stage_label(stage, w), seats=SEATS,
-            number=lambda value: forms.number(value, w), **values,
+            number=lambda value: forms.number(value, w), hub_lines=hub_lines, **values,
         )  # fmt: skip
 
     def status(request: Request) -> Response:
