@@ -137,6 +137,20 @@ def _check_consent(competition: Competition, player_ids: Iterable[str], what: Ph
         )  # fmt: skip
 
 
+class PlayerEntryError(CompetitionError):
+    """A new player's details refused; ``field`` names what is wrong: ``name``,
+    ``surname`` or ``club`` (a form shows the message beside it)."""
+
+    def __init__(self, template: str, /, *, field: str, **values: object) -> None:
+        super().__init__(template, **values)
+        self.field = field
+
+
+def _reason(err: ValueError) -> KitError | str:
+    """A refused value's reason, translated where it is a kit error."""
+    return err if isinstance(err, KitError) else str(err)
+
+
 @dataclass(frozen=True)
 class ErasureDone:
     """What :meth:`Organizer.erase_personal_data` did."""
@@ -169,6 +183,18 @@ class Organizer(JudgeCommands):
         so Polish unless asked), and naming players as ``privacy`` says (None: full names,
         minors as given name and initial). The choices are recorded with the event, in
         one commit."""
+        try:
+            name = clean(name, "name")
+        except ValueError as err:
+            raise CompetitionError(N_("event create: {error}"), error=_reason(err)) from None
+        if not name:
+            raise CompetitionError(N_("event create: the event's name is empty"))
+        if round_minutes is not None and not 0 < round_minutes <= 24 * 60:
+            raise CompetitionError(
+                N_("event create: a round's time is above 0 and at most 1440 minutes, not "
+                   "{minutes}"),
+                minutes=f"{round_minutes:g}",
+            )  # fmt: skip
         chosen = LanguageChosen(at=self.clock(), by=self.by, language=i18n_language(language))
         record = new_event(
             name,
@@ -263,6 +289,54 @@ class Organizer(JudgeCommands):
         self.record_facts(facts)
         return late
 
+    def add_player(
+        self,
+        name: str,
+        *,
+        surname: str = "",
+        club: str | None = None,
+        rating: float | None = None,
+        check_in: bool = False,
+    ) -> tuple[Player, bool]:
+        """Register one player (the next free id), checking the name, surname and club as
+        a players file's are (:class:`PlayerEntryError` naming the field); with
+        ``check_in`` present at once (a late arrival after the first draw). The player,
+        and whether they were recorded as a late arrival."""
+        entered: dict[str, str] = {}
+        for part, text, what in (("name", name, "name"), ("surname", surname, "name"),
+                                 ("club", club or "", "club")):  # fmt: skip
+            try:
+                entered[part] = clean(text, what)
+            except ValueError as err:
+                raise PlayerEntryError(
+                    N_("players add: {error}"), field=part, error=_reason(err)
+                ) from None
+        name, surname = entered["name"], entered["surname"]
+        try:
+            check_surname(name, surname)
+        except ValueError as err:
+            raise PlayerEntryError(
+                N_("players add: {error}"), field="surname", error=_reason(err)
+            ) from None
+        if not name:
+            raise PlayerEntryError(N_("players add: the name is empty"), field="name")
+        if len(name) > MAX_NAME:
+            raise PlayerEntryError(
+                N_("players add: the name is longer than {most} characters"), field="name",
+                most=MAX_NAME,
+            )  # fmt: skip
+        club_name = entered["club"] or None
+        key = player_key(name, club_name)
+        for player in self.competition.event.players.values():
+            if player_key(player.name, player.club) == key:
+                who = f"{name!r}" + (f" ({club_name})" if club_name else "")
+                raise PlayerEntryError(
+                    N_("players add: duplicate player {who}: already registered as {id}"),
+                    field="name", who=who, id=player.id,
+                )  # fmt: skip
+        player = Player(self.next_player_id(), name, club_name, rating, surname=surname)
+        return player, self.register([player], check_in=check_in)
+
     def next_player_id(self, offset: int = 0) -> str:
         """A fresh id for a new player: P001, P002, …; ``offset`` skips that many fresh
         ids, so a batch gets distinct ids (``next_player_id(i)`` for its i-th player)."""
@@ -284,7 +358,13 @@ class Organizer(JudgeCommands):
                        Phrase(N_("check-in")))  # fmt: skip
 
     def late_arrival(self, player_id: str, *, admit_minors: bool = False) -> None:
-        self._arrivals([PlayerLateArrived(player_id)], [player_id], admit_minors,
+        self.late_arrivals([player_id], admit_minors=admit_minors)
+
+    def late_arrivals(self, player_ids: Iterable[str], *, admit_minors: bool = False) -> None:
+        """Players who arrived after the first draw, in one commit (they play from the
+        next draw for everyone present); minors as at a check-in."""
+        ids = list(player_ids)
+        self._arrivals([PlayerLateArrived(pid) for pid in ids], ids, admit_minors,
                        Phrase(N_("late arrival")))  # fmt: skip
 
     def _arrivals(
@@ -302,7 +382,11 @@ class Organizer(JudgeCommands):
 
         self.record(*records, check=consent)
 
-    def withdraw(self, player_id: str, reason: str = "") -> None:
+    def withdraw(self, player_id: str, reason: str) -> None:
+        """The player leaves the event, for ``reason`` (required; recorded)."""
+        reason = " ".join(reason.split())
+        if not reason:
+            raise CompetitionError(N_("players withdraw: --reason is empty"))
         self.record_facts([PlayerWithdrawn(player_id, reason)], why=reason)
 
     def change_player(

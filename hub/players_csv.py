@@ -105,7 +105,28 @@ apart, and the time it takes does not grow with the file."""
 
 class PlayersCsvError(KitError, ValueError):
     """The file cannot be imported (or a name, club or rating cannot be taken); the message
-    names the file, line and field."""
+    names the file, line and field. When rows are wrong, the message is the first one's
+    and :attr:`rows` lists every wrong row with its own error (the file is read to its
+    end, so a form can show each error beside its row)."""
+
+    rows: tuple[RowProblem, ...] = ()
+
+
+@dataclass(frozen=True)
+class RowProblem:
+    """A row of the players file that cannot be taken, and why."""
+
+    line: int
+    cells: tuple[str, ...]
+    error: PlayersCsvError
+
+
+def _rows_error(problems: list[RowProblem]) -> PlayersCsvError:
+    """The error of a file with wrong rows: the first row's message, every row listed."""
+    first = problems[0].error
+    err = PlayersCsvError(first.template, **first.values)
+    err.rows = tuple(problems)
+    return err
 
 
 def grouped(number: float) -> str:
@@ -127,6 +148,8 @@ class CsvPlayer:
     rating: float | None
     surname: str = ""
     """From a surname column or a surname-first name column; "" = the last word."""
+    cells: tuple[str, ...] = ()
+    """The row as the file has it."""
 
 
 @dataclass(frozen=True)
@@ -406,61 +429,26 @@ def _read(
     comma: list[int] = []
     long_rows: list[int] = []
     end = reader.line_num
+    problems: list[RowProblem] = []
     for row in reader:
         line, end = end + 1, reader.line_num
         if not any(cell.strip() for cell in row):
             continue
         where = _where(source, line)
-        if any("\n" in cell or "\r" in cell for cell in row):
-            raise PlayersCsvError(
-                N_("{where}: a quote (\") opened on this line is not closed before the line "
-                   "ends, so lines {line}-{end} would run together into one name; close or "
-                   "remove the quote"),
-                where=where,
-                line=line,
-                end=end,
-            )  # fmt: skip
-        if len(players) == MAX_PLAYERS:
+        if len(players) + len(problems) == MAX_PLAYERS:
             raise PlayersCsvError(
                 N_("{where}: more than {most} players; a players file holds at most {most}"),
                 where=where,
                 most=grouped(MAX_PLAYERS),
             )
-
-        def cell(field: str, row: list[str] = row) -> str:
-            index = columns.get(field)
-            return row[index] if index is not None and index < len(row) else ""
-
-        if len(row) > len(header) and any(cell.strip() for cell in row[len(header) :]):
-            long_rows.append(line)
         try:
-            name, surname, by_comma = _name_of(cell, "name" not in columns, surname_first)
-            club = clean(cell("club"), "club") or None
-        except ValueError as err:
-            raise PlayersCsvError(
-                N_("{where}: {error}"),
-                where=where,
-                error=err if isinstance(err, KitError) else str(err),
-            ) from None
-        if not name:
-            raise PlayersCsvError(N_("{where}: name is empty"), where=where)
-        if len(name) > MAX_NAME:
-            raise PlayersCsvError(
-                N_("{where}: name is longer than {most} characters"), where=where, most=MAX_NAME
-            )
-        rating = parse_rating(cell("rating"), where)
-        key = player_key(name, club)
-        if key in seen:
-            raise PlayersCsvError(
-                N_("{where}: duplicate player {who} (already on line {line})"),
-                where=where,
-                who=_who(name, club),
-                line=seen[key],
-            )
-        seen[key] = line
-        if by_comma:
-            comma.append(line)
-        players.append(CsvPlayer(line, name, club, rating, surname))
+            players.append(_row(row, line=line, end=end, where=where, header=header,
+                                columns=columns, surname_first=surname_first, seen=seen,
+                                comma=comma, long_rows=long_rows))  # fmt: skip
+        except PlayersCsvError as err:
+            problems.append(RowProblem(line, tuple(row), err))
+    if problems:
+        raise _rows_error(problems)
     if not players:
         raise PlayersCsvError(N_("{file}: no players below the header row"), file=source)
     return CsvImport(
@@ -471,6 +459,66 @@ def _read(
         long_rows=tuple(long_rows),
         columns=len(header),
     )
+
+
+def _row(
+    row: list[str],
+    *,
+    line: int,
+    end: int,
+    where: Phrase,
+    header: list[str],
+    columns: Mapping[str, int],
+    surname_first: bool,
+    seen: dict[tuple[str, str], int],
+    comma: list[int],
+    long_rows: list[int],
+) -> CsvPlayer:
+    """The player of one row, checked (a duplicate of a row before it too)."""
+    if any("\n" in cell or "\r" in cell for cell in row):
+        raise PlayersCsvError(
+            N_("{where}: a quote (\") opened on this line is not closed before the line "
+               "ends, so lines {line}-{end} would run together into one name; close or "
+               "remove the quote"),
+            where=where,
+            line=line,
+            end=end,
+        )  # fmt: skip
+
+    def cell(field: str, row: list[str] = row) -> str:
+        index = columns.get(field)
+        return row[index] if index is not None and index < len(row) else ""
+
+    if len(row) > len(header) and any(cell.strip() for cell in row[len(header) :]):
+        long_rows.append(line)
+    try:
+        name, surname, by_comma = _name_of(cell, "name" not in columns, surname_first)
+        club = clean(cell("club"), "club") or None
+    except ValueError as err:
+        raise PlayersCsvError(
+            N_("{where}: {error}"),
+            where=where,
+            error=err if isinstance(err, KitError) else str(err),
+        ) from None
+    if not name:
+        raise PlayersCsvError(N_("{where}: name is empty"), where=where)
+    if len(name) > MAX_NAME:
+        raise PlayersCsvError(
+            N_("{where}: name is longer than {most} characters"), where=where, most=MAX_NAME
+        )
+    rating = parse_rating(cell("rating"), where)
+    key = player_key(name, club)
+    if key in seen:
+        raise PlayersCsvError(
+            N_("{where}: duplicate player {who} (already on line {line})"),
+            where=where,
+            who=_who(name, club),
+            line=seen[key],
+        )
+    seen[key] = line
+    if by_comma:
+        comma.append(line)
+    return CsvPlayer(line, name, club, rating, surname, tuple(row))
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -495,16 +543,20 @@ def new_players(
     """Players to register for ``rows``; a row matching a registered player is an error."""
     known = {player_key(p.name, p.club): p.id for p in registered.values()}
     out: list[Player] = []
+    problems: list[RowProblem] = []
     for offset, row in enumerate(rows):
         pid = known.get(player_key(row.name, row.club))
         if pid is not None:
-            raise PlayersCsvError(
+            problems.append(RowProblem(row.line, row.cells, PlayersCsvError(
                 N_("{where}: duplicate player {who} (already registered as {id})"),
                 where=_where(source, row.line),
                 who=_who(row.name, row.club),
                 id=pid,
-            )
+            )))  # fmt: skip
+            continue
         out.append(Player(next_id(offset), row.name, row.club, row.rating, row.surname))
+    if problems:
+        raise _rows_error(problems)
     return out
 
 

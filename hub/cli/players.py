@@ -11,116 +11,40 @@ from hub.exports.lists import player_changes_grid, player_details, players_grid,
 from hub.exports.results import player_games_grid
 from hub.exports.standings import player_stages_grid
 from hub.organizer import ConsentMissingError
-from hub.players_csv import MAX_NAME, clean, new_players, player_key, read_players_csv
+from hub.players_csv import new_players, read_players_csv
+from hub.players_report import added_line, import_lines
 from hub.season import seeding_text
-from hub.tournament import Player
-from tablekit.core.errors import KitError
-from tablekit.core.names import check_surname
 from tablekit.core.words import N_
-from tablekit.shared.i18n import Words
-
-
-def _reason(err: ValueError) -> KitError | str:
-    """A refused value's reason, translated where it is a kit error."""
-    return err if isinstance(err, KitError) else str(err)
 
 
 def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    _ = ctx.words.gettext
-    comp = org.competition
-    try:
-        name = clean(args.name)
-        surname = clean(args.surname) if args.surname else ""
-        club = clean(args.club, "club") if args.club else None
-        check_surname(name, surname)
-    except ValueError as err:
-        raise CliError(N_("players add: {error}"), error=_reason(err)) from None
-    if not name:
-        raise CliError(N_("players add: the name is empty"))
-    if len(name) > MAX_NAME:
-        raise CliError(
-            N_("players add: the name is longer than {most} characters"), most=MAX_NAME
-        )
-    key = player_key(name, club)
-    for player in comp.event.players.values():
-        if player_key(player.name, player.club) == key:
-            who = f"{name!r}" + (f" ({club})" if club else "")
-            raise CliError(
-                N_("players add: duplicate player {who}: already registered as {id}"),
-                who=who,
-                id=player.id,
-            )
-    player = Player(org.next_player_id(), name, club, args.rating, surname=surname)
-    late = org.register([player], check_in=args.check_in)
-    who = f"{player.id}  {name}" + (f" ({club})" if club else "")
-    if late:
-        ctx.print(_("{who} registered, a late arrival: plays from the next draw").format(who=who))
-    elif args.check_in:
-        ctx.print(_("{who} registered and checked in").format(who=who))
-    else:
-        ctx.print(_("{who} registered").format(who=who))
+    player, late = org.add_player(
+        args.name, surname=args.surname or "", club=args.club, rating=args.rating,
+        check_in=args.check_in,
+    )  # fmt: skip
+    ctx.print(added_line(ctx.words, player, late, args.check_in))
     return 0
 
 
 def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    w = ctx.words
-    _ = w.gettext
+    _ = ctx.words.gettext
     source = args.file.absolute()
     parsed = read_players_csv(source, args.encoding)
     players = new_players(
         parsed.players, org.competition.event.players, org.next_player_id, str(source)
     )
     late = org.register(players, check_in=args.check_in)
-    imported = w.ngettext(
-        "Imported {n} player from {file} ({first}–{last})",
-        "Imported {n} players from {file} ({first}–{last})",
-        len(players),
-    ).format(n=len(players), file=source, first=players[0].id, last=players[-1].id)
-    if late:
-        imported += _(", late arrivals: they play from the next draw")
-    elif args.check_in:
-        imported += _(", checked in")
-    ctx.print(imported)
     if args.encoding:
-        ctx.print(_("Read as {encoding} (as given)").format(encoding=parsed.encoding_label))
+        read_as = _("Read as {encoding} (as given)").format(encoding=parsed.encoding_label)
     else:
-        ctx.print(
-            _("Read as {encoding} (detected; --encoding ENCODING to read it otherwise)").format(
-                encoding=parsed.encoding_label
-            )
-        )
-    if parsed.ignored_columns:
-        ctx.print(
-            _("Ignored columns: {columns}").format(columns=", ".join(parsed.ignored_columns))
-        )
-    if parsed.surname_comma:
-        ctx.print(
-            _("Names written 'Surname, Given' were read surname first ('Kowalski, Jan' is "
-              "Jan Kowalski): {lines}").format(lines=_lines_text(parsed.surname_comma, w))
-        )  # fmt: skip
-    if parsed.long_rows:
-        ctx.print(
-            _("More cells than the header's {columns}, the extra ones left out: {lines}; check "
-              "these players (a comma in a name splits it in a comma-separated file unless "
-              "the name is in quotes)").format(
-                columns=parsed.columns, lines=_lines_text(parsed.long_rows, w)
-            )
-        )  # fmt: skip
+        read_as = _(
+            "Read as {encoding} (detected; --encoding ENCODING to read it otherwise)"
+        ).format(encoding=parsed.encoding_label)
+    ctx.print(*import_lines(ctx.words, parsed, players, source=str(source), late=late,
+                            check_in=args.check_in, encoding_line=read_as))  # fmt: skip
     return 0
-
-
-def _lines_text(lines: Sequence[int], words: Words, shown: int = 12) -> str:
-    """``line 4`` or ``lines 2, 5, 9`` (the first ``shown``, then how many more)."""
-    listed = ", ".join(str(n) for n in lines[:shown])
-    if len(lines) == 1:  # a list: "wiersze 2, 5, 9" in Polish whatever its length
-        text = words.gettext("line {lines}").format(lines=listed)
-    else:
-        text = words.gettext("lines {lines}").format(lines=listed)
-    if len(lines) > shown:
-        text += words.gettext(" and {n} more").format(n=len(lines) - shown)
-    return text
 
 
 def cmd_players_list(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -215,9 +139,7 @@ def cmd_players_minor(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_players_withdraw(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     pid = resolve_player(org.competition, args.id)
-    reason = args.reason.strip()
-    if not reason:
-        raise CliError(N_("players withdraw: --reason is empty"))
+    reason = " ".join(args.reason.split())
     org.withdraw(pid, reason)
     ctx.print(
         ctx.words.gettext(

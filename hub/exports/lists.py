@@ -15,6 +15,7 @@ from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, stage
 from hub.hall import wait_text
 from hub.tournament import (
     ConsolationDecided,
+    EventState,
     Player,
     PlayerSanctioned,
     SanctionKind,
@@ -119,21 +120,23 @@ def _stamp(words: Words, sheet: Sheet | None) -> Callable[[float], str]:
     return sheet.time if sheet is not None else lambda at: when(at, words)
 
 
+def status_of(event: EventState, player_id: str) -> str:
+    """The player's status, a key of :data:`~hub.exports.words.STATUSES`: disqualified,
+    withdrawn, present (checked in or arrived late) or registered."""
+    if player_id in event.disqualified:
+        return "disqualified"
+    if player_id in event.withdrawn:
+        return "withdrawn"
+    return "present" if player_id in event.present else "registered"
+
+
 def players_grid(comp: Competition, words: Words) -> Grid:
     """Every player by surname: id, name, surname, club, rating and status."""
     event = comp.event
-    present, withdrawn, disqualified = event.present, event.withdrawn, event.disqualified
+    present = event.present
     rows = []
     for pid, player in sorted(event.players.items(), key=lambda item: player_order(item[1])):
-        status = (
-            "disqualified"
-            if pid in disqualified
-            else "withdrawn"
-            if pid in withdrawn
-            else "present"
-            if pid in present
-            else "registered"
-        )
+        status = status_of(event, pid)
         # Ungrouped: a spreadsheet reads 1520,5 as a number (and an import reads it back).
         rating = "" if player.rating is None else forms.number(player.rating, words, group=False)
         rows.append(

@@ -25,6 +25,7 @@ from hub.web import (
     judge_decisions,
     organizer,
     player,
+    players,
     public,
     rounds,
     rounds_exports,
@@ -63,6 +64,7 @@ def make_app(console: Console) -> Starlette:
         *rounds_exports.routes(pages),
         *judge_decisions.routes(pages),
         *rounds_season.routes(pages),
+        *players.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
