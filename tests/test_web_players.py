@@ -288,3 +288,22 @@ def test_a_judge_and_a_stranger_cannot_use_the_organizers_pages(db: Path) -> Non
         assert judge.get("/organizer/event").status_code == 403
     reader.close()
     assert not db.exists() or records(db) == 0
+
+
+def test_the_exports_for_publication_follow_the_setting(client: TestClient, db: Path) -> None:
+    created(client, db, privacy="initial")
+    upload(client, GOOD_FILE, check_in="on")
+    Cli(db).ok("round", "draw", "--seed", "2")
+    page = client.get("/organizer/exports", params={"public": "1"}).text
+    names = sorted(set(re.findall(r"/organizer/exports/csv/([^?\"]+)\?language=pl&amp;public=1",
+                                  page)))  # fmt: skip
+    assert names, page
+    public = "".join(client.get(f"/organizer/exports/csv/{name}",
+                                params={"public": "1"}).text for name in names)  # fmt: skip
+    full = "".join(client.get(f"/organizer/exports/csv/{name}").text for name in names)
+    assert "Anna K." in public and "Łukasz Ż." in public
+    for surname in ("Kowalska", "Żółć", "Nowak", "Wiśniewska"):
+        assert surname not in public and surname in full
+    printed = client.get("/organizer/exports/print/seating.html",
+                         params={"public": "1"}).text  # fmt: skip
+    assert "Anna K." in printed and "Kowalska" not in printed

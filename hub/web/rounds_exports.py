@@ -5,6 +5,9 @@ print) and ``export pdf``, and the archive of ``export archive`` — made by the
 functions (:mod:`hub.exports`, :mod:`hub.archive`, :mod:`hub.printing`) from the event
 as stored now.
 
+``?public=1`` makes every file for publication: players named as the event's privacy
+setting says (:mod:`hub.privacy`), as ``--public`` on the command line.
+
 A file's language is its own (``?language=pl`` or ``en``, default: the page's), so an
 organizer reading the console in Polish can still fetch the English CSV a script reads.
 """
@@ -26,6 +29,7 @@ from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
 from hub.exports.printouts import printouts
 from hub.exports.words import stage_label
+from hub.privacy import published
 from hub.web.organizer import organizer_page, the_event
 from hub.web.pages import PageError, Pages
 from tablekit.core.errors import KitError
@@ -76,8 +80,14 @@ def printout_page(doc: str, name: str) -> Response:
 
 def routes(pages: Pages) -> list[BaseRoute]:
 
+    def public(request: Request) -> bool:
+        """``?public=1``: for publication, players named as the event's privacy setting
+        says (:func:`hub.privacy.published`), as ``rummikub export … --public``."""
+        return request.query_params.get("public") == "1"
+
     def competition(request: Request) -> Competition:
-        return the_event(pages, request)
+        comp = the_event(pages, request)
+        return published(comp) if public(request) else comp
 
     def drawn(request: Request, comp: Competition) -> str:
         """The stage asked (``?stage=``, default: the latest drawn); 404 naming it when
@@ -107,12 +117,13 @@ def routes(pages: Pages) -> list[BaseRoute]:
         played = comp.event.stages_played
         if not played:
             return pages.render(request, "rounds_exports.html", stage="", stages=[],
-                                csvs=[], docs=[])  # fmt: skip
+                                csvs=[], docs=[], public="")  # fmt: skip
         stage = drawn(request, comp)
         return pages.render(
             request, "rounds_exports.html", stage=stage,
             stages=[(s, stage_label(s, w)) for s in played],
             csvs=sorted(csv_files(comp, Sheet(w))), docs=list(printouts(comp, w, stage)),
+            public="1" if public(request) else "",
         )  # fmt: skip
 
     def csv(request: Request) -> Response:
