@@ -165,3 +165,14 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         laptop.get(f"{served.url}/organizer/event?lang=en")
         laptop.execute_script("document.getElementById('privacy').scrollIntoView()")
         shot(laptop, "laptop-en-privacy", AREA)
+        # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: the pages still fit
+        laptop.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                               {"width": 640, "height": 400, "deviceScaleFactor": 2,
+                                "mobile": False})  # fmt: skip
+        for page, name in (("/organizer/players", "players"), ("/organizer/event", "event"),
+                           ("/organizer/players/P001", "player")):  # fmt: skip
+            laptop.get(f"{served.url}{page}")
+            assert laptop.execute_script("return window.innerWidth") == 640
+            assert laptop.execute_script("return document.documentElement.scrollWidth") <= 640
+            shot(laptop, f"laptop-pl-{name}-zoom-200", AREA)
+        laptop.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
