@@ -4,12 +4,11 @@ hub service (``hub.service.HubService``, as ``rummikub-hub serve`` runs it) and 
 table unit per table (``tablekit.app.build``: its loop, journal and MQTT link), played by
 the simulator's bot pressing its pass button.
 
-The organizer signs in and draws and starts the round; a phone (390×844) finds its
+The organizer signs in, creates the event, imports the players' file (checking them
+all in), draws and starts the round; a phone (390×844) finds its
 table by name and watches the table's moves arrive on the table's page without it being
 loaded again; a judge enters a result on the judges' form; a standings page left open
-shows it without being loaded again. The event and its players come from the organizer's
-command line (the players' import page is not part of the console yet). Screenshots in
-``artifacts/web/round/``.
+shows it without being loaded again. Screenshots in ``artifacts/web/round/``.
 """
 
 from __future__ import annotations
@@ -55,6 +54,10 @@ def viewer(unit: TableUnit) -> Callable[[], TableView]:
     return lambda: unit.view
 
 
+def submit(driver: webdriver.Chrome, form: str) -> None:
+    driver.find_element(By.CSS_SELECTOR, f"{form} button[type=submit]").click()
+
+
 def moves_on(driver: webdriver.Chrome, card: str) -> int:
     """The moves a table's card says (0 before the first)."""
     found = MOVES.search(text(driver, card))
@@ -64,10 +67,10 @@ def moves_on(driver: webdriver.Chrome, card: str) -> int:
 def test_a_whole_round_in_the_browser(
     tmp_path: Path, mosquitto, chromium: list[webdriver.Chrome]  # type: ignore[no-untyped-def]
 ) -> None:
-    c = Cli(tmp_path / "event.sqlite3", lang=None)
-    c.ok("event", "create", "--preset", "school", "--name", "Mistrzostwa Szkół")
-    for player in PLAYERS:
-        c.ok("players", "add", player, "--club", "SP 12", "--check-in")
+    c = Cli(tmp_path / "event.sqlite3", lang=None)  # reads what the pages stored
+    players = tmp_path / "lista.csv"
+    players.write_text("Imię i nazwisko;Szkoła\n"
+                       + "".join(f"{name};SP 12\n" for name in PLAYERS), encoding="utf-8")
     broker = mosquitto()
     settings = broker.client_settings()
     hub = HubService(settings, c.db, TOPICS, tables=2)
@@ -86,10 +89,23 @@ def test_a_whole_round_in_the_browser(
             served.console.live.wait_subscribed(20)
             url = served.url
 
-            # the organizer draws and starts the round
+            # the organizer creates the event, imports the players, draws and starts
             laptop = browser(LAPTOP)
             chromium.append(laptop)
-            browser_signed_in(laptop, url, WebRole.ORGANIZER, "/organizer/round")
+            browser_signed_in(laptop, url, WebRole.ORGANIZER, "/organizer/event")
+            waiting(laptop).until(lambda d: d.find_elements(By.ID, "name"))
+            laptop.find_element(By.ID, "name").send_keys("Mistrzostwa Szkół")
+            laptop.find_element(By.ID, "privacy-full").click()
+            submit(laptop, "form[action='/organizer/event']")
+            waiting(laptop).until(lambda d: "Utworzono turniej" in text(d, ".done"))
+            shot(laptop, "laptop-pl-organizer-event", AREA)
+            laptop.get(f"{url}/organizer/players")
+            laptop.find_element(By.ID, "file").send_keys(str(players))
+            laptop.find_element(By.ID, "upload-check-in").click()
+            submit(laptop, "form[action^='/organizer/players/upload']")
+            waiting(laptop).until(lambda d: "Zaimportowano 8 graczy" in text(d, ".done"))
+            shot(laptop, "laptop-pl-organizer-players", AREA)
+            laptop.get(f"{url}/organizer/round")
             shot(laptop, "laptop-pl-organizer-before-draw", AREA)
             laptop.find_element(By.CSS_SELECTOR, "#draw-form button.primary").click()
             waiting(laptop).until(lambda d: "Rozlosowano: runda 1" in text(d, ".done"))
@@ -100,8 +116,10 @@ def test_a_whole_round_in_the_browser(
             shot(laptop, "laptop-pl-organizer-started", AREA)
             comp = c.competition()
             assert "round-1" in comp.started
-            (table,) = [t for t in comp.event.seating("round-1") if "P001" in t.players]
-            seat = "ABCD"[table.players.index("P001")]
+            (pid,) = [p for p, player in comp.event.players.items()
+                      if player.name == "Łukasz Żółć"]  # fmt: skip
+            (table,) = [t for t in comp.event.seating("round-1") if pid in t.players]
+            seat = "ABCD"[table.players.index(pid)]
 
             # the units get their players from the hub; the simulated players play
             waiting(laptop).until(lambda _: all(u.view.names for u in units))
