@@ -2,7 +2,7 @@
 ``tests/test_web_browser.py``): signed in as the organizer, the round's status with every
 result in, then close → draw → start clicked through, the draw's seating and the exports
 page — at a phone's and a laptop's size (and the laptop's at 200 % zoom), in Polish and
-English. Screenshots in ``artifacts/web/rounds/``."""
+English; and the league season's table. Screenshots in ``artifacts/web/rounds/``."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from test_cli_support import play_round
+from test_web_rounds import finished_league
 from web_console import (
     LAPTOP,
     PHONE,
@@ -23,9 +24,15 @@ from web_console import (
     shot,
     text,
     waiting,
+    web_bundle_accounts,
 )
 
+from hub.broker import free_port
 from hub.web.auth import WebRole
+from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
+from hub.web.serve import ConsoleThread
+from hub.web.sessions import Gate
 from tablekit.core.topics import Topics
 
 TOPICS = Topics("hall", "browser-rounds")
@@ -130,3 +137,31 @@ def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
                 assert "standings.csv" in text(driver, "main")
                 assert fits(driver), (size, lang)
                 shot(driver, f"{size}-{lang}-exports", AREA)
+
+
+def test_the_season_table_in_the_browser(tmp_path: Path, chromium: list[Any]) -> None:
+    c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
+    season = tmp_path / "sezon"
+    season.mkdir()
+    finished_league(season / "liga-1.sqlite3", "Liga 1")
+    reader = EventReader(c.db)
+    console = Console(reader, LiveTables(None, TOPICS, reader.version),
+                      gate=Gate(web_bundle_accounts()), season=season)  # fmt: skip
+    server = ConsoleThread(console, "127.0.0.1", free_port())
+    server.start()
+    try:
+        url = server.url.rstrip("/")
+        for size, label in ((PHONE, "phone"), (LAPTOP, "laptop")):
+            driver = browser(size)
+            chromium.append(driver)
+            browser_signed_in(driver, url, WebRole.ORGANIZER, "/organizer/season")
+            for lang, heading in (("pl", "Sezon ligowy"), ("en", "League season")):
+                driver.get(f"{url}/organizer/season" + ("?lang=en" if lang == "en" else ""))
+                assert text(driver, "h1") == heading
+                assert "Liga 1" in text(driver, "#season-form")
+                assert "T1" in text(driver, "table.grid")
+                assert fits(driver), (label, lang)
+                shot(driver, f"{label}-{lang}-season", AREA)
+    finally:
+        server.stop()
+        reader.close()
