@@ -341,13 +341,17 @@ def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:
         ).format(stage=stage_label(closed, w))
         return text + " " + _("Its standings below are final.")
     if done == "consolation" and comp.consolations:
-        return consolation_text(comp.consolations[-1], w)
+        return " ".join((consolation_text(comp.consolations[-1], w),
+                         _("The standings do not change.")))  # fmt: skip
     if done == "undone" and comp.undone:
         return _(
             "Draw undone: its tables are told they have no assignment. The standings do not change."
         )
     if done == "starter":
-        return _("Starting seat recorded; the table shows it before the first press.")
+        return " ".join((
+            _("Starting seat recorded; the table shows it before the first press."),
+            _("The standings do not change."),
+        ))  # fmt: skip
     return ""
 
 
