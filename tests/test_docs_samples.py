@@ -1,0 +1,173 @@
+"""The organizer's guides quote what the kit really prints.
+
+Each test runs commands on an event made for it and checks that the Polish guide
+(docs/pl/przewodnik-organizatora.md) quotes their Polish output and the English guide
+(docs/organizers-guide.md) their output with ``--lang en``, so that neither can drift
+from the kit's words again. A guide may wrap a quoted line inside running text, so
+spaces are compared as one; the event's own figures (a file's folder, the time of day)
+are those of the guides' example.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from test_cli_live import NOW, snapshot, status
+from test_cli_support import Cli, school_round_playing
+
+from hub.cli.common import render
+from hub.cli.status import live_summary, status_grid
+from hub.live import LiveView
+from tablekit.core.clock import Phase
+from tablekit.core.clock_events import PauseReason
+from tablekit.core.messages import StatusReason, TableSnapshot, UnitStatus
+from tablekit.core.seats import Seat
+from tablekit.core.status import TableState, word
+from tablekit.shared.i18n import words
+
+ROOT = Path(__file__).resolve().parent.parent
+GUIDES = {
+    "pl": ROOT / "docs" / "pl" / "przewodnik-organizatora.md",
+    "en": ROOT / "docs" / "organizers-guide.md",
+}
+FOLDER = "/home/ola/turniej"
+"""Where the guides' organizer keeps the sign-up sheet."""
+
+
+def flat(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+@pytest.fixture(params=["pl", "en"])
+def lang(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def quoted(lang: str) -> Callable[[str], None]:
+    """Asserts that the guide in ``lang`` quotes a line (spaces compared as one)."""
+    guide = flat(GUIDES[lang].read_text(encoding="utf-8"))
+
+    def check(line: str) -> None:
+        assert flat(line.strip()) in guide, f"{GUIDES[lang].name} does not quote: {line!r}"
+
+    return check
+
+
+def sheet(folder: Path) -> Path:
+    """24 sign-ups saved by a Polish Excel (Windows-1250)."""
+    folder.mkdir()
+    rows = ["imię;nazwisko;klub"]
+    rows += [f"Gracz {i};Żółć;SP {i % 3 + 1} Łódź" for i in range(1, 25)]
+    path = folder / "zapisy.csv"
+    path.write_bytes("\n".join(rows).encode("cp1250"))
+    return path
+
+
+def test_the_import_says_how_it_read_the_file(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3", lang=lang)
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs szkolny 2025")
+    path = sheet(tmp_path / "turniej")
+    out = c.ok("players", "import", str(path)).replace(str(path.parent), FOLDER)
+    lines = out.splitlines()
+    assert len(lines) == 2, out
+    for line in lines:
+        quoted(line)
+
+
+def test_a_sheet_that_is_not_utf8_is_refused_with_its_line(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3", lang=lang)
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs szkolny 2025")
+    folder = tmp_path / "turniej"
+    folder.mkdir()
+    path = folder / "zapisy.csv"
+    rows = ["imię;nazwisko"] + [f"Gracz {i};Nowak" for i in range(1, 6)]
+    path.write_bytes("\n".join(rows).encode() + b"\n\x81Anna;Nowak\n")
+    err = c.fails("players", "import", str(path), "--encoding", "utf-8")
+    err = err.replace(str(folder), FOLDER)
+    # The guide shortens the advice after "UTF-8" with "…".
+    quoted(err[: err.index("UTF-8", err.index("0x81")) + len("UTF-8")] + " …")
+
+
+def test_round_status_and_the_hall_check_warning(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3", lang=lang)
+    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
+    for i in range(16):
+        c.ok("players", "add", f"Uczeń {i + 1:02d}", "--check-in")
+    show = c.ok("event", "show").splitlines()
+    quoted(next(line for line in show if "1, 2, 3, 4" in line))
+    draw = c.ok("round", "draw", "--seed", "1").splitlines()
+    quoted(draw[-1])  # the hall check's warning
+    c.ok("round", "start")
+    out = c.ok("round", "status").splitlines()
+    quoted(out[-1])  # live clocks need --broker
+
+
+LIVE: list[TableSnapshot | UnitStatus] = [
+    snapshot(1, NOW - 10, game=2, active=Seat.B, remaining=30.0),
+    snapshot(2, NOW - 125, active=Seat.C, paused=PauseReason.JUDGE),
+    snapshot(3, NOW - 900),
+    status(3, False, StatusReason.SHUTDOWN, NOW - 300),
+    snapshot(4, NOW - 45, active=Seat.D, remaining=12.5, paused=PauseReason.PLAYER_CALL),
+]
+"""Table 1 plays, the judge paused table 2, table 3 shut down, table 4 called the judge."""
+
+MORE_LIVE: list[TableSnapshot | UnitStatus] = [
+    snapshot(1, NOW - 30, phase=Phase.READY, active=None),
+    snapshot(2, NOW - 30, active=Seat.C, paused=PauseReason.RECOVERED),
+    snapshot(3, NOW - 5, last_lap_left=2, remaining=25.0, active=Seat.B),
+    snapshot(4, NOW - 200, phase=Phase.TIME_UP, remaining=0.0, active=Seat.A),
+    status(4, False, StatusReason.LOST, NOW - 200),
+]
+"""Between games, restarted, on the last lap, lost its connection."""
+
+
+def live_view(messages: list[TableSnapshot | UnitStatus]) -> LiveView:
+    live = LiveView()
+    for message in messages:
+        if isinstance(message, TableSnapshot):
+            live = live.with_snapshot(message, NOW, retained=True)
+        else:
+            live = live.with_status(message, NOW)
+    return live
+
+
+def test_the_live_columns_and_the_judge_queue(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    """``round status --broker``'s live part (the broker's side has its own tests in
+    test_cli_live.py): the summary and the queue as the guide quotes them, and every
+    state word of the Live column."""
+    c = school_round_playing(tmp_path / "e.sqlite3")
+    comp = c.competition()
+    shown = words(lang)
+    summary = live_summary(comp, live_view(LIVE), NOW, shown)
+    assert len(summary) == 4, summary
+    for line in summary:
+        quoted(line)
+    for messages in (LIVE, MORE_LIVE):
+        grid = render(status_grid(comp, NOW, shown, live_view(messages)), shown)
+        for cell in live_cells(grid).values():
+            quoted(f"`{cell}`")
+    for state in (TableState.RESULT_IN, TableState.ENTERING_RESULT, TableState.NO_DATA,
+                  TableState.TIME):  # fmt: skip
+        quoted(f"`{shown.gettext(word(state))}`")
+
+
+def live_cells(grid: str) -> dict[int, str]:
+    """Each table's Live cell of ``round status``'s grid."""
+    cells = {}
+    for line in grid.splitlines()[3:]:
+        row = re.split(r"\s{2,}", line.strip())
+        cells[int(row[0])] = row[4]
+    assert len(cells) == 4, grid
+    return cells
