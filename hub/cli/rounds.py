@@ -79,7 +79,7 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(
             _("The draw stops at a cut: players level on big and small points reach different "
               "things ({what}); the head judge decides (002, RULES.md §3.5).").format(
-                what=err.what),
+                what=err.what.message(_)),
             *(tie_text(comp, tie, w) for tie in err.ties),
         )  # fmt: skip
         if len(err.ties) == 1:
