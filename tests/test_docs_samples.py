@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from test_cli_live import NOW, snapshot, status
 from test_cli_support import Cli, school_round_playing
+from test_cli_ties import league_top8_with_a_tie_at_table_1
 
 from hub.cli.common import render
 from hub.cli.status import live_summary, status_grid
@@ -171,3 +172,56 @@ def live_cells(grid: str) -> dict[int, str]:
         cells[int(row[0])] = row[4]
     assert len(cells) == 4, grid
     return cells
+
+
+def test_a_tie_at_a_cut_stops_the_draw(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    c, _b, _d = league_top8_with_a_tie_at_table_1(tmp_path)
+    c.lang = lang
+    run = c.run("round", "draw", "--seed", "6")
+    assert run.code == 2, run.err
+    stops, level = run.out.splitlines()
+    # The guide shortens both lines after their first part with "…".
+    quoted(stops[: stops.index(");") + 2] + " …")
+    quoted(level[: level.index(": rummikub") + 1] + " …")
+
+
+def test_a_wrong_result_names_the_seat_and_the_field(
+    tmp_path: Path, lang: str, quoted: Callable[[str], None]
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3", lang=lang)
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs szkolny 2025")
+    for i in range(24):
+        c.ok("players", "add", f"Gracz {i + 1}", "--check-in")
+    c.ok("round", "draw", "--seed", "7")
+    c.ok("round", "start")
+
+    def refused(table: str, racks: str) -> str:
+        err = c.fails("result", "enter", "--table", table, "--game", "1", "--racks", racks)
+        return err.removeprefix("rummikub: ")
+
+    not_a_rack = refused("3", "A=0 B=23 C=12jjj D=85np").removeprefix("--racks: ")
+    quoted(not_a_rack[: not_a_rack.index(" (")] + " …")
+    quoted(refused("3", "A=0 B=23j C=12jj D=85np"))
+    two_empty = refused("3", "A=0 B=0 C=12 D=85np")
+    quoted(two_empty[: two_empty.index(", ", two_empty.index(": "))] + " …")
+    quoted(refused("9", "A=0 B=23 C=12 D=85np"))
+    c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "A=0 B=23 C=12j D=85np")
+    missing = c.fails("round", "close").removeprefix("rummikub: ")
+    quoted(missing[: missing.index(", ", missing.index(", ") + 1)] + ", …")
+
+
+def test_the_sanctions_column(tmp_path: Path, lang: str, quoted: Callable[[str], None]) -> None:
+    c = school_round_playing(tmp_path / "e.sqlite3")
+    c.lang = lang
+    players = c.competition().tables()[0].players
+    c.ok("sanction", "deduct", players[0], "--big", "1", "--why", "przeszkadzanie w grze")
+    for _ in range(2):
+        c.ok("sanction", "warn", players[1], "--why", "niecenzuralne słowa")
+    c.ok("sanction", "disqualify", players[2], "--why", "oszustwo")
+    rows = c.ok("standings").splitlines()
+    for pid in players[:3]:
+        row = next(line for line in rows if f" {pid} " in line)
+        cell = re.split(r"\s{2,}", row.strip())[-1]
+        quoted(f"`{cell}`")
