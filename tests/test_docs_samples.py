@@ -58,6 +58,15 @@ def quoted(lang: str) -> Callable[[str], None]:
     return check
 
 
+def school_contest(tmp_path: Path, lang: str, players: int) -> Cli:
+    """A school contest in ``lang`` with ``players`` present ("Gracz 1" …)."""
+    c = Cli(tmp_path / "e.sqlite3", lang=lang)
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs szkolny 2025")
+    for i in range(1, players + 1):
+        c.ok("players", "add", f"Gracz {i}", "--check-in")
+    return c
+
+
 def sheet(folder: Path) -> Path:
     """24 sign-ups saved by a Polish Excel (Windows-1250)."""
     folder.mkdir()
@@ -100,10 +109,7 @@ def test_a_sheet_that_is_not_utf8_is_refused_with_its_line(
 def test_round_status_and_the_hall_check_warning(
     tmp_path: Path, lang: str, quoted: Callable[[str], None]
 ) -> None:
-    c = Cli(tmp_path / "e.sqlite3", lang=lang)
-    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
-    for i in range(16):
-        c.ok("players", "add", f"Uczeń {i + 1:02d}", "--check-in")
+    c = school_contest(tmp_path, lang, 16)
     show = c.ok("event", "show").splitlines()
     quoted(next(line for line in show if "1, 2, 3, 4" in line))
     draw = c.ok("round", "draw", "--seed", "1").splitlines()
@@ -190,10 +196,7 @@ def test_a_tie_at_a_cut_stops_the_draw(
 def test_a_wrong_result_names_the_seat_and_the_field(
     tmp_path: Path, lang: str, quoted: Callable[[str], None]
 ) -> None:
-    c = Cli(tmp_path / "e.sqlite3", lang=lang)
-    c.ok("event", "create", "--preset", "school", "--name", "Konkurs szkolny 2025")
-    for i in range(24):
-        c.ok("players", "add", f"Gracz {i + 1}", "--check-in")
+    c = school_contest(tmp_path, lang, 24)
     c.ok("round", "draw", "--seed", "7")
     c.ok("round", "start")
 
