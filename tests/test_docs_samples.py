@@ -193,11 +193,15 @@ def test_a_tie_at_a_cut_stops_the_draw(
     quoted(level[: level.index(": rummikub") + 1] + " …")
 
 
-def test_a_wrong_result_names_the_seat_and_the_field(
+def test_the_draw_and_a_wrong_result(
     tmp_path: Path, lang: str, quoted: Callable[[str], None]
 ) -> None:
+    """The draw's summary and its starting seats; a wrong result names the seat and the
+    field, a round with results missing is not closed."""
     c = school_contest(tmp_path, lang, 24)
-    c.ok("round", "draw", "--seed", "7")
+    drawn = c.ok("round", "draw", "--seed", "7").splitlines()
+    quoted(drawn[0])  # tables, seed, repeated pairs
+    quoted(drawn[-2])  # who starts each game
     c.ok("round", "start")
 
     def refused(table: str, racks: str) -> str:
