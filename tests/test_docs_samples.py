@@ -232,3 +232,9 @@ def test_the_sanctions_column(tmp_path: Path, lang: str, quoted: Callable[[str],
         row = next(line for line in rows if f" {pid} " in line)
         cell = re.split(r"\s{2,}", row.strip())[-1]
         quoted(f"`{cell}`")
+
+
+def test_a_correction_that_moves_things_asks_first(
+    lang: str, quoted: Callable[[str], None]
+) -> None:
+    quoted(f"`{words(lang).gettext('Record it? [y/N] ').strip()}`")
