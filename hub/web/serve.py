@@ -8,7 +8,8 @@
 
 Every setting comes from the hub's config file (``[web]``, the top level's ``db`` and
 the shared ``[broker]``), the environment and the flags, in that order
-(:mod:`hub.config`). The console reads the event store the hub writes (never writing it)
+(:mod:`hub.config`). The console reads the event store the hub writes, stores there what
+the judges and the organizer do on their pages (the command line's organizer commands),
 and follows the tables through the broker with ``[web]``'s account (a read-only one, as
 the hub screen's, does).
 """
