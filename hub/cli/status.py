@@ -16,7 +16,15 @@ from hub.exports.grid import Grid
 from hub.exports.words import stage_named
 from hub.hall import countdown_text
 from hub.live import LiveView, TableLive
-from tablekit.core.status import JUDGE_STATES, TableState, duration_text, look, word
+from tablekit.core.status import (
+    JUDGE_STATES,
+    TableState,
+    duration_text,
+    last_lap_text,
+    lasting_text,
+    look,
+    word,
+)
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
 
@@ -64,8 +72,7 @@ def _live_text(state: TableState, table: TableLive, now: float, words: Words) ->
     if state is TableState.OFFLINE:
         went = table.went_offline_at
         if went is not None:
-            since = _since_text(now - went, words)
-            return _("{word} for {time}").format(word=name, time=since)
+            return lasting_text(state, _since_text(now - went, words), words)
         alive = table.last_alive_at
         if alive is not None:
             return _("{word} (connection lost; last heard {time} ago)").format(
@@ -76,12 +83,9 @@ def _live_text(state: TableState, table: TableLive, now: float, words: Words) ->
         return name
     if state in JUDGE_STATES:
         # A snapshot is republished on every change: a paused one was taken at the pause.
-        since = _since_text(now - (snap.measured_at + table.skew), words)
-        return _("{word} for {time}").format(word=name, time=since)
+        return lasting_text(state, _since_text(now - (snap.measured_at + table.skew), words), words)
     if state is TableState.LAST_LAP and snap.last_lap_left is not None:
-        if snap.last_lap_left == 1:
-            return _("{word} — 1 MOVE LEFT").format(word=name)
-        return _("{word} — {n} MOVES LEFT").format(word=name, n=snap.last_lap_left)
+        return last_lap_text(snap.last_lap_left, words)
     return name
 
 
