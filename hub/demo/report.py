@@ -7,6 +7,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
+from hub.exports.words import title_label
 from hub.organizer import Organizer
 from hub.tournament import SeatedTable
 from tablekit.core.topics import Topics
@@ -51,7 +52,7 @@ def print_ranking(org: Organizer, words: Words) -> None:
     big, small = points(words)
     print(words.gettext("demo: the event is finished. Final ranking:"), flush=True)
     for row in state.final_ranking():
-        title = f"  ({row.title})" if row.title else ""
+        title = f"  ({title_label(row.title, words)})" if row.title else ""
         name = state.players[row.player_id].name
         print(
             f"  {row.place:>3}. {name:<24} {big} {row.big:>2}  {small} {row.small:>+5}{title}"
