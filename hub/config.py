@@ -52,6 +52,10 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     session_hours = 16              # and after this long in all
     # season = "/var/lib/rummikub-hub/season"  # RUMMIKUB_WEB_SEASON, --season: league events
 
+    [league]                        # the league across towns (docs/league.md)
+    uplink = true                   # rummikub-hub sends the event's records to the central
+    bridge = "league-hall"          # the venue broker's bridge to it
+
 A program logs in with its own section's ``username``/``password_file`` over
 ``[broker]``'s; the environment and the flags override field by field. The demo
 (``rummikub-demo``) reads no config file: it runs its own broker on loopback and wires
@@ -191,6 +195,17 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
             raise HubConfigError(N_("certificate and key: give both (HTTPS) or neither"))
 
 
+class LeagueSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``[league]``: the venue belongs to a league (docs/league.md): ``rummikub-hub
+    serve`` sends the event's records to the central league service through the venue
+    broker's bridge (the bridge section ``rummikub-league venues`` wrote)."""
+
+    uplink: bool = False
+    bridge: str = ""
+    """The bridge's connection name (``league-<venue>``): the hub sends again as soon as
+    the broker says it is up."""
+
+
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """The whole file; every part has defaults, so an empty file is valid."""
 
@@ -202,6 +217,7 @@ class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     screen: Account = Account()
     organizer: Account = Account()
     web: WebSection = WebSection()
+    league: LeagueSection = LeagueSection()
 
 
 def web_address(text: str, where: str = "") -> str:

@@ -1,10 +1,14 @@
 """A league season (003) across tournaments, each one its own event file.
 
-Players are matched across tournaments by name (case, accents and repeated spaces
-ignored: "Łukasz  Nowak" = "lukasz nowak"); the club may change between tournaments.
-The season table sums the league tournament points of each finished league event;
-ties are broken by the number of starts (more starts ranks higher, RULES.md §4), and
-players still level share the place.
+The people behind the tournaments' players are :mod:`hub.league.identity`'s: a league
+number is the person; a name that matches an earlier tournament's player (case, accents
+and repeated spaces ignored) is a question the organizer answers — the same person, or
+somebody else — never a silent match. Until it is answered the two count apart, and the
+table says so. The answers are kept in an identities file (``--identities``), the one the
+central league service exports, so the table over files and the central's are the same.
+The season table sums the league tournament points of each finished league event; ties
+are broken by the number of starts (more starts ranks higher, RULES.md §4), and players
+still level share the place (:mod:`hub.league.season`).
 """
 
 from __future__ import annotations
@@ -14,24 +18,32 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import msgspec
+
 from hub.competition import Competition
 from hub.exports.grid import Grid, Sheet
 from hub.exports.pages import document, grid_html
+from hub.league.identity import (
+    Decision,
+    Entry,
+    Question,
+    decisions_decoder,
+    decisions_json,
+    name_key,
+    tournament_key,
+)
+from hub.league.season import Counted, Season, SeasonLine, fold_season
+from hub.league.wire import BoardLine
 from hub.organizer import Organizer
-from hub.players_csv import fold
-from hub.store import EventStore
+from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
     Phase,
     Player,
     PlayerCountError,
-    SeasonRow,
     SeatingMethod,
     TieAtCutError,
     TournamentFormat,
-    player_order,
     preset,
-    season_seeds,
-    season_table,
     seeding_statement,
     table_sizes,
 )
@@ -47,89 +59,63 @@ class SeasonError(KitError, ValueError):
 
 @dataclass(frozen=True)
 class SeasonEvent:
+    """A finished league tournament, and where it was read from."""
+
     source: str
-    name: str
-    points: dict[str, int]
-    """League tournament points per player name key."""
-    players: dict[str, Player]
-    """The event's player per name key."""
+    counted: Counted
 
-
-@dataclass(frozen=True)
-class SeasonLine:
-    place: int
-    name: str
-    club: str | None
-    points: int
-    starts: int
-    per_event: tuple[int | None, ...]
-    """Points in each event, in the order given (None: did not start)."""
+    @property
+    def name(self) -> str:
+        return self.counted.name
 
 
 def match_key(name: str) -> str:
-    """How a player is recognised across tournaments (not an order: see
-    :func:`hub.tournament.player_order`)."""
-    return fold(name)
+    """How a name is compared across tournaments (a question, never a match by itself)."""
+    return name_key(name)
 
 
-def by_name(players: Iterable[Player], source: str | None = None) -> dict[str, Player]:
-    """``players`` by :func:`match_key`; two of the same name are an error (``source``:
-    the event file they are in, None: the registered players)."""
-    out: dict[str, Player] = {}
-    for player in players:
-        key = match_key(player.name)
-        if key in out:
-            values = {"name": player.name, "first": out[key].id, "second": player.id}
-            if source is None:
-                raise SeasonError(
-                    N_(
-                        "two registered players named {name!r} ({first}, {second}); "
-                        "the season matches players by name"
-                    ),
-                    **values,
-                )
-            raise SeasonError(
-                N_(
-                    "{source}: two players named {name!r} ({first}, {second}); "
-                    "the season matches players by name"
-                ),
-                source=source,
-                **values,
-            )
-        out[key] = player
-    return out
-
-
-def open_competition(path: str | Path) -> Competition:
-    """The event stored in ``path`` (which must exist: nothing is created)."""
+def open_event(path: str | Path) -> tuple[Competition, bytes]:
+    """The event stored in ``path`` (which must exist: nothing is created) and the
+    payload of the record that created it (its tournament's key)."""
     path = Path(path)
     if not path.is_file():
         raise SeasonError(N_("{file}: no such event file"), file=path)
     store = EventStore(path)
     try:
-        return Organizer(store).competition
+        created = store.events(source=HUB_SOURCE, kind="event-created")
+        return Organizer(store).competition, created[0].payload if created else b""
     finally:
         store.close()
 
 
-def season_event(comp: Competition, source: str) -> SeasonEvent:
-    """One finished league tournament's points, keyed by player name."""
-    created = comp.created
-    if created is None or comp.state is None:
+def open_competition(path: str | Path) -> Competition:
+    """The event stored in ``path`` (which must exist: nothing is created)."""
+    return open_event(path)[0]
+
+
+def entry_of(key: str, player: Player, number: str = "") -> Entry:
+    return Entry(key, player.id, player.name, player.club, player.surname, number)
+
+
+def counted(comp: Competition, created: bytes, source: str) -> Counted:
+    """One finished league tournament as the season counts it; SeasonError naming
+    ``source`` when it cannot count (not a league event, not finished, places undecided)."""
+    made = comp.created
+    if made is None or comp.state is None or not created:
         raise SeasonError(N_("{source}: no event in this file"), source=source)
     event = comp.event
     if not event.format.league:
         raise SeasonError(
             N_("{source}: {name!r} is not a league event ({preset})"),
             source=source,
-            name=created.name,
-            preset=created.preset,
+            name=made.name,
+            preset=made.preset,
         )
     if event.phase is not Phase.FINISHED:
         raise SeasonError(
             N_("{source}: {name!r} is not finished ({phase})"),
             source=source,
-            name=created.name,
+            name=made.name,
             phase=event.phase,
         )
     try:
@@ -141,41 +127,75 @@ def season_event(comp: Competition, source: str) -> SeasonEvent:
                 "({error}); decide them in that event (rummikub tie list)"
             ),
             source=source,
-            name=created.name,
+            name=made.name,
             error=err,
         ) from None
-    players = by_name((event.players[pid] for pid in league_points), source)
-    points = {key: league_points[player.id] for key, player in players.items()}
-    return SeasonEvent(source, created.name, points, players)
+    key = tournament_key(created)
+    entries = tuple(entry_of(key, event.players[pid]) for pid in league_points)
+    return Counted(key, made.name, made.at, entries, dict(league_points))
 
 
-def season_lines(events: Sequence[SeasonEvent]) -> tuple[list[SeasonLine], tuple[SeasonRow, ...]]:
-    """The season table (and the core's rows, keyed by name) over ``events``."""
-    latest: dict[str, Player] = {}
-    for event in events:
-        latest.update(event.players)
-    rows = season_table(
-        [e.points for e in events], order=lambda key: player_order(latest[key])[0]
-    )
-    lines = [
-        SeasonLine(
-            row.place,
-            latest[row.player_id].name,
-            latest[row.player_id].club,
-            row.points,
-            row.starts,
-            tuple(e.points.get(row.player_id) for e in events),
+def season_event(path: str | Path, source: str | None = None) -> SeasonEvent:
+    """The finished league tournament of the event file ``path``."""
+    comp, created = open_event(path)
+    name = str(path) if source is None else source
+    return SeasonEvent(name, counted(comp, created, name))
+
+
+def read_decisions(path: Path | None) -> list[Decision]:
+    """The identities file's decisions (none when ``path`` is None or does not exist)."""
+    if path is None or not path.exists():
+        return []
+    try:
+        return decisions_decoder.decode(path.read_bytes())
+    except (OSError, msgspec.DecodeError, ValueError) as err:
+        raise SeasonError(
+            N_("{file}: not an identities file of the league ({error})"), file=path, error=str(err)
+        ) from None
+
+
+def write_decisions(path: Path, decisions: Iterable[Decision]) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(decisions_json(decisions))
+    tmp.replace(path)
+
+
+def same_names(questions: Sequence[Question], by: str, at: float) -> list[Decision]:
+    """The organizer's answer "the same person" to every question listed (each with its
+    earliest candidate), given after reading them."""
+    return [Decision(q.entry.ref, q.candidates[0].ref, by, at) for q in questions]
+
+
+def season_of(events: Sequence[SeasonEvent], decisions: Sequence[Decision] = ()) -> Season:
+    """The season over ``events`` with the organizer's ``decisions``."""
+    return fold_season([e.counted for e in events], decisions)
+
+
+def ordered_events(events: Sequence[SeasonEvent], season: Season) -> list[SeasonEvent]:
+    """``events`` in the season's order (when each tournament was created)."""
+    by_key = {e.counted.key: e for e in events}
+    return [by_key[t.key] for t in season.tournaments]
+
+
+def question_lines(season: Season, words: Words) -> list[str]:
+    """The open name questions, one line each, in the reader's language."""
+    names = {t.key: t.name for t in season.tournaments}
+    return [
+        words.gettext(
+            "{name} ({tournament}) has the name of {earlier} ({earlier_tournament}): counted "
+            "apart until the organizer says whether it is the same person"
+        ).format(
+            name=q.entry.name, tournament=names[q.entry.tournament],
+            earlier=q.candidates[0].name, earlier_tournament=names[q.candidates[0].tournament],
         )
-        for row in rows
+        for q in season.identities.questions
     ]
-    return lines, rows
 
 
-def season_grid(
-    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], words: Words
-) -> Grid:
+def season_grid(season: Season, words: Words) -> Grid:
     """The season table: place, player, club, points, starts, then each tournament's
-    points (``T1``… in the order given; ``-``: did not start)."""
+    points (``T1``… in the season's order; ``-``: did not start)."""
+    lines = season.lines
     labels = place_labels([line.place for line in lines])
     rows = [
         (
@@ -184,7 +204,7 @@ def season_grid(
             line.club or "",
             str(line.points),
             str(line.starts),
-            *("-" if p is None else str(p) for p in line.per_event),
+            *("-" if p is None else str(p) for p in line.per_tournament),
         )
         for label, line in zip(labels, lines, strict=True)
     ]
@@ -197,14 +217,15 @@ def season_grid(
         # Translators: tournaments played (003: liczba startów)
         words.pgettext("column", "Starts"),
     )
+    count = len(season.tournaments)
     title = words.ngettext(
-        "Season table ({n} tournament)", "Season table ({n} tournaments)", len(events)
-    ).format(n=len(events))
+        "Season table ({n} tournament)", "Season table ({n} tournaments)", count
+    ).format(n=count)
     return Grid(
         title,
-        (*headers, *(f"T{i}" for i in range(1, len(events) + 1))),
+        (*headers, *(f"T{i}" for i in range(1, count + 1))),
         rows,
-        numeric=frozenset(range(3, len(headers) + len(events))),
+        numeric=frozenset(range(3, len(headers) + count)),
         club=2,
     )
 
@@ -214,7 +235,7 @@ def season_legend(events: Sequence[SeasonEvent]) -> list[str]:
     return [f"T{i}: {e.name} ({Path(e.source).name})" for i, e in enumerate(events, start=1)]
 
 
-def season_csv(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], sheet: Sheet) -> str:
+def season_csv(season: Season, sheet: Sheet) -> str:
     """The season table for ``sheet``'s spreadsheet: a tournament's column is headed
     ``T1 Liga 1``; an empty cell: did not start."""
     w = sheet.words
@@ -225,7 +246,7 @@ def season_csv(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], sheet
         w.pgettext("CSV column", "points"),
         w.pgettext("CSV column", "starts"),
     ]
-    headers += [f"T{i} {e.name}" for i, e in enumerate(events, start=1)]
+    headers += [f"T{i} {t.name}" for i, t in enumerate(season.tournaments, start=1)]
     rows = [
         (
             str(line.place),
@@ -233,32 +254,48 @@ def season_csv(events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], sheet
             line.club or "",
             str(line.points),
             str(line.starts),
-            *("" if p is None else str(p) for p in line.per_event),
+            *("" if p is None else str(p) for p in line.per_tournament),
         )
-        for line in lines
+        for line in season.lines
     ]
     return sheet.text(headers, rows)
 
 
-def season_html(
-    events: Sequence[SeasonEvent], lines: Sequence[SeasonLine], words: Words
-) -> str:
+def season_html(season: Season, events: Sequence[SeasonEvent], words: Words) -> str:
     """The season table to print (A4), with which tournament each column is."""
-    grid = season_grid(events, lines, words)
-    legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in season_legend(events))
+    grid = season_grid(season, words)
+    notes = [*season_legend(events), *question_lines(season, words)]
+    legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in notes)
     body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
     return document(grid.title, body, words)
 
 
 def seeds_for(
-    rows: Sequence[SeasonRow],
+    lines: Sequence[SeasonLine | BoardLine],
     players: Mapping[str, Player],
     withdrawn: frozenset[str] = frozenset(),
-) -> list[Player]:
-    """The season's best four among ``players`` (by id, matched by name), best first."""
-    present = (player for pid, player in players.items() if pid not in withdrawn)
-    by_key = by_name(present)
-    return [by_key[key] for key in season_seeds(rows, set(by_key))]
+    numbers: Mapping[str, str] | None = None,
+) -> list[tuple[Player, int]]:
+    """The season's best four among ``players`` (by id), best first, with their season
+    points: a player is the season's person of the same league number (``numbers``: by
+    player id), else the one person of the same name (the list the command prints says
+    who, before the organizer declares them)."""
+    numbers = numbers or {}
+    by_number = {line.number: i for i, line in enumerate(lines) if line.number}
+    by_name: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        by_name.setdefault(name_key(line.name), []).append(i)
+    place: dict[str, int] = {}
+    for pid, player in players.items():
+        if pid in withdrawn:
+            continue
+        number = numbers.get(pid, "")
+        if number and number in by_number:
+            place[pid] = by_number[number]
+        elif len(by_name.get(name_key(player.name), [])) == 1:
+            place[pid] = by_name[name_key(player.name)][0]
+    best = sorted(place, key=place.__getitem__)[:4]
+    return [(players[pid], lines[place[pid]].points) for pid in best]
 
 
 def first_stage_tables(comp: Competition) -> int | None:

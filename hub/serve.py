@@ -128,7 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
                              backup=store.backup, backup_interval=store.backup_every,
-                             console_url=store.console_url)  # fmt: skip
+                             console_url=store.console_url,
+                             league_bridge=settings.config.league.bridge
+                             if settings.config.league.uplink else None)  # fmt: skip
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
         print(f"rummikub-hub: {error_text(err, words)}", file=sys.stderr)

@@ -30,6 +30,7 @@ from hub.live import LiveView
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.store_rows import IngestResult, Refused
+from hub.uplink import Uplink
 from tablekit.core.codec import DecodeError, check_identity, decode, encode, peek_envelope
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
@@ -98,6 +99,7 @@ class HubService:
         backup: Path | None = None,
         backup_interval: float = DEFAULT_INTERVAL,
         console_url: str = "",
+        league_bridge: str | None = None,
     ) -> None:
         """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the
         client id is ``hub-{venue}-{event}`` unless it names one. BrokerSettingsError
@@ -110,7 +112,11 @@ class HubService:
         at most every ``backup_interval`` seconds and once more on stop.
 
         ``console_url``: the web console's public address, retained for the QR codes of
-        the hub screen and the tables' displays (:class:`~hub.conductor.Conductor`)."""
+        the hub screen and the tables' displays (:class:`~hub.conductor.Conductor`).
+
+        ``league_bridge``: the event's records go up to the central league service
+        (:class:`hub.uplink.Uplink`) through the venue broker's bridge of that name ("":
+        a bridge not named, whose state the uplink does not follow); None: no league."""
         self.broker = broker
         self.tables = tables
         self.topics = topics
@@ -145,6 +151,10 @@ class HubService:
         self._resent: dict[str, tuple[int, float]] = {}
         self._bad_window = (0.0, 0)
         self._session_expiry = session_expiry
+        self.uplink = (
+            None if league_bridge is None
+            else Uplink(db, topics.venue, topics.event, self._publish_up, bridge=league_bridge)
+        )  # fmt: skip
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -158,6 +168,8 @@ class HubService:
         self.client.loop_start()
         if self.backup is not None:
             self.backup.start()
+        if self.uplink is not None:
+            self.uplink.start()
 
     def stop(self, timeout: float = 3.0) -> None:
         self._stopping.set()
@@ -174,6 +186,8 @@ class HubService:
             deadline = time.monotonic() + timeout
             while not info.is_published() and time.monotonic() < deadline:
                 time.sleep(0.01)
+        if self.uplink is not None:
+            self.uplink.stop()
         self.client.disconnect()
         self.client.loop_stop()
         if self.backup is not None:
@@ -209,7 +223,10 @@ class HubService:
                 log.warning("hub: broker refused the connection: %s", reason)
                 return
             no_delay(client)
-            client.subscribe([(f, 1) for f in self.topics.hub_filters()])
+            league = [] if self.uplink is None else self.uplink.filters()
+            client.subscribe([(f, 1) for f in [*self.topics.hub_filters(), *league]])
+            if self.uplink is not None:
+                self.uplink.connected(True)
             client.publish(
                 self.topics.hub_status,
                 encode(self._hub_status(True, StatusReason.CONNECTED)),
@@ -232,6 +249,8 @@ class HubService:
         self, client: mqtt.Client, userdata: object, flags: Any, reason: Any, props: Any
     ) -> None:
         self._online.clear()
+        if self.uplink is not None:
+            self.uplink.connected(False)
         if not self._stopping.is_set():
             log.warning("hub: lost the broker (%s); reconnecting", reason)
 
@@ -239,6 +258,9 @@ class HubService:
         handed_over = False
         try:
             self._count("received")
+            if self.uplink is not None and self.uplink.handles(msg.topic):
+                self.uplink.on_message(msg.topic, bytes(msg.payload))
+                return
             ref: TopicRef | None = None
             try:
                 ref = self.topics.parse(msg.topic)
@@ -299,6 +321,8 @@ class HubService:
             try:
                 if batch:
                     self._commit(batch)
+                    if self.uplink is not None:
+                        self.uplink.notify()
                 self._conduct()
             except Exception:
                 self._count("store_errors")
@@ -386,6 +410,11 @@ class HubService:
             )
             self.client.publish(self.topics.ack(mark.table), encode(ack), 1)
             self._count("acks_sent")
+
+    def _publish_up(self, topic: str, payload: bytes) -> None:
+        """The uplink's batches: QoS 1 on the hub's own client (queued by paho while the
+        broker is away; the uplink sends again from the central's mark anyway)."""
+        self.client.publish(topic, payload, 1)
 
     def _should_request(self, unit: str, gap: int, now: float) -> bool:
         last = self._resent.get(unit)

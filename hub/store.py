@@ -364,10 +364,12 @@ class EventStore:
         source: str | None = None,
         kind: str | None = None,
         after_seq: int | None = None,
+        limit: int | None = None,
     ) -> list[StoredEvent]:
         """Matching events: each source's in seq order, sources in order of first arrival.
 
-        ``after_seq`` (with ``source``) reads only what that source added since.
+        ``after_seq`` (with ``source``) reads only what that source added since, and
+        ``limit`` at most that many.
         """
         where, args = _filters(table=table, game=game, source=source, kind=kind)
         if after_seq is not None:
@@ -378,6 +380,7 @@ class EventStore:
             "events e",
             where,
             args,
+            limit,
         )
         return [
             StoredEvent(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], bytes(r[8])) for r in rows
@@ -488,7 +491,7 @@ class EventStore:
     # -- internals ----------------------------------------------------------------------------
 
     def _by_arrival(
-        self, columns: str, table: str, where: str, args: Sequence[Any]
+        self, columns: str, table: str, where: str, args: Sequence[Any], limit: int | None = None
     ) -> list[tuple[Any, ...]]:
         """``columns`` of ``table`` (``"events e"``: its name and alias) matching
         ``where``: each source's rows in seq order, sources in order of first arrival."""
@@ -496,6 +499,7 @@ class EventStore:
         sql = (
             f"SELECT {columns} FROM {table} JOIN sources s ON s.source = {alias}.source"
             f"{where} ORDER BY s.first_received, {alias}.source, {alias}.seq"
+            + ("" if limit is None else f" LIMIT {int(limit)}")
         )
         with self._lock:
             return list(self._db.execute(sql, args).fetchall())

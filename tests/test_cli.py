@@ -238,11 +238,11 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     newcomers = [f"Nowy {i}" for i in range(7)]
     for name in [*names[:6], *newcomers]:  # 13 players: TOP 16 scheme, 4 tables
         second.ok("players", "add", name.upper() if name in names else name, "--check-in")
-    out = second.ok("season", "seeds", str(first.db), "--declare")
+    out = second.ok("season", "seeds", str(first.db), "--declare", "--same-names")
     seeds = [ln.split()[1] for ln in out.splitlines() if ln[:2] in ("1.", "2.", "3.", "4.")]
     assert len(seeds) == 4 and "Declared as seeds" in out
     assert "all 4 seeds play at different first-stage tables (4 tables)" in out
-    polish = Cli(second.db, lang="pl").ok("season", "seeds", str(first.db))
+    polish = Cli(second.db, lang="pl").ok("season", "seeds", str(first.db), "--same-names")
     assert (
         "każdy z 4 rozstawionych gra przy innym stoliku pierwszego etapu (stoliki: 4)" in polish
     )
@@ -258,7 +258,15 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     play_round(second, rng)
     second.ok("round", "close")
 
-    table = second.ok("season", "table", str(first.db), str(second.db))
+    # The same names in both files are the organizer's question, not a silent match.
+    apart = second.ok("season", "table", str(first.db), str(second.db))
+    assert apart.count("counted apart until the organizer says") == 6
+    ids = tmp_path / "identities.json"
+    table = second.ok(
+        "season", "table", str(first.db), str(second.db), "--identities", str(ids),
+        "--same-names",
+    )
+    assert "counted apart" not in table and ids.is_file()
     pts1 = {comp.event.players[p].name.casefold(): v for p, v in comp.event.league_points().items()}
     comp2 = second.competition()
     pts2 = {
@@ -275,7 +283,9 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
 
     # The season table exported: CSV for the website's spreadsheet, HTML and A4 PDF.
     out = tmp_path / "sezon"
-    written = second.ok("season", "export", str(out), str(first.db), str(second.db))
+    written = second.ok(
+        "season", "export", str(out), str(first.db), str(second.db), "--identities", str(ids)
+    )
     assert written.split() == [str(out / f"season.{ext}") for ext in ("csv", "html", "pdf")]
     text = (out / "season.csv").read_text(encoding="utf-8-sig")
     season = list(csv.DictReader(io.StringIO(text)))
@@ -291,7 +301,10 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     assert all(row["name"] in printed for row in season)
     assert "T1: Liga 1 (liga-1.sqlite3)" in printed and "Season table (2 tournaments)" in printed
     polish = Cli(second.db, lang="pl")  # a Polish spreadsheet's season table
-    polish.ok("season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db))
+    polish.ok(
+        "season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db),
+        "--identities", str(ids),
+    )
     text = (tmp_path / "sezon-pl" / "season.csv").read_text(encoding="utf-8-sig")
     assert text.splitlines()[0] == (
         "Zajęte miejsce;Imię i nazwisko;Klub;Punkty ligowe;Liczba startów;T1 Liga 1;T2 Liga 2"

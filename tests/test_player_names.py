@@ -19,7 +19,8 @@ from hub.exports.printouts import find_table_html
 from hub.exports.standings import standings_csv, standings_grid
 from hub.organizer import Organizer
 from hub.players_csv import parse_players_csv
-from hub.season import SeasonEvent, match_key, season_lines
+from hub.league.season import Counted, fold_season
+from hub.season import entry_of
 from hub.store import EventStore
 from hub.tournament import Player, player_order
 from tablekit.core.codec import decode
@@ -223,9 +224,10 @@ def test_every_list_of_people_has_the_same_order(tmp_path: Path) -> None:
     standings = decode(StandingsBoard, sent_by_topic(c.db)[TOPICS.standings])
     assert {r.place for r in standings.rows} == {1}
     assert [r.name for r in standings.rows] == ORDERED
-    by_key = {match_key(p.name): p for p in comp.event.players.values()}
-    level = SeasonEvent("e.sqlite3", "Liga", dict.fromkeys(by_key, 10), by_key)
-    lines_, _ = season_lines([level])
+    players = comp.event.players
+    entries = tuple(entry_of("t1", p) for p in players.values())
+    level = Counted("t1", "Liga", 0.0, entries, dict.fromkeys(players, 10))
+    lines_ = fold_season([level]).lines
     assert {line.place for line in lines_} == {1}
     assert [line.name for line in lines_] == ORDERED
     assert sorted(comp.event.players.values(), key=player_order) == [
@@ -282,9 +284,9 @@ def test_equal_and_long_names_keep_one_order_on_paper_on_screens_and_in_the_seas
     assert listed == [line.player.name for line in printed]
     assert [r.name for r in standings.rows] == [n if len(n) <= 40 else n[:39] + "…" for n in listed]
 
-    by_key = {match_key(p.name): p for p in comp.event.players.values() if p.id != "P005"}
-    level = SeasonEvent("e.sqlite3", "Liga", dict.fromkeys(by_key, 10), by_key)
-    season, _ = season_lines([level])
+    players = {pid: p for pid, p in comp.event.players.items() if pid != "P005"}
+    entries = tuple(entry_of("t1", p) for p in players.values())
+    season = fold_season([Counted("t1", "Liga", 0.0, entries, dict.fromkeys(players, 10))]).lines
     assert [line.name for line in season] == [
         line.player.name for line in printed if line.player_id != "P005"
     ]

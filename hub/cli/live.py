@@ -111,16 +111,20 @@ def gather_retained(
     quiet: float = LIVE_QUIET,
     limit: float = LIVE_LIMIT,
     connect_timeout: float = CONNECT_TIMEOUT,
+    filters: Sequence[str] | None = None,
 ) -> list[tuple[str, bytes]]:
     """Connect (a fresh client id, a clean session), subscribe to every
     table's state and status, collect the retained messages until none has come for
-    ``quiet`` seconds (at most ``limit`` seconds), disconnect. CliError when the broker
+    ``quiet`` seconds (at most ``limit`` seconds), disconnect (``filters``: other topics
+    than the tables' states and statuses). CliError when the broker
     cannot be reached, refuses, or does not answer within ``connect_timeout``."""
     where = source.broker.where
     topics = source.topics
     gather = _Gather(
-        [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"], where
-    )
+        list(filters) if filters is not None
+        else [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"],
+        where,
+    )  # fmt: skip
     closed = CliError(
         N_("round status: the MQTT broker at {where} closed the connection"), where=where
     )

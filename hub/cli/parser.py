@@ -614,23 +614,44 @@ def _build(w: Words) -> argparse.ArgumentParser:
 
     season = group("season", _("league season across tournaments"))
     events_help = _("the league events' files")
+
+    def identities(p: argparse.ArgumentParser) -> None:
+        p.add_argument(
+            "--identities", type=Path, metavar="FILE",
+            help=_("the league's answers on who is who (the central league service "
+                   "exports it); --same-names adds to it"),
+        )  # fmt: skip
+        p.add_argument(
+            "--same-names", action="store_true",
+            help=_("answer every open question listed (a player with the name of an "
+                   "earlier tournament's player): the same person"),
+        )  # fmt: skip
+
     p = leaf(
         season, "table", cmd_season_table, _("season table over finished league events")
     )
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    identities(p)
     p = leaf(
         season, "export", cmd_season_export, _("the season table as season.csv, .html and .pdf")
     )
     p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
     p.add_argument("--semicolon", action="store_true", help=semicolon)
+    identities(p)
     p = leaf(
         season,
         "seeds",
         cmd_season_seeds,
-        _("the season's top 4 among this event's players (matched by name)"),
+        _("the season's top 4 among this event's players (by league number, else name)"),
     )
-    p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    p.add_argument("events", nargs="*", type=Path, metavar="EVENT.sqlite3", help=events_help)
+    identities(p)
+    p.add_argument(
+        "--league", action="store_true",
+        help=_("the season table the central league service sent to this venue's broker"),
+    )  # fmt: skip
+    live_options(p, w)
     p.add_argument(
         "--declare", action="store_true", help=_("record them as this event's seeds")
     )

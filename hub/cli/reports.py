@@ -6,31 +6,39 @@ from __future__ import annotations
 import argparse
 import io
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
+
+import msgspec
 
 from hub import archive, printing
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
+from hub.cli.live import gather_retained, live_source
 from hub.competition import Competition
 from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
 from hub.exports.notes import last_closed, round_progress
 from hub.exports.printouts import printouts
 from hub.exports.standings import ranking_grid, standings_grid
+from hub.league.season import Season, SeasonLine
+from hub.league.wire import BoardLine, SeasonBoard, VenueLeagueTopics, board_decoder
 from hub.privacy import published
 from hub.season import (
     SeasonEvent,
-    SeasonLine,
-    open_competition,
+    ordered_events,
+    question_lines,
+    read_decisions,
+    same_names,
     season_csv,
     season_event,
     season_grid,
     season_html,
     season_legend,
-    season_lines,
+    season_of,
     seeding_text,
     seeds_for,
+    write_decisions,
 )
-from hub.season import match_key as season_match_key
 from tablekit.core.words import N_
 from tablekit.shared.commandline import os_reason
 from tablekit.shared.i18n import Words
@@ -148,25 +156,35 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
-def _season(args: argparse.Namespace) -> tuple[list[SeasonEvent], list[SeasonLine]]:
-    events = [season_event(open_competition(p), str(p)) for p in args.events]
-    lines, _ = season_lines(events)
-    return events, lines
+def _season(ctx: Ctx, args: argparse.Namespace) -> tuple[list[SeasonEvent], Season]:
+    """The season over the files given, with the identities file's decisions; with
+    ``--same-names`` every open name question answered "the same person" (kept in the
+    identities file when one is named)."""
+    events = [season_event(p) for p in args.events]
+    decisions = read_decisions(args.identities)
+    season = season_of(events, decisions)
+    if args.same_names and season.identities.questions:
+        decisions += same_names(season.identities.questions, ctx.by, ctx.clock())
+        if args.identities is not None:
+            write_decisions(args.identities, decisions)
+        season = season_of(events, decisions)
+    return ordered_events(events, season), season
 
 
 def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
-    events, lines = _season(args)
-    ctx.print(render(season_grid(events, lines, ctx.words), ctx.words))
+    events, season = _season(ctx, args)
+    ctx.print(render(season_grid(season, ctx.words), ctx.words))
     ctx.print(*season_legend(events))
+    ctx.print(*question_lines(season, ctx.words))
     return 0
 
 
 def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
-    events, lines = _season(args)
-    doc = season_html(events, lines, ctx.words)
+    events, season = _season(ctx, args)
+    doc = season_html(season, events, ctx.words)
     sheet = Sheet(ctx.words, ";" if args.semicolon else None)
     files = {
-        "season.csv": season_csv(events, lines, sheet).encode("utf-8-sig"),
+        "season.csv": season_csv(season, sheet).encode("utf-8-sig"),
         "season.html": doc.encode("utf-8"),
         "season.pdf": printing.pdf(doc),
     }
@@ -176,28 +194,54 @@ def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
+def league_board(ctx: Ctx, args: argparse.Namespace) -> SeasonBoard:
+    """The season table the central league service keeps at the venue's broker."""
+    source = live_source(args, ctx.environ)
+    if source is None:
+        raise CliError(N_("season seeds --league: no broker named (the hub's config file, "
+                          "RUMMIKUB_BROKER or --broker)"))  # fmt: skip
+    topic = VenueLeagueTopics(source.topics.venue).season
+    got = dict(gather_retained(source, filters=[topic]))
+    if not got.get(topic):
+        raise CliError(
+            N_("season seeds --league: the broker at {where} has no season table from the "
+               "league yet (the bridge to the central has not brought it)"),
+            where=source.broker.where,
+        )  # fmt: skip
+    try:
+        return board_decoder.decode(got[topic])
+    except (msgspec.DecodeError, ValueError) as err:
+        raise CliError(N_("season seeds --league: {error}"), error=str(err)) from None
+
+
 def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
-    events = [season_event(open_competition(p), str(p)) for p in args.events]
-    _, rows = season_lines(events)
     org = ctx.organizer()
     event = org.competition.event
-    seeds = seeds_for(rows, event.players, event.withdrawn)
+    if args.league:
+        board = league_board(ctx, args)
+        lines: Sequence[SeasonLine | BoardLine] = board.lines
+        questions: list[str] = []
+    else:
+        if not args.events:
+            raise CliError(N_("season seeds: name the season's event files, or --league"))
+        _, season = _season(ctx, args)
+        lines, questions = season.lines, question_lines(season, ctx.words)
+    seeds = seeds_for(lines, event.players, event.withdrawn)
     if not seeds:
         raise CliError(
             N_("season seeds: no registered player of this event is in the season table")
         )
     _ = ctx.words.gettext
-    points = {r.player_id: r.points for r in rows}
-    for i, player in enumerate(seeds, start=1):
-        key = season_match_key(player.name)
+    for i, (player, points) in enumerate(seeds, start=1):
         ctx.print(
             _("{number}. {id}  {name}  ({points} season points)").format(
-                number=i, id=player.id, name=player.name, points=points[key]
+                number=i, id=player.id, name=player.name, points=points
             )
         )
+    ctx.print(*questions)
     statement = seeding_text(org.competition, len(seeds)).message(_)
     if args.declare:
-        org.declare_seeds([p.id for p in seeds])
+        org.declare_seeds([p.id for p, _ in seeds])
         ctx.print(_("Declared as seeds: {statement}").format(statement=statement))
     else:
         ctx.print(

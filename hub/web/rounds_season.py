@@ -20,15 +20,17 @@ from starlette.routing import BaseRoute, Route
 
 from hub import printing
 from hub.exports.grid import Sheet
+from hub.league.season import Season
 from hub.season import (
     SeasonEvent,
-    open_competition,
+    ordered_events,
+    question_lines,
     season_csv,
     season_event,
     season_grid,
     season_html,
     season_legend,
-    season_lines,
+    season_of,
 )
 from hub.web.organizer import organizer_page
 from hub.web.pages import PageError, Pages
@@ -56,7 +58,7 @@ def season_files(folder: Path, gettext: Callable[[str], str]) -> list[SeasonFile
         if not path.is_file():
             continue
         try:
-            event = season_event(open_competition(path), path.name)
+            event = season_event(path, path.name)
         except KitError as err:
             files.append(SeasonFile(path.name, None, err.message(gettext)))
             continue
@@ -80,7 +82,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             ))  # fmt: skip
         return season
 
-    def chosen(request: Request) -> tuple[list[SeasonFile], list[SeasonEvent]]:
+    def chosen(request: Request) -> tuple[list[SeasonFile], list[SeasonEvent], Season]:
         """Every file of the folder, and the events ticked (``?event=NAME``, each a
         countable file of the folder; none ticked: all that count)."""
         w = pages.words(request)
@@ -93,34 +95,36 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 "{name} is no league event of the season folder that counts."
             ).format(name=unknown[0]))  # fmt: skip
         names = asked or list(countable)
-        return files, [event for name in names if (event := countable[name]) is not None]
+        events = [event for name in names if (event := countable[name]) is not None]
+        season = season_of(events)
+        return files, ordered_events(events, season), season
 
     def page(request: Request) -> Response:
         w = pages.words(request)
         if console.season is None:
             return pages.render(request, "rounds_season.html", files=None, grid=None,
                                 legend=[], names=[])  # fmt: skip
-        files, events = chosen(request)
-        grid = season_grid(events, season_lines(events)[0], w) if events else None
+        files, events, season = chosen(request)
+        grid = season_grid(season, w) if events else None
+        legend = [*season_legend(events), *question_lines(season, w)]
         return pages.render(
             request, "rounds_season.html", files=files, grid=grid,
-            legend=season_legend(events), names=[e.source for e in events],
+            legend=legend, names=[e.source for e in events],
         )  # fmt: skip
 
     def season_file(request: Request) -> Response:
         kind = request.path_params["kind"]
-        _, events = chosen(request)
+        _, events, season = chosen(request)
         w = pages.words(request)
         if not events or kind not in ("csv", "html", "pdf"):
             raise PageError(404, w.gettext("No league event of the season folder counts yet."))
-        lines, _ = season_lines(events)
         name = f"season.{kind}"
         if kind == "csv":
             semicolon = request.query_params.get("semicolon") == "1"
             sheet = Sheet(file_words(pages, request), ";" if semicolon else None)
-            data = season_csv(events, lines, sheet).encode("utf-8-sig")
+            data = season_csv(season, sheet).encode("utf-8-sig")
             return download(data, "text/csv; charset=utf-8", name)
-        doc = season_html(events, lines, file_words(pages, request))
+        doc = season_html(season, events, file_words(pages, request))
         if kind == "html":
             return printout_page(doc, name)
         try:

@@ -1,0 +1,95 @@
+"""The central's view of the league: its store's tournaments folded with the hub's own
+code, the season over the finished ones, who is who, and the board sent to venues."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Collection
+from dataclasses import dataclass
+from pathlib import Path
+
+from hub.competition import Competition
+from hub.league.identity import Decision, check_decision
+from hub.league.season import Counted, Season, fold_season
+from hub.league.store import LeagueStore
+from hub.league.wire import LEAGUE_VERSION, BoardLine, SeasonBoard
+from hub.season import SeasonError, counted
+from tablekit.core.errors import KitError
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """One venue's event as the central holds it."""
+
+    venue: str
+    event: str
+    competition: Competition
+    counted: Counted | None
+    """How the season counts it; None while it cannot count (:attr:`why_not`)."""
+    why_not: KitError | None
+
+    @property
+    def name(self) -> str:
+        created = self.competition.created
+        return created.name if created is not None else self.event
+
+
+class Central:
+    """The league's store and its rules' parameters."""
+
+    def __init__(
+        self,
+        league: str,
+        store: LeagueStore | str | Path,
+        *,
+        ticket_holders: Collection[str] = (),
+        more_starts_ranks_higher: bool = True,
+    ) -> None:
+        self.league = league
+        self.store = store if isinstance(store, LeagueStore) else LeagueStore(store)
+        self.ticket_holders = frozenset(ticket_holders)
+        """League numbers (or people) who hold a Polish championship ticket already."""
+        self.more_starts_ranks_higher = more_starts_ranks_higher
+
+    def tournaments(self) -> list[Tournament]:
+        out = []
+        for mark in self.store.marks():
+            comp, created = self.store.competition(mark.venue, mark.event)
+            source = f"{mark.venue}/{mark.event}"
+            try:
+                made: Counted | None = counted(comp, created, source)
+                why: KitError | None = None
+            except SeasonError as err:
+                made, why = None, err
+            out.append(Tournament(mark.venue, mark.event, comp, made, why))
+        return out
+
+    def season(self) -> Season:
+        counting = [t.counted for t in self.tournaments() if t.counted is not None]
+        return fold_season(
+            counting, self.store.decisions(),
+            more_starts_ranks_higher=self.more_starts_ranks_higher,
+        )  # fmt: skip
+
+    def decide(self, entry: str, same_as: str, by: str, at: float | None = None) -> Decision:
+        """The league organizer's answer to an open question (IdentityError unless it
+        answers one)."""
+        decision = Decision(entry, same_as, by, time.time() if at is None else at)
+        check_decision(self.season().identities, decision)
+        self.store.decide(decision)
+        return decision
+
+    def board(self, now: float | None = None) -> SeasonBoard:
+        season = self.season()
+        return SeasonBoard(
+            LEAGUE_VERSION,
+            self.league,
+            time.time() if now is None else now,
+            tuple(t.name for t in season.tournaments),
+            tuple(
+                BoardLine(line.place, line.person, line.name, line.points, line.starts,
+                          line.club, line.number)
+                for line in season.lines
+            ),
+            len(season.identities.questions),
+        )

@@ -1,0 +1,317 @@
+"""The league across towns on real parts: two venue Mosquittos bridged over TLS to a
+central Mosquitto with the generated configs, accounts and ACL; each venue's hub service
+sends its event's records up while the uplink is cut (the central broker killed, a
+venue broker killed with its bridge queue), the central service restarted mid-day.
+Every record arrives once and in order; the central's season table equals
+``rummikub season table`` over the event files with the same identities; the seeds of
+the second town's tournament come down from the central; a venue that forges another
+venue's topic is refused by the central's ACL.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+import random
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import paho.mqtt.client as mqtt
+import pytest
+import trustme
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hub.broker import MosquittoBroker, free_port
+from hub.credentials import write_bundle
+from hub.league.bridge import (
+    SERVICE_USER,
+    CentralBroker,
+    bridge_name,
+    central_config,
+    league_accounts,
+    league_bundle,
+    venue_username,
+)
+from hub.league.central import Central
+from hub.league.identity import decisions_json
+from hub.league.service import LeagueService
+from hub.league.wire import (
+    LEAGUE_VERSION,
+    CentralTopics,
+    RecordBatch,
+    UpRecord,
+    VenueLeagueTopics,
+)
+from hub.season import open_competition, season_event, season_of
+from hub.service import HubService
+from hub.store import HUB_SOURCE, EventStore
+from tablekit.core.topics import Topics
+from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tests.test_cli_support import Cli, play_round
+
+pytestmark = pytest.mark.mqtt
+
+LEAGUE = "liga"
+VENUES = ("krakow", "gdansk")
+
+
+class ConfiguredBroker(MosquittoBroker):
+    """A Mosquitto run from a config text of its own (the generated central's)."""
+
+    def __init__(self, workdir: Path, text: Callable[[MosquittoBroker], str], **kw: Any) -> None:
+        super().__init__(workdir, **kw)
+        self._text = text
+
+    def config_text(self) -> str:
+        return self._text(self)
+
+
+@dataclass
+class League:
+    central: ConfiguredBroker
+    local_port: int
+    secrets: dict[str, str]
+    bundle: Path
+    venues: dict[str, MosquittoBroker]
+    store: Path
+
+    def service_settings(self) -> BrokerSettings:
+        return BrokerSettings(host="127.0.0.1", port=self.local_port, username=SERVICE_USER,
+                              password_file=str(self.bundle / "central/league-password"))  # fmt: skip
+
+
+@pytest.fixture
+def league(tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]) -> Iterator[League]:
+    ca = trustme.CA()
+    cert = ca.issue_cert("127.0.0.1", "localhost")
+    pems = tmp_path / "pems"
+    pems.mkdir()
+    ca.cert_pem.write_to_path(str(pems / "ca.pem"))
+    cert.private_key_pem.write_to_path(str(pems / "key.pem"))
+    cert.cert_chain_pems[0].write_to_path(str(pems / "cert.pem"))
+    bundle = tmp_path / "bundle"
+    accounts = league_accounts(VENUES)
+    tls_port, local_port = free_port(), free_port()
+    settings = CentralBroker(
+        port=tls_port, local_port=local_port, certfile=str(pems / "cert.pem"),
+        keyfile=str(pems / "key.pem"), password_file=str(bundle / "central/league.passwd"),
+        acl_file=str(bundle / "central/league.acl"),
+        persistence_location=str(tmp_path / "central-data") + "/",
+        log_file=str(tmp_path / "central.log"),
+        run_as=getpass.getuser() if os.geteuid() == 0 else "",
+    )  # fmt: skip
+    write_bundle(
+        league_bundle(LEAGUE, VENUES, accounts, host="127.0.0.1", broker=settings,
+                      cafile=str(pems / "ca.pem")),
+        bundle,
+    )  # fmt: skip
+    (tmp_path / "central-data").mkdir()
+    central = ConfiguredBroker(tmp_path / "central", lambda b: central_config(settings),
+                               port=tls_port)  # fmt: skip
+    central.log_path = tmp_path / "central.log"
+    central.start()
+    venues = {
+        venue: mosquitto(extra=(bundle / f"venues/{venue}/bridge.conf").read_text().splitlines())
+        for venue in VENUES
+    }
+    yield League(central, local_port, {a.username: a.secret for a in accounts}, bundle,
+                 venues, tmp_path / "league.sqlite3")  # fmt: skip
+    central.kill()
+
+
+def start_central(league: League) -> tuple[LeagueService, Central]:
+    central = Central(LEAGUE, league.store)
+    service = LeagueService(league.service_settings(), central)
+    service.start()
+    assert service.wait_online(10), league.central.log_tail()
+    return service, central
+
+
+def start_hub(league: League, venue: str, db: Path) -> HubService:
+    broker = league.venues[venue]
+    hub = HubService(broker.client_settings(), db, Topics(venue, "liga1"),
+                     league_bridge=bridge_name(venue))  # fmt: skip
+    hub.start()
+    assert hub.wait_online(10)
+    return hub
+
+
+def hub_seqs(db: Path) -> list[int]:
+    store = EventStore(db)
+    try:
+        return [e.seq for e in store.events(source=HUB_SOURCE)]
+    finally:
+        store.close()
+
+
+def league_event(db: Path, names: list[str], *, rounds: int = 0, by: str = "Ola") -> Cli:
+    c = Cli(db, by=by)
+    c.ok("event", "create", "--preset", "league", "--name", f"Liga {db.stem}")
+    for name in names:
+        c.ok("players", "add", name, "--check-in")
+    rng = random.Random(db.stem)
+    for _ in range(rounds):
+        c.ok("round", "draw")
+        c.ok("round", "start")
+        play_round(c, rng)
+        c.ok("round", "close")
+    return c
+
+
+def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
+    league: League, tmp_path: Path, wait_until: Callable[..., Any]
+) -> None:
+    service, central = start_central(league)
+    krakow_db = tmp_path / "krakow.sqlite3"
+    hub = start_hub(league, "krakow", krakow_db)
+    names = [f"Gracz {chr(65 + i)}" for i in range(8)]
+    c = league_event(krakow_db, names, rounds=1)
+    wait_until(lambda: central.store.seqs("krakow", "liga1") == hub_seqs(krakow_db),
+               what="round 1 at the central")  # fmt: skip
+
+    # The uplink cut: the central broker killed; the venue plays on.
+    league.central.kill()
+    rng = random.Random(2)
+    c.ok("round", "draw")
+    c.ok("round", "start")
+    play_round(c, rng)
+    # The venue broker killed too, with whatever its bridge had queued; back again.
+    league.venues["krakow"].kill()
+    league.venues["krakow"].restart()
+    hub.stop()  # and the venue's hub restarted
+    hub = start_hub(league, "krakow", krakow_db)
+    c.ok("round", "close")
+    assert c.competition().event.phase.name == "FINISHED"
+    service.stop()  # the central service restarted while the uplink is down
+    league.central.restart()
+    service, central = start_central(league)
+    wait_until(lambda: central.store.seqs("krakow", "liga1") == hub_seqs(krakow_db),
+               timeout=60, what="every record at the central after the uplink returned")
+    seqs = central.store.seqs("krakow", "liga1")
+    assert seqs == list(range(1, len(seqs) + 1))  # once each, in order
+    assert central.store.conflict_count() == 0
+    comp, _ = central.store.competition("krakow", "liga1")
+    assert comp.event.league_points() == open_competition(krakow_db).event.league_points()
+
+    # A duplicated batch (a bridge resending) is stored once.
+    first = EventStore(krakow_db)
+    stored = first.events(source=HUB_SOURCE, limit=3)
+    first.close()
+    again = RecordBatch(LEAGUE_VERSION, tuple(
+        UpRecord(e.seq, e.kind, e.ts, msgspec.Raw(e.payload)) for e in stored))  # fmt: skip
+    publish_retained_free(league.venues["krakow"].client_settings(),
+                          VenueLeagueTopics("krakow").up("liga1"), msgspec.json.encode(again))
+    wait_until(lambda: service.counts.get("duplicates", 0) >= 3, what="the duplicates")
+    assert central.store.seqs("krakow", "liga1") == seqs
+
+    # A venue forging another venue's records is refused by the central's ACL.
+    hub.stop()
+    league.venues["krakow"].stop()  # its bridge would take the session back
+    topics = CentralTopics(LEAGUE)
+    forged = f"{topics.venue_base('gdansk')}/up/liga1"
+    own = f"{topics.venue_base('krakow')}/up/liga1"
+    assert publish_as(league, "krakow", [(forged, msgspec.json.encode(again)),
+                                         (own, msgspec.json.encode(again))]) == [True, False]
+    wait_until(lambda: service.counts.get("duplicates", 0) >= 6, what="its own topic")
+    assert central.store.mark("gdansk", "liga1") is None
+
+    # The second town: its organizer pulls the seeds from the central.
+    gdansk_db = tmp_path / "gdansk.sqlite3"
+    hub2 = start_hub(league, "gdansk", gdansk_db)
+    wait_until(lambda: central.board().lines, what="the season board")
+    newcomers = [f"Nowy {i}" for i in range(6)]  # 13: four first tables
+    second = league_event(gdansk_db, [*names[:7], *newcomers], by="Ewa")
+    broker = league.venues["gdansk"]
+    out = wait_until(lambda: _seeds(second, broker.port), timeout=30, what="the seeds")
+    present = {*names[:7], *newcomers}
+    top4 = [line.name for line in central.board().lines if line.name in present][:4]
+    declared = [
+        line.split("  ")[1] for line in out.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")
+    ]
+    assert declared == top4
+    second.ok("round", "draw")
+    seating = second.competition().event.seating(second.competition().event.stages_played[0])
+    comp2 = second.competition()
+    table_of = {pid: t.number for t in seating for pid in t.players}
+    by_name = {p.name: pid for pid, p in comp2.event.players.items()}
+    assert len({table_of[by_name[name]] for name in top4}) == 4  # 003 §10a
+    rng = random.Random(3)
+    for stage in range(2):
+        if stage:
+            second.ok("round", "draw")
+        second.ok("round", "start")
+        play_round(second, rng)
+        second.ok("round", "close")
+    assert second.competition().event.phase.name == "FINISHED"
+    wait_until(lambda: central.store.seqs("gdansk", "liga1") == hub_seqs(gdansk_db),
+               what="the second tournament at the central")  # fmt: skip
+
+    # The same names are questions at the central; the league organizer answers them, and
+    # the table over the files with the same answers is the central's table.
+    season = central.season()
+    assert len(season.identities.questions) == 7
+    for question in season.identities.questions:
+        central.decide(question.entry.ref, question.candidates[0].ref, "league organizer")
+    season = central.season()
+    assert not season.identities.questions
+    ids = tmp_path / "identities.json"
+    ids.write_bytes(decisions_json(central.store.decisions()))
+    files = [season_event(krakow_db), season_event(gdansk_db)]
+    over_files = season_of(files, central.store.decisions())
+    assert [(l.name, l.points, l.starts) for l in over_files.lines] == [
+        (l.name, l.points, l.starts) for l in season.lines
+    ]
+    table = Cli(gdansk_db).ok("season", "table", str(krakow_db), str(gdansk_db),
+                              "--identities", str(ids))  # fmt: skip
+    assert "counted apart" not in table
+    hub2.stop()
+    service.stop()
+
+
+def _seeds(c: Cli, port: int) -> str | None:
+    result = c.run("season", "seeds", "--league", "--declare", "--broker", f"127.0.0.1:{port}",
+                   "--venue", "gdansk")  # fmt: skip
+    return result.out if result.code == 0 else None
+
+
+def publish_retained_free(broker: BrokerSettings, topic: str, payload: bytes) -> None:
+    """One QoS 1 message at the venue broker, as the hub's uplink sends one."""
+    client = make_client(broker, "")
+    connect(client, broker, blocking=True)
+    client.loop_start()
+    try:
+        client.publish(topic, payload, 1).wait_for_publish(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+
+
+def publish_as(league: League, venue: str, messages: list[tuple[str, bytes]]) -> list[bool]:
+    """Publish at the central (MQTT 5, TLS) with ``venue``'s own account; whether each
+    publish was refused (PUBACK "Not authorized")."""
+    done = threading.Event()
+    refused: dict[int, bool] = {}
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=venue_username(venue),
+                         protocol=mqtt.MQTTv5)  # fmt: skip
+    client.username_pw_set(venue_username(venue), league.secrets[venue_username(venue)])
+    client.tls_set(ca_certs=str(league.central.workdir.parent / "pems/ca.pem"))
+
+    def on_publish(c: Any, u: Any, mid: int, reason: Any, props: Any) -> None:
+        refused[mid] = reason.is_failure
+        if len(refused) == len(messages):
+            done.set()
+
+    client.on_publish = on_publish
+    client.connect("127.0.0.1", league.central.port)
+    client.loop_start()
+    try:
+        mids = [client.publish(topic, payload, 1).mid for topic, payload in messages]
+        assert done.wait(10)
+    finally:
+        client.disconnect()
+        client.loop_stop()
+    return [refused[mid] for mid in mids]
