@@ -92,7 +92,14 @@ def test_the_acl_grants_a_table_exactly_its_own_topics() -> None:
         f"topic read {base}/hub/language",
         f"topic read {base}/hub/console",
     ]
-    assert blocks["user hub"] == [f"topic read {base}/table/#", f"topic readwrite {base}/hub/#"]
+    league = f"rummikub/v1/{TOPICS.venue}/league"
+    assert blocks["user hub"] == [
+        f"topic read {base}/table/#", f"topic readwrite {base}/hub/#",
+        # the league's: the event's records up, the central's acks and season down
+        f"topic write {league}/up/#", f"topic read {league}/ack/#",
+        f"topic read {league}/season",
+        f"topic read $SYS/broker/connection/league-{TOPICS.venue}/state",
+    ]
     assert blocks["user screen"] == [f"topic read {base}/#"]
     assert "pattern" not in text and "%u" not in text
     # Without the anonymous listener no line comes before the first user block.
@@ -505,7 +512,10 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
         "rummikub-hub.service",
         "rummikub-screen.service",
         "rummikub-web.service",
+        "rummikub-league.service",
     }
+    league = unit_options(DEPLOY / "systemd/rummikub-league.service")
+    assert league["ExecStart"][0].startswith("/opt/tablekit/venv/bin/rummikub-league serve ")
     unit = unit_options(DEPLOY / "systemd/tablekit-unit.service")
     assert unit["Type"] == ["notify"] and unit["Restart"] == ["always"]
     assert unit["WatchdogSec"] == ["10"]
@@ -566,7 +576,9 @@ def test_systemd_analyze_verify_accepts_the_units(tmp_path: Path) -> None:
     analyze = shutil.which("systemd-analyze")
     bindir = tmp_path / "bin"
     bindir.mkdir()
-    for name in ("tablekit-unit", "rummikub-hub", "rummikub-screen", "rummikub-web"):
+    programs = ("tablekit-unit", "rummikub-hub", "rummikub-screen", "rummikub-web",
+                "rummikub-league")
+    for name in programs:
         exe = bindir / name
         exe.write_text("#!/bin/sh\n")
         exe.chmod(0o755)

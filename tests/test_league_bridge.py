@@ -80,8 +80,9 @@ class League:
     store: Path
 
     def service_settings(self) -> BrokerSettings:
+        secret = str(self.bundle / "central/league-password")
         return BrokerSettings(host="127.0.0.1", port=self.local_port, username=SERVICE_USER,
-                              password_file=str(self.bundle / "central/league-password"))  # fmt: skip
+                              password_file=secret)  # fmt: skip
 
 
 @pytest.fixture
@@ -262,8 +263,8 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     ids.write_bytes(decisions_json(central.store.decisions()))
     files = [season_event(krakow_db), season_event(gdansk_db)]
     over_files = season_of(files, central.store.decisions())
-    assert [(l.name, l.points, l.starts) for l in over_files.lines] == [
-        (l.name, l.points, l.starts) for l in season.lines
+    assert [(x.name, x.points, x.starts) for x in over_files.lines] == [
+        (x.name, x.points, x.starts) for x in season.lines
     ]
     table = Cli(gdansk_db).ok("season", "table", str(krakow_db), str(gdansk_db),
                               "--identities", str(ids))  # fmt: skip

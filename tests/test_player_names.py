@@ -17,9 +17,9 @@ from hub.exports.grid import Sheet
 from hub.exports.lists import find_table_lines, players_grid
 from hub.exports.printouts import find_table_html
 from hub.exports.standings import standings_csv, standings_grid
+from hub.league.season import Counted, fold_season
 from hub.organizer import Organizer
 from hub.players_csv import parse_players_csv
-from hub.league.season import Counted, fold_season
 from hub.season import entry_of
 from hub.store import EventStore
 from hub.tournament import Player, player_order

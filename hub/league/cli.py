@@ -1,0 +1,127 @@
+"""``rummikub-league``: the central league service and its broker files.
+
+::
+
+    rummikub-league venues --league liga --host central.example.org --venue krakow \\
+        --venue gdansk --out DIR        # the central broker's files, each venue's bridge
+    rummikub-league serve --league liga --db league.sqlite3 --broker 127.0.0.1:1883 \\
+        --username league --password-file FILE [--ticket-holder NUMBER …]
+    rummikub-league identities --db league.sqlite3 [--out FILE]   # open questions, answers
+
+docs/league.md says how a league is set up with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+
+from hub.config import HubConfigError, parse_broker
+from hub.credentials import CredentialsError, read_known, write_bundle
+from hub.league.bridge import CentralBroker, league_accounts, league_bundle
+from hub.league.central import Central
+from hub.league.identity import decisions_json
+from hub.league.service import LeagueService
+from tablekit.core.errors import KitError
+from tablekit.shared import i18n
+from tablekit.shared.broker import BrokerSettings
+from tablekit.shared.commandline import error_text
+from tablekit.shared.i18n import Words
+
+PROG = "rummikub-league"
+
+
+def build_parser(w: Words) -> argparse.ArgumentParser:
+    _ = w.gettext
+    parser = argparse.ArgumentParser(prog=PROG, description=_("The central league service."))
+    sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMMAND"))
+    venues = sub.add_parser("venues", help=_("the central broker's files and each venue's bridge"))
+    venues.add_argument("--league", required=True, help=_("topic level: the league"))
+    venues.add_argument("--host", required=True, help=_("the central as the venues reach it"))
+    venues.add_argument("--venue", action="append", required=True, help=_("a venue (repeat it)"))
+    venues.add_argument("--out", type=Path, required=True, help=_("bundle directory"))
+    serve = sub.add_parser("serve", help=_("run the central league service"))
+    serve.add_argument("--league", required=True, help=_("topic level: the league"))
+    serve.add_argument("--db", type=Path, required=True, help=_("the league store"))
+    serve.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
+                       help=_("the central broker's loopback listener"))  # fmt: skip
+    serve.add_argument("--username", default="league", help=_("broker account"))
+    serve.add_argument("--password-file", help=_("file holding the account's password"))
+    serve.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
+                       help=_("a league number that holds a Polish championship ticket "
+                              "already (repeat it)"))  # fmt: skip
+    ids = sub.add_parser("identities", help=_("the open name questions, and the answers file"))
+    ids.add_argument("--db", type=Path, required=True, help=_("the league store"))
+    ids.add_argument("--out", type=Path, help=_("write the answers for season table "
+                                               "--identities"))  # fmt: skip
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    w = i18n.words(i18n.choose(None, os.environ))
+    args = build_parser(w).parse_args(argv)
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        if args.command == "venues":
+            return _venues(args, w)
+        if args.command == "identities":
+            return _identities(args, w)
+        return _serve(args)
+    except (KitError, OSError) as err:
+        print(f"{PROG}: {error_text(err, w)}", file=sys.stderr)
+        return 1
+
+
+def _venues(args: argparse.Namespace, w: Words) -> int:
+    known = read_known(args.out / "accounts.tsv")
+    accounts = league_accounts(args.venue, known)
+    bundle = league_bundle(args.league, args.venue, accounts, host=args.host,
+                           broker=CentralBroker())  # fmt: skip
+    written = write_bundle(bundle, args.out)
+    print(w.ngettext("{out}: {n} file", "{out}: {n} files", len(written)).format(
+        out=args.out, n=len(written)))  # fmt: skip
+    return 0
+
+
+def _identities(args: argparse.Namespace, w: Words) -> int:
+    central = Central("", args.db)
+    season = central.season()
+    for q in season.identities.questions:
+        print(w.gettext("{entry} {name}: the same as {candidates}?").format(
+            entry=q.entry.ref, name=q.entry.name,
+            candidates=", ".join(f"{c.ref} {c.name}" for c in q.candidates)))  # fmt: skip
+    if args.out is not None:
+        args.out.write_bytes(decisions_json(central.store.decisions()))
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        host, port = parse_broker(args.broker)
+    except HubConfigError as err:
+        raise CredentialsError(err.template, **err.values) from None
+    broker = BrokerSettings(host=host, port=port, username=args.username,
+                            password_file=args.password_file)  # fmt: skip
+    central = Central(args.league, args.db, ticket_holders=args.ticket_holder)
+    service = LeagueService(broker, central)
+    stop = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    signal.signal(signal.SIGINT, lambda *_: stop.set())
+    service.start()
+    try:
+        stop.wait()
+    finally:
+        service.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
