@@ -23,6 +23,14 @@ settings.register_profile("kit", deadline=None, suppress_health_check=[HealthChe
 settings.load_profile("kit")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test of a ``tests/*_browser.py`` file drives the real browser: marked
+    ``browser``, which ``./kit test --quick`` leaves out."""
+    for item in items:
+        if item.path.name.endswith("_browser.py"):
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture
 def mosquitto(tmp_path: Path) -> Iterator[Callable[..., MosquittoBroker]]:
     """A factory of started private Mosquitto brokers, each with its own directory.

@@ -246,13 +246,13 @@ def test_a_unit_shows_the_events_language_and_a_change_mid_game(
         wait_until(lambda: len(table.unit.view.names) == 4, 10, "table 2's seating")
         table.press()  # the game starts
         wait_until(lambda: table.unit.clock.state.phase is Phase.RUNNING, 10, "game 1 running")
-        assert band_words(table.unit.view) == ["GRA TRWA", "STOLIK 2"]
+        wait_until(lambda: band_words(table.unit.view) == ["GRA TRWA", "STOLIK 2"], 5, "game 1")
         save_png(table.unit.view, time.monotonic(), ARTIFACTS / "2-event-pl-playing.png")
         clock = table.unit.clock.state
 
         organizer.choose_language("en", why="an English club visits")
         wait_until(lambda: table.unit.language == "en", 5, "the change, mid-game")
-        assert band_words(table.unit.view) == ["PLAYING", "TABLE 2"]
+        wait_until(lambda: band_words(table.unit.view) == ["PLAYING", "TABLE 2"], 5, "in English")
         assert table.unit.clock.state == clock  # the game goes on untouched
         save_png(table.unit.view, time.monotonic(), ARTIFACTS / "3-changed-en-playing.png")
 

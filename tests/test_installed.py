@@ -30,6 +30,8 @@ from wheelhouse import build_kit_wheel, clean_env, closure, repack, wheel_requir
 from hub.broker import free_port
 from tablekit.display import render_all
 
+pytestmark = pytest.mark.slow  # builds and installs the wheel into fresh venvs
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_BROKER = {"amqtt", "pydantic", "typer", "rich", "argon2-cffi", "psutil", "websockets",
                "pyyaml", "transitions"}  # fmt: skip

@@ -7,6 +7,10 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # each ./kit run checks the venv and the packages first
+
 ROOT = Path(__file__).resolve().parents[1]
 KIT = ROOT / "kit"
 
