@@ -38,6 +38,7 @@ from tablekit.core.messages import (
     Broadcast,
     BroadcastKind,
     ConsoleLink,
+    CurrentEvent,
     EventEnvelope,
     HallLanguage,
     HubStatus,
@@ -113,6 +114,7 @@ def other_messages() -> list[msgspec.Struct]:
         HallLanguage(v=1, language="pl"),
         HallLanguage(v=1, language="en"),
         ConsoleLink(v=1, url="http://rummikub.local:8080"),
+        CurrentEvent(v=1, event="cup2026", ts=1.7e9),
         Ack(v=1, unit="table-03", upto=41),
         Ack(v=1, unit="table-03", upto=0, resend_from=1),
         ResultAck(v=1, unit="table-03", game=2, accepted=False, reason="seat B: 2 jokers"),
@@ -179,6 +181,9 @@ def test_topics_parse_back_to_their_kind_and_table() -> None:
     for topic, ref in cases.items():
         assert topic.startswith("rummikub/v1/hall/open2025/")
         assert TOPICS.parse(topic) == ref
+    # the venue's own topic, above every event's
+    assert TOPICS.current_event == "rummikub/v1/hall/hub/event"
+    assert TOPICS.parse(TOPICS.current_event) == TopicRef(Kind.CURRENT_EVENT)
 
 
 @pytest.mark.parametrize(
@@ -207,6 +212,30 @@ def test_topic_segments_are_checked() -> None:
         Topics("hall/2", "x")
     with pytest.raises(ValueError, match="event"):
         Topics("hall", "+")
+    with pytest.raises(ValueError, match="event: 'hub' is the name of the hub's own topics"):
+        Topics("hall", "hub")  # the venue's own topics: rummikub/v1/hall/hub/event
+
+
+def test_the_venues_current_event_is_announced_above_the_events() -> None:
+    """Retained on the venue's ``hub/event``: every unit of the venue subscribes to it
+    whatever event it follows, and the hub to see the event served before it; another
+    event of the venue is told apart from a topic outside the venue."""
+    payload = encode(CurrentEvent(v=1, event="league-1", ts=1.7e9))
+    assert payload == b'{"v":1,"event":"league-1","ts":1700000000.0}'
+    other = Topics("hall", "league-1")
+    for topics in (TOPICS, other):
+        ref, message = decode_topic(topics, TOPICS.current_event, payload)
+        assert (ref.kind, message) == (Kind.CURRENT_EVENT, decode(CurrentEvent, payload))
+        assert TOPICS.current_event in topics.unit_filters(3)
+        assert TOPICS.current_event in topics.hub_filters()
+    assert decode(CurrentEvent, b'{"v":1,"event":"cup","name":"Puchar"}').event == "cup"
+    for bad in (b'{"v":1,"event":"a/b"}', b'{"v":1,"event":"-x"}', b'{"v":1}'):
+        with pytest.raises(DecodeError, match="CurrentEvent: "):
+            decode(CurrentEvent, bad)
+    assert TOPICS.of_another_event(other.events(3)) and TOPICS.of_another_event(other.assign(3))
+    assert not TOPICS.of_another_event(TOPICS.events(3))
+    assert not TOPICS.of_another_event(TOPICS.current_event)
+    assert not TOPICS.of_another_event("rummikub/v1/gym/open2025/table/3/events")
 
 
 GOOD = json.loads(encode(envelope("table-03", 3, 5, 1.7e9, ALL_EVENTS[1])))

@@ -29,6 +29,8 @@ EPOCH_PATTERN: Final = r"^[0-9a-z]{0,32}$"
 """A journal's epoch: made when the journal file is created (``tablekit.journal``); empty
 for a journal of a release before epochs."""
 PRINTABLE: Final = r"^[^\x00-\x1f\x7f]*$"
+TOPIC_LEVEL_PATTERN: Final = r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$"
+"""A venue or an event as a level of the topic tree (``tablekit.core.topics``)."""
 
 TableNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_TABLE)]
 GameNo = Annotated[int, msgspec.Meta(ge=1, le=MAX_GAME)]
@@ -45,6 +47,7 @@ MovesLeft = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS + 1)]
 """Moves left in a last lap, the one in progress included (seats + 1 at its start)."""
 UnitId = Annotated[str, msgspec.Meta(pattern=UNIT_ID_PATTERN)]
 Epoch = Annotated[str, msgspec.Meta(max_length=32, pattern=EPOCH_PATTERN)]
+TopicLevel = Annotated[str, msgspec.Meta(max_length=32, pattern=TOPIC_LEVEL_PATTERN)]
 Text = Annotated[str, msgspec.Meta(max_length=200, pattern=PRINTABLE)]
 Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_MOVE)]

@@ -41,6 +41,7 @@ from tablekit.core.fields import (
     SeqOrZero,
     TableNo,
     Text,
+    TopicLevel,
     UnitId,
     Wall,
     WebAddress,
@@ -308,6 +309,19 @@ class ConsoleLink(_HubMessage, frozen=True):
     """The console's address, e.g. ``http://rummikub.local:8080`` (no trailing ``/``)."""
 
 
+class CurrentEvent(_HubMessage, frozen=True):
+    """Retained on ``rummikub/v1/{venue}/hub/event``, above every event's topics: the event
+    the venue's hub serves now. A table unit belongs to the venue, not to an event: it
+    follows this one, publishing under ``rummikub/v1/{venue}/{event}/`` and keeping one
+    journal per event, so a new event reaches every table with nothing done on the units.
+    Only the hub's account may write it."""
+
+    event: TopicLevel
+    """The event's topic level (1–32 letters, digits, ``_`` or ``-``; never ``hub``)."""
+    ts: Wall = 0.0
+    """Hub's wall time when it announced the event (it does so at every connect)."""
+
+
 class Ack(_HubMessage, frozen=True, omit_defaults=True):
     """The hub settled every event of ``unit`` up to and including ``upto``: stored, or
     refused and listed in ``refused``.
@@ -548,6 +562,7 @@ AnyMessage = (
     | Broadcast
     | HallLanguage
     | ConsoleLink
+    | CurrentEvent
     | Ack
     | Refusal
     | ResultAck

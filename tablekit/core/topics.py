@@ -3,7 +3,10 @@
 Every topic of one event at one venue lives under ``rummikub/v1/{venue}/{event}/``; each
 carries exactly one message type (:data:`MESSAGE_OF_KIND`), so the topic says what to
 decode. A table's topics carry its number, and the unit that may write them is the one
-named after it (:func:`tablekit.core.messages.unit_id_of`).
+named after it (:func:`tablekit.core.messages.unit_id_of`). Above the events, the venue's
+hub announces the event it serves on ``rummikub/v1/{venue}/hub/event``
+(:func:`current_event_topic`), which the venue's table units follow; ``hub`` is therefore
+no event's name.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from tablekit.core.codec import (
     decoder_for,
 )
 from tablekit.core.errors import KitError, Phrase, phrase_of
-from tablekit.core.fields import MAX_TABLE
+from tablekit.core.fields import MAX_TABLE, TOPIC_LEVEL_PATTERN
 from tablekit.core.messages import (
     Ack,
     AnyMessage,
     Assignment,
     Broadcast,
     ConsoleLink,
+    CurrentEvent,
     EventEnvelope,
     HallLanguage,
     HubStatus,
@@ -45,10 +49,9 @@ from tablekit.core.messages import (
 from tablekit.core.words import N_
 
 TOPIC_PREFIX: Final = "rummikub/v1"
-SEGMENT_RE: Final = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-
-
-
+SEGMENT_RE: Final = re.compile(TOPIC_LEVEL_PATTERN)
+VENUE_LEVEL: Final = "hub"
+"""The level under a venue that holds the venue's own topics, not an event's."""
 
 # The reasons a topic is refused, and the hub's own (a table the event has not, a kind
 # that is not for it): templates, so a reason stored in English is shown in the reader's
@@ -84,6 +87,29 @@ class TopicNameError(KitError, ValueError):
     """A venue or event name that cannot be a topic segment, or a kind with no topic."""
 
 
+def check_level(field: str, value: str) -> str:
+    """``value`` as the topic level ``field`` (``venue``, ``event``); TopicNameError when it
+    cannot be one."""
+    if not SEGMENT_RE.match(value):
+        raise TopicNameError(
+            N_("{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
+               "digit), got {got!r}"),
+            field=field, got=value,
+        )  # fmt: skip
+    if field == "event" and value == VENUE_LEVEL:
+        raise TopicNameError(
+            N_("event: {got!r} is the name of the hub's own topics at the venue; give the "
+               "event another name"),
+            got=value,
+        )
+    return value
+
+
+def current_event_topic(venue: str) -> str:
+    """Where the venue's hub announces the event it serves (:class:`CurrentEvent`)."""
+    return f"{TOPIC_PREFIX}/{check_level('venue', venue)}/{VENUE_LEVEL}/{Kind.CURRENT_EVENT}"
+
+
 class Kind(enum.StrEnum):
     """What a topic carries; the value is the topic's last level."""
 
@@ -102,6 +128,8 @@ class Kind(enum.StrEnum):
     STANDINGS = "standings"
     SEATING = "seating"
     PROGRESS = "progress"
+    CURRENT_EVENT = "event"
+    """The venue's, above every event: ``rummikub/v1/{venue}/hub/event``."""
 
 
 MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
@@ -120,6 +148,7 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.STANDINGS: StandingsBoard,
     Kind.SEATING: SeatingBoard,
     Kind.PROGRESS: RoundProgress,
+    Kind.CURRENT_EVENT: CurrentEvent,
 }
 
 # Every message type's decoder built now, before any thread decodes (see decoder_for).
@@ -146,13 +175,8 @@ class Topics:
     event: str
 
     def __post_init__(self) -> None:
-        for field, value in (("venue", self.venue), ("event", self.event)):
-            if not SEGMENT_RE.match(value):
-                raise TopicNameError(
-                    N_("{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
-                       "digit), got {got!r}"),
-                    field=field, got=value,
-                )  # fmt: skip
+        check_level("venue", self.venue)
+        check_level("event", self.event)
 
     @property
     def base(self) -> str:
@@ -178,6 +202,11 @@ class Topics:
 
     def refused(self, table: int) -> str:
         return f"{self.base}/hub/table/{table}/refused"
+
+    @property
+    def current_event(self) -> str:
+        """The venue's announcement of its current event (not under :attr:`base`)."""
+        return current_event_topic(self.venue)
 
     @property
     def broadcast(self) -> str:
@@ -221,12 +250,26 @@ class Topics:
         """What a table unit subscribes to."""
         return [
             f"{self.base}/hub/table/{table}/+", self.broadcast, self.hub_status, self.language,
-            self.console,
+            self.console, self.current_event,
         ]
 
-    def hub_filters(self) -> list[str]:
-        """What the hub subscribes to."""
+    def of_another_event(self, topic: str) -> bool:
+        """``topic`` belongs to another event of this venue (one the venue played before)."""
+        venue = f"{TOPIC_PREFIX}/{self.venue}/"
+        return (
+            topic.startswith(venue)
+            and not topic.startswith(self.base + "/")
+            and topic != self.current_event
+        )
+
+    def table_filters(self) -> list[str]:
+        """Every message the event's units publish."""
         return [f"{self.base}/table/+/{kind}" for kind in _UNIT_KINDS]
+
+    def hub_filters(self) -> list[str]:
+        """What the hub subscribes to: its tables, and the venue's current event (to tell
+        the one it serves from the one the venue served before)."""
+        return [*self.table_filters(), self.current_event]
 
     def screen_filters(self) -> list[str]:
         """What the hub screen subscribes to (a dashboard may take the same)."""
@@ -249,6 +292,8 @@ class Topics:
 
     def parse(self, topic: str) -> TopicRef:
         """The kind (and table) of a topic in this tree; DecodeError if it is not one."""
+        if topic == self.current_event:
+            return TopicRef(Kind.CURRENT_EVENT)
         base = self.base + "/"
         if not topic.startswith(base):
             raise DecodeError(
