@@ -19,15 +19,17 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from tablekit.bot import BotStyle, TableBot
-from tablekit.config import ConfigError, UnitConfig, load_config
+from tablekit.config import ConfigError, LinkSettings, UnitConfig, UnitSettings, load_config
 from tablekit.core.clock import MoveClock
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.journal import Journal, JournalError
+from tablekit.journals import EventJournals
 from tablekit.notes import Note
 from tablekit.printer import TerminalPrinter
 from tablekit.shared import i18n
@@ -35,8 +37,11 @@ from tablekit.shared.commandline import speaking
 from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 from tablekit.shared.stopping import keep_signals_from_sdl, stop_on_signals
-from tablekit.unit import Output, Quit, TableUnit
+from tablekit.unit import Heard, Output, Quit, TableUnit
 from tablekit.view import TableView
+
+if TYPE_CHECKING:
+    from tablekit.link import TableLink
 
 log = logging.getLogger("tablekit")
 
@@ -86,29 +91,46 @@ def state_dir() -> Path:
 def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()) -> TableUnit:
     """The unit with its journal restored and its link (when configured) started.
 
-    An unusable journal (another unit's, not a database) ends the program with one
-    line saying so: the events in it must not be overwritten or guessed at.
+    With a link the unit follows the event its venue's hub announces
+    (:class:`EventFollower`), one journal per event at ``journal_path``
+    (:class:`tablekit.journals.EventJournals`). An unusable journal (another unit's, not a
+    database) ends the program with one line saying so: the events in it must not be
+    overwritten or guessed at.
     """
     _ = i18n.words(config.unit.language).gettext
-    try:
-        journal = Journal(journal_path, config.unit.unit_id)
-    except JournalError as err:
-        sys.exit("tablekit: " + err.message(_))
     unit = TableUnit(
         MoveClock(config.clock_rules()),
         table=config.unit.table,
         outputs=list(outputs),
-        recorder=journal,
         judge_hold=config.clock.judge_hold,
         call_hold=config.clock.call_hold,
         fps=config.display.fps,
         language=config.unit.language,
     )
+    journals = EventJournals(journal_path, config.unit.unit_id)
+    try:
+        journal = journals.open(config.link.event if config.link is not None else "")
+    except JournalError as err:
+        sys.exit("tablekit: " + err.message(_))
+    if config.link is None:
+        begin(unit, journal)
+        return unit
+    follower = EventFollower(config.link, journals, unit, config.unit)
+    try:
+        follower.start(journal)
+    except ValueError as err:  # the password file
+        said = err.message(_) if isinstance(err, KitError) else str(err)
+        sys.exit("tablekit: " + said)
+    return unit
+
+
+def begin(unit: TableUnit, journal: Journal) -> None:
+    """The unit plays ``journal``'s event, resumed from the journal's last state."""
     saved = journal.load_state()
+    unit.begin(journal.event, journal, saved)
     if saved is not None:
-        unit.restore(saved, time.monotonic())
-        game = unit.clock.state.game
-        log.info("resumed from %s: game %d, paused for the judge", journal_path, game)
+        log.info("resumed from %s: game %d, paused for the judge", journal.path,
+                 unit.clock.state.game)  # fmt: skip
     aside = journal.set_aside_entries()
     if aside:  # the hub refused these: the judge must hear of them after a restart too
         seqs = ", ".join(f"#{e.seq}" for e in aside[-3:])
@@ -118,17 +140,61 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
             seqs=seqs,
         )
         unit.refresh(time.monotonic())
-    if config.link is not None:
+
+
+class EventFollower:
+    """Keeps a unit on the event its venue's hub announces: that event's journal
+    (:class:`tablekit.journals.EventJournals`) and a link to that event's topics. The
+    unit's loop calls :meth:`follow` when the hub names another event."""
+
+    def __init__(
+        self, settings: LinkSettings, journals: EventJournals, unit: TableUnit,
+        own: UnitSettings,
+    ) -> None:  # fmt: skip
+        self.settings = settings
+        self.journals = journals
+        self.unit = unit
+        self.own = own
+        self.journal: Journal | None = None
+        self.link: TableLink | None = None
+
+    def start(self, journal: Journal) -> None:
+        """Play ``journal``'s event (the one played last, or none yet) and link it.
+        BrokerSettingsError (a ValueError) when the password or TLS files cannot be used."""
+        link = self._link(journal)
+        self.journal = journal
+        begin(self.unit, journal)
+        self._attach(link)
+        self.unit.follower = self
+
+    def follow(self, event: str) -> None:
+        """The hub serves ``event``: the link of the event before says the table left it
+        and stops, that event's journal is kept, and the unit plays ``event`` with its own
+        journal and link (the loop's thread calls it)."""
+        assert self.journal is not None and self.link is not None, "start() comes first"
+        log.info("following the event %s (was %s)", event, self.journal.event or "none")
+        self.link.stop()
+        self.journal = self.journals.switch(self.journal, event)
+        link = self._link(self.journal)
+        begin(self.unit, self.journal)
+        self._attach(link)
+
+    def _link(self, journal: Journal) -> TableLink:
         from tablekit.link import TableLink
 
-        try:
-            link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, unit.put)
-        except ValueError as err:  # the password file
-            said = err.message(_) if isinstance(err, KitError) else str(err)
-            sys.exit("tablekit: " + said)
-        unit.attach(link)
+        event = journal.event
+
+        def heard(message: object) -> None:
+            self.unit.put(Heard(event, message))
+
+        return TableLink(
+            self.settings, journal, self.own.table, self.own.unit_id, heard, event=event
+        )
+
+    def _attach(self, link: TableLink) -> None:
+        self.link = link
+        self.unit.attach(link)
         link.start()
-    return unit
 
 
 def ring_board(config: UnitConfig, unit: TableUnit) -> Output:

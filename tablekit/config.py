@@ -24,6 +24,7 @@ from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
 from tablekit.core.messages import unit_id_of
+from tablekit.core.topics import check_level
 from tablekit.core.words import ENGLISH, N_, Lookups
 from tablekit.shared.broker import BrokerSettings
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, LanguageError, choose, words
@@ -344,22 +345,22 @@ class LinkSettings(BrokerSettings, frozen=True, forbid_unknown_fields=True, kw_o
     """The MQTT link to the hub; the section's absence means no link.
 
     The broker's fields and their defaults are :class:`~tablekit.shared.broker.BrokerSettings`'
-    (every program's); ``host`` is required here, ``venue`` and ``event`` are the topic levels.
+    (every program's); ``host`` is required here. A unit belongs to its ``venue`` (a topic
+    level) and follows the event the venue's hub announces (:mod:`tablekit.journals`).
     """
 
     host: str
     venue: str = "hall"
-    event: str = "demo"
+    event: str = ""
+    """The event to follow until the hub announces one: configs of releases before units
+    followed the hub named it (and a hub of such a release never announces one); "" for
+    none. The hub's announcement takes its place."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        for name in ("venue", "event"):
-            value = getattr(self, name)
-            _check(
-                bool(_NAME.fullmatch(value)),
-                N_("{name}: 1 to 32 of A-Z a-z 0-9 _ - (it is a topic level), got {got!r}"),
-                name=name, got=value,
-            )
+        check_level("venue", self.venue)
+        if self.event:
+            check_level("event", self.event)
 
 
 class RingBoardSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

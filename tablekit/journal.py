@@ -19,6 +19,10 @@ numbers its events from 1 again under the same unit id, and the hub tells the tw
 journals apart by their epochs instead of taking the new events for conflicts. A
 journal created by a release before epochs has the empty epoch and keeps it.
 
+A journal belongs to one **event** (a meta row): a unit follows the event its venue's hub
+announces and keeps one journal per event (:mod:`tablekit.journals`), so no journal ever
+holds two events' entries.
+
 Thread-safe: the unit loop records, the link thread reads and marks; one
 connection is shared under a lock.
 """
@@ -98,7 +102,9 @@ def new_epoch() -> str:
 
 
 class Journal:
-    def __init__(self, path: str | Path, unit_id: str) -> None:
+    def __init__(self, path: str | Path, unit_id: str, event: str = "") -> None:
+        """Open the journal file of ``unit_id``, creating it (for ``event``, if given) when
+        it does not exist; JournalError when it is another unit's or not a journal."""
         self.path = Path(path)
         self.unit_id = unit_id
         self._lock = threading.Lock()
@@ -117,6 +123,7 @@ class Journal:
                     self._set_meta("last_seq", 0)
                     self._set_meta("acked_upto", 0)
                     self._set_meta("epoch", new_epoch())
+                    self._set_meta("event", event)
                 elif stored != unit_id:
                     raise JournalError(
                         N_("journal {file} belongs to unit {stored!r}, not {unit!r}"),
@@ -130,6 +137,28 @@ class Journal:
             raise
         self.epoch: str = str(self._meta("epoch") or "")
         """This journal file's epoch (empty: a journal of a release before epochs)."""
+        self.event: str = str(self._meta("event") or "")
+        """The event whose entries this journal holds ("": none yet, or a journal of a
+        release before units followed the hub's event)."""
+
+    def belong_to(self, event: str) -> None:
+        """Make a journal of no event the journal of ``event``; JournalError when it
+        already belongs to another event."""
+        if self.event == event:
+            return
+        if self.event:
+            raise JournalError(
+                N_("journal {file} holds the event {held!r}, not {event!r}"),
+                file=self.path, held=self.event, event=event,
+            )  # fmt: skip
+        with self._lock, self._tx():
+            self._set_meta("event", event)
+        self.event = event
+
+    @property
+    def empty(self) -> bool:
+        """Nothing was ever journalled here (no seq assigned)."""
+        return self.last_seq == 0
 
     # -- writing (the unit loop) -----------------------------------------------------------
 

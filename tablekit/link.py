@@ -14,6 +14,12 @@ for ``retransmit_after`` seconds, the sender republishes from the first unacked
 seq, in order. At most ``window`` entries are outstanding at a time, so a long
 outage drains steadily instead of flooding paho's in-memory queue.
 
+The event: the venue's hub announces the event it serves (retained,
+:class:`~tablekit.core.messages.CurrentEvent`); every link subscribes to it and hands it
+to the loop, which follows it with another journal and another link
+(:class:`tablekit.app.EventFollower`). A link is for one event, whose topics it publishes
+under; a link of no event (a new unit before the hub said one) only listens for it.
+
 A hub that lost events (a spare started from a backup copy; docs/protocol.md, "A hub
 that lost events"): acked entries stay in the journal until the hub's status says the
 event is closed. When the hub comes online and the unit has nothing unacked, it sends
@@ -37,12 +43,13 @@ import paho.mqtt.client as mqtt
 
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockState
-from tablekit.core.codec import DecodeError, encode
+from tablekit.core.codec import DecodeError, decode, encode
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
     Assignment,
+    CurrentEvent,
     HubStatus,
     Refusal,
     ResultAck,
@@ -51,7 +58,7 @@ from tablekit.core.messages import (
     UnitStatus,
     snapshot_of,
 )
-from tablekit.core.topics import Cleared, Kind, Topics, decode_retained
+from tablekit.core.topics import Cleared, Kind, Topics, current_event_topic, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.shared.broker import RECONNECT_DELAY, connect, make_client, no_delay
 from tablekit.unit import LinkStatus, Unassigned
@@ -109,10 +116,15 @@ class TableLink:
         retransmit_after: float = 5.0,
         reconnect_delay: tuple[int, int] = RECONNECT_DELAY,
         keepalive: int | None = None,
+        event: str | None = None,
     ) -> None:
         """The broker, login, TLS and MQTT version come from ``settings``
         (:func:`tablekit.shared.broker.make_client`); BrokerSettingsError when its
         password or TLS files cannot be used.
+
+        ``event``: the event whose topics the link publishes under (default: the
+        settings', ``[link] event``); "" for none yet: the link only listens for the
+        venue's current event.
 
         ``keepalive`` overrides ``settings.keepalive`` and ``reconnect_delay`` the
         kit's reconnect delays (tests use short ones).
@@ -122,7 +134,9 @@ class TableLink:
         self.table = table
         self.unit_id = unit_id
         self.put = put
-        self.topics = Topics(settings.venue, settings.event)
+        self.event = settings.event if event is None else event
+        self.topics: Topics | None = Topics(settings.venue, self.event) if self.event else None
+        self.current_event_topic = current_event_topic(settings.venue)
         self.keepalive = settings.keepalive if keepalive is None else keepalive
         self.window = window
         self.retransmit_after = retransmit_after
@@ -154,8 +168,8 @@ class TableLink:
         self._v5 = settings.mqtt_version == 5
         self.client = make_client(
             settings,
-            # unique on a broker shared by several venues and events
-            f"unit-{settings.venue}-{settings.event}-{unit_id}",
+            # unique on a broker shared by several venues
+            f"unit-{settings.venue}-{unit_id}",
             section="link",
             reconnect_delay=reconnect_delay,
         )
@@ -177,7 +191,7 @@ class TableLink:
         """Say offline (clean shutdown), disconnect and stop both threads."""
         self._stopping.set()
         self._wake.set()
-        if self._connected:
+        if self._connected and self.topics is not None:
             info = self.client.publish(
                 self.topics.status(self.table),
                 encode(self._status(online=False, reason=StatusReason.SHUTDOWN)),
@@ -211,6 +225,8 @@ class TableLink:
                 self._clock = snapshot.clock
             mono = time.monotonic() if now is None else now
             snapshot = snapshot_of(snapshot.clock, mono, time.time(), self.table, self.unit_id)
+        if self.topics is None:
+            return  # no event yet: there is nobody to tell
         payload = encode(snapshot)
         with self._lock:
             self._snapshot = payload
@@ -219,6 +235,7 @@ class TableLink:
             self._publish_state(payload)
 
     def _publish_state(self, payload: bytes) -> None:
+        assert self.topics is not None, "a link of no event publishes nothing"
         with self._lock:
             self._handing.append(payload)
         info = self.client.publish(self.topics.state(self.table), payload, qos=1, retain=True)
@@ -243,20 +260,23 @@ class TableLink:
             log.warning("link: broker refused the connection: %s", reason)
             return
         no_delay(client)
-        client.subscribe([(f, 1) for f in self.topics.unit_filters(self.table)])
-        client.publish(
-            self.topics.status(self.table),
-            encode(self._status(online=True, reason=StatusReason.CONNECTED)),
-            qos=1,
-            retain=True,
-        )
+        if self.topics is None:
+            client.subscribe(self.current_event_topic, 1)
+        else:
+            client.subscribe([(f, 1) for f in self.topics.unit_filters(self.table)])
+            client.publish(
+                self.topics.status(self.table),
+                encode(self._status(online=True, reason=StatusReason.CONNECTED)),
+                qos=1,
+                retain=True,
+            )
         with self._lock:
             self._connected = True
             self._resend = True
             snapshot = self._snapshot
         if snapshot is not None:
             self._publish_state(snapshot)
-        log.info("link: online (%s)", self.settings.where)
+        log.info("link: online (%s), event %s", self.settings.where, self.event or "not known yet")
         self.put(LinkStatus(online=True, at=time.monotonic()))
         self._wake.set()
 
@@ -297,6 +317,11 @@ class TableLink:
 
     @guarded
     def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
+        if msg.topic == self.current_event_topic:
+            self._on_current_event(msg.payload)
+            return
+        if self.topics is None:
+            return
         try:
             ref, message = decode_retained(self.topics, msg.topic, msg.payload)
         except DecodeError as err:
@@ -331,6 +356,21 @@ class TableLink:
         elif isinstance(message, HubStatus):
             self._on_hub_status(message)
         self.put(message)
+
+    def _on_current_event(self, payload: bytes | bytearray) -> None:
+        """The venue's hub serves this event: the loop follows it (an empty payload, a
+        hub that withdrew its announcement, changes nothing)."""
+        if not payload:
+            return
+        try:
+            announced = decode(CurrentEvent, payload)
+            Topics(self.settings.venue, announced.event)
+        except (DecodeError, ValueError) as err:
+            log.warning("link: ignored the venue's current event: %s", err)
+            return
+        if announced.event != self.event:
+            log.info("link: the hub serves the event %s; following it", announced.event)
+        self.put(announced)
 
     def _on_hub_status(self, status: HubStatus) -> None:
         if status.closed and not self._closed:
@@ -390,6 +430,8 @@ class TableLink:
                 self._stopping.wait(0.5)
 
     def _pump(self) -> None:
+        if self.topics is None:
+            return  # no event yet: nothing is sent
         while not self._stopping.is_set():
             marked = self.journal.acked_upto
             now = time.monotonic()
@@ -451,6 +493,8 @@ class TableLink:
         )
 
     def _set_will(self) -> None:
+        if self.topics is None:
+            return
         self.client.will_set(
             self.topics.status(self.table),
             encode(self._status(online=False, reason=StatusReason.LOST)),

@@ -5,6 +5,12 @@ values on :attr:`TableUnit.inbox`; this loop takes them one at a time, applies
 them to the pure controls and clock, records the resulting events in the
 journal *before* the link publishes them, and renders every output device from
 one immutable :class:`~tablekit.view.TableView`.
+
+A unit plays one event at a time, the one its venue's hub announces
+(:class:`~tablekit.core.messages.CurrentEvent`): when the hub names another, the loop
+hands it to its follower (:class:`tablekit.app.EventFollower`), which gives the unit the
+new event's journal and link (:meth:`TableUnit.begin`); everything of the event before
+stays in that event's journal.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from tablekit.core.messages import (
     Broadcast,
     BroadcastKind,
     ConsoleLink,
+    CurrentEvent,
     HallLanguage,
     HubStatus,
     Refusal,
@@ -157,8 +164,24 @@ class Language:
 
 
 @dataclass(frozen=True)
+class Heard:
+    """``message``, as the link of ``event`` heard it: once the unit follows another event,
+    what the old link had queued is dropped (it speaks of the event the unit left)."""
+
+    event: str
+    message: object
+
+
+@dataclass(frozen=True)
 class Quit:
     pass
+
+
+class Follower(Protocol):
+    """What moves the unit to another event: its journal and link
+    (:class:`tablekit.app.EventFollower`)."""
+
+    def follow(self, event: str) -> None: ...
 
 
 class TableUnit:
@@ -179,17 +202,36 @@ class TableUnit:
     ) -> None:
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.clock = clock
-        self.controls = TableControls(
-            clock, judge_hold=judge_hold, call_hold=call_hold, table=table
-        )
         self.outputs = list(outputs)
         self.recorder = recorder
         self.uplink = uplink
         self.frame = 1.0 / fps
         self.monotonic = monotonic
-        online = None if uplink is None else False
+        self._table = table
+        self._holds = (judge_hold, call_hold)
+        self._rules = clock.rules
+        """The clock's rules before any seating (a new event starts with them)."""
+        self._language = i18n.language(language)
+        """The unit's own language (its config's), until the hall's is set."""
+        self._ruleset = ruleset or get_ruleset("000")
+        self.event = ""
+        """The event the unit plays, its journal's ("": none, a unit without a hub or one
+        the hub has not told its event yet)."""
+        self.follower: Follower | None = None
+        self.next_event = ""
+        """The event the hub announced, until the unit follows it."""
+        self.running = True
+        self._start_over()
+
+    def _start_over(self) -> None:
+        """Everything the unit knows of an event forgotten: the state of a new unit."""
+        judge_hold, call_hold = self._holds
+        self.controls = TableControls(
+            self.clock, judge_hold=judge_hold, call_hold=call_hold, table=self._table
+        )
+        online = None if self.uplink is None else False
         self.view = TableView(
-            clock=clock.state, table=table, online=online, language=i18n.language(language)
+            clock=self.clock.state, table=self._table, online=online, language=self._language
         )
         self.pending: Seating | None = None
         """An assignment that arrived mid-game; applied when the game is over."""
@@ -198,12 +240,24 @@ class TableUnit:
         self.time_over = 0
         self.hall_language = ""
         """The hall's language as the hub last set it ("": not yet); journalled."""
-        self.ruleset = ruleset or get_ruleset("000")
+        self.ruleset = self._ruleset
         self._saved_entry: EntryView | None = None
         self.unsaved: list[UnitEvent] = []
         """Events the journal could not take yet (kept in order, retried every frame)."""
         self._last_save = -BEAT_INTERVAL
-        self.running = True
+
+    def begin(self, event: str, recorder: Recorder, saved: bytes | None) -> None:
+        """Play ``event`` from now on, journalling in ``recorder`` (that event's journal,
+        whose last saved state is ``saved``): the unit resumes from that state, or starts
+        as a new unit (no seating; the hall check once a link is attached), with nothing
+        of the event it played before. The link is :meth:`attach`'s."""
+        self.event = event
+        self.recorder = recorder
+        self.uplink = None
+        self.clock.state = ClockState(rules=self._rules)
+        self._start_over()
+        if saved is not None:
+            self.restore(saved, self.monotonic())
 
     def put(self, item: object) -> None:
         """Thread-safe: hand an input to the loop."""
@@ -263,6 +317,7 @@ class TableUnit:
                 item = self.inbox.get_nowait()
             except queue.Empty:
                 item = None
+        self._follow_next_event()
         now = self.monotonic()
         self.apply(self.controls.tick(now), now)
         self._beat(now)
@@ -274,6 +329,12 @@ class TableUnit:
         now = self.monotonic()
         events: list[UnitEvent] = []
         match item:
+            case Heard(event=event, message=message):
+                if event == self.event:  # else it speaks of an event the unit left
+                    self.handle(message)
+                return
+            case CurrentEvent(event=event):
+                self.next_event = event
             case ButtonEdge():
                 events = list(self.controls.edge(item))
             case MenuChoice(action=action, at=at):
@@ -319,6 +380,16 @@ class TableUnit:
             case _:
                 log.warning("ignored unknown input %r", item)
         self.apply(events, now)
+
+    def _follow_next_event(self) -> None:
+        """Move to the event the hub announced, once the journal has every event of this
+        one (a failing journal keeps the unit where it is until it is written again)."""
+        event = self.next_event
+        if not event or self.follower is None or self.unsaved:
+            return
+        self.next_event = ""
+        if event != self.event:
+            self.follower.follow(event)
 
     def apply(self, events: Sequence[UnitEvent], now: float) -> None:
         """Record events durably, then refresh the view and tell the link."""

@@ -151,6 +151,7 @@ def test_relative_journal_lives_in_the_state_dir() -> None:
         ("[display]\nfps = 0", "display.fps", "got 0"),
         ("[link]\nport = 1883", "link", "`host`"),
         ('[link]\nhost = "h"\nevent = "a/b"', "link.event", "'a/b'"),
+        ('[link]\nhost = "h"\nevent = "hub"', "link.event", "the hub's own topics"),
         ('[link]\nhost = "h"\nport = 70000', "link.port", "70000"),
         ("clock = 5", "clock", "expected `object`"),
     ],
@@ -159,6 +160,15 @@ def test_bad_input_names_the_field(text: str, field: str, detail: str) -> None:
     message = error_of(text)
     assert f"unit.toml: {field}: " in message
     assert detail in message
+
+
+def test_a_units_link_names_its_venue_and_no_event() -> None:
+    """A unit follows the event its venue's hub announces: its config needs none; one of
+    an earlier release names it, the event it follows until the hub says another."""
+    config = parse_config('[link]\nhost = "hub.local"\nvenue = "gym"', "unit.toml")
+    assert config.link is not None and (config.link.venue, config.link.event) == ("gym", "")
+    older = parse_config('[link]\nhost = "hub.local"\nevent = "cup2026"', "unit.toml")
+    assert older.link is not None and older.link.event == "cup2026"
 
 
 def test_a_pin_used_twice_names_both_uses() -> None:

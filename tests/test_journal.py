@@ -16,6 +16,7 @@ from tablekit.core.clock_events import MovePassed
 from tablekit.core.fields import EPOCH_PATTERN
 from tablekit.core.seats import Seat
 from tablekit.journal import Journal, JournalError
+from tablekit.journals import EventJournals
 from tablekit.link import envelope_payload
 
 
@@ -179,3 +180,84 @@ def test_acked_entries_are_kept_until_the_event_is_closed(tmp_path: Path) -> Non
     assert j.prune_acked() == 3
     assert (j.pending_count(), j.kept_count(), j.last_acked()) == (2, 0, None)
     assert [e.seq for e in j.pending(after=0)] == [4, 5]
+
+
+# --- one journal per event (tablekit.journals) ---------------------------------------------
+
+
+def test_a_unit_keeps_one_journal_per_event_and_finds_each_again(tmp_path: Path) -> None:
+    journals = EventJournals(tmp_path / "tablekit-journal.sqlite3", "table-01")
+    cup = journals.open("cup")
+    assert cup.event == "cup" and cup.record([passed(1), passed(2)], state=b"cup-state") == [1, 2]
+    cup_epoch = cup.epoch
+    league = journals.switch(cup, "league")  # the hub serves another event
+    assert (league.event, league.path, league.last_seq) == ("league", journals.path, 0)
+    assert league.epoch != cup_epoch and league.load_state() is None
+    assert league.record([passed(1)]) == [1]  # its own seqs, from 1
+    kept = Journal(journals.kept("cup"), "table-01")
+    assert (kept.event, kept.epoch, [e.seq for e in kept.pending()]) == ("cup", cup_epoch, [1, 2])
+    kept.close()
+    again = journals.switch(league, "cup")  # back to the first event: its own journal
+    assert (again.event, again.epoch, again.last_seq) == ("cup", cup_epoch, 2)
+    assert again.load_state() == b"cup-state"
+    assert sorted(p.name for p in tmp_path.glob("*.sqlite3")) == [
+        "tablekit-journal.league.sqlite3", "tablekit-journal.sqlite3",
+    ]  # fmt: skip
+    again.close()
+    assert journals.open().event == "cup"  # after a restart: the event it played last
+
+
+def test_a_journal_of_an_earlier_release_belongs_to_the_configs_event(tmp_path: Path) -> None:
+    path = tmp_path / "tablekit-journal.sqlite3"
+    shutil.copyfile(Path(__file__).parent / "data" / "unit-journal-v0.1.sqlite3", path)
+    journals = EventJournals(path, "table-01")
+    journal = journals.open("cup2026")  # its config's [link] event, which it published under
+    assert (journal.event, journal.epoch) == ("cup2026", "")
+    held = journal.last_seq
+    assert held > 0
+    fresh = journals.switch(journal, "cup2027")
+    assert fresh.event == "cup2027" and fresh.empty
+    kept = Journal(journals.kept("cup2026"), "table-01")
+    assert (kept.event, kept.last_seq) == ("cup2026", held)  # nothing mixed, nothing lost
+    with pytest.raises(JournalError, match="holds the event 'cup2026', not 'cup2027'"):
+        kept.belong_to("cup2027")
+
+
+def test_a_new_units_journal_becomes_the_first_events_and_empty_ones_leave_no_file(
+    tmp_path: Path,
+) -> None:
+    journals = EventJournals(tmp_path / "j.sqlite3", "table-01")
+    new = journals.open()  # a unit whose config names no event, before the hub said one
+    assert new.event == "" and new.empty
+    first = journals.switch(new, "cup")
+    assert first is new and first.event == "cup"
+    second = journals.switch(first, "league")  # nothing was journalled in "cup": no file kept
+    assert second.event == "league" and list(tmp_path.glob("j.cup*")) == []
+    second.record([passed(1)])
+    second.close()
+    # A unit that ran before any event journalled a hall check: kept aside, never sent.
+    before = Journal(tmp_path / "k.sqlite3", "table-01")
+    before.record([passed(1)])
+    journals = EventJournals(tmp_path / "k.sqlite3", "table-01")
+    cup = journals.switch(before, "cup")
+    assert cup.event == "cup" and cup.empty
+    assert [p.name for p in tmp_path.glob("k.no-event.*")] == [
+        f"k.no-event.{before.epoch}.sqlite3"
+    ]
+
+
+def test_a_switch_cut_short_by_a_power_cut_finds_the_kept_journal(tmp_path: Path) -> None:
+    journals = EventJournals(tmp_path / "j.sqlite3", "table-01")
+    cup = journals.open("cup")
+    cup.record([passed(1)])
+    epoch = cup.epoch
+    cup.close()
+    journals.path.rename(journals.kept("cup"))  # kept aside, the next one not yet in place
+    reopened = journals.open("cup")  # a config naming the event
+    assert (reopened.event, reopened.epoch, reopened.last_seq) == ("cup", epoch, 1)
+    reopened.close()
+    journals.path.rename(journals.kept("cup"))
+    new = journals.open()  # a config naming none: a new journal, until the hub says "cup"
+    assert new.event == "" and new.empty
+    followed = journals.switch(new, "cup")
+    assert (followed.event, followed.epoch, followed.last_seq) == ("cup", epoch, 1)

@@ -200,14 +200,18 @@ def test_after_a_stall_the_broker_keeps_the_latest_table_state(  # type: ignore[
     link.stop()
 
 
-def test_units_of_two_events_on_one_broker_have_distinct_client_ids(tmp_path: Path) -> None:
-    def client_id(event: str) -> bytes:
-        settings = LinkSettings(host="127.0.0.1", venue="hall", event=event)
-        link = TableLink(settings, Journal(tmp_path / f"{event}.db", "table-01"), 1, "table-01",
-                         lambda _: None)
+def test_units_of_two_venues_on_one_broker_have_distinct_client_ids(tmp_path: Path) -> None:
+    """A unit belongs to its venue: its client id is the venue's table, whatever event it
+    follows, and another venue's table 1 has another."""
+
+    def client_id(venue: str, event: str) -> bytes:
+        settings = LinkSettings(host="127.0.0.1", venue=venue)
+        journal = Journal(tmp_path / f"{venue}-{event}.db", "table-01")
+        link = TableLink(settings, journal, 1, "table-01", lambda _: None, event=event)
         return bytes(link.client._client_id)
 
-    assert client_id("cup") == b"unit-hall-cup-table-01" != client_id("league")
+    assert client_id("hall", "cup") == b"unit-hall-table-01" == client_id("hall", "league")
+    assert client_id("gym", "cup") == b"unit-gym-table-01"
 
 
 def test_a_table_changing_fast_sends_each_state_once(  # type: ignore[no-untyped-def]
