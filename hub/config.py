@@ -11,7 +11,8 @@ program with one line naming the file and the field. Every key is optional; the 
 below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment.md)::
 
     venue = "hall"                  # RUMMIKUB_VENUE, --venue (topic level)
-    event = "cup2026"               # RUMMIKUB_EVENT, --event (topic level)
+    event = "cup2026"               # RUMMIKUB_EVENT, --event (topic level): the hub serves
+                                    # it and announces it; the venue's units follow it
     db = "/var/lib/rummikub-hub/hub.sqlite3"   # RUMMIKUB_DB, --db: the event store
 
     [broker]                        # tablekit.shared.broker.BrokerSettings, every program

@@ -8,6 +8,12 @@ traffic); valid events go to one writer thread, which commits them in batches
 persistent session) and publishes one :class:`~tablekit.core.messages.Ack` per unit
 with its highest contiguous seq, asking for a resend when it sees a gap.
 
+The hub serves one event of its venue and announces it (retained, on the venue's
+``hub/event``): the venue's table units follow it. At a venue the broker names the hub's
+session after its account, so a hub started for a new event resumes the session of the
+one before; it drops that event's subscriptions when it reads the announcement it
+replaces.
+
 The command that runs it, ``rummikub-hub serve``, is :mod:`hub.serve`.
 """
 
@@ -36,6 +42,7 @@ from tablekit.core.messages import (
     PROTOCOL_VERSION,
     WINDOW,
     Ack,
+    CurrentEvent,
     EventEnvelope,
     HubStatus,
     Refusal,
@@ -233,6 +240,8 @@ class HubService:
                 1,
                 retain=True,
             )
+            announced = CurrentEvent(v=PROTOCOL_VERSION, event=self.topics.event, ts=time.time())
+            client.publish(self.topics.current_event, encode(announced), 1, retain=True)
             self._online.set()
             self._republish.set()  # the writer re-sends every retained message
             self._inbox.put(_TICK)
@@ -261,9 +270,17 @@ class HubService:
             if self.uplink is not None and self.uplink.handles(msg.topic):
                 self.uplink.on_message(msg.topic, bytes(msg.payload))
                 return
+            if self.topics.of_another_event(msg.topic):
+                # The session of the venue's hub before this one (the broker names it after
+                # the hub's account) was subscribed to its event: not this event's business.
+                self._count("another_event")
+                return
             ref: TopicRef | None = None
             try:
                 ref = self.topics.parse(msg.topic)
+                if ref.kind is Kind.CURRENT_EVENT:
+                    self._on_current_event(msg.payload)
+                    return
                 if ref.table is not None and self.tables is not None and ref.table > self.tables:
                     raise DecodeError(
                         NOT_PROVISIONED, code="unprovisioned", table=ref.table, tables=self.tables
@@ -294,6 +311,22 @@ class HubService:
         finally:
             if not handed_over:
                 self._ack_broker(msg.mid, msg.qos)
+
+    def _on_current_event(self, payload: bytes | bytearray) -> None:
+        """The venue's announcement: this hub's own, or the event served before it, whose
+        subscriptions a session resumed from that hub still holds (they are dropped)."""
+        if not payload:
+            return
+        try:
+            announced = decode(CurrentEvent, payload)
+            before = Topics(self.topics.venue, announced.event)
+        except (DecodeError, ValueError) as err:
+            log.warning("hub: ignored the venue's current event: %s", err)
+            return
+        if before != self.topics:
+            log.info("hub: serving %s (the venue's hub served %s before)", self.topics.event,
+                     before.event)  # fmt: skip
+            self.client.unsubscribe(before.table_filters())
 
     # -- the writer thread ----------------------------------------------------------------------
 

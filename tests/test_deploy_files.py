@@ -77,11 +77,12 @@ def test_accounts_one_per_table_and_service_with_distinct_secrets() -> None:
         make_accounts(1, known={"hub": "short"})
 
 
-def test_the_acl_grants_a_table_exactly_its_own_topics() -> None:
+def test_the_acl_grants_a_table_exactly_its_own_topics_in_every_event_of_the_venue() -> None:
     accounts = make_accounts(2, screens=1)
-    text = acl_text(TOPICS, accounts, anonymous_read=False)
+    text = acl_text(TOPICS.venue, accounts, anonymous_read=False)
     blocks = {b.splitlines()[0]: b.splitlines()[1:] for b in text.split("\n\n") if "user " in b}
-    base = TOPICS.base
+    base = "rummikub/v1/hall/+"  # whichever event the hub serves
+    announced = "rummikub/v1/hall/hub/event"
     assert blocks["user table-02"] == [
         f"topic write {base}/table/2/events",
         f"topic write {base}/table/2/state",
@@ -91,22 +92,28 @@ def test_the_acl_grants_a_table_exactly_its_own_topics() -> None:
         f"topic read {base}/hub/status",
         f"topic read {base}/hub/language",
         f"topic read {base}/hub/console",
+        f"topic read {announced}",
     ]
     league = f"rummikub/v1/{TOPICS.venue}/league"
     assert blocks["user hub"] == [
         f"topic read {base}/table/#", f"topic readwrite {base}/hub/#",
+        f"topic readwrite {announced}",
         # the league's: the event's records up, the central's acks and season down
         f"topic write {league}/up/#", f"topic read {league}/ack/#",
         f"topic read {league}/season",
         f"topic read $SYS/broker/connection/league-{TOPICS.venue}/state",
-    ]
-    assert blocks["user screen"] == [f"topic read {base}/#"]
+    ]  # fmt: skip
+    assert blocks["user hub-admin"] == [
+        f"topic read {base}/table/#", f"topic readwrite {base}/hub/#", f"topic read {announced}",
+        f"topic read {league}/season",
+    ]  # fmt: skip
+    assert blocks["user screen"] == ["topic read rummikub/v1/hall/#"]
     assert "pattern" not in text and "%u" not in text
     # Without the anonymous listener no line comes before the first user block.
     first_user = text.index("user ")
     assert "topic" not in text[:first_user]
-    anon = acl_text(TOPICS, accounts, anonymous_read=True)
-    assert f"topic read {base}/#" in anon[: anon.index("user ")]
+    anon = acl_text(TOPICS.venue, accounts, anonymous_read=True)
+    assert "topic read rummikub/v1/hall/#" in anon[: anon.index("user ")]
 
 
 def test_the_shipped_broker_config_is_the_generators_default() -> None:
@@ -148,7 +155,7 @@ def test_the_anonymous_loopback_listener_is_an_explicit_opt_in(
     assert "topic" not in acl[: acl.index("user ")]
     opted_out = bundle(tmp_path, "--local-port", "1884")
     acl = (opted_out / "mosquitto/rummikub.acl").read_text()
-    assert acl[: acl.index("user ")].count("topic read rummikub/v1/hall/cup2026/#") == 1
+    assert acl[: acl.index("user ")].count("topic read rummikub/v1/hall/#") == 1
     # Either way the screen logs in with its account on the main listener.
     hub = parse_hub_config((opted_out / "hub/hub.toml").read_text())
     assert (hub.broker.host, hub.broker.port, hub.screen.username) == ("127.0.0.1", 1883, "screen")
@@ -181,10 +188,11 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
         True,
     )
     assert config.link is not None
+    # The unit belongs to the venue and follows the hub's event: its config names none.
     assert (config.link.username, config.link.venue, config.link.event) == (
         "table-03",
         "hall",
-        "cup2026",
+        "",
     )
     assert config.link.password_file == "/etc/tablekit/mqtt-password"
     secret = (out / "units/table-03/mqtt-password").read_text().strip()
@@ -281,7 +289,7 @@ def test_the_command_line_speaks_polish_by_default(
     argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(out)]
     assert credentials.main(argv) == 0
     said = capsys.readouterr().out
-    assert f"{out}: 11 kont (stoliki: 3; zachowane hasła: 0, nowe: 11) dla rummikub/v1/h/e/" in said
+    assert f"{out}: 11 kont (stoliki: 3; zachowane hasła: 0, nowe: 11) dla rummikub/v1/h/" in said
     assert "Pi centrali:" in said and "stolik N:" in said
     assert credentials.main([*argv, "--lang", "en"]) == 0
     assert "11 accounts (3 tables; 11 secrets kept, 0 new)" in capsys.readouterr().out

@@ -115,8 +115,8 @@ def test_the_session_settings_in_the_document_are_the_units(tmp_path: Path) -> N
     journal = Journal(tmp_path / "j.db", unit_id_of(7))
     link = TableLink(settings, journal, 7, unit_id_of(7), lambda _: None)
     text = DOC.read_text(encoding="utf-8")
-    assert link.client._client_id == b"unit-hall-cup-table-07"
-    assert "| Client id | `unit-{venue}-{event}-table-NN`" in text
+    assert link.client._client_id == b"unit-hall-table-07"
+    assert "| Client id | `unit-{venue}-table-NN` (the same in every event)" in text
     assert link.client._protocol == mqtt.MQTTv5 and "| MQTT version | 5 (" in text
     # MQTT 5 starts clean and keeps no session (no expiry given); 3.1.1 says clean_session.
     older = TableLink(
