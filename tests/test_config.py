@@ -151,7 +151,7 @@ def test_relative_journal_lives_in_the_state_dir() -> None:
         ("[display]\nfps = 0", "display.fps", "got 0"),
         ("[link]\nport = 1883", "link", "`host`"),
         ('[link]\nhost = "h"\nevent = "a/b"', "link.event", "'a/b'"),
-        ('[link]\nhost = "h"\nevent = "hub"', "link.event", "the hub's own topics"),
+        ('[link]\nhost = "h"\nevent = "hub"', "link.event", "taken by the venue's own topics"),
         ('[link]\nhost = "h"\nport = 70000', "link.port", "70000"),
         ("clock = 5", "clock", "expected `object`"),
     ],

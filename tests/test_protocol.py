@@ -212,8 +212,9 @@ def test_topic_segments_are_checked() -> None:
         Topics("hall/2", "x")
     with pytest.raises(ValueError, match="event"):
         Topics("hall", "+")
-    with pytest.raises(ValueError, match="event: 'hub' is the name of the hub's own topics"):
-        Topics("hall", "hub")  # the venue's own topics: rummikub/v1/hall/hub/event
+    for own in ("hub", "league"):  # the venue's own: rummikub/v1/hall/hub/event, …/league/…
+        with pytest.raises(ValueError, match=f"event: '{own}' is taken by the venue's own"):
+            Topics("hall", own)
 
 
 def test_the_venues_current_event_is_announced_above_the_events() -> None:
@@ -235,6 +236,7 @@ def test_the_venues_current_event_is_announced_above_the_events() -> None:
     assert TOPICS.of_another_event(other.events(3)) and TOPICS.of_another_event(other.assign(3))
     assert not TOPICS.of_another_event(TOPICS.events(3))
     assert not TOPICS.of_another_event(TOPICS.current_event)
+    assert not TOPICS.of_another_event("rummikub/v1/hall/league/ack/open2025")
     assert not TOPICS.of_another_event("rummikub/v1/gym/open2025/table/3/events")
 
 

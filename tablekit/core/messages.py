@@ -317,7 +317,8 @@ class CurrentEvent(_HubMessage, frozen=True):
     Only the hub's account may write it."""
 
     event: TopicLevel
-    """The event's topic level (1–32 letters, digits, ``_`` or ``-``; never ``hub``)."""
+    """The event's topic level (1–32 letters, digits, ``_`` or ``-``; never ``hub`` or
+    ``league``, the venue's own topics)."""
     ts: Wall = 0.0
     """Hub's wall time when it announced the event (it does so at every connect)."""
 

@@ -5,8 +5,8 @@ carries exactly one message type (:data:`MESSAGE_OF_KIND`), so the topic says wh
 decode. A table's topics carry its number, and the unit that may write them is the one
 named after it (:func:`tablekit.core.messages.unit_id_of`). Above the events, the venue's
 hub announces the event it serves on ``rummikub/v1/{venue}/hub/event``
-(:func:`current_event_topic`), which the venue's table units follow; ``hub`` is therefore
-no event's name.
+(:func:`current_event_topic`), which the venue's table units follow; ``hub`` and
+``league`` (the league stream, :mod:`hub.league.wire`) are therefore no event's names.
 """
 
 from __future__ import annotations
@@ -51,7 +51,10 @@ from tablekit.core.words import N_
 TOPIC_PREFIX: Final = "rummikub/v1"
 SEGMENT_RE: Final = re.compile(TOPIC_LEVEL_PATTERN)
 VENUE_LEVEL: Final = "hub"
-"""The level under a venue that holds the venue's own topics, not an event's."""
+"""The level under a venue that holds its hub's own topics (the current event)."""
+RESERVED_LEVELS: Final = (VENUE_LEVEL, "league")
+"""Levels under a venue that are the venue's own, no event's: its hub's topics and the
+league stream's."""
 
 # The reasons a topic is refused, and the hub's own (a table the event has not, a kind
 # that is not for it): templates, so a reason stored in English is shown in the reader's
@@ -96,10 +99,10 @@ def check_level(field: str, value: str) -> str:
                "digit), got {got!r}"),
             field=field, got=value,
         )  # fmt: skip
-    if field == "event" and value == VENUE_LEVEL:
+    if field == "event" and value in RESERVED_LEVELS:
         raise TopicNameError(
-            N_("event: {got!r} is the name of the hub's own topics at the venue; give the "
-               "event another name"),
+            N_("event: {got!r} is taken by the venue's own topics; give the event another "
+               "name"),
             got=value,
         )
     return value
@@ -254,13 +257,11 @@ class Topics:
         ]
 
     def of_another_event(self, topic: str) -> bool:
-        """``topic`` belongs to another event of this venue (one the venue played before)."""
+        """``topic`` belongs to another event of this venue (one the venue played before),
+        not to this one nor to the venue's own topics."""
         venue = f"{TOPIC_PREFIX}/{self.venue}/"
-        return (
-            topic.startswith(venue)
-            and not topic.startswith(self.base + "/")
-            and topic != self.current_event
-        )
+        level = topic[len(venue):].split("/", 1)[0]
+        return topic.startswith(venue) and level not in (self.event, *RESERVED_LEVELS)
 
     def table_filters(self) -> list[str]:
         """Every message the event's units publish."""
