@@ -210,7 +210,7 @@ def test_units_of_two_venues_on_one_broker_have_distinct_client_ids(tmp_path: Pa
         link = TableLink(settings, journal, 1, "table-01", lambda _: None, event=event)
         return bytes(link.client._client_id)
 
-    assert client_id("hall", "cup") == b"unit-hall-table-01" == client_id("hall", "league")
+    assert client_id("hall", "cup") == b"unit-hall-table-01" == client_id("hall", "league-1")
     assert client_id("gym", "cup") == b"unit-gym-table-01"
 
 
