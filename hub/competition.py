@@ -828,9 +828,10 @@ class Competition:
 
 
 def anonymous(player: Player) -> Player:
-    """``player`` after the erasure of personal data: named by their id, no club (the
-    rating, which seeded the draws, stays)."""
-    return msgspec.structs.replace(player, name=player.id, surname="", club=None)
+    """``player`` after the erasure of personal data: named by their id, no club, no
+    league number (the rating, which seeded the draws, stays)."""
+    return msgspec.structs.replace(player, name=player.id, surname="", club=None,
+                                   league_number="")  # fmt: skip
 
 
 def _sanctioned(record: OrganizerFact) -> str:

@@ -3,19 +3,21 @@
 The store is append-only except for this one rewrite after the event
 (:meth:`hub.organizer.Organizer.erase_personal_data`): every stored payload that names a
 player is rewritten, in one transaction, so that each player is named by an anonymous
-label (their id) and has no club, while the ids — and so every result, seating, sanction
-and standing — stay as they were. A payload is read as plain JSON, whatever its kind (the
-organizer's records, the assignments sent to the units, a unit's own events), so a kind
-of record added later that holds a player's details is covered too, as long as it names
-them the kit's way:
+label (their id) and has no club and no league number, while the ids — and so every
+result, seating, sanction and standing — stay as they were. A payload is read as plain
+JSON, whatever its kind (the organizer's records, the assignments sent to the units, a
+unit's own events), so a kind of record added later that holds a player's details is
+covered too, as long as it names them the kit's way:
 
-* a player's details, ``{"id": …, "name": …, "surname": …, "club": …}`` (a registration);
+* a player's details, ``{"id": …, "name": …, "surname": …, "club": …, "league_number":
+  …}`` (a registration);
 * a change of details, ``{"fact": "player-details-changed", "player_id": …, "name": …}``;
 * a seat sent to a table, ``{"player": ID, "name": …}``;
 
-and every free text (a reason, a note: the fields of :data:`FREE_TEXT`) has each player's
-name, surname and club cut out: the full name replaced by the label, a surname or club by
-:data:`CUT`. Other fields (kinds, tags, stage names, who acted) are left as they are.
+and every free text (a reason, a note: the fields of :data:`FREE_TEXT`) has each
+player's name, surname, club and league number cut out: the full name replaced by the
+label, the others by :data:`CUT`. Other fields (kinds, tags, stage names, who acted) are
+left as they are.
 """
 
 from __future__ import annotations
@@ -57,7 +59,7 @@ class Erasure:
             labels[player.id] = player.id
             if player.name and player.name != player.id:
                 replace[player.name] = player.id
-            for text in (player.family_name, player.club or ""):
+            for text in (player.family_name, player.club or "", player.league_number):
                 if len(text) >= 2 and text != player.id:
                     replace.setdefault(text, CUT)
         ordered = sorted(replace.items(), key=lambda item: -len(item[0]))
@@ -99,6 +101,8 @@ class Erasure:
                 out["surname"] = ""
             if "club" in out:
                 out["club"] = None
+            if out.get("league_number"):
+                out["league_number"] = ""
         return out
 
     def _label_of(self, value: dict[str, object]) -> str | None:

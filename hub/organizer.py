@@ -48,6 +48,7 @@ from hub.store import HUB_SOURCE
 from hub.tournament import (
     EventState,
     Fact,
+    LeagueNumberError,
     Player,
     PlayerCheckedIn,
     PlayerCountError,
@@ -59,6 +60,7 @@ from hub.tournament import (
     RoundSeated,
     RoundUndone,
     SeedsDeclared,
+    league_number,
     preset,
 )
 from tablekit.core.clock_events import GameStarted
@@ -138,8 +140,8 @@ def _check_consent(competition: Competition, player_ids: Iterable[str], what: Ph
 
 
 class PlayerEntryError(CompetitionError):
-    """A new player's details refused; ``field`` names what is wrong: ``name``,
-    ``surname`` or ``club`` (a form shows the message beside it)."""
+    """A player's details refused; ``field`` names what is wrong: ``name``, ``surname``,
+    ``club`` or ``league_number`` (a form shows the message beside it)."""
 
     def __init__(self, template: str, /, *, field: str, **values: object) -> None:
         super().__init__(template, **values)
@@ -296,10 +298,12 @@ class Organizer(JudgeCommands):
         surname: str = "",
         club: str | None = None,
         rating: float | None = None,
+        league_number: str = "",
         check_in: bool = False,
     ) -> tuple[Player, bool]:
-        """Register one player (the next free id), checking the name, surname and club as
-        a players file's are (:class:`PlayerEntryError` naming the field); with
+        """Register one player (the next free id), checking the name, surname, club and
+        league number as a players file's are (:class:`PlayerEntryError` naming the
+        field); with
         ``check_in`` present at once (a late arrival after the first draw). The player,
         and whether they were recorded as a late arrival."""
         entered: dict[str, str] = {}
@@ -326,6 +330,7 @@ class Organizer(JudgeCommands):
                 most=MAX_NAME,
             )  # fmt: skip
         club_name = entered["club"] or None
+        number = self._league_number(league_number, N_("players add: {error}"))
         key = player_key(name, club_name)
         for player in self.competition.event.players.values():
             if player_key(player.name, player.club) == key:
@@ -334,8 +339,29 @@ class Organizer(JudgeCommands):
                     N_("players add: duplicate player {who}: already registered as {id}"),
                     field="name", who=who, id=player.id,
                 )  # fmt: skip
-        player = Player(self.next_player_id(), name, club_name, rating, surname=surname)
+        player = Player(self.next_player_id(), name, club_name, rating, surname=surname,
+                        league_number=number)  # fmt: skip
         return player, self.register([player], check_in=check_in)
+
+    def _league_number(
+        self, text: str, template: str, player_id: str = "", **values: object
+    ) -> str:
+        """``text`` as a league number no other player here has (:class:`PlayerEntryError`
+        naming the field ``league_number``; ``template`` says where with ``values`` and
+        ``{error}``)."""
+        try:
+            number = league_number(text)
+        except LeagueNumberError as err:
+            raise PlayerEntryError(template, field="league_number", error=err,
+                                   **values) from None  # fmt: skip
+        for other in self.competition.event.players.values():
+            if number and other.league_number == number and other.id != player_id:
+                raise PlayerEntryError(
+                    template, field="league_number", **values,
+                    error=Phrase(N_("league number {number} is {other}'s already"),
+                                 number=number, other=other.id),
+                )  # fmt: skip
+        return number
 
     def next_player_id(self, offset: int = 0) -> str:
         """A fresh id for a new player: P001, P002, …; ``offset`` skips that many fresh
@@ -399,8 +425,10 @@ class Organizer(JudgeCommands):
         surname: str | None = None,
         club: str | None = None,
         clear_club: bool = False,
+        league_number: str | None = None,
     ) -> PlayerChange:
-        """Correct a player's name or club, saying why; recorded with who and when.
+        """Correct a player's name, club or league number (``""`` takes it away), saying
+        why; recorded with who and when.
 
         ``name`` is the whole name (its last word the surname unless ``surname`` says
         otherwise); or ``given`` and/or ``surname`` replace those parts of the current
@@ -430,10 +458,18 @@ class Organizer(JudgeCommands):
             raise CompetitionError(
                 N_("{what}: the name is longer than {most} characters"), what=what, most=MAX_NAME
             )
+        number = (
+            None if league_number is None
+            else self._league_number(league_number, N_("{what}: {error}"), player_id, what=what)
+        )  # fmt: skip
         now = split_name(new_name, new_surname)
-        if (new_name, now, new_club) == (old.name, split_name(old.name, old.surname), old.club):
+        kept = old.league_number if number is None else number
+        if (new_name, now, new_club, kept) == (
+            old.name, split_name(old.name, old.surname), old.club, old.league_number
+        ):
             raise CompetitionError(
-                N_("{what}: nothing to change (give a name, surname or club)"), what=what
+                N_("{what}: nothing to change (give a name, surname, club or league number)"),
+                what=what,
             )
         key = player_key(new_name, new_club)
         for other in event.players.values():
@@ -445,7 +481,8 @@ class Organizer(JudgeCommands):
                     who=f"{new_name!r}{club_text}",
                     id=other.id,
                 )
-        fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club)
+        fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
+                                    league_number=number)  # fmt: skip
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
         competition = self.record(record)
         return competition.player_changes[-1]

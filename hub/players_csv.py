@@ -22,14 +22,18 @@ Format:
     read surname first, and the lines read so are reported;
   - club: ``club``, ``school``, ``team``, ``klub``, ``szkoła``, ``drużyna`` (optional);
   - rating: ``rating``, ``points``, ``punkty``, ``ranking``, ``pkt`` (optional; a
-    number, ``12,5`` and ``12.5`` both accepted; orders players for league seeding).
+    number, ``12,5`` and ``12.5`` both accepted; orders players for league seeding);
+  - league number: ``numer ligowy``, ``nr ligowy``, ``league number`` (optional; the
+    number the league gives a player, :func:`hub.tournament.players.league_number`: the
+    same number is the same person in every tournament of the season).
 
   Other columns are ignored and reported, and so are lines with more cells than the
   header (their extra cells are left out).
 * Delimiter ``,`` or ``;`` (Polish spreadsheets export ``;``; tab also works),
   detected from the header row.
 * Blank lines are skipped. A player is a duplicate when the name and the club are the
-  same (ignoring case and repeated spaces) as another line or a registered player.
+  same (ignoring case and repeated spaces) as another line or a registered player, or
+  when the league number is another line's or a registered player's.
 * Limits: at most :data:`MAX_FILE_BYTES` (1 MB) and :data:`MAX_PLAYERS` (2,000) players;
   a larger file is refused before it is read through (the line where the limit is passed
   is named). A cell never holds a line break: a quote left open, which would swallow the
@@ -52,7 +56,7 @@ from pathlib import Path
 
 import charset_normalizer
 
-from hub.tournament import Player
+from hub.tournament import LeagueNumberError, Player, league_number
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.names import full_name
 from tablekit.core.words import N_
@@ -90,6 +94,9 @@ LAST_NAME_ALIASES = frozenset(
 )
 CLUB_ALIASES = frozenset({"club", "school", "team", "klub", "szkola", "druzyna"})
 RATING_ALIASES = frozenset({"rating", "points", "punkty", "ranking", "pkt", "league points"})
+LEAGUE_NUMBER_ALIASES = frozenset(
+    {"numer ligowy", "nr ligowy", "numer w lidze", "league number", "league no", "league id"}
+)
 DELIMITERS = (",", ";", "\t")
 MAX_NAME = 80
 MAX_FILE_BYTES = 1_000_000
@@ -149,6 +156,7 @@ class CsvPlayer:
     surname: str = ""
     """From a surname column or a surname-first name column; "" = the last word."""
     cells: tuple[str, ...] = ()
+    league_number: str = ""
     """The row as the file has it."""
 
 
@@ -425,7 +433,7 @@ def _read(
         h.strip() for i, h in enumerate(header) if i not in columns.values() and h.strip()
     )
     players: list[CsvPlayer] = []
-    seen: dict[tuple[str, str], int] = {}
+    seen: dict[tuple[str, str] | str, int] = {}
     comma: list[int] = []
     long_rows: list[int] = []
     end = reader.line_num
@@ -470,7 +478,7 @@ def _row(
     header: list[str],
     columns: Mapping[str, int],
     surname_first: bool,
-    seen: dict[tuple[str, str], int],
+    seen: dict[tuple[str, str] | str, int],
     comma: list[int],
     long_rows: list[int],
 ) -> CsvPlayer:
@@ -507,6 +515,10 @@ def _row(
             N_("{where}: name is longer than {most} characters"), where=where, most=MAX_NAME
         )
     rating = parse_rating(cell("rating"), where)
+    try:
+        number = league_number(cell("league"))
+    except LeagueNumberError as err:
+        raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
     key = player_key(name, club)
     if key in seen:
         raise PlayersCsvError(
@@ -515,10 +527,17 @@ def _row(
             who=_who(name, club),
             line=seen[key],
         )
+    if number in seen:
+        raise PlayersCsvError(
+            N_("{where}: league number {number} is already on line {line}"),
+            where=where, number=number, line=seen[number],
+        )  # fmt: skip
     seen[key] = line
+    if number:
+        seen[number] = line
     if by_comma:
         comma.append(line)
-    return CsvPlayer(line, name, club, rating, surname, tuple(row))
+    return CsvPlayer(line, name, club, rating, surname, tuple(row), number)
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -542,6 +561,7 @@ def new_players(
 ) -> list[Player]:
     """Players to register for ``rows``; a row matching a registered player is an error."""
     known = {player_key(p.name, p.club): p.id for p in registered.values()}
+    numbered = {p.league_number: p.id for p in registered.values() if p.league_number}
     out: list[Player] = []
     problems: list[RowProblem] = []
     for offset, row in enumerate(rows):
@@ -554,7 +574,15 @@ def new_players(
                 id=pid,
             )))  # fmt: skip
             continue
-        out.append(Player(next_id(offset), row.name, row.club, row.rating, row.surname))
+        if row.league_number in numbered:
+            problems.append(RowProblem(row.line, row.cells, PlayersCsvError(
+                N_("{where}: league number {number} is already registered as {id}"),
+                where=_where(source, row.line), number=row.league_number,
+                id=numbered[row.league_number],
+            )))  # fmt: skip
+            continue
+        out.append(Player(next_id(offset), row.name, row.club, row.rating,
+                          surname=row.surname, league_number=row.league_number))  # fmt: skip
     if problems:
         raise _rows_error(problems)
     return out
@@ -603,6 +631,7 @@ _COLUMN_WORDS = {
     "last": Phrase(N_("surname")),
     "club": Phrase(N_("club")),
     "rating": Phrase(N_("rating")),
+    "league": Phrase(N_("league number")),
 }
 """The kinds of column, as a message names them."""
 
@@ -620,6 +649,7 @@ def _columns(
             ("last", LAST_NAME_ALIASES),
             ("club", CLUB_ALIASES),
             ("rating", RATING_ALIASES),
+            ("league", LEAGUE_NUMBER_ALIASES),
         ):
             if key in aliases:
                 if field in columns:

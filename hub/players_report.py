@@ -1,10 +1,13 @@
 """What registering players says, the same on the command line and the web console: one
-player added, a players file imported (in the reader's language)."""
+player added, a players file imported, a player's details corrected (in the reader's
+language)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hub.competition import PlayerChange
+from hub.exports.lists import player_details
 from hub.players_csv import CsvImport
 from hub.tournament import Player
 from tablekit.shared.i18n import Words
@@ -14,11 +17,25 @@ def added_line(words: Words, player: Player, late: bool, check_in: bool) -> str:
     """One player registered (``late``: recorded as a late arrival)."""
     _ = words.gettext
     who = f"{player.id}  {player.name}" + (f" ({player.club})" if player.club else "")
+    if player.league_number:
+        who += ", " + _("league number {number}").format(number=player.league_number)
     if late:
         return _("{who} registered, a late arrival: plays from the next draw").format(who=who)
     if check_in:
         return _("{who} registered and checked in").format(who=who)
     return _("{who} registered").format(who=who)
+
+
+def change_lines(words: Words, change: PlayerChange) -> list[str]:
+    """A correction of a player's details: the name and club before and after, and the
+    league number's change when it changed."""
+    before, after = change.before, change.after
+    lines = [f"{after.id}: {player_details(before)} → {player_details(after)}"]
+    if before.league_number != after.league_number:
+        none = words.gettext("none")
+        lines.append(words.gettext("League number: {before} → {after}").format(
+            before=before.league_number or none, after=after.league_number or none))  # fmt: skip
+    return lines
 
 
 def import_lines(

@@ -93,8 +93,8 @@ def open_competition(path: str | Path) -> Competition:
     return open_event(path)[0]
 
 
-def entry_of(key: str, player: Player, number: str = "") -> Entry:
-    return Entry(key, player.id, player.name, player.club, player.surname, number)
+def entry_of(key: str, player: Player) -> Entry:
+    return Entry(key, player.id, player.name, player.club, player.surname, player.league_number)
 
 
 def counted(comp: Competition, created: bytes, source: str) -> Counted:
@@ -274,13 +274,11 @@ def seeds_for(
     lines: Sequence[SeasonLine | BoardLine],
     players: Mapping[str, Player],
     withdrawn: frozenset[str] = frozenset(),
-    numbers: Mapping[str, str] | None = None,
 ) -> list[tuple[Player, int]]:
     """The season's best four among ``players`` (by id), best first, with their season
-    points: a player is the season's person of the same league number (``numbers``: by
-    player id), else the one person of the same name (the list the command prints says
-    who, before the organizer declares them)."""
-    numbers = numbers or {}
+    points: a player is the season's person of the same league number, else the one
+    person of the same name (the list the command prints says who, before the organizer
+    declares them)."""
     by_number = {line.number: i for i, line in enumerate(lines) if line.number}
     by_name: dict[str, list[int]] = {}
     for i, line in enumerate(lines):
@@ -289,7 +287,7 @@ def seeds_for(
     for pid, player in players.items():
         if pid in withdrawn:
             continue
-        number = numbers.get(pid, "")
+        number = player.league_number
         if number and number in by_number:
             place[pid] = by_number[number]
         elif len(by_name.get(name_key(player.name), [])) == 1:

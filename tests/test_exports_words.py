@@ -46,7 +46,7 @@ ENGLISH_HEADERS = {
     "seating.csv": "stage,round,table,group,code,player_id,name,club",
     "sanctions.csv": "number,at,by,player_id,name,club,sanction,bp,stage,why,lifted_at,"
     "lifted_by,lifted_why",
-    "players.csv": "ID,Name,Surname,Club,Rating,Status",
+    "players.csv": "ID,Name,Surname,Club,League number,Rating,Status",
     "ranking.csv": "place,player_id,name,club,title,stage,bp,sp,disqualified",
 }
 """The column names scripts read today: ``--lang en`` keeps them."""
@@ -59,7 +59,7 @@ POLISH_HEADERS = {
     "seating.csv": "Etap;Runda;Stolik;Grupa;Kod miejsca;Nr gracza;Imię i nazwisko;Klub",
     "sanctions.csv": "Nr;Kiedy;Kto;Nr gracza;Imię i nazwisko;Klub;Sankcja;DP;Etap;Powód;"
     "Kiedy uchylono;Uchylone przez;Powód uchylenia",
-    "players.csv": "Nr;Imię i nazwisko;Nazwisko;Klub;Ranking;Status",
+    "players.csv": "Nr;Imię i nazwisko;Nazwisko;Klub;Numer ligowy;Ranking;Status",
     "ranking.csv": "Zajęte miejsce;Nr gracza;Imię i nazwisko;Klub;Tytuł;Etap;DP;MP;Wykluczony",
 }
 
@@ -72,7 +72,8 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Cli:
     c = Cli(tmp / "e.sqlite3")
     c.ok("event", "create", "--preset", "winter", "--name", "Turniej Zimowy — Łódź 2026")
     for i, name in enumerate(NAMES):
-        c.ok("players", "add", name, "--club", CLUB, "--rating", f"{1500 + i}.5")
+        number = ("--league-number", f"ldz-{i}") if i % 2 else ()
+        c.ok("players", "add", name, "--club", CLUB, "--rating", f"{1500 + i}.5", *number)
     c.ok("players", "check-in", "--all")
     rng = random.Random(5)
     for r in range(2):
@@ -150,9 +151,10 @@ def test_a_polish_players_file_reads_back_as_the_same_players(finished: Cli) -> 
     imported = parse_players_csv(text.encode("utf-8-sig"), "gracze.csv")
     players = sorted(comp.event.players.values(), key=lambda p: p.name)
     back = sorted(imported.players, key=lambda p: p.name)
-    assert [(p.name, p.club, p.rating) for p in back] == [
-        (p.name, p.club, p.rating) for p in players
+    assert [(p.name, p.club, p.rating, p.league_number) for p in back] == [
+        (p.name, p.club, p.rating, p.league_number) for p in players
     ]
+    assert {p.league_number for p in back} == {"", "LDZ-1", "LDZ-3", "LDZ-5"}
 
 
 def test_the_command_line_exports_in_its_language(finished: Cli, tmp_path: Path) -> None:

@@ -154,6 +154,9 @@ def test_renaming_a_player_is_audited_and_shows_everywhere(tmp_path: Path) -> No
         (("P002", "--club", "A", "--no-club", "--why", "x"), "--club or --no-club, not both"),
         (("P002", " ", "--why", "x"), "the name is empty"),
         (("P009", "Ola", "--why", "x"), "unknown player 'P009'"),
+        (("P002", "--league-number", "x1", "--why", "x"), "league number X1 is P001's already"),
+        (("P001", "--league-number", "x1", "--why", "x"), "nothing to change"),
+        (("P002", "--league-number", "A 1", "--why", "x"), "league number 'A 1': at most 20"),
     ],
 )
 def test_a_rename_that_does_not_fit_is_refused(
@@ -161,9 +164,11 @@ def test_a_rename_that_does_not_fit_is_refused(
 ) -> None:
     c = Cli(tmp_path / "e.sqlite3")
     c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
-    c.ok("players", "add", "Jan Kowalski", "--club", "SP 1")
+    c.ok("players", "add", "Jan Kowalski", "--club", "SP 1", "--league-number", "X1")
     c.ok("players", "add", "Anna Nowak", "--club", "SP 1")
     assert message in c.fails("players", "rename", *argv)
+    refused = c.fails("players", "add", "Ewa Lis", "--league-number", "x1")
+    assert "players add: league number X1 is P001's already" in refused
 
 
 ORDERED = [  # surname, then given name, Polish order

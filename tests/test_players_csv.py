@@ -231,6 +231,24 @@ def test_duplicate_of_a_registered_player() -> None:
     )
 
 
+def test_a_league_number_column_is_read_and_checked() -> None:
+    text = "Imię i nazwisko;Numer ligowy\nOla Kot; krk-042 \nJan Nowak;\n"
+    players = parse_players_csv(text.encode("utf-8"), "p.csv").players
+    numbers = [(p.name, p.league_number) for p in players]
+    assert numbers == [("Ola Kot", "KRK-042"), ("Jan Nowak", "")]
+    assert error("name;league number\nOla;A1\nJan;a1\n") == (
+        "p.csv line 3: league number A1 is already on line 2"
+    )
+    assert error("name;nr ligowy\nOla;Ł 7\n") == (
+        "p.csv line 2: league number 'Ł 7': at most 20 letters, digits, '-', '/' or '.', "
+        "starting with a letter or digit"
+    )
+    registered = {"P001": Player("P001", "Ewa Lis", league_number="KRK-042")}
+    with pytest.raises(PlayersCsvError) as err:
+        new_players(players, registered, lambda i: f"P{i + 2:03d}", "p.csv")
+    assert str(err.value) == "p.csv line 2: league number KRK-042 is already registered as P001"
+
+
 def test_import_is_all_or_nothing(tmp_path: Path) -> None:
     c = Cli(tmp_path / "e.sqlite3")
     c.ok("event", "create", "--preset", "winter", "--name", "Zima")

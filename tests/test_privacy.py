@@ -168,6 +168,9 @@ def test_erasure_leaves_no_name_in_the_file_and_the_standings_as_they_were(
 ) -> None:
     c = school(tmp_path)
     c.ok("players", "rename", "P008", "Marta Źdźbło-Nowicka", "--why", "a double surname")
+    out = c.ok("players", "rename", "P002", "--league-number", "gda-0707", "--why",
+               "the league's number GDA-0707 came late")  # fmt: skip
+    assert "League number: none → GDA-0707" in out
     c.ok("players", "minor", "P004")
     c.ok("players", "check-in", "--all", "--admit-minors")
     rng = random.Random(8)
@@ -190,7 +193,7 @@ def test_erasure_leaves_no_name_in_the_file_and_the_standings_as_they_were(
 
     after = c.competition()
     assert {p.name for p in after.event.players.values()} == {f"P{i:03d}" for i in range(1, 9)}
-    assert all(p.club is None for p in after.event.players.values())
+    assert all(p.club is None and not p.league_number for p in after.event.players.values())
     assert {s: after.event.standings(s).rows for s in after.event.stages_played} == standings
     assert after.event.final_ranking() == ranking
     assert after.erased is not None and after.erased.by == "organizer Ola"
@@ -199,7 +202,7 @@ def test_erasure_leaves_no_name_in_the_file_and_the_standings_as_they_were(
     data = b"".join(
         p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("school.sqlite3")
     )
-    for name in [*NAMES, "Źdźbło-Nowicka", CLUB]:
+    for name in [*NAMES, "Źdźbło-Nowicka", CLUB, "GDA-0707"]:
         for text in {name, *name.split()}:
             if len(text) > 3:
                 assert text.encode() not in data, text

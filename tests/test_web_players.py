@@ -183,12 +183,24 @@ def test_one_player_is_added_and_a_wrong_field_said_beside_it(
             "/organizer/players").text), "name": "Ola Kot", "rating": "x"}).text
     assert records(db) == before
     status, page = post(client, "/organizer/players/add",
-                        {"name": "Ola Kot", "club": "SP 3", "rating": "12,5"})  # fmt: skip
-    assert status == 303 and "P001 Ola Kot (SP 3)" in page
+                        {"name": "Ola Kot", "club": "SP 3", "rating": "12,5",
+                         "league_number": "krk-7"})  # fmt: skip
+    assert status == 303 and "P001 Ola Kot (SP 3), numer ligowy KRK-7" in page
     status, page = post(client, "/organizer/players/add", {"name": "ola  kot", "club": "sp 3"})
     assert status == 400 and "P001" in page and "powtórzony" in page
+    status, page = post(client, "/organizer/players/add", {"name": "Jan", "league_number": "KRK-7"})
+    assert status == 400 and "numer ligowy KRK-7 ma już P001" in page
+    assert 'aria-describedby="league_number-problem"' in client.post(
+        "/organizer/players/add", data={"csrf": form_token(client.get(
+            "/organizer/players").text), "name": "Jan", "league_number": "KRK-7"}).text
     player = Cli(db).competition().event.players["P001"]
-    assert (player.name, player.club, player.rating) == ("Ola Kot", "SP 3", 12.5)
+    assert (player.name, player.club, player.rating, player.league_number) == (
+        "Ola Kot", "SP 3", 12.5, "KRK-7")
+    status, page = post(client, "/organizer/players/P001/rename",
+                        {"name": "Ola Kot", "club": "SP 3", "league_number": "",
+                         "why": "numer był innej Oli"}, "/organizer/players/P001")  # fmt: skip
+    assert status == 303 and "Numer ligowy: KRK-7 → brak" in page
+    assert Cli(db).competition().event.players["P001"].league_number == ""
 
 
 def test_check_in_many_late_arrival_rename_and_withdraw(client: TestClient, db: Path) -> None:

@@ -350,6 +350,9 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument(
         "--rating", type=types["rating"], help=_("rating or league points (for seeding)")
     )
+    league_number_help = _("the number the league gives the player: the same person in "
+                           "every tournament of the season")  # fmt: skip
+    p.add_argument("--league-number", default="", metavar=_("NUMBER"), help=league_number_help)
     p.add_argument("--check-in", action="store_true", help=_("check the player in at once"))
     p = leaf(players, "import", cmd_players_import, _("register every player of a CSV file"))
     p.add_argument("file", type=Path, help=_("the players' CSV file"))
@@ -402,7 +405,8 @@ def _build(w: Words) -> argparse.ArgumentParser:
         players,
         "rename",
         cmd_players_rename,
-        _("correct a player's name, surname or club (recorded with who, when and why)"),
+        _("correct a player's name, surname, club or league number (recorded with who, when "
+          "and why)"),
     )
     p.add_argument("id", metavar="ID")
     p.add_argument(
@@ -415,6 +419,8 @@ def _build(w: Words) -> argparse.ArgumentParser:
     )
     p.add_argument("--club", help=_("the new club or school"))
     p.add_argument("--no-club", action="store_true", help=_("remove the club"))
+    p.add_argument("--league-number", metavar=_("NUMBER"),
+                   help=_("the league number from now on ('' takes it away)"))  # fmt: skip
     p.add_argument("--why", required=True, help=why_recorded)
 
     rounds = group("round", _("draw, start, follow and close a round"))

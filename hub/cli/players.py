@@ -7,12 +7,12 @@ import argparse
 from collections.abc import Sequence
 
 from hub.cli.common import CliError, Ctx, render, resolve_player, when
-from hub.exports.lists import player_changes_grid, player_details, players_grid, sanctions_grid
+from hub.exports.lists import player_changes_grid, players_grid, sanctions_grid
 from hub.exports.results import player_games_grid
 from hub.exports.standings import player_stages_grid
 from hub.organizer import ConsentMissingError
 from hub.players_csv import new_players, read_players_csv
-from hub.players_report import added_line, import_lines
+from hub.players_report import added_line, change_lines, import_lines
 from hub.season import seeding_text
 from tablekit.core.words import N_
 
@@ -21,7 +21,7 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     player, late = org.add_player(
         args.name, surname=args.surname or "", club=args.club, rating=args.rating,
-        check_in=args.check_in,
+        league_number=args.league_number, check_in=args.check_in,
     )  # fmt: skip
     ctx.print(added_line(ctx.words, player, late, args.check_in))
     return 0
@@ -214,9 +214,10 @@ def cmd_players_rename(ctx: Ctx, args: argparse.Namespace) -> int:
         surname=args.surname,
         club=args.club,
         clear_club=args.no_club,
+        league_number=args.league_number,
     )
-    before, after = change.before, change.after
-    ctx.print(f"{pid}: {player_details(before)} → {player_details(after)}")
+    after = change.after
+    ctx.print(*change_lines(ctx.words, change))
     ctx.print(
         ctx.words.gettext(
             "Surname {surname}, given name {given}; recorded {at} by {by}: {why}"

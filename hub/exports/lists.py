@@ -131,7 +131,8 @@ def status_of(event: EventState, player_id: str) -> str:
 
 
 def players_grid(comp: Competition, words: Words) -> Grid:
-    """Every player by surname: id, name, surname, club, rating and status."""
+    """Every player by surname: id, name, surname, club, league number, rating and status
+    (the columns a players file is read back from)."""
     event = comp.event
     present = event.present
     rows = []
@@ -145,6 +146,7 @@ def players_grid(comp: Competition, words: Words) -> Grid:
                 player.name,
                 player.family_name,
                 player.club or "",
+                player.league_number,
                 rating,
                 word(STATUSES, status, words),
             )
@@ -158,11 +160,13 @@ def players_grid(comp: Competition, words: Words) -> Grid:
             words.pgettext("column", "Name"),
             words.pgettext("column", "Surname"),
             words.pgettext("column", "Club"),
+            # Translators: the number the league gives a player (a players file's column)
+            words.pgettext("column", "League number"),
             words.pgettext("column", "Rating"),
             words.pgettext("column", "Status"),
         ),
         rows,
-        numeric=frozenset({4}),
+        numeric=frozenset({5}),
         note=words.gettext(
             "By surname (the last word of the name unless set: rummikub players rename)."
         ),

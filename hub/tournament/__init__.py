@@ -36,6 +36,7 @@ from hub.tournament.draw import draw_avoiding_repeats, met_pairs
 from hub.tournament.errors import (
     DuplicatePlayerError,
     FormatError,
+    LeagueNumberError,
     MissingResultsError,
     PlayerCountError,
     PlayerNameError,
@@ -90,7 +91,14 @@ from hub.tournament.league import (
     seeding_statement,
     tournament_points,
 )
-from hub.tournament.players import Player, by_rating, index_players, player_order, ties_by_name
+from hub.tournament.players import (
+    Player,
+    by_rating,
+    index_players,
+    league_number,
+    player_order,
+    ties_by_name,
+)
 from hub.tournament.presets import PRESET_NAMES, league_scheme_for, preset, preset_name
 from hub.tournament.progress import EventState, replay_draws, seat_next
 from hub.tournament.ranking import RankingRow
@@ -129,6 +137,7 @@ __all__ = [
     "GameRecorded",
     "GameScores",
     "Group",
+    "LeagueNumberError",
     "MissingGame",
     "MissingResultsError",
     "Phase",
@@ -186,6 +195,7 @@ __all__ = [
     "draw_avoiding_repeats",
     "encode_fact",
     "index_players",
+    "league_number",
     "league_scheme_for",
     "league_seeded",
     "lot_order",

@@ -25,6 +25,10 @@ class PlayerNameError(TournamentError):
     """A player's name that cannot be stored (empty, or a surname not ending the name)."""
 
 
+class LeagueNumberError(TournamentError):
+    """A league number that cannot be stored (its form, or another player's number)."""
+
+
 class PlayerStatusError(TournamentError):
     """A player fact that does not fit the player's current status."""
 

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Protocol, TypeVar
+from typing import Final, Protocol, TypeVar
 
 import msgspec
 
-from hub.tournament.errors import DuplicatePlayerError
+from hub.tournament.errors import DuplicatePlayerError, LeagueNumberError
 from tablekit.core.errors import Phrase
 from tablekit.core.names import NameKey, name_order, split_name
 from tablekit.core.words import N_
@@ -23,6 +24,10 @@ class Player(msgspec.Struct, frozen=True):
     ``name`` is written given name(s) first; ``surname`` is its end that is the surname
     ("" — as in records of hub versions before it existed — means the last word; see
     :mod:`tablekit.core.names`).
+
+    ``league_number`` is the number the league gives the player (:func:`league_number`):
+    the same number in two tournaments is the same person in the season table
+    (:mod:`hub.league.identity`); "" when none was given.
     """
 
     id: str
@@ -30,6 +35,7 @@ class Player(msgspec.Struct, frozen=True):
     club: str | None = None
     rating: float | None = None
     surname: str = ""
+    league_number: str = ""
 
     @property
     def given_name(self) -> str:
@@ -38,6 +44,26 @@ class Player(msgspec.Struct, frozen=True):
     @property
     def family_name(self) -> str:
         return split_name(self.name, self.surname)[1]
+
+
+MAX_LEAGUE_NUMBER: Final = 20
+_LEAGUE_NUMBER = re.compile(r"[0-9A-Z][0-9A-Z./-]*")
+
+
+def league_number(text: str) -> str:
+    """A league number as stored: upper case, no blanks around it; "" for a blank one.
+    LeagueNumberError (a ValueError) naming it for anything but 1-20 letters, digits,
+    ``-``, ``/`` or ``.`` starting with a letter or digit."""
+    number = text.strip().upper()
+    if number and not (
+        len(number) <= MAX_LEAGUE_NUMBER and _LEAGUE_NUMBER.fullmatch(number)
+    ):
+        raise LeagueNumberError(
+            N_("league number {number}: at most {most} letters, digits, '-', '/' or '.', "
+               "starting with a letter or digit"),
+            number=repr(text.strip()), most=MAX_LEAGUE_NUMBER,
+        )  # fmt: skip
+    return number
 
 
 def player_order(player: Player) -> tuple[NameKey, str]:

@@ -21,6 +21,7 @@ from hub.tournament.cuts import (
 )
 from hub.tournament.errors import (
     DuplicatePlayerError,
+    LeagueNumberError,
     MissingResultsError,
     PlayerNameError,
     PlayerStatusError,
@@ -49,7 +50,7 @@ from hub.tournament.formats import (
     Rest,
     TournamentFormat,
 )
-from hub.tournament.players import Player
+from hub.tournament.players import Player, league_number
 from hub.tournament.state import DrawnRound, Phase
 from hub.tournament.state_draws import DrawingState
 from tablekit.core.errors import Phrase, joined
@@ -164,18 +165,41 @@ class EventState(DrawingState):
             raise DuplicatePlayerError(
                 N_("register: player id {player!r} is already registered"), player=player.id
             )
-        _check_name(
-            Phrase(N_("register {player!r}"), player=player.id), player.name, player.surname
-        )
+        what = Phrase(N_("register {player!r}"), player=player.id)
+        _check_name(what, player.name, player.surname)
+        self._check_league_number(what, player.id, player.league_number)
         self._players[player.id] = player
 
     def _change_details(self, fact: PlayerDetailsChanged) -> None:
         what = Phrase(N_("change of {player!r}"), player=fact.player_id)
         player = self._player(fact.player_id, what)
         _check_name(what, fact.name, fact.surname)
+        number = player.league_number if fact.league_number is None else fact.league_number
+        self._check_league_number(what, player.id, number)
         self._players[player.id] = msgspec.structs.replace(
-            player, name=fact.name, surname=fact.surname, club=fact.club
+            player, name=fact.name, surname=fact.surname, club=fact.club, league_number=number
         )
+
+    def _check_league_number(self, what: Phrase, player_id: str, number: str) -> None:
+        """A league number is one person's: well formed, and no other player's here."""
+        if not number:
+            return
+        try:
+            stored = league_number(number)
+        except LeagueNumberError:
+            stored = ""
+        if stored != number:
+            raise LeagueNumberError(
+                N_("{what}: league number {number!r} is not written as stored (upper case, "
+                   "letters, digits, '-', '/' or '.')"),
+                what=what, number=number,
+            )  # fmt: skip
+        for other in self._players.values():
+            if other.league_number == number and other.id != player_id:
+                raise LeagueNumberError(
+                    N_("{what}: league number {number} is {other}'s already"),
+                    what=what, number=number, other=other.id,
+                )  # fmt: skip
 
     def _arrive(self, player_id: str, *, late: bool) -> None:
         what = Phrase(N_("late arrival") if late else N_("check-in"))

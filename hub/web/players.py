@@ -26,7 +26,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hub.competition import Competition, NameShown
-from hub.exports.lists import player_details, status_of
+from hub.exports.lists import status_of
 from hub.exports.words import STATUSES, phase_label, word
 from hub.organizer import ConsentMissingError, Organizer, PlayerEntryError
 from hub.players_csv import (
@@ -37,7 +37,7 @@ from hub.players_csv import (
     parse_players_csv,
     rating_of,
 )
-from hub.players_report import added_line, import_lines
+from hub.players_report import added_line, change_lines, import_lines
 from hub.privacy import NAME_SHOWN_WORDS
 from hub.store import EventStore
 from hub.tournament import PRESET_NAMES, player_order, preset
@@ -321,7 +321,7 @@ class PlayersArea:
         form = await posted_form(request)
         w = self.pages.words(request)
         self.event(request)
-        names = ("name", "surname", "club", "rating", "check_in")
+        names = ("name", "surname", "club", "league_number", "rating", "check_in")
         values = {k: _text(form, k) for k in names}
         typed = Form(values)
         try:
@@ -334,7 +334,8 @@ class PlayersArea:
             try:
                 player, late = org.add_player(
                     values["name"], surname=values["surname"], club=values["club"] or None,
-                    rating=rating, check_in=values["check_in"] == "on",
+                    rating=rating, league_number=values["league_number"],
+                    check_in=values["check_in"] == "on",
                 )  # fmt: skip
             except PlayerEntryError as err:
                 raise refused_at(values, err.field, err.message(w.gettext)) from None
@@ -425,7 +426,8 @@ class PlayersArea:
         if pid not in comp.event.players:
             raise PageError(404, w.gettext("No player {id} is registered.").format(id=pid))
         values = {k: _text(form, k) for k in
-                  ("name", "surname", "club", "why", "reason", "minor", "admit")}  # fmt: skip
+                  ("name", "surname", "club", "league_number", "why", "reason", "minor",
+                   "admit")}  # fmt: skip
         handlers: dict[str, Callable[[Organizer], list[str]]] = {
             "rename": lambda org: self._rename(org, pid, values, w),
             "late": lambda org: self._late(org, pid, values, w),
@@ -449,11 +451,14 @@ class PlayersArea:
             change = org.change_player(
                 pid, why=values["why"], name=values["name"], surname=values["surname"],
                 club=club or None, clear_club=not club and old.club is not None,
+                league_number=values["league_number"],
             )  # fmt: skip
+        except PlayerEntryError as err:
+            raise refused_at(values, err.field, err.message(w.gettext)) from None
         except KitError as err:
             field = "why" if not values["why"].strip() else "name"
             raise refused_at(values, field, err.message(w.gettext)) from None
-        return [f"{pid}: {player_details(change.before)} → {player_details(change.after)}"]
+        return change_lines(w, change)
 
     def _late(self, org: Organizer, pid: str, values: Mapping[str, str], w: Words) -> list[str]:
         admit = values["admit"] == "on"
