@@ -54,8 +54,9 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     # season = "/var/lib/rummikub-hub/season"  # RUMMIKUB_WEB_SEASON, --season: league events
 
     [league]                        # the league across towns (docs/league.md)
-    uplink = true                   # rummikub-hub sends the event's records to the central
+    uplink = true                   # rummikub-hub sends the venue's events to the central
     bridge = "league-hall"          # the venue broker's bridge to it
+    # registry = "/var/lib/rummikub-hub/league-uplink.sqlite3"  # default: beside db
 
 A program logs in with its own section's ``username``/``password_file`` over
 ``[broker]``'s; the environment and the flags override field by field. The demo
@@ -198,13 +199,17 @@ class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
 
 class LeagueSection(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[league]``: the venue belongs to a league (docs/league.md): ``rummikub-hub
-    serve`` sends the event's records to the central league service through the venue
-    broker's bridge (the bridge section ``rummikub-league venues`` wrote)."""
+    serve`` sends the records of the event it serves, and of every event of the venue
+    that went up before, to the central league service through the venue broker's
+    bridge (the bridge section ``rummikub-league venues`` wrote)."""
 
     uplink: bool = False
     bridge: str = ""
     """The bridge's connection name (``league-<venue>``): the hub sends again as soon as
     the broker says it is up."""
+    registry: str = ""
+    """The venue's uplink registry (:mod:`hub.uplink`): which events go up, from which
+    store; "" — ``league-uplink.sqlite3`` beside the event's store."""
 
 
 class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):

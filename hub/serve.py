@@ -26,8 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.config import HubConfigError, HubSettings, add_config_options, resolve
+from hub.config import HubConfigError, HubSettings, LeagueSection, add_config_options, resolve
 from hub.service import WRITER_STALL, HubService
+from hub.uplink import UplinkSettings
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -129,12 +130,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
                              backup=store.backup, backup_interval=store.backup_every,
                              console_url=store.console_url,
-                             league_bridge=settings.config.league.bridge
-                             if settings.config.league.uplink else None)  # fmt: skip
+                             league=_league(settings.config.league))  # fmt: skip
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
         print(f"rummikub-hub: {error_text(err, words)}", file=sys.stderr)
         return 1
+
+
+def _league(section: LeagueSection) -> UplinkSettings | None:
+    if not section.uplink:
+        return None
+    return UplinkSettings(section.bridge, Path(section.registry) if section.registry else None)
 
 
 @dataclass(frozen=True)

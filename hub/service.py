@@ -36,7 +36,7 @@ from hub.live import LiveView
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.store_rows import IngestResult, Refused
-from hub.uplink import Uplink
+from hub.uplink import Uplink, UplinkSettings
 from tablekit.core.codec import DecodeError, check_identity, decode, encode, peek_envelope
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
@@ -106,7 +106,7 @@ class HubService:
         backup: Path | None = None,
         backup_interval: float = DEFAULT_INTERVAL,
         console_url: str = "",
-        league_bridge: str | None = None,
+        league: UplinkSettings | None = None,
     ) -> None:
         """``broker``: where and how to log in (:mod:`tablekit.shared.broker`); the
         client id is ``hub-{venue}-{event}`` unless it names one. BrokerSettingsError
@@ -121,9 +121,9 @@ class HubService:
         ``console_url``: the web console's public address, retained for the QR codes of
         the hub screen and the tables' displays (:class:`~hub.conductor.Conductor`).
 
-        ``league_bridge``: the event's records go up to the central league service
-        (:class:`hub.uplink.Uplink`) through the venue broker's bridge of that name ("":
-        a bridge not named, whose state the uplink does not follow); None: no league."""
+        ``league``: the venue's events go up to the central league service
+        (:class:`hub.uplink.Uplink`, this event's and every one a hub of the venue sent
+        before) through the venue broker's bridge; None: no league."""
         self.broker = broker
         self.tables = tables
         self.topics = topics
@@ -159,8 +159,9 @@ class HubService:
         self._bad_window = (0.0, 0)
         self._session_expiry = session_expiry
         self.uplink = (
-            None if league_bridge is None
-            else Uplink(db, topics.venue, topics.event, self._publish_up, bridge=league_bridge)
+            None if league is None
+            else Uplink(league.registry_for(Path(db)), topics.venue, topics.event, db,
+                        self._publish_up, bridge=league.bridge)
         )  # fmt: skip
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect

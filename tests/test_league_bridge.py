@@ -49,6 +49,7 @@ from hub.league.wire import (
 from hub.season import open_competition, season_event, season_of
 from hub.service import HubService
 from hub.store import HUB_SOURCE, EventStore
+from hub.uplink import REGISTRY_NAME, UplinkRegistry, UplinkRegistryError, UplinkSettings
 from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings, connect, make_client
 from tests.test_cli_support import Cli, play_round
@@ -132,10 +133,10 @@ def start_central(league: League) -> tuple[LeagueService, Central]:
     return service, central
 
 
-def start_hub(league: League, venue: str, db: Path) -> HubService:
+def start_hub(league: League, venue: str, db: Path, event: str = "liga1") -> HubService:
     broker = league.venues[venue]
-    hub = HubService(broker.client_settings(), db, Topics(venue, "liga1"),
-                     league_bridge=bridge_name(venue))  # fmt: skip
+    hub = HubService(broker.client_settings(), db, Topics(venue, event),
+                     league=UplinkSettings(bridge_name(venue)))  # fmt: skip
     hub.start()
     assert hub.wait_online(10)
     return hub
@@ -316,3 +317,33 @@ def publish_as(league: League, venue: str, messages: list[tuple[str, bytes]]) ->
         client.disconnect()
         client.loop_stop()
     return [refused[mid] for mid in mids]
+
+
+def test_an_event_left_unsent_goes_up_when_the_hub_serves_the_next_one(
+    league: League, tmp_path: Path, wait_until: Callable[..., Any]
+) -> None:
+    """The hub moves to the next event while the central is out of reach: the first
+    event's records go up from its own store, beside the new event's."""
+    league.central.kill()
+    first_db, second_db = tmp_path / "jesien.sqlite3", tmp_path / "zima.sqlite3"
+    hub = start_hub(league, "krakow", first_db, "jesien")
+    league_event(first_db, [f"Gracz {chr(65 + i)}" for i in range(8)], rounds=1)
+    hub.stop()
+    hub = start_hub(league, "krakow", second_db, "zima")  # the next event, a new store
+    league_event(second_db, [f"Nowy {i}" for i in range(8)])
+    league.central.restart()
+    service, central = start_central(league)
+    for event, db in (("jesien", first_db), ("zima", second_db)):
+        wait_until(lambda event=event, db=db: central.store.seqs("krakow", event) == hub_seqs(db),
+                   timeout=60, what=f"{event} at the central")  # fmt: skip
+    marks = {"jesien": len(hub_seqs(first_db)), "zima": len(hub_seqs(second_db))}
+    assert hub.uplink is not None
+    wait_until(lambda: hub.uplink.marks() == marks, what="both events' marks at the hub")
+    hub.stop()
+    # The registry keeps both events and their marks: a restarted hub knows them at once.
+    registry = UplinkRegistry(tmp_path / REGISTRY_NAME)
+    assert {(r.event, r.acked) for r in registry.events("krakow")} == set(marks.items())
+    with pytest.raises(UplinkRegistryError, match=r"from .*jesien\.sqlite3"):
+        registry.register("krakow", "jesien", tmp_path / "another.sqlite3")
+    registry.close()
+    service.stop()

@@ -119,6 +119,16 @@ class VenueLeagueTopics:
         return f"{self.base}/ack/{_segment('event', event)}"
 
     @property
+    def ack_filter(self) -> str:
+        """Every event's acks (the hub sends every event of the venue that went up)."""
+        return f"{self.base}/ack/+"
+
+    def parse_ack(self, topic: str) -> str | None:
+        """The event of an ack's topic, None when ``topic`` is not one."""
+        head, _, event = topic.rpartition("/")
+        return event if head == f"{self.base}/ack" and SEGMENT_RE.match(event) else None
+
+    @property
     def season(self) -> str:
         return f"{self.base}/season"
 
