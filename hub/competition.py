@@ -314,7 +314,8 @@ class TableProgress:
 
 @dataclass(frozen=True)
 class PlayerChange:
-    """A player's name or club changed: the record (who, when, why), before and after."""
+    """A player's name, club or gender changed: the record (who, when, why), before and
+    after."""
 
     record: OrganizerFact
     before: Player
@@ -829,9 +830,9 @@ class Competition:
 
 def anonymous(player: Player) -> Player:
     """``player`` after the erasure of personal data: named by their id, no club, no
-    league number (the rating, which seeded the draws, stays)."""
+    league number or gender (the rating, which seeded the draws, stays)."""
     return msgspec.structs.replace(player, name=player.id, surname="", club=None,
-                                   league_number="")  # fmt: skip
+                                   league_number="", gender=None)  # fmt: skip
 
 
 def _sanctioned(record: OrganizerFact) -> str:

@@ -264,14 +264,7 @@ class Conductor:
             state.final_ranking() if finished else state.standings(stage_name).rows
         )
         ranked = ties_by_name(board_rows, players)
-        rows = tuple(
-            StandingLine(
-                place=r.place, name=sent_name(players[r.player_id].name), big=r.big,
-                small=r.small, games=r.games,
-                title=_label(r.title or "") if isinstance(r, RankingRow) else "",
-            )
-            for r in ranked
-        )
+        rows = tuple(_standing_line(r, players[r.player_id]) for r in ranked)
         round_no = competition.round_number(stage_name)
         board = StandingsBoard(
             v=PROTOCOL_VERSION,
@@ -335,3 +328,12 @@ def _surname(player: Player) -> str:
 
 def _label(text: str) -> str:
     return text[:SENT_NAME]
+
+
+def _standing_line(row: RankingRow | StandingRow, player: Player) -> StandingLine:
+    """One row of the standings board; a final place's title with the gender it agrees with."""
+    title = _label(row.title or "") if isinstance(row, RankingRow) else ""
+    return StandingLine(
+        place=row.place, name=sent_name(player.name), big=row.big, small=row.small,
+        games=row.games, title=title, gender=player.grammatical_gender if title else None,
+    )  # fmt: skip

@@ -3,15 +3,16 @@
 The store is append-only except for this one rewrite after the event
 (:meth:`hub.organizer.Organizer.erase_personal_data`): every stored payload that names a
 player is rewritten, in one transaction, so that each player is named by an anonymous
-label (their id) and has no club and no league number, while the ids — and so every
-result, seating, sanction and standing — stay as they were. A payload is read as plain
-JSON, whatever its kind (the organizer's records, the assignments sent to the units, a
-unit's own events), so a kind of record added later that holds a player's details is
+label (their id) and has no club, no league number and no gender, while the ids — and so
+every result, seating, sanction and standing — stay as they were. A payload is read as
+plain JSON, whatever its kind (the organizer's records, the assignments sent to the units,
+a unit's own events), so a kind of record added later that holds a player's details is
 covered too, as long as it names them the kit's way:
 
 * a player's details, ``{"id": …, "name": …, "surname": …, "club": …, "league_number":
-  …}`` (a registration);
-* a change of details, ``{"fact": "player-details-changed", "player_id": …, "name": …}``;
+  …, "gender": …}`` (a registration);
+* a change of details, ``{"fact": "player-details-changed", "player_id": …, "name": …,
+  "gender": …}``;
 * a seat sent to a table, ``{"player": ID, "name": …}``;
 
 and every free text (a reason, a note: the fields of :data:`FREE_TEXT`) has each
@@ -103,6 +104,8 @@ class Erasure:
                 out["club"] = None
             if out.get("league_number"):
                 out["league_number"] = ""
+            if "gender" in out:
+                out["gender"] = None
         return out
 
     def _label_of(self, value: dict[str, object]) -> str | None:

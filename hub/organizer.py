@@ -65,6 +65,7 @@ from hub.tournament import (
 )
 from tablekit.core.clock_events import GameStarted
 from tablekit.core.errors import KitError, Phrase
+from tablekit.core.gender import Gender
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import Seat
@@ -299,11 +300,12 @@ class Organizer(JudgeCommands):
         club: str | None = None,
         rating: float | None = None,
         league_number: str = "",
+        gender: Gender | None = None,
         check_in: bool = False,
     ) -> tuple[Player, bool]:
         """Register one player (the next free id), checking the name, surname, club and
         league number as a players file's are (:class:`PlayerEntryError` naming the
-        field); with
+        field); ``gender`` as given (None: proposed from the given name); with
         ``check_in`` present at once (a late arrival after the first draw). The player,
         and whether they were recorded as a late arrival."""
         entered: dict[str, str] = {}
@@ -340,7 +342,7 @@ class Organizer(JudgeCommands):
                     field="name", who=who, id=player.id,
                 )  # fmt: skip
         player = Player(self.next_player_id(), name, club_name, rating, surname=surname,
-                        league_number=number)  # fmt: skip
+                        league_number=number, gender=gender)  # fmt: skip
         return player, self.register([player], check_in=check_in)
 
     def _league_number(
@@ -426,9 +428,10 @@ class Organizer(JudgeCommands):
         club: str | None = None,
         clear_club: bool = False,
         league_number: str | None = None,
+        gender: Gender | None = None,
     ) -> PlayerChange:
-        """Correct a player's name, club or league number (``""`` takes it away), saying
-        why; recorded with who and when.
+        """Correct a player's name, club, league number (``""`` takes it away) or
+        grammatical gender (None: as it is), saying why; recorded with who and when.
 
         ``name`` is the whole name (its last word the surname unless ``surname`` says
         otherwise); or ``given`` and/or ``surname`` replace those parts of the current
@@ -464,11 +467,14 @@ class Organizer(JudgeCommands):
         )  # fmt: skip
         now = split_name(new_name, new_surname)
         kept = old.league_number if number is None else number
-        if (new_name, now, new_club, kept) == (
+        if gender == old.grammatical_gender and old.gender is not None:
+            gender = None
+        if gender is None and (new_name, now, new_club, kept) == (
             old.name, split_name(old.name, old.surname), old.club, old.league_number
         ):
             raise CompetitionError(
-                N_("{what}: nothing to change (give a name, surname, club or league number)"),
+                N_("{what}: nothing to change (give a name, surname, club, league number or "
+                   "gender)"),
                 what=what,
             )
         key = player_key(new_name, new_club)
@@ -482,7 +488,7 @@ class Organizer(JudgeCommands):
                     id=other.id,
                 )
         fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
-                                    league_number=number)  # fmt: skip
+                                    league_number=number, gender=gender)  # fmt: skip
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
         competition = self.record(record)
         return competition.player_changes[-1]

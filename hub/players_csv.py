@@ -25,7 +25,10 @@ Format:
     number, ``12,5`` and ``12.5`` both accepted; orders players for league seeding);
   - league number: ``numer ligowy``, ``nr ligowy``, ``league number`` (optional; the
     number the league gives a player, :func:`hub.tournament.players.league_number`: the
-    same number is the same person in every tournament of the season).
+    same number is the same person in every tournament of the season);
+  - gender: ``płeć``, ``K/M``, ``gender`` (optional): ``K`` (or ``F``, ``kobieta``),
+    ``M``, ``N`` (words without gender) or blank — the kit then proposes it from the
+    given name (:mod:`tablekit.core.gender`); the words about the player agree with it.
 
   Other columns are ignored and reported, and so are lines with more cells than the
   header (their extra cells are left out).
@@ -58,6 +61,7 @@ import charset_normalizer
 
 from hub.tournament import LeagueNumberError, Player, league_number
 from tablekit.core.errors import KitError, Phrase
+from tablekit.core.gender import Gender, GenderValueError, gender_of
 from tablekit.core.names import full_name
 from tablekit.core.words import N_
 
@@ -97,6 +101,7 @@ RATING_ALIASES = frozenset({"rating", "points", "punkty", "ranking", "pkt", "lea
 LEAGUE_NUMBER_ALIASES = frozenset(
     {"numer ligowy", "nr ligowy", "numer w lidze", "league number", "league no", "league id"}
 )
+GENDER_ALIASES = frozenset({"plec", "k/m", "m/k", "plec k/m", "plec (k/m)", "gender", "sex"})
 DELIMITERS = (",", ";", "\t")
 MAX_NAME = 80
 MAX_FILE_BYTES = 1_000_000
@@ -158,6 +163,8 @@ class CsvPlayer:
     cells: tuple[str, ...] = ()
     league_number: str = ""
     """The row as the file has it."""
+    gender: Gender | None = None
+    """As the file gives it; None: blank or no such column (proposed from the name)."""
 
 
 @dataclass(frozen=True)
@@ -519,6 +526,10 @@ def _row(
         number = league_number(cell("league"))
     except LeagueNumberError as err:
         raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
+    try:
+        gender = gender_of(cell("gender"))
+    except GenderValueError as err:
+        raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
     key = player_key(name, club)
     if key in seen:
         raise PlayersCsvError(
@@ -537,7 +548,7 @@ def _row(
         seen[number] = line
     if by_comma:
         comma.append(line)
-    return CsvPlayer(line, name, club, rating, surname, tuple(row), number)
+    return CsvPlayer(line, name, club, rating, surname, tuple(row), number, gender)
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -582,7 +593,8 @@ def new_players(
             )))  # fmt: skip
             continue
         out.append(Player(next_id(offset), row.name, row.club, row.rating,
-                          surname=row.surname, league_number=row.league_number))  # fmt: skip
+                          surname=row.surname, league_number=row.league_number,
+                          gender=row.gender))  # fmt: skip
     if problems:
         raise _rows_error(problems)
     return out
@@ -601,12 +613,15 @@ def _name_of(
     Separate given name and surname columns (``by_parts``) keep the surname as written;
     a name written "Kowalski, Jan" takes what is before the comma as the surname; a
     surname-first name column takes its first word as the surname; a name column
-    leaves it "" (the last word).
+    leaves it "" (the last word), unless a surname column beside it (the kit's players
+    export) holds the end of the name.
     """
     if by_parts:
         given, surname = clean(cell("first")), clean(cell("last"))
         return full_name(given, surname), surname, False
-    name = clean(cell("name"))
+    name, beside = clean(cell("name")), clean(cell("last"))
+    if beside and " " in beside and name.endswith(" " + beside):
+        return name, beside, False
     before, comma, after = name.partition(",")
     if comma and before.strip() and after.strip():
         surname, given = clean(before), clean(after)
@@ -632,6 +647,7 @@ _COLUMN_WORDS = {
     "club": Phrase(N_("club")),
     "rating": Phrase(N_("rating")),
     "league": Phrase(N_("league number")),
+    "gender": Phrase(N_("gender")),
 }
 """The kinds of column, as a message names them."""
 
@@ -650,6 +666,7 @@ def _columns(
             ("club", CLUB_ALIASES),
             ("rating", RATING_ALIASES),
             ("league", LEAGUE_NUMBER_ALIASES),
+            ("gender", GENDER_ALIASES),
         ):
             if key in aliases:
                 if field in columns:
@@ -684,6 +701,6 @@ def _columns(
     if "first" in columns and "last" in columns:
         columns.pop("name", None)  # the parts say where the surname starts; a full name not
     else:
-        columns.pop("first", None)
-        columns.pop("last", None)
+        columns.pop("first", None)  # a surname column beside a whole name (the kit's own
+        # players export) says where the surname starts in it
     return columns

@@ -5,32 +5,127 @@ language)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from hub.competition import PlayerChange
-from hub.exports.lists import player_details
+from hub.exports.lists import change_details
+from hub.exports.words import gender_word
 from hub.players_csv import CsvImport
 from hub.tournament import Player
+from tablekit.core.gender import Gender, gendered
+from tablekit.core.words import NP_
 from tablekit.shared.i18n import Words
+
+# Translators: one player registered, said of a woman, of a man and without gender
+_REGISTERED: Final = gendered(
+    NP_("said of a woman", "{who} registered"),
+    NP_("said of a man", "{who} registered"),
+    NP_("said without gender", "{who} registered"),
+)
+_CHECKED_IN: Final = gendered(
+    NP_("said of a woman", "{who} registered and checked in"),
+    NP_("said of a man", "{who} registered and checked in"),
+    NP_("said without gender", "{who} registered and checked in"),
+)
+_LATE: Final = gendered(
+    NP_("said of a woman", "{who} registered, a late arrival: plays from the next draw"),
+    NP_("said of a man", "{who} registered, a late arrival: plays from the next draw"),
+    NP_("said without gender", "{who} registered, a late arrival: plays from the next draw"),
+)
 
 
 def added_line(words: Words, player: Player, late: bool, check_in: bool) -> str:
-    """One player registered (``late``: recorded as a late arrival)."""
-    _ = words.gettext
+    """One player registered (``late``: recorded as a late arrival), in words that agree
+    with the player's gender."""
     who = f"{player.id}  {player.name}" + (f" ({player.club})" if player.club else "")
     if player.league_number:
-        who += ", " + _("league number {number}").format(number=player.league_number)
-    if late:
-        return _("{who} registered, a late arrival: plays from the next draw").format(who=who)
-    if check_in:
-        return _("{who} registered and checked in").format(who=who)
-    return _("{who} registered").format(who=who)
+        who += ", " + words.gettext("league number {number}").format(number=player.league_number)
+    said = _LATE if late else _CHECKED_IN if check_in else _REGISTERED
+    line = words.gendered(said, player.grammatical_gender).format(who=who)
+    if player.gender is None:
+        line += words.gettext(" ({gender}: from the given name)").format(
+            gender=gender_word(words, player.grammatical_gender)
+        )
+    return line
+
+
+# Translators: a player arrived after the first draw, said of a woman, of a man and without
+# gender
+_ARRIVED_LATE: Final = gendered(
+    NP_("said of a woman", "{id} arrived late: joins the next round drawn for everyone present"),
+    NP_("said of a man", "{id} arrived late: joins the next round drawn for everyone present"),
+    NP_("said without gender",
+        "{id} arrived late: joins the next round drawn for everyone present"),
+)  # fmt: skip
+# Translators: a player left the event, said of a woman, of a man and without gender
+_WITHDRAWN: Final = gendered(
+    NP_("said of a woman", "{id} withdrawn ({reason}): not drawn again; results already "
+        "played stay"),
+    NP_("said of a man", "{id} withdrawn ({reason}): not drawn again; results already "
+        "played stay"),
+    NP_("said without gender", "{id} withdrawn ({reason}): not drawn again; results "
+        "already played stay"),
+)  # fmt: skip
+
+
+def late_line(words: Words, player: Player) -> str:
+    """A player recorded as arriving after the first draw."""
+    return words.gendered(_ARRIVED_LATE, player.grammatical_gender).format(id=player.id)
+
+
+def withdrawn_line(words: Words, player: Player, reason: str) -> str:
+    """A player withdrawn from the event, for ``reason``."""
+    said = words.gendered(_WITHDRAWN, player.grammatical_gender)
+    return said.format(id=player.id, reason=reason)
+
+
+def minor_line(words: Words, ids: Sequence[str], *, adult: bool, consent: bool) -> str:
+    """Players recorded as of age, or as minors with or without a guardian's written
+    consent (in words that fit any player: *osoba niepełnoletnia*)."""
+    _ = words.gettext
+    one = len(ids) == 1
+    if adult:
+        said = _("Of age: {ids}") if one else _("Of age ({n}): {ids}")
+    elif consent:
+        said = (
+            _("Minor, a guardian's written consent received: {ids}")
+            if one
+            else _("Minors ({n}), a guardian's written consent received: {ids}")
+        )
+    else:
+        said = (
+            _("Minor, no guardian's written consent yet: {ids}; the kit asks at the check-in "
+              "and the draw")
+            if one
+            else _("Minors ({n}), no guardian's written consent yet: {ids}; the kit asks at "
+                   "the check-in and the draw")
+        )  # fmt: skip
+    return said.format(ids=", ".join(ids), n=len(ids))
+
+
+def genders_line(words: Words, players: Sequence[Player]) -> str | None:
+    """How many of ``players`` have each gender, and how many were proposed from the
+    given name (the organizer checks those); None when every gender was given."""
+    proposed = [p for p in players if p.gender is None]
+    if not proposed:
+        return None
+    counts = {g: sum(1 for p in proposed if p.grammatical_gender is g) for g in Gender}
+    neutral = [p.name for p in proposed if p.grammatical_gender is Gender.NEUTRAL]
+    names = f" ({', '.join(neutral[:12])}{', …' if len(neutral) > 12 else ''})" if neutral else ""
+    return words.gettext(
+        "Gender proposed from the given name for {n}: female {female}, male {male}, without "
+        "gender {neutral}{names}; the titles and the words about each player agree with it: "
+        "check it in the players list"
+    ).format(n=len(proposed), female=counts[Gender.FEMALE], male=counts[Gender.MALE],
+             neutral=counts[Gender.NEUTRAL], names=names)  # fmt: skip
 
 
 def change_lines(words: Words, change: PlayerChange) -> list[str]:
-    """A correction of a player's details: the name and club before and after, and the
-    league number's change when it changed."""
+    """A correction of a player's details: the name and club before and after (with the
+    gender when it changed), and the league number's change when it changed."""
     before, after = change.before, change.after
-    lines = [f"{after.id}: {player_details(before)} → {player_details(after)}"]
+    shown = change_details(before, after, words)
+    lines = [f"{after.id}: {shown[0]} → {shown[1]}"]
     if before.league_number != after.league_number:
         none = words.gettext("none")
         lines.append(words.gettext("League number: {before} → {after}").format(
@@ -61,6 +156,9 @@ def import_lines(
     elif check_in:
         imported += _(", checked in")
     lines = [imported, encoding_line]
+    genders = genders_line(words, players)
+    if genders is not None:
+        lines.append(genders)
     if parsed.ignored_columns:
         lines.append(
             _("Ignored columns: {columns}").format(columns=", ".join(parsed.ignored_columns))

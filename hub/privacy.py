@@ -58,7 +58,10 @@ def published(comp: Competition) -> Competition:
     hidden = {pid: p for pid, p in players.items() if hides_surname(comp, pid)}
     if not hidden:
         return comp
-    renamed = {pid: Player(pid, initial_name(p), p.club, p.rating) for pid, p in hidden.items()}
+    renamed = {
+        pid: Player(pid, initial_name(p), p.club, p.rating, gender=p.grammatical_gender)
+        for pid, p in hidden.items()
+    }
     out = comp.apply_all(())  # a copy: its lists and maps are its own
     out.state = comp.state.renamed(renamed)
     out.player_changes = [c for c in comp.player_changes if c.after.id not in hidden]

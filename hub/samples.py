@@ -15,6 +15,7 @@ from hub.hall import HallView, ResultState, TableCell
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import Phrase
+from tablekit.core.gender import propose
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
     RoundInfo,
@@ -23,7 +24,7 @@ from tablekit.core.messages import (
     StandingLine,
     StandingsBoard,
 )
-from tablekit.core.names import name_order
+from tablekit.core.names import name_order, split_name
 from tablekit.core.seats import SEATS
 from tablekit.core.words import N_
 
@@ -199,7 +200,11 @@ def final_hall(tables: int, now: float, seed: int = 7) -> HallView:
     assert hall.round is not None and hall.standings is not None
     titles = {1: "champion", 2: "vice-champion", 3: "vice-champion"}
     rows = tuple(
-        msgspec.structs.replace(row, title=titles.get(row.place, ""))
+        msgspec.structs.replace(
+            row, title=titles[row.place], gender=propose(split_name(row.name)[0])
+        )
+        if row.place in titles
+        else row
         for row in hall.standings.rows
     )
     return replace(

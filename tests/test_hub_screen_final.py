@@ -32,8 +32,12 @@ from tests.test_cli_support import Cli, Clock, play_rounds
 NOW = 1_800_000_000.0
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts" / "hub-screen"
 WORDS = {
-    "pl": ("TURNIEJ ZAKOŃCZONY", "KLASYFIKACJA KOŃCOWA", "MISTRZ", "WICEMISTRZ"),
-    "en": ("EVENT FINISHED", "FINAL STANDINGS", "CHAMPION", "VICE-CHAMPION"),
+    "pl": ("TURNIEJ ZAKOŃCZONY", "KLASYFIKACJA KOŃCOWA"),
+    "en": ("EVENT FINISHED", "FINAL STANDINGS"),
+}
+TITLES = {  # (champion, vice-champion) said of a woman and of a man
+    "pl": {"f": ("MISTRZYNI", "WICEMISTRZYNI"), "m": ("MISTRZ", "WICEMISTRZ")},
+    "en": {"f": ("CHAMPION", "VICE-CHAMPION"), "m": ("CHAMPION", "VICE-CHAMPION")},
 }
 
 
@@ -60,6 +64,9 @@ def test_the_hub_sends_the_final_standings_with_the_rankings_titles(tmp_path: Pa
     )
     assert {r.title for r in board.rows if r.place > 1} == {""}
     assert b'"title":"winner"' in sent[topics.standings]
+    # the title's holder's gender beside it ("Uczeń" is a boy's word), none without a title
+    assert {r.gender for r in board.rows if r.title} == {"m"}
+    assert {r.gender for r in board.rows if not r.title} == {None}
 
 
 def test_a_standing_line_without_a_title_keeps_its_wire_format() -> None:
@@ -72,7 +79,7 @@ def test_a_standing_line_without_a_title_keeps_its_wire_format() -> None:
 @pytest.mark.parametrize("language", ["pl", "en"])
 @pytest.mark.parametrize("size", [(1920, 1080), (1280, 720)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_final_standings_say_the_event_is_finished_and_mark_the_podium(size, language):
-    finished, final_title, champion, vice = WORDS[language]
+    finished, final_title = WORDS[language]
     hall = replace(final_hall(60, NOW), language=language)
     screen = HallScreen(pygame.Surface(size))
     pages = [p for p in screen.sequence(hall) if p.kind is PageKind.STANDINGS]
@@ -94,15 +101,15 @@ def test_final_standings_say_the_event_is_finished_and_mark_the_podium(size, lan
             assert p.text == p.wanted, f"{p.wanted!r} cut to {p.text!r} on page {page.index}"
         drawn_names += [p.text for p in body if p.name]
         if page.index == 0:
-            texts = [p.text for p in body]
             podium = [r for r in board.rows if r.place <= 3]
-            assert texts.count(champion) == sum(r.place == 1 for r in podium)
-            assert texts.count(vice) == sum(r.place in (2, 3) for r in podium)
-            # The names of the podium in gold, beside their titles.
+            assert {r.gender for r in podium} == {"f", "m"}  # the sample has girls and boys
+            # The names of the podium in gold, beside their titles, which agree with them.
             for r in podium:
+                assert r.gender is not None
+                champion, vice = TITLES[language][r.gender]
                 name = next(p for p in body if p.name and p.wanted == r.name)
-                title = next(
-                    p for p in body if p.text in (champion, vice) and p.box.top == name.box.top
-                )
+                title = next(p for p in body if p.box.top == name.box.top and p.text.isupper()
+                             and p is not name)  # fmt: skip
+                assert title.text == (champion if r.place == 1 else vice)
                 assert name.rect.right < title.rect.left
     assert drawn_names == [r.name for r in board.rows]  # every name, whole, in order

@@ -102,7 +102,7 @@ def test_winter_end_to_end(n: int) -> None:
     )
     assert [(r.place, r.player_id) for r in final] == [(r.place, r.player_id) for r in again.rows]
     for row in final:
-        expected = {1: "champion", 2: "vice-champion", 3: "vice-champion"}.get(row.place)
+        expected = {1: "school champion", 2: "vice-champion", 3: "vice-champion"}.get(row.place)
         assert row.title == expected
 
 
@@ -117,7 +117,7 @@ def test_winter_hand_set_lowest_id_always_wins() -> None:
     seconds = sorted(sorted(t)[1] for t in round_one)
     assert set(tables_of(state, "round-2")[0]) == {*winners, *seconds}
     final = state.final_ranking()
-    assert (final[0].player_id, final[0].big, final[0].title) == ("p01", 6, "champion")
+    assert (final[0].player_id, final[0].big, final[0].title) == ("p01", 6, "school champion")
     assert [r.title for r in final[1:3]] == ["vice-champion", "vice-champion"]
 
 

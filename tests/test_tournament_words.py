@@ -15,6 +15,7 @@ import pytest
 from test_tournament_cuts import championship_after_eliminations
 from test_tournament_support import make_players, play_event
 
+from hub.exports.words import title_label
 from hub.tournament import (
     ConsolationError,
     EventState,
@@ -29,6 +30,7 @@ from hub.tournament.facts import GameRecorded, PlayerCheckedIn, RoundClosed, San
 from hub.tournament.presets import championship, describe, league_scheme_for, preset_name
 from hub.tournament.seating import random_draw, table_sizes
 from tablekit.core.errors import KitError
+from tablekit.core.gender import Gender
 from tablekit.shared.i18n import words
 
 PL = words("pl")
@@ -160,16 +162,22 @@ def test_a_presets_description_is_given_back_in_polish() -> None:
     assert describe(stored).message(PL.gettext) == "Klubowy puchar"
 
 
-def test_the_presets_titles_are_the_rule_books_words_in_polish() -> None:
-    titles = {t.name: PL.gettext(t.name) for name in ("winter", "school") for t in
-              preset(name).titles}  # fmt: skip
-    titles |= {t.name: PL.gettext(t.name) for t in championship(8).titles}
-    assert titles == {
-        "champion": "mistrz",
-        "vice-champion": "wicemistrz",
-        "second vice-champion": "II wicemistrz",
-        "winner": "zwycięzca",
+def test_the_presets_titles_are_the_rule_books_words_in_polish_for_girls_and_boys() -> None:
+    names = [t.name for name in ("winter", "school") for t in preset(name).titles]
+    names += [t.name for t in championship(8).titles]
+    titles = {
+        name: tuple(title_label(name, PL, g) for g in (Gender.FEMALE, Gender.MALE, Gender.NEUTRAL))
+        for name in names
     }
+    assert titles == {
+        "school champion": ("szkolna mistrzyni", "szkolny mistrz", "szkolne mistrzostwo"),
+        "champion": ("mistrzyni", "mistrz", "mistrzostwo"),
+        "vice-champion": ("wicemistrzyni", "wicemistrz", "wicemistrzostwo"),
+        "second vice-champion": ("II wicemistrzyni", "II wicemistrz", "II wicemistrzostwo"),
+        "winner": ("zwyciężczyni", "zwycięzca", "zwycięstwo"),
+    }
+    assert {title_label(name, EN, g) for name in names for g in Gender} == set(names)
+    assert title_label("Złoty medal", PL, Gender.FEMALE) == "Złoty medal"  # the organizer's own
 
 
 def test_players_left_for_consolation_games_are_put_to_the_organizer_in_polish() -> None:

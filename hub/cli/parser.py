@@ -73,6 +73,7 @@ from hub.organizer import minutes_of
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
 from tablekit.core.errors import KitError
+from tablekit.core.gender import Gender, gender_of
 from tablekit.core.racks import RACK_SYNTAX
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -131,6 +132,16 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
         except ValueError as err:
             raise argparse.ArgumentTypeError(str(err)) from None
 
+    def gender(text: str) -> Gender:
+        """--gender: K, M or N, as a players file writes it (a blank is not a gender)."""
+        try:
+            given = gender_of(text)
+        except KitError as err:
+            raise argparse.ArgumentTypeError(err.message(_)) from None
+        if given is None:
+            raise argparse.ArgumentTypeError(_("give F, M or N"))
+        return given
+
     def lang(text: str) -> str:
         try:
             return choose(text)
@@ -147,6 +158,7 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
         "seat": seat,
         "minutes": minutes,
         "rating": rating,
+        "gender": gender,
         "lang": lang,
     }
 
@@ -353,6 +365,12 @@ def _build(w: Words) -> argparse.ArgumentParser:
     league_number_help = _("the number the league gives the player: the same person in "
                            "every tournament of the season")  # fmt: skip
     p.add_argument("--league-number", default="", metavar=_("NUMBER"), help=league_number_help)
+    gender_help = _(
+        "F (female), M (male) or N (words without gender): the titles and the words about "
+        "the player agree with it (default: proposed from the given name)"
+    )
+    gender_metavar = _("F|M|N")
+    p.add_argument("--gender", type=types["gender"], metavar=gender_metavar, help=gender_help)
     p.add_argument("--check-in", action="store_true", help=_("check the player in at once"))
     p = leaf(players, "import", cmd_players_import, _("register every player of a CSV file"))
     p.add_argument("file", type=Path, help=_("the players' CSV file"))
@@ -405,8 +423,8 @@ def _build(w: Words) -> argparse.ArgumentParser:
         players,
         "rename",
         cmd_players_rename,
-        _("correct a player's name, surname, club or league number (recorded with who, when "
-          "and why)"),
+        _("correct a player's name, surname, club, league number or gender (recorded with "
+          "who, when and why)"),
     )
     p.add_argument("id", metavar="ID")
     p.add_argument(
@@ -421,6 +439,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument("--no-club", action="store_true", help=_("remove the club"))
     p.add_argument("--league-number", metavar=_("NUMBER"),
                    help=_("the league number from now on ('' takes it away)"))  # fmt: skip
+    p.add_argument("--gender", type=types["gender"], metavar=gender_metavar, help=gender_help)
     p.add_argument("--why", required=True, help=why_recorded)
 
     rounds = group("round", _("draw, start, follow and close a round"))

@@ -7,12 +7,20 @@ import argparse
 from collections.abc import Sequence
 
 from hub.cli.common import CliError, Ctx, render, resolve_player, when
-from hub.exports.lists import player_changes_grid, players_grid, sanctions_grid
+from hub.exports.lists import player_changes_grid, players_grid, sanctions_grid, status_of
 from hub.exports.results import player_games_grid
 from hub.exports.standings import player_stages_grid
+from hub.exports.words import gender_word, status_word
 from hub.organizer import ConsentMissingError
 from hub.players_csv import new_players, read_players_csv
-from hub.players_report import added_line, change_lines, import_lines
+from hub.players_report import (
+    added_line,
+    change_lines,
+    import_lines,
+    late_line,
+    minor_line,
+    withdrawn_line,
+)
 from hub.season import seeding_text
 from tablekit.core.words import N_
 
@@ -21,7 +29,7 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     player, late = org.add_player(
         args.name, surname=args.surname or "", club=args.club, rating=args.rating,
-        league_number=args.league_number, check_in=args.check_in,
+        league_number=args.league_number, gender=args.gender, check_in=args.check_in,
     )  # fmt: skip
     ctx.print(added_line(ctx.words, player, late, args.check_in))
     return 0
@@ -95,11 +103,7 @@ def cmd_players_late(ctx: Ctx, args: argparse.Namespace) -> int:
     except ConsentMissingError as err:
         raise CliError(N_("{error}; to admit them: --admit-minors"), error=err) from None
     _admitted_line(ctx, admitted)
-    ctx.print(
-        ctx.words.gettext(
-            "{id} arrived late: joins the next round drawn for everyone present"
-        ).format(id=pid)
-    )
+    ctx.print(late_line(ctx.words, org.competition.event.players[pid]))
     return 0
 
 
@@ -115,24 +119,12 @@ def _admitted_line(ctx: Ctx, admitted: Sequence[str]) -> None:
 
 def cmd_players_minor(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
-    _ = ctx.words.gettext
     if args.adult and args.consent:
         raise CliError(N_("players minor: give --consent or --adult, not both"))
     comp = org.competition
     ids = [resolve_player(comp, text) for text in args.ids]
     org.record_minor(ids, minor=not args.adult, consent=args.consent, why=args.why or "")
-    listed = ", ".join(ids)
-    if args.adult:
-        ctx.print(_("Of age: {ids}").format(ids=listed))
-    elif args.consent:
-        ctx.print(
-            _("Minor, a guardian's written consent received: {ids}").format(ids=listed)
-        )
-    else:
-        ctx.print(
-            _("Minor, no guardian's written consent yet: {ids}; the kit asks at the "
-              "check-in and the draw").format(ids=listed)
-        )  # fmt: skip
+    ctx.print(minor_line(ctx.words, ids, adult=args.adult, consent=args.consent))
     return 0
 
 
@@ -141,11 +133,7 @@ def cmd_players_withdraw(ctx: Ctx, args: argparse.Namespace) -> int:
     pid = resolve_player(org.competition, args.id)
     reason = " ".join(args.reason.split())
     org.withdraw(pid, reason)
-    ctx.print(
-        ctx.words.gettext(
-            "{id} withdrawn ({reason}): not drawn again; results already played stay"
-        ).format(id=pid, reason=reason)
-    )
+    ctx.print(withdrawn_line(ctx.words, org.competition.event.players[pid], reason))
     return 0
 
 
@@ -165,31 +153,14 @@ def cmd_players_seeds(ctx: Ctx, args: argparse.Namespace) -> int:
     return 0
 
 
-PLAYER_STATUS_WORDS = {
-    "disqualified": N_("disqualified"),
-    "withdrawn": N_("withdrawn"),
-    "present": N_("present"),
-    "registered": N_("registered"),
-}
-
-
 def cmd_players_history(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     w = ctx.words
     pid = resolve_player(comp, args.id)
     event = comp.event
     player = event.players[pid]
-    status = (
-        "disqualified" if pid in event.disqualified
-        else "withdrawn" if pid in event.withdrawn
-        else "present" if pid in event.present
-        else "registered"
-    )  # fmt: skip
-    ctx.print(
-        f"{pid} {player.name}"
-        + (f", {player.club}" if player.club else "")
-        + f": {w.gettext(PLAYER_STATUS_WORDS[status])}"
-    )
+    status = status_word(status_of(event, pid), w, player.grammatical_gender)
+    ctx.print(f"{pid} {player.name}" + (f", {player.club}" if player.club else "") + f": {status}")
     ctx.print(render(player_stages_grid(comp, pid, w), w))
     ctx.print(render(player_games_grid(comp, pid, w), w))
     if comp.numbered_sanctions(pid):
@@ -215,15 +186,19 @@ def cmd_players_rename(ctx: Ctx, args: argparse.Namespace) -> int:
         club=args.club,
         clear_club=args.no_club,
         league_number=args.league_number,
+        gender=args.gender,
     )
     after = change.after
-    ctx.print(*change_lines(ctx.words, change))
+    w = ctx.words
+    ctx.print(*change_lines(w, change))
     ctx.print(
-        ctx.words.gettext(
-            "Surname {surname}, given name {given}; recorded {at} by {by}: {why}"
+        w.gettext(
+            "Surname {surname}, given name {given}, gender: {gender}; recorded {at} by {by}: "
+            "{why}"
         ).format(
             surname=repr(after.family_name),
             given=repr(after.given_name),
+            gender=gender_word(w, after.grammatical_gender),
             at=when(change.record.at),
             by=change.record.by or "-",
             why=change.record.why,

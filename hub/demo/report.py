@@ -52,8 +52,10 @@ def print_ranking(org: Organizer, words: Words) -> None:
     big, small = points(words)
     print(words.gettext("demo: the event is finished. Final ranking:"), flush=True)
     for row in state.final_ranking():
-        title = f"  ({title_label(row.title, words)})" if row.title else ""
-        name = state.players[row.player_id].name
+        player = state.players[row.player_id]
+        said = title_label(row.title, words, player.grammatical_gender) if row.title else ""
+        title = f"  ({said})" if said else ""
+        name = player.name
         print(
             f"  {row.place:>3}. {name:<24} {big} {row.big:>2}  {small} {row.small:>+5}{title}"
         )

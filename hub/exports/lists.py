@@ -11,7 +11,15 @@ from hub.competition import Competition, JudgeCallResolved, OrganizerFact
 from hub.exports.grid import Grid, Sheet, latest_stage, player_of, when
 from hub.exports.notes import consolation_decision, fact_of, scope_label, tie_fact, tie_how
 from hub.exports.standings import points_headers
-from hub.exports.words import SANCTIONS, STATUSES, csv_value, stage_label, stage_named, word
+from hub.exports.words import (
+    SANCTIONS,
+    csv_value,
+    gender_word,
+    stage_label,
+    stage_named,
+    status_word,
+    word,
+)
 from hub.hall import wait_text
 from hub.tournament import (
     ConsolationDecided,
@@ -24,6 +32,7 @@ from hub.tournament import (
     player_order,
 )
 from hub.tournament.progress import SANCTION_WORDS
+from tablekit.core.gender import LETTERS
 from tablekit.core.seats import Seat, seats_for
 from tablekit.core.status import paused_state
 from tablekit.core.status import word as state_word
@@ -131,8 +140,9 @@ def status_of(event: EventState, player_id: str) -> str:
 
 
 def players_grid(comp: Competition, words: Words) -> Grid:
-    """Every player by surname: id, name, surname, club, league number, rating and status
-    (the columns a players file is read back from)."""
+    """Every player by surname: id, name, surname, club, league number, rating, gender (the
+    one the words about them agree with: given, or proposed from the given name) and
+    status (the columns a players file is read back from)."""
     event = comp.event
     present = event.present
     rows = []
@@ -140,6 +150,7 @@ def players_grid(comp: Competition, words: Words) -> Grid:
         status = status_of(event, pid)
         # Ungrouped: a spreadsheet reads 1520,5 as a number (and an import reads it back).
         rating = "" if player.rating is None else forms.number(player.rating, words, group=False)
+        gender = player.grammatical_gender
         rows.append(
             (
                 pid,
@@ -148,7 +159,8 @@ def players_grid(comp: Competition, words: Words) -> Grid:
                 player.club or "",
                 player.league_number,
                 rating,
-                word(STATUSES, status, words),
+                words.pgettext(*LETTERS[gender]),
+                status_word(status, words, gender),
             )
         )
     return Grid(
@@ -163,12 +175,15 @@ def players_grid(comp: Competition, words: Words) -> Grid:
             # Translators: the number the league gives a player (a players file's column)
             words.pgettext("column", "League number"),
             words.pgettext("column", "Rating"),
+            words.pgettext("column", "Gender"),
             words.pgettext("column", "Status"),
         ),
         rows,
         numeric=frozenset({5}),
         note=words.gettext(
-            "By surname (the last word of the name unless set: rummikub players rename)."
+            "By surname (the last word of the name unless set: rummikub players rename). "
+            "Gender: F female, M male, N words without gender; the words about each "
+            "player agree with it (proposed from the given name unless given)."
         ),
     )
 
@@ -178,6 +193,19 @@ def player_details(player: Player) -> str:
     given, surname = player.given_name, player.family_name
     shown = player.name if not player.surname or " " not in surname else f"{given} [{surname}]"
     return shown + (f", {player.club}" if player.club else "")
+
+
+def change_details(before: Player, after: Player, words: Words) -> tuple[str, str]:
+    """A player's details before and after a change (:func:`player_details`), with the
+    gender beside each when the change is of it."""
+    if before.grammatical_gender is after.grammatical_gender:
+        return player_details(before), player_details(after)
+
+    def with_gender(player: Player) -> str:
+        return f"{player_details(player)} ({gender_word(words, player.grammatical_gender)})"
+
+    return with_gender(before), with_gender(after)
+
 
 
 def _when_by_why(words: Words) -> tuple[str, str, str]:
@@ -197,8 +225,7 @@ def player_changes_grid(comp: Competition, player_id: str | None = None, *, word
             when(change.record.at, words),
             change.record.by,
             change.after.id,
-            player_details(change.before),
-            player_details(change.after),
+            *change_details(change.before, change.after, words),
             change.record.why,
         )
         for number, change in enumerate(changes, start=1)

@@ -10,7 +10,7 @@ from hub.competition import Competition, ResultSource, ResultVersion
 from hub.effects import Change, ChangeKind
 from hub.exports.grid import Grid, Sheet, player_of, when
 from hub.exports.standings import points_headers
-from hub.exports.words import csv_value, stage_label, stage_named
+from hub.exports.words import csv_value, stage_label, stage_named, title_label
 from hub.tournament import RoundUndone
 from hub.tournament.standings import signed
 from tablekit.core.racks import format_rack
@@ -319,14 +319,21 @@ def changes_grid(comp: Competition, changes: Sequence[Change], words: Words) -> 
     """What a correction changes, for whom: the weighty first, then the standings."""
     _ = words.gettext
     ordered = sorted(changes, key=lambda c: not c.weighty)
+
+    def value(change: Change, text: str) -> str:
+        """A title in the reader's words, agreeing with its holder; other values as they are."""
+        if change.kind is not ChangeKind.TITLE or text == "-":
+            return text
+        return title_label(text, words, comp.event.players[change.player_id].grammatical_gender)
+
     rows = [
         (
-            c.stage or "-",
+            stage_label(c.stage, words) if c.stage else "-",
             _(CHANGE_WORDS[c.kind]),
             c.player_id,
             comp.event.players[c.player_id].name if c.player_id else "",
-            c.before,
-            c.after,
+            value(c, c.before),
+            value(c, c.after),
         )
         for c in ordered
     ]

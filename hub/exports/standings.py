@@ -49,6 +49,13 @@ def _placed(comp: Competition, label: str, player_id: str) -> tuple[str, str, st
     return (label, player.name, player.club or "", player_id)
 
 
+def _title(comp: Competition, title: str | None, player_id: str, words: Words) -> str:
+    """A final place's title agreeing with its holder (*mistrzyni*); "" for none."""
+    if not title:
+        return ""
+    return title_label(title, words, player_of(comp, player_id).grammatical_gender)
+
+
 def standings_grid(
     comp: Competition,
     stage: str | None = None,
@@ -126,7 +133,7 @@ def ranking_grid(comp: Competition, words: Words) -> Grid:
     for label, row in zip(labels, ranking, strict=True):
         cells: tuple[str, ...] = (
             *_placed(comp, label, row.player_id),
-            title_label(row.title, words) if row.title else "",
+            _title(comp, row.title, row.player_id, words),
             stage_label(row.stage, words),
             str(row.big),
             signed(row.small),
@@ -264,7 +271,7 @@ def ranking_csv(comp: Competition, sheet: Sheet) -> str:
             row.player_id,
             player.name,
             player.club or "",
-            title_label(row.title, w) if row.title else "",
+            title_label(row.title, w, player.grammatical_gender) if row.title else "",
             stage_label(row.stage, w),
             str(row.big),
             str(row.small),

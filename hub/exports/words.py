@@ -15,9 +15,10 @@ from collections.abc import Mapping
 from typing import Final, TypeVar
 
 from hub.competition import ResultSource
-from hub.tournament import Phase, SanctionKind, TieHow
+from hub.tournament import Phase, Player, SanctionKind, TieHow
+from tablekit.core.gender import Gender, Gendered, gendered
 from tablekit.core.scoring import GameEnding, Opening
-from tablekit.core.words import N_
+from tablekit.core.words import N_, NP_
 from tablekit.shared.i18n import Words
 
 _K = TypeVar("_K", bound=str)
@@ -62,11 +63,44 @@ def stage_named(name: str, words: Words) -> str:
     return name if label == name else f"{label} ({name})"
 
 
-def title_label(title: str, words: Words) -> str:
-    """A title of the final ranking (``champion``: the presets mark theirs for the
-    catalogs) in the reader's language; a title the organizer's format names otherwise is
-    kept as it is."""
-    return words.gettext(title)
+# Translators: the titles of a final ranking, each said of a woman, of a man, and without
+# gender (the player's gender unknown: the title as a noun); docs/glossary.md
+TITLES: Final[Mapping[str, Gendered]] = {
+    "champion": gendered(
+        NP_("said of a woman", "champion"),
+        NP_("said of a man", "champion"),
+        NP_("said without gender", "champion"),
+    ),
+    "school champion": gendered(
+        NP_("said of a woman", "school champion"),
+        NP_("said of a man", "school champion"),
+        NP_("said without gender", "school champion"),
+    ),
+    "vice-champion": gendered(
+        NP_("said of a woman", "vice-champion"),
+        NP_("said of a man", "vice-champion"),
+        NP_("said without gender", "vice-champion"),
+    ),
+    "second vice-champion": gendered(
+        NP_("said of a woman", "second vice-champion"),
+        NP_("said of a man", "second vice-champion"),
+        NP_("said without gender", "second vice-champion"),
+    ),
+    "winner": gendered(
+        NP_("said of a woman", "winner"),
+        NP_("said of a man", "winner"),
+        NP_("said without gender", "winner"),
+    ),
+}
+"""The titles the presets give (``champion``: *mistrzyni*, *mistrz*, *mistrzostwo*)."""
+
+
+def title_label(title: str, words: Words, gender: Gender = Gender.NEUTRAL) -> str:
+    """A title of the final ranking (one of :data:`TITLES`) in the reader's language,
+    agreeing with the ``gender`` of the player who holds it; a title the organizer's
+    format names otherwise is kept as it is."""
+    forms = TITLES.get(title)
+    return title if forms is None else words.gendered(forms, gender)
 
 
 def csv_value(code: enum.StrEnum | str, words: Words) -> str:
@@ -119,14 +153,82 @@ TIES: Final = {
     TieHow.LOT: N_("a lot the head judge ordered"),
     TieHow.SHARED: N_("the head judge let them share the place"),
 }
-STATUSES: Final = {
-    "disqualified": N_("disqualified"),
-    "withdrawn": N_("withdrawn"),
-    "present": N_("present"),
-    "registered": N_("registered"),
+# Translators: a player's status in the players list, said of a woman, of a man and without
+# gender (obecna, obecny, obecność potwierdzona)
+STATUSES: Final[Mapping[str, Gendered]] = {
+    "disqualified": gendered(
+        NP_("said of a woman", "disqualified"),
+        NP_("said of a man", "disqualified"),
+        NP_("said without gender", "disqualified"),
+    ),
+    "withdrawn": gendered(
+        NP_("said of a woman", "withdrawn"),
+        NP_("said of a man", "withdrawn"),
+        NP_("said without gender", "withdrawn"),
+    ),
+    "present": gendered(
+        NP_("said of a woman", "present"),
+        NP_("said of a man", "present"),
+        NP_("said without gender", "present"),
+    ),
+    "registered": gendered(
+        NP_("said of a woman", "registered"),
+        NP_("said of a man", "registered"),
+        NP_("said without gender", "registered"),
+    ),
 }
+
+
+def status_word(status: str, words: Words, gender: Gender) -> str:
+    """A player's status (a key of :data:`STATUSES`) agreeing with their ``gender``."""
+    return words.gendered(STATUSES[status], gender)
 
 
 def word(table: Mapping[_K, str], key: _K, words: Words) -> str:
     """``key``'s word in ``table`` (one of the tables above), in the reader's language."""
     return words.gettext(table[key])
+
+
+_GENDER_WORDS: Final = {
+    # Translators: a player's grammatical gender as the organizer reads it
+    Gender.FEMALE: NP_("gender", "female"),
+    Gender.MALE: NP_("gender", "male"),
+    Gender.NEUTRAL: NP_("gender", "without gender"),
+}
+
+
+def gender_word(words: Words, gender: Gender) -> str:
+    """A gender as the organizer reads it: *kobieta*, *mężczyzna*, *bez rodzaju*."""
+    return words.pgettext(*_GENDER_WORDS[gender])
+
+
+# Translators: words about one player on the web console's pages, said of a woman, of a man
+# and without gender
+ABOUT_ONE: Final[Mapping[str, Gendered]] = {
+    "of age": gendered(
+        NP_("said of a woman", "of age"),
+        NP_("said of a man", "of age"),
+        NP_("said without gender", "of age"),
+    ),
+    "minor, no consent yet": gendered(
+        NP_("said of a woman", "minor, no consent yet"),
+        NP_("said of a man", "minor, no consent yet"),
+        NP_("said without gender", "minor, no consent yet"),
+    ),
+    "minor, consent received": gendered(
+        NP_("said of a woman", "minor, consent received"),
+        NP_("said of a man", "minor, consent received"),
+        NP_("said without gender", "minor, consent received"),
+    ),
+    "Withdrawn from the event.": gendered(
+        NP_("said of a woman", "Withdrawn from the event."),
+        NP_("said of a man", "Withdrawn from the event."),
+        NP_("said without gender", "Withdrawn from the event."),
+    ),
+}
+"""Words a page says about one player (the key is the English), in the player's form."""
+
+
+def said_of(player: Player, key: str, words: Words) -> str:
+    """The words of :data:`ABOUT_ONE` ``key`` about ``player``, agreeing with them."""
+    return words.gendered(ABOUT_ONE[key], player.grammatical_gender)

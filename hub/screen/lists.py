@@ -19,7 +19,8 @@ from hub.screen.geometry import ListGrid, list_capacity, plan_list
 from hub.screen.qr import qr_column
 from hub.screen.theme import BG, DIM, GOLD, MUTED, PODIUM, TEXT, ZEBRA
 from hub.tournament.standings import place_labels, signed
-from tablekit.core.messages import RoundInfo, SeatingBoard, StandingsBoard
+from tablekit.core.gender import Gender
+from tablekit.core.messages import RoundInfo, SeatingBoard, StandingLine, StandingsBoard
 from tablekit.shared.i18n import Words
 
 NAME_CHARS: Final = 28
@@ -70,7 +71,7 @@ def column_width(canvas: Canvas, board: Board) -> int:
     if isinstance(board, StandingsBoard):  # a title beside the name (final standings)
         titled = (
             width("cond", size, row.name)
-            + width("bold", size, title_word(canvas.words, row.title))
+            + width("bold", size, title_word(canvas.words, row))
             + size // 2
             for row in board.rows
             if row.title
@@ -89,10 +90,12 @@ def _names(board: Board) -> Iterable[str]:
     return (row.name for row in board.rows)
 
 
-def title_word(words: Words, title: str) -> str:
+def title_word(words: Words, row: StandingLine) -> str:
     """A final place's title (the format's name for it, "champion") as the screen shows
-    it, in ``words``' language: "MISTRZ"; "" for none."""
-    return title_label(title, words).upper() if title else ""
+    it, in ``words``' language and agreeing with the player: "MISTRZYNI"; "" for none."""
+    if not row.title:
+        return ""
+    return title_label(row.title, words, row.gender or Gender.NEUTRAL).upper()
 
 
 def list_grid(canvas: Canvas, board: Board, items: int) -> ListGrid:
@@ -150,7 +153,7 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
             signed(board.rows[i].small),
             str(board.rows[i].games),
             board.rows[i].place,
-            title_word(canvas.words, board.rows[i].title),
+            title_word(canvas.words, board.rows[i]),
         )
         for i in part
     )

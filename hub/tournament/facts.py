@@ -39,11 +39,12 @@ by the ``fact`` field in JSON):
 * :class:`SanctionLifted` — a judge takes back sanction ``number`` (counted from 1 in the
   order given): its points come back, a disqualified player is active again (and
   present again if the disqualification took them off the list of those present).
-* :class:`PlayerDetailsChanged` — a player's name (with its surname part), club or league
-  number is corrected: a typo in the registration list, a school written two ways, a
-  surname of two words, a league number given late. The id stays, so every result, seating
-  and sanction stays the player's; every list shows the new name. Allowed at any time, a
-  finished event too. Who, when and why are the hub's record.
+* :class:`PlayerDetailsChanged` — a player's name (with its surname part), club, league
+  number or grammatical gender is corrected: a typo in the registration list, a school
+  written two ways, a surname of two words, a league number given late, a girl the given
+  name did not tell. The id stays, so every result, seating and sanction stays the
+  player's; every list shows the new name. Allowed at any time, a finished event too.
+  Who, when and why are the hub's record.
 * :class:`~hub.tournament.cuts.TieDecided` — the head judge's decision on players level
   at a cut (:mod:`hub.tournament.cuts`): their order, a lot the judge ordered, or (final
   places only) a shared place. A draw that meets an undecided tie at a cut raises
@@ -61,6 +62,7 @@ from hub.tournament.cuts import (
     TieDecided,
 )
 from hub.tournament.players import Player
+from tablekit.core.gender import Gender
 
 
 class PlayerScore(msgspec.Struct, frozen=True):
@@ -163,7 +165,7 @@ class PlayerDetailsChanged(
     msgspec.Struct, frozen=True, tag="player-details-changed", tag_field="fact"
 ):
     """The player's name, surname and club from now on (the rating stays), and their
-    league number when it changes."""
+    league number and gender when they change."""
 
     player_id: str
     name: str
@@ -173,6 +175,9 @@ class PlayerDetailsChanged(
     league_number: str | None = None
     """The league number from now on ("": none); None: as it was (records of hub
     versions before it existed have none)."""
+    gender: Gender | None = None
+    """The grammatical gender from now on; None: as it was (records of hub versions
+    before it existed have none)."""
 
 
 Fact = (

@@ -102,8 +102,8 @@ class Stage(msgspec.Struct, frozen=True):
 
 class Title(msgspec.Struct, frozen=True):
     """A title for final places ``first``–``last`` (a shared place keeps the title); a
-    preset's ``name`` is a word of the catalogs (``champion``: *mistrz*), which a front end
-    shows through its ``gettext``."""
+    preset's ``name`` is a key of ``hub.exports.words.TITLES`` (``champion``: *mistrzyni*,
+    *mistrz*), which a front end shows agreeing with the player who holds it."""
 
     first: int
     last: int

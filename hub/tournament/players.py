@@ -11,6 +11,7 @@ import msgspec
 
 from hub.tournament.errors import DuplicatePlayerError, LeagueNumberError
 from tablekit.core.errors import Phrase
+from tablekit.core.gender import Gender, propose
 from tablekit.core.names import NameKey, name_order, split_name
 from tablekit.core.words import N_
 
@@ -28,6 +29,11 @@ class Player(msgspec.Struct, frozen=True):
     ``league_number`` is the number the league gives the player (:func:`league_number`):
     the same number in two tournaments is the same person in the season table
     (:mod:`hub.league.identity`); "" when none was given.
+
+    ``gender`` is the grammatical gender the players file or the organizer gave (the words
+    about the player agree with it: *Mistrzyni*, *obecna*); None — not given, as in
+    records of hub versions before it existed — means the one :func:`propose` finds in
+    the given name (:attr:`grammatical_gender`).
     """
 
     id: str
@@ -36,6 +42,7 @@ class Player(msgspec.Struct, frozen=True):
     rating: float | None = None
     surname: str = ""
     league_number: str = ""
+    gender: Gender | None = None
 
     @property
     def given_name(self) -> str:
@@ -44,6 +51,12 @@ class Player(msgspec.Struct, frozen=True):
     @property
     def family_name(self) -> str:
         return split_name(self.name, self.surname)[1]
+
+    @property
+    def grammatical_gender(self) -> Gender:
+        """The gender the words about the player agree with: the one given, else the one
+        proposed from the given name."""
+        return self.gender if self.gender is not None else propose(self.given_name)
 
 
 MAX_LEAGUE_NUMBER: Final = 20

@@ -125,7 +125,8 @@ def _cumulative(prefix: str, i: int) -> tuple[str, ...]:
 
 
 def winter(ruleset: str = "000") -> TournamentFormat:
-    """000: Round I 3 games by random draw, Round II 3 games seated by standings."""
+    """000: Round I 3 games by random draw, Round II 3 games seated by standings; the
+    first place is the school champion, the next two vice-champions (000 §11)."""
     return TournamentFormat(
         name="winter",
         description=str(Phrase(_WINTER)),
@@ -141,7 +142,7 @@ def winter(ruleset: str = "000") -> TournamentFormat:
         ),
         min_players=3,
         max_players=OPEN_MAX_PLAYERS,
-        titles=(Title(1, 1, N_("champion")), Title(2, 3, N_("vice-champion"))),
+        titles=(Title(1, 1, "school champion"), Title(2, 3, "vice-champion")),
     ).validate()
 
 
@@ -169,7 +170,7 @@ def school(ruleset: str = "004", rounds: int = 4, games: int = 2) -> TournamentF
         stages=stages,
         min_players=3,
         max_players=OPEN_MAX_PLAYERS,
-        titles=(Title(1, 1, N_("winner")),),
+        titles=(Title(1, 1, "winner"),),
     ).validate()
 
 
@@ -231,9 +232,9 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
         min_players=CHAMPIONSHIP_MIN_PLAYERS,
         max_players=CHAMPIONSHIP_MAX_PLAYERS,
         titles=(
-            Title(1, 1, N_("champion")),
-            Title(2, 2, N_("vice-champion")),
-            Title(3, 3, N_("second vice-champion")),
+            Title(1, 1, "champion"),
+            Title(2, 2, "vice-champion"),
+            Title(3, 3, "second vice-champion"),
         ),
     ).validate()
 

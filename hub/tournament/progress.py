@@ -176,8 +176,10 @@ class EventState(DrawingState):
         _check_name(what, fact.name, fact.surname)
         number = player.league_number if fact.league_number is None else fact.league_number
         self._check_league_number(what, player.id, number)
+        gender = player.gender if fact.gender is None else fact.gender
         self._players[player.id] = msgspec.structs.replace(
-            player, name=fact.name, surname=fact.surname, club=fact.club, league_number=number
+            player, name=fact.name, surname=fact.surname, club=fact.club, league_number=number,
+            gender=gender,
         )
 
     def _check_league_number(self, what: Phrase, player_id: str, number: str) -> None:

@@ -27,6 +27,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from hub.competition import Competition, CompetitionError
+from hub.exports.words import said_of
 from hub.organizer import Organizer
 from hub.privacy import published
 from hub.store import HUB_SOURCE, EventStore
@@ -169,6 +170,7 @@ def environment(code: str) -> jinja2.Environment:
         lang=code,
         stage_label=lambda stage, number: stage_label(w, stage, number),
         state_word=lambda card: state_word(w, card),
+        said=lambda key, player: said_of(player, key, w),
         clock=lambda at: time.strftime("%H:%M", time.localtime(at)),
     )
     return env

@@ -26,8 +26,8 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hub.competition import Competition, NameShown
-from hub.exports.lists import status_of
-from hub.exports.words import STATUSES, phase_label, word
+from hub.exports.lists import change_details, status_of
+from hub.exports.words import phase_label, status_word
 from hub.organizer import ConsentMissingError, Organizer, PlayerEntryError
 from hub.players_csv import (
     MAX_FILE_BYTES,
@@ -37,7 +37,14 @@ from hub.players_csv import (
     parse_players_csv,
     rating_of,
 )
-from hub.players_report import added_line, change_lines, import_lines
+from hub.players_report import (
+    added_line,
+    change_lines,
+    import_lines,
+    late_line,
+    minor_line,
+    withdrawn_line,
+)
 from hub.privacy import NAME_SHOWN_WORDS
 from hub.store import EventStore
 from hub.tournament import PRESET_NAMES, player_order, preset
@@ -46,6 +53,7 @@ from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
 from hub.web.pages import PageError, Pages, link
 from tablekit.core.errors import KitError
+from tablekit.core.gender import LETTERS, Gender
 from tablekit.shared.i18n import LANGUAGES, Words
 
 T = TypeVar("T")
@@ -100,6 +108,17 @@ def refused_at(values: Mapping[str, str], field: str, message: str) -> FormError
 def _text(form: FormData, name: str) -> str:
     value = form.get(name, "")
     return value if isinstance(value, str) else ""
+
+
+def _gender(values: Mapping[str, str], w: Words) -> Gender | None:
+    """The gender chosen in a form (its select's values: "", f, m, n); "" is none given."""
+    chosen = values["gender"]
+    if not chosen:
+        return None
+    try:
+        return Gender(chosen)
+    except ValueError:
+        raise refused(values, gender=w.gettext("Choose one.")) from None
 
 
 class PlayersArea:
@@ -271,7 +290,8 @@ class PlayersArea:
             request, "players_list.html", status,
             form=form or Form(), which=which, flash=self.flash(request), players=players,
             status_of={p.id: status_of(event, p.id) for p in players},
-            status_word=lambda status: word(STATUSES, status, w), empty=Form(),
+            status_word=lambda p: status_word(status_of(event, p.id), w, p.grammatical_gender),
+            gender_letter=lambda p: w.pgettext(*LETTERS[p.grammatical_gender]), empty=Form(),
             row_message=lambda row: row.error.message(w.gettext),
             drawn=bool(event.stages_played), present=len(event.present),
             encodings=ENCODINGS, most=MAX_FILE_BYTES // 1000,
@@ -321,7 +341,7 @@ class PlayersArea:
         form = await posted_form(request)
         w = self.pages.words(request)
         self.event(request)
-        names = ("name", "surname", "club", "league_number", "rating", "check_in")
+        names = ("name", "surname", "club", "league_number", "rating", "gender", "check_in")
         values = {k: _text(form, k) for k in names}
         typed = Form(values)
         try:
@@ -329,12 +349,16 @@ class PlayersArea:
         except (KitError, ValueError) as err:
             typed.errors["rating"] = _said(err, w)
             return self.players_page(request, typed, 400, "add")
+        try:
+            gender = _gender(values, w)
+        except FormError as refusal:
+            return self.players_page(request, refusal.form, 400, "add")
 
         def add(org: Organizer) -> str:
             try:
                 player, late = org.add_player(
                     values["name"], surname=values["surname"], club=values["club"] or None,
-                    rating=rating, league_number=values["league_number"],
+                    rating=rating, league_number=values["league_number"], gender=gender,
                     check_in=values["check_in"] == "on",
                 )  # fmt: skip
             except PlayerEntryError as err:
@@ -411,7 +435,10 @@ class PlayersArea:
             request, "players_player.html", status,
             form=form or Form(), which=which, flash=self.flash(request), player=player,
             state=status_of(comp.event, pid), drawn=bool(comp.event.stages_played),
-            status_word=lambda status: word(STATUSES, status, w), empty=Form(),
+            status_word=lambda p: status_word(status_of(comp.event, p.id), w,
+                                              p.grammatical_gender),
+            change_text=lambda c: " → ".join(change_details(c.before, c.after, w)),
+            empty=Form(),
             minor="consent" if minor and minor.minor and minor.consent
             else "minor" if minor and minor.minor else "adult",
             changes=comp.changes_of(pid),
@@ -425,9 +452,9 @@ class PlayersArea:
         action = request.path_params["action"]
         if pid not in comp.event.players:
             raise PageError(404, w.gettext("No player {id} is registered.").format(id=pid))
-        values = {k: _text(form, k) for k in
-                  ("name", "surname", "club", "league_number", "why", "reason", "minor",
-                   "admit")}  # fmt: skip
+        fields = ("name", "surname", "club", "league_number", "gender", "why", "reason",
+                  "minor", "admit")
+        values = {k: _text(form, k) for k in fields}
         handlers: dict[str, Callable[[Organizer], list[str]]] = {
             "rename": lambda org: self._rename(org, pid, values, w),
             "late": lambda org: self._late(org, pid, values, w),
@@ -447,11 +474,12 @@ class PlayersArea:
     def _rename(self, org: Organizer, pid: str, values: Mapping[str, str], w: Words) -> list[str]:
         old = org.competition.event.players[pid]
         club = values["club"].strip()
+        gender = _gender(values, w)
         try:
             change = org.change_player(
                 pid, why=values["why"], name=values["name"], surname=values["surname"],
                 club=club or None, clear_club=not club and old.club is not None,
-                league_number=values["league_number"],
+                league_number=values["league_number"], gender=gender,
             )  # fmt: skip
         except PlayerEntryError as err:
             raise refused_at(values, err.field, err.message(w.gettext)) from None
@@ -465,8 +493,7 @@ class PlayersArea:
         try:
             if org.competition.event.stages_played:
                 org.late_arrivals([pid], admit_minors=admit)
-                return [w.gettext("{id} arrived late: joins the next round drawn for everyone "
-                                  "present").format(id=pid)]  # fmt: skip
+                return [late_line(w, org.competition.event.players[pid])]
             org.check_in([pid], admit_minors=admit)
         except ConsentMissingError as err:
             raise refused(values, admit=err.missing, late=err.message(w.gettext)) from None
@@ -481,8 +508,7 @@ class PlayersArea:
             org.withdraw(pid, reason)
         except KitError as err:
             raise refused(values, reason=err.message(w.gettext)) from None
-        return [w.gettext("{id} withdrawn ({reason}): not drawn again; results already played "
-                          "stay").format(id=pid, reason=reason)]  # fmt: skip
+        return [withdrawn_line(w, org.competition.event.players[pid], reason)]
 
     def _minor(self, org: Organizer, pid: str, values: Mapping[str, str], w: Words) -> list[str]:
         choice = values["minor"]
@@ -493,14 +519,7 @@ class PlayersArea:
                              why=values["why"])  # fmt: skip
         except KitError as err:
             raise refused(values, minor=err.message(w.gettext)) from None
-        if choice == "adult":
-            return [w.gettext("Of age: {ids}").format(ids=pid)]
-        if choice == "consent":
-            return [
-                w.gettext("Minor, a guardian's written consent received: {ids}").format(ids=pid)
-            ]
-        return [w.gettext("Minor, no guardian's written consent yet: {ids}; the kit asks at the "
-                          "check-in and the draw").format(ids=pid)]  # fmt: skip
+        return [minor_line(w, [pid], adult=choice == "adult", consent=choice == "consent")]
 
 
 def routes(pages: Pages) -> list[BaseRoute]:

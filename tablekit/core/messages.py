@@ -46,6 +46,7 @@ from tablekit.core.fields import (
     Wall,
     WebAddress,
 )
+from tablekit.core.gender import Gender
 from tablekit.core.hallcheck import HallChecked
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.rulesets import Ruleset
@@ -512,6 +513,10 @@ class StandingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     ("champion", "vice-champion", "winner"; screens show it in their language); only in
     final standings, omitted when there is none. Added in version 1: a screen that does
     not know it ignores it."""
+    gender: Gender | None = None
+    """The player's grammatical gender, which the title agrees with (``f``: *MISTRZYNI*,
+    ``m``: *MISTRZ*, ``n``: words without gender); only with a title, omitted otherwise.
+    Added within version 1: a screen that does not know it ignores it."""
 
 
 class StandingsBoard(_HubMessage, frozen=True):

@@ -21,6 +21,21 @@ def N_(text: str) -> str:  # noqa: N802 - gettext's conventional name for the ma
     return text
 
 
+class Contextual(NamedTuple):
+    """A message with its ``pgettext`` context (the same English words that need different
+    translations: the forms of a word about a woman, a man, or without gender)."""
+
+    context: str
+    message: str
+
+
+def NP_(context: str, message: str) -> Contextual:  # noqa: N802 - a marker, as N_
+    """The message in its context, marked for extraction (``[tool.babel]`` in
+    pyproject.toml names it a keyword with a context, ``NP_:1c,2``); it does not
+    translate: the shell that shows it does (``words.pgettext(*message)``)."""
+    return Contextual(context, message)
+
+
 class Plural(NamedTuple):
     """A message with a singular and a plural, in English (``"{n} table"``,
     ``"{n} tables"``): the shell that shows it picks the reader's form for the number

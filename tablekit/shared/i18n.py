@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Final
 
 from tablekit.core.errors import KitError, Phrase, joined
+from tablekit.core.gender import Gender, Gendered
 from tablekit.core.words import N_
 
 DOMAIN: Final = "tablekit"
@@ -126,6 +127,11 @@ class Words:
         """``message`` in this language where the same English word needs different
         translations (``context`` tells them apart)."""
         return self._catalog.pgettext(context, message)
+
+    def gendered(self, message: Gendered, gender: Gender) -> str:
+        """The form of a word or sentence about one person that agrees with their
+        ``gender`` (:mod:`tablekit.core.gender`): *obecna*, *obecny*, or without gender."""
+        return self._catalog.pgettext(*message.of(gender))
 
 
 def catalog_path(code: str) -> Path:
