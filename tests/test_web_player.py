@@ -231,7 +231,7 @@ def test_before_the_draw_and_after_a_withdrawal(tmp_path: Path) -> None:
         c.ok("players", "withdraw", "P001", "--reason", "choroba")
         after = text_of(client.get("/players/P001").text)
     assert "Jeszcze nie rozlosowano" in before
-    assert "Wycofał(a) się z turnieju." in after
+    assert "Wycofała się z turnieju." in after
 
 
 @pytest.mark.mqtt

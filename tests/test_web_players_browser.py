@@ -113,7 +113,7 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         assert phone.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
         phone.find_element(By.ID, "minor-minor").click()
         submit(phone, "form[action*='/minor']")
-        pwait.until(lambda d: "Niepełnoletni" in text(d, ".done"))
+        pwait.until(lambda d: "Osoba niepełnoletnia" in text(d, ".done"))
         labelled(phone)
         shot(phone, "phone-pl-player", AREA)
         phone.get(f"{served.url}/organizer/players")

@@ -71,7 +71,7 @@ def column_width(canvas: Canvas, board: Board) -> int:
     if isinstance(board, StandingsBoard):  # a title beside the name (final standings)
         titled = (
             width("cond", size, row.name)
-            + width("bold", size, title_word(canvas.words, row))
+            + width("cond", size, title_word(canvas.words, row))
             + size // 2
             for row in board.rows
             if row.title
@@ -253,9 +253,9 @@ def draw_standings(canvas: Canvas, region: str, rect: pygame.Rect, content: obje
         canvas.text(region, place, "bold", size, fg, boxes[0], "right")
         name_box = boxes[1]
         if title:
-            title_w = canvas.texts.width("bold", size, title)
+            title_w = canvas.texts.width("cond", size, title)  # as narrow as the names
             title_box = pygame.Rect(name_box.right - title_w, row.top, title_w, row.height)
-            canvas.text(region, title, "bold", size, GOLD, title_box, "right")
+            canvas.text(region, title, "cond", size, GOLD, title_box, "right")
             name_box = name_box.copy()
             name_box.width -= title_w + size // 2
         canvas.text(region, name, "cond", size, GOLD if title else TEXT, name_box, name=True)
