@@ -132,9 +132,18 @@ class Role(enum.StrEnum):
     """The web console's organizer: no broker account."""
     WEB_JUDGE = "web-judge"
     """A judge of the web console: no broker account."""
+    WEB_LEAGUE = "web-league"
+    """The league organizer on the central league service's pages: no broker account."""
+    WEB_PARTNER = "web-partner"
+    """A local partner on the central's pages (their venue's data): no broker account."""
 
 
-WEB_ROLES: Final = {Role.WEB_ORGANIZER: WebRole.ORGANIZER, Role.WEB_JUDGE: WebRole.JUDGE}
+WEB_ROLES: Final = {
+    Role.WEB_ORGANIZER: WebRole.ORGANIZER,
+    Role.WEB_JUDGE: WebRole.JUDGE,
+    Role.WEB_LEAGUE: WebRole.LEAGUE,
+    Role.WEB_PARTNER: WebRole.PARTNER,
+}
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,8 @@ venue's bridge section (docs/league.md, "Setting up the central" and "A venue jo
     DIR/central/league.passwd        its password_file
     DIR/central/league.acl           its acl_file
     DIR/central/league-password      the league service's secret
+    DIR/central/web-accounts.toml    the central's pages: the league organizer's and each
+                                     local partner's sign-in (passwords in accounts.tsv)
     DIR/venues/krakow/bridge.conf    the venue broker's bridge section (its secret inside)
 
 A venue's bridge logs in to the central as ``venue-<venue>`` and may **write** only
@@ -26,6 +28,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from hub.credentials import (
+    WEB_ROLES,
     Account,
     Bundle,
     Role,
@@ -35,14 +38,22 @@ from hub.credentials import (
     password_file_text,
 )
 from hub.league.wire import CentralTopics, VenueLeagueTopics
+from hub.web.accounts import accounts_text, new_password
 
 SERVICE_USER: Final = "league"
+LEAGUE_ORGANIZER: Final = "league-organizer"
+"""The league organizer's account on the central's pages."""
 BRIDGE_PREFIX: Final = "league-"
 CENTRAL_TLS_PORT: Final = 8883
 
 
 def venue_username(venue: str) -> str:
     return f"venue-{VenueLeagueTopics(venue).venue}"
+
+
+def partner_username(venue: str) -> str:
+    """A local partner's account on the central's pages: their venue's data only."""
+    return f"partner-{VenueLeagueTopics(venue).venue}".lower()
 
 
 def bridge_name(venue: str) -> str:
@@ -177,10 +188,19 @@ def league_accounts(
     secret: Callable[[], str] = new_secret,
 ) -> list[Account]:
     known = known or {}
-    names = [SERVICE_USER, *(venue_username(v) for v in venues)]
-    out = [Account(name, Role.HUB, known.get(name) or secret()) for name in names]
+    names = [
+        (SERVICE_USER, Role.HUB), *((venue_username(v), Role.HUB) for v in venues),
+        (LEAGUE_ORGANIZER, Role.WEB_LEAGUE),
+        *((partner_username(v), Role.WEB_PARTNER) for v in venues),
+    ]
+    out = [
+        Account(name, role, known.get(name) or (new_password() if role in WEB_ROLES
+                                                else secret()))
+        for name, role in names
+    ]  # fmt: skip
     for account in out:
-        check_secret(account.username, account.secret)
+        if account.role not in WEB_ROLES:
+            check_secret(account.username, account.secret)
     return out
 
 
@@ -193,12 +213,22 @@ def league_bundle(
     broker: CentralBroker = CentralBroker(),
     cafile: str | None = "/etc/mosquitto/league-ca.pem",
     salt: Callable[[int], bytes] = os.urandom,
+    web_hashes: Mapping[str, str] | None = None,
 ) -> Bundle:
+    """``web_hashes``: the web accounts' hashes of the bundle made before (name → hash),
+    kept for the passwords kept (the signed-in stay signed in)."""
     secrets = {a.username: a.secret for a in accounts}
+    brokers = [a for a in accounts if a.role not in WEB_ROLES]
+    web = [
+        (a.username, WEB_ROLES[a.role], a.secret) for a in accounts if a.role in WEB_ROLES
+    ]
     files = {
         "accounts.tsv": accounts_tsv(accounts),
         "central/mosquitto.conf": central_config(broker),
-        "central/league.passwd": password_file_text(accounts, salt),
+        "central/league.passwd": password_file_text(brokers, salt),
+        "central/web-accounts.toml": accounts_text(
+            web, web_hashes, {partner_username(v): v for v in venues}
+        ),
         "central/league.acl": central_acl(league, venues),
         "central/league-password": secrets[SERVICE_USER] + "\n",
     }

@@ -5,7 +5,9 @@
     rummikub-league venues --league liga --host central.example.org --venue krakow \\
         --venue gdansk --out DIR        # the central broker's files, each venue's bridge
     rummikub-league serve --league liga --db league.sqlite3 --broker 127.0.0.1:1883 \\
-        --username league --password-file FILE [--ticket-holder NUMBER …]
+        --username league --password-file FILE [--ticket-holder NUMBER …] \\
+        [--web HOST:PORT --accounts central/web-accounts.toml] [--site DIR]
+    rummikub-league site --league liga --db league.sqlite3 --out DIR   # the static site
     rummikub-league identities --db league.sqlite3 [--out FILE]   # open questions, answers
 
 docs/league.md says how a league is set up with it.
@@ -22,12 +24,18 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 
+import uvicorn
+
 from hub.config import HubConfigError, parse_broker
 from hub.credentials import CredentialsError, read_known, write_bundle
 from hub.league.bridge import CentralBroker, league_accounts, league_bundle
 from hub.league.central import Central
 from hub.league.identity import decisions_json
 from hub.league.service import LeagueService
+from hub.league.site import write_site
+from hub.league.web import CentralSite, make_central_app
+from hub.web.accounts import read_accounts
+from hub.web.sessions import Gate
 from tablekit.core.errors import KitError
 from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings
@@ -56,6 +64,21 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
     serve.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
                        help=_("a league number that holds a Polish championship ticket "
                               "already (repeat it)"))  # fmt: skip
+    serve.add_argument("--web", metavar="HOST:PORT",
+                       help=_("serve the league's pages there (results, the season table; "
+                              "the organizer's and partners' sign-in)"))  # fmt: skip
+    serve.add_argument("--accounts", type=Path,
+                       help=_("the pages' accounts (the bundle's central/web-accounts.toml)"))
+    serve.add_argument("--site", type=Path, metavar="DIR",
+                       help=_("write the public pages as a static site there, anew on every "
+                              "change"))  # fmt: skip
+    site = sub.add_parser("site", help=_("write the public pages as a static site"))
+    site.add_argument("--league", required=True, help=_("topic level: the league"))
+    site.add_argument("--db", type=Path, required=True, help=_("the league store"))
+    site.add_argument("--out", type=Path, required=True, help=_("the site's folder"))
+    site.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
+                      help=_("a league number that holds a Polish championship ticket "
+                             "already (repeat it)"))  # fmt: skip
     ids = sub.add_parser("identities", help=_("the open name questions, and the answers file"))
     ids.add_argument("--db", type=Path, required=True, help=_("the league store"))
     ids.add_argument("--out", type=Path, help=_("write the answers for season table "
@@ -74,6 +97,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _venues(args, w)
         if args.command == "identities":
             return _identities(args, w)
+        if args.command == "site":
+            central = Central(args.league, args.db, ticket_holders=args.ticket_holder)
+            written = write_site(central, args.out)
+            print(w.ngettext("{out}: {n} file", "{out}: {n} files", written).format(
+                out=args.out, n=written))  # fmt: skip
+            return 0
         return _serve(args)
     except (KitError, OSError) as err:
         print(f"{PROG}: {error_text(err, w)}", file=sys.stderr)
@@ -83,8 +112,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _venues(args: argparse.Namespace, w: Words) -> int:
     known = read_known(args.out / "accounts.tsv")
     accounts = league_accounts(args.venue, known)
+    web = args.out / "central/web-accounts.toml"
+    hashes = {a.name: a.hash for a in read_accounts(web).values()} if web.is_file() else {}
     bundle = league_bundle(args.league, args.venue, accounts, host=args.host,
-                           broker=CentralBroker())  # fmt: skip
+                           broker=CentralBroker(), web_hashes=hashes)  # fmt: skip
     written = write_bundle(bundle, args.out)
     print(w.ngettext("{out}: {n} file", "{out}: {n} files", len(written)).format(
         out=args.out, n=len(written)))  # fmt: skip
@@ -111,14 +142,29 @@ def _serve(args: argparse.Namespace) -> int:
     broker = BrokerSettings(host=host, port=port, username=args.username,
                             password_file=args.password_file)  # fmt: skip
     central = Central(args.league, args.db, ticket_holders=args.ticket_holder)
-    service = LeagueService(broker, central)
+    site_dir: Path | None = args.site
+
+    def changed() -> None:
+        if site_dir is not None:
+            write_site(central, site_dir)
+
+    service = LeagueService(broker, central, changed=changed)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())
     service.start()
+    server = None
+    if args.web:
+        web_host, web_port = parse_broker(args.web)
+        app = make_central_app(CentralSite(central, Gate(args.accounts), service.republish))
+        server = uvicorn.Server(uvicorn.Config(app, host=web_host, port=web_port,
+                                               log_level="warning"))  # fmt: skip
+        threading.Thread(target=server.run, name="league-web", daemon=True).start()
     try:
         stop.wait()
     finally:
+        if server is not None:
+            server.should_exit = True
         service.stop()
     return 0
 

@@ -80,6 +80,11 @@ class LeagueService:
         self.client.disconnect()
         self.client.loop_stop()
 
+    def republish(self) -> None:
+        """The season changed outside a batch (the league organizer answered a name
+        question): the writer sends the table to the venues again and calls ``changed``."""
+        self._republish.set()
+
     def wait_online(self, timeout: float) -> bool:
         return self._online.wait(timeout)
 

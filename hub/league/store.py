@@ -289,6 +289,20 @@ class LeagueStore:
             ).fetchall()
         return [int(r[0]) for r in rows]
 
+    def records(self, venue: str, event: str) -> list[dict[str, object]]:
+        """Every stored record of the event in seq order, as received (for an audit)."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, at, received, payload FROM records WHERE venue = ? AND"
+                " event = ? ORDER BY seq",
+                (venue, event),
+            ).fetchall()
+        return [
+            {"seq": r[0], "kind": r[1], "at": r[2], "received": r[3],
+             "payload": msgspec.Raw(bytes(r[4]))}
+            for r in rows
+        ]  # fmt: skip
+
     def conflict_count(self) -> int:
         with self._lock:
             return int(self._db.execute("SELECT count(*) FROM conflicts").fetchone()[0])

@@ -274,4 +274,5 @@ class Gate:
             self.limiter.failed(address, name)
             return Refused()
         self.limiter.succeeded(address, name)
-        return self.sessions.open(WebUser(account.name, account.role), account.hash)
+        user = WebUser(account.name, account.role, account.venue)
+        return self.sessions.open(user, account.hash)
