@@ -11,8 +11,10 @@ venue's topic is refused by the central's ACL.
 from __future__ import annotations
 
 import getpass
+import html
 import os
 import random
+import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -24,6 +26,7 @@ import paho.mqtt.client as mqtt
 import pytest
 import trustme
 from paho.mqtt.enums import CallbackAPIVersion
+from starlette.testclient import TestClient
 
 from hub.broker import MosquittoBroker, free_port
 from hub.credentials import write_bundle
@@ -50,9 +53,14 @@ from hub.season import open_competition, season_event, season_of
 from hub.service import HubService
 from hub.store import HUB_SOURCE, EventStore
 from hub.uplink import REGISTRY_NAME, UplinkRegistry, UplinkRegistryError, UplinkSettings
+from hub.web.accounts import WebRole
+from hub.web.app import make_app
+from hub.web.live import LiveTables
+from hub.web.pages import Console, EventReader
 from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings, connect, make_client
 from tests.test_cli_support import Cli, play_round
+from tests.web_console import form_token, signed_in
 
 pytestmark = pytest.mark.mqtt
 
@@ -235,6 +243,9 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
         line.split("  ")[1] for line in out.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")
     ]
     assert declared == top4
+    # The same seeds with one click on the venue's web console (003 §10a).
+    second.ok("players", "seeds", "P001")  # declared otherwise before the click
+    assert one_click_seeds(gdansk_db, broker.client_settings()) == top4
     second.ok("round", "draw")
     seating = second.competition().event.seating(second.competition().event.stages_played[0])
     comp2 = second.competition()
@@ -272,6 +283,21 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     assert "counted apart" not in table
     hub2.stop()
     service.stop()
+
+
+def one_click_seeds(db: Path, broker: BrokerSettings) -> list[str]:
+    """The organizer's click on the round page's seeding button; the seeds' names as the
+    page says them back."""
+    live = LiveTables(broker, Topics("gdansk", "liga1"))
+    with TestClient(make_app(Console(EventReader(db), live))) as client:
+        assert live.wait_subscribed(10)
+        signed_in(client, WebRole.ORGANIZER)
+        page = client.get("/organizer/round").text
+        assert "Rozstaw najlepszą czwórkę sezonu" in page
+        answer = client.post("/organizer/round/seeds", data={"csrf": form_token(page)})
+        said = re.search(r"najlepsi pierwsi: ([^.]*)\.", html.unescape(answer.text))
+        assert answer.status_code == 200 and said is not None, answer.text
+    return said[1].split(", ")
 
 
 def _seeds(c: Cli, port: int) -> str | None:

@@ -11,10 +11,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+import msgspec
 import paho.mqtt.client as mqtt
 
 from hub.cli.common import CliError
 from hub.config import HubConfigError, add_config_options, resolve
+from hub.league.wire import SeasonBoard, VenueLeagueTopics, board_decoder
 from hub.live import LiveView
 from tablekit.core.codec import DecodeError
 from tablekit.core.messages import TableSnapshot, UnitStatus
@@ -209,3 +211,20 @@ def live_options(p: argparse.ArgumentParser, words: Words) -> None:
     add_config_options(
         p, account=words.gettext("the file's [organizer] username"), config=False, words=words
     )
+
+
+def season_board(source: LiveSource) -> SeasonBoard:
+    """The season table the central league service keeps at the venue's broker
+    (retained); CliError when it has none yet or it cannot be read."""
+    topic = VenueLeagueTopics(source.topics.venue).season
+    got = dict(gather_retained(source, filters=[topic]))
+    if not got.get(topic):
+        raise CliError(
+            N_("season seeds --league: the broker at {where} has no season table from the "
+               "league yet (the bridge to the central has not brought it)"),
+            where=source.broker.where,
+        )  # fmt: skip
+    try:
+        return board_decoder.decode(got[topic])
+    except (msgspec.DecodeError, ValueError) as err:
+        raise CliError(N_("season seeds --league: {error}"), error=str(err)) from None

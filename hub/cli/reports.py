@@ -9,11 +9,9 @@ import zipfile
 from collections.abc import Sequence
 from pathlib import Path
 
-import msgspec
-
 from hub import archive, printing
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
-from hub.cli.live import gather_retained, live_source
+from hub.cli.live import live_source, season_board
 from hub.competition import Competition
 from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
@@ -21,7 +19,7 @@ from hub.exports.notes import last_closed, round_progress
 from hub.exports.printouts import printouts
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.league.season import Season, SeasonLine
-from hub.league.wire import BoardLine, SeasonBoard, VenueLeagueTopics, board_decoder
+from hub.league.wire import BoardLine, SeasonBoard
 from hub.privacy import published
 from hub.season import (
     SeasonEvent,
@@ -200,18 +198,7 @@ def league_board(ctx: Ctx, args: argparse.Namespace) -> SeasonBoard:
     if source is None:
         raise CliError(N_("season seeds --league: no broker named (the hub's config file, "
                           "RUMMIKUB_BROKER or --broker)"))  # fmt: skip
-    topic = VenueLeagueTopics(source.topics.venue).season
-    got = dict(gather_retained(source, filters=[topic]))
-    if not got.get(topic):
-        raise CliError(
-            N_("season seeds --league: the broker at {where} has no season table from the "
-               "league yet (the bridge to the central has not brought it)"),
-            where=source.broker.where,
-        )  # fmt: skip
-    try:
-        return board_decoder.decode(got[topic])
-    except (msgspec.DecodeError, ValueError) as err:
-        raise CliError(N_("season seeds --league: {error}"), error=str(err)) from None
+    return season_board(source)
 
 
 def cmd_season_seeds(ctx: Ctx, args: argparse.Namespace) -> int:

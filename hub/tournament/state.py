@@ -150,6 +150,11 @@ class StateBase:
         return self._deductions((stage,))
 
     @property
+    def seeds(self) -> tuple[str, ...]:
+        """The seeds declared (003 §10a), best first."""
+        return self._seeds
+
+    @property
     def phase(self) -> Phase:
         if not self._rounds:
             return Phase.REGISTRATION

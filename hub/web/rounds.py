@@ -24,6 +24,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hub.backup import read_status, status_lines
+from hub.cli.live import LiveSource, season_board
 from hub.competition import Competition, CompetitionError
 from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text
@@ -31,6 +32,7 @@ from hub.exports.standings import ranking_grid, standings_grid
 from hub.exports.words import stage_label
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.organizer import ConsentMissingError, Organizer, minutes_of
+from hub.season import seeding_text, seeds_for
 from hub.tournament import ConsolationError, Phase, TieAtCutError
 from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
@@ -46,7 +48,9 @@ T = TypeVar("T")
 
 HOME: Final = "/organizer/round"
 
-DONE: Final = frozenset({"drawn", "started", "undone", "closed", "starter", "consolation"})
+DONE: Final = frozenset(
+    {"drawn", "started", "undone", "closed", "starter", "consolation", "seeded"}
+)
 """What a redirect after a change says was done (the page reads the rest from the store)."""
 
 
@@ -170,6 +174,28 @@ def routes(pages: Pages) -> list[BaseRoute]:
             return done
         return redirect(request, "/organizer/round/seating", stage=done, done="drawn")
 
+    async def seeds(request: Request) -> Response:
+        """One click: the season's best 4 present, from the table the central league
+        service keeps at the venue's broker, declared as seeds (003 §10a)."""
+        feed = console.live.feed
+
+        def command(org: Organizer, form: FormData) -> None:
+            if feed is None:
+                raise FormError(N_("the web console does not hear the hall's broker, so the "
+                                   "league's season table cannot reach it"))  # fmt: skip
+            board = season_board(LiveSource(feed.broker, feed.topics))
+            event = org.competition.event
+            chosen = seeds_for(board.lines, event.players, event.withdrawn)
+            if not chosen:
+                raise FormError(N_("no registered player of this event is in the league's "
+                                   "season table"))  # fmt: skip
+            org.declare_seeds([player.id for player, _ in chosen])
+
+        done = await act(request, "seeds", command)
+        if isinstance(done, Response):
+            return done
+        return redirect(request, HOME, done="seeded")
+
     async def consolation(request: Request) -> Response:
         def command(org: Organizer, form: FormData) -> None:
             choice = str(form.get("promote", "")).strip()
@@ -283,6 +309,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
     return [
         Route(HOME, organizer_page(pages, status), methods=["GET"]),
         Route(f"{HOME}/draw", organizer_page(pages, draw), methods=["POST"]),
+        Route(f"{HOME}/seeds", organizer_page(pages, seeds), methods=["POST"]),
         Route(f"{HOME}/consolation", organizer_page(pages, consolation), methods=["POST"]),
         Route(f"{HOME}/start", organizer_page(pages, start), methods=["POST"]),
         Route(f"{HOME}/undo", organizer_page(pages, undo), methods=["POST"]),
@@ -347,6 +374,13 @@ def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:
         return _(
             "Draw undone: its tables are told they have no assignment. The standings do not change."
         )
+    if done == "seeded" and comp.event.seeds:
+        seeded = comp.event.seeds
+        names = ", ".join(comp.event.players[pid].name for pid in seeded)
+        return " ".join((
+            _("Seeded from the league's season table, best first: {names}.").format(names=names),
+            seeding_text(comp, len(seeded)).message(_),
+        ))  # fmt: skip
     if done == "starter":
         return " ".join((
             _("Starting seat recorded; the table shows it before the first press."),
