@@ -83,7 +83,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
         [(LEAGUE_ORGANIZER, WebRole.LEAGUE, PASSWORD),
          (partner_username("krakow"), WebRole.PARTNER, PASSWORD)],
         venues={partner_username("krakow"): "krakow"}))  # fmt: skip
-    central = Central("liga", store, ticket_holders={"L0"})
+    central = Central("liga", store, ticket_holders={"L0"}, title="Liga Rummikub 2026")
     app = make_central_app(CentralSite(central, Gate(accounts)))
     with TestClient(app) as client:
         yield League(central, client, NAMES[1])

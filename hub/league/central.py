@@ -44,8 +44,11 @@ class Central:
         *,
         ticket_holders: Collection[str] = (),
         more_starts_ranks_higher: bool = True,
+        title: str = "",
     ) -> None:
         self.league = league
+        self.title = title or league
+        """The league's name as its pages say it (the topic level when none is given)."""
         self.store = store if isinstance(store, LeagueStore) else LeagueStore(store)
         self.ticket_holders = frozenset(ticket_holders)
         """League numbers (or people) who hold a Polish championship ticket already."""

@@ -64,6 +64,8 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
     serve.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
                        help=_("a league number that holds a Polish championship ticket "
                               "already (repeat it)"))  # fmt: skip
+    serve.add_argument("--title", default="",
+                       help=_("the league's name on its pages, e.g. 'Liga Rummikub 2026'"))
     serve.add_argument("--web", metavar="HOST:PORT",
                        help=_("serve the league's pages there (results, the season table; "
                               "the organizer's and partners' sign-in)"))  # fmt: skip
@@ -76,6 +78,8 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
     site.add_argument("--league", required=True, help=_("topic level: the league"))
     site.add_argument("--db", type=Path, required=True, help=_("the league store"))
     site.add_argument("--out", type=Path, required=True, help=_("the site's folder"))
+    site.add_argument("--title", default="",
+                      help=_("the league's name on its pages, e.g. 'Liga Rummikub 2026'"))
     site.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
                       help=_("a league number that holds a Polish championship ticket "
                              "already (repeat it)"))  # fmt: skip
@@ -98,7 +102,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "identities":
             return _identities(args, w)
         if args.command == "site":
-            central = Central(args.league, args.db, ticket_holders=args.ticket_holder)
+            central = Central(args.league, args.db, ticket_holders=args.ticket_holder,
+                              title=args.title)  # fmt: skip
             written = write_site(central, args.out)
             print(w.ngettext("{out}: {n} file", "{out}: {n} files", written).format(
                 out=args.out, n=written))  # fmt: skip
@@ -141,7 +146,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise CredentialsError(err.template, **err.values) from None
     broker = BrokerSettings(host=host, port=port, username=args.username,
                             password_file=args.password_file)  # fmt: skip
-    central = Central(args.league, args.db, ticket_holders=args.ticket_holder)
+    central = Central(args.league, args.db, ticket_holders=args.ticket_holder,
+                      title=args.title)
     site_dir: Path | None = args.site
 
     def changed() -> None:
@@ -158,7 +164,8 @@ def _serve(args: argparse.Namespace) -> int:
         web_host, web_port = parse_broker(args.web)
         app = make_central_app(CentralSite(central, Gate(args.accounts), service.republish))
         server = uvicorn.Server(uvicorn.Config(app, host=web_host, port=web_port,
-                                               log_level="warning"))  # fmt: skip
+                                               log_level="warning",
+                                               timeout_graceful_shutdown=2))  # fmt: skip
         threading.Thread(target=server.run, name="league-web", daemon=True).start()
     try:
         stop.wait()

@@ -36,7 +36,7 @@ def write_site(central: Central, out: Path, now: float | None = None) -> int:
     files: dict[str, bytes] = {}
     for lang in LANGUAGES:
         folder = "" if lang == "pl" else f"{lang}/"
-        for here, html in _pages(season, lang, central.league, made):
+        for here, html in _pages(season, lang, central.title, made):
             files[f"{folder}{here or 'index'}.html"] = html.encode()
     files.update(_data(season))
     static = resources.files("hub.web") / "static"

@@ -90,7 +90,7 @@ class Snapshots:
 def make_central_app(site: CentralSite) -> Starlette:
     central = site.central
     snapshots = Snapshots(central)
-    league = central.league
+    league = central.title
 
     def session_of(request: Request) -> Session | None:
         return site.gate.session(request.cookies.get(SESSION_COOKIE))
