@@ -83,7 +83,7 @@ def environment(code: str) -> jinja2.Environment:
     return env
 
 
-def render(template: str, links: Links, **values: Any) -> str:
+def page_html(template: str, links: Links, **values: Any) -> str:
     shared: dict[str, Any] = {
         "url": links.url,
         "asset": links.asset,
@@ -104,23 +104,23 @@ PageMaker = Callable[[SeasonView, Links], str]
 
 
 def home_page(season: SeasonView, links: Links, league: str, **extra: Any) -> str:
-    return render("league_home.html", links, season=season, league=league, **extra)
+    return page_html("league_home.html", links, season=season, league=league, **extra)
 
 
 def season_page(season: SeasonView, links: Links, league: str, **extra: Any) -> str:
-    return render("league_season.html", links, season=season, league=league, **extra)
+    return page_html("league_season.html", links, season=season, league=league, **extra)
 
 
 def tournament_page(
     season: SeasonView, view: TournamentView, links: Links, league: str, **extra: Any
 ) -> str:
     grids = grids_markup(view, words(links.lang))
-    return render("league_tournament.html", links, season=season, view=view, grids=grids,
+    return page_html("league_tournament.html", links, season=season, view=view, grids=grids,
                   league=league, **extra)  # fmt: skip
 
 
 def person_page(season: SeasonView, slug: str, links: Links, league: str, **extra: Any) -> str:
     line = season.line(slug)
     assert line is not None
-    return render("league_person.html", links, season=season, line=line, league=league,
+    return page_html("league_person.html", links, season=season, line=line, league=league,
                   played=person_tournaments(season, line), **extra)  # fmt: skip

@@ -36,8 +36,8 @@ from hub.league.pages import (
     Links,
     grids_markup,
     home_page,
+    page_html,
     person_page,
-    render,
     season_page,
     tournament_page,
 )
@@ -109,7 +109,7 @@ def make_central_app(site: CentralSite) -> Starlette:
         return {"user": session.user, "csrf_field": lambda: _hidden("csrf", token)}
 
     def refused(request: Request, status: int, message: str, here: str = "") -> HTMLResponse:
-        html = render("league_message.html", links(request, here), league=league,
+        html = page_html("league_message.html", links(request, here), league=league,
                       message=message, **extra(request))  # fmt: skip
         return page(request, html, status)
 
@@ -153,7 +153,7 @@ def make_central_app(site: CentralSite) -> Starlette:
 
     def login_form(request: Request, problem: str = "", status: int = 200) -> Response:
         token = request.cookies.get(LOGIN_COOKIE) or secrets.token_urlsafe(32)
-        html = render("league_login.html", links(request, "login"), league=league,
+        html = page_html("league_login.html", links(request, "login"), league=league,
                       problem=problem, csrf_field=lambda: _hidden("csrf", token))  # fmt: skip
         response = page(request, html, status)
         response.set_cookie(LOGIN_COOKIE, token, path="/login", httponly=True,
@@ -229,7 +229,7 @@ def make_central_app(site: CentralSite) -> Starlette:
             return user
         season = await run_in_threadpool(central.season)
         names = {t.key: t.name for t in season.tournaments}
-        html = render("league_organizer.html", links(request, "league"), league=league,
+        html = page_html("league_organizer.html", links(request, "league"), league=league,
                       questions=season.identities.questions, names=names,
                       venues=sorted({m.venue for m in central.store.marks()}),
                       conflicts=central.store.conflict_count(),
@@ -268,7 +268,7 @@ def make_central_app(site: CentralSite) -> Starlette:
             (t, central.store.mark(t.venue, t.event), grids_markup(_as_stored(t), w))
             for t in own
         ]  # fmt: skip
-        html = render("league_partner.html", links(request, here), league=league, venue=venue,
+        html = page_html("league_partner.html", links(request, here), league=league, venue=venue,
                       tournaments=full, **extra(request))  # fmt: skip
         return page(request, html)
 
