@@ -22,6 +22,7 @@ from markupsafe import Markup
 from hub.exports.pages import grid_html
 from hub.exports.words import phase_label
 from hub.league.views import SeasonView, TournamentView, person_tournaments, tournament_grids
+from hub.web.pages import translated_templates
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, Words, words
 
 OTHER = {"pl": "en", "en": "pl"}
@@ -68,18 +69,8 @@ class Links:
 @cache
 def environment(code: str) -> jinja2.Environment:
     w = words(code)
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("hub.league", "templates"),
-        autoescape=True,
-        extensions=["jinja2.ext.i18n"],
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-    )
-    env.install_gettext_callables(  # type: ignore[attr-defined]
-        w.gettext, w.ngettext, newstyle=False, pgettext=w.pgettext
-    )
-    env.globals.update(lang=code, phase_word=lambda phase: phase_label(phase, w))
+    env = translated_templates("hub.league", code)
+    env.globals["phase_word"] = lambda phase: phase_label(phase, w)
     return env
 
 

@@ -150,13 +150,13 @@ def state_styles() -> str:
     )
 
 
-@cache
-def environment(code: str) -> jinja2.Environment:
-    """The templates in one language (one environment per language: nothing is switched
-    while a page renders)."""
+def translated_templates(package: str, code: str) -> jinja2.Environment:
+    """Jinja2 over ``package``'s ``templates/`` speaking ``code`` through the catalogs
+    (one environment per language: nothing is switched while a page renders); also the
+    central league service's pages (:mod:`hub.league.pages`)."""
     w = words(code)
     env = jinja2.Environment(
-        loader=jinja2.PackageLoader("hub.web", "templates"),
+        loader=jinja2.PackageLoader(package, "templates"),
         autoescape=True,
         extensions=["jinja2.ext.i18n"],
         undefined=jinja2.StrictUndefined,
@@ -166,8 +166,16 @@ def environment(code: str) -> jinja2.Environment:
     env.install_gettext_callables(  # type: ignore[attr-defined]
         w.gettext, w.ngettext, newstyle=False, pgettext=w.pgettext
     )
+    env.globals["lang"] = code
+    return env
+
+
+@cache
+def environment(code: str) -> jinja2.Environment:
+    """The console's templates in one language."""
+    w = words(code)
+    env = translated_templates("hub.web", code)
     env.globals.update(
-        lang=code,
         stage_label=lambda stage, number: stage_label(w, stage, number),
         state_word=lambda card: state_word(w, card),
         said=lambda key, player: said_of(player, key, w),
