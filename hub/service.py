@@ -40,7 +40,6 @@ from hub.uplink import Uplink, UplinkSettings
 from tablekit.core.codec import DecodeError, check_identity, decode, encode, peek_envelope
 from tablekit.core.messages import (
     PROTOCOL_VERSION,
-    WINDOW,
     Ack,
     CurrentEvent,
     EventEnvelope,
@@ -92,6 +91,8 @@ WRITER_STALL = 10.0
 """Seconds without a turn of the writer's loop after which the watchdog is not fed."""
 BAD_LOG_BURST = 20
 """Bad-message log lines per 10 s; the rest are only counted."""
+MAX_KEPT_TOPICS = 4096
+"""Topics whose parse is remembered (a hall has a few per table); beyond, parsed again."""
 
 
 class HubService:
@@ -156,6 +157,7 @@ class HubService:
         self._online = threading.Event()
         self._stopping = threading.Event()
         self._resent: dict[str, tuple[int, float]] = {}
+        self._topic_refs: dict[str, TopicRef] = {}
         self._bad_window = (0.0, 0)
         self._session_expiry = session_expiry
         self.uplink = (
@@ -278,7 +280,7 @@ class HubService:
                 return
             ref: TopicRef | None = None
             try:
-                ref = self.topics.parse(msg.topic)
+                ref = self._parse(msg.topic)
                 if ref.kind is Kind.CURRENT_EVENT:
                     self._on_current_event(msg.payload)
                     return
@@ -328,6 +330,17 @@ class HubService:
             log.info("hub: serving %s (the venue's hub served %s before)", self.topics.event,
                      before.event)  # fmt: skip
             self.client.unsubscribe(before.table_filters())
+
+    def _parse(self, topic: str) -> TopicRef:
+        """The kind and table of ``topic``, remembered: the same few topics per table come
+        again with every message, and parsing one costs as much as decoding its payload."""
+        ref = self._topic_refs.get(topic)
+        if ref is None:
+            ref = self.topics.parse(topic)
+            if len(self._topic_refs) >= MAX_KEPT_TOPICS:
+                self._topic_refs.clear()
+            self._topic_refs[topic] = ref
+        return ref
 
     # -- the writer thread ----------------------------------------------------------------------
 
@@ -433,7 +446,7 @@ class HubService:
                 resend = mark.gap
                 self._count("resend_requests")
                 log.info("hub: unit %s is missing seq %d; asking for a resend", source, mark.gap)
-            held = self.store.held(source, max(1, mark.contiguous - WINDOW + 1), mark.contiguous)
+            held = result.held.get(source, [])
             ack = Ack(
                 v=PROTOCOL_VERSION,
                 unit=mark.unit,

@@ -20,15 +20,22 @@ organizer (:meth:`EventStore.replacements`). Stores of a release before epochs g
 
 WAL with ``synchronous=FULL``: once :meth:`EventStore.ingest` returns, the events
 survive a crash or power loss, so the hub may ack them.
+
+Each source's marks and each journal epoch's source are kept in memory between writes
+(an event then costs its own rows, not look-ups of its source's), and trusted only while
+no other connection has written the file since (SQLite's ``data_version``, read in every
+write transaction) and no write of this one was rolled back. Inside a transaction the
+changed marks and the new ``moves`` rows wait in memory and are written together before
+the commit (or before anything reads those tables).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +66,21 @@ MAX_REFUSAL_LOG = 1000
 """Rows kept in ``refusal_log`` (the newest); ``refusal_counts`` keeps the totals."""
 MAX_LOGGED_TEXT = 300
 """Characters of a topic or reason kept in the refusal log."""
+MAX_KEPT_MARKS = 10_000
+"""Sources whose marks are kept in memory between writes; beyond, they are read again."""
 
 _encoder = msgspec.json.Encoder()
+
+
+@dataclass(slots=True)
+class _Kept:
+    """A source's row of ``sources`` as the store keeps it between writes."""
+
+    table: int | None
+    contiguous: int
+    max_seq: int
+    events: int
+    last_received: float
 
 
 class EventStore:
@@ -68,6 +88,18 @@ class EventStore:
         self.path = Path(path)
         self._lock = threading.RLock()
         self._db = open_store(self.path)
+        self._kept: dict[str, _Kept] = {}
+        """Rows of ``sources`` read or written by this connection, as they are in the file
+        (see above)."""
+        self._epoch_sources: dict[tuple[str, str], str] = {}
+        self._aside: set[str] | None = None
+        """The sources with anything set aside, once read."""
+        self._changed: set[str] = set()
+        """Sources whose kept marks the transaction changed and has not written yet."""
+        self._new_moves: list[tuple[Any, ...]] = []
+        """``moves`` rows the transaction derived and has not written yet."""
+        self._version = -1
+        """The file's ``data_version`` when the kept marks were last known true."""
 
     # -- writing -----------------------------------------------------------------------------
 
@@ -104,7 +136,7 @@ class EventStore:
                     # answered with the hub's mark: a unit ahead of it (a hub started
                     # from a backup copy) sends again from there
                     known = self._mark(source) or SourceMark(source, env.table, 0, 0, 0)
-                    result.marks[source] = replace(known, unit=env.unit, epoch=env.epoch)
+                    result.marks[source] = _of_unit(known, env.unit, env.epoch)
                     continue
                 payload = _encoder.encode(env.event)
                 kind = _kind(env.event)
@@ -151,7 +183,10 @@ class EventStore:
             for source, (unit, epoch) in touched.items():
                 mark = self._mark(source)
                 if mark is not None:
-                    result.marks[source] = replace(mark, unit=unit, epoch=epoch)
+                    result.marks[source] = _of_unit(mark, unit, epoch)
+            for source, mark in result.marks.items():
+                low = max(1, mark.contiguous - WINDOW + 1)
+                result.held[source] = self._held(source, low, mark.contiguous)
         return result
 
     def _source_of(
@@ -161,11 +196,14 @@ class EventStore:
         unit's own id for the first epoch the store sees of it (and for the events of a
         journal before epochs, which may already be stored under it), ``unit@epoch`` for
         every later one (a replaced unit or a wiped journal)."""
+        kept = self._epoch_sources.get((unit, epoch))
+        if kept is not None:
+            return kept
         row = self._db.execute(
             "SELECT source FROM epochs WHERE unit = ? AND epoch = ?", (unit, epoch)
         ).fetchone()
         if row is not None:
-            return str(row[0])
+            return self._keep_epoch(unit, epoch, str(row[0]))
         registered = self._db.execute(
             "SELECT 1 FROM epochs WHERE unit = ? LIMIT 1", (unit,)
         ).fetchone()
@@ -181,11 +219,17 @@ class EventStore:
             " VALUES (?, ?, ?, ?, ?)",
             (unit, epoch, source, table, now),
         )
+        return self._keep_epoch(unit, epoch, source)
+
+    def _keep_epoch(self, unit: str, epoch: str, source: str) -> str:
+        if len(self._epoch_sources) >= MAX_KEPT_MARKS:
+            self._epoch_sources.clear()
+        self._epoch_sources[(unit, epoch)] = source
         return source
 
     def _in_window(self, source: str, seq: int) -> bool:
-        mark = self._mark(source)
-        return seq <= (0 if mark is None else mark.contiguous) + WINDOW
+        kept = self._row(source)
+        return seq <= (0 if kept is None else kept.contiguous) + WINDOW
 
     def _set_aside(self, result: IngestResult, source: str, item: Refused, now: float) -> None:
         assert item.unit is not None and item.seq is not None
@@ -197,6 +241,8 @@ class EventStore:
         if copies >= MAX_COPIES:
             return
         settled = self._stored(source, item.seq)
+        if self._aside is not None:
+            self._aside.add(source)
         self._db.execute(
             "INSERT OR IGNORE INTO set_aside"
             " (source, seq, table_no, code, reason, received, payload)"
@@ -334,6 +380,7 @@ class EventStore:
         with self._lock, self._tx():
             self._db.execute("DELETE FROM sources")
             self._db.execute("DELETE FROM moves")
+            self._kept.clear()
             count = 0
             rows = self._db.execute(
                 "SELECT source, seq, table_no, ts, received, payload FROM events ORDER BY id"
@@ -401,11 +448,13 @@ class EventStore:
 
     def mark(self, source: str) -> SourceMark | None:
         with self._lock:
-            return self._mark(source)
+            self._write_changes()
+            return self._read_mark(source)
 
     def marks(self) -> dict[str, SourceMark]:
         """Every source's high-water marks (what a restarted hub acks from)."""
         with self._lock:
+            self._write_changes()
             rows = self._db.execute(
                 "SELECT source, table_no, contiguous, max_seq, events FROM sources"
             ).fetchall()
@@ -422,6 +471,14 @@ class EventStore:
                 (source, low, high),
             ).fetchall()
         return [int(r[0]) for r in rows]
+
+    def _held(self, source: str, low: int, high: int) -> list[int]:
+        """:meth:`held` inside a write transaction: none without a look at the file for a
+        source with nothing set aside (most of them)."""
+        if self._aside is None:
+            rows = self._db.execute("SELECT DISTINCT source FROM set_aside").fetchall()
+            self._aside = {str(r[0]) for r in rows}
+        return self.held(source, low, high) if source in self._aside else []
 
     def set_aside(self, *, table: int | None = None) -> list[SetAside]:
         """Every event set aside (oldest first), with the stored event of the same seq."""
@@ -502,6 +559,7 @@ class EventStore:
             + ("" if limit is None else f" LIMIT {int(limit)}")
         )
         with self._lock:
+            self._write_changes()
             return list(self._db.execute(sql, args).fetchall())
 
     def _insert(
@@ -552,21 +610,10 @@ class EventStore:
     ) -> None:
         self._bump_source(source, seq, table=table, ts=ts, received=received)
         if isinstance(event, MovePassed):
-            self._db.execute(
-                "INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    source,
-                    seq,
-                    table,
-                    event.game,
-                    event.move,
-                    str(event.seat),
-                    event.used,
-                    int(event.timed_out),
-                    event.overtime,
-                    ts,
-                ),
-            )
+            self._new_moves.append((
+                source, seq, table, event.game, event.move, str(event.seat), event.used,
+                int(event.timed_out), event.overtime, ts,
+            ))  # fmt: skip
 
     def _bump_source(
         self,
@@ -578,46 +625,124 @@ class EventStore:
         received: float,
         count: int = 1,
     ) -> None:
-        row = self._db.execute(
-            "SELECT contiguous, max_seq FROM sources WHERE source = ?", (source,)
-        ).fetchone()
-        if row is None:
-            contiguous, max_seq = 0, 0
+        kept = self._row(source)
+        if kept is None:
+            kept = self._keep(source, _Kept(table, 0, 0, 0, received))
             self._db.execute(
                 "INSERT INTO sources VALUES (?, ?, 0, 0, 0, ?, ?)",
                 (source, table, received, received),
             )
-        else:
-            contiguous, max_seq = int(row[0]), int(row[1])
-        if seq == contiguous + 1:
-            contiguous = seq
-            if max_seq > seq:
-                while self._stored(source, contiguous + 1):
-                    contiguous += 1
-        self._db.execute(
-            "UPDATE sources SET table_no = ?, contiguous = ?, max_seq = ?, events = events + ?,"
-            " last_received = ? WHERE source = ?",
-            (table, contiguous, max(max_seq, seq), count, received, source),
-        )
+        if seq == kept.contiguous + 1:
+            kept.contiguous = seq
+            if kept.max_seq > seq:
+                while self._stored(source, kept.contiguous + 1):
+                    kept.contiguous += 1
+        kept.table = table
+        kept.max_seq = max(kept.max_seq, seq)
+        kept.events += count
+        kept.last_received = received
+        self._changed.add(source)
 
     def _mark(self, source: str) -> SourceMark | None:
+        """The marks of ``source`` inside a write transaction."""
+        kept = self._row(source)
+        if kept is None:
+            return None
+        return SourceMark(source, kept.table, kept.contiguous, kept.max_seq, kept.events)
+
+    def _row(self, source: str) -> _Kept | None:
+        """The row of ``source`` inside a write transaction: kept, or read and kept."""
+        kept = self._kept.get(source)
+        if kept is None:
+            row = self._db.execute(
+                "SELECT table_no, contiguous, max_seq, events, last_received FROM sources"
+                " WHERE source = ?",
+                (source,),
+            ).fetchone()
+            if row is not None:
+                kept = self._keep(source, _Kept(*row))
+        return kept
+
+    def _keep(self, source: str, kept: _Kept) -> _Kept:
+        if len(self._kept) >= MAX_KEPT_MARKS:
+            self._write_changes()
+            self._kept.clear()
+        self._kept[source] = kept
+        return kept
+
+    def _read_mark(self, source: str) -> SourceMark | None:
         row = self._db.execute(
             "SELECT source, table_no, contiguous, max_seq, events FROM sources WHERE source = ?",
             (source,),
         ).fetchone()
         return None if row is None else SourceMark(*row)
 
-    def _tx(self) -> AbstractContextManager[None]:
-        return transaction(self._db)
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """A write transaction (:func:`~tablekit.shared.durable.transaction`) in which the
+        kept marks are true: forgotten when another connection wrote the file since they
+        were kept, and when the transaction is rolled back."""
+        try:
+            with transaction(self._db):
+                version = self._db.execute("PRAGMA data_version").fetchone()[0]
+                if version != self._version:
+                    self._forget_marks()
+                    self._version = version
+                yield
+                self._write_changes()
+        except BaseException:
+            self._forget_marks()
+            raise
+
+    def _write_changes(self) -> None:
+        """Write the changed marks and the new moves of the transaction."""
+        if self._changed:
+            self._db.executemany(
+                "UPDATE sources SET table_no = ?, contiguous = ?, max_seq = ?, events = ?,"
+                " last_received = ? WHERE source = ?",
+                [
+                    (k.table, k.contiguous, k.max_seq, k.events, k.last_received, source)
+                    for source in self._changed
+                    for k in (self._kept[source],)
+                ],
+            )
+            self._changed.clear()
+        if self._new_moves:
+            self._db.executemany(
+                "INSERT OR IGNORE INTO moves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                self._new_moves,
+            )
+            self._new_moves.clear()
+
+    def _forget_marks(self) -> None:
+        self._changed.clear()
+        self._new_moves.clear()
+        self._kept.clear()
+        self._epoch_sources.clear()
+        self._aside = None
 
 
 def _beyond_window(unit: str, seq: int, table: int | None) -> Refused:
     return Refused("window", BEYOND_WINDOW.format(unit=unit, seq=seq, window=WINDOW), table)
 
 
+def _of_unit(mark: SourceMark, unit: str, epoch: str) -> SourceMark:
+    """``mark`` naming the unit and journal epoch it is of (``dataclasses.replace`` costs
+    as much as storing an event)."""
+    return SourceMark(mark.source, mark.table, mark.contiguous, mark.max_seq, mark.events,
+                      unit, epoch)  # fmt: skip
+
+
 def _kind(event: msgspec.Struct) -> str:
-    tag = type(event).__struct_config__.tag
-    return str(tag) if tag is not None else type(event).__name__
+    kind = _KINDS.get(type(event))
+    if kind is None:
+        tag = type(event).__struct_config__.tag
+        kind = _KINDS[type(event)] = str(tag) if tag is not None else type(event).__name__
+    return kind
+
+
+_KINDS: dict[type[msgspec.Struct], str] = {}
+"""The store's kind of each event type (its tag), once worked out."""
 
 
 def _filters(alias: str = "e", **values: Any) -> tuple[str, Sequence[Any]]:

@@ -144,3 +144,6 @@ class IngestResult:
     commit, with its unit and epoch; a source the store does not know has a mark of 0."""
     replaced: list[Replacement] = field(default_factory=list)
     """New journal epochs of units the store already knew (a unit replaced or wiped)."""
+    held: dict[str, list[int]] = field(default_factory=dict)
+    """Each source of ``marks``: the seqs of the window below its contiguous mark that its
+    unit must keep (:meth:`hub.store.EventStore.held`)."""

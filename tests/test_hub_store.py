@@ -80,6 +80,38 @@ def test_hub_facts_get_their_own_seqs(tmp_path: Path) -> None:
     assert [e.kind for e in store.events(source=HUB_SOURCE)] == ["assign", "broadcast"]
 
 
+def test_marks_kept_between_writes_follow_what_another_connection_wrote(tmp_path: Path) -> None:
+    """The store keeps each source's marks in memory between its commits: a write by
+    another connection (another process on the same file) makes it read them again."""
+    path = tmp_path / "hub.db"
+    hub, other = EventStore(path), EventStore(path)
+    hub.ingest([env("u1", s) for s in (1, 2, 3)])
+    other.ingest([env("u1", s) for s in (4, 5)])
+    mark = hub.ingest([env("u1", 6)]).marks["u1"]
+    assert (mark.contiguous, mark.max_seq, mark.events, mark.gap) == (6, 6, 6, None)
+    assert other.append_fact("assign", b"{}") == 1
+    assert hub.append_fact("assign", b"{}") == 2
+    assert hub.marks() == other.marks()
+
+
+def test_a_rolled_back_ingest_leaves_no_kept_mark_or_epoch_behind(tmp_path: Path) -> None:
+    store = EventStore(tmp_path / "hub.db")
+    store.ingest([_env(1, _move(1), "aaaa")])
+
+    def disk_full(_: object) -> list[tuple[str, Assignment]]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    spare = [_env(1, _move(1, 7.0), "bbbb"), _env(2, _move(2), "aaaa")]
+    with pytest.raises(sqlite3.OperationalError):
+        store.ingest(spare, derive=disk_full)
+    assert store.counts()["total"] == 1 and store.replacements() == []
+    r = store.ingest(spare)
+    assert r.inserted == 2 and [x.source for x in r.replaced] == ["table-01@bbbb"]
+    assert (r.marks["table-01"].contiguous, r.marks["table-01"].events) == (2, 2)
+    assert store.marks()["table-01@bbbb"].contiguous == 1
+    assert [x.source for x in store.replacements()] == ["table-01@bbbb"]
+
+
 def test_rebuild_recomputes_the_derived_tables(tmp_path: Path) -> None:
     path = tmp_path / "hub.db"
     store = EventStore(path)

@@ -99,10 +99,33 @@ def decoder_for(kind: type[Any]) -> msgspec.json.Decoder[Any]:
 
 def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
     """Decode ``payload`` as message type ``kind``, strictly; DecodeError with a reason."""
-    name = kind.__name__
     limit = MAX_PAYLOAD_OF.get(kind, MAX_PAYLOAD)
     if len(payload) > limit:
-        raise DecodeError(OVERSIZE, code="oversize", kind=name, size=len(payload), limit=limit)
+        raise DecodeError(
+            OVERSIZE, code="oversize", kind=kind.__name__, size=len(payload), limit=limit
+        )
+    try:
+        message: T = decoder_for(kind).decode(payload)
+    except msgspec.DecodeError as err:
+        _check_version(kind, payload)  # a message of another version: say that first
+        reason = _reason(err)
+        out_of_range = _EVENT_RANGE.fullmatch(reason)
+        if out_of_range is None:
+            raise DecodeError(MSGSPEC_SAYS, kind=kind.__name__, reason=reason) from None
+        expected, path = out_of_range["expected"], out_of_range["path"]
+        got = _value_at(payload, path)
+        raise DecodeError(
+            OUT_OF_RANGE, code="range", kind=kind.__name__, expected=expected, got=got,
+            path=path,
+        ) from None  # fmt: skip
+    if getattr(message, "v", None) != PROTOCOL_VERSION:
+        _check_version(kind, payload)
+    return message
+
+
+def _check_version(kind: type[Any], payload: bytes | bytearray | memoryview) -> None:
+    """DecodeError when ``payload`` is not JSON, lacks the version or has another one."""
+    name = kind.__name__
     try:
         version = _peek_decoder.decode(payload).v
     except msgspec.DecodeError as err:
@@ -113,19 +136,6 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
         raise DecodeError(
             OTHER_VERSION, code="version", kind=name, version=version, ours=PROTOCOL_VERSION
         )
-    try:
-        message: T = decoder_for(kind).decode(payload)
-    except msgspec.DecodeError as err:
-        reason = _reason(err)
-        out_of_range = _EVENT_RANGE.fullmatch(reason)
-        if out_of_range is None:
-            raise DecodeError(MSGSPEC_SAYS, kind=name, reason=reason) from None
-        expected, path = out_of_range["expected"], out_of_range["path"]
-        got = _value_at(payload, path)
-        raise DecodeError(
-            OUT_OF_RANGE, code="range", kind=name, expected=expected, got=got, path=path
-        ) from None
-    return message
 
 
 def _value_at(payload: bytes | bytearray | memoryview, path: str) -> str:
