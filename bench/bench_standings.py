@@ -2,11 +2,15 @@
 
 1. **Standings, 1,000 players × 10 games.** A real SQLite event file is filled through
    the organizer commands (a 5-round × 2-game school contest, 250 tables, 2,500 judged
-   results). Timed: a fresh process's view — open the store, replay every record
-   (:class:`hub.organizer.Organizer`), standings after the last round — and the
+   results). Timed: a fresh process's view as the command line reads it — open the
+   store, start from the snapshot of the fold kept in it once its digests check out
+   (:mod:`hub.fold_snapshot`), standings after the last round — beside the same view
+   replaying every record (the truth, and the path without a snapshot), and the
    standings alone on the folded event. Baselines in the same run: the same games'
-   points read straight from SQLite (one SELECT, JSON decode, sum per player, sort by
-   BP then SP), and a plain dict-sum-and-sort of the same points already in memory.
+   points read straight from SQLite (one SELECT, JSON decode, score, sum per player,
+   sort by BP then SP), and a plain dict-sum-and-sort of the same points already in
+   memory. Each timed in CPU seconds (what it costs, whatever else the machine runs)
+   and wall seconds, the median of ``--repeat`` runs; the load average is printed.
 2. **Draw for 200 players in round 6** (after 5 played rounds): the event's
    repeat-avoiding draw (``EventState.draw_next``) beside a plain balanced shuffle of the
    same 200 players; the repeated pairs of both are printed too.
@@ -19,13 +23,14 @@ Prints, never asserts::
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 import msgspec
 
@@ -43,14 +48,22 @@ from tablekit.core.seats import seats_for
 T = TypeVar("T")
 
 
-def timed(fn: Callable[[], T], repeat: int) -> tuple[float, T]:
-    """Median wall time in ms over ``repeat`` runs, and the last result."""
-    times = []
+class Timed(NamedTuple):
+    cpu: float
+    """Median CPU time in ms."""
+    wall: float
+    """Median wall time in ms."""
+
+
+def timed(fn: Callable[[], T], repeat: int) -> tuple[Timed, T]:
+    """Median CPU and wall times in ms over ``repeat`` runs, and the last result."""
+    cpu, wall = [], []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, started = time.process_time(), time.perf_counter()
         result = fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times), result
+        cpu.append((time.process_time() - start) * 1000)
+        wall.append((time.perf_counter() - started) * 1000)
+    return Timed(statistics.median(cpu), statistics.median(wall)), result
 
 
 def report_for(game: int, seats: int, rng: random.Random) -> GameReport:
@@ -96,10 +109,10 @@ def fill(path: Path, players: int, rounds: int, *, play_last: bool, seed: int) -
     return org
 
 
-def standings_from_store(path: Path) -> Standings:
+def standings_from_store(path: Path, *, snapshots: bool = True) -> Standings:
     store = EventStore(path)
     try:
-        return Organizer(store).competition.event.standings()
+        return Organizer(store, snapshots=snapshots).competition.event.standings()
     finally:
         store.close()
 
@@ -182,18 +195,30 @@ def main() -> None:
             return sorted((-b, -s, pid) for pid, (b, s) in acc.items())
 
         rep = args.repeat
-        replay_ms, standings = timed(lambda: standings_from_store(path), rep)
-        fold_ms, _ = timed(comp.event.standings, rep)
-        base_store_ms, base = timed(lambda: baseline_from_store(path), rep)
-        base_mem_ms, _ = timed(plain_sort, rep)
+        load_before = os.getloadavg()
+        replay, truth = timed(lambda: standings_from_store(path, snapshots=False), rep)
+        standings_from_store(path)  # the first fresh read keeps a snapshot of the fold
+        command, standings = timed(lambda: standings_from_store(path), rep)
+        fold, _ = timed(comp.event.standings, rep)
+        base_store, base = timed(lambda: baseline_from_store(path), rep)
+        base_mem, _ = timed(plain_sort, rep)
         ours = [(-r.big, -r.small, r.player_id) for r in standings.rows]
-        same = ours == base
-        print(f"\nStandings, {args.players} players × 10 games (median of {rep}):")
-        print(f"  from the store (open, replay every record, rank)  {replay_ms:9.1f} ms")
-        print(f"  baseline: SELECT + decode + score + sum + sort    {base_store_ms:9.1f} ms")
-        print(f"  standings on the folded event                     {fold_ms:9.1f} ms")
-        print(f"  baseline: dict sum + sort in memory               {base_mem_ms:9.1f} ms")
-        print(f"  same order as the baseline: {same}")
+        print(f"\nStandings, {args.players} players × 10 games (median of {rep}; CPU, wall):")
+        for what, took in (
+            ("from the store as the command line reads it", command),
+            ("from the store replaying every record", replay),
+            ("baseline: SELECT + decode + score + sum + sort", base_store),
+            ("standings on the folded event", fold),
+            ("baseline: dict sum + sort in memory", base_mem),
+        ):
+            print(f"  {what:48s} {took.cpu:8.1f} ms {took.wall:8.1f} ms")
+        for what, took in (("the command line's", command), ("replaying every record", replay)):
+            print(f"  {what} ÷ baseline: {took.cpu / base_store.cpu:.2f}× CPU, "
+                  f"{took.wall / base_store.wall:.2f}× wall")  # fmt: skip
+        print(f"  same order as the baseline: {ours == base}; as the replay: {standings == truth}")
+        load_after = os.getloadavg()
+        print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
+              f"({os.cpu_count()} cores)")  # fmt: skip
 
         draw_path = Path(tmp) / "draw.sqlite3"
         org = fill(draw_path, args.draw_players, 6, play_last=False, seed=2)
@@ -214,11 +239,12 @@ def main() -> None:
                 out.append(count_repeats(fill_tables(pool, table_sizes(len(pool))), met))
             return out
 
-        draw_ms, draw_repeats = timed(draw_all, 1)
-        shuffle_ms, shuffle_repeats = timed(shuffle_all, 1)
+        draw_took, draw_repeats = timed(draw_all, 1)
+        shuffle_took, shuffle_repeats = timed(shuffle_all, 1)
+        draw_ms, shuffle_ms = draw_took.cpu, shuffle_took.cpu
         print(
             f"\nDraw for round 6, {args.draw_players} players after 5 rounds "
-            f"(mean over {rep} seeds):"
+            f"(mean over {rep} seeds, CPU):"
         )
         print(
             f"  repeat-avoiding draw (draw_next)   {draw_ms / rep:8.2f} ms   "

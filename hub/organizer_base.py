@@ -4,16 +4,22 @@
 and stores a command's records in one transaction, after checking them by applying them
 to the event: a refused command leaves nothing behind. The commands themselves are
 :mod:`hub.judging` (the judges') and :mod:`hub.organizer` (the organizer's).
+
+A fresh fold starts from the snapshot of the fold kept in the store when it can be
+trusted, and a process that folded many records keeps one for the next
+(:mod:`hub.fold_snapshot`).
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
 
 import msgspec
 
+from hub import fold_snapshot
 from hub.competition import (
     Competition,
     EventCreated,
@@ -35,6 +41,7 @@ from hub.competition import (
     record_kind,
 )
 from hub.store import HUB_SOURCE, EventStore
+from hub.store_rows import FoldSnapshot
 from hub.tournament import (
     Fact,
 )
@@ -67,19 +74,34 @@ RECORD_KINDS = frozenset(
 )
 
 
+SNAPSHOT_AFTER = 200
+"""Records a fresh fold reads beyond the store's snapshot (or without one) before it keeps
+a snapshot of the fold for the next process."""
+
+
 class OrganizerBase:
     """Reads and writes one event's store: the event as stored now, and a command's
     records stored in one transaction once they apply."""
 
     def __init__(
-        self, store: EventStore, *, by: str = "", clock: Callable[[], float] = time.time
+        self,
+        store: EventStore,
+        *,
+        by: str = "",
+        clock: Callable[[], float] = time.time,
+        snapshots: bool = True,
     ) -> None:
+        """``snapshots``: start from the snapshot of the fold kept in the store and keep
+        one (:mod:`hub.fold_snapshot`); False: fold every record."""
         self.store = store
         self.by = by
         self.clock = clock
+        self.snapshots = snapshots
         self._competition = Competition()
         self._seen = 0
         """Highest hub seq folded into ``_competition``."""
+        self._digest = hashlib.sha256()
+        """The digest of the hub's records folded (:func:`hub.fold_snapshot.add_records`)."""
         self.unreadable: list[tuple[int, str]] = []
         """Stored records that could not be decoded: (seq, reason)."""
 
@@ -88,7 +110,11 @@ class OrganizerBase:
         """The event as stored now (folds in what other processes recorded)."""
         mark = self.store.mark(HUB_SOURCE)
         if mark is not None and mark.max_seq > self._seen:
+            fresh = self.snapshots and self._seen == 0
+            if fresh:
+                self._resume()
             stored = self.store.events(source=HUB_SOURCE, after_seq=self._seen)
+            fold_snapshot.add_records(self._digest, ((e.seq, e.kind, e.payload) for e in stored))
             records = []
             for event in stored:
                 if event.kind not in RECORD_KINDS:
@@ -100,14 +126,43 @@ class OrganizerBase:
                     log.error("stored record %d cannot be read: %s", event.seq, err)
                     self.unreadable.append((event.seq, str(err)))
             self._competition = self._competition.apply_all(records, stored=True)
-            self._seen = max(e.seq for e in stored)
+            self._seen = max((e.seq for e in stored), default=self._seen)
+            if fresh and len(stored) >= SNAPSHOT_AFTER:
+                self._keep_snapshot()
         return self._competition
 
     def forget(self) -> None:
         """Fold the whole store again on the next read (after a rolled-back write)."""
         self._competition = Competition()
         self._seen = 0
+        self._digest = hashlib.sha256()
         self.unreadable = []
+
+    def _resume(self) -> None:
+        """Start from the store's snapshot of the fold if it can be trusted (see
+        :mod:`hub.fold_snapshot`)."""
+        snapshot = self.store.fold()
+        if snapshot is None or snapshot.code != fold_snapshot.code_digest():
+            return
+        rows = self.store.hub_records(snapshot.seq)
+        digest = hashlib.sha256()
+        fold_snapshot.add_records(digest, rows)
+        if not rows or rows[-1][0] != snapshot.seq or digest.digest() != snapshot.digest:
+            log.info("the snapshot of the fold is not of this store's records: folding them")
+            return
+        decoded = fold_snapshot.decode(snapshot.payload)
+        if decoded is None:
+            log.info("the snapshot of the fold does not decode: folding every record")
+            return
+        self._competition, self.unreadable = decoded
+        self._seen = snapshot.seq
+        self._digest = digest
+
+    def _keep_snapshot(self) -> None:
+        payload = fold_snapshot.encode(self._competition, self.unreadable)
+        if payload is not None:
+            code = fold_snapshot.code_digest()
+            self.store.keep_fold(FoldSnapshot(self._seen, code, self._digest.digest(), payload))
 
     def record_facts(self, facts: Sequence[Fact], *, why: str = "") -> Competition:
         now = self.clock()

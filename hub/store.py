@@ -31,6 +31,7 @@ the commit (or before anything reads those tables).
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -42,6 +43,7 @@ from typing import Any
 import msgspec
 
 from hub.store_rows import (
+    FoldSnapshot,
     IngestResult,
     LoggedRefusal,
     MoveRow,
@@ -337,11 +339,12 @@ class EventStore:
         check: Callable[[], object] | None = None,
     ) -> int:
         """The one exception to append-only: every stored payload (the events and those set
-        aside) replaced by ``rewrite(payload)`` where it answers one, and ``facts`` recorded,
-        in one transaction (``check`` first, as :meth:`append_facts` does); :meth:`compact`
-        afterwards leaves no page keeping what was replaced. For erasing
-        personal data after the event (:mod:`hub.erasure`); the seqs and kinds stay, so the
-        units' marks and the derived tables stay true. The payloads rewritten."""
+        aside) replaced by ``rewrite(payload)`` where it answers one, ``facts`` recorded and
+        the snapshot of the fold deleted, in one transaction (``check`` first, as
+        :meth:`append_facts` does); :meth:`compact` afterwards leaves no page keeping what
+        was replaced. For erasing personal data after the event (:mod:`hub.erasure`); the
+        seqs and kinds stay, so the units' marks and the derived tables stay true. The
+        payloads rewritten."""
         changed = 0
         now = time.time()
         with self._lock:
@@ -361,9 +364,55 @@ class EventStore:
                                 changed += 1
                     for kind, fact in facts:
                         self._append_hub(kind, fact, table=None, game=None, now=now)
+                    # a snapshot of the fold holds what was replaced
+                    self._db.execute("DELETE FROM fold_snapshot")
             finally:
                 self._db.execute("PRAGMA secure_delete=OFF")
         return changed
+
+    def keep_fold(self, snapshot: FoldSnapshot) -> bool:
+        """Keep ``snapshot`` of the folded event (:mod:`hub.fold_snapshot`) in place of any
+        other, unless the hub has recorded anything after what it folded (it would be out
+        of date already, or made before an erasure), or a transaction is open (it is kept by
+        the next read outside one), or the file cannot be written now: whether it was kept."""
+        if self._db.in_transaction:
+            return False
+        try:
+            return self._keep_fold(snapshot)
+        except sqlite3.OperationalError:  # locked for too long, or a read-only file
+            return False
+
+    def _keep_fold(self, snapshot: FoldSnapshot) -> bool:
+        with self._lock, self._tx():
+            mark = self._mark(HUB_SOURCE)
+            if mark is None or mark.max_seq != snapshot.seq:
+                return False
+            self._db.execute(
+                "INSERT OR REPLACE INTO fold_snapshot (id, seq, code, digest, made, payload)"
+                " VALUES (1, ?, ?, ?, ?, ?)",
+                (snapshot.seq, snapshot.code, snapshot.digest, time.time(), snapshot.payload),
+            )
+        return True
+
+    def fold(self) -> FoldSnapshot | None:
+        """The snapshot of the folded event kept in the store, if any (not checked)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT seq, code, digest, payload FROM fold_snapshot WHERE id = 1"
+            ).fetchone()
+        return None if row is None else FoldSnapshot(row[0], bytes(row[1]), bytes(row[2]),
+                                                     bytes(row[3]))  # fmt: skip
+
+    def hub_records(self, upto: int) -> list[tuple[int, str, bytes]]:
+        """The hub's records up to seq ``upto``: (seq, kind, payload), in seq order."""
+        with self._lock:
+            self._write_changes()
+            rows = self._db.execute(
+                "SELECT seq, kind, payload FROM events WHERE source = ? AND seq <= ?"
+                " ORDER BY seq",
+                (HUB_SOURCE, upto),
+            ).fetchall()
+        return [(int(seq), str(kind), bytes(payload)) for seq, kind, payload in rows]
 
     def compact(self) -> bool:
         """Copy the file anew (SQLite's VACUUM) and empty its write-ahead log, so no free

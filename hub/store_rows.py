@@ -147,3 +147,16 @@ class IngestResult:
     held: dict[str, list[int]] = field(default_factory=dict)
     """Each source of ``marks``: the seqs of the window below its contiguous mark that its
     unit must keep (:meth:`hub.store.EventStore.held`)."""
+
+
+@dataclass(frozen=True)
+class FoldSnapshot:
+    """The snapshot of the folded event kept in the store (:mod:`hub.fold_snapshot`)."""
+
+    seq: int
+    """The hub's records up to this seq are folded in it."""
+    code: bytes
+    """The digest of the code that made it."""
+    digest: bytes
+    """The digest of the records it folded."""
+    payload: bytes

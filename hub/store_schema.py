@@ -21,6 +21,9 @@ Outside the event records, for the judge and the organizer (docs/protocol.md,
   :data:`~hub.store.MAX_REFUSAL_LOG` of them and a count per reason and table; never events.
 
 ``epochs``: which store source each journal epoch of a unit is (see :mod:`hub.store`).
+
+``fold_snapshot``: at most one snapshot of the folded event, for a fresh process to start
+from (:mod:`hub.fold_snapshot`); never the truth, and trusted only as that module says.
 """
 
 from __future__ import annotations
@@ -101,6 +104,14 @@ SCHEMA = [
         first_received REAL NOT NULL,
         PRIMARY KEY (unit, epoch)
     ) WITHOUT ROWID""",
+    """CREATE TABLE IF NOT EXISTS fold_snapshot (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        seq INTEGER NOT NULL,
+        code BLOB NOT NULL,
+        digest BLOB NOT NULL,
+        made REAL NOT NULL,
+        payload BLOB NOT NULL
+    )""",
     """CREATE TABLE IF NOT EXISTS refusal_counts (
         code TEXT NOT NULL,
         table_no INTEGER NOT NULL,
