@@ -89,10 +89,14 @@ class Conductor:
         self.clock = clock
         self.console_url = console_url
         self._sent: dict[str, bytes] = {}
+        self._derived_from: Competition | None = None
+        """The fold every message sent was derived from: while the organizer's fold is
+        still this one, nothing has been recorded since and every message is as sent."""
 
     def reset(self) -> None:
         """Forget what was sent (after a reconnect the broker may have lost it)."""
         self._sent.clear()
+        self._derived_from = None
 
     # -- results from the tables ---------------------------------------------------------------
 
@@ -105,6 +109,7 @@ class Conductor:
             # The same result sent again (re-typed while the hub was out of reach): the
             # verdict stands; send it again so a table still waiting gets it.
             self._sent.pop(self.topics.result(envelope.table), None)
+            self._derived_from = None
             return []
         try:
             verdict = self.organizer.judge_table_result(
@@ -141,9 +146,12 @@ class Conductor:
     def messages(self) -> list[Outgoing]:
         """Messages whose content changed since they were last sent (or since reset)."""
         due = self.organizer.time_over_due(self.clock())
+        folded = self.organizer.competition
+        if folded is self._derived_from:  # a big event's messages take a tenth of a second
+            return []
         out: list[Outgoing] = []
         # the tables and the hub screen are read by the hall: names as the public reads them
-        competition = published(self.organizer.competition)
+        competition = published(folded)
         for message in self._all(competition):
             if self._sent.get(message.topic) == message.payload:
                 continue
@@ -156,6 +164,7 @@ class Conductor:
             out.append(message)
         if due is not None:
             log.info("round %s: time is over, last lap at every table", due.stage)
+        self._derived_from = folded
         return out
 
     def _all(self, competition: Competition) -> Iterator[Outgoing]:

@@ -6,7 +6,10 @@ traffic); valid events go to one writer thread, which commits them in batches
 (:meth:`hub.store.EventStore.ingest`), then acks each MQTT message to the broker
 (``manual_ack``: a hub killed before its commit gets the messages again from its
 persistent session) and publishes one :class:`~tablekit.core.messages.Ack` per unit
-with its highest contiguous seq, asking for a resend when it sees a gap.
+with its highest contiguous seq, asking for a resend when it sees a gap. The same thread
+publishes what the tables and screens must be told (:class:`~hub.conductor.Conductor`)
+after each batch, as soon as another program (the organizer's command line or web
+console) has changed the store, and once a second.
 
 The hub serves one event of its venue and announces it (retained, on the venue's
 ``hub/event``): the venue's table units follow it. At a venue the broker names the hub's
@@ -75,7 +78,10 @@ BATCH_MAX = 500
 RESEND_INTERVAL = 1.0
 """Seconds between two resend requests to the same unit for the same gap."""
 TICK_INTERVAL = 1.0
-"""Seconds between the writer's looks at the event (round clock, organizer commands)."""
+"""Seconds between the writer's looks at the event with nothing new (the round's clock)."""
+WATCH_INTERVAL = 0.05
+"""Seconds between the writer's looks at whether another program (the organizer's command
+line or web console) has changed the store: SQLite's ``data_version``, one cheap query."""
 Received = tuple[EventEnvelope, int, int]
 """An event as it arrived: the envelope, its MQTT message id and QoS (for the broker ack)."""
 _ANSWERED = frozenset(code.value for code in RefusalCode)
@@ -87,6 +93,8 @@ class _Tick:
 
 
 _TICK = _Tick()
+_IDLE = _Tick()
+"""Nothing arrived: the writer publishes only if the store changed or the clock is due."""
 WRITER_STALL = 10.0
 """Seconds without a turn of the writer's loop after which the watchdog is not fed."""
 BAD_LOG_BURST = 20
@@ -345,15 +353,20 @@ class HubService:
     # -- the writer thread ----------------------------------------------------------------------
 
     def _write_loop(self) -> None:
-        """The single owner of the store's writes and of what the hub publishes."""
+        """The single owner of the store's writes and of what the hub publishes: it
+        publishes what changed after each batch it stores, as soon as another program
+        changed the store (:data:`WATCH_INTERVAL`), and every :data:`TICK_INTERVAL`."""
+        seen = self.store.version()
+        due = time.monotonic() + TICK_INTERVAL
         while True:
             try:
-                item = self._inbox.get(timeout=TICK_INTERVAL)
+                item = self._inbox.get(timeout=WATCH_INTERVAL)
             except queue.Empty:
-                item = _TICK
+                item = _IDLE
             self.heartbeat = time.monotonic()
             if item is None:
                 return
+            publish = item is _TICK
             batch: list[Received | Refused] = [] if isinstance(item, _Tick) else [item]
             while len(batch) < BATCH_MAX:
                 try:
@@ -363,14 +376,20 @@ class HubService:
                 if more is None:
                     self._inbox.put(None)
                     break
-                if not isinstance(more, _Tick):
+                if isinstance(more, _Tick):
+                    publish = publish or more is _TICK
+                else:
                     batch.append(more)
             try:
+                version = self.store.version()
+                elsewhere = version != seen
                 if batch:
                     self._commit(batch)
-                    if self.uplink is not None:
-                        self.uplink.notify()
-                self._conduct()
+                if (batch or elsewhere) and self.uplink is not None:
+                    self.uplink.notify()
+                if publish or batch or elsewhere or self.heartbeat >= due:
+                    seen, due = version, self.heartbeat + TICK_INTERVAL
+                    self._conduct()
             except Exception:
                 self._count("store_errors")
                 self.organizer.forget()

@@ -586,6 +586,12 @@ class EventStore:
         counts["total"] = sum(counts.values())
         return counts
 
+    def version(self) -> int:
+        """SQLite's ``data_version`` of the file: it changes when another connection (another
+        program) commits to it, never with this store's own commits."""
+        with self._lock:
+            return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
     def integrity_check(self) -> str:
         with self._lock:
             return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])

@@ -22,6 +22,7 @@ import pygame
 import pytest
 from retained import publish_retained
 
+from hub import service as service_module
 from hub.broker import MosquittoBroker
 from hub.organizer import Organizer
 from hub.screen.feed import ScreenFeed
@@ -93,6 +94,36 @@ def hall(
             link.link.stop()
             link.journal.close()
         service.stop()
+
+
+def test_the_hub_hears_another_programs_change_without_its_clock(
+    tmp_path: Path,
+    mosquitto: Callable[..., MosquittoBroker],
+    wait_until: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The hub learns that the organizer's command line changed the store from the file
+    itself (SQLite's data_version), not from its once-a-second look: with that look put
+    off for an hour, the change still reaches the table."""
+    monkeypatch.setattr(service_module, "TICK_INTERVAL", 3600.0)
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    organizer = Organizer(EventStore(db), by="Ola")
+    organizer.create_event("Cup", "school", language="en")
+    service = HubService(broker.client_settings(), db, TOPICS)
+    service.start()
+    link = Link(tmp_path, broker, 1)
+    try:
+        assert service.wait_online(10)
+        link.link.start()
+        wait_until(lambda: link.heard() == ["en"], 10, "the event's language")
+        organizer.choose_language("pl", why="Polish players after all")
+        wait_until(lambda: link.heard() == ["en", "pl"], 10, "the change, without the clock")
+    finally:
+        link.link.stop()
+        link.journal.close()
+        service.stop()
+        organizer.store.close()
 
 
 def header_words(feed: ScreenFeed, screen: HallScreen, png: str) -> str:
