@@ -88,24 +88,31 @@ class Look:
 
 
 # --- the palette both screens use -------------------------------------------------------------
+# Chosen so that people who tell red from green poorly tell every state from every other
+# too: any two states' colours differ by a CIEDE2000 distance of 10 or more as they look
+# with protanopia and deuteranopia (and with normal vision), 20 or more between the states
+# a table passes through in a game (playing, last lap, time, the judge's pause) and between
+# a result in and a result refused; each state's text has WCAG AA contrast on it
+# (tests/test_palette.py computes all of it). The word still names every state: no state
+# is told by colour alone.
 
 WHITE: Final[Colour] = (244, 244, 240)
 BLACK: Final[Colour] = (0, 0, 0)
 MUTED: Final[Colour] = (160, 168, 180)
-GREEN: Final[Colour] = (0, 120, 60)
-RED: Final[Colour] = (215, 28, 44)
-ORANGE: Final[Colour] = (255, 149, 0)
-PURPLE: Final[Colour] = (150, 40, 160)
-BLUE: Final[Colour] = (36, 104, 230)
-SLATE: Final[Colour] = (48, 64, 92)
-VIOLET: Final[Colour] = (92, 78, 150)
-DARK_GREY: Final[Colour] = (64, 66, 74)
-GREY: Final[Colour] = (100, 102, 108)
-PALE: Final[Colour] = (210, 214, 222)
-CORAL: Final[Colour] = (255, 82, 82)
-TEAL: Final[Colour] = (0, 118, 100)
-SKY: Final[Colour] = (110, 200, 250)
-SHADOW: Final[Colour] = (52, 54, 58)
+SEA_GREEN: Final[Colour] = (0, 120, 105)
+RED: Final[Colour] = (215, 0, 10)
+AMBER: Final[Colour] = (230, 170, 25)
+INDIGO: Final[Colour] = (85, 0, 190)
+BLUE: Final[Colour] = (35, 95, 250)
+NAVY: Final[Colour] = (20, 45, 90)
+MAUVE: Final[Colour] = (130, 95, 150)
+DARK_GREY: Final[Colour] = (62, 55, 42)
+GREY: Final[Colour] = (70, 80, 95)
+PALE: Final[Colour] = (195, 225, 235)
+CORAL: Final[Colour] = (250, 115, 125)
+CREAM: Final[Colour] = (232, 222, 170)
+SKY: Final[Colour] = (80, 180, 240)
+SHADOW: Final[Colour] = (40, 33, 44)
 
 WORDS: Final[dict[TableState, str]] = {
     TableState.READY: N_("READY"),
@@ -145,14 +152,14 @@ SHORT_WORDS: Final[dict[TableState, str]] = {
 the hub's wall: the Polish words are longer); the others are short already."""
 
 LOOKS: Final[dict[TableState, Look]] = {
-    TableState.READY: Look(SLATE, WHITE),
-    TableState.PLAYING: Look(GREEN, WHITE),
-    TableState.LAST_LAP: Look(PURPLE, WHITE),
+    TableState.READY: Look(NAVY, WHITE),
+    TableState.PLAYING: Look(SEA_GREEN, WHITE),
+    TableState.LAST_LAP: Look(INDIGO, WHITE),
     TableState.TIME: Look(RED, WHITE),
-    TableState.PAUSED_JUDGE: Look(ORANGE, BLACK),
-    TableState.JUDGE_CALLED: Look(ORANGE, BLACK),
-    TableState.PAUSED_RESTART: Look(ORANGE, BLACK),
-    TableState.GAME_OVER: Look(VIOLET, WHITE),
+    TableState.PAUSED_JUDGE: Look(AMBER, BLACK),
+    TableState.JUDGE_CALLED: Look(AMBER, BLACK),
+    TableState.PAUSED_RESTART: Look(AMBER, BLACK),
+    TableState.GAME_OVER: Look(MAUVE, WHITE),
     TableState.ENTERING_RESULT: Look(BLUE, WHITE),
     TableState.CONFIRMING_RESULT: Look(BLUE, WHITE),
     TableState.RESULT_CONFIRMED: Look(DARK_GREY, WHITE),
@@ -160,13 +167,13 @@ LOOKS: Final[dict[TableState, Look]] = {
     TableState.RESULT_IN: Look(PALE, BLACK),
     TableState.RESULT_REFUSED: Look(CORAL, BLACK),
     TableState.RESULT_MISSING: Look(CORAL, BLACK),
-    TableState.ROUND_FINISHED: Look(TEAL, WHITE),
+    TableState.ROUND_FINISHED: Look(CREAM, BLACK),
     TableState.OFFLINE: Look(GREY, WHITE),
     TableState.BEHIND: Look(SKY, BLACK),
     TableState.NO_DATA: Look(SHADOW, MUTED),
-    TableState.HALL_CHECK: Look(SLATE, WHITE),
-    TableState.HALL_CHECK_FAULT: Look(ORANGE, BLACK),
-    TableState.HALL_CHECK_READY: Look(GREEN, WHITE),
+    TableState.HALL_CHECK: Look(NAVY, WHITE),
+    TableState.HALL_CHECK_FAULT: Look(AMBER, BLACK),
+    TableState.HALL_CHECK_READY: Look(SEA_GREEN, WHITE),
 }
 """The colours of each state, on the unit's display and on the hub screen alike."""
 
