@@ -7,23 +7,31 @@ writes what it is given. Blink phases are anchored on clock times (the
 deadline, the expiry, the pause), so the red flashes of the last seconds start
 together with the beeps.
 
-What a player sees and hears:
+What a player sees and hears (the status light's meanings are :data:`LIGHTS`):
 
 - READY: bar full and steady; status dim white; silent.
-- Running: the bar runs down from full to dark with the time left; status green,
-  amber in the last 10 s, flashing red (2 Hz) in the last 5 s; a short beep
-  at each configured mark (``beeps_at``).
+- Running: the bar runs down from full to dark with the time left; status turquoise,
+  yellow in the last 10 s, flashing red (2 Hz) in the last 5 s; a short beep
+  at each configured mark (``beeps_at``). In the last lap each of those beeps is
+  doubled, so the table hears that it is the last lap.
 - TIME (time up): the bar flashes full/dark (4 Hz); status steady red; the long
   tone for ``long_tone`` seconds from the expiry.
 - Paused by the judge (or after a restart): the bar shows the frozen time left
   and blinks slowly (1 Hz); status steady blue; silent.
-- A player called the judge: as paused, but the blue status flashes (2 Hz).
+- A player called the judge: as paused, but the blue status flashes (2 Hz), and three
+  quick beeps say the call was taken.
 - GAME OVER: bar dark, status off, silent.
 - Quiet mode: the same lights, the buzzer never sounds.
 - Hall check: the LED step sweeps the bar from dark to full every ``SWEEP_PERIOD``
-  while the status light cycles red, green, blue; the buzzer step beeps once a second
-  (quiet mode too: the check tests the buzzer); afterwards a full bar and a green status
-  light, or a red one when the person found a fault.
+  while the status light cycles red, green, blue; the buzzer step beeps half of every
+  second (quiet mode too: the check tests the buzzer); afterwards a full bar and a
+  steady turquoise status light, or a slowly flashing red one (1 Hz) when the person
+  found a fault.
+
+Colours and sounds everyone can tell apart: two meanings of the status light differ
+either in how it flashes or, as people with protanopia and deuteranopia see them, in
+colour; and every state that sounds has a rhythm of its own (tests/test_palette.py
+computes both).
 
 A running move whose deadline has passed is shown as TIME at once, even if the
 loop has not yet ticked the clock: the expiry is a fact of the deadline.
@@ -44,13 +52,15 @@ RGB = tuple[float, float, float]
 
 OFF: RGB = (0.0, 0.0, 0.0)
 DIM_WHITE: RGB = (0.15, 0.15, 0.15)
-GREEN: RGB = (0.0, 1.0, 0.0)
-AMBER: RGB = (1.0, 0.45, 0.0)
+TURQUOISE: RGB = (0.0, 1.0, 0.8)
+"""Green with blue in it: people who tell red from green poorly still tell it from yellow."""
+YELLOW: RGB = (1.0, 0.8, 0.0)
 RED: RGB = (1.0, 0.0, 0.0)
+GREEN: RGB = (0.0, 1.0, 0.0)
 BLUE: RGB = (0.0, 0.0, 1.0)
 
 AMBER_FROM = 10.0
-"""Seconds remaining from which the status LED turns amber."""
+"""Seconds remaining from which the status LED turns yellow (hurry)."""
 RED_FROM = 5.0
 """Seconds remaining from which the status LED flashes red."""
 
@@ -58,6 +68,35 @@ RED_FLASH_PERIOD = 0.5
 TIME_UP_FLASH_PERIOD = 0.25
 PAUSE_BLINK_PERIOD = 1.0
 CALL_FLASH_PERIOD = 0.5
+FAULT_FLASH_PERIOD = 1.0
+CALL_BEEPS = 3
+"""Quick beeps that say a player's judge call was taken."""
+CALL_BEEP = 0.08
+"""Seconds of each of them, and of the silence between them."""
+
+
+@dataclass(frozen=True)
+class Light:
+    """What the status light says: a colour, steady or flashing (on for the first half of
+    each ``period`` seconds)."""
+
+    colour: RGB
+    period: float | None = None
+
+
+LIGHTS: dict[str, Light] = {
+    "ready": Light(DIM_WHITE),
+    "going": Light(TURQUOISE),
+    "hurry": Light(YELLOW),
+    "last seconds": Light(RED, RED_FLASH_PERIOD),
+    "time": Light(RED),
+    "paused": Light(BLUE),
+    "called": Light(BLUE, CALL_FLASH_PERIOD),
+    "fault": Light(RED, FAULT_FLASH_PERIOD),
+}
+"""Every meaning of the status light: ``going`` is a move with time to spare and a hall
+check that passed (all is well), ``paused`` the judge's pause and a restart's (the judge
+resumes), ``fault`` a hall check that found one. Off: a game over."""
 
 BAR_LEVELS = 8
 """Brightness steps per LED of the bar: fewer writes than a continuous value."""
@@ -85,52 +124,50 @@ def render_signals(view: TableView, now: float, buzzer: BuzzerSettings, bar_leng
     if view.check is not None:
         return _checking(view.check, now, buzzer)
     if c.phase is Phase.READY:
-        return Signals(bar=1.0, status=DIM_WHITE, buzzer=False)
+        return Signals(bar=1.0, status=_lit("ready", 0.0), buzzer=False)
     if c.phase is Phase.GAME_OVER:
         return Signals(bar=0.0, status=OFF, buzzer=False)
     if c.paused is not None:
-        return _paused(c, now, bar_length)
+        return _paused(c, now, buzzer, bar_length)
     expired_at = _expired_at(c, now)
     if expired_at is not None:
         sounding = not buzzer.quiet and 0 <= now - expired_at < buzzer.long_tone
         flash = _blink(now, expired_at, TIME_UP_FLASH_PERIOD)
-        return Signals(
-            bar=1.0 if flash else 0.0,
-            status=RED,
-            buzzer=sounding,
-            tone=buzzer.tone if sounding else None,
-        )
+        return _sounding(1.0 if flash else 0.0, _lit("time", 0.0), sounding, buzzer)
     remaining = c.remaining_at(now)
     if remaining > AMBER_FROM:
-        status = GREEN
+        status = _lit("going", 0.0)
     elif remaining > RED_FROM:
-        status = AMBER
+        status = _lit("hurry", 0.0)
     else:
-        status = RED if (RED_FROM - remaining) % RED_FLASH_PERIOD < RED_FLASH_PERIOD / 2 else OFF
-    beeping = not buzzer.quiet and _in_beep(remaining, c.rules.move_seconds, buzzer)
-    return Signals(
-        bar=_bar(remaining / c.rules.move_seconds, bar_length),
-        status=status,
-        buzzer=beeping,
-        tone=buzzer.tone if beeping else None,
-    )
+        status = _lit("last seconds", RED_FROM - remaining)
+    last_lap = c.last_lap_left is not None
+    beeping = _in_beep(remaining, c.rules.move_seconds, buzzer, doubled=last_lap)
+    return _sounding(_bar(remaining / c.rules.move_seconds, bar_length), status, beeping, buzzer)
 
 
-def beep_windows(move_seconds: float, buzzer: BuzzerSettings) -> list[tuple[float, float]]:
-    """The ``(low, high]`` spans of remaining seconds in which a short beep sounds.
+def beep_windows(
+    move_seconds: float, buzzer: BuzzerSettings, *, doubled: bool = False
+) -> list[tuple[float, float]]:
+    """The ``(low, high]`` spans of remaining seconds in which a short beep sounds;
+    ``doubled`` (the last lap): a second beep after each, a beep's length apart.
 
     A mark at or above ``move_seconds`` never beeps: it would sound at every
     move's start.
     """
     if buzzer.quiet:
         return []
-    return sorted(
-        (mark - buzzer.beep_length, mark) for mark in buzzer.beeps_at if mark < move_seconds
-    )
+    length = buzzer.beep_length
+    starts = [mark for mark in buzzer.beeps_at if mark < move_seconds]
+    if doubled:
+        starts += [mark - 2 * length for mark in starts]
+    return sorted((start - length, start) for start in starts)
 
 
-def _in_beep(remaining: float, move_seconds: float, buzzer: BuzzerSettings) -> bool:
-    return any(low < remaining <= high for low, high in beep_windows(move_seconds, buzzer))
+def _in_beep(remaining: float, move_seconds: float, buzzer: BuzzerSettings, *,
+             doubled: bool) -> bool:  # fmt: skip
+    windows = beep_windows(move_seconds, buzzer, doubled=doubled)
+    return any(low < remaining <= high for low, high in windows)
 
 
 def _expired_at(c: ClockState, now: float) -> float | None:
@@ -142,30 +179,40 @@ def _expired_at(c: ClockState, now: float) -> float | None:
     return None
 
 
-def _paused(c: ClockState, now: float, bar_length: int) -> Signals:
+def _paused(c: ClockState, now: float, buzzer: BuzzerSettings, bar_length: int) -> Signals:
     frozen = c.remaining_at(now) / c.rules.move_seconds
     bar = _bar(frozen, bar_length) if _blink(now, c.paused_at, PAUSE_BLINK_PERIOD) else 0.0
-    if c.paused is PauseReason.PLAYER_CALL:
-        status = BLUE if _blink(now, c.paused_at, CALL_FLASH_PERIOD) else OFF
-    else:
-        status = BLUE
-    return Signals(bar=bar, status=status, buzzer=False)
+    since = now - c.paused_at
+    if c.paused is not PauseReason.PLAYER_CALL:
+        return Signals(bar=bar, status=_lit("paused", since), buzzer=False)
+    beep = 0 <= since < 2 * CALL_BEEPS * CALL_BEEP and int(since / CALL_BEEP) % 2 == 0
+    return _sounding(bar, _lit("called", since), beep and not buzzer.quiet, buzzer)
 
 
 def _checking(check: CheckView, now: float, buzzer: BuzzerSettings) -> Signals:
     since = now - check.since
     if check.step is CheckStep.LEDS:
         phase = (since % SWEEP_PERIOD) / SWEEP_PERIOD
-        status = (RED, GREEN, BLUE)[min(2, int(phase * 3))]
+        status = (RED, GREEN, BLUE)[min(2, int(phase * 3))]  # each colour of the LED alone
         return Signals(bar=phase, status=status, buzzer=False)
     if check.step is CheckStep.BUZZER:
-        beeping = _blink(now, check.since, BEEP_PERIOD)
-        return Signals(bar=1.0, status=DIM_WHITE, buzzer=beeping,
-                       tone=buzzer.tone if beeping else None)
+        return _sounding(1.0, DIM_WHITE, _blink(now, check.since, BEEP_PERIOD), buzzer)
     if check.step is CheckStep.DONE:
         fault = any(r is CheckResult.FAILED for _, r in check.results)
-        return Signals(bar=1.0, status=RED if fault else GREEN, buzzer=False)
+        return Signals(bar=1.0, status=_lit("fault" if fault else "going", since), buzzer=False)
     return Signals(bar=1.0, status=DIM_WHITE, buzzer=False)
+
+
+def _lit(meaning: str, since: float) -> RGB:
+    """The status light of ``meaning`` (:data:`LIGHTS`) ``since`` seconds into it."""
+    light = LIGHTS[meaning]
+    if light.period is None or since % light.period < light.period / 2:
+        return light.colour
+    return OFF
+
+
+def _sounding(bar: float, status: RGB, beeping: bool, buzzer: BuzzerSettings) -> Signals:
+    return Signals(bar=bar, status=status, buzzer=beeping, tone=buzzer.tone if beeping else None)
 
 
 def _blink(now: float, anchor: float, period: float) -> bool:

@@ -9,7 +9,7 @@ from tablekit.core.hallcheck import CheckResult, CheckStep, HallCheck, HallCheck
 from tablekit.layout.compose import compose
 from tablekit.layout.scene import Icon, IconKind, layout_for
 from tablekit.samples import sample_views
-from tablekit.signals import BLUE, GREEN, RED, render_signals
+from tablekit.signals import BLUE, GREEN, RED, TURQUOISE, render_signals
 from tablekit.view import TableView
 
 QUIET = BuzzerSettings(mode="quiet")
@@ -97,7 +97,7 @@ def test_the_leds_sweep_and_the_buzzer_beeps_even_in_quiet_mode() -> None:
     assert render_signals(buzzer, 50.2, QUIET, 10).buzzer
     assert not render_signals(buzzer, 50.7, QUIET, 10).buzzer
     done = views["check-done"]
-    assert render_signals(done, 101.0, QUIET, 10).status == GREEN
+    assert render_signals(done, 101.0, QUIET, 10).status == TURQUOISE
 
 
 def test_the_display_shows_the_table_number_the_step_and_the_answers() -> None:

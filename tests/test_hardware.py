@@ -23,7 +23,7 @@ from tablekit.core.clock_events import (
     PauseReason,
 )
 from tablekit.hardware import GpioInputs, GpioOutputs, walk_test
-from tablekit.signals import AMBER, BLUE, GREEN, OFF, RED
+from tablekit.signals import BLUE, OFF, RED, TURQUOISE, YELLOW
 from tablekit.unit import TableUnit
 from tablekit.view import TableView
 
@@ -271,7 +271,7 @@ def test_led_bar_and_status_follow_the_remaining_time(factory: MockFactory) -> N
     table = Table(factory)
     table.press(PASS, hold=0.0)
     assert bar_states(table) == [1.0] * 10
-    assert rgb(table) == GREEN
+    assert rgb(table) == TURQUOISE
     table.advance(20)  # 20 s left: half the bar
     assert bar_states(table) == [1.0] * 5 + [0.0] * 5
     table.advance(5)  # 15 s left
@@ -279,7 +279,7 @@ def test_led_bar_and_status_follow_the_remaining_time(factory: MockFactory) -> N
     assert bar_states(table)[3] == pytest.approx(0.75)
     assert bar_states(table)[4:] == [0.0] * 6
     table.advance(7)  # 8 s left
-    assert rgb(table) == AMBER
+    assert rgb(table) == YELLOW
     table.advance(4)  # 4 s left: a flash and a beep
     assert rgb(table) == RED
     assert bar_states(table)[0] == pytest.approx(1.0)
@@ -360,7 +360,8 @@ def test_common_anode_rgb_inverts_the_pins(factory: MockFactory) -> None:
     config = parse_config("[pins]\nactive_high = false", "u")
     table = Table(factory, config)
     table.press(PASS, hold=0.0)
-    assert rgb(table) == (1.0, 0.0, 1.0)  # green: only the green pin is pulled low
+    # turquoise (green, blue at 0.8): red stays high, green low, blue mostly low
+    assert rgb(table) == pytest.approx((1.0, 0.0, 0.2))
 
 
 def test_tonal_buzzer_plays_the_configured_tone(factory: MockFactory) -> None:

@@ -228,7 +228,7 @@ def test_show_sends_a_frame_only_when_the_ring_changes(
     for i in range(10):
         board.show(running, now + i * 0.02)  # all within the first bar step
     wait_for(lambda: len(sim.frames("R")) == sent + 1)
-    assert sim.frames("R")[-1] == ["1000", "0", "255", "0", "0", "0"]  # full, green
+    assert sim.frames("R")[-1] == ["1000", "0", "255", "204", "0", "0"]  # full, turquoise
     board.show(running, now + 20.0)  # half the time gone
     wait_for(lambda: len(sim.frames("R")) == sent + 2)
     assert sim.frames("R")[-1][:2] == ["500", "0"]

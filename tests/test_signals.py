@@ -12,13 +12,13 @@ from tablekit.config import BuzzerSettings
 from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.clock_events import PauseReason
 from tablekit.signals import (
-    AMBER,
     BAR_LEVELS,
     BLUE,
     DIM_WHITE,
-    GREEN,
     OFF,
     RED,
+    TURQUOISE,
+    YELLOW,
     Signals,
     beep_windows,
     render_signals,
@@ -72,12 +72,12 @@ def test_bar_rounds_up_to_a_brightness_step(elapsed: float) -> None:
     assert at(clock, now, bar=0).bar == pytest.approx(fraction)
 
 
-def test_status_green_then_amber_then_flashing_red() -> None:
+def test_status_turquoise_then_yellow_then_flashing_red() -> None:
     clock = running()
-    assert at_remaining(clock, 30).status == GREEN
-    assert at_remaining(clock, 10.01).status == GREEN
-    assert at_remaining(clock, 10).status == AMBER
-    assert at_remaining(clock, 5.01).status == AMBER
+    assert at_remaining(clock, 30).status == TURQUOISE
+    assert at_remaining(clock, 10.01).status == TURQUOISE
+    assert at_remaining(clock, 10).status == YELLOW
+    assert at_remaining(clock, 5.01).status == YELLOW
     # The last 5 s: red flashes in step with the seconds (on at each mark).
     samples = [at_remaining(clock, 5 - k / 20).status for k in range(100)]
     assert set(samples) == {RED, OFF}
@@ -135,7 +135,7 @@ def test_quiet_mode_never_sounds(elapsed: float) -> None:
 
 def test_quiet_mode_keeps_the_lights() -> None:
     clock = running()
-    assert at_remaining(clock, 8, buzzer=QUIET).status == AMBER
+    assert at_remaining(clock, 8, buzzer=QUIET).status == YELLOW
 
 
 def test_long_tone_after_expiry_then_silence() -> None:
@@ -223,3 +223,15 @@ def test_signals_are_pure_and_in_range(offset: float, how: str) -> None:
     assert first == at(clock, now)
     assert 0.0 <= first.bar <= 1.0
     assert all(0.0 <= channel <= 1.0 for channel in first.status)
+
+
+def test_the_last_lap_doubles_every_beep() -> None:
+    plain = beep_windows(MOVE, BEEPS)
+    doubled = beep_windows(MOVE, BEEPS, doubled=True)
+    length = BEEPS.beep_length
+    assert len(doubled) == 2 * len(plain)
+    for low, high in plain:  # each beep, then another a beep's length after it
+        assert (low, high) in doubled
+        second = (low - 2 * length, high - 2 * length)
+        assert any(abs(a - second[0]) < 1e-9 and abs(b - second[1]) < 1e-9 for a, b in doubled)
+    assert beep_windows(MOVE, BuzzerSettings(mode="quiet"), doubled=True) == []
