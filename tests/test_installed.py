@@ -29,6 +29,7 @@ from wheelhouse import build_kit_wheel, clean_env, closure, repack, wheel_requir
 
 from hub.broker import free_port
 from tablekit.display import render_all
+from tablekit.shared.programs import PROGRAMS
 
 pytestmark = pytest.mark.slow  # builds and installs the wheel into fresh venvs
 
@@ -109,7 +110,7 @@ def house(tmp_path_factory: pytest.TempPathFactory) -> House:
     wheels.mkdir()
     wheel = build_kit_wheel(ROOT, work, wheels)
     requirements = wheel_requirements(wheel)
-    for name in sorted(closure(requirements, ["demo"])):
+    for name in sorted(closure(requirements, ["demo", "league"])):
         repack(name, wheels)
     with zipfile.ZipFile(wheel) as whl:
         (entry,) = [n for n in whl.namelist() if n.endswith(".dist-info/entry_points.txt")]
@@ -132,7 +133,7 @@ def install(house: House, tmp: Path, extras: str) -> Installed:
     done = subprocess.run(
         [sys.executable, "-m", "pip", "--python", str(venv / "bin/python"), "install",
          "--quiet", "--no-index", "--find-links", str(house.wheels),
-         f"{house.wheel}[{extras}]"],
+         f"{house.wheel}[{extras}]" if extras else str(house.wheel)],
         env=env, capture_output=True, text=True, check=False,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
@@ -242,6 +243,63 @@ def test_a_table_unit_installed_from_the_wheel(unit_kit: Installed, tmp_path: Pa
     # The same pictures as the source tree draws here: the same fonts, layout and words.
     mine = sorted(render_all(tmp_path / "here", [(480, 320)], ["playing"]))
     assert [png_pixels(p) for p in pngs] == [png_pixels(p) for p in mine]
+
+
+def extras_of(extra: str) -> set[str]:
+    """``extra`` and the kit's extras it installs with it (pyproject.toml)."""
+    optional = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    found = {extra} if extra else set()
+    for requirement in optional.get(extra, []):
+        parsed = Requirement(requirement)
+        if canonicalize_name(parsed.name) == "rummikub-tablekit":
+            for inner in parsed.extras:
+                found |= extras_of(inner)
+    return found
+
+
+NEEDS_ITS_PACKAGES = {
+    "tablekit-unit": (("--no-display",), "gpiozero"),
+    "tablekit-sim": (("--window",), "pygame"),
+    "rummikub-screen": (("--demo", "1", "--png", "screen", "--size", "640x360"), "pygame"),
+}
+"""What makes a program whose help needs nothing of its role load its role's packages,
+and the package it then loads first (when that one is there, the program runs: a window,
+the GPIO); the others need their packages for their help already."""
+
+
+@pytest.mark.parametrize("extras", ["", "unit", "hub", "league"])
+def test_each_program_runs_or_names_the_extra_it_needs(
+    house: House, tmp_path: Path, extras: str
+) -> None:
+    """A bare ``pip install rummikub-tablekit`` and each role's: every program either
+    works or says in one line, in Polish, which extra to install — never a traceback. A
+    program of another role may find what it needs among this role's packages (the
+    league's bring what ``rummikub-hub`` needs); a bare install has none of any."""
+    kit = install(house, tmp_path, extras)
+    installed = extras_of(extras)
+    for script, program in PROGRAMS.items():
+        path = str(kit.venv / "bin" / script)
+        if program.extra in installed:
+            done = kit.run(path, "--help")
+            heading = "użycie:" if script in SPEAKS_POLISH else "usage:"
+            assert done.returncode == 0 and done.stdout.startswith(heading), (
+                script, done.stderr,
+            )  # fmt: skip
+            continue
+        args, package = NEEDS_ITS_PACKAGES.get(script, (("--help",), ""))
+        if package and kit.python("-c", f"import {package}").returncode == 0:
+            args = ("--help",)  # it would run: its help shows it starts
+        done = kit.run(path, *args)
+        assert "Traceback" not in done.stderr, (script, done.stderr)
+        if done.returncode == 0 and extras:
+            continue
+        lines = done.stderr.splitlines()
+        assert done.returncode == 1 and len(lines) == 1, (script, done.stderr)
+        wanted = f"rummikub-tablekit[{program.extra}]"
+        assert lines[0].startswith(f"{script}: ") and f"pip install '{wanted}'" in lines[0]
+        assert "nie jest zainstalowany" in lines[0], lines[0]
 
 
 def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) -> None:

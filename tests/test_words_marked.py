@@ -91,6 +91,7 @@ SHOWN = {
     "tablekit/shared/broker.py": {},
     "tablekit/shared/i18n.py": {},
     "tablekit/shared/tomlfile.py": {},
+    "tablekit/shared/programs.py": {},
     "tablekit/core/clock.py": {},
     "tablekit/core/clock_events.py": {},
     "tablekit/core/errors.py": {},
