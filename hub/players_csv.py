@@ -64,6 +64,7 @@ from tablekit.core.errors import KitError, Phrase
 from tablekit.core.gender import Gender, GenderValueError, gender_of
 from tablekit.core.names import full_name
 from tablekit.core.words import N_
+from tablekit.shared import forms
 
 NAME_ALIASES = frozenset(
     {
@@ -194,7 +195,9 @@ def fold(text: str) -> str:
 
 
 def clean(text: str, what: str = "name") -> str:
-    """A name or club as stored: NFC, single spaces, no surrounding blanks.
+    """A name or club as stored: NFC, single spaces, no surrounding blanks (and without
+    the ``'`` the kit's own exports put before a text a spreadsheet would run as a
+    formula: :func:`tablekit.shared.forms.spreadsheet_text`).
 
     ValueError for a control character (Ctrl-Z from an old export, say): no table
     display or screen would take the name, so it is refused here, naming it.
@@ -208,7 +211,7 @@ def clean(text: str, what: str = "name") -> str:
                 text=repr(text),
                 code=f"{ord(char):04X}",
             )  # fmt: skip
-    return " ".join(unicodedata.normalize("NFC", text).split())
+    return " ".join(unicodedata.normalize("NFC", forms.spreadsheet_text(text)).split())
 
 
 _FIELD_WORDS = {"name": Phrase(N_("name")), "club": Phrase(N_("club"))}

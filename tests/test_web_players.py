@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from html import unescape
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -319,3 +320,36 @@ def test_the_exports_for_publication_follow_the_setting(client: TestClient, db: 
     printed = client.get("/organizer/exports/print/seating.html",
                          params={"public": "1"}).text  # fmt: skip
     assert "Anna K." in printed and "Kowalska" not in printed
+
+
+class _Inputs(HTMLParser):
+    """The attributes of every input of a page, as a browser parses them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.inputs: dict[str, dict[str, str | None]] = {}
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "input":
+            found = dict(attrs)
+            self.inputs[str(found.get("id") or found.get("name"))] = found
+
+
+def inputs_of(html: str) -> dict[str, dict[str, str | None]]:
+    parser = _Inputs()
+    parser.feed(html)
+    return parser.inputs
+
+
+def test_form_fields_keep_their_settings_as_attributes(client: TestClient, db: Path) -> None:
+    """A phone shows a numeric keypad and keeps the length limit only when the settings
+    are attributes, not text escaped into the tag."""
+    fields = inputs_of(client.get("/organizer/event").text)
+    assert fields["name"]["maxlength"] == "80" and fields["name"]["autocomplete"] == "off"
+    assert fields["minutes"]["inputmode"] == "decimal"
+    created(client, db)
+    fields = inputs_of(client.get("/organizer/players").text)
+    assert fields["rating"]["inputmode"] == "decimal" and fields["rating"]["maxlength"] == "12"
+    assert fields["name"]["autocapitalize"] == "words"
+    for attrs in fields.values():
+        assert not any('"' in name or "&" in name for name in attrs), attrs

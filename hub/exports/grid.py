@@ -14,6 +14,10 @@ decimal comma (``1520,5``), times as ``2026-01-18 14:05:09`` in the hub's local 
 a Polish Excel and LibreOffice read as a date and time), Polish column names and words.
 In English (``--lang en``, for scripts): ``,``, a decimal point, ISO 8601 times with the UTC
 offset, and the column names the kit has always written (``player_id``, ``bp``, ``sp``).
+In every CSV file a text cell that a spreadsheet would run as a formula (starting with
+``=``, ``+``, ``-``, ``@``, a tab or a carriage return: a player named
+``=HYPERLINK(…)``) starts with ``'``, which the spreadsheet shows as text; numbers
+(``-7``, ``+12``, ``-3,5``) stay numbers (:func:`tablekit.shared.forms.spreadsheet_cell`).
 """
 
 from __future__ import annotations
@@ -82,10 +86,14 @@ def when(at: float, words: Words) -> str:
 
 
 def csv_text(headers: Sequence[str], rows: Iterable[Sequence[str]], delimiter: str = ",") -> str:
+    """A CSV file of ``rows`` under ``headers``; every cell made safe to open in a
+    spreadsheet (:func:`tablekit.shared.forms.spreadsheet_cell`)."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=delimiter, lineterminator="\r\n")
-    writer.writerow(headers)
-    writer.writerows(rows)
+    writer.writerow([forms.spreadsheet_cell(h) for h in headers])
+    writer.writerows(
+        [forms.spreadsheet_cell(c) if isinstance(c, str) else c for c in row] for row in rows
+    )
     return out.getvalue()
 
 

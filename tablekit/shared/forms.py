@@ -18,6 +18,7 @@ hub's local time (:func:`local`).
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Final
 
 from tablekit.shared.i18n import Words
@@ -110,3 +111,26 @@ def csv_separator(words: Words) -> str:
     (a Polish Excel's list separator, since its decimal mark is the comma; LibreOffice
     and Google Sheets ask or guess it), ``,`` in English."""
     return ";" if words.language == "pl" else ","
+
+
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet (Excel, LibreOffice, Sheets) run a text cell as a formula."""
+_NUMBER: Final = re.compile(r"[+-]?\d[\d\u00a0\u202f ]*(?:[.,]\d+)?%?")
+"""A number as a spreadsheet file carries it (signed small points, a decimal comma)."""
+
+
+def spreadsheet_cell(cell: str) -> str:
+    """``cell`` as a CSV file carries it: a text a spreadsheet would run as a formula
+    (``=HYPERLINK(…)``, ``@SUM(…)``) gets a leading ``'``, which the spreadsheet shows
+    as text and does not run; a number (``-7``, ``+12``, ``-3,5``) or a lone dash
+    stays as it is (OWASP's advice on CSV injection)."""
+    if cell.startswith(FORMULA_STARTS) and cell != "-" and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
+
+
+def spreadsheet_text(cell: str) -> str:
+    """A cell read back from a CSV file: :func:`spreadsheet_cell`'s ``'`` taken off."""
+    if cell.startswith("'") and cell[1:].startswith(FORMULA_STARTS):
+        return cell[1:]
+    return cell
