@@ -127,3 +127,36 @@ def test_a_phone_finds_its_table_and_sees_it_live(
     finally:
         units.loop_stop()
         units.disconnect()
+
+
+def test_a_phone_taps_twenty_pages_and_none_waits_for_a_connection(
+    tmp_path: Path,
+    chromium: list[webdriver.Chrome],  # type: ignore[no-untyped-def]
+    wait_until,  # type: ignore[no-untyped-def]
+) -> None:
+    """Chromium with its default back/forward cache keeps a page it leaves; were its live
+    stream left open, six such pages would hold every connection the browser opens to
+    the console and the next page would wait for one. Each page closes its stream when
+    it is left and opens it again when it is shown: the console never holds more than
+    one stream for the phone's one tab, and going back shows a live page again."""
+    c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
+    with serve_console(c.db, None, TOPICS) as served:
+        phone = browser(PHONE)
+        chromium.append(phone)
+        live = served.console.live
+        tapped = ["/find?q=nowak", "/standings", "/tables", "/players/P001", "/players/P002",
+                  "/find?q=zolc", "/standings?lang=en", "/players/P003", "/tables",
+                  "/find?q=ewa", "/standings", "/players/P004", "/players/P005",
+                  "/find?q=adam", "/standings", "/players/P006", "/find?q=maria",
+                  "/players/P007", "/standings", "/players/P008"]  # fmt: skip
+        for address in tapped:
+            phone.get(served.url + address)  # returns once the page has loaded
+            waiting(phone).until(lambda d: not d.find_element(By.ID, "live-state").get_attribute("hidden"))
+            wait_until(lambda: live.pages == 1, 10, f"one stream after {address}")
+        assert live.pages == 1
+        phone.back()
+        waiting(phone).until(lambda d: "/standings" in d.current_url)
+        wait_until(lambda: live.pages == 1, 10, "the page shown again follows the console")
+        phone.execute_script("window.history.forward()")
+        waiting(phone).until(lambda d: "/players/P008" in d.current_url)
+        wait_until(lambda: live.pages == 1, 10, "one stream after going forward")

@@ -110,12 +110,18 @@ def test_a_whole_round_in_the_browser(
             laptop.find_element(By.CSS_SELECTOR, "#draw-form button.primary").click()
             waiting(laptop).until(lambda d: "Rozlosowano: runda 1" in text(d, ".done"))
             shot(laptop, "laptop-pl-organizer-drawn", AREA)
+            assert "Uruchom czas rundy" in text(laptop, "#start-form button")
+            laptop.get(f"{url}/organizer/round")
+            # the tables play from the draw: the round page says so, not "not started"
+            assert "stoliki grają, czas rundy nie biegnie" in text(laptop, "#round-head")
             laptop.find_element(By.ID, "start-minutes").send_keys("40")
             laptop.find_element(By.CSS_SELECTOR, "#start-form button").click()
             waiting(laptop).until(lambda d: "Rozpoczęto: runda 1" in text(d, ".done"))
             shot(laptop, "laptop-pl-organizer-started", AREA)
             comp = c.competition()
             assert "round-1" in comp.started
+            laptop.execute_script("window.stillTheSamePage = true")
+            assert "4 gry nie mają wyniku" in text(laptop, "#round-next")
             (pid,) = [p for p, player in comp.event.players.items()
                       if player.name == "Łukasz Żółć"]  # fmt: skip
             (table,) = [t for t in comp.event.seating("round-1") if pid in t.players]
@@ -179,6 +185,11 @@ def test_a_whole_round_in_the_browser(
             """, winner)  # fmt: skip
             assert row[0] == "1" and row[2:5] == ["1", "+65", "1"]  # place, BP, SP, games
             shot(standings, "phone-pl-standings-after", AREA)
+            # the organizer's round page, left open, follows: its next step too
+            waiting(laptop).until(lambda d: "3 gry nie mają wyniku" in text(d, "#round-next"))
+            assert laptop.execute_script("return window.stillTheSamePage") is True
+            waiting(laptop).until(lambda d: d.find_elements(By.CSS_SELECTOR, "[data-state-of]"))
+            shot(laptop, "laptop-pl-organizer-round-live", AREA)
             assert len(c.competition().history("round-1", table.number, 1)) == 1
     finally:
         for bot in bots:

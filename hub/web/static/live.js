@@ -31,31 +31,6 @@
       : busy ? body.dataset.liveBusy : body.dataset.liveOff;
     state.className = live ? "live-state on" : "live-state off";
   };
-  const source = new EventSource(address);
-  source.addEventListener("link", (e) => {
-    busy = false;
-    say(JSON.parse(e.data).live);
-  });
-  source.addEventListener("busy", () => {
-    busy = true;
-    say(false);
-  });
-  source.addEventListener("error", () => say(false));
-  source.addEventListener("table", (e) => {
-    const data = JSON.parse(e.data);
-    const old = document.getElementById("table-" + data.table);
-    const holder = document.createElement("div");
-    holder.innerHTML = data.html;
-    const card = holder.firstElementChild;
-    if (old) {
-      old.replaceWith(card);
-    } else if (body.dataset.allTables) {
-      const all = document.getElementById(body.dataset.allTables);
-      const after = Array.from(all.children).find(
-        (c) => Number(c.id.slice(6)) > data.table);
-      all.insertBefore(card, after || null);
-    }
-  });
   let fetching = false;
   const refresh = async () => {
     const part = body.dataset.refresh;
@@ -65,14 +40,74 @@
       const answer = await fetch(window.location.href, {cache: "no-store"});
       if (!answer.ok) return;
       const page = new DOMParser().parseFromString(await answer.text(), "text/html");
-      const fresh = page.getElementById(part);
-      if (fresh) document.getElementById(part).replaceWith(fresh);
+      for (const id of part.split(" ")) {
+        const fresh = page.getElementById(id), old = document.getElementById(id);
+        if (fresh && old && !editing(old)) old.replaceWith(fresh);
+      }
     } finally {
       fetching = false;
     }
   };
-  // data-refresh-on: the events after which the page's part is fetched again.
-  for (const kind of (body.dataset.refreshOn || "standings").split(" ")) {
-    source.addEventListener(kind, refresh);
-  }
+  // A part with a form the reader is filling in is left as it is until they send it.
+  const editing = (part) => Array.from(part.querySelectorAll("input, select, textarea")).some(
+    (f) => f === document.activeElement
+      || (f.type === "checkbox" || f.type === "radio" ? f.checked !== f.defaultChecked
+        : f.tagName === "SELECT"
+          ? Array.from(f.options).some((o) => o.selected !== o.defaultSelected)
+        : f.value !== f.defaultValue));
+  // A table's card on a page that shows only its state word (data-state-of="N").
+  const badge = (card) => {
+    const mark = document.querySelector('[data-state-of="' + card.id.slice(6) + '"]');
+    const word = card.querySelector(".state");
+    if (!mark || !word) return;
+    mark.className = "badge state-" + card.dataset.state;
+    mark.textContent = word.textContent;
+  };
+  let source = null;
+  // The stream is closed when the page is left (pagehide) and opened again when it is
+  // shown (pageshow): a page kept in the back/forward cache must not hold one of the
+  // browser's few connections to the console, or the next pages wait for a free one.
+  const open = () => {
+    if (source) return;
+    source = new EventSource(address);
+    source.addEventListener("link", (e) => {
+      busy = false;
+      say(JSON.parse(e.data).live);
+    });
+    source.addEventListener("busy", () => {
+      busy = true;
+      say(false);
+    });
+    source.addEventListener("error", () => say(false));
+    source.addEventListener("table", (e) => {
+      const data = JSON.parse(e.data);
+      const old = document.getElementById("table-" + data.table);
+      const holder = document.createElement("div");
+      holder.innerHTML = data.html;
+      const card = holder.firstElementChild;
+      if (old) {
+        old.replaceWith(card);
+      } else if (body.dataset.allTables) {
+        const all = document.getElementById(body.dataset.allTables);
+        const after = Array.from(all.children).find(
+          (c) => Number(c.id.slice(6)) > data.table);
+        all.insertBefore(card, after || null);
+      } else {
+        badge(card);
+      }
+    });
+    // data-refresh-on: the events after which the page's parts are fetched again.
+    for (const kind of (body.dataset.refreshOn || "standings").split(" ")) {
+      source.addEventListener(kind, refresh);
+    }
+  };
+  window.addEventListener("pagehide", () => {
+    if (source) source.close();
+    source = null;
+  });
+  window.addEventListener("pageshow", (e) => {
+    if (e.persisted) refresh();
+    open();
+  });
+  open();
 })();
