@@ -5,8 +5,9 @@ live, a player's own page), the hub screen in the hall and the exports for publi
 name a player by :func:`public_name`: the full name, or the given name and the surname's
 initial ("Anna K.") — for everyone when the organizer chose :attr:`NameShown.INITIAL`,
 and for every player marked minor whatever the setting (003 §8, 004's school contest of
-children). The organizer's own pages, the command line and the archive keep the full
-names. After the personal data is erased every name is the player's id.
+children); a player marked minor is shown without a club too (a pupil's school would
+tell who "Magda M." is). The organizer's own pages, the command line and the archive keep
+the full names and clubs. After the personal data is erased every name is the player's id.
 
 :func:`published` is the event with every player so named: a page or an export made from
 it shows nothing else, and it adds no rule (its standings, seating and results are the
@@ -47,9 +48,18 @@ def public_name(comp: Competition, player_id: str) -> str:
     return initial_name(player) if hides_surname(comp, player_id) else player.name
 
 
+def public_club(comp: Competition, player_id: str) -> str | None:
+    """The player's club as the public reads it: none for a player marked minor."""
+    player = comp.event.players.get(player_id)
+    if player is None or (comp.erased is None and comp.is_minor(player_id)):
+        return None
+    return player.club
+
+
 def published(comp: Competition) -> Competition:
-    """``comp`` with every player named as the public reads them (:func:`public_name`),
-    and without the name corrections of those whose surname is hidden: what the public
+    """``comp`` with every player named as the public reads them (:func:`public_name`,
+    :func:`public_club`), and without the name corrections of those whose surname is
+    hidden: what the public
     pages, the hub screen and the exports for publication are made from. ``comp`` itself
     when every name is public already (nothing copied)."""
     if comp.state is None:
@@ -59,7 +69,8 @@ def published(comp: Competition) -> Competition:
     if not hidden:
         return comp
     renamed = {
-        pid: Player(pid, initial_name(p), p.club, p.rating, gender=p.grammatical_gender)
+        pid: Player(pid, initial_name(p), public_club(comp, pid), p.rating,
+                    gender=p.grammatical_gender)
         for pid, p in hidden.items()
     }
     out = comp.apply_all(())  # a copy: its lists and maps are its own
@@ -69,7 +80,9 @@ def published(comp: Competition) -> Competition:
 
 
 NAME_SHOWN_WORDS: Final[Mapping[NameShown, str]] = {
-    NameShown.FULL: N_("full names; players marked minor as given name and initial"),
+    NameShown.FULL: N_(
+        "full names; players marked minor as given name and initial, without their club"
+    ),
     NameShown.INITIAL: N_("everyone as given name and initial"),
 }
 """Each privacy setting as the organizer reads it (translated where it is shown)."""

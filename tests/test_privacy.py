@@ -265,3 +265,28 @@ def test_a_players_own_page_names_them_as_the_setting_says(tmp_path: Path) -> No
         page = client.get("/players/P001").text
         assert "Anna K." in page and "Kowalska" not in page
     reader.close()
+
+
+def test_a_minors_club_is_not_public(tmp_path: Path) -> None:
+    """A pupil's school beside "Magda M." would tell who she is: a player marked minor is
+    shown without a club wherever the public reads them; the organizer keeps it."""
+    c = Cli(tmp_path / "school.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs klas 4")
+    c.ok("players", "add", "Magda Mazur", "--club", "SP 12 Kraków")
+    for name in NAMES[1:4]:
+        c.ok("players", "add", name, "--club", CLUB)
+    c.ok("players", "minor", "P001", "--consent")
+    c.ok("players", "check-in", "--all")
+    c.ok("round", "draw", "--seed", "5")
+    c.ok("export", "csv", str(tmp_path / "public"), "--public")
+    c.ok("export", "csv", str(tmp_path / "full"))
+    assert "SP 12 Kraków" not in _texts(tmp_path / "public", "*.csv")
+    assert "SP 12 Kraków" in _texts(tmp_path / "full", "*.csv")
+    assert CLUB in _texts(tmp_path / "public", "*.csv")
+    reader = EventReader(c.db)
+    app = make_app(Console(reader, LiveTables(None, Topics("hall", "web"), reader.version)))
+    with TestClient(app) as client:
+        for page in ("/find?q=magda", "/standings", "/players/P001"):
+            shown = client.get(page).text
+            assert "Magda M." in shown and "SP 12" not in shown, page
+    reader.close()

@@ -151,7 +151,8 @@ def test_a_phone_taps_twenty_pages_and_none_waits_for_a_connection(
                   "/players/P007", "/standings", "/players/P008"]  # fmt: skip
         for address in tapped:
             phone.get(served.url + address)  # returns once the page has loaded
-            waiting(phone).until(lambda d: not d.find_element(By.ID, "live-state").get_attribute("hidden"))
+            waiting(phone).until(lambda d: not d.find_element(By.ID, "live-state").get_attribute(
+                "hidden"))  # fmt: skip
             wait_until(lambda: live.pages == 1, 10, f"one stream after {address}")
         assert live.pages == 1
         phone.back()
