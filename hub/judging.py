@@ -12,6 +12,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from hub.competition import (
     NO_ROUND_NAMED,
@@ -56,6 +57,10 @@ def rejected_result(
         at=at, by=unit, table=table, game=game, reason=str(why), unit=unit, seq=seq,
         round=round_no, why=Wording.of(why),
     )
+
+
+MAX_NOTE: Final = 500
+"""Characters a judge's note at a table may have (the judges' form keeps to it too)."""
 
 
 class ReasonNeededError(CompetitionError):
@@ -216,6 +221,11 @@ class JudgeCommands(OrganizerBase):
         latest drawn): what the judge decided, always with the note; ``game``, ``called``
         and ``since`` as the hall saw the waiting table, when the judge knows them. The
         clock is resumed at the table (the judge key), not here."""
+        if len(note.strip()) > MAX_NOTE:
+            raise CompetitionError(
+                N_("table {table}: the note has {n} characters, at most {most}: shorten it"),
+                table=table, n=len(note.strip()), most=MAX_NOTE,
+            )  # fmt: skip
         stage_name = stage or _latest_stage(self.competition)
         record = JudgeCallResolved(
             at=self.clock(), by=self.by, stage=stage_name, table=table, note=note.strip(),

@@ -392,20 +392,25 @@ def parse_rating(text: str, where: Phrase) -> float | None:
         raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
 
 
+def too_large(source: str, size: int) -> PlayersCsvError:
+    """The refusal of a players file of ``size`` bytes, above :data:`MAX_FILE_BYTES`."""
+    return PlayersCsvError(
+        N_("{file}: the file has {size} bytes; a players file may have at most {most} "
+           "({players} players); split it or remove what is not a player"),
+        file=source,
+        size=grouped(size),
+        most=grouped(MAX_FILE_BYTES),
+        players=grouped(MAX_PLAYERS),
+    )  # fmt: skip
+
+
 def parse_players_csv(
     data: bytes, source: str = "players.csv", encoding: str | None = None
 ) -> CsvImport:
     """Every player of the file, checked (names, ratings, duplicates inside the file);
     ``encoding`` forces a codec instead of detecting it."""
     if len(data) > MAX_FILE_BYTES:
-        raise PlayersCsvError(
-            N_("{file}: the file has {size} bytes; a players file may have at most {most} "
-               "({players} players); split it or remove what is not a player"),
-            file=source,
-            size=grouped(len(data)),
-            most=grouped(MAX_FILE_BYTES),
-            players=grouped(MAX_PLAYERS),
-        )  # fmt: skip
+        raise too_large(source, len(data))
     decoded = decode(data, source, encoding)
     text = decoded.text
     lines = text.splitlines()

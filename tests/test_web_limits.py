@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.testclient import TestClient
 from test_cli_support import Cli
-from web_console import EventStream, school_hall, serve_console, signed_in
+from web_console import EventStream, form_token, school_hall, serve_console, signed_in
 
 from hub.broker import free_port
 from hub.config import HubConfigError, resolve
@@ -187,3 +187,43 @@ def test_the_consoles_program_does_not_load_pygame() -> None:
                           env=env, timeout=60, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_the_server_keeps_its_limits_and_says_them_in_the_readers_language(hall: Cli) -> None:
+    """What a form's own limits keep a browser to, the server holds for a hand-made
+    request too; and its own refusals are pages of the console, in Polish."""
+    reader = EventReader(hall.db)
+    app = make_app(Console(reader, LiveTables(None, TOPICS, reader.version)))
+    with TestClient(app) as client:
+        signed_in(client, WebRole.ORGANIZER)
+        token = form_token(client.get("/judge/tables/1").text)
+        before = hall.records()
+        long = client.post("/judge/tables/1/calls", data={"csrf": token, "note": "x" * 800})
+        assert long.status_code == 400 and "ma 800 znaków, najwyżej 500" in long.text
+        hand_made = client.post("/judge/tables/1/calls", data={"csrf": token, "note": "x" * 5000})
+        assert hand_made.status_code == 400 and "5000 znaków" in hand_made.text
+        assert hall.records() == before
+        # a table that is not waiting gets a note, not a resolved call
+        noted = client.post("/judge/tables/1/calls", data={"csrf": token, "note": "cisza"})
+        assert "Notatka sędziego zapisana" in noted.text and "nie czekał" in noted.text
+
+        big = b"Imi\xc4\x99 i nazwisko\n" + b"Anna Kowalska\n" * 250_000  # 3.5 MB
+        upload = client.post("/organizer/players/upload", data={"csrf": token},
+                             files={"file": ("lista.csv", big, "text/csv")})  # fmt: skip
+        assert upload.status_code == 400 and "3 500 017 bajtów" in upload.text.replace("\xa0", " ")
+
+        for answer, says in (
+            (client.get("/nie-ma-takiej"), "Nie ma takiej strony w konsoli"),
+            (client.post("/standings", data={"q": "x"}), "Tego adresu nie można użyć"),
+            (client.post("/judge/tables/1/calls", data={"csrf": token, "note": "y" * 1_100_000}),
+             "Pole formularza jest większe"),
+            (client.post("/judge/tables/1/calls",
+                         data={"csrf": token, **{f"f{i}": "1" for i in range(3000)}}),
+             "Formularz ma więcej pól"),
+        ):
+            assert answer.status_code in (400, 404, 405), answer.status_code
+            assert answer.headers["content-type"].startswith("text/html"), answer.text[:80]
+            assert says in answer.text and '<html lang="pl">' in answer.text
+            assert 'class="top"' in answer.text  # the console's layout
+        assert client.get("/nie-ma?lang=en").text.count("There is no such page") == 1
+    reader.close()

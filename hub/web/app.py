@@ -15,6 +15,10 @@ from collections.abc import AsyncIterator
 from typing import Final
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -31,7 +35,7 @@ from hub.web import (
     rounds_exports,
     rounds_season,
 )
-from hub.web.pages import Console, Pages
+from hub.web.pages import Console, PageError, Pages, http_error_text
 
 HEADERS: Final = {
     "Content-Security-Policy": "default-src 'self'; frame-ancestors 'none'",
@@ -67,7 +71,22 @@ def make_app(console: Console) -> Starlette:
         *players.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def refused(request: Request, exc: Exception) -> Response:
+        """The web server's own refusals (no such page, a method an address does not
+        take, a form it cannot read) as a page of the console in the reader's language."""
+        if isinstance(exc, PageError):
+            return await run_in_threadpool(pages.render_error, request, exc)
+        assert isinstance(exc, HTTPException)
+        w = pages.words_or_default(request)
+        err = PageError(exc.status_code, http_error_text(w, exc.status_code, exc.detail))
+        page = await run_in_threadpool(pages.render_error, request, err)
+        page.headers.update(exc.headers or {})
+        return page
+
+    app = Starlette(
+        routes=routes, lifespan=lifespan,
+        exception_handlers={HTTPException: refused, PageError: refused},
+    )  # fmt: skip
     app.state.pages = pages  # hub.web.auth finds the sessions through it
     app.add_middleware(SecurityHeaders)
     return app

@@ -28,12 +28,13 @@ from urllib.parse import urlencode, urlsplit
 
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Match, Route
 
 from hub.web.accounts import WebRole, WebUser
-from hub.web.pages import CSRF_FIELD, Endpoint, PageError, Pages, csrf_input
+from hub.web.pages import CSRF_FIELD, Endpoint, PageError, Pages, csrf_input, form_error_text
 from hub.web.sessions import SESSION_COOKIE, Refused, Session
 
 __all__ = ["WebRole", "WebUser", "needs", "posted_form", "routes", "signed_in"]
@@ -121,10 +122,31 @@ def forged(request: Request) -> PageError:
     )
 
 
+FIELD_MOST: Final = 1000
+"""Characters a form's text field may carry at most: above every form's own limit (a
+browser keeps to a field's ``maxlength``), so only a hand-made request meets it; what
+one account can make the console store stays bounded."""
+FIELDS_MOST: Final = 2500
+"""Fields a form may carry at most (a check-in of the most players a file may hold)."""
+
+
 async def posted_form(request: Request) -> FormData:
     """The posted form, once its CSRF token is the session's; :class:`PageError` 403
-    otherwise (no session, no token or another one)."""
-    form = await request.form()
+    otherwise (no session, no token or another one), 400 for a form the console does not
+    read (a field longer than :data:`FIELD_MOST` characters, more than
+    :data:`FIELDS_MOST` fields)."""
+    try:
+        form = await request.form(max_fields=FIELDS_MOST)
+    except HTTPException as err:
+        w = _pages(request).words_or_default(request)
+        raise PageError(err.status_code, form_error_text(w, err.detail)) from None
+    longest = max((len(v) for v in form.values() if isinstance(v, str)), default=0)
+    if longest > FIELD_MOST:
+        w = _pages(request).words(request)
+        raise PageError(400, w.gettext(
+            "A field of the form has {n} characters; the console takes at most {most}: "
+            "shorten it and send the form again."
+        ).format(n=longest, most=FIELD_MOST))  # fmt: skip
     session = session_of(request)
     token = form.get(CSRF_FIELD)
     if (

@@ -229,7 +229,9 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 )  # fmt: skip
         except KitError as err:
             return table_page(request, number, note, err, 400)
-        return see_other(request, f"/judge/tables/{number}", stage=stage, done="call")
+        # A table that was not waiting gets the judge's note, not a resolved call.
+        done = "call" if waiting else "note"
+        return see_other(request, f"/judge/tables/{number}", stage=stage, done=done)
 
     # --- results ----------------------------------------------------------------------
 

@@ -297,6 +297,14 @@ class Pages:
         page = environment(code).get_template(template).render({**shared, **values})
         return HTMLResponse(page, status_code=status)
 
+    def words_or_default(self, request: Request) -> Words:
+        """The reader's language, else the event's (an address asking for a language the
+        console does not speak)."""
+        try:
+            return self.words(request)
+        except PageError:
+            return words(event_language(self.console.reader.competition()))
+
     def render_error(self, request: Request, err: PageError, sign_in: str = "") -> Response:
         """``err`` as a page (``sign_in``: a link to the login, for a page that needs
         another account)."""
@@ -330,6 +338,32 @@ class Pages:
                 return self.render_error(request, err)
 
         return page
+
+
+def http_error_text(w: Words, status: int, detail: str) -> str:
+    """What a refusal of the web server itself (no such page, a method the address does
+    not take, a form it cannot read) says to the reader, in their language."""
+    if status == 404:
+        return w.gettext("There is no such page in the console. Check the address, or start "
+                         "again from the start page.")  # fmt: skip
+    if status == 405:
+        return w.gettext("This address cannot be used that way: a page is opened, a form is "
+                         "sent from its page.")  # fmt: skip
+    if status == 400:
+        return form_error_text(w, detail)
+    return w.gettext("The console could not answer this request.")
+
+
+def form_error_text(w: Words, detail: str) -> str:
+    """A form the web server could not read (Starlette's English ``detail``), said in the
+    reader's language."""
+    if "maximum size" in detail:
+        return w.gettext("A field of the form is larger than the console takes (1 MB at most); "
+                         "nothing was changed.")  # fmt: skip
+    if "Too many" in detail:
+        return w.gettext("The form has more fields than the console takes; nothing was "
+                         "changed.")  # fmt: skip
+    return w.gettext("The console could not read the form that was sent; nothing was changed.")
 
 
 CSRF_FIELD: Final = "csrf"

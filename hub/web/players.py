@@ -36,6 +36,7 @@ from hub.players_csv import (
     new_players,
     parse_players_csv,
     rating_of,
+    too_large,
 )
 from hub.players_report import (
     added_line,
@@ -309,6 +310,9 @@ class PlayersArea:
             return self.players_page(request, Form(values, {"file": w.gettext(
                 "Choose the players' file (CSV) to upload.")}), 400, "upload")  # fmt: skip
         source = upload.filename
+        if upload.size is not None and upload.size > MAX_FILE_BYTES:  # said with its size
+            return self.players_page(request, Form(values, {"file": too_large(
+                source, upload.size).message(w.gettext)}), 400, "upload")  # fmt: skip
         data = await upload.read(MAX_FILE_BYTES + 1)
 
         def register(org: Organizer) -> list[str]:
