@@ -18,12 +18,16 @@ reached by some link. On every page:
   does not scroll sideways and every button and field lies within the screen's width or in
   a box of its own that scrolls;
 - every page links the public pages; a signed-in judge reaches every judges' page from
-  every page, the organizer every organizer's page (the header's menu).
+  every page, the organizer every organizer's page (the header's menu);
+- axe-core, the accessibility checker (from npm, installed by ``./kit test``), finds no
+  violation on any Polish page at a laptop's size and a phone's, nor on the printouts the
+  pages link (the English pages are the same templates).
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -39,12 +43,14 @@ from web_console import (
     LAPTOP,
     PHONE,
     WEB_ACCOUNTS,
+    axe_violations,
     browser,
     school_hall,
     serve_console,
     waiting,
 )
 
+from hub.samples import sample_hall
 from hub.web.app import make_app
 from tablekit.core.status import TableState
 from tablekit.core.topics import Topics
@@ -177,6 +183,8 @@ class Crawl:
 
     pages: dict[str, dict[str, Any]] = field(default_factory=dict)
     routes: set[str] = field(default_factory=set)
+    printouts: set[str] = field(default_factory=set)
+    """Links to HTML files that are not console pages (the printouts)."""
 
 
 @cache
@@ -259,10 +267,13 @@ def crawl(driver: webdriver.Chrome, url: str, starts: list[str], routes: list[Ro
             address,
         )
         if not (kind_of[0].startswith("text/html") and kind_of[1]):
+            if kind_of[0].startswith("text/html"):
+                seen.printouts.add(address)
             continue  # a download (CSV, a printout, the archive)
         driver.get(url + address)
         facts = driver.execute_script(PAGE_FACTS)
         facts["route"] = route
+        facts["axe"] = [] if query.get("lang") == "en" else axe_violations(driver)
         seen.pages[address] = facts
         assert len(seen.pages) <= MOST_PAGES, sorted(seen.pages)
         todo.extend(link for link in facts["links"] if link not in seen.pages)
@@ -287,6 +298,8 @@ def problems(seen: Crawl) -> Iterator[str]:
             yield f"{address}: no label for {name}"
         for low in facts["lowContrast"]:
             yield f"{address}: contrast {low}"
+        for violation in facts["axe"]:
+            yield f"{address}: axe {violation}"
         for text in foreign(lang, facts["words"] + [facts["title"]]):
             yield f"{address}: {lang} page shows {text}"
         if facts["language"] != urlsplit(address).path:
@@ -317,12 +330,15 @@ def unreached(seen: Crawl, prefix: str) -> Iterator[str]:
 
 
 def test_every_page_is_labelled_readable_in_its_language_and_linked(
-    tmp_path: Path, chromium: list[webdriver.Chrome]
+    tmp_path: Path, chromium: list[webdriver.Chrome], wait_until: Any
 ) -> None:
     school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół").ok(
         "result", "enter", "--table", "1", "--game", "1", "--racks", "0 5 6 7"
     )
     with serve_console(tmp_path / "event.sqlite3", None, Topics("hall", "a11y")) as served:
+        # the tables' live cards, in the states of a sample hall (no broker here)
+        served.console.live.hall = sample_hall(2, time.time())
+        wait_until(lambda: served.console.live.cards, 10, "the sample hall's cards")
         routes = [r for r in make_app(served.console).routes if isinstance(r, Route)
                   and r.methods and "GET" in r.methods]  # fmt: skip
         laptop = browser(LAPTOP)
@@ -349,6 +365,9 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
 
         found = [*problems(everyone), *problems(judge), *problems(organizer),
                  *unreached(judge, "/judge"), *unreached(organizer, "/organizer")]  # fmt: skip
+        for address in sorted(organizer.printouts):
+            laptop.get(served.url + address)
+            found += [f"{address}: axe {v}" for v in axe_violations(laptop)]
         reached = everyone.routes | judge.routes | organizer.routes
         found += [f"no link reaches {r.path}" for r in routes if r.path not in reached
                   and not r.path.startswith(NOT_PAGES) and not FILE.search(r.path)]  # fmt: skip
@@ -374,6 +393,7 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
             if reflow["sideways"] > 0 or reflow["outside"]:
                 cramped.append(f"{address}: {reflow['sideways']} px sideways, "
                                f"out of reach {reflow['outside']}")  # fmt: skip
+            cramped += [f"{address} on a phone: axe {v}" for v in axe_violations(phone)]
         assert not cramped, "\n".join(cramped)
 
 

@@ -98,6 +98,29 @@ def browser(size: tuple[int, int]) -> webdriver.Chrome:
     return webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
 
 
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+"""axe-core, the accessibility checker (from npm: ``./kit test`` installs it; not shipped)."""
+SERIOUS = frozenset({"serious", "critical"})
+
+
+@cache
+def axe_source() -> str:
+    assert AXE.is_file(), f"no {AXE}: ./kit test installs axe-core from npm"
+    return AXE.read_text(encoding="utf-8")
+
+
+def axe_violations(driver: webdriver.Chrome) -> list[str]:
+    """axe-core's violations on the page open in ``driver`` (WCAG 2.x A and AA, and
+    axe's best practices), each as ``impact rule-id: where — what``."""
+    if not driver.execute_script("return !!window.axe"):
+        driver.execute_script(axe_source())
+    found = driver.execute_script("return axe.run(document, {resultTypes: ['violations']})")
+    return [
+        f"{v['impact']} {v['id']}: {len(v['nodes'])}× {v['nodes'][0]['target']} — {v['help']}"
+        for v in found["violations"]
+    ]
+
+
 def shot(driver: webdriver.Chrome, name: str, area: str = "") -> Path:
     """A screenshot of the page as ``artifacts/web/[area/]name.png``."""
     folder = ARTIFACTS / area if area else ARTIFACTS

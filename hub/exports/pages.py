@@ -48,7 +48,7 @@ td.code { font-weight: bold; }
 .sheet td.box { height: 8mm; }
 .sheet th.w1 { width: 11mm; }
 .sheet th.w2 { width: 16mm; }
-.sheet th.w3 { width: 42mm; }
+.sheet .w3 { width: 42mm; }
 .totals { table-layout: fixed; }
 .sheet td.tick { text-align: center; }
 tr.total th, tr.total td { height: 11mm; font-weight: bold; }
@@ -67,7 +67,8 @@ def document(title: str, body: str, words: Words, css_class: str = "") -> str:
     body_tag = f'<body class="{css_class}">' if css_class else "<body>"
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(words.language)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n{body_tag}\n{body}</body>\n"
+        f"<title>{esc(title)}</title>\n<style>{_CSS}</style>\n</head>\n{body_tag}\n<main>\n{body}</main>\n"
+        "</body>\n"
         "</html>\n"
     )
 

@@ -181,7 +181,7 @@ def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) 
         ).format(round=round_number, n=games)
         totals = (
             f'<div class="block"><h2>{esc(together)}</h2>\n'
-            f'<table class="sheet totals">\n<thead><tr><th class="w3"></th>{heads}'
+            f'<table class="sheet totals">\n<thead><tr><td class="w3"></td>{heads}'
             "</tr></thead>\n<tbody>\n"
             f'<tr class="total"><th>{esc(sum_big)}</th>{empty}</tr>\n'
             f'<tr class="total"><th>{esc(sum_small)}</th>{empty}</tr>\n'
