@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from selenium import webdriver
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from web_console import (
     LAPTOP,
     PHONE,
@@ -82,9 +83,22 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         shot(laptop, "laptop-pl-event", AREA)
 
         laptop.get(f"{served.url}/organizer/players")
+        # the skip link comes first and leads past the menus to the page's first field
+        body = laptop.find_element(By.TAG_NAME, "body")
+        body.send_keys(Keys.TAB)
+        skip = laptop.switch_to.active_element
+        assert skip.get_attribute("class") == "skip" and skip.text == "Przejdź do treści strony"
+        skip.send_keys(Keys.ENTER)
+        laptop.switch_to.active_element.send_keys(Keys.TAB)
+        first = laptop.switch_to.active_element
+        assert first.get_attribute("id") == laptop.execute_script(
+            "return document.querySelector('main input:not([type=hidden]), main select, "
+            "main textarea').id")  # fmt: skip
         laptop.find_element(By.ID, "file").send_keys(str(bad))
         submit(laptop, "form[action^='/organizer/players/upload']")
         wait.until(lambda d: "nic nie zapisano" in text(d, "#file-problem"))
+        # the refused form's first wrong field has the focus
+        assert laptop.switch_to.active_element.get_attribute("id") == "file"
         rows = laptop.find_elements(By.CSS_SELECTOR, ".rows tbody tr")
         assert [r.find_element(By.CSS_SELECTOR, "td").text for r in rows] == ["3", "4"]
         assert "dużo" in rows[1].text and "to nie liczba" in rows[1].text

@@ -20,6 +20,14 @@
       el.textContent = waited(Number(el.dataset.waited) + (now - Number(el.dataset.seen)) / 1000);
     }
   }, 1000);
+  // A refused form: the focus goes to its first wrong field (else to the first error
+  // said), so a reader with a screen reader or a keyboard starts where the fix is.
+  const wrong = document.querySelector('main [aria-invalid="true"]')
+    || document.querySelector('main .field-error, main [role="alert"]');
+  if (wrong) {
+    if (!wrong.matches("input, select, textarea, button, a")) wrong.tabIndex = -1;
+    wrong.focus();
+  }
   const address = body.dataset.live;
   if (!address || !window.EventSource) return;
   const state = document.getElementById("live-state");
