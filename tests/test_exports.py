@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from test_cli_support import Cli, play_rounds
+from test_corrections import championship_at_the_semifinal
 
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
 from hub.exports.grid import Sheet
@@ -198,3 +199,20 @@ def test_no_csv_cell_runs_as_a_spreadsheet_formula_and_numbers_stay_numbers(
     assert FORMULA_NAME in names and "+Ala Lis" in names
     clubs = {p.club for p in again.competition().event.players.values()}
     assert "@SUM(1+1)" in clubs
+
+
+def test_a_stages_standings_mark_who_went_on_once_the_next_stage_is_drawn(
+    tmp_path: Path,
+) -> None:
+    c = championship_at_the_semifinal(tmp_path)
+    comp = c.competition()
+    grid = standings_grid(comp, "elimination-3", words=words("pl"))
+    assert grid.headers[-1] == "Awans do"
+    semifinal = {pid for t in comp.event.seating("semifinal") for pid in t.players}
+    marked = {row[3] for row in grid.rows if row[-1] == "półfinał"}
+    assert marked == semifinal and len(marked) == 8
+    assert sum(row[-1] == "" for row in grid.rows) == 8
+    printed = standings_html(comp, words("pl"), "elimination-3")
+    assert printed.count("półfinał") >= 8
+    before = standings_grid(comp, "elimination-2", words=words("pl"))
+    assert "Awans do" not in before.headers  # everyone played the next elimination

@@ -370,10 +370,16 @@ def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> Non
     c, b, d = league_top8_with_a_tie_at_table_1(tmp_path)
     with client_for(c.db) as client:
         signed_in(client, WebRole.JUDGE)
-        page = text_of(client.get("/judge/ties").text)
+        html = client.get("/judge/ties").text
+        page = text_of(html)
         names = {pid: c.competition().event.players[pid].name for pid in (b, d)}
-        assert "Remis" in page or "remis" in page
-        assert names[b] in page and names[d] in page
+        # the cut, the players and what is at stake are named; no order is proposed
+        assert "Remis na granicy awansu do etapu „finały”: miejsca 2–3 — stolik 1" in page
+        assert "Wszyscy (2) grają w etapie „finały”, ale przy stolikach grających o różne" in page
+        assert f"Gracze ex aequo: {names[b]}, {names[d]}" in page
+        assert "Miejsce 2 — stolik 1, gry przy stolikach" in page
+        assert "Miejsce 1" not in page
+        assert not re.search(r'<option value="[^"]+" selected', html), "a preselected order"
         before = c.records()
         no_reason = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
                               how="judge", **{"place-1": d, "place-2": b})  # fmt: skip

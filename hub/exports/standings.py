@@ -83,6 +83,7 @@ def standings_grid(
     listed = ties_by_name(standings.rows, event.players)
     labels = place_labels([r.place for r in listed])
     sanctions = bool(comp.sanctions)
+    going_on = None if overall or table is not None else went_on(comp, stage)
     rows = []
     for label, row in zip(labels, listed, strict=True):
         cells: tuple[str, ...] = (
@@ -96,6 +97,9 @@ def standings_grid(
                 *cells,
                 sanction_text(comp, row.player_id, row.deducted, words, None if overall else stage),
             )
+        if going_on is not None:
+            after, seated = going_on
+            cells = (*cells, stage_label(after, words) if row.player_id in seated else "")
         rows.append(cells)
     headers: tuple[str, ...] = (
         *player_headers(words),
@@ -104,10 +108,27 @@ def standings_grid(
     )
     if sanctions:
         headers = (*headers, words.pgettext("column", "Sanctions"))
+    if going_on is not None:
+        # Translators: a column of a stage's standings: the next stage a player went on to
+        headers = (*headers, words.pgettext("column", "Went on to"))
     notes = [sanctions_note(comp, words)] if sanctions else []
     if not overall:
         notes += ties_notes(comp, stage, words, table)
     return Grid(title, headers, rows, note=" ".join(notes), numeric=frozenset({4, 5, 6}), club=2)
+
+
+def went_on(comp: Competition, stage: str) -> tuple[str, frozenset[str]] | None:
+    """The stage after ``stage`` and who it seats, once it is drawn and it seats only some
+    of ``stage``'s players (a cut: a tie there was decided by the head judge or a lot);
+    None otherwise."""
+    stages = comp.format.stages
+    index = comp.format.stage_index(stage)
+    if index + 1 >= len(stages) or stages[index + 1].name not in comp.event.stages_played:
+        return None
+    after = stages[index + 1].name
+    seated = frozenset(pid for t in comp.event.seating(after) for pid in t.players)
+    ranked = {r.player_id for r in comp.event.standings(stage).rows}
+    return (after, seated) if ranked - seated else None
 
 
 def ranking_grid(comp: Competition, words: Words) -> Grid:

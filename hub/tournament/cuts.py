@@ -81,6 +81,13 @@ class Tie(msgspec.Struct, frozen=True):
     big: int
     small: int
     decision: TieDecided | None = None
+    place: int = 0
+    """The first of the places they share in ``scope`` (0: not known)."""
+    stage: str = ""
+    """At a draw's cut: the stage whose draw they stop ("" at the final ranking)."""
+    going_on: int = 0
+    """At a draw's cut: how many of them ``stage`` seats (the others go out there); all
+    of them when it seats them all, at tables that play for different places."""
 
 
 def decision_for(decisions: Sequence[TieDecided], players: Iterable[str]) -> TieDecided | None:
@@ -113,8 +120,8 @@ def resolve(
         else:
             decision = None
             ranked = sorted(players, key=lambda p: (p not in lots, lots.get(p, 0.0), p))
+        ties.append(Tie(scope, tuple(ranked), big, small, decision, place=len(order) + 1))
         order.extend(ranked)
-        ties.append(Tie(scope, tuple(ranked), big, small, decision))
     return order, ties
 
 

@@ -416,5 +416,11 @@ def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]
         if tie.decision is None and len({outcome.get(pid, ("", 0)) for pid in tie.players}) > 1
     ]
     if at_cut:  # named in id order: the lot's order must not look like a proposal
-        named = [msgspec.structs.replace(t, players=tuple(sorted(t.players))) for t in at_cut]
+        named = [
+            msgspec.structs.replace(
+                t, players=tuple(sorted(t.players)), stage=stage.name,
+                going_on=sum(pid in outcome for pid in t.players),
+            )
+            for t in at_cut
+        ]  # fmt: skip
         raise TieAtCutError(Phrase(N_("draw {stage!r}"), stage=stage.name), named)

@@ -189,7 +189,9 @@ class RankedState(StateBase):
             titles = {title_for(p, self.format.titles) for p in span}
             points = {tournament_points(p, n) for p in span} if self.format.league else set()
             if len(titles) > 1 or len(points) > 1:
-                out.append(Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small))
+                out.append(
+                    Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small, place=first)
+                )
         return tuple(out)
 
     def league_points(self) -> dict[str, int]:

@@ -23,7 +23,7 @@ from hub.effects import Change
 from hub.exports.lists import sanction_given_text, sanction_lifted_text, sanctions_grid
 from hub.exports.notes import scope_label, tie_decision_text
 from hub.exports.results import changes_grid
-from hub.exports.words import SANCTIONS
+from hub.exports.words import SANCTIONS, stage_label
 from hub.judging import ReasonNeededError
 from hub.organizer import Organizer
 from hub.tournament import RANKING_SCOPE, SanctionKind, Tie, TieHow, player_order
@@ -34,6 +34,7 @@ from hub.web.judge_views import FORM_WIDE, FieldError
 from hub.web.pages import Pages
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
+from tablekit.shared.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,57 @@ class Typed:
 
     def error(self, key: str) -> KitError | None:
         return self.errors.get(key)
+
+
+@dataclass(frozen=True)
+class TieAsked:
+    """A tie at a cut as the head judge is asked about it: where, what the order decides,
+    and the places to fill (nothing chosen beforehand: the kit proposes no order)."""
+
+    tie: Tie
+    heading: str
+    stake: str
+    """What their order decides: who goes on, who plays where, or final places."""
+    places: tuple[str, ...]
+    """The label of each place to fill, best first (with what it leads to)."""
+
+    @property
+    def ranking(self) -> bool:
+        return self.tie.scope == RANKING_SCOPE
+
+
+def tie_asked(tie: Tie, w: Words) -> TieAsked:
+    n = len(tie.players)
+    first, last = tie.place, tie.place + n - 1
+    where = scope_label(tie.scope, w)
+    level = w.gettext("{big} BP, {small} SP").format(big=tie.big, small=signed(tie.small))
+    places = [w.gettext("Place {place} in {where}").format(place=first + i, where=where)
+              for i in range(n)]  # fmt: skip
+    if tie.scope == RANKING_SCOPE:
+        heading = w.gettext("Level for final places {first}–{last} ({level})").format(
+            first=first, last=last, level=level)  # fmt: skip
+        stake = w.gettext("Their order gives them the final places {first}–{last}, which carry "
+                          "different titles or league points.").format(first=first, last=last)
+        return TieAsked(tie, heading, stake, tuple(places))
+    stage = stage_label(tie.stage, w)
+    heading = w.gettext("Level at the cut to {stage}: places {first}–{last} in {where} "
+                        "({level})").format(stage=stage, first=first, last=last, where=where,
+                                            level=level)  # fmt: skip
+    if tie.going_on < n:
+        stake = w.ngettext(
+            "Only {k} of these {n} players goes on to {stage}: their order decides who.",
+            "Only {k} of these {n} players go on to {stage}: their order decides who.",
+            tie.going_on,
+        ).format(k=tie.going_on, n=n, stage=stage)
+        places = [
+            w.gettext("{place} — goes on to {stage}").format(place=label, stage=stage)
+            if i < tie.going_on else label
+            for i, label in enumerate(places)
+        ]  # fmt: skip
+    else:
+        stake = w.gettext("All {n} play {stage}, at tables that play for different places: "
+                          "their order decides who plays where.").format(n=n, stage=stage)
+    return TieAsked(tie, heading, stake, tuple(places))
 
 
 def tie_order(tie: Tie, values: Mapping[str, str]) -> tuple[str, ...]:
@@ -178,8 +230,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         pending = comp.event.pending_ties()
         return pages.render(
             request, "judge_ties.html", status, typed=typed, said=said,
-            ties=[(tie, scope_label(tie.scope, w), signed(tie.small),
-                   tie.scope == RANKING_SCOPE) for tie in pending],
+            ties=[tie_asked(tie, w) for tie in pending],
             name=lambda pid: comp.event.players[pid].name if pid in comp.event.players
             else pid,
             decided=[tie_decision_text(comp, record, w) for record in comp.ties],
