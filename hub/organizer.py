@@ -15,7 +15,7 @@ rounds: draw, start, undo, close, time over); the judges' commands come from
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
@@ -277,19 +277,32 @@ class Organizer(JudgeCommands):
         self.record(record)
         return record
 
-    def register(self, players: Sequence[Player], *, check_in: bool = False) -> bool:
-        """Register ``players``; with ``check_in`` they are present: checked in before the
-        first draw, late arrivals after it (they play from the next draw). True when they
-        were recorded as late arrivals."""
+    def register(
+        self,
+        players: Sequence[Player],
+        *,
+        check_in: bool = False,
+        minors: Mapping[str, bool] | None = None,
+    ) -> bool:
+        """Register ``players``, in one commit; ``minors``: those marked minor, by id, with
+        whether a guardian's written consent is received (003 §8). With ``check_in`` they
+        are present: checked in before the first draw, late arrivals after it (they play
+        from the next draw) — except a minor without consent, who waits for the consent or
+        the organizer's decision. True when they were recorded as late arrivals."""
+        minors = minors or {}
         late = check_in and bool(self.competition.event.stages_played)
-        facts: list[Fact] = []
+        now = self.clock()
+        records: list[Record] = []
         for player in players:
-            facts.append(PlayerRegistered(player))
-            if late:
-                facts.append(PlayerLateArrived(player.id))
-            elif check_in:
-                facts.append(PlayerCheckedIn(player.id))
-        self.record_facts(facts)
+            records.append(OrganizerFact(at=now, by=self.by, fact=PlayerRegistered(player)))
+            if player.id in minors:
+                records.append(MinorRecorded(at=now, by=self.by, player=player.id, minor=True,
+                                             consent=minors[player.id]))  # fmt: skip
+            if not check_in or minors.get(player.id) is False:
+                continue
+            arrived: Fact = PlayerLateArrived(player.id) if late else PlayerCheckedIn(player.id)
+            records.append(OrganizerFact(at=now, by=self.by, fact=arrived))
+        self.record(*records)
         return late
 
     def add_player(

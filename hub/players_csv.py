@@ -29,6 +29,11 @@ Format:
   - gender: ``płeć``, ``K/M``, ``gender`` (optional): ``K`` (or ``F``, ``kobieta``),
     ``M``, ``N`` (words without gender) or blank — the kit then proposes it from the
     given name (:mod:`tablekit.core.gender`); the words about the player agree with it.
+  - minor: ``niepełnoletni``, ``niepełnoletnia``, ``minor``, ``under 18`` (optional; ``tak``,
+    ``x``, ``1``, ``yes`` for a minor, empty or ``nie`` for an adult);
+  - a guardian's written consent: ``zgoda``, ``zgoda opiekuna``, ``consent``, ``guardian's
+    consent`` (optional, same values; counts for a minor only). The kit's own players
+    export writes both, so it reads back.
 
   Other columns are ignored and reported, and so are lines with more cells than the
   header (their extra cells are left out).
@@ -56,6 +61,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import charset_normalizer
 
@@ -103,6 +109,15 @@ LEAGUE_NUMBER_ALIASES = frozenset(
     {"numer ligowy", "nr ligowy", "numer w lidze", "league number", "league no", "league id"}
 )
 GENDER_ALIASES = frozenset({"plec", "k/m", "m/k", "plec k/m", "plec (k/m)", "gender", "sex"})
+MINOR_ALIASES = frozenset(
+    {"minor", "under 18", "niepelnoletni", "niepelnoletnia", "niepelnoletni(a)", "ponizej 18"}
+)
+CONSENT_ALIASES = frozenset(
+    {"consent", "guardian consent", "guardian's consent", "zgoda", "zgoda opiekuna",
+     "zgoda rodzica", "pisemna zgoda", "pisemna zgoda opiekuna"}
+)  # fmt: skip
+YES: Final = frozenset({"tak", "t", "x", "1", "yes", "y", "true", "✓", "✔"})
+NO: Final = frozenset({"", "nie", "n", "0", "no", "false", "-", "—"})
 DELIMITERS = (",", ";", "\t")
 MAX_NAME = 80
 MAX_FILE_BYTES = 1_000_000
@@ -166,6 +181,9 @@ class CsvPlayer:
     """The row as the file has it."""
     gender: Gender | None = None
     """As the file gives it; None: blank or no such column (proposed from the name)."""
+    minor: bool = False
+    consent: bool = False
+    """A guardian's written consent received (a minor's only)."""
 
 
 @dataclass(frozen=True)
@@ -538,6 +556,8 @@ def _row(
         gender = gender_of(cell("gender"))
     except GenderValueError as err:
         raise PlayersCsvError(N_("{where}: {error}"), where=where, error=err) from None
+    minor = _yes(cell("minor"), "minor", where)
+    consent = minor and _yes(cell("consent"), "consent", where)
     key = player_key(name, club)
     if key in seen:
         raise PlayersCsvError(
@@ -556,7 +576,21 @@ def _row(
         seen[number] = line
     if by_comma:
         comma.append(line)
-    return CsvPlayer(line, name, club, rating, surname, tuple(row), number, gender)
+    return CsvPlayer(line, name, club, rating, surname, tuple(row), number, gender,
+                     minor=minor, consent=consent)  # fmt: skip
+
+
+def _yes(text: str, field: str, where: Phrase) -> bool:
+    """A yes/no cell (``tak``/``nie``, ``x``/empty, ``1``/``0``)."""
+    folded = fold(text).strip()
+    if folded in YES:
+        return True
+    if folded in NO:
+        return False
+    raise PlayersCsvError(
+        N_("{where}: {field} {text}: write 'yes' or leave it empty"),
+        where=where, field=_COLUMN_WORDS[field], text=repr(text.strip()),
+    )  # fmt: skip
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -656,6 +690,8 @@ _COLUMN_WORDS = {
     "rating": Phrase(N_("rating")),
     "league": Phrase(N_("league number")),
     "gender": Phrase(N_("gender")),
+    "minor": Phrase(N_("minor")),
+    "consent": Phrase(N_("consent")),
 }
 """The kinds of column, as a message names them."""
 
@@ -675,6 +711,8 @@ def _columns(
             ("rating", RATING_ALIASES),
             ("league", LEAGUE_NUMBER_ALIASES),
             ("gender", GENDER_ALIASES),
+            ("minor", MINOR_ALIASES),
+            ("consent", CONSENT_ALIASES),
         ):
             if key in aliases:
                 if field in columns:

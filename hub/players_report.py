@@ -133,6 +133,16 @@ def change_lines(words: Words, change: PlayerChange) -> list[str]:
     return lines
 
 
+def minors_of(parsed: CsvImport, players: Sequence[Player]) -> dict[str, bool]:
+    """The players a file marks minor, by the id they are registered under, with whether a
+    guardian's written consent is received (``players`` in the file's order)."""
+    return {
+        player.id: row.consent
+        for row, player in zip(parsed.players, players, strict=True)
+        if row.minor
+    }
+
+
 def import_lines(
     words: Words,
     parsed: CsvImport,
@@ -168,6 +178,19 @@ def import_lines(
             _("Names written 'Surname, Given' were read surname first ('Kowalski, Jan' is "
               "Jan Kowalski): {lines}").format(lines=lines_text(parsed.surname_comma, words))
         )  # fmt: skip
+    minors = minors_of(parsed, players)
+    if minors:
+        without = [pid for pid, consent in minors.items() if not consent]
+        lines.append(words.ngettext(
+            "Marked minor: {n} player; a guardian's written consent received for {consent}",
+            "Marked minor: {n} players; a guardian's written consent received for {consent}",
+            len(minors),
+        ).format(n=len(minors), consent=len(minors) - len(without)))  # fmt: skip
+        if without and check_in:
+            lines.append(_(
+                "Not checked in, marked minor without a guardian's written consent: {ids}; "
+                "record the consent or admit them on the players page"
+            ).format(ids=", ".join(without)))  # fmt: skip
     if parsed.long_rows:
         lines.append(
             _("More cells than the header's {columns}, the extra ones left out: {lines}; check "

@@ -11,6 +11,7 @@ from hub.organizer import Organizer
 from hub.players_csv import MAX_PLAYERS, PlayersCsvError, new_players, parse_players_csv
 from hub.store import EventStore
 from hub.tournament import Player
+from tablekit.shared.i18n import words
 
 
 def parse(text: str, *, bom: bool = False) -> list[tuple[str, str | None, float | None]]:
@@ -338,3 +339,45 @@ def test_a_forced_encoding_that_garbles_the_header_says_to_check_it() -> None:
     with pytest.raises(PlayersCsvError) as err:
         parse_players_csv(b"Nazwa;Klub\nOla;A\n", "p.csv", encoding="utf-8")
     assert "check --encoding" not in str(err.value)  # read right: the column is what is wrong
+
+
+PUPILS = (
+    "Imię i nazwisko;Szkoła;Niepełnoletni;Zgoda opiekuna\r\n"
+    "Magda Mazur;SP 12 Kraków;tak;tak\r\n"
+    "Olek Nowak;SP 12 Kraków;x;\r\n"
+    "Ewa Lis;SP 12 Kraków;;\r\n"
+    "Jan Kot;SP 12 Kraków;nie;tak\r\n"
+)
+
+
+def test_the_players_file_marks_minors_and_their_consent_and_reads_back(tmp_path: Path) -> None:
+    parsed = parse_players_csv(PUPILS.encode(), "uczniowie.csv")
+    assert [(p.name, p.minor, p.consent) for p in parsed.players] == [
+        ("Magda Mazur", True, True), ("Olek Nowak", True, False),
+        ("Ewa Lis", False, False), ("Jan Kot", False, False),
+    ]  # fmt: skip
+    wrong = PUPILS.replace("Ewa Lis;SP 12 Kraków;;", "Ewa Lis;SP 12 Kraków;może;")
+    with pytest.raises(PlayersCsvError) as refused:
+        parse_players_csv(wrong.encode(), "uczniowie.csv")
+    assert "wiersz 4" in refused.value.message(words("pl").gettext)
+
+    c = Cli(tmp_path / "szkola.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    (tmp_path / "uczniowie.csv").write_text(PUPILS, encoding="utf-8")
+    out = c.ok("players", "import", str(tmp_path / "uczniowie.csv"), "--check-in")
+    assert "Marked minor: 2 players" in out and "Not checked in" in out and "P002" in out
+    comp = c.competition()
+    assert comp.is_minor("P001") and comp.minors["P001"].consent
+    assert comp.is_minor("P002") and not comp.minors["P002"].consent
+    assert comp.event.present == {"P001", "P003", "P004"}
+    c.ok("round", "draw", "--seed", "1")
+    c.ok("export", "csv", str(tmp_path / "out"))
+    again = Cli(tmp_path / "znowu.sqlite3")
+    again.ok("event", "create", "--preset", "school", "--name", "Znowu")
+    again.ok("players", "import", str(tmp_path / "out" / "players.csv"))
+    back = again.competition()
+    ids = {p.name: pid for pid, p in back.event.players.items()}
+    assert {pid for pid in back.event.players if back.is_minor(pid)} == {
+        ids["Magda Mazur"], ids["Olek Nowak"]}  # fmt: skip
+    assert back.minors[ids["Magda Mazur"]].consent
+    assert not back.minors[ids["Olek Nowak"]].consent

@@ -353,3 +353,41 @@ def test_form_fields_keep_their_settings_as_attributes(client: TestClient, db: P
     assert fields["name"]["autocapitalize"] == "words"
     for attrs in fields.values():
         assert not any('"' in name or "&" in name for name in attrs), attrs
+
+
+PUPILS_FILE = (
+    "Imię i nazwisko;Szkoła;Niepełnoletni;Zgoda opiekuna\r\n"
+    "Magda Mazur;SP 12 Kraków;tak;tak\r\n"
+    "Olek Nowak;SP 12 Kraków;tak;\r\n"
+    "Ewa Lis;SP 12 Kraków;;\r\n"
+    "Jan Kot;SP 12 Kraków;;\r\n"
+).encode("utf-8-sig")
+
+
+def test_many_pupils_at_once_minors_from_the_file_and_every_one_checked_in(
+    client: TestClient, db: Path
+) -> None:
+    """A teacher with a class: the file says who is a minor and whose consent came, many
+    are marked at once, and everyone registered is checked in with one button."""
+    created(client, db)
+    status, page = upload(client, PUPILS_FILE)
+    assert status == 303 and "Oznaczono jako niepełnoletnich: 2 graczy" in page
+    status, page = post(client, "/organizer/players/minors",
+                        {"player": ["P003", "P004"], "minor": "consent"})  # fmt: skip
+    assert status == 303 and "P003, P004" in page
+    status, page = post(client, "/organizer/players/minors", {"minor": "consent"})
+    assert status == 400 and "Najpierw zaznacz graczy" in page
+    comp = Cli(db).competition()
+    assert {pid for pid in comp.event.players if comp.is_minor(pid)} == {"P001", "P002", "P003",
+                                                                          "P004"}  # fmt: skip
+    assert comp.without_consent(sorted(comp.event.players)) == ["P002"]
+    status, page = post(client, "/organizer/players/arrive", {"which": "all"})
+    assert status == 400 and "P002 Olek Nowak" in page  # asked about the one without consent
+    status, page = post(client, "/organizer/players/arrive", {"which": "all", "admit": "on"})
+    assert status == 303 and "Potwierdzono obecność (4)" in page
+    assert Cli(db).competition().event.present == {"P001", "P002", "P003", "P004"}
+    # a pupil shown as "Magda M." who types her surname is told why nothing is found
+    Cli(db).ok("round", "draw", "--seed", "1")
+    found = text_of(client.get("/find", params={"q": "mazur"}).text)
+    assert "Gracze poniżej 18 lat są pokazani imieniem i inicjałem nazwiska" in found
+    assert "Sprawdź pisownię" not in found

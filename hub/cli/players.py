@@ -19,6 +19,7 @@ from hub.players_report import (
     import_lines,
     late_line,
     minor_line,
+    minors_of,
     withdrawn_line,
 )
 from hub.season import seeding_text
@@ -43,7 +44,7 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     players = new_players(
         parsed.players, org.competition.event.players, org.next_player_id, str(source)
     )
-    late = org.register(players, check_in=args.check_in)
+    late = org.register(players, check_in=args.check_in, minors=minors_of(parsed, players))
     if args.encoding:
         read_as = _("Read as {encoding} (as given)").format(encoding=parsed.encoding_label)
     else:

@@ -151,6 +151,11 @@ def players_grid(comp: Competition, words: Words) -> Grid:
         # Ungrouped: a spreadsheet reads 1520,5 as a number (and an import reads it back).
         rating = "" if player.rating is None else forms.number(player.rating, words, group=False)
         gender = player.grammatical_gender
+        minor = comp.minors.get(pid)
+        # Translators: a players file's cells: marked minor, a guardian's consent received
+        yes, no = words.pgettext("in a cell", "yes"), words.pgettext("in a cell", "no")
+        marked = yes if minor is not None and minor.minor else ""
+        consent = "" if not marked or minor is None else yes if minor.consent else no
         rows.append(
             (
                 pid,
@@ -161,6 +166,8 @@ def players_grid(comp: Competition, words: Words) -> Grid:
                 rating,
                 words.pgettext(*LETTERS[gender]),
                 status_word(status, words, gender),
+                marked,
+                consent,
             )
         )
     return Grid(
@@ -177,6 +184,10 @@ def players_grid(comp: Competition, words: Words) -> Grid:
             words.pgettext("column", "Rating"),
             words.pgettext("column", "Gender"),
             words.pgettext("column", "Status"),
+            # Translators: a players file's column (003 §8: players under 18)
+            words.pgettext("column", "Minor"),
+            # Translators: a players file's column: a guardian's written consent (003 §8)
+            words.pgettext("column", "Guardian's consent"),
         ),
         rows,
         numeric=frozenset({5}),

@@ -44,6 +44,7 @@ from hub.players_report import (
     import_lines,
     late_line,
     minor_line,
+    minors_of,
     withdrawn_line,
 )
 from hub.privacy import NAME_SHOWN_WORDS
@@ -320,7 +321,8 @@ class PlayersArea:
                 parsed = parse_players_csv(data, source, encoding or None)
                 players = new_players(parsed.players, org.competition.event.players,
                                       org.next_player_id, source)  # fmt: skip
-                late = org.register(players, check_in=check_in)
+                late = org.register(players, check_in=check_in,
+                                    minors=minors_of(parsed, players))  # fmt: skip
             except PlayersCsvError as err:
                 if err.rows:
                     raise refused(values, rows=err.rows) from None
@@ -383,7 +385,11 @@ class PlayersArea:
         form = await posted_form(request)
         w = self.pages.words(request)
         comp = self.event(request)
-        ids = [v for v in form.getlist("player") if isinstance(v, str)]
+        registered = [pid for pid in sorted(comp.event.players)
+                      if status_of(comp.event, pid) == "registered"]  # fmt: skip
+        ticked_ids = {v for v in form.getlist("player") if isinstance(v, str)}
+        everyone = _text(form, "which") == "all"
+        ids = registered if everyone else [p for p in registered if p in ticked_ids]
         admit = _text(form, "admit") == "on"
         if not ids:
             return self.players_page(request, Form({}, {"arrive": w.gettext(
@@ -420,6 +426,35 @@ class PlayersArea:
             lines = await self.act(request, arrive)
         except FormError as refusal:
             return self.players_page(request, refusal.form, 400, "arrive")
+        return self.done(request, "/organizer/players", *lines)
+
+    async def minors(self, request: Request) -> Response:
+        """Record for every ticked player whether they are minors and whether a guardian's
+        written consent is received (003 §8), in one commit."""
+        form = await posted_form(request)
+        w = self.pages.words(request)
+        self.event(request)
+        ids = [v for v in form.getlist("player") if isinstance(v, str)]
+        choice = _text(form, "minor")
+        values = {"player": ",".join(ids), "minor": choice}
+        if not ids:
+            return self.players_page(request, Form(values, {"minors": w.gettext(
+                "Tick the players first.")}), 400, "minors")  # fmt: skip
+        if choice not in ("adult", "minor", "consent"):
+            return self.players_page(request, Form(values, {"minors": w.gettext(
+                "Choose one.")}), 400, "minors")  # fmt: skip
+
+        def record(org: Organizer) -> list[str]:
+            try:
+                org.record_minor(ids, minor=choice != "adult", consent=choice == "consent")
+            except KitError as err:
+                raise refused(values, minors=err.message(w.gettext)) from None
+            return [minor_line(w, ids, adult=choice == "adult", consent=choice == "consent")]
+
+        try:
+            lines = await self.act(request, record)
+        except FormError as refusal:
+            return self.players_page(request, refusal.form, 400, "minors")
         return self.done(request, "/organizer/players", *lines)
 
     # -- one player -------------------------------------------------------------------------
@@ -537,6 +572,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         Route("/organizer/players/upload", organizer_page(pages, area.upload),
               methods=["POST"]),
         Route("/organizer/players/add", organizer_page(pages, area.add), methods=["POST"]),
+        Route("/organizer/players/minors", organizer_page(pages, area.minors), methods=["POST"]),
         Route("/organizer/players/arrive", organizer_page(pages, area.arrive),
               methods=["POST"]),
         Route("/organizer/players/{pid}", organizer_page(pages, area.player_page),

@@ -14,11 +14,14 @@ from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from hub.competition import NameShown
+from hub.privacy import hides_surname
 from hub.web.auth import signed_in
 from hub.web.cache import PageCache
 from hub.web.live import LiveTables, Update
 from hub.web.pages import (
     Endpoint,
+    EventReader,
     PageError,
     Pages,
     environment,
@@ -52,7 +55,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
         search = None if comp is None else find_players(comp, query)
         cards = {card.number: card for card in console.live.cards}
         return pages.render(request, "find.html", search=search, query=query, cards=cards,
-                            min_query=MIN_QUERY)  # fmt: skip
+                            min_query=MIN_QUERY,
+                            hidden=hidden_surnames(console.reader))  # fmt: skip
 
     def standings(request: Request) -> Response:
         comp = console.reader.published()
@@ -127,6 +131,16 @@ def routes(pages: Pages) -> list[BaseRoute]:
         Route("/live", stream, methods=["GET"]),
         Route("/states.css", styles, methods=["GET"]),
     ]
+
+
+def hidden_surnames(reader: EventReader) -> str:
+    """Whose surnames the public pages hide: ``everyone``, ``minors`` or "" (nobody's)."""
+    comp = reader.competition()
+    if comp is None or comp.erased is not None:
+        return ""
+    if comp.names_shown is NameShown.INITIAL:
+        return "everyone"
+    return "minors" if any(hides_surname(comp, pid) for pid in comp.event.players) else ""
 
 
 def _tables_of(text: str) -> frozenset[int] | None:
