@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import shlex
 import signal
@@ -20,9 +21,11 @@ import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from running import Running, session_left
+from test_cli_support import play_round
+from web_console import school_hall
 
 from hub.broker import free_port, wait_for_port
-from hub.demo.event import demo_format, demo_ruleset
+from hub.demo.event import demo_format, demo_ruleset, organize
 from hub.demo.options import FULL, SHORT, build_parser, fill_length
 from hub.demo.report import follow_text
 from hub.demo.run import Demo
@@ -373,3 +376,23 @@ def test_the_language_is_known_before_the_options_are_read() -> None:
     assert asked_language([], {}) == "pl"
     assert asked_language(["--lang", "de"], {}) == "pl"  # the parser then refuses "de"
     assert build_parser(words("en")).parse_args([]).lang == "en"
+
+
+def test_the_demo_organizer_goes_on_when_a_minor_without_consent_is_marked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A person marks a pupil minor (no consent) at the console while the demo plays: its
+    organizer says so in the event's language, admits them as its decision and draws."""
+    c = school_hall(tmp_path / "event.sqlite3")
+    play_round(c, random.Random(1))
+    c.ok("players", "minor", "P003")
+    org = Organizer(EventStore(c.db), by="organizer (demo)")
+    try:
+        assert organize(org, 5, words("pl")) is True
+        comp = org.competition
+    finally:
+        org.store.close()
+    said = capsys.readouterr().out
+    assert "niepełnoletni bez pisemnej zgody opiekuna: P003; organizator demo dopuszcza" in said
+    assert len(comp.event.stages_played) == 2 and "P003" in comp.admitted
+    assert "round-2" in comp.started

@@ -20,11 +20,12 @@ from hub.demo.options import Length
 from hub.demo.report import print_ranking, print_seating, print_standings
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.words import stage_named
-from hub.organizer import Organizer
+from hub.organizer import ConsentMissingError, Organizer
 from hub.store import EventStore
 from hub.tournament import (
     ConsolationError,
     Player,
+    RoundSeated,
     TieHow,
     TournamentError,
     TournamentFormat,
@@ -158,27 +159,49 @@ def direct(db: Path, seed: int | None, words: Words, stop: threading.Event) -> N
     """The organizer: close each round once every result is in, then seat the next, until
     the event is finished or ``stop`` is set (every 2 s; run in a thread of its own)."""
     org = Organizer(EventStore(db), by="organizer (demo)")
-    _ = words.gettext
     while not stop.wait(2.0):
-        try:
-            competition = org.competition
-            state = competition.event
-            if state.phase is EventPhase.PLAYING and state.can_close():
-                stage = state.current_stage.name if state.current_stage else ""
-                org.close_round()
-                print(_("demo: {stage} closed: every result is in").format(
-                    stage=stage_named(stage, words)),
-                      flush=True)
-                judge_orders_lots(org, words)
-                if org.competition.event.phase is EventPhase.FINISHED:
-                    print_ranking(org, words)
-                    return
-                print_standings(org, stage, words)
-                seated = org.draw(seed=draw_seed(org, seed))
-                org.start_round()
-                print(_("demo: {stage} drawn and started; the new seating:").format(
-                    stage=stage_named(seated.stage, words)), flush=True)
-                print_seating(org, seated.tables, words)
-        except KitError as err:
-            log.warning("demo organizer: %s", err)
+        if not organize(org, seed, words):
+            return
+
+
+def organize(org: Organizer, seed: int | None, words: Words) -> bool:
+    """One look of the demo's organizer: close the round once every result is in, then
+    draw and start the next; False once the event is finished. What stops it (a person
+    acting at the console meanwhile) is said in the event's language, and it goes on."""
+    _ = words.gettext
+    try:
+        state = org.competition.event
+        if state.phase is EventPhase.PLAYING and state.can_close():
+            stage = state.current_stage.name if state.current_stage else ""
+            org.close_round()
+            print(_("demo: {stage} closed: every result is in").format(
+                stage=stage_named(stage, words)), flush=True)  # fmt: skip
+            judge_orders_lots(org, words)
+            if org.competition.event.phase is EventPhase.FINISHED:
+                print_ranking(org, words)
+                return False
+            print_standings(org, stage, words)
+        if org.competition.event.phase is EventPhase.BETWEEN_ROUNDS:
+            seated = draw_admitting(org, seed, words)
+            org.start_round()
+            print(_("demo: {stage} drawn and started; the new seating:").format(
+                stage=stage_named(seated.stage, words)), flush=True)  # fmt: skip
+            print_seating(org, seated.tables, words)
+    except KitError as err:
+        log.warning("demo organizer: %s", err)
+        print(_("demo: the organizer waits: {error}").format(error=err.message(_)), flush=True)
+    return True
+
+
+def draw_admitting(org: Organizer, seed: int | None, words: Words) -> RoundSeated:
+    """The next draw; a minor marked without a guardian's written consent meanwhile (at
+    the console) is admitted as the demo organizer's decision, recorded and said."""
+    try:
+        return org.draw(seed=draw_seed(org, seed))
+    except ConsentMissingError as err:
+        print(words.gettext(
+            "demo: marked minor without a guardian's written consent: {ids}; the demo's "
+            "organizer admits them (the decision is recorded) and draws"
+        ).format(ids=", ".join(err.missing)), flush=True)  # fmt: skip
+        return org.draw(seed=draw_seed(org, seed), admit_minors=True)
 
