@@ -8,10 +8,11 @@ functions over those: the organizer sees the board and decides; the kit only inf
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from hub.competition import Competition
+from hub.exports.grid import Grid
 from hub.live import LiveView
 from hub.store import EventStore
 from hub.tournament.seating import table_sizes
@@ -102,6 +103,21 @@ def hall_board(
         at, check = checks.get(number, (None, None))
         rows.append(HallRow(number, online, check, at))
     return rows
+
+
+def hall_grid(rows: Iterable[HallRow], words: Words, at_text: Callable[[float], str]) -> Grid:
+    """The board as a grid: each table, whether it is online, its check and when
+    (``at_text``: a moment as the front end writes it)."""
+    _ = words.gettext
+    online_words = {True: _("yes"), False: _("NO"), None: "?"}
+    lines = [
+        (str(row.table), online_words[row.online], row.status(words),
+         at_text(row.checked_at) if row.checked_at is not None else "")
+        for row in rows
+    ]  # fmt: skip
+    title = _("Hall check before the first round")
+    headers = (_("Table"), _("Online"), _("Hall check"), _("Checked at"))
+    return Grid(title, headers, lines, numeric=frozenset({0}))
 
 
 def unchecked_parts(rows: Iterable[HallRow], words: Words) -> list[str]:

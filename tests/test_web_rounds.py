@@ -40,6 +40,8 @@ from hub.web.auth import WebRole
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import build_parser, web_settings
+from tablekit.core.hallcheck import CheckResult, HallChecked
+from tablekit.core.messages import EventEnvelope
 from tablekit.core.topics import Topics
 from tablekit.shared.i18n import words as i18n_words
 
@@ -682,3 +684,27 @@ def test_a_whole_event_of_a_preset_is_run_from_the_round_page(
         exports = client.get("/organizer/exports").text
         assert "/organizer/exports/print/ranking.pdf" in unescape(exports)
         assert "ranking.csv" in exports
+
+
+def test_the_hall_check_board_is_a_page_of_the_console(tmp_path: Path) -> None:
+    """The hall check on the web: each table's check, what failed and when, without a
+    command line; the seating page's warning leads to it."""
+    c = Cli(tmp_path / "event.sqlite3")
+    c.ok("event", "create", "--preset", "school", "--name", "Konkurs")
+    for name in PLAYERS:
+        c.ok("players", "add", name, "--check-in")
+    store = EventStore(c.db)
+    try:
+        ok, failed = CheckResult.OK, CheckResult.FAILED
+        store.ingest([EventEnvelope(v=1, unit="table-01", table=1, seq=1, ts=time.time(),
+                                    event=HallChecked(1, ok, ok, failed, ok, ok))])  # fmt: skip
+    finally:
+        store.close()
+    with organizer_client(c.db) as client:
+        page = text_of(client.get("/organizer/hall").text)
+        assert "Test sali" in page and "0 z 2 stolików sprawdzonych i gotowych" in page
+        assert "USTERKA: diody" in page and "nie sprawdzono" in page
+        assert "rummikub" not in page
+        status, _, drawn = post(client, "/organizer/round/draw", seed="3")
+        assert status == 303 and 'href="/organizer/hall"' in drawn
+        assert "rummikub event hall" not in drawn

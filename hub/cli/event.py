@@ -15,7 +15,13 @@ from hub.cli.refusals import replaced_lines
 from hub.competition import Competition
 from hub.exports.grid import Grid
 from hub.exports.words import stage_named
-from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_parts
+from hub.hall_board import (
+    expected_tables,
+    hall_board,
+    hall_grid,
+    latest_checks,
+    unchecked_parts,
+)
 from hub.players_csv import clean
 from hub.privacy import NAME_SHOWN_WORDS
 from hub.tournament import (
@@ -344,14 +350,7 @@ def cmd_event_hall(ctx: Ctx, args: argparse.Namespace) -> int:
     if not rows:
         ctx.print(_("No tables yet: check players in (rummikub players check-in) or draw"))
         return 0
-    lines = []
-    online_words = {True: _("yes"), False: _("NO"), None: "?"}
-    for row in rows:
-        at = when(row.checked_at) if row.checked_at is not None else ""
-        lines.append((str(row.table), online_words[row.online], row.status(w), at))
-    title = _("Hall check before the first round")
-    headers = (_("Table"), _("Online"), _("Hall check"), _("Checked at"))
-    ctx.print(render(Grid(title, headers, lines, numeric=frozenset({0})), w))
+    ctx.print(render(hall_grid(rows, w, when), w))
     ready = sum(r.ready for r in rows)
     ctx.print(_("{ready} of {tables} tables checked and ready").format(ready=ready,
                                                                       tables=len(rows)))

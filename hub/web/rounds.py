@@ -12,6 +12,7 @@ what it did, from what the store holds now.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,7 +31,14 @@ from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.exports.words import stage_label
-from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
+from hub.hall_board import (
+    HallRow,
+    expected_tables,
+    hall_board,
+    hall_grid,
+    latest_checks,
+    unchecked_parts,
+)
 from hub.organizer import ConsentMissingError, Organizer, minutes_of
 from hub.season import seeding_text, seeds_for
 from hub.tournament import ConsolationError, Phase, TieAtCutError
@@ -274,10 +282,9 @@ def routes(pages: Pages) -> list[BaseRoute]:
         three = sum(len(t.players) == 3 for t in comp.event.seating(stage))
         warning = None
         if played == (stage,) and request.query_params.get("done") == "drawn":
-            rows = console.reader.read(
-                lambda store: hall_board(expected_tables(comp), latest_checks(store))
-            )
-            warning = None if rows is None else unchecked_warning(rows, w)
+            parts = unchecked_parts(hall_rows(comp), w)
+            if parts:
+                warning = w.gettext("Hall check: {what}").format(what="; ".join(parts))
         return pages.render(
             request, "rounds_seating.html", grid=seating_grid(comp, stage, words=w),
             stage=stage, label=stage_label(stage, w),
@@ -285,6 +292,26 @@ def routes(pages: Pages) -> list[BaseRoute]:
             three=three, warning=warning, drawn=request.query_params.get("done") == "drawn",
             open=view_open(comp, stage), view=round_view(comp), errors={}, typed={},
             number=lambda value: forms.number(value, w),
+        )  # fmt: skip
+
+    def hall_rows(comp: Competition) -> list[HallRow]:
+        """The hall check board, each table online as the console hears it."""
+        rows = console.reader.read(
+            lambda store: hall_board(expected_tables(comp), latest_checks(store))
+        ) or []
+        if not console.live.live:
+            return rows
+        cells = {cell.number: cell for cell in console.live.hall.tables}
+        return [dataclasses.replace(r, online=cells[r.table].online) if r.table in cells else r
+                for r in rows]  # fmt: skip
+
+    def hall(request: Request) -> Response:
+        comp = competition(request)
+        w = pages.words(request)
+        rows = hall_rows(comp)
+        return pages.render(
+            request, "rounds_hall.html", rows=rows, grid=hall_grid(rows, w, _clock),
+            ready=sum(r.ready for r in rows), parts=unchecked_parts(rows, w),
         )  # fmt: skip
 
     def standings(request: Request) -> Response:
@@ -317,6 +344,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         Route(f"{HOME}/starter", organizer_page(pages, starter), methods=["POST"]),
         Route(f"{HOME}/seating", organizer_page(pages, seating), methods=["GET"]),
         Route("/organizer/standings", organizer_page(pages, standings), methods=["GET"]),
+        Route("/organizer/hall", organizer_page(pages, hall), methods=["GET"]),
     ]
 
 
