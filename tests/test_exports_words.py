@@ -46,7 +46,8 @@ ENGLISH_HEADERS = {
     "seating.csv": "stage,round,table,group,code,player_id,name,club",
     "sanctions.csv": "number,at,by,player_id,name,club,sanction,bp,stage,why,lifted_at,"
     "lifted_by,lifted_why",
-    "players.csv": "ID,Name,Surname,Club,League number,Rating,Gender,Status,Minor,Guardian's consent",
+    "players.csv": "ID,Name,Surname,Club,League number,Rating,Gender,Status,Minor,"
+    "Guardian's consent",
     "ranking.csv": "place,player_id,name,club,title,stage,bp,sp,disqualified",
 }
 """The column names scripts read today: ``--lang en`` keeps them."""
@@ -59,7 +60,8 @@ POLISH_HEADERS = {
     "seating.csv": "Etap;Runda;Stolik;Grupa;Kod miejsca;Nr gracza;Imię i nazwisko;Klub",
     "sanctions.csv": "Nr;Kiedy;Kto;Nr gracza;Imię i nazwisko;Klub;Sankcja;DP;Etap;Powód;"
     "Kiedy uchylono;Uchylone przez;Powód uchylenia",
-    "players.csv": "Nr;Imię i nazwisko;Nazwisko;Klub;Numer ligowy;Ranking;Płeć;Status;Niepełnoletni;Zgoda opiekuna",
+    "players.csv": "Nr;Imię i nazwisko;Nazwisko;Klub;Numer ligowy;Ranking;Płeć;Status;"
+    "Niepełnoletni;Zgoda opiekuna",
     "ranking.csv": "Zajęte miejsce;Nr gracza;Imię i nazwisko;Klub;Tytuł;Etap;DP;MP;Wykluczony",
 }
 
