@@ -278,17 +278,18 @@ class HubService:
         handed_over = False
         try:
             self._count("received")
-            if self.uplink is not None and self.uplink.handles(msg.topic):
-                self.uplink.on_message(msg.topic, bytes(msg.payload))
+            topic = msg.topic  # decoded from bytes at every read
+            if self.uplink is not None and self.uplink.handles(topic):
+                self.uplink.on_message(topic, bytes(msg.payload))
                 return
-            if self.topics.of_another_event(msg.topic):
+            if topic not in self._topic_refs and self.topics.of_another_event(topic):
                 # The session of the venue's hub before this one (the broker names it after
                 # the hub's account) was subscribed to its event: not this event's business.
                 self._count("another_event")
                 return
             ref: TopicRef | None = None
             try:
-                ref = self._parse(msg.topic)
+                ref = self._parse(topic)
                 if ref.kind is Kind.CURRENT_EVENT:
                     self._on_current_event(msg.payload)
                     return
@@ -300,7 +301,7 @@ class HubService:
                 if ref.table is not None:
                     check_identity(message, ref.table)
             except DecodeError as err:
-                self._reject(msg.topic, err, ref, msg.payload)
+                self._reject(topic, err, ref, msg.payload)
                 return
             now = time.time()
             if isinstance(message, EventEnvelope):
@@ -315,7 +316,7 @@ class HubService:
                 with self._live_lock:
                     self._live = self._live.with_status(message, now)
             else:
-                self._reject(msg.topic, DecodeError(NOT_FOR_THE_HUB, code="topic", kind=ref.kind))
+                self._reject(topic, DecodeError(NOT_FOR_THE_HUB, code="topic", kind=ref.kind))
         except Exception:
             self._count("callback_errors")
             log.exception("hub: error handling a message on %s", msg.topic)
@@ -341,7 +342,8 @@ class HubService:
 
     def _parse(self, topic: str) -> TopicRef:
         """The kind and table of ``topic``, remembered: the same few topics per table come
-        again with every message, and parsing one costs as much as decoding its payload."""
+        again with every message, and parsing one costs as much as decoding its payload
+        (a topic remembered is this event's, not another's)."""
         ref = self._topic_refs.get(topic)
         if ref is None:
             ref = self.topics.parse(topic)
