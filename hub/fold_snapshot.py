@@ -54,22 +54,26 @@ _decoder = msgspec.msgpack.Decoder(_Snapshot)
 
 
 @cache
-def code_digest() -> bytes:
+def code_digest() -> bytes | None:
     """The SHA-256 of the source of every module that decodes and folds records (and of
-    msgspec's version, which encodes the snapshot)."""
+    msgspec's version, which encodes the snapshot); None when a source cannot be read (an
+    installation without it): then no snapshot is trusted or kept."""
     digest = hashlib.sha256(msgspec.__version__.encode())
-    sources = [
-        file
-        for package in FOLDED_PACKAGES
-        for file in importlib.resources.files(package).iterdir()
-        if file.name.endswith(".py")
-    ]
-    for module in FOLDED_MODULES:
-        package, _, name = module.rpartition(".")
-        sources.append(importlib.resources.files(package) / f"{name}.py")
-    for source in sorted(sources, key=str):
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
+    try:
+        sources = [
+            file
+            for package in FOLDED_PACKAGES
+            for file in importlib.resources.files(package).iterdir()
+            if file.name.endswith(".py")
+        ]
+        for module in FOLDED_MODULES:
+            package, _, name = module.rpartition(".")
+            sources.append(importlib.resources.files(package) / f"{name}.py")
+        for source in sorted(sources, key=str):
+            digest.update(source.name.encode())
+            digest.update(source.read_bytes())
+    except OSError:
+        return None
     return digest.digest()
 
 

@@ -142,7 +142,8 @@ class OrganizerBase:
         """Start from the store's snapshot of the fold if it can be trusted (see
         :mod:`hub.fold_snapshot`)."""
         snapshot = self.store.fold()
-        if snapshot is None or snapshot.code != fold_snapshot.code_digest():
+        code = fold_snapshot.code_digest()
+        if snapshot is None or code is None or snapshot.code != code:
             return
         rows = self.store.hub_records(snapshot.seq)
         digest = hashlib.sha256()
@@ -159,9 +160,9 @@ class OrganizerBase:
         self._digest = digest
 
     def _keep_snapshot(self) -> None:
+        code = fold_snapshot.code_digest()
         payload = fold_snapshot.encode(self._competition, self.unreadable)
-        if payload is not None:
-            code = fold_snapshot.code_digest()
+        if code is not None and payload is not None:
             self.store.keep_fold(FoldSnapshot(self._seen, code, self._digest.digest(), payload))
 
     def record_facts(self, facts: Sequence[Fact], *, why: str = "") -> Competition:

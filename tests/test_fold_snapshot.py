@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hub import organizer_base
+from hub import fold_snapshot, organizer_base
 from hub.competition import Competition
 from hub.organizer import Organizer
 from hub.store import EventStore
@@ -196,6 +196,21 @@ def test_a_snapshot_that_does_not_check_out_is_never_trusted(
     truth = replayed(event)
     assert folded == truth.records
     assert_same(got, truth)
+
+
+def test_without_the_folding_codes_source_no_snapshot_is_trusted_or_kept(
+    event: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fresh(event, monkeypatch)
+    with sqlite3.connect(event) as db:
+        made = db.execute("SELECT made FROM fold_snapshot").fetchone()
+    monkeypatch.setattr(fold_snapshot, "code_digest", lambda: None)
+    got, folded = fresh(event, monkeypatch)
+    truth = replayed(event)
+    assert folded == truth.records
+    assert_same(got, truth)
+    with sqlite3.connect(event) as db:
+        assert db.execute("SELECT made FROM fold_snapshot").fetchone() == made
 
 
 def test_a_record_rewritten_under_the_snapshot_is_seen(
