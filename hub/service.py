@@ -66,6 +66,7 @@ from tablekit.shared.broker import (
     BrokerSettings,
     Will,
     connect,
+    disconnect,
     make_client,
     no_delay,
 )
@@ -206,8 +207,7 @@ class HubService:
                 time.sleep(0.01)
         if self.uplink is not None:
             self.uplink.stop()
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
         if self.backup is not None:
             self.backup.stop()
         self.store.close()

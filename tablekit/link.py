@@ -60,7 +60,7 @@ from tablekit.core.messages import (
 )
 from tablekit.core.topics import Cleared, Kind, Topics, current_event_topic, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
-from tablekit.shared.broker import RECONNECT_DELAY, connect, make_client, no_delay
+from tablekit.shared.broker import RECONNECT_DELAY, connect, disconnect, make_client, no_delay
 from tablekit.unit import LinkStatus, Unassigned
 from tablekit.view import TableView
 
@@ -201,8 +201,7 @@ class TableLink:
             deadline = time.monotonic() + timeout
             while not info.is_published() and time.monotonic() < deadline and self._connected:
                 time.sleep(0.01)
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
         if self._sender.is_alive():
             self._sender.join(timeout)
 

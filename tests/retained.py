@@ -15,7 +15,7 @@ from tablekit.core.messages import PROTOCOL_VERSION, AssignedRules, Assignment, 
 from tablekit.core.seats import Seat
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tablekit.shared.broker import BrokerSettings, connect, disconnect, make_client
 
 
 def publish_retained(
@@ -32,8 +32,7 @@ def publish_retained(
             info.wait_for_publish(timeout)
             assert info.is_published(), f"{broker.where} did not confirm in {timeout} s"
     finally:
-        client.disconnect()
-        client.loop_stop()
+        disconnect(client)
 
 
 def assignment(

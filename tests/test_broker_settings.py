@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import paho.mqtt.client as mqtt
@@ -13,6 +15,7 @@ from tablekit.shared.broker import (
     BrokerSettings,
     BrokerSettingsError,
     Will,
+    disconnect,
     make_client,
     read_secret,
 )
@@ -85,3 +88,33 @@ def test_the_client_is_configured_from_the_settings(tmp_path: Path) -> None:
     named = make_client(msgspec.structs.replace(settings, client_id="mine"), "hub-hall-cup")
     assert named._client_id == b"mine"
     assert make_client(BrokerSettings(), "x").protocol == mqtt.MQTTv5
+
+
+class _ThreadEndsDuringLoopStop(mqtt.Client):
+    """A client whose network thread ends, as after a DISCONNECT, between ``loop_stop``'s
+    check of the thread and its join: paho's thread clears the attribute as it ends."""
+
+    def __init__(self) -> None:
+        self._reads = -1  # before __init__ has set the thread, reads are paho's own
+        self._network: Any = None
+        super().__init__(mqtt.CallbackAPIVersion.VERSION2)
+        self._network = threading.Thread(target=lambda: None)
+        self._network.start()
+        self._reads = 0
+
+    @property  # type: ignore[override]
+    def _thread(self) -> Any:
+        if self._reads < 0:
+            return self._network
+        self._reads += 1
+        return self._network if self._reads == 1 else None
+
+    @_thread.setter
+    def _thread(self, value: Any) -> None:
+        self._network = value
+
+
+def test_disconnecting_survives_the_network_thread_ending_on_its_own() -> None:
+    with pytest.raises(AttributeError):  # paho's loop_stop alone loses that race
+        _ThreadEndsDuringLoopStop().loop_stop()
+    disconnect(_ThreadEndsDuringLoopStop())  # a unit following a new event stops its link

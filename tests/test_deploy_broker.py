@@ -53,7 +53,7 @@ from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
-from tablekit.shared.broker import BrokerSettings
+from tablekit.shared.broker import BrokerSettings, disconnect
 
 pytestmark = pytest.mark.mqtt
 
@@ -129,8 +129,7 @@ class Peer:
         """Clear what this peer retained (the next test starts clean), then disconnect."""
         while self.retained and self.client.is_connected():
             self.publish(self.retained.pop(), b"", retain=True)
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     def _wait(self, table: dict[int, Any], mid: int) -> Any:
         deadline = time.monotonic() + TIMEOUT

@@ -58,7 +58,7 @@ from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from tablekit.core.topics import Topics
-from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tablekit.shared.broker import BrokerSettings, connect, disconnect, make_client
 from tests.test_cli_support import Cli, play_round
 from tests.web_console import form_token, signed_in
 
@@ -314,8 +314,7 @@ def publish_retained_free(broker: BrokerSettings, topic: str, payload: bytes) ->
     try:
         client.publish(topic, payload, 1).wait_for_publish(10)
     finally:
-        client.disconnect()
-        client.loop_stop()
+        disconnect(client)
 
 
 def publish_as(league: League, venue: str, messages: list[tuple[str, bytes]]) -> list[bool]:
@@ -340,8 +339,7 @@ def publish_as(league: League, venue: str, messages: list[tuple[str, bytes]]) ->
         mids = [client.publish(topic, payload, 1).mid for topic, payload in messages]
         assert done.wait(10)
     finally:
-        client.disconnect()
-        client.loop_stop()
+        disconnect(client)
     return [refused[mid] for mid in mids]
 
 

@@ -138,13 +138,12 @@ def test_a_dead_unit_goes_offline_within_the_keepalive_bound(
     unit.send_signal(how)
     stopped = time.monotonic()
     # MQTT says the broker gives up after 1.5 x keepalive without a packet and then
-    # publishes the Will; Mosquitto 2.0.11 was measured at 2.5-2.9 x keepalive here
-    # (it checks keepalives lazily), so the bound allowed is 3 x keepalive + 1 s.
-    bound = 3 * keepalive + 1.0
-    wait_until(lambda: hub.live.table(7).online is False, bound, "offline via the Last Will")
-    elapsed = time.monotonic() - stopped
-    print(f"offline after {elapsed:.2f} s (keepalive {keepalive} s)")
-    assert elapsed <= bound
+    # publishes the Will; Mosquitto 2.0.11 was measured at 2.5-2.9 x keepalive here (it
+    # checks keepalives lazily). A frozen unit's socket stays open, so without the
+    # keepalive TCP would keep it for many minutes: offline within 10 x keepalive is the
+    # keepalive's doing, however busy the machine (how soon is bench material, not a test's).
+    wait_until(lambda: hub.live.table(7).online is False, 10 * keepalive, "the Last Will")
+    print(f"offline after {time.monotonic() - stopped:.2f} s (keepalive {keepalive} s)")
     assert 7 in hub.live.offline
     unit.kill()
     unit.wait()

@@ -30,7 +30,7 @@ from hub.league.wire import (
     RecordBatch,
     batch_decoder,
 )
-from tablekit.shared.broker import BrokerSettings, connect, make_client, no_delay
+from tablekit.shared.broker import BrokerSettings, connect, disconnect, make_client, no_delay
 
 log = logging.getLogger("hub.league")
 
@@ -77,8 +77,7 @@ class LeagueService:
         self._inbox.put(None)
         if self._writer.is_alive():
             self._writer.join(5.0)
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     def republish(self) -> None:
         """The season changed outside a batch (the league organizer answered a name

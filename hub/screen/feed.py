@@ -67,7 +67,7 @@ from tablekit.core.messages import (
 )
 from tablekit.core.topics import Cleared, Kind, Topics, decode_retained, reason_words
 from tablekit.shared import i18n
-from tablekit.shared.broker import BrokerSettings, connect, make_client
+from tablekit.shared.broker import BrokerSettings, connect, disconnect, make_client
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
 
 log = logging.getLogger("hub.screen.feed")
@@ -445,8 +445,7 @@ class ScreenFeed:
 
     def stop(self) -> None:
         self._stopping = True
-        self.client.disconnect()
-        self.client.loop_stop()
+        disconnect(self.client)
 
     def hall(self, now: float) -> HallView:
         """Apply everything that arrived, then the current view as of ``now``."""

@@ -28,6 +28,7 @@ off on a connected client.
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import ssl
 from dataclasses import dataclass
@@ -230,3 +231,15 @@ def no_delay(client: mqtt.Client) -> None:
         socket.AF_INET, socket.AF_INET6
     ):
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def disconnect(client: mqtt.Client) -> None:
+    """Say goodbye to the broker (so it publishes no Will) and stop paho's network thread.
+
+    paho's ``loop_stop`` reads the client's thread twice, and the thread, ending on its own
+    after the DISCONNECT, clears it in between (eclipse-paho/paho.mqtt.python#872): the
+    ``AttributeError`` of that race means the thread has already ended.
+    """
+    client.disconnect()
+    with contextlib.suppress(AttributeError):
+        client.loop_stop()
