@@ -141,6 +141,9 @@ class ResultRecorded(_Record, frozen=True, tag="result-recorded"):
     unit: str = ""
     seq: int = 0
     """The table unit's journal seq of the submission, when it came from a table."""
+    epoch: str = ""
+    """The unit's journal epoch of the submission: ``(unit, epoch, seq)`` names the one
+    stored event it came from, also after a card swap numbered a new journal from 1."""
 
 
 class ResultRejected(_Record, frozen=True, tag="result-rejected"):
@@ -152,6 +155,9 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     """Why, in English (what a record of a release before ``why`` has alone)."""
     unit: str = ""
     seq: int = 0
+    epoch: str = ""
+    """The unit's journal epoch of the submission (with ``unit`` and ``seq``, the stored
+    event it came from)."""
     round: int = 0
     """The round the table said the result is for."""
     why: Wording | None = None

@@ -114,12 +114,12 @@ class Conductor:
         try:
             verdict = self.organizer.judge_table_result(
                 envelope.table, event.report, unit=envelope.unit, seq=envelope.seq,
-                round_no=event.round,
+                round_no=event.round, epoch=envelope.epoch,
             )
         except (CompetitionError, TournamentError) as err:
             rejected = rejected_result(
                 err, at=self.clock(), unit=envelope.unit, table=envelope.table,
-                game=event.game, seq=envelope.seq, round_no=event.round,
+                game=event.game, seq=envelope.seq, round_no=event.round, epoch=envelope.epoch,
             )
             return [(record_kind(rejected), rejected)]
         log.info(

@@ -49,13 +49,13 @@ from tablekit.core.words import N_
 
 def rejected_result(
     why: KitError | Phrase, *, at: float, unit: str, table: int, game: int, seq: int,
-    round_no: int,
+    round_no: int, epoch: str = "",
 ) -> ResultRejected:
     """The record of a table's result the hub refused for ``why`` (kept in English and as
     words to translate)."""
     return ResultRejected(
         at=at, by=unit, table=table, game=game, reason=str(why), unit=unit, seq=seq,
-        round=round_no, why=Wording.of(why),
+        epoch=epoch, round=round_no, why=Wording.of(why),
     )
 
 
@@ -90,8 +90,7 @@ class JudgeCommands(OrganizerBase):
             if isinstance(fact, PlayerSanctioned)
             else f"lifting sanction {getattr(fact, 'number', '?')}"
         )
-        self._check_confirmed(record, confirmed, what)
-        self.record(record)
+        self.record(record, check=lambda c: _check_confirmed(c, record, confirmed, what))
         return record
 
     def lift_record(self, number: int, *, why: str) -> OrganizerFact:
@@ -132,15 +131,6 @@ class JudgeCommands(OrganizerBase):
         fact = PlayerSanctioned(player_id, kind, stage, big)
         return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
-    def _check_confirmed(
-        self, record: ResultRecorded | OrganizerFact, confirmed: bool, what: str
-    ) -> None:
-        if confirmed:
-            return
-        weighty = [c for c in self.effects(record) if c.weighty]
-        if weighty:
-            raise UnconfirmedChangeError(what, weighty)
-
     def effects(self, record: ResultRecorded | OrganizerFact) -> list[Change]:
         """What storing ``record`` would change (see :func:`hub.effects.effects`)."""
         return effects(self.competition, record)
@@ -166,10 +156,9 @@ class JudgeCommands(OrganizerBase):
                     N_("tie in {scope}: say why the judge decided so (--why)"), scope=scope
                 )
             order, seed = tuple(players), None
-        self.competition.event.check_tie(scope, order)
         fact = TieDecided(scope, order, how, seed)
         record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-        self.record(record)
+        self.record(record, check=lambda c: c.event.check_tie(scope, order))
         return record
 
     def decide_consolation(
@@ -182,29 +171,14 @@ class JudgeCommands(OrganizerBase):
             raise CompetitionError(N_("consolation games: say why (--why)"))
         if promote < 0 or (promote == 0) == (not none):
             raise CompetitionError(N_("consolation games: give --promote N (1 or more) or --none"))
-        competition = self.competition
-        if not competition.fixed:
-            raise CompetitionError(
-                N_("consolation games: the league scheme is chosen at the first draw; decide "
-                   "after it")
-            )  # fmt: skip
-        event = competition.event
-        stage = next(
-            (
-                s
-                for s in event.format.stages
-                if s.name not in event.stages_played
-                and any(isinstance(g.entry, Rest) for g in s.groups)
-            ),
-            None,
-        )
-        if stage is None:
-            raise CompetitionError(
-                N_("consolation games: no stage still to draw has consolation games")
-            )
-        fact = ConsolationDecided(stage.name, promote, none)
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
-        self.record(record)
+        at = self.clock()
+
+        def decided(competition: Competition) -> list[OrganizerFact]:
+            stage = _consolation_stage(competition)
+            fact = ConsolationDecided(stage, promote, none)
+            return [OrganizerFact(at=at, by=self.by, fact=fact, why=why.strip())]
+
+        _, [record] = self.command(decided)
         return record
 
     def resolve_call(
@@ -226,12 +200,15 @@ class JudgeCommands(OrganizerBase):
                 N_("table {table}: the note has {n} characters, at most {most}: shorten it"),
                 table=table, n=len(note.strip()), most=MAX_NOTE,
             )  # fmt: skip
-        stage_name = stage or _latest_stage(self.competition)
-        record = JudgeCallResolved(
-            at=self.clock(), by=self.by, stage=stage_name, table=table, note=note.strip(),
-            game=game, called=called, since=since,
-        )  # fmt: skip
-        self.record(record)
+        at = self.clock()
+
+        def resolved(competition: Competition) -> list[JudgeCallResolved]:
+            return [JudgeCallResolved(
+                at=at, by=self.by, stage=stage or _latest_stage(competition), table=table,
+                note=note.strip(), game=game, called=called, since=since,
+            )]  # fmt: skip
+
+        _, [record] = self.command(resolved)
         return record
 
     def result_record(
@@ -239,35 +216,19 @@ class JudgeCommands(OrganizerBase):
     ) -> ResultRecorded:
         """The record of a judge's result or correction for any game of the event (not
         stored); a correction, or a result for a round that is not the one being
-        played, needs the reason."""
+        played, needs the reason (:class:`ReasonNeededError`)."""
         competition = self.competition
-        stage_name = stage or _latest_stage(competition)
-        open_stage = competition.open_stage()
-        if not why.strip():
-            if competition.history(stage_name, table, report.game):
-                raise ReasonNeededError(
-                    N_("table {table} game {game}: a result is recorded; a correction needs a "
-                       "reason (--why)"),
-                    table=table,
-                    game=report.game,
-                )  # fmt: skip
-            if open_stage is None or open_stage.name != stage_name:
-                raise ReasonNeededError(
-                    N_("table {table} game {game}: {stage} is not the round being played; a "
-                       "late result needs a reason (--why)"),
-                    table=table,
-                    game=report.game,
-                    stage=stage_name,
-                )  # fmt: skip
-        return ResultRecorded(
+        record = ResultRecorded(
             at=self.clock(),
             by=self.by,
-            stage=stage_name,
+            stage=stage or _latest_stage(competition),
             table=table,
             report=report,
             source=ResultSource.JUDGE,
             why=why.strip(),
         )
+        _check_entry(competition, record)
+        return record
 
     def enter_result(
         self,
@@ -281,18 +242,26 @@ class JudgeCommands(OrganizerBase):
         """A judge enters (or corrects, saying why) a game's result at the hub, for any
         game of the event at any time. One that changes who qualified, a seating drawn,
         final places, titles or league points raises :class:`UnconfirmedChangeError`
-        (with the changes) unless ``confirmed``: show them first, then confirm."""
+        (with the changes) unless ``confirmed``: show them first, then confirm. The
+        reason and the changes are checked again on the event as stored when it is
+        stored: a result another terminal stored meanwhile makes this one a correction."""
         record = self.result_record(table, report, why=why, stage=stage)
         what = f"table {table} game {report.game} of {record.stage}"
-        self._check_confirmed(record, confirmed, what)
-        competition = self.record(record)
+
+        def checked(competition: Competition) -> None:
+            _check_entry(competition, record)
+            _check_confirmed(competition, record, confirmed, what)
+
+        competition = self.record(record, check=checked)
         return competition.history(record.stage, table, report.game)[-1]
 
     def judge_table_result(
-        self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int
+        self, table: int, report: GameReport, *, unit: str, seq: int, round_no: int,
+        epoch: str = "",
     ) -> Verdict:
         """The record answering a table's submitted result for round ``round_no`` (not
-        stored: the hub service stores it in the same transaction as the unit's event)."""
+        stored: the hub service stores it in the same transaction as the unit's event);
+        ``unit``, ``epoch`` and ``seq`` name the submission in the unit's journal."""
         competition = self.competition
         reason = competition.check_result(table, report)
         stage = competition.open_stage()
@@ -307,15 +276,86 @@ class JudgeCommands(OrganizerBase):
         if reason is None and stage is not None:
             accepted = ResultRecorded(
                 at=self.clock(), by=unit, stage=stage.name, table=table, report=report,
-                unit=unit, seq=seq,
+                unit=unit, seq=seq, epoch=epoch,
             )
             return Verdict(True, "", accepted)
         reason = reason or Phrase(NO_ROUND_PLAYED)
         rejected = rejected_result(
             reason, at=self.clock(), unit=unit, table=table, game=report.game, seq=seq,
-            round_no=round_no,
+            round_no=round_no, epoch=epoch,
         )
         return Verdict(False, rejected.reason, rejected)
+
+
+def _check_entry(competition: Competition, record: ResultRecorded) -> None:
+    """A judge's result needs its reason when it corrects a recorded one, or when it is
+    for a round that is not the one being played (:class:`ReasonNeededError`); a
+    correction that changes nothing (the same form sent again, say) is refused."""
+    table, game = record.table, record.report.game
+    versions = competition.history(record.stage, table, game)
+    if versions and versions[-1].record.report == record.report:
+        raise CompetitionError(
+            N_("table {table} game {game}: version {number} already says this; nothing to "
+               "correct"),
+            table=table,
+            game=game,
+            number=len(versions),
+        )  # fmt: skip
+    if record.why:
+        return
+    if versions:
+        raise ReasonNeededError(
+            N_("table {table} game {game}: a result is recorded; a correction needs a "
+               "reason (--why)"),
+            table=table,
+            game=game,
+        )  # fmt: skip
+    open_stage = competition.open_stage()
+    if open_stage is None or open_stage.name != record.stage:
+        raise ReasonNeededError(
+            N_("table {table} game {game}: {stage} is not the round being played; a "
+               "late result needs a reason (--why)"),
+            table=table,
+            game=game,
+            stage=record.stage,
+        )  # fmt: skip
+
+
+def _check_confirmed(
+    competition: Competition, record: ResultRecorded | OrganizerFact, confirmed: bool, what: str
+) -> None:
+    """Refuse a record that changes who qualified, a seating drawn, final places, titles
+    or league points unless it is ``confirmed`` (:class:`UnconfirmedChangeError`)."""
+    if confirmed:
+        return
+    weighty = [c for c in effects(competition, record) if c.weighty]
+    if weighty:
+        raise UnconfirmedChangeError(what, weighty)
+
+
+def _consolation_stage(competition: Competition) -> str:
+    """The next stage to draw that has consolation games (the organizer decides who
+    plays them when they cannot sit at tables of 3 or 4)."""
+    if not competition.fixed:
+        raise CompetitionError(
+            N_("consolation games: the league scheme is chosen at the first draw; decide "
+               "after it")
+        )  # fmt: skip
+    event = competition.event
+    stage = next(
+        (
+            s
+            for s in event.format.stages
+            if s.name not in event.stages_played
+            and any(isinstance(g.entry, Rest) for g in s.groups)
+        ),
+        None,
+    )
+    if stage is None:
+        raise CompetitionError(
+            N_("consolation games: no stage still to draw has consolation games")
+        )
+    return stage.name
 
 
 def _latest_stage(competition: Competition) -> str:

@@ -289,21 +289,17 @@ class Organizer(JudgeCommands):
         are present: checked in before the first draw, late arrivals after it (they play
         from the next draw) — except a minor without consent, who waits for the consent or
         the organizer's decision. True when they were recorded as late arrivals."""
-        minors = minors or {}
-        late = check_in and bool(self.competition.event.stages_played)
-        now = self.clock()
-        records: list[Record] = []
-        for player in players:
-            records.append(OrganizerFact(at=now, by=self.by, fact=PlayerRegistered(player)))
-            if player.id in minors:
-                records.append(MinorRecorded(at=now, by=self.by, player=player.id, minor=True,
-                                             consent=minors[player.id]))  # fmt: skip
-            if not check_in or minors.get(player.id) is False:
-                continue
-            arrived: Fact = PlayerLateArrived(player.id) if late else PlayerCheckedIn(player.id)
-            records.append(OrganizerFact(at=now, by=self.by, fact=arrived))
-        self.record(*records)
-        return late
+        at = self.clock()
+        late: list[bool] = []
+
+        def registered(competition: Competition) -> list[Record]:
+            drawn = bool(competition.event.stages_played)
+            late[:] = [check_in and drawn]
+            return registration(players, at=at, by=self.by, check_in=check_in, late=drawn,
+                                minors=minors or {})  # fmt: skip
+
+        self.command(registered)
+        return late[0]
 
     def add_player(
         self,
@@ -345,50 +341,34 @@ class Organizer(JudgeCommands):
                 most=MAX_NAME,
             )  # fmt: skip
         club_name = entered["club"] or None
-        number = self._league_number(league_number, N_("players add: {error}"))
         key = player_key(name, club_name)
-        for player in self.competition.event.players.values():
-            if player_key(player.name, player.club) == key:
-                who = f"{name!r}" + (f" ({club_name})" if club_name else "")
-                raise PlayerEntryError(
-                    N_("players add: duplicate player {who}: already registered as {id}"),
-                    field="name", who=who, id=player.id,
-                )  # fmt: skip
-        player = Player(self.next_player_id(), name, club_name, rating, surname=surname,
-                        league_number=number, gender=gender)  # fmt: skip
-        return player, self.register([player], check_in=check_in)
+        at = self.clock()
+        added: list[tuple[Player, bool]] = []
 
-    def _league_number(
-        self, text: str, template: str, player_id: str = "", **values: object
-    ) -> str:
-        """``text`` as a league number no other player here has (:class:`PlayerEntryError`
-        naming the field ``league_number``; ``template`` says where with ``values`` and
-        ``{error}``)."""
-        try:
-            number = league_number(text)
-        except LeagueNumberError as err:
-            raise PlayerEntryError(template, field="league_number", error=err,
-                                   **values) from None  # fmt: skip
-        for other in self.competition.event.players.values():
-            if number and other.league_number == number and other.id != player_id:
-                raise PlayerEntryError(
-                    template, field="league_number", **values,
-                    error=Phrase(N_("league number {number} is {other}'s already"),
-                                 number=number, other=other.id),
-                )  # fmt: skip
-        return number
+        def registered(competition: Competition) -> list[Record]:
+            event = competition.event
+            for player in event.players.values():
+                if player_key(player.name, player.club) == key:
+                    who = f"{name!r}" + (f" ({club_name})" if club_name else "")
+                    raise PlayerEntryError(
+                        N_("players add: duplicate player {who}: already registered as {id}"),
+                        field="name", who=who, id=player.id,
+                    )  # fmt: skip
+            number = checked_league_number(event, league_number, N_("players add: {error}"))
+            player = Player(fresh_id(event), name, club_name, rating, surname=surname,
+                            league_number=number, gender=gender)  # fmt: skip
+            drawn = bool(event.stages_played)
+            added[:] = [(player, check_in and drawn)]
+            return registration([player], at=at, by=self.by, check_in=check_in, late=drawn,
+                                minors={})  # fmt: skip
+
+        self.command(registered)
+        return added[0]
 
     def next_player_id(self, offset: int = 0) -> str:
         """A fresh id for a new player: P001, P002, …; ``offset`` skips that many fresh
         ids, so a batch gets distinct ids (``next_player_id(i)`` for its i-th player)."""
-        taken = set(self.competition.event.players)
-        n = len(taken)
-        while True:
-            n += 1
-            if f"P{n:03d}" not in taken:
-                if offset == 0:
-                    return f"P{n:03d}"
-                offset -= 1
+        return fresh_id(self.competition.event, offset)
 
     def check_in(self, player_ids: Iterable[str], *, admit_minors: bool = False) -> None:
         """Check players in; a minor without a guardian's written consent recorded is
@@ -412,16 +392,17 @@ class Organizer(JudgeCommands):
         self, facts: Sequence[Fact], ids: Sequence[str], admit: bool, what: Phrase
     ) -> None:
         now = self.clock()
-        records: list[Record] = [OrganizerFact(at=now, by=self.by, fact=f) for f in facts]
-        missing = self.competition.without_consent(ids)
-        if admit and missing:
-            records.append(MinorAdmitted(at=now, by=self.by, players=tuple(missing)))
 
-        def consent(competition: Competition) -> None:
+        def arrived(competition: Competition) -> list[Record]:
+            records: list[Record] = [OrganizerFact(at=now, by=self.by, fact=f) for f in facts]
+            missing = competition.without_consent(ids)
             if not admit:
                 _check_consent(competition, ids, what)
+            elif missing:
+                records.append(MinorAdmitted(at=now, by=self.by, players=tuple(missing)))
+            return records
 
-        self.record(*records, check=consent)
+        self.command(arrived)
 
     def withdraw(self, player_id: str, reason: str) -> None:
         """The player leaves the event, for ``reason`` (required; recorded)."""
@@ -454,56 +435,16 @@ class Organizer(JudgeCommands):
         what = Phrase(N_("change of {player}"), player=player_id)
         if not why.strip():
             raise CompetitionError(N_("{what}: say why (--why)"), what=what)
-        event = self.competition.event
-        if player_id not in event.players:
-            raise CompetitionError(
-                N_("{what}: unknown player {player}"), what=what, player=repr(player_id)
-            )
-        old = event.players[player_id]
-        try:
-            new_name, new_surname = _new_name(old, name, given, surname)
-            new_club = None if clear_club else old.club if club is None else clean(club, "club")
-        except ValueError as err:
-            raise CompetitionError(
-                N_("{what}: {error}"),
-                what=what,
-                error=err if isinstance(err, KitError) else str(err),
-            ) from None
-        new_club = new_club or None
-        if len(new_name) > MAX_NAME:
-            raise CompetitionError(
-                N_("{what}: the name is longer than {most} characters"), what=what, most=MAX_NAME
-            )
-        number = (
-            None if league_number is None
-            else self._league_number(league_number, N_("{what}: {error}"), player_id, what=what)
-        )  # fmt: skip
-        now = split_name(new_name, new_surname)
-        kept = old.league_number if number is None else number
-        if gender == old.grammatical_gender and old.gender is not None:
-            gender = None
-        if gender is None and (new_name, now, new_club, kept) == (
-            old.name, split_name(old.name, old.surname), old.club, old.league_number
-        ):
-            raise CompetitionError(
-                N_("{what}: nothing to change (give a name, surname, club, league number or "
-                   "gender)"),
-                what=what,
-            )
-        key = player_key(new_name, new_club)
-        for other in event.players.values():
-            if other.id != player_id and player_key(other.name, other.club) == key:
-                club_text = f" ({new_club})" if new_club else ""
-                raise CompetitionError(
-                    N_("{what}: {who} is already registered as {id}"),
-                    what=what,
-                    who=f"{new_name!r}{club_text}",
-                    id=other.id,
-                )
-        fact = PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
-                                    league_number=number, gender=gender)  # fmt: skip
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=" ".join(why.split()))
-        competition = self.record(record)
+        at = self.clock()
+
+        def changed(competition: Competition) -> list[OrganizerFact]:
+            fact = details_changed(
+                competition.event, player_id, what, name=name, given=given, surname=surname,
+                club=club, clear_club=clear_club, league_number=league_number, gender=gender,
+            )  # fmt: skip
+            return [OrganizerFact(at=at, by=self.by, fact=fact, why=" ".join(why.split()))]
+
+        competition, _ = self.command(changed)
         return competition.player_changes[-1]
 
     def declare_seeds(self, player_ids: Sequence[str]) -> None:
@@ -514,22 +455,27 @@ class Organizer(JudgeCommands):
     ) -> StarterChosen:
         """The seat that starts ``game`` (default: the table's next game) at ``table`` of
         the round being played; the table's display shows it before the first press."""
-        competition = self.competition
-        stage = competition.open_stage()
-        if stage is None:
-            raise CompetitionError(N_("starter: no round is drawn and open; draw one first"))
-        if game is None:
-            progress = {t.table: t for t in competition.tables()}.get(table)
-            if progress is None:
-                raise CompetitionError(
-                    N_("table {table}: not in round {stage}"), table=table, stage=repr(stage.name)
-                )
-            game = progress.next_game
-        record = StarterChosen(
-            at=self.clock(), by=self.by, stage=stage.name, table=table, game=game,
-            seat=Seat(seat), why=why,
-        )
-        self.record(record)
+        at = self.clock()
+
+        def chosen(competition: Competition) -> list[StarterChosen]:
+            stage = competition.open_stage()
+            if stage is None:
+                raise CompetitionError(N_("starter: no round is drawn and open; draw one first"))
+            number = game
+            if number is None:
+                progress = {t.table: t for t in competition.tables()}.get(table)
+                if progress is None:
+                    raise CompetitionError(
+                        N_("table {table}: not in round {stage}"), table=table,
+                        stage=repr(stage.name),
+                    )  # fmt: skip
+                number = progress.next_game
+            return [StarterChosen(
+                at=at, by=self.by, stage=stage.name, table=table, game=number, seat=Seat(seat),
+                why=why,
+            )]  # fmt: skip
+
+        _, [record] = self.command(chosen)
         return record
 
     def draw(self, seed: int | None = None, *, admit_minors: bool = False) -> RoundSeated:
@@ -537,37 +483,48 @@ class Organizer(JudgeCommands):
         minor present without a guardian's written consent recorded, whom the organizer
         has not admitted, is refused (:class:`ConsentMissingError`) unless the organizer
         ``admit_minors`` now (recorded with the draw)."""
-        competition = self.competition
-        missing = competition.without_consent(sorted(competition.event.present))
-        if missing and not admit_minors:
-            _check_consent(competition, missing, Phrase(N_("draw")))
-        if seed is not None:
-            _check_fresh_seed(competition, seed)
+        chosen = seed
         seed = secrets.randbelow(2**31) if seed is None else seed
-        records: list[Record] = []
-        created = competition.created
-        try:
-            if created is not None and not competition.fixed:
-                fmt = preset(created.preset, players=len(competition.event.present))
-                records.append(FormatFixed(at=self.clock(), by=self.by, format=fmt))
-                competition = competition.apply(records[0])
-            seated = competition.event.draw_next(seed)
-        except PlayerCountError as err:
-            raise PlayerCountError(
-                N_("draw: {error}{hint}"), error=err, hint=check_in_hint(competition.event)
-            ) from None
-        records.append(OrganizerFact(at=self.clock(), by=self.by, fact=seated))
-        if missing:
-            records.append(MinorAdmitted(at=self.clock(), by=self.by, players=tuple(missing)))
-        self.record(*records)
+        at = self.clock()
+
+        def drawn(competition: Competition) -> list[Record]:
+            missing = competition.without_consent(sorted(competition.event.present))
+            if missing and not admit_minors:
+                _check_consent(competition, missing, Phrase(N_("draw")))
+            if chosen is not None:
+                _check_fresh_seed(competition, chosen)
+            records: list[Record] = []
+            created = competition.created
+            try:
+                if created is not None and not competition.fixed:
+                    fmt = preset(created.preset, players=len(competition.event.present))
+                    records.append(FormatFixed(at=at, by=self.by, format=fmt))
+                    competition = competition.apply(records[0])
+                seated = competition.event.draw_next(seed)
+            except PlayerCountError as err:
+                raise PlayerCountError(
+                    N_("draw: {error}{hint}"), error=err, hint=check_in_hint(competition.event)
+                ) from None
+            records.append(OrganizerFact(at=at, by=self.by, fact=seated))
+            if missing:
+                records.append(MinorAdmitted(at=at, by=self.by, players=tuple(missing)))
+            return records
+
+        _, records = self.command(drawn)
+        [seated] = [r.fact for r in records if isinstance(r, OrganizerFact)
+                    and isinstance(r.fact, RoundSeated)]  # fmt: skip
         return seated
 
     def start_round(self, minutes: float | None = None) -> RoundStarted:
-        stage = self.competition.open_stage()
-        if stage is None:
-            raise CompetitionError(N_("start: no round is drawn and open; draw one first"))
-        record = RoundStarted(at=self.clock(), by=self.by, stage=stage.name, minutes=minutes)
-        self.record(record)
+        at = self.clock()
+
+        def started(competition: Competition) -> list[RoundStarted]:
+            stage = competition.open_stage()
+            if stage is None:
+                raise CompetitionError(N_("start: no round is drawn and open; draw one first"))
+            return [RoundStarted(at=at, by=self.by, stage=stage.name, minutes=minutes)]
+
+        _, [record] = self.command(started)
         return record
 
     def undo_draw(self, why: str) -> RoundUndone:
@@ -577,13 +534,12 @@ class Organizer(JudgeCommands):
         no assignment, and the round is drawn again with ``round draw``."""
         if not why.strip():
             raise CompetitionError(N_("undo the draw: say why (--why)"))
-        stage = self.competition.open_stage()
-        if stage is None:
-            raise CompetitionError(N_("undo the draw: no round is drawn and open"))
-        fact = RoundUndone(stage.name)
-        record = OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
+        at = self.clock()
 
-        def no_table_started(competition: Competition) -> None:
+        def undone(competition: Competition) -> list[OrganizerFact]:
+            stage = competition.open_stage()
+            if stage is None:
+                raise CompetitionError(N_("undo the draw: no round is drawn and open"))
             if stage.name in competition.time_over:
                 raise CompetitionError(
                     N_("undo the draw of {stage}: the round's time is already over"),
@@ -597,9 +553,11 @@ class Organizer(JudgeCommands):
                     stage=stage.name,
                     tables=", ".join(map(str, started)),
                 )  # fmt: skip
+            return [OrganizerFact(at=at, by=self.by, fact=RoundUndone(stage.name), why=why.strip())]
 
-        self.record(record, check=no_table_started)
-        return fact
+        _, [record] = self.command(undone)
+        assert isinstance(record.fact, RoundUndone)
+        return record.fact
 
     def _tables_started(self, competition: Competition, stage: str) -> list[int]:
         """Tables of ``stage`` whose unit reported a game started after it was drawn."""
@@ -622,16 +580,22 @@ class Organizer(JudgeCommands):
         )
 
     def close_round(self, *, force: bool = False, why: str = "") -> RoundClosed:
-        stage = self.competition.open_stage()
-        if stage is None:
-            raise CompetitionError(N_("close: no round is open"))
         if force and not why.strip():
             raise CompetitionError(
                 N_("close --force: say why the missing games are not played")
             )
-        fact = RoundClosed(stage.name, forced=force)
-        self.record_facts([fact], why=why)
-        return fact
+        at = self.clock()
+
+        def closed(competition: Competition) -> list[OrganizerFact]:
+            stage = competition.open_stage()
+            if stage is None:
+                raise CompetitionError(N_("close: no round is open"))
+            fact = RoundClosed(stage.name, forced=force)
+            return [OrganizerFact(at=at, by=self.by, fact=fact, why=why)]
+
+        _, [record] = self.command(closed)
+        assert isinstance(record.fact, RoundClosed)
+        return record.fact
 
     def erase_personal_data(self, *, confirm: str) -> ErasureDone:
         """After the event: every player's name and club replaced by their id in the whole
@@ -680,6 +644,73 @@ class Organizer(JudgeCommands):
         return self.competition.time_over.get(stage, record)
 
 
+def details_changed(
+    event: EventState,
+    player_id: str,
+    what: Phrase,
+    *,
+    name: str | None,
+    given: str | None,
+    surname: str | None,
+    club: str | None,
+    clear_club: bool,
+    league_number: str | None,
+    gender: Gender | None,
+) -> PlayerDetailsChanged:
+    """The change of a player's details (see :meth:`Organizer.change_player`), checked
+    against ``event``: a known player, a name within bounds, a league number nobody else
+    has, something changed (a gender the player has on record already is no change), and
+    no other player with the new name and club."""
+    if player_id not in event.players:
+        raise CompetitionError(
+            N_("{what}: unknown player {player}"), what=what, player=repr(player_id)
+        )
+    old = event.players[player_id]
+    try:
+        new_name, new_surname = _new_name(old, name, given, surname)
+        new_club = None if clear_club else old.club if club is None else clean(club, "club")
+    except ValueError as err:
+        raise CompetitionError(
+            N_("{what}: {error}"),
+            what=what,
+            error=err if isinstance(err, KitError) else str(err),
+        ) from None
+    new_club = new_club or None
+    if len(new_name) > MAX_NAME:
+        raise CompetitionError(
+            N_("{what}: the name is longer than {most} characters"), what=what, most=MAX_NAME
+        )
+    number = (
+        None if league_number is None
+        else checked_league_number(event, league_number, N_("{what}: {error}"), player_id,
+                                   what=what)
+    )  # fmt: skip
+    now = split_name(new_name, new_surname)
+    kept = old.league_number if number is None else number
+    if gender == old.grammatical_gender and old.gender is not None:
+        gender = None
+    if gender is None and (new_name, now, new_club, kept) == (
+        old.name, split_name(old.name, old.surname), old.club, old.league_number
+    ):
+        raise CompetitionError(
+            N_("{what}: nothing to change (give a name, surname, club, league number or "
+               "gender)"),
+            what=what,
+        )
+    key = player_key(new_name, new_club)
+    for other in event.players.values():
+        if other.id != player_id and player_key(other.name, other.club) == key:
+            club_text = f" ({new_club})" if new_club else ""
+            raise CompetitionError(
+                N_("{what}: {who} is already registered as {id}"),
+                what=what,
+                who=f"{new_name!r}{club_text}",
+                id=other.id,
+            )
+    return PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
+                                league_number=number, gender=gender)  # fmt: skip
+
+
 def _new_name(
     old: Player, name: str | None, given: str | None, surname: str | None
 ) -> tuple[str, str]:
@@ -722,3 +753,63 @@ def minutes_of(text: str) -> float:
             N_("must be above 0 and at most 1440, got {text}"), text=text.strip()
         )
     return value
+
+
+def fresh_id(event: EventState, offset: int = 0) -> str:
+    """A fresh id for a new player of ``event``: P001, P002, …; ``offset`` skips that
+    many fresh ids, so a batch gets distinct ids."""
+    taken = set(event.players)
+    n = len(taken)
+    while True:
+        n += 1
+        if f"P{n:03d}" not in taken:
+            if offset == 0:
+                return f"P{n:03d}"
+            offset -= 1
+
+
+def registration(
+    players: Sequence[Player],
+    *,
+    at: float,
+    by: str,
+    check_in: bool,
+    late: bool,
+    minors: Mapping[str, bool],
+) -> list[Record]:
+    """The records registering ``players`` (``minors``: those marked minor, with whether a
+    guardian's consent is received); with ``check_in`` present: checked in before the
+    first draw, late arrivals once a round is ``late`` drawn — except a minor without
+    consent."""
+    records: list[Record] = []
+    for player in players:
+        records.append(OrganizerFact(at=at, by=by, fact=PlayerRegistered(player)))
+        if player.id in minors:
+            records.append(MinorRecorded(at=at, by=by, player=player.id, minor=True,
+                                         consent=minors[player.id]))  # fmt: skip
+        if not check_in or minors.get(player.id) is False:
+            continue
+        arrived: Fact = PlayerLateArrived(player.id) if late else PlayerCheckedIn(player.id)
+        records.append(OrganizerFact(at=at, by=by, fact=arrived))
+    return records
+
+
+def checked_league_number(
+    event: EventState, text: str, template: str, player_id: str = "", **values: object
+) -> str:
+    """``text`` as a league number no other player of ``event`` has
+    (:class:`PlayerEntryError` naming the field ``league_number``; ``template`` says where
+    with ``values`` and ``{error}``)."""
+    try:
+        number = league_number(text)
+    except LeagueNumberError as err:
+        raise PlayerEntryError(template, field="league_number", error=err,
+                               **values) from None  # fmt: skip
+    for other in event.players.values():
+        if number and other.league_number == number and other.id != player_id:
+            raise PlayerEntryError(
+                template, field="league_number", **values,
+                error=Phrase(N_("league number {number} is {other}'s already"),
+                             number=number, other=other.id),
+            )  # fmt: skip
+    return number

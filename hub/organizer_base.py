@@ -16,6 +16,7 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import msgspec
 
@@ -40,13 +41,14 @@ from hub.competition import (
     decode_record,
     record_kind,
 )
-from hub.store import HUB_SOURCE, EventStore
+from hub.store import HUB_SOURCE, EventStore, HubFact
 from hub.store_rows import FoldSnapshot
-from hub.tournament import (
-    Fact,
-)
+from hub.tournament import Fact
 
 log = logging.getLogger("hub.organizer")
+
+R = TypeVar("R", bound=Record)
+"""A record a command makes."""
 
 
 def record_kind_of(kind: type[Record]) -> str:
@@ -176,22 +178,38 @@ class OrganizerBase:
         *records: Record | Callable[[int], Record],
         check: Callable[[Competition], None] | None = None,
     ) -> Competition:
-        """Check ``records`` against the event and store them, in one transaction.
+        """Check ``records`` against the event and store them, in one transaction (see
+        :meth:`command`); ``check`` is asked too, with the event as stored. A record may
+        be a function of its own seq in the store (a broadcast id, say)."""
 
-        The check runs inside the store's write transaction against everything stored
-        until then, so two terminals can never both pass it with conflicting commands. A
-        record may be a function of its own seq in the store (a broadcast id, say).
-        ``check`` is asked too, with the event as stored.
-        """
-        drafts = [r(0) if callable(r) else r for r in records]
-
-        def check_all() -> None:
-            competition = self.competition
+        def made(competition: Competition) -> Sequence[Record | Callable[[int], Record]]:
             if check is not None:
                 check(competition)
-            competition.apply_all(drafts)
+            return records
 
-        self.store.append_facts(
-            [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)], check=check_all
-        )
-        return self.competition  # folds what was stored, with anything stored meanwhile
+        return self.command(made)[0]
+
+    def command(
+        self, make: Callable[[Competition], Sequence[R | Callable[[int], R]]]
+    ) -> tuple[Competition, list[R]]:
+        """Make a command's records from the event as stored and store them, in one
+        transaction: the event folded anew, ``make(event)`` (which raises to refuse),
+        then its records applied to it (they must fit), then stored.
+
+        All of it runs inside the store's write transaction, on everything stored until
+        then by any process: every check that decides whether a record may be stored is
+        in ``make`` or in applying the records, so two terminals (or a terminal and the
+        web console) can never both pass it with conflicting commands. The event as
+        stored afterwards, and the records stored (a record made from its seq as it was
+        checked)."""
+        drafts: list[R] = []
+
+        def facts() -> list[HubFact]:
+            competition = self.competition
+            records = list(make(competition))
+            drafts[:] = [r(0) if callable(r) else r for r in records]
+            competition.apply_all(drafts)
+            return [(record_kind(d), r) for d, r in zip(drafts, records, strict=True)]
+
+        self.store.append_facts(facts)
+        return self.competition, drafts  # folds what was stored, with anything meanwhile

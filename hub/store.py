@@ -73,6 +73,9 @@ MAX_KEPT_MARKS = 10_000
 
 _encoder = msgspec.json.Encoder()
 
+HubFact = tuple[str, msgspec.Struct | bytes | Callable[[int], msgspec.Struct]]
+"""A hub fact to store: its kind and its payload (or a function of its seq)."""
+
 
 @dataclass(slots=True)
 class _Kept:
@@ -288,7 +291,7 @@ class EventStore:
 
     def append_facts(
         self,
-        facts: Sequence[tuple[str, msgspec.Struct | bytes | Callable[[int], msgspec.Struct]]],
+        facts: Sequence[HubFact] | Callable[[], Sequence[HubFact]],
         *,
         table: int | None = None,
         game: int | None = None,
@@ -299,14 +302,16 @@ class EventStore:
 
         ``check`` runs first inside the transaction, which holds the database's write
         lock: what it reads is everything stored so far, by any process, and nothing can
-        be stored between it and the facts. If it raises, nothing is stored.
+        be stored between it and the facts. If it raises, nothing is stored. ``facts``
+        may be a function, called inside the transaction after ``check``: facts made from
+        what is stored then.
         """
         now = time.time() if ts is None else ts
         seqs: list[int] = []
         with self._lock, self._tx():
             if check is not None:
                 check()
-            for kind, payload in facts:
+            for kind, payload in facts() if callable(facts) else facts:
                 seqs.append(self._append_hub(kind, payload, table=table, game=game, now=now))
         return seqs
 

@@ -17,7 +17,8 @@ from hub.competition import (
     decode_record,
     new_event,
 )
-from hub.organizer import Organizer
+from hub.judging import ReasonNeededError
+from hub.organizer import Organizer, PlayerEntryError
 from hub.store import EventStore
 from hub.tournament import MissingResultsError, Player, RoundStateError
 from hub.tournament import Phase as EventPhase
@@ -223,6 +224,43 @@ def test_two_terminals_cannot_both_land_conflicting_commands(tmp_path: Path) -> 
     org.store.append_facts = append  # type: ignore[method-assign]
     fresh = organizer(tmp_path / "event.sqlite3").competition
     assert fresh.event.seed_of("round-2") == 99 and fresh.skipped == []
+
+
+def test_a_result_stored_meanwhile_makes_the_second_entry_a_correction(tmp_path: Path) -> None:
+    """The check that a correction needs a reason runs inside the transaction that stores
+    the entry: a terminal that entered the same game a moment earlier turns this one into
+    a correction, refused without its reason — never two first entries."""
+    org = school(tmp_path)
+    other = organizer(tmp_path / "event.sqlite3")  # a second terminal on the same event
+    rng = random.Random(5)
+    append = org.store.append_facts
+
+    def other_terminal_first(*args: Any, **kwargs: Any) -> list[int]:
+        other.enter_result(1, report(1, 4, rng))  # lands after terminal 1 looked
+        return append(*args, **kwargs)
+
+    org.store.append_facts = other_terminal_first  # type: ignore[method-assign]
+    with pytest.raises(ReasonNeededError, match="a correction needs a reason"):
+        org.enter_result(1, report(1, 4, rng))
+    org.store.append_facts = append  # type: ignore[method-assign]
+    assert len(organizer(tmp_path / "event.sqlite3").competition.history("round-1", 1, 1)) == 1
+
+
+def test_a_player_added_meanwhile_is_a_duplicate(tmp_path: Path) -> None:
+    org = organizer(tmp_path / "event.sqlite3")
+    org.create_event("Szkolny konkurs", "school")
+    other = organizer(tmp_path / "event.sqlite3")
+    append = org.store.append_facts
+
+    def other_terminal_first(*args: Any, **kwargs: Any) -> list[int]:
+        other.add_player("Jan Kos", club="SP 2")
+        return append(*args, **kwargs)
+
+    org.store.append_facts = other_terminal_first  # type: ignore[method-assign]
+    with pytest.raises(PlayerEntryError, match="duplicate player"):
+        org.add_player("Jan Kos", club="SP 2")
+    org.store.append_facts = append  # type: ignore[method-assign]
+    assert len(organizer(tmp_path / "event.sqlite3").competition.event.players) == 1
 
 
 def test_a_stored_record_that_cannot_be_read_is_set_aside(tmp_path: Path) -> None:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import msgspec
+
 from hub.conductor import Conductor
 from hub.organizer import Organizer
 from hub.store import EventStore
@@ -140,6 +142,30 @@ def test_a_table_result_is_judged_stored_and_answered(tmp_path: Path) -> None:
     assert decode(Assignment, sent[TOPICS.assign(2)]).game == 2
     standings = decode(StandingsBoard, sent[TOPICS.standings])
     assert standings.rows[0].big == 1 and standings.rows[0].small == 10 + 11  # B 9+1, C 9+2
+
+
+def test_a_result_names_the_journal_it_came_from(tmp_path: Path) -> None:
+    """A spare card numbers its new journal from 1 again: the accepted and the refused
+    results keep the epoch with the unit and seq, so each names one stored submission."""
+    org, conductor = event(tmp_path, Clock())
+    first = msgspec.structs.replace(submission(2, 1, 3, seq=27), epoch="0a1b2c3d")
+    org.store.ingest([first], derive=conductor.judge)
+    spare = "9f8e7d6c"  # the card swapped: seq 27 again, game 2, then a bad game 2
+    org.store.ingest([msgspec.structs.replace(submission(2, 2, 3, seq=27), epoch=spare)],
+                     derive=conductor.judge)  # fmt: skip
+    org.store.ingest([msgspec.structs.replace(submission(2, 2, 4, seq=28), epoch=spare)],
+                     derive=conductor.judge)  # fmt: skip
+    comp = org.competition
+    records = [comp.history("round-1", 2, game)[-1].record for game in (1, 2)]
+    [rejected] = comp.rejected
+    named = [(r.unit, r.epoch, r.seq) for r in (*records, rejected)]
+    assert named == [("table-02", "0a1b2c3d", 27), ("table-02", spare, 27), ("table-02", spare, 28)]
+    sources = {"0a1b2c3d": "table-02", **{r.epoch: r.source for r in org.store.replacements()}}
+    for record in records:
+        [stored] = [e for e in org.store.events(source=sources[record.epoch])
+                    if e.seq == record.seq]  # fmt: skip
+        submitted = stored.event()
+        assert isinstance(submitted, ResultSubmitted) and submitted.report == record.report
 
 
 def test_a_bad_result_is_rejected_with_the_reason(tmp_path: Path) -> None:

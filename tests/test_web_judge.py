@@ -23,6 +23,7 @@ from web_console import (
     EventStream,
     TableLink,
     form_token,
+    form_tokens,
     school_hall,
     serve_console,
     signed_in,
@@ -123,7 +124,7 @@ def post_result(
     query = {"table": str(table), "game": str(game), **({"stage": stage} if stage else {})}
     page = client.get("/judge/result", params=query)
     assert page.status_code == 200, page.text
-    data = {"csrf": form_token(page.text), **query, **fields(racks), **more}
+    data = {**form_tokens(page.text), **query, **fields(racks), **more}
     return client.post("/judge/result", data=data, follow_redirects=False)
 
 
@@ -219,6 +220,27 @@ def test_a_correction_needs_its_reason_and_every_version_is_kept(
     assert "B policzył źle" in listed and "judge-1" in listed
 
 
+def test_a_form_sent_three_times_is_stored_once(hall: Cli, judge: TestClient) -> None:
+    """A second click, or the browser's back and send again: the form's one-time token
+    is spent, and the hub says so; a correction typed anew that changes nothing is refused
+    by the command itself (the command line's too)."""
+    hall.ok("result", "enter", "--table", "2", "--game", "1", "--racks", "A=0 B=23 C=12 D=85")
+    query = {"table": "2", "game": "1"}
+    page = judge.get("/judge/result", params=query).text
+    data = {**form_tokens(page), **query, **fields("A=0 B=20 C=12 D=85"), "why": "B źle"}
+    answers = [judge.post("/judge/result", data=data, follow_redirects=False) for _ in "123"]
+    assert [a.status_code for a in answers] == [303, 409, 409]
+    assert "Ten formularz został już wysłany" in text_of(answers[1].text)
+    assert len(hall.competition().history("round-1", 2, 1)) == 2
+    again = post_result(judge, 2, 1, "A=0 B=20 C=12 D=85", why="B źle")
+    assert again.status_code == 400 and "nie ma czego poprawiać" in text_of(again.text)
+    assert "nothing to correct" in hall.fails(
+        "result", "enter", "--table", "2", "--game", "1", "--racks", "A=0 B=20 C=12 D=85",
+        "--why", "again",
+    )  # fmt: skip
+    assert len(hall.competition().history("round-1", 2, 1)) == 2
+
+
 def test_a_correction_that_moves_who_qualified_is_confirmed_first(tmp_path: Path) -> None:
     c = championship_at_the_semifinal(tmp_path)
     comp = c.competition()
@@ -236,11 +258,13 @@ def test_a_correction_that_moves_who_qualified_is_confirmed_first(tmp_path: Path
         assert c.records() == before
         key = re.search(r'name="confirmed" value="([0-9a-f]+)"', shown.text)
         assert key is not None
-        data = {"csrf": form_token(shown.text), "stage": "elimination-1", "table": str(table),
+        data = {**form_tokens(shown.text), "stage": "elimination-1", "table": str(table),
                 "game": str(game), **fields(racks), "why": "źle odczytana tabela",
                 "confirmed": key.group(1)}  # fmt: skip
         stale = dict(data, why="inny powód")  # confirmed, but not what was shown
-        assert client.post("/judge/result", data=stale, follow_redirects=False).status_code == 409
+        answer = client.post("/judge/result", data=stale, follow_redirects=False)
+        assert answer.status_code == 409
+        data.update(form_tokens(answer.text))  # the page shown again: a form of its own
         assert c.records() == before
         stored = client.post("/judge/result", data=data, follow_redirects=False)
         assert stored.status_code == 303

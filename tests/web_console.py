@@ -305,6 +305,15 @@ def form_token(html: str) -> str:
     return found.group(1)
 
 
+def form_tokens(html: str) -> dict[str, str]:
+    """The hidden tokens of the (first) form of a page, as a browser sends them: its
+    CSRF token and its one-time token."""
+    found = re.search(r'name="csrf" value="([^"]+)">\s*<input type="hidden" name="once" '
+                      r'value="([^"]+)"', html)  # fmt: skip
+    assert found is not None, "the page has no form with a CSRF and a one-time token"
+    return {"csrf": found.group(1), "once": found.group(2)}
+
+
 def signed_in(client: TestClient, role: WebRole = WebRole.JUDGE, name: str = "") -> str:
     """Signs ``client`` in through the login page as the test bundle's organizer or first
     judge (or the account ``name``), giving the console the test bundle's accounts if it

@@ -10,6 +10,8 @@ For the other areas:
   template gets it as ``user`` (:meth:`hub.web.pages.Pages.render`).
 * ``await posted_form(request)``: the posted form once its CSRF token (``{{ csrf_field()
   }}`` in every form) is the session's; else :class:`PageError` 403, and nothing was done.
+  The same field gives the form a one-time token: a form sent again gets 409, and
+  nothing is done a second time.
 
 The session's cookie is HttpOnly and SameSite=Strict, and Secure when the page came over
 HTTPS (the request's scheme), so the console works with and without HTTPS. The login
@@ -34,7 +36,15 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Match, Route
 
 from hub.web.accounts import WebRole, WebUser
-from hub.web.pages import CSRF_FIELD, Endpoint, PageError, Pages, csrf_input, form_error_text
+from hub.web.pages import (
+    CSRF_FIELD,
+    ONCE_FIELD,
+    Endpoint,
+    PageError,
+    Pages,
+    csrf_input,
+    form_error_text,
+)
 from hub.web.sessions import SESSION_COOKIE, Refused, Session
 
 __all__ = ["WebRole", "WebUser", "needs", "posted_form", "routes", "signed_in"]
@@ -130,11 +140,25 @@ FIELDS_MOST: Final = 2500
 """Fields a form may carry at most (a check-in of the most players a file may hold)."""
 
 
+def sent_before(request: Request) -> PageError:
+    w = _pages(request).words(request)
+    return PageError(
+        409,
+        w.gettext(
+            "This form was already sent (or its page is too old): it was not stored a "
+            "second time. Open the page again to see what is stored, and send a new form "
+            "if something is still to change."
+        ),
+    )
+
+
 async def posted_form(request: Request) -> FormData:
     """The posted form, once its CSRF token is the session's; :class:`PageError` 403
     otherwise (no session, no token or another one), 400 for a form the console does not
     read (a field longer than :data:`FIELD_MOST` characters, more than
-    :data:`FIELDS_MOST` fields)."""
+    :data:`FIELDS_MOST` fields). A form the console rendered also carries a one-time
+    token: sent again (a second click, the browser's back and send again), it is refused
+    with 409 and nothing is done a second time."""
     try:
         form = await request.form(max_fields=FIELDS_MOST)
     except HTTPException as err:
@@ -155,6 +179,9 @@ async def posted_form(request: Request) -> FormData:
         or not secrets.compare_digest(token.encode(), session.csrf.encode())
     ):
         raise forged(request)
+    once = form.get(ONCE_FIELD)
+    if isinstance(once, str) and not session.spend_form(once):
+        raise sent_before(request)
     return form
 
 

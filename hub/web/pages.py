@@ -292,7 +292,10 @@ class Pages:
             "comp": comp,
             "live": self.console.live.live,
             "user": None if session is None else session.user,
-            "csrf_field": lambda: csrf_input("" if session is None else session.csrf),
+            "csrf_field": lambda: csrf_input(
+                "" if session is None else session.csrf,
+                "" if session is None else session.form_token(),
+            ),
         }
         page = environment(code).get_template(template).render({**shared, **values})
         return HTMLResponse(page, status_code=status)
@@ -368,13 +371,18 @@ def form_error_text(w: Words, detail: str) -> str:
 
 CSRF_FIELD: Final = "csrf"
 """The name of every form's hidden CSRF token (:func:`hub.web.auth.posted_form`)."""
+ONCE_FIELD: Final = "once"
+"""The name of a form's hidden one-time token: the form is taken once."""
 
 
-def csrf_input(token: str) -> Markup:
-    """A form's hidden CSRF token (``{{ csrf_field() }}`` in a template)."""
+def csrf_input(token: str, once: str = "") -> Markup:
+    """A form's hidden CSRF token and its one-time token (``{{ csrf_field() }}`` in a
+    template)."""
     if not token:
         return Markup("")
-    return Markup('<input type="hidden" name="{}" value="{}">').format(CSRF_FIELD, token)
+    hidden = Markup('<input type="hidden" name="{}" value="{}">')
+    fields = hidden.format(CSRF_FIELD, token)
+    return fields + hidden.format(ONCE_FIELD, once) if once else fields
 
 
 def event_text(kind: str, data: Mapping[str, object]) -> str:

@@ -24,7 +24,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
@@ -45,6 +45,9 @@ IDLE: Final = 2 * 3600.0
 LONGEST: Final = 16 * 3600.0
 """Seconds a session lasts in all (``[web] session_hours``): a tournament day."""
 TOKEN_BYTES: Final = 32
+FORM_TOKEN_BYTES: Final = 16
+FORMS: Final = 500
+"""One-time form tokens a session keeps (the pages it opened most recently)."""
 MAX_SESSIONS: Final = 1000
 """Sessions kept at once; the oldest goes first (a venue has a few organizers and judges)."""
 ADDRESS_FAILURES: Final = 5
@@ -67,6 +70,23 @@ class Session:
     hash: str = ""
     """The account's password hash at sign-in: a new password (a bundle made with
     ``--rotate``) or a removed account ends the session."""
+    _forms: OrderedDict[str, None] = field(default_factory=OrderedDict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def form_token(self) -> str:
+        """A new one-time token for one form of a page (the latest :data:`FORMS` kept)."""
+        token = secrets.token_urlsafe(FORM_TOKEN_BYTES)
+        with self._lock:
+            self._forms[token] = None
+            while len(self._forms) > FORMS:
+                self._forms.popitem(last=False)
+        return token
+
+    def spend_form(self, token: str) -> bool:
+        """Whether ``token`` is a form's one-time token not spent yet (it is spent now):
+        a form sent twice, or from a page too old, is False."""
+        with self._lock:
+            return self._forms.pop(token, False) is None
 
 
 def _key(token: str) -> str:
