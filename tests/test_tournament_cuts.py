@@ -92,6 +92,35 @@ def test_a_tie_that_changes_nothing_reached_is_not_a_cut() -> None:
     assert semi == {f"p0{i}" for i in range(1, 9)}
 
 
+def winter_after_round_one(level: tuple[str, ...]) -> EventState:
+    """000 with 8 players, p01 best … p08 worst after round I, except ``level``, who share
+    the place of the first of them."""
+    players = make_players(8)
+    points = {p.id: (0, -int(p.id[1:])) for p in players}
+    for pid in level:
+        points[pid] = points[level[0]]
+    state = EventState.replay(preset("winter"), check_in_all(players))
+    return play_round(state, 1, random.Random(1), fixed=per_player(points))
+
+
+def test_a_tie_at_a_table_boundary_when_seating_by_standings_is_the_judges() -> None:
+    """000 round II: places 4 and 5 level decide who sits at table 1 or table 2."""
+    state = winter_after_round_one(("p04", "p05"))
+    with pytest.raises(TieAtCutError) as caught:
+        state.draw_next(5)
+    (tie,) = caught.value.ties
+    assert (tie.scope, tie.players) == ("overall", ("p04", "p05"))
+    assert state.pending_ties() == caught.value.ties
+    state.check_tie("overall", ("p05", "p04"))
+    decided = state.apply(TieDecided("overall", ("p05", "p04"), TieHow.JUDGE))
+    first, second = decided.draw_next(5).tables
+    assert first.players == ("p01", "p02", "p03", "p05") and second.players[0] == "p04"
+    # level players at one table only change seat A: no question asked
+    inside = winter_after_round_one(("p02", "p03"))
+    assert inside.pending_ties() == ()
+    assert set(inside.draw_next(5).tables[0].players) == {"p01", "p02", "p03", "p04"}
+
+
 def test_a_decision_must_name_level_players_of_a_finished_ranking() -> None:
     state = championship_after_eliminations(("p08", "p09"))
     with pytest.raises(TournamentError, match="not level there"):

@@ -10,6 +10,7 @@ from hub.competition import Competition, OrganizerFact
 from hub.exports.grid import player_of, when
 from hub.exports.words import TIES, stage_label, word
 from hub.tournament import (
+    OVERALL_SCOPE,
     RANKING_SCOPE,
     ConsolationDecided,
     Phase,
@@ -105,6 +106,10 @@ def scope_label(scope: str, words: Words) -> str:
     if stage == RANKING_SCOPE:
         # Translators: where a tie was: the final ranking (English: the scope's code)
         return words.pgettext("tie scope", "ranking")
+    if stage == OVERALL_SCOPE:
+        # Translators: where a tie was: the standings over every game so far, which seat
+        # the next round by standings (English: the scope's code)
+        return words.pgettext("tie scope", "overall")
     if table is None:
         return stage_label(stage, words)
     # Translators: where a tie was: a table of a stage (English: the scope's code)
@@ -188,7 +193,7 @@ def ties_notes(
     comp: Competition, stage: str | None, words: Words, table: int | None = None
 ) -> list[str]:
     """The decided ties in ``stage``'s ranking and at its tables (or only ``table``);
-    ``stage`` None: the final ranking."""
+    ``stage`` None: the final ranking; ``"overall"``: the standings over every game."""
     out = []
     for record in comp.ties:
         scope_stage, scope_table = split_scope(tie_fact(record).scope)

@@ -18,6 +18,7 @@ from hub.exports.notes import (
 )
 from hub.exports.words import csv_value, stage_label, title_label
 from hub.tournament import (
+    OVERALL_SCOPE,
     Standings,
     ties_by_name,
 )
@@ -112,8 +113,7 @@ def standings_grid(
         # Translators: a column of a stage's standings: the next stage a player went on to
         headers = (*headers, words.pgettext("column", "Went on to"))
     notes = [sanctions_note(comp, words)] if sanctions else []
-    if not overall:
-        notes += ties_notes(comp, stage, words, table)
+    notes += ties_notes(comp, OVERALL_SCOPE if overall else stage, words, table)
     return Grid(title, headers, rows, note=" ".join(notes), numeric=frozenset({4, 5, 6}), club=2)
 
 

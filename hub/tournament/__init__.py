@@ -23,6 +23,7 @@ Given name and surname and the one order of every list of people are
 """
 
 from hub.tournament.cuts import (
+    OVERALL_SCOPE,
     RANKING_SCOPE,
     Tie,
     TieAtCutError,
@@ -126,6 +127,7 @@ from tablekit.core.names import collation_key, name_order, split_name
 
 __all__ = [
     "PRESET_NAMES",
+    "OVERALL_SCOPE",
     "RANKING_SCOPE",
     "ConsolationDecided",
     "ConsolationError",

@@ -15,7 +15,8 @@ snake; that is not a cut.
 
 Scopes name the ranking a tie is in: a stage's name (its ranking, or the order across
 its tables by table place, then BP, then SP), ``"<stage>/table-<n>"`` (places at one
-table) and ``"ranking"`` (the final ranking).
+table), ``"overall"`` (every game so far, which seats a round of everyone by standings)
+and ``"ranking"`` (the final ranking).
 """
 
 from __future__ import annotations
@@ -31,6 +32,9 @@ from tablekit.core.errors import Phrase, joined
 from tablekit.core.words import N_
 
 RANKING_SCOPE = "ranking"
+OVERALL_SCOPE = "overall"
+"""The standings over every game so far, which seat a stage of everyone present (000
+round II by standings)."""
 
 
 def table_scope(stage: str, table: int) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence, Set
 import msgspec
 
 from hub.tournament.cuts import (
+    OVERALL_SCOPE,
     RANKING_SCOPE,
     Tie,
     TieAtCutError,
@@ -194,7 +195,7 @@ class DrawingState(RankedState):
         """The players ``entry`` selects, best first, and the ties met on the way
         (``taken``: those the stage's earlier groups selected)."""
         if isinstance(entry, Everyone):
-            return self._strict(self.overall_standings(), "overall", lots, self._present)
+            return self._strict(self.overall_standings(), OVERALL_SCOPE, lots, self._present)
         rnd = self._round(entry.of)
         active = {pid for pid in rnd.player_ids() if self._active(pid)}
         if isinstance(entry, TopOverall):
@@ -375,6 +376,15 @@ class DrawingState(RankedState):
                     scope=scope, phase=self.phase,
                 )
             return {r.player_id: (r.place, r.big, r.small) for r in self._raw_ranking()}
+        if scope == OVERALL_SCOPE:
+            if self.phase is not Phase.BETWEEN_ROUNDS:
+                raise RoundStateError(
+                    N_("tie decision in {scope!r}: decided between rounds, before the draw "
+                       "({phase})"),
+                    scope=scope, phase=self.phase,
+                )  # fmt: skip
+            standings = self.overall_standings()
+            return {r.player_id: (r.place, r.big, r.small) for r in standings.rows}
         stage, table = split_scope(scope)
         rnd = self._round(stage)
         if not rnd.closed:
@@ -404,10 +414,15 @@ def _seatable(count: int, group: Group | None = None) -> bool:
 
 def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]) -> None:
     """Raise :class:`TieAtCutError` for every undecided tie whose players reach different
-    things in ``stage``: a group, or a table when its tables play for different places."""
+    things in ``stage``: a group, or a table when its tables play for different places or
+    are filled in standings order (000 round II: places 4 and 5 level sit at table 1 or
+    table 2)."""
     blocks = stage.ranking is RankRule.TABLE_BLOCKS
+    in_order = {g.name for g in stage.groups if g.seating is SeatingMethod.BY_STANDINGS}
     outcome = {
-        pid: (t.group, t.number if blocks else 0) for t in tables for pid in t.players
+        pid: (t.group, t.number if blocks or t.group in in_order else 0)
+        for t in tables
+        for pid in t.players
     }
     unique = {(tie.scope, tie.players): tie for tie in ties}  # groups select from one ranking
     at_cut = [
