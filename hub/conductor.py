@@ -341,8 +341,9 @@ def _label(text: str) -> str:
 
 def _standing_line(row: RankingRow | StandingRow, player: Player) -> StandingLine:
     """One row of the standings board; a final place's title with the gender it agrees with."""
-    title = _label(row.title or "") if isinstance(row, RankingRow) else ""
+    title = _label(row.shown_title or "") if isinstance(row, RankingRow) else ""
+    held = isinstance(row, RankingRow) and row.title is not None  # not an undecided tie
     return StandingLine(
         place=row.place, name=sent_name(player.name), big=row.big, small=row.small,
-        games=row.games, title=title, gender=player.grammatical_gender if title else None,
+        games=row.games, title=title, gender=player.grammatical_gender if held else None,
     )  # fmt: skip

@@ -9,17 +9,32 @@ from pathlib import Path
 
 from test_cli_support import Cli, play_rounds
 from test_corrections import championship_at_the_semifinal
+from test_tournament_cuts import per_player
+from test_tournament_support import make_players, play_event
 
 from hub.competition import Competition, EventCreated, OrganizerFact, ResultRecorded
+from hub.conductor import Conductor
 from hub.exports.grid import Sheet
 from hub.exports.lists import seating_csv
-from hub.exports.printouts import find_table_html, scoresheets_html, seating_html, standings_html
+from hub.exports.printouts import (
+    find_table_html,
+    ranking_html,
+    scoresheets_html,
+    seating_html,
+    standings_html,
+)
 from hub.exports.results import results_csv
-from hub.exports.standings import standings_csv, standings_grid
+from hub.exports.standings import ranking_csv, ranking_grid, standings_csv, standings_grid
+from hub.organizer import Organizer
+from hub.store import EventStore
 from hub.tournament import Player, PlayerCheckedIn, PlayerRegistered, collation_key, preset
+from hub.tournament.ranking import UNDECIDED_TITLE
 from hub.tournament.standings import place_labels
+from tablekit.core.codec import decode
+from tablekit.core.messages import StandingsBoard
 from tablekit.core.scoring import GameEnding, GameReport, RackReport
 from tablekit.core.seats import Seat
+from tablekit.core.topics import Topics
 from tablekit.shared.i18n import words
 
 EN = words("en")
@@ -216,3 +231,37 @@ def test_a_stages_standings_mark_who_went_on_once_the_next_stage_is_drawn(
     assert printed.count("półfinał") >= 8
     before = standings_grid(comp, "elimination-2", words=words("pl"))
     assert "Awans do" not in before.headers  # everyone played the next elimination
+
+
+def winter_finished_with_a_tie_for_third(db: Path) -> Organizer:
+    """000 played to the end by 8 players, p03 and p04 level over both rounds: the place
+    they share carries the vice-champion's title (3rd) and none (4th)."""
+    players = make_players(8)
+    points = {p.id: (0, -int(p.id[1:])) for p in players}
+    points["p04"] = points["p03"]
+    _, facts = play_event(preset("winter"), players, 1, fixed=per_player(points),
+                          judge_lots=False)  # fmt: skip
+    org = Organizer(EventStore(db), by="Ola")
+    created = EventCreated(at=1.0, name="Zimowy", preset="winter", format=preset("winter"))
+    org.record(created, *(OrganizerFact(at=2.0, fact=fact) for fact in facts))
+    return org
+
+
+def test_an_undecided_tie_for_a_title_is_undecided_everywhere(tmp_path: Path) -> None:
+    """Never two holders of one title: the CSV, the printed ranking and the hub screen
+    say the tie is the head judge's, as the note under the ranking does."""
+    org = winter_finished_with_a_tie_for_third(tmp_path / "zimowy.sqlite3")
+    comp = org.competition
+    pl = words("pl")
+    rows = list(csv.DictReader(io.StringIO(ranking_csv(comp, Sheet(pl))), delimiter=";"))
+    titles = {row["Nr gracza"]: row["Tytuł"] for row in rows}
+    assert titles["p03"] == titles["p04"] == "remis — decyduje sędzia"
+    assert titles["p02"] == "wicemistrz"
+    shown = {row[3]: row[4] for row in ranking_grid(comp, pl).rows}
+    assert shown["p03"] == shown["p04"] == "remis — decyduje sędzia"
+    assert "remis — decyduje sędzia" in ranking_html(comp, pl)
+    board = decode(StandingsBoard, next(
+        m.payload for m in Conductor(org, Topics("hall", "x")).messages()
+        if m.topic.endswith("/standings")
+    ))  # fmt: skip
+    assert [line.title for line in board.rows if line.place == 3] == [UNDECIDED_TITLE] * 2

@@ -53,7 +53,8 @@ def print_ranking(org: Organizer, words: Words) -> None:
     print(words.gettext("demo: the event is finished. Final ranking:"), flush=True)
     for row in state.final_ranking():
         player = state.players[row.player_id]
-        said = title_label(row.title, words, player.grammatical_gender) if row.title else ""
+        shown = row.shown_title
+        said = title_label(shown, words, player.grammatical_gender) if shown else ""
         title = f"  ({said})" if said else ""
         name = player.name
         print(

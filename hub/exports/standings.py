@@ -154,7 +154,7 @@ def ranking_grid(comp: Competition, words: Words) -> Grid:
     for label, row in zip(labels, ranking, strict=True):
         cells: tuple[str, ...] = (
             *_placed(comp, label, row.player_id),
-            _title(comp, row.title, row.player_id, words),
+            _title(comp, row.shown_title, row.player_id, words),
             stage_label(row.stage, words),
             str(row.big),
             signed(row.small),
@@ -292,7 +292,7 @@ def ranking_csv(comp: Competition, sheet: Sheet) -> str:
             row.player_id,
             player.name,
             player.club or "",
-            title_label(row.title, w, player.grammatical_gender) if row.title else "",
+            title_label(row.shown_title, w, player.grammatical_gender) if row.shown_title else "",
             stage_label(row.stage, w),
             str(row.big),
             str(row.small),

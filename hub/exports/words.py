@@ -16,6 +16,7 @@ from typing import Final, TypeVar
 
 from hub.competition import ResultSource
 from hub.tournament import Phase, Player, SanctionKind, TieHow
+from hub.tournament.ranking import UNDECIDED_TITLE
 from tablekit.core.gender import Gender, Gendered, gendered
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.words import N_, NP_
@@ -97,8 +98,11 @@ TITLES: Final[Mapping[str, Gendered]] = {
 
 def title_label(title: str, words: Words, gender: Gender = Gender.NEUTRAL) -> str:
     """A title of the final ranking (one of :data:`TITLES`) in the reader's language,
-    agreeing with the ``gender`` of the player who holds it; a title the organizer's
-    format names otherwise is kept as it is."""
+    agreeing with the ``gender`` of the player who holds it, or an undecided tie's
+    :data:`~hub.tournament.ranking.UNDECIDED_TITLE`; a title the organizer's format names
+    otherwise is kept as it is."""
+    if title == UNDECIDED_TITLE:  # no holder yet: words without gender
+        return words.gettext(UNDECIDED_TITLE)
     forms = TITLES.get(title)
     return title if forms is None else words.gendered(forms, gender)
 

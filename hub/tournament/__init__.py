@@ -126,8 +126,8 @@ from hub.tournament.state_draws import ConsolationError
 from tablekit.core.names import collation_key, name_order, split_name
 
 __all__ = [
-    "PRESET_NAMES",
     "OVERALL_SCOPE",
+    "PRESET_NAMES",
     "RANKING_SCOPE",
     "ConsolationDecided",
     "ConsolationError",

@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Final
 
 import msgspec
 
 from hub.tournament.formats import Title
 from hub.tournament.standings import Standings
+from tablekit.core.words import N_
+
+UNDECIDED_TITLE: Final = N_("tie — the head judge decides")
+"""What a ranking shows in place of a title while players share a place whose places carry
+different titles or league points and the head judge has not decided (RULES.md §4)."""
 
 
 class RankingRow(msgspec.Struct, frozen=True):
     """A final place. ``stage`` is the last stage the player played; ``big``/``small``/
-    ``games`` are the totals that ranked them inside that stage."""
+    ``games`` are the totals that ranked them inside that stage. ``undecided``: the place
+    is shared at a cut the head judge has not decided (no title then)."""
 
     place: int
     player_id: str
@@ -21,6 +28,13 @@ class RankingRow(msgspec.Struct, frozen=True):
     small: int
     games: int
     title: str | None = None
+    undecided: bool = False
+
+    @property
+    def shown_title(self) -> str | None:
+        """The title as every ranking shows it: the place's, :data:`UNDECIDED_TITLE`
+        while undecided, None for none (a word of the catalogs, or the format's own)."""
+        return UNDECIDED_TITLE if self.undecided else self.title
 
 
 def stack_blocks(

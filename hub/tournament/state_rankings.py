@@ -11,6 +11,7 @@ from hub.tournament.cuts import (
     RANKING_SCOPE,
     Tie,
     TieAtCutError,
+    TieDecided,
     TieHow,
     resolve,
 )
@@ -146,53 +147,62 @@ class RankedState(StateBase):
 
         Players level on a place share it, unless the head judge ordered them (a
         :class:`TieDecided` in scope ``"ranking"``): then they take consecutive places.
+        A shared place the head judge has not decided whose places carry different
+        titles or league points gives no title: its rows are marked ``undecided``.
         """
         if self.phase is not Phase.FINISHED:
             raise RoundStateError(
                 N_("final ranking: the event is not finished ({phase})"), phase=self.phase
             )
-        decisions = self._decisions.get(RANKING_SCOPE, [])
-        rows: list[RankingRow] = []
-        for block in _place_blocks(self._raw_ranking()):
-            ids = [r.player_id for r in block]
-            order, met = resolve([(ids, 0, 0)], RANKING_SCOPE, decisions, {})
-            if not (met and met[0].decision):  # alone, undecided, or shared by decision
-                rows.extend(block)
-                continue
-            by_id = {r.player_id: r for r in block}
-            first = block[0].place
-            for i, pid in enumerate(order):
-                place = first + i
-                rows.append(
-                    msgspec.structs.replace(
-                        by_id[pid], place=place, title=title_for(place, self.format.titles)
-                    )
-                )
-        return tuple(rows)
+        return self._decided_ranking()[0]
 
     def ranking_ties(self) -> tuple[Tie, ...]:
         """Shared final places the head judge has not decided and that are a cut: the
         places they span carry different titles or different league points."""
         if self.phase is not Phase.FINISHED:
             return ()
+        return self._decided_ranking()[1]
+
+    def _decided_ranking(self) -> tuple[tuple[RankingRow, ...], tuple[Tie, ...]]:
+        """The final ranking after the head judge's decisions, and the ties at a cut
+        still to decide (their rows without a title, marked ``undecided``)."""
         decisions = self._decisions.get(RANKING_SCOPE, [])
-        n = len(self._raw_ranking())
-        out: list[Tie] = []
-        for block in _place_blocks(self.final_ranking()):
-            if len(block) < 2:
-                continue
+        raw = self._raw_ranking()
+        titles = self.format.titles
+        rows: list[RankingRow] = []
+        ties: list[Tie] = []
+        for block in _place_blocks(raw):
             ids = [r.player_id for r in block]
-            first = block[0].place
-            if any(d.how is TieHow.SHARED for d in decisions if set(ids) <= set(d.order)):
-                continue
-            span = range(first, first + len(block))
-            titles = {title_for(p, self.format.titles) for p in span}
-            points = {tournament_points(p, n) for p in span} if self.format.league else set()
-            if len(titles) > 1 or len(points) > 1:
-                out.append(
-                    Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small, place=first)
+            order, met = resolve([(ids, 0, 0)], RANKING_SCOPE, decisions, {})
+            if met and met[0].decision:  # ordered by the judge: consecutive places
+                by_id = {r.player_id: r for r in block}
+                first = block[0].place
+                rows.extend(
+                    msgspec.structs.replace(
+                        by_id[pid], place=first + i, title=title_for(first + i, titles)
+                    )
+                    for i, pid in enumerate(order)
                 )
-        return tuple(out)
+            elif len(block) > 1 and self._at_cut(block, len(raw), decisions):
+                ties.append(Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small,
+                                place=block[0].place))  # fmt: skip
+                rows.extend(msgspec.structs.replace(r, title=None, undecided=True) for r in block)
+            else:  # alone, or shared with one title and one value of points
+                rows.extend(block)
+        return tuple(rows), tuple(ties)
+
+    def _at_cut(
+        self, block: Sequence[RankingRow], ranked: int, decisions: Sequence[TieDecided]
+    ) -> bool:
+        """Whether players sharing a place are at a cut: the places they span carry
+        different titles or league points, and the judge has not let them share it."""
+        ids = {r.player_id for r in block}
+        if any(d.how is TieHow.SHARED for d in decisions if ids <= set(d.order)):
+            return False
+        span = range(block[0].place, block[0].place + len(block))
+        titles = {title_for(p, self.format.titles) for p in span}
+        points = {tournament_points(p, ranked) for p in span} if self.format.league else set()
+        return len(titles) > 1 or len(points) > 1
 
     def league_points(self) -> dict[str, int]:
         """League tournament points per participant (003), from the final ranking.

@@ -511,8 +511,10 @@ class StandingLine(msgspec.Struct, frozen=True, omit_defaults=True):
     title: Label = ""
     """The title the final ranking gives this place, as the event's format names it
     ("champion", "vice-champion", "winner"; screens show it in their language); only in
-    final standings, omitted when there is none. Added in version 1: a screen that does
-    not know it ignores it."""
+    final standings, omitted when there is none; "tie — the head judge decides" for
+    players sharing a place whose places carry different titles or league points while
+    the head judge has not decided (never two holders of one title). Added in version 1:
+    a screen that does not know it ignores it."""
     gender: Gender | None = None
     """The player's grammatical gender, which the title agrees with (``f``: *MISTRZYNI*,
     ``m``: *MISTRZ*, ``n``: words without gender); only with a title, omitted otherwise.
