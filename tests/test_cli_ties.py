@@ -97,6 +97,8 @@ def test_shared_final_places_with_different_league_points_wait_for_the_judge(
     rows = {line.split()[0]: line for line in ranking.splitlines() if line[:3].strip()}
     assert "6=" in rows and rows["6="].rstrip().endswith("?")
     assert "Not decided yet" in ranking and "rummikub tie list" in ranking
+    said = " ".join(ranking.split())  # the printed ranking states the points' formula
+    assert "S + 1 − p" in said and "Here 8 participants: 1st 9 points, 2nd 7" in said
     assert f"Level in ranking (0 BP, -20 SP): {b}" in " ".join(c.ok("tie", "list").split())
     c.ok("tie", "decide", b, d, "--shared", "--why", "players agreed to share 6th")
     ranking = c.ok("ranking")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_tournament_support import make_players, play_event
 
@@ -32,6 +34,24 @@ def test_points_capped_at_seventeen_only_top_sixteen_score() -> None:
     assert tournament_points(1, 32) == 17
     with pytest.raises(TournamentError, match="place 9 is not a place among 8"):
         tournament_points(9, 8)
+
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+@pytest.mark.parametrize(
+    "document",
+    ["rules.md", "organizers-guide.md", "pl/przewodnik-organizatora.md", "glossary.md"],
+)
+def test_every_guide_states_the_points_the_code_gives(document: str) -> None:
+    """The rules, both organizer's guides and the glossary state the ruling's formula and
+    show it for 8 and for 20 participants exactly as the code counts them."""
+    text = " ".join((DOCS / document).read_text(encoding="utf-8").split())
+    assert "S + 1 − p" in text and "S = N" in text
+    for participants in (8, 20):
+        points = ", ".join(str(tournament_points(p, participants))
+                           for p in range(1, participants + 1))  # fmt: skip
+        assert points in text, f"{document}: the points of {participants} participants"
 
 
 def test_shared_place_gets_the_better_places_points() -> None:

@@ -18,6 +18,7 @@ from hub.tournament import (
     TieDecided,
     TieHow,
     split_scope,
+    tournament_points,
 )
 from tablekit.shared.i18n import Words
 
@@ -212,6 +213,21 @@ def league_cells(comp: Competition) -> dict[str, str]:
     if not event.format.league:
         return {}
     return {pid: "?" if n is None else str(n) for pid, n in event.league_points_so_far().items()}
+
+
+def league_points_note(comp: Competition, words: Words) -> str:
+    """How a league tournament's points are given (003 §9 and the ruling for more than 16
+    participants), with this event's figures; "" for an event that is not a league."""
+    event = comp.event
+    if not event.format.league:
+        return ""
+    ranked = len(event.final_ranking())
+    return words.gettext(
+        "League points: with N participants, S = N up to 16 and 16 above; 1st place scores "
+        "S + 1, place p from 2nd on S + 1 − p, and 0 from the 17th place on. Here "
+        "{n} participants: 1st {first} points, 2nd {second}."
+    ).format(n=ranked, first=tournament_points(1, ranked),
+             second=tournament_points(2, ranked) if ranked > 1 else 0)  # fmt: skip
 
 
 def undecided_ranking_note(comp: Competition, words: Words) -> str:

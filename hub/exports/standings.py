@@ -8,6 +8,7 @@ from hub.exports.grid import Grid, Sheet, latest_stage, player_of
 from hub.exports.notes import (
     disqualified_by,
     league_cells,
+    league_points_note,
     progress_text,
     round_progress,
     sanction_text,
@@ -166,7 +167,11 @@ def ranking_grid(comp: Competition, words: Words) -> Grid:
             cells = (*cells, sanction_text(comp, row.player_id, deduction, words))
         rows.append(cells)
     name = comp.created.name if comp.created else ""
-    notes = [undecided_ranking_note(comp, words), *ties_notes(comp, None, words)]
+    notes = [
+        undecided_ranking_note(comp, words),
+        league_points_note(comp, words),
+        *ties_notes(comp, None, words),
+    ]
     return Grid(
         words.gettext("Final ranking — {event}").format(event=name)
         if name
