@@ -43,6 +43,7 @@ from hub.tournament import (
     preset,
 )
 from hub.tournament import Phase as EventPhase
+from hub.tournament.presets import LEAGUE_MAX_PLAYERS, LEAGUE_MIN_PLAYERS
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError, Phrase, phrase_of
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
@@ -477,6 +478,13 @@ class Competition:
         if created is not None and created.ruleset:
             name = created.ruleset
         return get_ruleset(name, custom)
+
+    def player_range(self) -> tuple[int, int]:
+        """How many players the event takes: its format's range, or the league's whole
+        range (every scheme's) while its scheme waits for the first draw."""
+        if not self.fixed:
+            return LEAGUE_MIN_PLAYERS, LEAGUE_MAX_PLAYERS
+        return self.format.min_players, self.format.max_players
 
     def open_stage(self) -> Stage | None:
         if self.state is None or self.state.phase is not EventPhase.PLAYING:

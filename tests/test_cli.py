@@ -337,3 +337,17 @@ def test_seeds_in_an_event_that_does_not_seed_say_so(tmp_path: Path) -> None:
     out = " ".join(c.ok("players", "seeds", "P001", "P002").split())
     assert "the first round of 'school' is not a seeded draw" in out
 
+
+
+def test_a_league_before_its_first_draw_takes_what_every_scheme_takes(tmp_path: Path) -> None:
+    """The scheme waits for the players present: event show says 8–32 in both lines,
+    never the widest scheme's own range."""
+    c = Cli(tmp_path / "liga.sqlite3", lang="pl")
+    c.ok("event", "create", "--preset", "league", "--name", "Liga")
+    for count in (12, 17):
+        while len(c.competition().event.present) < count:
+            c.ok("players", "add", f"Zawodnik {len(c.competition().event.players) + 1}",
+                 "--check-in")  # fmt: skip
+        show = " ".join(c.ok("event", "show").split())
+        assert f"obecni: {count}" in show and "(format przyjmuje 8–32)" in show
+        assert "24–32" not in show

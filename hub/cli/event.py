@@ -243,14 +243,15 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
             _("Format:   league scheme chosen at the first draw by the players present "
               "({count} present: {scheme})").format(count=count, scheme=scheme)
         )  # fmt: skip
+    least, most = comp.player_range()
     lines.append(
         _("Players:  {registered} registered, {present} present, {withdrawn} withdrawn "
           "(format takes {least}–{most})").format(
             registered=len(event.players),
             present=len(event.present),
             withdrawn=len(event.withdrawn),
-            least=fmt.min_players,
-            most=fmt.max_players,
+            least=least,
+            most=most,
         )
     )  # fmt: skip
     phase = event.phase
