@@ -40,7 +40,7 @@ FIX = "źle odczytana karta"
 
 ENGLISH_HEADERS = {
     "standings.csv": "stage,round,place,player_id,name,club,bp,sp,games,bp_deducted,warnings,"
-    "disqualified,round_state",
+    "disqualified,round_state,sanctions,withdrawn",
     "results.csv": "stage,round,table,game,seat,code,player_id,name,club,ending,tiles,jokers,"
     "opening,rack_value,sp,bp,place,winner,version,source,recorded_by,recorded_at,why",
     "seating.csv": "stage,round,table,group,code,player_id,name,club",
@@ -48,12 +48,12 @@ ENGLISH_HEADERS = {
     "lifted_by,lifted_why",
     "players.csv": "ID,Name,Surname,Club,League number,Rating,Gender,Status,Minor,"
     "Guardian's consent",
-    "ranking.csv": "place,player_id,name,club,title,stage,bp,sp,disqualified",
+    "ranking.csv": "place,player_id,name,club,title,stage,bp,sp,disqualified,sanctions,withdrawn",
 }
 """The column names scripts read today: ``--lang en`` keeps them."""
 POLISH_HEADERS = {
     "standings.csv": "Etap;Runda;Zajęte miejsce;Nr gracza;Imię i nazwisko;Klub;DP;MP;Gry;"
-    "Odjęte DP;Upomnienia;Wykluczony;Stan rundy",
+    "Odjęte DP;Upomnienia;Wykluczony;Stan rundy;Sankcje;Wycofanie się",
     "results.csv": "Etap;Runda;Stolik;Gra;Miejsce;Kod miejsca;Nr gracza;Imię i nazwisko;Klub;"
     "Zakończenie gry;Kostki;Jokery;Wyłożenie;Wartość tabliczki;MP;DP;Zajęte miejsce;"
     "Zwycięzca;Wersja;Źródło;Wpisane przez;Kiedy wpisano;Powód",
@@ -62,7 +62,8 @@ POLISH_HEADERS = {
     "Kiedy uchylono;Uchylone przez;Powód uchylenia",
     "players.csv": "Nr;Imię i nazwisko;Nazwisko;Klub;Numer ligowy;Ranking;Płeć;Status;"
     "Niepełnoletni;Zgoda opiekuna",
-    "ranking.csv": "Zajęte miejsce;Nr gracza;Imię i nazwisko;Klub;Tytuł;Etap;DP;MP;Wykluczony",
+    "ranking.csv": "Zajęte miejsce;Nr gracza;Imię i nazwisko;Klub;Tytuł;Etap;DP;MP;Wykluczony;"
+    "Sankcje;Wycofanie się",
 }
 
 

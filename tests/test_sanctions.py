@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from pathlib import Path
 
-from test_cli_support import Cli, checked_in
+from test_cli_support import Cli, checked_in, play_round
+from test_corrections import championship_at_the_semifinal
+from test_web import client_for, text_of
 
 from hub.exports.grid import when
 from hub.exports.standings import standings_grid
@@ -162,7 +165,7 @@ def test_disqualified_players_rank_after_everyone_without_a_title() -> None:
     assert len(ranking) == 8 and ranking[-1].place == 8
     assert [r.place for r in ranking] == sorted(r.place for r in ranking)
     assert ranking[-1].player_id == champion and ranking[-1].title is None
-    assert ranking[0].player_id != champion and ranking[0].title is not None
+    assert ranking[0].player_id != champion and ranking[0].shown_title is not None
 
 
 def _closed(stage: str) -> RoundClosed:
@@ -209,3 +212,58 @@ def test_a_sanction_given_by_mistake_is_lifted_with_who_when_and_why(tmp_path: P
     c.ok("round", "draw", "--seed", "1")
     seated = {p for t in c.competition().event.seating("round-2") for p in t.players}
     assert "P005" in seated  # a lifted disqualification seats the player again
+
+
+def test_a_deduction_of_an_earlier_round_shows_where_it_counts(tmp_path: Path) -> None:
+    """−2 BP given in an elimination round: the semifinal's standings (which count only
+    the semifinal's games) show it with its round and that they do not count it, beside
+    the warning — on the command line, the printout, the CSV and the web pages."""
+    c = championship_at_the_semifinal(tmp_path)
+    player = c.competition().event.seating("semifinal")[0].players[0]
+    c.ok("sanction", "deduct", player, "--big", "2", "--stage", "elimination-1",
+         "--why", "przeszkadzanie", "--yes")  # fmt: skip
+    c.ok("sanction", "warn", player, "--why", "hałas")  # in the semifinal
+    line = " ".join(next(ln for ln in c.ok("standings").splitlines() if player in ln).split())
+    assert "−2 BP (elimination-1; not counted here), 1 warning (semifinal)" in line
+    elimination = c.ok("standings", "--stage", "elimination-3")
+    said = " ".join(next(ln for ln in elimination.splitlines() if player in ln).split())
+    assert "−2 BP (elimination-1)" in said and "not counted" not in said  # counts there
+    polish = Cli(c.db, lang="pl").ok("standings")
+    said = " ".join(next(ln for ln in polish.splitlines() if player in ln).split())
+    assert "−2 DP (runda eliminacyjna 1; nie liczy się tutaj)" in said
+    c.ok("export", "csv", str(tmp_path / "out"))
+    rows = csv_rows(tmp_path / "out" / "standings.csv")
+    semi = next(r for r in rows if r["player_id"] == player and r["stage"] == "semifinal")
+    assert semi["sanctions"] == "−2 BP (elimination-1; not counted here), 1 warning (semifinal)"
+    with client_for(c.db) as client:
+        page = text_of(client.get("/standings?lang=en").text)
+        assert "−2 BP (elimination-1; not counted here), 1 warning (semifinal)" in page
+        own = text_of(client.get(f"/players/{player}?lang=en").text)
+        assert "−2 BP (elimination-1; not counted here)" in own
+
+
+def test_withdrawn_players_are_marked_in_the_standings_and_the_ranking(
+    tmp_path: Path,
+) -> None:
+    c = school_round_one(tmp_path)
+    c.ok("round", "close")
+    c.ok("players", "withdraw", "P003", "--reason", "choroba")
+    standings = c.ok("standings")
+    assert "Withdrawal" in standings
+    line = " ".join(next(ln for ln in standings.splitlines() if "P003" in ln).split())
+    assert line.endswith("withdrawn")
+    for seed in ("13", "14", "15"):
+        for tie in c.competition().event.pending_ties():
+            c.ok("tie", "lot", "--scope", tie.scope, *tie.players)
+        c.ok("round", "draw", "--seed", seed)
+        c.ok("round", "start")
+        play_round(c, random.Random(3))
+        c.ok("round", "close")
+    ranking = c.ok("ranking")
+    line = " ".join(next(ln for ln in ranking.splitlines() if "P003" in ln).split())
+    assert line.endswith("withdrawn")
+    c.ok("export", "csv", str(tmp_path / "out"))
+    marks = {r["player_id"]: r["withdrawn"] for r in csv_rows(tmp_path / "out" / "ranking.csv")}
+    assert marks["P003"] == "1" and set(marks.values()) == {"0", "1"}
+    c.ok("export", "html", str(tmp_path / "html"))
+    assert "withdrawn" in (tmp_path / "html" / "ranking.html").read_text(encoding="utf-8")

@@ -4,11 +4,12 @@ the reader's language."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TypeVar
 
 from hub.competition import Competition, OrganizerFact
 from hub.exports.grid import player_of, when
-from hub.exports.words import TIES, stage_label, word
+from hub.exports.words import TIES, stage_label, status_word, word
 from hub.tournament import (
     OVERALL_SCOPE,
     RANKING_SCOPE,
@@ -33,20 +34,40 @@ def fact_of(record: OrganizerFact, kind: type[_F]) -> _F:
 
 
 def sanction_text(
-    comp: Competition, pid: str, deducted: int, words: Words, stage: str | None = None
-) -> str:
-    """A standings cell: the big points deducted that count there, warnings, DQ — of
-    ``stage`` and the stages before it (None: of every stage)."""
+    comp: Competition, pid: str, words: Words, stage: str | None = None,
+    counted: Collection[str] | None = None,
+) -> str:  # fmt: skip
+    """A standings cell: every sanction of ``pid`` that stands, given in ``stage`` or the
+    stages before it (None: in any), by the round it was given in; a deduction says too
+    when these standings do not count it (``counted``: the stages whose deductions they
+    count; None: every stage's). Never half of a sanction: the warning without the points
+    deducted in the same round, say."""
+    given: dict[tuple[SanctionKind, str], int] = {}
+    for fact in comp.standing_sanctions(pid, stage):
+        key = (fact.kind, fact.stage)
+        given[key] = given.get(key, 0) + (fact.big if fact.kind is SanctionKind.DEDUCTION else 1)
     parts = []
-    if deducted:
-        parts.append(words.gettext("−{n} BP").format(n=deducted))
-    warnings = comp.warnings_of(pid, stage)
-    if warnings:
-        parts.append(words.ngettext("{n} warning", "{n} warnings", warnings).format(n=warnings))
-    if disqualified_by(comp, pid, stage):
-        # Translators: the abbreviation of "disqualified" in a standings cell
-        parts.append(words.gettext("DQ"))
+    for (kind, where), n in given.items():
+        place = stage_label(where, words) if where else words.gettext("before the first draw")
+        if kind is SanctionKind.DEDUCTION and (counted is None or where in counted):
+            parts.append(words.gettext("−{n} BP ({stage})").format(n=n, stage=place))
+        elif kind is SanctionKind.DEDUCTION:
+            text = words.gettext("−{n} BP ({stage}; not counted here)")
+            parts.append(text.format(n=n, stage=place))
+        elif kind is SanctionKind.WARNING:
+            text = words.ngettext("{n} warning ({stage})", "{n} warnings ({stage})", n)
+            parts.append(text.format(n=n, stage=place))
+        else:
+            # Translators: the abbreviation of "disqualified" in a standings cell
+            parts.append(words.gettext("DQ ({stage})").format(stage=place))
     return ", ".join(parts)
+
+
+def withdrawn_text(comp: Competition, pid: str, words: Words) -> str:
+    """A standings cell: the mark of a player who withdrew from the event, else ""."""
+    if pid not in comp.event.withdrawn:
+        return ""
+    return status_word("withdrawn", words, player_of(comp, pid).grammatical_gender)
 
 
 def disqualified_by(comp: Competition, pid: str, stage: str | None = None) -> bool:
@@ -246,7 +267,11 @@ def undecided_ranking_note(comp: Competition, words: Words) -> str:
 def sanctions_note(comp: Competition, words: Words) -> str:
     n = len(comp.sanctions)
     return words.ngettext(
-        "BP after the judge's deductions; {n} sanction recorded (rummikub sanction list).",
-        "BP after the judge's deductions; {n} sanctions recorded (rummikub sanction list).",
+        "BP after the judge's deductions that count here (a deduction counts wherever the "
+        "games of the round it was given in count); {n} sanction recorded, each listed "
+        "with its round.",
+        "BP after the judge's deductions that count here (a deduction counts wherever the "
+        "games of the round it was given in count); {n} sanctions recorded, each listed "
+        "with its round.",
         n,
     ).format(n=n)

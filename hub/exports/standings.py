@@ -16,6 +16,7 @@ from hub.exports.notes import (
     standings_heading,
     ties_notes,
     undecided_ranking_note,
+    withdrawn_text,
 )
 from hub.exports.words import csv_value, stage_label, title_label
 from hub.tournament import (
@@ -86,6 +87,8 @@ def standings_grid(
     labels = place_labels([r.place for r in listed])
     sanctions = bool(comp.sanctions)
     going_on = None if overall or table is not None else went_on(comp, stage)
+    withdrawn = any(r.player_id in event.withdrawn for r in listed)
+    counted = None if overall else (stage,) if table is not None else event.counted_in(stage)
     rows = []
     for label, row in zip(labels, listed, strict=True):
         cells: tuple[str, ...] = (
@@ -95,13 +98,13 @@ def standings_grid(
             str(row.games),
         )
         if sanctions:
-            cells = (
-                *cells,
-                sanction_text(comp, row.player_id, row.deducted, words, None if overall else stage),
-            )
+            given = None if overall else stage
+            cells = (*cells, sanction_text(comp, row.player_id, words, given, counted))
         if going_on is not None:
             after, seated = going_on
             cells = (*cells, stage_label(after, words) if row.player_id in seated else "")
+        if withdrawn:
+            cells = (*cells, withdrawn_text(comp, row.player_id, words))
         rows.append(cells)
     headers: tuple[str, ...] = (
         *player_headers(words),
@@ -113,6 +116,8 @@ def standings_grid(
     if going_on is not None:
         # Translators: a column of a stage's standings: the next stage a player went on to
         headers = (*headers, words.pgettext("column", "Went on to"))
+    if withdrawn:
+        headers = (*headers, words.pgettext("column", "Withdrawal"))
     notes = [sanctions_note(comp, words)] if sanctions else []
     notes += ties_notes(comp, OVERALL_SCOPE if overall else stage, words, table)
     return Grid(title, headers, rows, note=" ".join(notes), numeric=frozenset({4, 5, 6}), club=2)
@@ -150,7 +155,9 @@ def ranking_grid(comp: Competition, words: Words) -> Grid:
     sanctions = bool(comp.sanctions)
     if sanctions:
         headers = (*headers, words.pgettext("column", "Sanctions"))
-    deducted = event.deducted()
+    withdrawn = bool(event.withdrawn)
+    if withdrawn:
+        headers = (*headers, words.pgettext("column", "Withdrawal"))
     rows = []
     for label, row in zip(labels, ranking, strict=True):
         cells: tuple[str, ...] = (
@@ -163,13 +170,16 @@ def ranking_grid(comp: Competition, words: Words) -> Grid:
         if league:
             cells = (*cells, league[row.player_id])
         if sanctions:
-            deduction = deducted.get(row.player_id, 0)
-            cells = (*cells, sanction_text(comp, row.player_id, deduction, words))
+            counted = event.counted_in(row.stage)
+            cells = (*cells, sanction_text(comp, row.player_id, words, None, counted))
+        if withdrawn:
+            cells = (*cells, withdrawn_text(comp, row.player_id, words))
         rows.append(cells)
     name = comp.created.name if comp.created else ""
     notes = [
         undecided_ranking_note(comp, words),
         league_points_note(comp, words),
+        sanctions_note(comp, words) if sanctions else "",
         *ties_notes(comp, None, words),
     ]
     return Grid(
@@ -201,7 +211,7 @@ def player_stages_grid(comp: Competition, player_id: str, words: Words) -> Grid:
                 str(row.big),
                 signed(row.small),
                 str(row.games),
-                f"−{row.deducted}" if row.deducted else "",
+                sanction_text(comp, player_id, words, stage, event.counted_in(stage)),
             )
         )
     return Grid(
@@ -211,10 +221,11 @@ def player_stages_grid(comp: Competition, player_id: str, words: Words) -> Grid:
             words.pgettext("column", "Place"),
             *points_headers(words),
             words.pgettext("column", "Games"),
-            words.pgettext("column", "BP deducted"),
+            words.pgettext("column", "Sanctions"),
         ),
         rows,
-        numeric=frozenset({2, 3, 4, 5}),
+        note=sanctions_note(comp, words) if comp.standing_sanctions(player_id) else "",
+        numeric=frozenset({2, 3, 4}),
     )
 
 
@@ -237,6 +248,8 @@ def standings_csv(comp: Competition, sheet: Sheet) -> str:
         w.pgettext("CSV column", "warnings"),
         w.pgettext("CSV column", "disqualified"),
         w.pgettext("CSV column", "round_state"),
+        w.pgettext("CSV column", "sanctions"),
+        w.pgettext("CSV column", "withdrawn"),
     ]
     rows = []
     for stage in comp.event.stages_played:
@@ -265,6 +278,8 @@ def standings_csv(comp: Competition, sheet: Sheet) -> str:
                     str(comp.warnings_of(row.player_id, stage)),
                     "1" if disqualified_by(comp, row.player_id, stage) else "0",
                     state,
+                    sanction_text(comp, row.player_id, w, stage, comp.event.counted_in(stage)),
+                    "1" if row.player_id in comp.event.withdrawn else "0",
                 )
             )
     return sheet.text(headers, rows)
@@ -286,6 +301,8 @@ def ranking_csv(comp: Competition, sheet: Sheet) -> str:
         w.pgettext("CSV column", "bp"),
         w.pgettext("CSV column", "sp"),
         w.pgettext("CSV column", "disqualified"),
+        w.pgettext("CSV column", "sanctions"),
+        w.pgettext("CSV column", "withdrawn"),
     ]
     if league:
         headers.append(w.pgettext("CSV column", "league_points"))
@@ -302,6 +319,8 @@ def ranking_csv(comp: Competition, sheet: Sheet) -> str:
             str(row.big),
             str(row.small),
             "1" if row.player_id in event.disqualified else "0",
+            sanction_text(comp, row.player_id, w, None, event.counted_in(row.stage)),
+            "1" if row.player_id in event.withdrawn else "0",
         ]
         if league:
             cells.append(league[row.player_id])

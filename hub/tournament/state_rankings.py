@@ -73,6 +73,15 @@ class RankedState(StateBase):
             stage = self._rounds[-1].stage.name
         return self._stage_ranking(self._round(stage))
 
+    def counted_in(self, stage: str) -> tuple[str, ...]:
+        """The stages whose games (and the judge's deductions) ``stage``'s standings
+        count: its own and those it sums (``counts``) for a stage ranked by totals, its
+        own for one ranked at its tables."""
+        rnd = self._round(stage)
+        if rnd.stage.ranking is RankRule.TOTALS:
+            return rnd.stage.counted()
+        return (stage,)
+
     def _stage_ranking(self, rnd: DrawnRound) -> Standings:
         rows: list[StandingRow] = []
         for group in rnd.stage.groups:

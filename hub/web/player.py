@@ -54,7 +54,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             console.reader.read(lambda store: table_events(store, tables.values())) or {}
         )
         try:
-            page = player_page(comp, player_id, played_moves(events, drawn_stages(comp)))
+            page = player_page(comp, player_id, played_moves(events, drawn_stages(comp)), w)
         except UnknownPlayerError:
             raise unknown from None
         cards = {card.number: card for card in console.live.cards}

@@ -18,6 +18,7 @@ from hub.time_use import DrawnStage, GameKey, Move, TimeUse, time_use
 from hub.tournament import Player
 from hub.web.views import StandingLine, StandingsView, standings_view
 from tablekit.core.scoring import SeatScore
+from tablekit.shared.i18n import Words
 
 
 @dataclass(frozen=True)
@@ -96,10 +97,11 @@ def _line_of(view: StandingsView | None, player_id: str) -> StandingLine | None:
 
 
 def player_page(
-    comp: Competition, player_id: str, moves: Mapping[GameKey, Mapping[int, Move]]
-) -> PlayerPage:
-    """The page of ``player_id``; ``moves`` are the games' moves of the tables the player
-    sat at (:func:`hub.time_use.played_moves`)."""
+    comp: Competition, player_id: str, moves: Mapping[GameKey, Mapping[int, Move]],
+    words: Words,
+) -> PlayerPage:  # fmt: skip
+    """The page of ``player_id``, its words in ``words``' language; ``moves`` are the
+    games' moves of the tables the player sat at (:func:`hub.time_use.played_moves`)."""
     event = comp.event
     player = event.players.get(player_id)
     if player is None:
@@ -126,10 +128,10 @@ def player_page(
             )
         rounds.append(PlayedRound(stage, comp.round_number(stage), seat, opponents,
                                   tuple(games)))  # fmt: skip
-    view = standings_view(comp)
+    view = standings_view(comp, words)
     standing = _line_of(view, player_id)
     if standing is None and rounds:  # not in the latest stage (a cut): their last one
-        view = standings_view(comp, rounds[-1].stage)
+        view = standings_view(comp, words, rounds[-1].stage)
         standing = _line_of(view, player_id)
     open_stage = comp.open_stage()
     live_table = None

@@ -62,7 +62,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         comp = console.reader.published()
         stage = request.query_params.get("stage") or None
         try:
-            view = None if comp is None else standings_view(comp, stage)
+            view = None if comp is None else standings_view(comp, pages.words(request), stage)
         except UnknownStageError:
             w = pages.words(request)
             raise PageError(

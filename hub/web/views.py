@@ -14,13 +14,14 @@ from dataclasses import dataclass
 
 from hub.competition import Competition
 from hub.exports.lists import SeatLine, seat_lines
-from hub.exports.notes import round_progress
+from hub.exports.notes import round_progress, sanction_text
 from hub.hall import HallView, TableCell, state_of
 from hub.players_csv import fold
 from hub.tournament import Player, player_order, ties_by_name
 from hub.tournament.standings import place_labels, signed
 from tablekit.core.seats import SEATS
 from tablekit.core.status import TableState
+from tablekit.shared.i18n import Words
 
 MIN_QUERY = 2
 """Letters a search needs (fewer would list half the hall)."""
@@ -99,7 +100,9 @@ class StandingLine:
     small: str
     """Signed as every list shows them: ``+12``, ``0``, ``-7``."""
     games: int
-    deducted: int
+    sanctions: str
+    """Every sanction that stands, each with its round (and whether these standings
+    count a deduction), in the reader's language; "" for none."""
 
 
 @dataclass(frozen=True)
@@ -114,17 +117,20 @@ class StandingsView:
     """(tables done, tables) while the stage is the round in play; None once closed."""
 
     @property
-    def deductions(self) -> bool:
-        return any(line.deducted for line in self.lines)
+    def sanctions(self) -> bool:
+        return any(line.sanctions for line in self.lines)
 
 
 class UnknownStageError(LookupError):
     """A stage that is not drawn (the page answers 404 and names the drawn ones)."""
 
 
-def standings_view(comp: Competition, stage: str | None = None) -> StandingsView | None:
+def standings_view(
+    comp: Competition, words: Words, stage: str | None = None
+) -> StandingsView | None:
     """The standings of ``stage`` (default: the latest drawn) as the command line's
-    ``rummikub standings`` computes them; None when nothing is drawn yet."""
+    ``rummikub standings`` computes them, its sanctions said in ``words``' language; None
+    when nothing is drawn yet."""
     event = comp.event
     played = event.stages_played
     if not played:
@@ -133,11 +139,13 @@ def standings_view(comp: Competition, stage: str | None = None) -> StandingsView
     if stage not in played:
         raise UnknownStageError(stage)
     rows = ties_by_name(event.standings(stage).rows, event.players)
+    counted = event.counted_in(stage)
     labels = place_labels([r.place for r in rows])
     lines = tuple(
         StandingLine(
             label, event.players.get(r.player_id) or Player(r.player_id, r.player_id),
-            r.big, signed(r.small), r.games, r.deducted,
+            r.big, signed(r.small), r.games,
+            sanction_text(comp, r.player_id, words, stage, counted),
         )
         for label, r in zip(labels, rows, strict=True)
     )  # fmt: skip
