@@ -46,6 +46,7 @@ from hub.web.pages import (
     form_error_text,
 )
 from hub.web.sessions import SESSION_COOKIE, Refused, Session
+from tablekit.core.words import N_
 
 __all__ = ["WebRole", "WebUser", "needs", "posted_form", "routes", "signed_in"]
 
@@ -121,15 +122,20 @@ def needs(role: WebRole) -> Callable[[Endpoint], Endpoint]:
     return guard
 
 
-def forged(request: Request) -> PageError:
-    w = _pages(request).words(request)
-    return PageError(
-        403,
-        w.gettext(
-            "This form was not sent from your open page of the console (or your sign-in "
-            "has ended): nothing was changed. Open the page again and send the form anew."
-        ),
-    )
+FORGED: Final = N_(
+    "This form was not sent from your open page of the console (or your sign-in has "
+    "ended): nothing was changed. Open the page again and send the form anew."
+)
+SENT_BEFORE: Final = N_(
+    "This form was already sent (or its page is too old): it was not stored a second "
+    "time. Open the page again to see what is stored, and send a new form if something "
+    "is still to change."
+)
+
+
+def refused_form(request: Request, status: int, why: str) -> PageError:
+    """A posted form refused before anything was done, ``why`` in the reader's words."""
+    return PageError(status, _pages(request).words(request).gettext(why))
 
 
 FIELD_MOST: Final = 1000
@@ -138,18 +144,6 @@ browser keeps to a field's ``maxlength``), so only a hand-made request meets it;
 one account can make the console store stays bounded."""
 FIELDS_MOST: Final = 2500
 """Fields a form may carry at most (a check-in of the most players a file may hold)."""
-
-
-def sent_before(request: Request) -> PageError:
-    w = _pages(request).words(request)
-    return PageError(
-        409,
-        w.gettext(
-            "This form was already sent (or its page is too old): it was not stored a "
-            "second time. Open the page again to see what is stored, and send a new form "
-            "if something is still to change."
-        ),
-    )
 
 
 async def posted_form(request: Request) -> FormData:
@@ -178,10 +172,10 @@ async def posted_form(request: Request) -> FormData:
         or not isinstance(token, str)
         or not secrets.compare_digest(token.encode(), session.csrf.encode())
     ):
-        raise forged(request)
+        raise refused_form(request, 403, FORGED)
     once = form.get(ONCE_FIELD)
     if isinstance(once, str) and not session.spend_form(once):
-        raise sent_before(request)
+        raise refused_form(request, 409, SENT_BEFORE)
     return form
 
 
@@ -254,7 +248,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             or not cookie
             or not secrets.compare_digest(token.encode(), cookie.encode())
         ):
-            raise forged(request)
+            raise refused_form(request, 403, FORGED)
         name, password = str(form.get("name", ""))[:64], str(form.get("password", ""))[:256]
         target = safe_next(str(form.get("next", "/")))
         address = request.client.host if request.client is not None else ""
