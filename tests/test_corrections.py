@@ -91,7 +91,7 @@ def test_a_correction_two_rounds_back_shows_who_would_qualify_before_it_is_store
     )
 
 
-def test_the_effects_name_each_change_and_a_plain_correction_needs_no_confirmation(
+def test_the_effects_name_each_change_and_the_same_result_again_is_refused(
     tmp_path: Path,
 ) -> None:
     c = championship_at_the_semifinal(tmp_path)
@@ -110,11 +110,11 @@ def test_the_effects_name_each_change_and_a_plain_correction_needs_no_confirmati
     with pytest.raises(CompetitionError, match="needs a reason"):
         org.enter_result(table, report, stage="elimination-1", confirmed=True)
 
-    # The same result typed again changes nothing: stored at once.
+    # The same result typed again changes nothing: refused, nothing stored.
     same = org.competition.history("elimination-1", table, game)[-1].record.report
-    assert org.effects(org.result_record(table, same, why="re-typed", stage="elimination-1")) == []
-    org.enter_result(table, same, why="re-typed", stage="elimination-1")
-    assert len(org.competition.history("elimination-1", table, game)) == 2
+    with pytest.raises(CompetitionError, match="version 1 already says this; nothing to"):
+        org.enter_result(table, same, why="re-typed", stage="elimination-1")
+    assert len(org.competition.history("elimination-1", table, game)) == 1
 
 
 def test_a_correction_in_a_terminal_asks_first(
