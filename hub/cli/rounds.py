@@ -9,7 +9,7 @@ from hub.cli.common import CliError, Ctx, render, when
 from hub.cli.judges import tie_text
 from hub.competition import Competition
 from hub.exports.lists import seating_grid
-from hub.exports.notes import consolation_text
+from hub.exports.notes import consolation_text, repeats_text
 from hub.exports.standings import standings_grid
 from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
@@ -46,7 +46,7 @@ def seating_text(comp: Competition, seated: RoundSeated, words: Words) -> str:
                 n=len(seated.tables),
                 three=three,
                 seed=seated.seed,
-                repeats=seated.repeats,
+                repeats=repeats_text(seated, words),
             ),
             render(grid, words),
             rotation,

@@ -15,6 +15,7 @@ from hub.tournament import (
     RANKING_SCOPE,
     ConsolationDecided,
     Phase,
+    RoundSeated,
     SanctionKind,
     TieDecided,
     TieHow,
@@ -61,6 +62,21 @@ def sanction_text(
             # Translators: the abbreviation of "disqualified" in a standings cell
             parts.append(words.gettext("DQ ({stage})").format(stage=place))
     return ", ".join(parts)
+
+
+def repeats_text(seated: RoundSeated, words: Words) -> str:
+    """A draw's repeated pairs and whether fewer were possible, as the draw's line says
+    them: ``3 (no draw of these players has fewer)`` only when that is proven (the exact
+    count on a small field, a lower bound on a larger one), ``3 (at least 1 cannot be
+    avoided)`` when the bound is lower, the number alone for none or a seating by rule."""
+    n, floor = seated.repeats, seated.floor
+    if n == 0 or floor is None:
+        return str(n)
+    if floor >= n:
+        return words.gettext("{n} (no draw of these players has fewer)").format(n=n)
+    if floor == 0:
+        return words.gettext("{n} (none of them proven unavoidable)").format(n=n)
+    return words.gettext("{n} (at least {floor} cannot be avoided)").format(n=n, floor=floor)
 
 
 def withdrawn_text(comp: Competition, pid: str, words: Words) -> str:

@@ -8,7 +8,10 @@ visited in a random order, so equally good swaps are chosen by the seeded genera
 When no swap improves, a few equal-cost swaps are allowed to leave a plateau; the best
 seating seen is returned. The work is bounded by ``max_passes`` passes over the
 conflicted players, so the result never has more repeats than the plain shuffle of the
-same seed, and 200 players take a few tens of milliseconds.
+same seed, and 200 players take a few tens of milliseconds. A field of up to
+:data:`~hub.tournament.repeats.EXACT_PLAYERS` players that still has repeated pairs is
+then solved exactly (:func:`~hub.tournament.repeats.fewest_repeats`), so its draw has
+the fewest there are.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import random
 from collections.abc import Iterable, Sequence
 
 from hub.tournament.players import require_distinct
+from hub.tournament.repeats import EXACT_PLAYERS, fewest_repeats
 from hub.tournament.seating import (
     MetPairs,
     Seating,
@@ -112,4 +116,13 @@ def draw_avoiding_repeats(
                     break
         if not moved:
             break
-    return Seating(tuple(best), SeatingMethod.RANDOM_AVOIDING_REPEATS, seed, best_cost)
+    method = SeatingMethod.RANDOM_AVOIDING_REPEATS
+    if best_cost == 0:
+        return Seating(tuple(best), method, seed, 0, floor=0)
+    if len(pool) <= EXACT_PLAYERS:
+        # a small field: the fewest is known exactly; the search takes the players in
+        # the seeded order, so its seating is a seeded one of the fewest too
+        exact = fewest_repeats(pool, sizes, met)
+        if exact is not None:
+            return Seating(exact[1], method, seed, exact[0], floor=exact[0])
+    return Seating(tuple(best), method, seed, best_cost)

@@ -106,6 +106,11 @@ class RoundSeated(msgspec.Struct, frozen=True, tag="round-seated", tag_field="fa
     tables: tuple[SeatedTable, ...]
     #: Pairs seated together who already sat together earlier in the event.
     repeats: int = 0
+    #: Repeated pairs no seating of the stage's players at its tables goes below (a
+    #: proven lower bound; equal to ``repeats`` when they cannot be avoided); None for a
+    #: stage seated by a rule (standings, places) rather than a draw, or a draw of a
+    #: release before it.
+    floor: int | None = None
 
 
 class GameRecorded(msgspec.Struct, frozen=True, tag="game-recorded", tag_field="fact"):

@@ -177,6 +177,9 @@ def school(ruleset: str = "004", rounds: int = 4, games: int = 2) -> TournamentF
 def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
     """002: eliminations 3 × 2 games, semifinal (top ``semifinal``) seeded snake, final of 4.
 
+    Each elimination is drawn (002 §2: the lot decides the tables); from the second on
+    the draw keeps earlier table-mates apart where it can, as the school contest's does.
+
     Final ranking: the final's table decides places 1–4 (BP then SP over the final's
     games); the semifinal players who did not reach the final follow by BP then SP over
     the semifinal games (both tables together); everyone else follows in elimination
@@ -193,7 +196,13 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
             f"elimination-{i}",
             2,
             ruleset,
-            (Group("all", Everyone(), SeatingMethod.RANDOM),),
+            (
+                Group(
+                    "all",
+                    Everyone(),
+                    SeatingMethod.RANDOM if i == 1 else SeatingMethod.RANDOM_AVOIDING_REPEATS,
+                ),
+            ),
             counts=_cumulative("elimination", i),
         )
         for i in (1, 2, 3)

@@ -44,6 +44,9 @@ class Seating(msgspec.Struct, frozen=True):
     method: SeatingMethod
     seed: int | None = None
     repeats: int = 0
+    floor: int | None = None
+    """Repeated pairs no seating of these players at tables of these sizes goes below,
+    when the method knows it (:mod:`hub.tournament.repeats`)."""
 
     def player_ids(self) -> tuple[str, ...]:
         return tuple(pid for table in self.tables for pid in table)

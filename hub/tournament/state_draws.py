@@ -46,6 +46,7 @@ from hub.tournament.formats import (
     TopOverall,
 )
 from hub.tournament.players import by_rating
+from hub.tournament.repeats import least_repeats
 from hub.tournament.seating import (
     Seating,
     SeatingMethod,
@@ -118,6 +119,7 @@ class DrawingState(RankedState):
         met_before = met_pairs(t.players for rnd in self._rounds for t in rnd.tables)
         tables: list[SeatedTable] = []
         repeats = 0
+        floors: list[int | None] = []
         taken: set[str] = set()
         ties: list[Tie] = []
         selected: list[list[str]] = []
@@ -143,10 +145,25 @@ class DrawingState(RankedState):
                 continue
             seating = self._seat_group(group, entrants=entrants, rng=rng, seed=seed, met=met_before)
             repeats += seating.repeats
+            floors.append(self._repeats_floor(group, seating, met_before))
             for players in seating.tables:
                 tables.append(SeatedTable(len(tables) + 1, group.name, players))
         _check_cuts(stage, tables, ties)
-        return RoundSeated(stage.name, seed, tuple(tables), repeats)
+        floor = None if None in floors else sum(f for f in floors if f is not None)
+        return RoundSeated(stage.name, seed, tuple(tables), repeats, floor)
+
+    def _repeats_floor(
+        self, group: Group, seating: Seating, met: dict[str, set[str]]
+    ) -> int | None:
+        """The fewest repeated pairs any draw of the group's players at its tables could
+        have (proven), for a group seated by a draw; None for one seated by a rule."""
+        if group.seating not in (SeatingMethod.RANDOM, SeatingMethod.RANDOM_AVOIDING_REPEATS):
+            return None
+        if seating.floor is not None:
+            return seating.floor
+        sizes = [len(t) for t in seating.tables]
+        earlier = ([t.players for t in rnd.tables] for rnd in self._rounds)
+        return least_repeats(seating.player_ids(), sizes, met, earlier)
 
     def _seat_consolation(self, stage: Stage, selected: list[list[str]]) -> None:
         """Apply the organizer's decision on players left for consolation games (in

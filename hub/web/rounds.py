@@ -28,7 +28,7 @@ from hub.backup import read_status, status_lines
 from hub.cli.live import LiveSource, season_board
 from hub.competition import Competition, CompetitionError
 from hub.exports.lists import seating_grid
-from hub.exports.notes import consolation_text
+from hub.exports.notes import consolation_text, repeats_text
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.exports.words import stage_label
 from hub.hall_board import (
@@ -292,6 +292,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             three=three, warning=warning, drawn=request.query_params.get("done") == "drawn",
             open=view_open(comp, stage), view=round_view(comp), errors={}, typed={},
             number=lambda value: forms.number(value, w),
+            repeats=None if seated is None else repeats_text(seated, w),
         )  # fmt: skip
 
     def hall_rows(comp: Competition) -> list[HallRow]:
