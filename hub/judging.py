@@ -40,7 +40,7 @@ from hub.tournament import (
     lot_order,
 )
 from hub.tournament.progress import SANCTION_WORDS
-from tablekit.core.clock_events import PauseReason
+from tablekit.core.clock_events import ClockPaused, ClockResumed, GameStarted, PauseReason
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.messages import Wording
 from tablekit.core.scoring import GameReport
@@ -61,6 +61,24 @@ def rejected_result(
 
 MAX_NOTE: Final = 500
 """Characters a judge's note at a table may have (the judges' form keeps to it too)."""
+
+
+@dataclass(frozen=True)
+class OpenCall:
+    """A table waiting for the judge, as its unit reported it."""
+
+    game: int
+    """The unit's game number in the round."""
+    why: PauseReason
+    since: float
+    """The unit's wall time of the pause."""
+
+
+_PAUSED: Final = str(ClockPaused.__struct_config__.tag)
+_ENDS_A_CALL: Final = frozenset(
+    str(kind.__struct_config__.tag) for kind in (ClockResumed, GameStarted)
+)
+"""A resumed clock, or a new game (a unit that restarted starts its game anew)."""
 
 
 class ReasonNeededError(CompetitionError):
@@ -210,6 +228,22 @@ class JudgeCommands(OrganizerBase):
 
         _, [record] = self.command(resolved)
         return record
+
+    def open_call(self, table: int, stage: str) -> OpenCall | None:
+        """The judge call open at ``table`` since ``stage`` was drawn, as its unit
+        reported it: the clock's latest pause with no resume after it; None when there
+        is none."""
+        drawn = self.drawn_event(stage)
+        latest: OpenCall | None = None
+        events = [e for e in self.store.events(table=table) if e.id > drawn]
+        for stored in sorted(events, key=lambda e: (e.ts, e.id)):
+            if stored.kind == _PAUSED:
+                event = stored.event()
+                assert isinstance(event, ClockPaused)
+                latest = OpenCall(event.game, event.reason, stored.ts)
+            elif stored.kind in _ENDS_A_CALL:
+                latest = None
+        return latest
 
     def result_record(
         self, table: int, report: GameReport, *, why: str = "", stage: str | None = None

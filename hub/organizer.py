@@ -37,14 +37,12 @@ from hub.competition import (
     RoundStarted,
     RoundTimeOver,
     StarterChosen,
-    decode_record,
     new_event,
 )
 from hub.erasure import Erasure
 from hub.judging import JudgeCommands
 from hub.organizer_base import record_kind_of
 from hub.players_csv import MAX_NAME, clean, player_key
-from hub.store import HUB_SOURCE
 from hub.tournament import (
     EventState,
     Fact,
@@ -561,15 +559,7 @@ class Organizer(JudgeCommands):
 
     def _tables_started(self, competition: Competition, stage: str) -> list[int]:
         """Tables of ``stage`` whose unit reported a game started after it was drawn."""
-        drawn_at = 0
-        for event in self.store.events(source=HUB_SOURCE, kind=record_kind_of(OrganizerFact)):
-            record = decode_record(event.payload)
-            if (
-                isinstance(record, OrganizerFact)
-                and isinstance(record.fact, RoundSeated)
-                and record.fact.stage == stage
-            ):
-                drawn_at = event.id
+        drawn_at = self.drawn_event(stage)
         tables = {t.number for t in competition.event.seating(stage)}
         return sorted(
             {

@@ -43,7 +43,7 @@ from hub.competition import (
 )
 from hub.store import HUB_SOURCE, EventStore, HubFact
 from hub.store_rows import FoldSnapshot
-from hub.tournament import Fact
+from hub.tournament import Fact, RoundSeated
 
 log = logging.getLogger("hub.organizer")
 
@@ -132,6 +132,20 @@ class OrganizerBase:
             if fresh and len(stored) >= SNAPSHOT_AFTER:
                 self._keep_snapshot()
         return self._competition
+
+    def drawn_event(self, stage: str) -> int:
+        """The store's row id of the latest draw of ``stage`` (0: not drawn): the units'
+        events after it belong to that draw."""
+        drawn = 0
+        for event in self.store.events(source=HUB_SOURCE, kind=record_kind_of(OrganizerFact)):
+            record = decode_record(event.payload)
+            if (
+                isinstance(record, OrganizerFact)
+                and isinstance(record.fact, RoundSeated)
+                and record.fact.stage == stage
+            ):
+                drawn = event.id
+        return drawn
 
     def forget(self) -> None:
         """Fold the whole store again on the next read (after a rolled-back write)."""

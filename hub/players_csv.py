@@ -660,6 +660,18 @@ def _name_of(
     """
     if by_parts:
         given, surname = clean(cell("first")), clean(cell("last"))
+        if given and not surname:
+            raise PlayersCsvError(
+                N_("the surname of {given!r} is empty: fill in the surname column (or leave "
+                   "the row out)"),
+                given=given,
+            )  # fmt: skip
+        if surname and not given:
+            raise PlayersCsvError(
+                N_("the given name of {surname!r} is empty: fill in the given-name column "
+                   "(or leave the row out)"),
+                surname=surname,
+            )  # fmt: skip
         return full_name(given, surname), surname, False
     name, beside = clean(cell("name")), clean(cell("last"))
     if beside and " " in beside and name.endswith(" " + beside):

@@ -152,7 +152,11 @@ def test_a_player_added_and_checked_in_after_the_draw_arrives_late(playing: Cli)
 def test_close_with_missing_results_lists_them(playing: Cli) -> None:
     play_round(playing, random.Random(1), skip={(2, 2)})
     err = playing.fails("round", "close")
-    assert err == "rummikub: close 'round-1': no result for table 2 game 2"
+    assert err == (
+        "rummikub: close 'round-1': no result for table 2 game 2: enter them (rummikub result "
+        "enter), or close without them: rummikub round close --force --why \"…\" (they count "
+        "as not played)"
+    )
     assert "say why" in playing.fails("round", "close", "--force")
     assert "--why goes with --force" in playing.fails("round", "close", "--why", "late")
     out = playing.ok("round", "close", "--force", "--why", "table 2 left early")

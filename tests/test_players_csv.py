@@ -62,6 +62,18 @@ def test_first_and_last_name_columns_are_joined() -> None:
     assert parse("Imię;Nazwisko;Klub\nJan;Kowalski;X\n") == [("Jan Kowalski", "X", None)]
 
 
+def test_a_row_without_a_surname_or_a_given_name_is_refused_with_its_line() -> None:
+    """``;Jan;SP 2`` under given-name and surname columns is not "Jan" with surname "Jan"."""
+    assert error("Nazwisko;Imię;Klub\nKowalski;Jan;SP 2\n;Jan;SP 2\n") == (
+        "p.csv line 3: the surname of 'Jan' is empty: fill in the surname column (or leave "
+        "the row out)"
+    )
+    assert "line 2: the given name of 'Nowak' is empty" in error("Imię;Nazwisko\n;Nowak\n")
+    with pytest.raises(PlayersCsvError) as caught:
+        parse_players_csv("Imię;Nazwisko\n;Nowak\nJan;\nAla;Kot\n".encode(), "p.csv")
+    assert [row.line for row in caught.value.rows] == [2, 3]
+
+
 def test_unknown_columns_are_reported() -> None:
     result = parse_players_csv(b"name;email;club\nOla;o@x.pl;A\n", "p.csv")
     assert result.ignored_columns == ("email",) and result.delimiter == ";"

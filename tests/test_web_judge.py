@@ -71,7 +71,7 @@ def test_a_refused_resolution_says_why_and_stores_nothing(hall: Cli) -> None:
         "call", "resolve", "--table", "9", "--note", "x"
     )
     assert "say what the judge decided" in hall.fails("call", "resolve", "--table", "1",
-                                                      "--note", "   ")  # fmt: skip
+                                                      "--game", "1", "--note", "   ")  # fmt: skip
     assert "has games 1–2, got game 5" in hall.fails(
         "call", "resolve", "--table", "1", "--game", "5", "--note", "x"
     )

@@ -168,7 +168,8 @@ class Ctx:
 
 
 def resolve_player(comp: Competition, text: str) -> str:
-    """A player id from ``P007``, ``p7`` or ``7``."""
+    """A player id from ``P007``, ``p7`` or ``7``, or the player's whole name as written
+    (any letter case and spacing) when one player has it."""
     players = comp.event.players
     key = text.strip()
     if key in players:
@@ -176,7 +177,23 @@ def resolve_player(comp: Competition, text: str) -> str:
     digits = key[1:] if key[:1] in "pP" else key
     if digits.isdigit() and f"P{int(digits):03d}" in players:
         return f"P{int(digits):03d}"
-    raise CliError(N_("unknown player {text} (see rummikub players list)"), text=repr(text))
+    wanted = " ".join(key.split()).casefold()
+    named = [p for p in players.values() if " ".join(p.name.split()).casefold() == wanted]
+    if len(named) == 1:
+        return named[0].id
+    if named:
+        raise CliError(
+            N_("{text} is the name of {count} players: {players}; give the ID"),
+            text=repr(text),
+            count=len(named),
+            players=", ".join(f"{p.id} ({p.club})" if p.club else p.id for p in named),
+        )
+    raise CliError(
+        N_("unknown player {text}: rummikub players list shows every player's name and ID; "
+           "a player who came late and is not registered yet: rummikub players add "
+           "\"NAME\" --check-in"),
+        text=repr(text),
+    )  # fmt: skip
 
 
 def table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:

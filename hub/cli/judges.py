@@ -6,7 +6,15 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from hub.cli.common import CliError, Ctx, render, resolve_player, stage_arg, when
+from hub.cli.common import (
+    CliError,
+    Ctx,
+    render,
+    resolve_player,
+    stage_arg,
+    table_seats,
+    when,
+)
 from hub.cli.results import confirm
 from hub.competition import Competition
 from hub.exports.lists import (
@@ -180,7 +188,19 @@ def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     comp = org.competition
     stage = stage_arg(comp, args.stage)
-    record = org.resolve_call(args.table, args.note, stage=stage, game=args.game or 0)
+    table_seats(comp, stage, args.table)
+    call = None if args.game else org.open_call(args.table, stage)
+    if not args.game and call is None:
+        raise CliError(
+            N_("table {table}: no judge call is open there (its unit reports none since the "
+               "draw); say which game the decision is about: --game N"),
+            table=args.table,
+        )  # fmt: skip
+    if call is None:
+        record = org.resolve_call(args.table, args.note, stage=stage, game=args.game)
+    else:
+        record = org.resolve_call(args.table, args.note, stage=stage, game=call.game,
+                                  called=call.why, since=call.since)  # fmt: skip
     ctx.print(
         ctx.words.gettext(
             "Judge call at table {table} ({stage}) resolved; recorded {at} by {by}: {note}"

@@ -14,7 +14,13 @@ from hub.exports.standings import standings_grid
 from hub.exports.words import stage_named
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.organizer import ConsentMissingError
-from hub.tournament import ConsolationError, Phase, RoundSeated, TieAtCutError
+from hub.tournament import (
+    ConsolationError,
+    MissingResultsError,
+    Phase,
+    RoundSeated,
+    TieAtCutError,
+)
 from tablekit.core.seats import SEATS, Seat
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -164,7 +170,14 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
         raise CliError(N_("round close: --why goes with --force"))
     org = ctx.organizer()
     _ = ctx.words.gettext
-    closed = org.close_round(force=args.force, why=args.why or "")
+    try:
+        closed = org.close_round(force=args.force, why=args.why or "")
+    except MissingResultsError as err:
+        raise CliError(
+            N_("{error}: enter them (rummikub result enter), or close without them: "
+               "rummikub round close --force --why \"…\" (they count as not played)"),
+            error=err,
+        ) from None
     comp = org.competition
     if closed.forced:
         ctx.print(

@@ -337,12 +337,15 @@ def changes_grid(comp: Competition, changes: Sequence[Change], words: Words) -> 
         )
         for c in ordered
     ]
+    drawn = {ChangeKind.QUALIFIES, ChangeKind.DROPS, ChangeKind.SEATING, ChangeKind.DRAW}
+    undoable = comp.open_stage() is not None and any(c.kind in drawn for c in changes)
     return Grid(
         _("What changes"),
         (_("Stage"), _("Change"), _("ID"), _("Player"), _("Before"), _("After")),
         rows,
-        note=_("The rounds already drawn keep their tables: undo a draw no table has started "
-               "(rummikub round undo), or decide at the tables."),
+        note=_("The rounds already drawn keep their tables: the latest draw can be undone "
+               "while no table has started it (then drawn again), or the judges decide at "
+               "the tables.") if undoable else "",
     )  # fmt: skip
 
 

@@ -130,15 +130,20 @@ def resolve(
 
 
 class TieAtCutError(RoundStateError):
-    """Players level at a cut and no decision of the head judge for them yet."""
+    """Players level at a cut and no decision of the head judge for them yet; the message
+    names them (``names``: each player's name by id) as well as their ids."""
 
-    def __init__(self, what: Phrase, ties: Sequence[Tie]) -> None:
+    def __init__(
+        self, what: Phrase, ties: Sequence[Tie], names: Mapping[str, str] | None = None
+    ) -> None:
         self.what = what
         self.ties = tuple(ties)
+        known = names or {}
         listed = [
             Phrase(N_("{players} level in {scope} ({big} BP, {small} SP)"),
-                   players=", ".join(t.players), scope=t.scope, big=t.big,
-                   small=f"{t.small:+d}")
+                   players=", ".join(f"{known[p]} ({p})" if p in known else p
+                                     for p in t.players),
+                   scope=t.scope, big=t.big, small=f"{t.small:+d}")
             for t in self.ties
         ]  # fmt: skip
         super().__init__(

@@ -148,7 +148,7 @@ class DrawingState(RankedState):
             floors.append(self._repeats_floor(group, seating, met_before))
             for players in seating.tables:
                 tables.append(SeatedTable(len(tables) + 1, group.name, players))
-        _check_cuts(stage, tables, ties)
+        _check_cuts(stage, tables, ties, {pid: p.name for pid, p in self._players.items()})
         floor = None if None in floors else sum(f for f in floors if f is not None)
         return RoundSeated(stage.name, seed, tuple(tables), repeats, floor)
 
@@ -429,7 +429,9 @@ def _seatable(count: int, group: Group | None = None) -> bool:
     return True
 
 
-def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]) -> None:
+def _check_cuts(
+    stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie], names: Mapping[str, str]
+) -> None:
     """Raise :class:`TieAtCutError` for every undecided tie whose players reach different
     things in ``stage``: a group, or a table when its tables play for different places or
     are filled in standings order (000 round II: places 4 and 5 level sit at table 1 or
@@ -455,4 +457,4 @@ def _check_cuts(stage: Stage, tables: Sequence[SeatedTable], ties: Sequence[Tie]
             )
             for t in at_cut
         ]  # fmt: skip
-        raise TieAtCutError(Phrase(N_("draw {stage!r}"), stage=stage.name), named)
+        raise TieAtCutError(Phrase(N_("draw {stage!r}"), stage=stage.name), named, names)

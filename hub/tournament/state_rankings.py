@@ -225,7 +225,8 @@ class RankedState(StateBase):
             )
         undecided = self.ranking_ties()
         if undecided:
-            raise TieAtCutError(Phrase(N_("league points")), undecided)
+            names = {pid: p.name for pid, p in self._players.items()}
+            raise TieAtCutError(Phrase(N_("league points")), undecided, names)
         return {pid: n or 0 for pid, n in self.league_points_so_far().items()}
 
     def league_points_so_far(self) -> dict[str, int | None]:
