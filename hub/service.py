@@ -37,7 +37,7 @@ from hub.backup import DEFAULT_INTERVAL, StoreBackup
 from hub.conductor import Conductor
 from hub.live import LiveView
 from hub.organizer import Organizer
-from hub.store import EventStore
+from hub.store import MAX_SET_ASIDE, MAX_SET_ASIDE_TABLE, EventStore
 from hub.store_rows import IngestResult, Refused
 from hub.uplink import Uplink, UplinkSettings
 from tablekit.core.codec import DecodeError, check_identity, decode, encode, peek_envelope
@@ -537,9 +537,16 @@ class HubService:
             self._counts["conflicts"] += result.conflicts
             self._counts["set_aside"] += len(result.answered)
             self._counts["logged"] += result.logged
+            self._counts["dropped"] += result.dropped
             if result.beyond_window:
                 self._counts["rejected"] += result.beyond_window
                 self._counts["rejected_window"] += result.beyond_window
+        if result.dropped:
+            log.warning(
+                "hub: %d refused events answered but not kept: over the store's limit of %d "
+                "per table, %d in all (rummikub event refusals)",
+                result.dropped, MAX_SET_ASIDE_TABLE, MAX_SET_ASIDE,
+            )  # fmt: skip
         if result.conflicts:
             log.warning(
                 "hub: %d events reused a known (unit, seq) with other content; both copies "

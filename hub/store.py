@@ -58,12 +58,29 @@ from hub.store_rows import (
 from hub.store_schema import open_store
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
-from tablekit.core.topics import BEYOND_WINDOW, CONFLICT
+from tablekit.core.topics import BEYOND_WINDOW, CONFLICT, NEW_JOURNALS
 from tablekit.shared.durable import transaction
 
 HUB_SOURCE = "hub"
 MAX_COPIES = 3
 """Copies of one (unit, seq) kept in ``set_aside``; further ones are only counted."""
+MAX_SET_ASIDE_TABLE = 50
+"""Refused events of one table kept in ``set_aside`` for the judge; further ones are
+answered and counted (``dropped``), not kept: what one account can make the store keep
+of what the hub refuses."""
+MAX_SET_ASIDE = 500
+"""Refused events kept in ``set_aside`` for the whole event (at most
+:data:`~tablekit.core.messages.MAX_PAYLOAD` bytes each)."""
+DROPPED = "dropped"
+"""The refusal counts' code of refused events answered but not kept (over the limits)."""
+NEW_JOURNALS_LIMIT = 3
+"""Later journal epochs of one table the store takes within :data:`JOURNAL_PERIOD`: a
+card swapped, a wiped or restored unit; more is a fault or a misused account."""
+JOURNAL_PERIOD = 3600.0
+"""Seconds over which :data:`NEW_JOURNALS_LIMIT` counts; a journal refused for it is
+taken once older ones have left the period (its unit keeps sending it)."""
+JOURNALS = "journals"
+"""The refusal counts' code of events of a new journal refused for the limit."""
 MAX_REFUSAL_LOG = 1000
 """Rows kept in ``refusal_log`` (the newest); ``refusal_counts`` keeps the totals."""
 MAX_LOGGED_TEXT = 300
@@ -135,6 +152,9 @@ class EventStore:
         with self._lock, self._tx():
             for env in envelopes:
                 source = self._source_of(env.unit, env.epoch, env.table, now, result)
+                if source is None:
+                    self._log(result, _new_journal(env.unit, env.epoch, env.table), now)
+                    continue
                 if not self._in_window(source, env.seq):
                     self._log(result, _beyond_window(env.unit, env.seq, env.table), now)
                     result.beyond_window += 1
@@ -175,7 +195,9 @@ class EventStore:
                     self._log(result, item, now)
                     continue
                 source = self._source_of(item.unit, item.epoch, item.table, now, result)
-                if not self._in_window(source, item.seq):
+                if source is None:
+                    self._log(result, _new_journal(item.unit, item.epoch, item.table), now)
+                elif not self._in_window(source, item.seq):
                     self._log(result, _beyond_window(item.unit, item.seq, item.table), now)
                 else:
                     self._set_aside(result, source, item, now)
@@ -196,11 +218,12 @@ class EventStore:
 
     def _source_of(
         self, unit: str, epoch: str, table: int | None, now: float, result: IngestResult
-    ) -> str:
+    ) -> str | None:
         """The source of journal epoch ``epoch`` of ``unit``, registering a new epoch: the
         unit's own id for the first epoch the store sees of it (and for the events of a
         journal before epochs, which may already be stored under it), ``unit@epoch`` for
-        every later one (a replaced unit or a wiped journal)."""
+        every later one (a replaced unit or a wiped journal). None for a later epoch over
+        :data:`NEW_JOURNALS_LIMIT` within :data:`JOURNAL_PERIOD` at its table."""
         kept = self._epoch_sources.get((unit, epoch))
         if kept is not None:
             return kept
@@ -216,6 +239,8 @@ class EventStore:
         # the unit's id: its first epoch, or the epoch-less journal whose events it holds
         if (registered is None and not legacy) or (epoch == "" and legacy):
             source = unit
+        elif self._later_journals(table, now) >= NEW_JOURNALS_LIMIT:
+            return None
         else:
             source = f"{unit}@{epoch}"
             result.replaced.append(Replacement(table, unit, epoch, source, now))
@@ -232,6 +257,16 @@ class EventStore:
         self._epoch_sources[(unit, epoch)] = source
         return source
 
+    def _later_journals(self, table: int | None, now: float) -> int:
+        """Later journal epochs of ``table`` registered within :data:`JOURNAL_PERIOD`."""
+        return int(
+            self._db.execute(
+                "SELECT count(*) FROM epochs WHERE table_no IS ? AND source != unit"
+                " AND first_received > ?",
+                (table, now - JOURNAL_PERIOD),
+            ).fetchone()[0]
+        )
+
     def _in_window(self, source: str, seq: int) -> bool:
         kept = self._row(source)
         return seq <= (0 if kept is None else kept.contiguous) + WINDOW
@@ -246,16 +281,28 @@ class EventStore:
         if copies >= MAX_COPIES:
             return
         settled = self._stored(source, item.seq)
-        if self._aside is not None:
-            self._aside.add(source)
-        self._db.execute(
-            "INSERT OR IGNORE INTO set_aside"
-            " (source, seq, table_no, code, reason, received, payload)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (source, item.seq, item.table, item.code, item.reason, now, item.payload),
-        )
+        if self._room_set_aside(item.table):
+            if self._aside is not None:
+                self._aside.add(source)
+            self._db.execute(
+                "INSERT OR IGNORE INTO set_aside"
+                " (source, seq, table_no, code, reason, received, payload)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (source, item.seq, item.table, item.code, item.reason, now, item.payload),
+            )
+        else:  # answered and counted; its unit keeps its copy
+            self._count_refusal(DROPPED, item.table, now)
+            result.dropped += 1
         if not settled:
             self._bump_source(source, item.seq, table=item.table, ts=now, received=now, count=0)
+
+    def _room_set_aside(self, table: int | None) -> bool:
+        """Whether one more refused event of ``table`` may be kept: under
+        :data:`MAX_SET_ASIDE_TABLE` of its own and :data:`MAX_SET_ASIDE` in all."""
+        total, own = self._db.execute(
+            "SELECT count(*), count(*) FILTER (WHERE table_no IS ?) FROM set_aside", (table,)
+        ).fetchone()
+        return bool(total < MAX_SET_ASIDE and own < MAX_SET_ASIDE_TABLE)
 
     def _log(self, result: IngestResult, item: Refused, now: float) -> None:
         result.logged += 1
@@ -791,6 +838,13 @@ def _of_unit(mark: SourceMark, unit: str, epoch: str) -> SourceMark:
     as much as storing an event)."""
     return SourceMark(mark.source, mark.table, mark.contiguous, mark.max_seq, mark.events,
                       unit, epoch)  # fmt: skip
+
+
+def _new_journal(unit: str, epoch: str, table: int | None) -> Refused:
+    reason = NEW_JOURNALS.format(
+        unit=unit, epoch=epoch, count=NEW_JOURNALS_LIMIT + 1, minutes=int(JOURNAL_PERIOD // 60)
+    )
+    return Refused(JOURNALS, reason, table)
 
 
 def _kind(event: msgspec.Struct) -> str:

@@ -138,7 +138,10 @@ class IngestResult:
     beyond_window: int = 0
     """Events refused because their seq is beyond the unit's mark plus the window."""
     logged: int = 0
-    """Refusals only logged and counted (nobody to answer, or beyond the window)."""
+    """Refusals only logged and counted (nobody to answer, beyond the window, or a new
+    journal over the limit)."""
+    dropped: int = 0
+    """Refused events answered but not kept: over the limits of what the store keeps."""
     marks: dict[str, SourceMark] = field(default_factory=dict)
     """Each source of the batch (events, set aside or beyond the window) after the
     commit, with its unit and epoch; a source the store does not know has a mark of 0."""

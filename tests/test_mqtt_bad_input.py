@@ -20,7 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hub.broker import MosquittoBroker
 from hub.service import HubService
-from hub.store import MAX_REFUSAL_LOG
+from hub.store import DROPPED, MAX_REFUSAL_LOG, MAX_SET_ASIDE_TABLE
 from tablekit.config import LinkSettings
 from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.clock_events import ClockPaused, MovePassed, PauseReason
@@ -167,9 +167,10 @@ def test_hub_survives_10000_hostile_messages_and_a_real_unit_is_unaffected(  # t
     assert counters["conflicts"] == expected["conflict"]
     assert counters.get("callback_errors", 0) == 0
     # Each refusal has a reason on record: counted per reason and table, the latest logged
-    # in a bounded log, and a unit's own events set aside (conflicts, bad content).
+    # in a bounded log, and a unit's own events set aside (conflicts, bad content) up to
+    # the store's limit, the rest counted as not kept.
     wait_until(
-        lambda: sum(c.count for c in service.store.refusal_counts())
+        lambda: sum(c.count for c in service.store.refusal_counts() if c.code != DROPPED)
         == counters["rejected"] + counters["conflicts"],
         10,
         "every refusal counted in the store",
@@ -183,6 +184,7 @@ def test_hub_survives_10000_hostile_messages_and_a_real_unit_is_unaffected(  # t
     assert len(log_rows) == MAX_REFUSAL_LOG and all(r.reason for r in log_rows)
     aside = service.store.set_aside()
     assert aside and all(a.source == UNIT and a.seq <= 50 and a.reason for a in aside)
+    assert len(aside) == MAX_SET_ASIDE_TABLE and counted[DROPPED] > 0
 
     # The real unit at table 1 was not affected: all it played is stored, nothing set aside.
     assert journal.set_aside_entries() == []

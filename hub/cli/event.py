@@ -24,6 +24,7 @@ from hub.hall_board import (
 )
 from hub.players_csv import clean
 from hub.privacy import NAME_SHOWN_WORDS
+from hub.store_report import over_limit_lines
 from hub.tournament import (
     Everyone,
     Phase,
@@ -295,7 +296,9 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
             )
             + "".join(f"; {part}" for part in parts)
         )
-    lines.extend(replaced_lines(ctx.organizer().store, w, prefix=_("Units:    ")))
+    store = ctx.organizer().store
+    lines.extend(replaced_lines(store, w, prefix=_("Units:    ")))
+    lines.extend(_("Units:    ") + line for line in over_limit_lines(store.refusal_counts(), w))
     ctx.print(*lines)
     if comp.fixed:
         rows = []

@@ -7,7 +7,8 @@ import argparse
 
 from hub.cli.common import Ctx, render, when
 from hub.exports.grid import Grid
-from hub.store import MAX_REFUSAL_LOG, EventStore
+from hub.store import DROPPED, JOURNALS, MAX_REFUSAL_LOG, EventStore
+from hub.store_report import over_limit_lines
 from tablekit.core.topics import reason_words
 from tablekit.shared.i18n import Words
 
@@ -28,6 +29,8 @@ def code_word(code: str, words: Words) -> str:
         "identity": words.pgettext("refusal code", "identity"),
         "unprovisioned": words.pgettext("refusal code", "unprovisioned"),
         "window": words.pgettext("refusal code", "window"),
+        DROPPED: words.pgettext("refusal code", "not kept"),
+        JOURNALS: words.pgettext("refusal code", "new journal"),
     }
     return known.get(code, code)
 
@@ -43,7 +46,8 @@ def refusals_summary(store: EventStore, words: Words) -> list[str]:
         words.gettext(
             "The hub refused {total} message(s) from the tables; {aside} event(s) set aside "
             "for the judge: rummikub event refusals"
-        ).format(total=total, aside=aside)
+        ).format(total=total, aside=aside),
+        *over_limit_lines(counts, words),
     ]
 
 
@@ -69,6 +73,11 @@ def cmd_event_refusals(ctx: Ctx, args: argparse.Namespace) -> int:
     replaced = replaced_lines(store, w, table=args.table, prefix="  ")
     if replaced:
         ctx.print(_("Units replaced:"), *replaced, "")
+    held_back = over_limit_lines(
+        (c for c in store.refusal_counts() if args.table in (None, c.table)), w
+    )
+    if held_back:
+        ctx.print(*held_back, "")
     aside = store.set_aside(table=args.table)
     counts = [c for c in store.refusal_counts() if args.table is None or c.table == args.table]
     if not aside and not counts:

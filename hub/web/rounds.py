@@ -41,6 +41,7 @@ from hub.hall_board import (
 )
 from hub.organizer import ConsentMissingError, Organizer, minutes_of
 from hub.season import seeding_text, seeds_for
+from hub.store_report import over_limit_lines
 from hub.tournament import ConsolationError, Phase, TieAtCutError
 from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
@@ -119,6 +120,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
         backup = read_status(console.reader.db)
         if backup is not None:
             hub_lines += status_lines(backup, time.time(), w)
+        counts = console.reader.read(lambda store: store.refusal_counts()) or []
+        hub_lines += over_limit_lines(counts, w)
         values.setdefault("consolation", None)
         values.setdefault("ties", ())
         values.setdefault("minors", ())

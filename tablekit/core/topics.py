@@ -73,6 +73,10 @@ BEYOND_WINDOW: Final = N_(
     "unit {unit}: seq {seq} is beyond the hub's acknowledged mark plus its window of "
     "{window} (not stored)"
 )
+NEW_JOURNALS: Final = N_(
+    "unit {unit}: journal {epoch} would be its table's {count}th new journal within "
+    "{minutes} minutes (not stored now; taken once the time has passed)"
+)
 
 
 def reason_words(reason: str) -> Phrase:
@@ -81,7 +85,7 @@ def reason_words(reason: str) -> Phrase:
     else as written (a reason from another version)."""
     templates = (
         NOT_UNDER, NOT_PROTOCOL, UNKNOWN_KIND, TABLE_NUMBER, NOT_PROVISIONED, *REASONS,
-        CONFLICT, BEYOND_WINDOW, MSGSPEC_SAYS, NOT_FOR_THE_HUB,
+        CONFLICT, BEYOND_WINDOW, NEW_JOURNALS, MSGSPEC_SAYS, NOT_FOR_THE_HUB,
     )  # fmt: skip
     return phrase_of(reason, templates) or Phrase("{reason}", reason=reason)
 
