@@ -77,7 +77,7 @@ import msgspec
 
 from hub.backup import DEFAULT_INTERVAL
 from tablekit.core.errors import KitError, Phrase
-from tablekit.core.fields import URL_PATTERN
+from tablekit.core.fields import MAX_TABLE, URL_PATTERN
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -119,18 +119,30 @@ class Account(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=T
     password_file: str | None = None
 
 
+def check_tables(count: int, where: str) -> int:
+    """``count`` tables as the protocol numbers them (1–999); HubConfigError naming
+    ``where`` it was set otherwise."""
+    if not 1 <= count <= MAX_TABLE:
+        raise HubConfigError(
+            N_("{where}: an event has 1–{most} tables (the protocol's topics), got {got}"),
+            where=where, most=MAX_TABLE, got=count,
+        )  # fmt: skip
+    return count
+
+
 class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[hub]``: ``rummikub-hub serve``."""
 
     tables: int | None = None
-    """The event's tables are 1..tables; None: any table 1-999."""
+    """The event's tables are 1..tables (at most 999, the protocol's); None: any
+    table 1-999."""
     backup: str | None = None
     """Keep a copy of the store there (a USB stick); None: no copy."""
     backup_every: float = DEFAULT_INTERVAL
 
     def __post_init__(self) -> None:
-        if self.tables is not None and self.tables < 1:
-            raise HubConfigError(N_("tables: must be 1 or more, got {got}"), got=self.tables)
+        if self.tables is not None:
+            check_tables(self.tables, "tables")
         if self.backup_every <= 0:
             raise HubConfigError(
                 N_("backup_every: must be more than 0 seconds, got {got}"),
@@ -397,11 +409,18 @@ class HubSettings:
 
     def store(self, flag: Path | None) -> Path:
         """The event store by the precedence (``--db`` given as ``flag``, ``RUMMIKUB_DB``,
-        the file's ``db``); HubConfigError saying how to name one when none is."""
-        db, _ = self.pick(
+        the file's ``db``); HubConfigError saying how to name one when none is, or naming
+        it when its folder does not exist (the hub creates no folder)."""
+        db, where = self.pick(
             ("--db", flag), "RUMMIKUB_DB",
             ("db", None if self.config.db is None else Path(self.config.db)), Path,
         )  # fmt: skip
+        if db is not None and not Path(db).parent.is_dir():
+            raise HubConfigError(
+                N_("{where} {path}: the folder {folder} does not exist — a typo in the path? "
+                   "Name a file in an existing folder, or create the folder first"),
+                where=where, path=str(db), folder=str(Path(db).parent),
+            )  # fmt: skip
         if db is None:
             if self.source:
                 raise HubConfigError(

@@ -26,7 +26,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from hub.config import HubConfigError, HubSettings, LeagueSection, add_config_options, resolve
+from hub.config import (
+    HubConfigError,
+    HubSettings,
+    LeagueSection,
+    add_config_options,
+    check_tables,
+    resolve,
+)
 from hub.service import WRITER_STALL, HubService
 from hub.uplink import UplinkSettings
 from tablekit.core.errors import KitError
@@ -159,8 +166,10 @@ def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSet
     """The store's settings by the precedence; HubConfigError naming a bad one."""
     own = settings.config.hub
     db = settings.store(args.db)
-    tables, _ = settings.pick(("--tables", args.tables), "RUMMIKUB_TABLES",
-                              ("hub.tables", own.tables), _tables)  # fmt: skip
+    tables, where = settings.pick(("--tables", args.tables), "RUMMIKUB_TABLES",
+                                  ("hub.tables", own.tables), _tables)  # fmt: skip
+    if tables is not None:
+        check_tables(tables, where)
     backup, where = settings.pick(("--backup", args.backup), "RUMMIKUB_BACKUP",
                                   ("hub.backup", _path(own.backup)), Path)  # fmt: skip
     every = own.backup_every if args.backup_every is None else args.backup_every
@@ -184,7 +193,8 @@ def _path(text: str | None) -> Path | None:
 
 
 def _tables(text: str) -> int:
-    return _positive(text)  # a HubConfigError is a ValueError: settings.pick names the variable
+    # a HubConfigError is a ValueError: settings.pick names the variable
+    return check_tables(_positive(text), "RUMMIKUB_TABLES")
 
 
 def _serve(args: argparse.Namespace, settings: HubSettings, service: HubService) -> int:

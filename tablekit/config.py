@@ -23,6 +23,7 @@ import msgspec
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError
+from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import unit_id_of
 from tablekit.core.topics import check_level
 from tablekit.core.words import ENGLISH, N_, Lookups
@@ -72,7 +73,11 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             msgspec.structs.force_setattr(self, "language", language_code(self.language))
         except LanguageError as err:
             raise SettingError(N_("language: {error}"), error=err) from None
-        _check(self.table >= 1, N_("table: tables are numbered from 1, got {got}"), got=self.table)
+        _check(
+            1 <= self.table <= MAX_TABLE,
+            N_("table: tables are numbered 1–{most} (the protocol's topics), got {got}"),
+            most=MAX_TABLE, got=self.table,
+        )  # fmt: skip
         if not self.unit_id:
             msgspec.structs.force_setattr(self, "unit_id", f"table-{self.table:02d}")
         _check(

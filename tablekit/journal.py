@@ -43,7 +43,7 @@ import msgspec
 
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
-from tablekit.shared.durable import open_durable, transaction
+from tablekit.shared.durable import FolderMissingError, open_durable, transaction
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -110,7 +110,7 @@ class Journal:
         self._lock = threading.Lock()
         try:
             self._db = open_durable(self.path, timeout=10.0)
-        except sqlite3.DatabaseError as err:
+        except (sqlite3.DatabaseError, FolderMissingError) as err:
             raise JournalError(N_("journal {file}: {error}"), file=self.path, error=err) from err
         try:
             with self._tx():

@@ -54,7 +54,8 @@ def config(tmp_path: Path) -> Path:
     [
         ("[broker]\nprot = 1\n", "hub.toml: broker.prot: unknown field; [broker] has host, port"),
         ("[hub]\ntables = \"12\"\n", "hub.toml: hub.tables: expected `int | null`, got `str`"),
-        ("[hub]\ntables = 0\n", "hub.toml: hub.tables: must be 1 or more, got 0"),
+        ("[hub]\ntables = 0\n",
+         "hub.toml: hub.tables: an event has 1–999 tables (the protocol's topics), got 0"),
         ("[broker]\nport = 70000\n", "hub.toml: broker.port: must be 1 to 65535, got 70000"),
         ("[broker]\nca_file = \"ca.pem\"\n", "hub.toml: broker.ca_file: needs tls = true"),
         ("[sreen]\nusername = \"x\"\n", "hub.toml: sreen: unknown field; the file has venue"),

@@ -11,10 +11,25 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tablekit.core.errors import KitError
+from tablekit.core.words import N_
+
+
+class FolderMissingError(KitError, FileNotFoundError):
+    """The file's folder does not exist: the kit creates no folder for a store or a journal
+    (a typo in a path would otherwise make an empty event, or lose a unit's journal)."""
+
 
 def open_durable(path: Path, timeout: float) -> sqlite3.Connection:
-    """A connection for any thread (callers lock), autocommit outside :func:`transaction`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """A connection for any thread (callers lock), autocommit outside :func:`transaction`.
+    :class:`FolderMissingError` when ``path``'s folder does not exist (the services'
+    documented folders are made by systemd's ``StateDirectory``)."""
+    if not path.parent.is_dir():
+        raise FolderMissingError(
+            N_("{path}: the folder {folder} does not exist — a typo in the path? Name a "
+               "file in an existing folder, or create the folder first"),
+            path=str(path), folder=str(path.parent),
+        )  # fmt: skip
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=timeout)
     try:
         db.execute("PRAGMA journal_mode=WAL")
