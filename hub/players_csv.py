@@ -660,18 +660,8 @@ def _name_of(
     """
     if by_parts:
         given, surname = clean(cell("first")), clean(cell("last"))
-        if given and not surname:
-            raise PlayersCsvError(
-                N_("the surname of {given!r} is empty: fill in the surname column (or leave "
-                   "the row out)"),
-                given=given,
-            )  # fmt: skip
-        if surname and not given:
-            raise PlayersCsvError(
-                N_("the given name of {surname!r} is empty: fill in the given-name column "
-                   "(or leave the row out)"),
-                surname=surname,
-            )  # fmt: skip
+        if bool(given) != bool(surname):  # one part alone is no name to guess the rest of
+            raise PlayersCsvError(_ONE_PART[bool(given)], part=given or surname)
         return full_name(given, surname), surname, False
     name, beside = clean(cell("name")), clean(cell("last"))
     if beside and " " in beside and name.endswith(" " + beside):
@@ -684,6 +674,15 @@ def _name_of(
         surname, _, given = name.partition(" ")
         return full_name(given, surname), surname, False
     return name, "", False
+
+
+_ONE_PART: Final = {
+    True: N_("the surname of {part!r} is empty: fill in the surname column (or leave the "
+             "row out)"),
+    False: N_("the given name of {part!r} is empty: fill in the given-name column (or leave "
+              "the row out)"),
+}
+"""A row under given-name and surname columns with one of them empty, by which is given."""
 
 
 def _garbled(header: list[str]) -> bool:

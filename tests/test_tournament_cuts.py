@@ -38,18 +38,23 @@ def per_player(points: Mapping[str, tuple[int, int]], stages: set[str] | None = 
     return fixed
 
 
-def championship_after_eliminations(level: tuple[str, ...]) -> EventState:
-    """16 players, p01 best … p16 worst over the eliminations, except ``level``, who share
-    the place of the first of them."""
-    players = make_players(16)
+def played(preset_name: str, count: int, rounds: int, level: tuple[str, ...]) -> EventState:
+    """``count`` players of ``preset_name`` after ``rounds`` rounds, p01 best … worst in
+    every game, except ``level``, who share the place of the first of them."""
+    players = make_players(count)
     points = {p.id: (0, -int(p.id[1:])) for p in players}
     for pid in level:
         points[pid] = points[level[0]]
-    state = EventState.replay(preset("championship"), check_in_all(players))
+    state = EventState.replay(preset(preset_name), check_in_all(players))
     rng = random.Random(1)
-    for seed in (1, 2, 3):
+    for seed in range(1, rounds + 1):
         state = play_round(state, seed, rng, fixed=per_player(points))
     return state
+
+
+def championship_after_eliminations(level: tuple[str, ...]) -> EventState:
+    """16 players after the three eliminations (see :func:`played`)."""
+    return played("championship", 16, 3, level)
 
 
 def test_a_tie_for_the_last_semifinal_place_stops_the_draw_and_names_the_players() -> None:
@@ -93,14 +98,8 @@ def test_a_tie_that_changes_nothing_reached_is_not_a_cut() -> None:
 
 
 def winter_after_round_one(level: tuple[str, ...]) -> EventState:
-    """000 with 8 players, p01 best … p08 worst after round I, except ``level``, who share
-    the place of the first of them."""
-    players = make_players(8)
-    points = {p.id: (0, -int(p.id[1:])) for p in players}
-    for pid in level:
-        points[pid] = points[level[0]]
-    state = EventState.replay(preset("winter"), check_in_all(players))
-    return play_round(state, 1, random.Random(1), fixed=per_player(points))
+    """000 with 8 players after round I (see :func:`played`)."""
+    return played("winter", 8, 1, level)
 
 
 def test_a_tie_at_a_table_boundary_when_seating_by_standings_is_the_judges() -> None:
