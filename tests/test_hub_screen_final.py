@@ -24,6 +24,7 @@ from hub.organizer import Organizer
 from hub.samples import final_hall
 from hub.screen.render import HallScreen
 from hub.store import EventStore
+from hub.tournament.ranking import UNDECIDED_TITLE
 from tablekit.core.codec import decode
 from tablekit.core.messages import StandingLine, StandingsBoard
 from tablekit.core.topics import Topics
@@ -113,3 +114,28 @@ def test_final_standings_say_the_event_is_finished_and_mark_the_podium(size, lan
                 assert title.text == (champion if r.place == 1 else vice)
                 assert name.rect.right < title.rect.left
     assert drawn_names == [r.name for r in board.rows]  # every name, whole, in order
+
+
+@pytest.mark.parametrize("language", ["pl", "en"])
+def test_an_undecided_tie_for_a_title_is_said_whole_beside_both_names(language: str) -> None:
+    """Two players level for 3rd where only 3rd is a vice-champion: neither is shown as
+    one; the screen says the head judge decides, beside each name, whole."""
+    hall = replace(final_hall(60, NOW), language=language)
+    board = hall.standings
+    assert board is not None
+    rows = [
+        msgspec.structs.replace(r, place=3, title=UNDECIDED_TITLE) if r.place in (3, 4) else r
+        for r in board.rows
+    ]
+    hall = replace(hall, standings=msgspec.structs.replace(board, rows=tuple(rows)))
+    screen = HallScreen(pygame.Surface((1280, 720)))
+    [first, *_] = [p for p in screen.sequence(hall) if p.kind is PageKind.STANDINGS]
+    screen.draw_page(hall, first, NOW)
+    out = ARTIFACTS / language / "1280x720" / "final"
+    out.mkdir(parents=True, exist_ok=True)
+    pygame.image.save(screen.surface, str(out / "standings-undecided.png"))
+    said = {"pl": "REMIS — DECYDUJE SĘDZIA", "en": "TIE — THE HEAD JUDGE DECIDES"}[language]
+    body = screen.placed["body"]
+    undecided = [p for p in body if p.wanted == said]
+    assert len(undecided) == 2 and all(p.text == p.wanted for p in undecided)
+    assert all(p.box.contains(p.rect) for p in undecided)
