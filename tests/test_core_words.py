@@ -317,8 +317,8 @@ def test_a_bad_hub_config_is_told_in_polish() -> None:
     with pytest.raises(HubConfigError) as caught:
         parse_hub_config("[hub]\ntables = 0\n", "hub.toml")
     assert said(caught.value) == (
-        "hub.toml: hub.tables: musi wynosić co najmniej 1, podano 0",
-        "hub.toml: hub.tables: must be 1 or more, got 0",
+        "hub.toml: hub.tables: turniej ma 1–999 stolików (tematy protokołu), podano 0",
+        "hub.toml: hub.tables: an event has 1–999 tables (the protocol's topics), got 0",
     )
     with pytest.raises(HubConfigError) as caught:
         parse_hub_config("[broker]\nport = 0\n", "hub.toml")

@@ -46,7 +46,7 @@ def test_a_tie_at_a_cut_is_told_in_polish_with_its_points() -> None:
     with pytest.raises(TieAtCutError) as caught:
         state.draw_next(5)
     polish, english = said(caught.value)
-    level = ", ".join(caught.value.ties[0].players)
+    level = ", ".join(f"Player {int(p[1:])} ({p})" for p in caught.value.ties[0].players)
     assert polish == (
         "losowanie etapu 'semifinal': remis na granicy awansu, decyduje sędzia główny "
         "(kolejność graczy albo zarządzone przez niego losowanie): "

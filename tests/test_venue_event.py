@@ -62,6 +62,7 @@ class Table:
 
     def __init__(self, config: UnitConfig, folder: Path) -> None:
         self.config = config
+        folder.mkdir()  # its state directory, as systemd's StateDirectory makes it
         self.journal_path = folder / "tablekit-journal.sqlite3"
         self.unit: TableUnit | None = None
         self.loop: threading.Thread | None = None
