@@ -163,7 +163,7 @@ def test_a_foreign_snapshot_is_never_trusted(
     shutil.copyfile(event, other)
     org = Organizer(EventStore(other), snapshots=False)
     table = org.competition.tables()[0]
-    org.enter_result(table.table, report(1, len(table.players), 2), why="inny wynik")
+    org.enter_result(table.table, report(1, len(table.players), 0), why="inny wynik")
     org.store.close()
     fresh(other, monkeypatch)  # the other file keeps a snapshot of its own records
     with sqlite3.connect(other) as theirs, sqlite3.connect(event) as ours:
