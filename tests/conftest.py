@@ -3,6 +3,7 @@ polling helpers."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -90,21 +91,24 @@ def xvfb() -> Iterator[Callable[[int, int], str]]:
     def start(width: int, height: int) -> str:
         binary = shutil.which("Xvfb")
         assert binary, "Xvfb is needed (./kit test installs it: apt-get install xvfb)"
-        for number in range(60, 400):
-            if Path(f"/tmp/.X{number}-lock").exists() or Path(f"/tmp/.X11-unix/X{number}").exists():
-                continue
-            proc = subprocess.Popen(
-                [binary, f":{number}", "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-            )
-            servers.append(proc)
-            deadline = time.monotonic() + 10
-            while proc.poll() is None and time.monotonic() < deadline:
-                if _accepts(Path(f"/tmp/.X11-unix/X{number}")):
-                    return f":{number}"
-                time.sleep(0.05)
-        pytest.fail("Xvfb did not start")
+        # -displayfd: the server takes a free display number itself and writes it once it
+        # accepts clients; picking a number here raced other workers' servers for it.
+        read_end, write_end = os.pipe()
+        proc = subprocess.Popen(
+            [binary, "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x24",
+             "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            pass_fds=(write_end,),
+        )  # fmt: skip
+        servers.append(proc)
+        os.close(write_end)
+        with os.fdopen(read_end) as numbers:
+            number = numbers.readline().strip()  # empty when the server ended first
+        if not number or proc.poll() is not None:
+            pytest.fail("Xvfb did not start")
+        assert _accepts(Path(f"/tmp/.X11-unix/X{number}"))
+        return f":{number}"
 
     yield start
     for proc in servers:
