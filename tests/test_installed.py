@@ -104,7 +104,8 @@ def source_modules(*packages: str) -> set[str]:
 
 @pytest.fixture(scope="module")
 def house(tmp_path_factory: pytest.TempPathFactory) -> House:
-    """The kit's wheel and a wheelhouse of every installed dependency of the demo extra."""
+    """The kit's wheel and a wheelhouse of every installed dependency of the demo and
+    league extras."""
     work = tmp_path_factory.mktemp("wheel")
     wheels = work / "wheels"
     wheels.mkdir()
@@ -303,7 +304,7 @@ def test_each_program_runs_or_names_the_extra_it_needs(
 
 
 def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) -> None:
-    kit = install(house, tmp_path, "unit,hub,demo")
+    kit = install(house, tmp_path, "unit,hub,demo,league")
     assert installed_names(kit) >= DEMO_BROKER
     imports_everything(kit, ("tablekit", "hub"))
     for script in house.scripts:
