@@ -96,6 +96,10 @@ class FaultProxy:
         self._refuse_until = time.monotonic() + seconds
         self._record("refuse", seconds)
 
+    def admit(self) -> None:
+        """End a :meth:`refuse` before its time: new connections go through again."""
+        self._refuse_until = 0.0
+
     def stall(self, seconds: float) -> None:
         """Hold every byte for ``seconds`` (blocks the caller that long)."""
         self._record("stall", seconds)

@@ -21,6 +21,7 @@ from web_console import (
     browser_signed_in,
     serve_console,
     shot,
+    submit,
     text,
     waiting,
 )
@@ -54,10 +55,6 @@ def labelled(driver: webdriver.Chrome) -> None:
           .filter(e => !(e.labels && e.labels.length))
           .map(e => e.name);""")
     assert missing == [], missing
-
-
-def submit(driver: webdriver.Chrome, form: str) -> None:
-    driver.find_element(By.CSS_SELECTOR, f"{form} button[type=submit]").click()
 
 
 def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(

@@ -28,8 +28,10 @@ from web_console import (
     PLAYERS,
     browser,
     browser_signed_in,
+    click,
     serve_console,
     shot,
+    submit,
     text,
     waiting,
 )
@@ -52,10 +54,6 @@ MOVES = re.compile(r"(\d+) ruch")
 
 def viewer(unit: TableUnit) -> Callable[[], TableView]:
     return lambda: unit.view
-
-
-def submit(driver: webdriver.Chrome, form: str) -> None:
-    driver.find_element(By.CSS_SELECTOR, f"{form} button[type=submit]").click()
 
 
 def moves_on(driver: webdriver.Chrome, card: str) -> int:
@@ -107,7 +105,7 @@ def test_a_whole_round_in_the_browser(
             shot(laptop, "laptop-pl-organizer-players", AREA)
             laptop.get(f"{url}/organizer/round")
             shot(laptop, "laptop-pl-organizer-before-draw", AREA)
-            laptop.find_element(By.CSS_SELECTOR, "#draw-form button.primary").click()
+            click(laptop, "#draw-form button.primary")
             waiting(laptop).until(lambda d: "Rozlosowano: runda 1" in text(d, ".done"))
             shot(laptop, "laptop-pl-organizer-drawn", AREA)
             assert "Uruchom czas rundy" in text(laptop, "#start-form button")
@@ -115,7 +113,7 @@ def test_a_whole_round_in_the_browser(
             # the tables play from the draw: the round page says so, not "not started"
             assert "stoliki grają, czas rundy nie biegnie" in text(laptop, "#round-head")
             laptop.find_element(By.ID, "start-minutes").send_keys("40")
-            laptop.find_element(By.CSS_SELECTOR, "#start-form button").click()
+            click(laptop, "#start-form button")
             waiting(laptop).until(lambda d: "Rozpoczęto: runda 1" in text(d, ".done"))
             shot(laptop, "laptop-pl-organizer-started", AREA)
             comp = c.competition()

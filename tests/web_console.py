@@ -80,6 +80,16 @@ def waiting(driver: webdriver.Chrome) -> WebDriverWait[webdriver.Chrome]:
     return WebDriverWait(driver, 20, ignored_exceptions=(StaleElementReferenceException,))
 
 
+def click(driver: webdriver.Chrome, css: str) -> None:
+    """Clicks the element ``css`` finds, finding it again if a live update replaced it first."""
+    waiting(driver).until(lambda d: d.find_element(By.CSS_SELECTOR, css).click() or True)
+
+
+def submit(driver: webdriver.Chrome, form: str) -> None:
+    """Sends the form ``form`` selects with its submit button."""
+    click(driver, f"{form} button[type=submit]")
+
+
 def browser(size: tuple[int, int]) -> webdriver.Chrome:
     """Headless Chromium whose page is ``size`` CSS pixels (a phone's: as its browser
     lays pages out, with touch)."""
