@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hub.league.wire import CentralTopics, VenueLeagueTopics
 from tablekit.core.clock import ClockRules, MoveClock, Phase
 from tablekit.core.clock_events import (
     ClockPaused,
@@ -215,6 +216,11 @@ def test_topic_segments_are_checked() -> None:
     for own in ("hub", "league"):  # the venue's own: rummikub/v1/hall/hub/event, …/league/…
         with pytest.raises(ValueError, match=f"event: '{own}' is taken by the venue's own"):
             Topics("hall", own)
+        with pytest.raises(ValueError, match=f"event: '{own}' is taken by the venue's own"):
+            VenueLeagueTopics("hall").up(own)  # the league's topics check levels alike
+    assert VenueLeagueTopics("hall").up("open2025") == "rummikub/v1/hall/league/up/open2025"
+    with pytest.raises(ValueError, match="venue: 1-32 letters"):
+        CentralTopics("liga").ack("hall/2", "open2025")
 
 
 def test_the_venues_current_event_is_announced_above_the_events() -> None:

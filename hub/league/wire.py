@@ -24,24 +24,12 @@ from typing import Final
 
 import msgspec
 
-from tablekit.core.topics import SEGMENT_RE, TopicNameError
-from tablekit.core.words import N_
+from tablekit.core.topics import SEGMENT_RE, TOPIC_PREFIX, check_level
 
 LEAGUE_VERSION: Final = 1
 CENTRAL_PREFIX: Final = "rummikub/league"
-VENUE_PREFIX: Final = "rummikub/v1"
 MAX_BATCH_BYTES: Final = 96 * 1024
 """A batch's records at most (a record alone may be larger: it goes alone)."""
-
-
-def _segment(field: str, value: str) -> str:
-    if not SEGMENT_RE.match(value):
-        raise TopicNameError(
-            N_("{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or digit), "
-               "got {got!r}"),
-            field=field, got=value,
-        )  # fmt: skip
-    return value
 
 
 class UpRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -106,17 +94,17 @@ class VenueLeagueTopics:
     venue: str
 
     def __post_init__(self) -> None:
-        _segment("venue", self.venue)
+        check_level("venue", self.venue)
 
     @property
     def base(self) -> str:
-        return f"{VENUE_PREFIX}/{self.venue}/league"
+        return f"{TOPIC_PREFIX}/{self.venue}/league"
 
     def up(self, event: str) -> str:
-        return f"{self.base}/up/{_segment('event', event)}"
+        return f"{self.base}/up/{check_level('event', event)}"
 
     def ack(self, event: str) -> str:
-        return f"{self.base}/ack/{_segment('event', event)}"
+        return f"{self.base}/ack/{check_level('event', event)}"
 
     @property
     def ack_filter(self) -> str:
@@ -140,17 +128,17 @@ class CentralTopics:
     league: str
 
     def __post_init__(self) -> None:
-        _segment("league", self.league)
+        check_level("league", self.league)
 
     @property
     def base(self) -> str:
         return f"{CENTRAL_PREFIX}/{self.league}"
 
     def venue_base(self, venue: str) -> str:
-        return f"{self.base}/venue/{_segment('venue', venue)}"
+        return f"{self.base}/venue/{check_level('venue', venue)}"
 
     def ack(self, venue: str, event: str) -> str:
-        return f"{self.venue_base(venue)}/ack/{_segment('event', event)}"
+        return f"{self.venue_base(venue)}/ack/{check_level('event', event)}"
 
     @property
     def season(self) -> str:
