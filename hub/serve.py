@@ -39,7 +39,7 @@ from hub.uplink import UplinkSettings
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, parse_in_language, speaking
+from tablekit.shared.commandline import error_text, lang_option, parse_in_language, speaking
 from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 
@@ -70,10 +70,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMMAND"))
     serve = sub.add_parser("serve", help=_("run the hub service"))
-    serve.add_argument(
-        "--lang", metavar="pl|en",
-        help=_("the language of its help and errors: pl or en (default: LANG's, else Polish)"),
-    )  # fmt: skip
+    lang_option(serve, w)
     add_config_options(serve, account=_("at a venue: hub; [hub] username"), words=w)
     serve.add_argument(
         "--db", type=Path,

@@ -331,3 +331,25 @@ def test_the_hub_service_speaks_polish_too(monkeypatch: pytest.MonkeyPatch) -> N
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
         serve.main(["serve", "--tables", "0", "--lang", "en"])
     assert "error: argument --tables: expected a whole number from 1, got '0'" in err.getvalue()
+
+
+def test_the_central_league_service_speaks_polish_too() -> None:
+    from hub.league import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        cli.main(["--help"])
+    said = out.getvalue()
+    assert said.startswith("użycie: rummikub-league") and "opcje:" in said, said
+    assert "uruchom centralną usługę ligi" in said
+    assert not re.search(r"\b(usage|options|positional|show this)\b", said), said
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
+        cli.main(["site", "--lang", "pl"])
+    assert "rummikub-league site: błąd: wymagane są argumenty: --league, --db, --out" in (
+        err.getvalue()
+    )
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        cli.main(["serve", "--help", "--lang", "en"])
+    assert out.getvalue().startswith("usage: rummikub-league serve")

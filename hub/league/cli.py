@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import os
 import signal
 import sys
 import threading
@@ -37,9 +36,8 @@ from hub.league.web import CentralSite, make_central_app
 from hub.web.accounts import read_accounts
 from hub.web.sessions import Gate
 from tablekit.core.errors import KitError
-from tablekit.shared import i18n
 from tablekit.shared.broker import BrokerSettings
-from tablekit.shared.commandline import error_text
+from tablekit.shared.commandline import error_text, lang_option, parse_in_language
 from tablekit.shared.i18n import Words
 
 PROG = "rummikub-league"
@@ -50,11 +48,13 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog=PROG, description=_("The central league service."))
     sub = parser.add_subparsers(dest="command", required=True, metavar=_("COMMAND"))
     venues = sub.add_parser("venues", help=_("the central broker's files and each venue's bridge"))
+    lang_option(venues, w)
     venues.add_argument("--league", required=True, help=_("topic level: the league"))
     venues.add_argument("--host", required=True, help=_("the central as the venues reach it"))
     venues.add_argument("--venue", action="append", required=True, help=_("a venue (repeat it)"))
     venues.add_argument("--out", type=Path, required=True, help=_("bundle directory"))
     serve = sub.add_parser("serve", help=_("run the central league service"))
+    lang_option(serve, w)
     serve.add_argument("--league", required=True, help=_("topic level: the league"))
     serve.add_argument("--db", type=Path, required=True, help=_("the league store"))
     serve.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
@@ -75,6 +75,7 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
                        help=_("write the public pages as a static site there, anew on every "
                               "change"))  # fmt: skip
     site = sub.add_parser("site", help=_("write the public pages as a static site"))
+    lang_option(site, w)
     site.add_argument("--league", required=True, help=_("topic level: the league"))
     site.add_argument("--db", type=Path, required=True, help=_("the league store"))
     site.add_argument("--out", type=Path, required=True, help=_("the site's folder"))
@@ -84,6 +85,7 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
                       help=_("a league number that holds a Polish championship ticket "
                              "already (repeat it)"))  # fmt: skip
     ids = sub.add_parser("identities", help=_("the open name questions, and the answers file"))
+    lang_option(ids, w)
     ids.add_argument("--db", type=Path, required=True, help=_("the league store"))
     ids.add_argument("--out", type=Path, help=_("write the answers for season table "
                                                "--identities"))  # fmt: skip
@@ -91,8 +93,7 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    w = i18n.words(i18n.choose(None, os.environ))
-    args = build_parser(w).parse_args(argv)
+    w, _, args = parse_in_language(list(sys.argv[1:] if argv is None else argv), build_parser)
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

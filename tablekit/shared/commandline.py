@@ -98,6 +98,17 @@ def error_text(err: KitError | OSError, words: Words) -> str:
     return " ".join(message.split())
 
 
+def lang_option(parser: argparse.ArgumentParser, words: Words) -> None:
+    """``--lang``: the language of a command's help and errors (:func:`parse_in_language`
+    reads it before the options are parsed)."""
+    parser.add_argument(
+        "--lang", metavar="pl|en",
+        help=words.gettext(
+            "the language of its help and errors: pl or en (default: LANG's, else Polish)"
+        ),
+    )  # fmt: skip
+
+
 def parse_in_language(
     argv: Sequence[str], build_parser: Callable[[Words], argparse.ArgumentParser]
 ) -> tuple[Words, argparse.ArgumentParser, argparse.Namespace]:
