@@ -192,9 +192,15 @@ def question_lines(season: Season, words: Words) -> list[str]:
     ]
 
 
+def tournament_column(number: int, words: Words) -> str:
+    """The season table's column of its ``number``-th tournament: "Turniej 1"."""
+    # Translators: the season table's column of the league points of one tournament
+    return words.pgettext("column", "Tournament {n}").format(n=number)
+
+
 def season_grid(season: Season, words: Words) -> Grid:
     """The season table: place, player, club, points, starts, then each tournament's
-    points (``T1``… in the season's order; ``-``: did not start)."""
+    points (:func:`tournament_column`, in the season's order; ``-``: did not start)."""
     lines = season.lines
     labels = place_labels([line.place for line in lines])
     rows = [
@@ -223,21 +229,25 @@ def season_grid(season: Season, words: Words) -> Grid:
     ).format(n=count)
     return Grid(
         title,
-        (*headers, *(f"T{i}" for i in range(1, count + 1))),
+        (*headers, *(tournament_column(i, words) for i in range(1, count + 1))),
         rows,
         numeric=frozenset(range(3, len(headers) + count)),
         club=2,
     )
 
 
-def season_legend(events: Sequence[SeasonEvent]) -> list[str]:
-    """``T1: Liga 1 (liga-1.sqlite3)`` per tournament (the file's name, not its folder)."""
-    return [f"T{i}: {e.name} ({Path(e.source).name})" for i, e in enumerate(events, start=1)]
+def season_legend(events: Sequence[SeasonEvent], words: Words) -> list[str]:
+    """``Turniej 1: Liga 1 (liga-1.sqlite3)`` per tournament (the file's name, not its
+    folder)."""
+    return [
+        f"{tournament_column(i, words)}: {e.name} ({Path(e.source).name})"
+        for i, e in enumerate(events, start=1)
+    ]
 
 
 def season_csv(season: Season, sheet: Sheet) -> str:
     """The season table for ``sheet``'s spreadsheet: a tournament's column is headed
-    ``T1 Liga 1``; an empty cell: did not start."""
+    ``Turniej 1: Liga 1``; an empty cell: did not start."""
     w = sheet.words
     headers = [
         w.pgettext("CSV column", "place"),
@@ -246,7 +256,9 @@ def season_csv(season: Season, sheet: Sheet) -> str:
         w.pgettext("CSV column", "points"),
         w.pgettext("CSV column", "starts"),
     ]
-    headers += [f"T{i} {t.name}" for i, t in enumerate(season.tournaments, start=1)]
+    headers += [
+        f"{tournament_column(i, w)}: {t.name}" for i, t in enumerate(season.tournaments, start=1)
+    ]
     rows = [
         (
             str(line.place),
@@ -264,7 +276,7 @@ def season_csv(season: Season, sheet: Sheet) -> str:
 def season_html(season: Season, events: Sequence[SeasonEvent], words: Words) -> str:
     """The season table to print (A4), with which tournament each column is."""
     grid = season_grid(season, words)
-    notes = [*season_legend(events), *question_lines(season, words)]
+    notes = [*season_legend(events, words), *question_lines(season, words)]
     legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in notes)
     body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
     return document(grid.title, body, words)

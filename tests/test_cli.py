@@ -279,7 +279,8 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
         total = pts1.get(name, 0) + pts2.get(name, 0)
         starts = (name in pts1) + (name in pts2)
         assert cells[2:4] == [str(total), str(starts)], cells
-    assert "T1: Liga 1 (liga-1.sqlite3)" in table and "T2: Liga 2 (liga-2.sqlite3)" in table
+    assert "Tournament 1: Liga 1 (liga-1.sqlite3)" in table
+    assert "Tournament 2: Liga 2 (liga-2.sqlite3)" in table
 
     # The season table exported: CSV for the website's spreadsheet, HTML and A4 PDF.
     out = tmp_path / "sezon"
@@ -289,17 +290,19 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     assert written.split() == [str(out / f"season.{ext}") for ext in ("csv", "html", "pdf")]
     text = (out / "season.csv").read_text(encoding="utf-8-sig")
     season = list(csv.DictReader(io.StringIO(text)))
-    assert list(season[0])[-2:] == ["T1 Liga 1", "T2 Liga 2"] and len(season) == 8 + 7
+    assert list(season[0])[-2:] == ["Tournament 1: Liga 1", "Tournament 2: Liga 2"]
+    assert len(season) == 8 + 7
     for row in season:
         name = row["name"].casefold()
         assert int(row["points"]) == pts1.get(name, 0) + pts2.get(name, 0), row
-        assert row["T1 Liga 1"] == ("" if name not in pts1 else str(pts1[name])), row
+        assert row["Tournament 1: Liga 1"] == ("" if name not in pts1 else str(pts1[name])), row
     pdf = read_pdf(out / "season.pdf")
     assert pdf.pages == 1 and pdf.sizes[0] == pytest.approx(A4_POINTS, abs=0.5)
     assert ink_in_margins(pdf.pngs[0]) == []
     printed = " ".join(pdf.text.split())
     assert all(row["name"] in printed for row in season)
-    assert "T1: Liga 1 (liga-1.sqlite3)" in printed and "Season table (2 tournaments)" in printed
+    assert "Tournament 1: Liga 1 (liga-1.sqlite3)" in printed
+    assert "Season table (2 tournaments)" in printed
     polish = Cli(second.db, lang="pl")  # a Polish spreadsheet's season table
     polish.ok(
         "season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db),
@@ -307,7 +310,8 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     )
     text = (tmp_path / "sezon-pl" / "season.csv").read_text(encoding="utf-8-sig")
     assert text.splitlines()[0] == (
-        "Zajęte miejsce;Imię i nazwisko;Klub;Punkty ligowe;Liczba startów;T1 Liga 1;T2 Liga 2"
+        "Zajęte miejsce;Imię i nazwisko;Klub;Punkty ligowe;Liczba startów;"
+        "Turniej 1: Liga 1;Turniej 2: Liga 2"
     )
     page = (tmp_path / "sezon-pl" / "season.html").read_text(encoding="utf-8")
     assert '<html lang="pl">' in page and "Klasyfikacja generalna (2 turnieje)" in page

@@ -16,12 +16,13 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from openskill.models import PlackettLuce
 from starlette.testclient import TestClient
 from test_cli_support import Cli, play_round
 
 from hub.league.bridge import LEAGUE_ORGANIZER, partner_username
 from hub.league.central import Central
-from hub.league.rating import ranks
+from hub.league.rating import ranks, rate
 from hub.league.site import write_site
 from hub.league.store import LeagueStore
 from hub.league.views import season_view
@@ -133,19 +134,46 @@ def test_the_public_pages_show_every_venue_and_the_season(league: League) -> Non
     assert "Season table (2 tournaments)" in english
 
 
-def test_a_person_page_shows_the_rating_for_information(league: League) -> None:
-    season = league.central.season()
-    person = season.lines[0].person.replace(" ", "-")
-    page = " ".join(text(league.client.get(f"/people/{person}").text).split())
+def test_the_rating_is_shown_for_information_beside_the_table(league: League) -> None:
+    """The season table and each person's page show the same OpenSkill figure (Polish
+    decimal comma), each with what it is and that league points alone rank."""
+    view = season_view(league.central.tournaments(), league.central.season())
+    first = view.lines[0]
+    assert first.rating is not None and first.rating.games == 8
+    shown = f"{first.rating.ordinal:.1f}".replace(".", ",").replace("-", "−")
+    page = " ".join(text(league.client.get(f"/people/{first.slug}").text).split())
     assert "OpenSkill" in page and "decydują tylko punkty ligowe" in page
-    assert re.search(r"Ocena -?\d+\.\d Ocenione gry \d+", page), page
+    assert f"Ocena {shown} Ocenione gry 8" in page, page
+    season = league.client.get("/season").text
+    said = " ".join(text(season).split())
+    assert "Turniej 1 Turniej 2 Ocena" in said
+    assert "Turniej 1: Liga krakow" in said and "T1" not in said
+    assert "o miejscu decydują wyłącznie punkty ligowe" in said
+    assert season_rows(season)[0][-1] == shown
     assert league.client.get("/people/nobody").status_code == 404
     again = season_view(league.central.tournaments(), league.central.season())
-    assert [line.rating for line in again.lines] == [
-        line.rating for line in season_view(league.central.tournaments(),
-                                            league.central.season()).lines
-    ]  # deterministic from the records
-    assert ranks([("a", 3, 10), ("b", 1, -5), ("c", 1, -5), ("d", 0, -20)]) == [1, 2, 2, 3]
+    assert [line.rating for line in again.lines] == [line.rating for line in view.lines]
+
+
+def test_the_rating_is_openskills_plackett_luce_game_by_game() -> None:
+    """Two games at one table: the rating is the model's own update, game after game,
+    each table ranked by big then small points (level players share the rank)."""
+    games = [
+        [("a", 1, 30), ("b", 0, -5), ("c", 0, -5), ("d", 0, -20)],
+        [("a", 0, -2), ("b", 1, 12), ("c", 0, -4), ("d", 0, -6)],
+    ]
+    model = PlackettLuce()
+    expected = {p: model.rating() for p in "abcd"}
+    for game in games:
+        teams = [[expected[p]] for p, _, _ in game]
+        for (p, _, _), (new,) in zip(game, model.rate(teams, ranks=ranks(game)), strict=True):
+            expected[p] = new
+    rated = rate(games)
+    assert {p: (r.mu, r.sigma, r.games) for p, r in rated.items()} == {
+        p: (r.mu, r.sigma, 2) for p, r in expected.items()
+    }
+    assert rated["a"].ordinal == rated["a"].mu - 3 * rated["a"].sigma
+    assert ranks(games[0]) == [1, 2, 2, 3]
 
 
 def sign_in(client: TestClient, name: str) -> None:
@@ -185,3 +213,32 @@ def test_the_static_site_has_the_live_pages_standings(league: League, tmp_path: 
     ]
     assert (tmp_path / "site/en/season.html").is_file()
     assert 'href="../static/console.css"' in (tmp_path / "site/t/krakow-liga1.html").read_text()
+
+
+def test_a_minor_of_a_tournament_still_played_is_shown_as_a_minor(tmp_path: Path) -> None:
+    """Marked minor at a venue whose tournament the season does not count yet, Basia is
+    "Basia K." without her club on every page of the central — as that venue's own public
+    pages show her — though the finished tournament lists her in full."""
+    finished = league_event(tmp_path / "krakow.sqlite3", NAMES, 1, list(range(8)))
+    live = Cli(tmp_path / "gdansk.sqlite3")
+    live.ok("event", "create", "--preset", "league", "--name", "Liga gdansk")
+    live.ok("players", "add", "Basia Kowalska", "--club", "SP 2 Gdańsk", "--league-number",
+            "L1", "--check-in")  # fmt: skip
+    live.ok("players", "minor", "P001", "--consent")
+    store = LeagueStore(tmp_path / "league.sqlite3")
+    try:
+        up(store, "krakow", "liga1", finished.db)
+        up(store, "gdansk", "liga1", live.db)
+        central = Central("liga", store)
+        season = season_view(central.tournaments(), central.season())
+        [basia] = [line for line in season.lines if line.person == "nr L1"]
+        assert (basia.name, basia.club) == ("Basia K.", None)
+        write_site(central, tmp_path / "site")
+        for page in ("season.html", f"people/{basia.slug}.html", "data/season.json"):
+            said = (tmp_path / "site" / page).read_text(encoding="utf-8")
+            assert "Kowalska" not in said and "Basia K." in said, page
+        row = next(r for r in season_rows((tmp_path / "site/season.html").read_text())
+                   if r[1].startswith("Basia"))  # fmt: skip
+        assert row[1] == "Basia K."
+    finally:
+        store.close()

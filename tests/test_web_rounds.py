@@ -597,14 +597,14 @@ def test_the_season_table_over_the_season_folders_finished_league_events(
         points = liga.competition().event.league_points()
         players = liga.competition().event.players
         best = max(points, key=lambda pid: points[pid])
-        assert f"1 {players[best].name}" in words and "T1: Liga 1 (liga-1.sqlite3)" in words
+        assert f"1 {players[best].name}" in words and "Turniej 1: Liga 1 (liga-1.sqlite3)" in words
 
         answer = client.get("/organizer/season/season.csv?event=liga-1.sqlite3&language=pl")
         assert answer.status_code == 200
         assert answer.headers["content-type"] == "text/csv; charset=utf-8"
         assert 'filename="season.csv"' in answer.headers["content-disposition"]
         text = answer.content.decode("utf-8-sig")
-        assert ";" in text.splitlines()[0] and "T1 Liga 1" in text.splitlines()[0]
+        assert ";" in text.splitlines()[0] and "Turniej 1: Liga 1" in text.splitlines()[0]
         pdf = client.get("/organizer/season/season.pdf?event=liga-1.sqlite3")
         assert pdf.headers["content-type"] == "application/pdf" and pdf.content[:4] == b"%PDF"
         html = client.get("/organizer/season/season.html")

@@ -172,7 +172,7 @@ def _season(ctx: Ctx, args: argparse.Namespace) -> tuple[list[SeasonEvent], Seas
 def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
     events, season = _season(ctx, args)
     ctx.print(render(season_grid(season, ctx.words), ctx.words))
-    ctx.print(*season_legend(events))
+    ctx.print(*season_legend(events, ctx.words))
     ctx.print(*question_lines(season, ctx.words))
     return 0
 

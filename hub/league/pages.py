@@ -23,6 +23,7 @@ from hub.exports.pages import grid_html
 from hub.exports.words import phase_label
 from hub.league.views import SeasonView, TournamentView, person_tournaments, tournament_grids
 from hub.web.pages import translated_templates
+from tablekit.shared import forms
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, Words, words
 
 OTHER = {"pl": "en", "en": "pl"}
@@ -71,6 +72,7 @@ def environment(code: str) -> jinja2.Environment:
     w = words(code)
     env = translated_templates("hub.league", code)
     env.globals["phase_word"] = lambda phase: phase_label(phase, w)
+    env.globals["rating"] = lambda rating: forms.number(rating.ordinal, w, places=1)
     return env
 
 

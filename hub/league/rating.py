@@ -61,19 +61,26 @@ def ranks(game: Sequence[tuple[str, int, int]]) -> list[float]:
 
 def season_ratings(tournaments: Iterable[Played]) -> dict[str, Rating]:
     """Every person's rating after every game of ``tournaments`` (in the season's order)."""
+    return rate(
+        [(t.person_of.get(pid, pid), big, small) for pid, big, small in game]
+        for t in tournaments
+        for game in games_of(t.competition)
+    )
+
+
+def rate(games: Iterable[Sequence[tuple[str, int, int]]]) -> dict[str, Rating]:
+    """Every person's rating after ``games`` in their order: (person, big, small) per
+    seat; a game with fewer than two people rates nobody."""
     model = PlackettLuce()
     current: dict[str, tuple[float, float]] = {}
     played: dict[str, int] = {}
-    for tournament in tournaments:
-        for game in games_of(tournament.competition):
-            people = [tournament.person_of.get(pid, pid) for pid, _, _ in game]
-            if len(set(people)) < 2:
-                continue
-            teams = [
-                [model.rating(*current.get(person, (model.mu, model.sigma)))] for person in people
-            ]
-            rated = model.rate(teams, ranks=ranks(game))
-            for person, (new,) in zip(people, rated, strict=True):
-                current[person] = (new.mu, new.sigma)
-                played[person] = played.get(person, 0) + 1
+    for game in games:
+        people = [person for person, _, _ in game]
+        if len(set(people)) < 2:
+            continue
+        teams = [[model.rating(*current.get(person, (model.mu, model.sigma)))] for person in people]
+        rated = model.rate(teams, ranks=ranks(game))
+        for person, (new,) in zip(people, rated, strict=True):
+            current[person] = (new.mu, new.sigma)
+            played[person] = played.get(person, 0) + 1
     return {person: Rating(mu, sigma, played[person]) for person, (mu, sigma) in current.items()}

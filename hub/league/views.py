@@ -19,7 +19,7 @@ from hub.exports.grid import Grid
 from hub.exports.results import results_grid
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.league.central import Tournament
-from hub.league.identity import Entry
+from hub.league.identity import Entry, name_key
 from hub.league.rating import Played, Rating, season_ratings
 from hub.league.season import Season, Ticket
 from hub.privacy import initial_name, published
@@ -97,7 +97,8 @@ def season_view(
         for t, view in zip(tournaments, views, strict=True)
         if t.counted is not None
     }
-    people = _public_people(season, by_key)
+    others = [t.competition for t in tournaments if t.counted is None]
+    people = _public_people(season, by_key, others)
     ratings = season_ratings(
         Played(by_key[t.key][0], {e.player: season.identities.person(e) for e in t.entries})
         for t in season.tournaments
@@ -122,10 +123,15 @@ def season_view(
 
 
 def _public_people(
-    season: Season, comps: Mapping[str, tuple[Competition, Competition]]
+    season: Season,
+    comps: Mapping[str, tuple[Competition, Competition]],
+    others: Sequence[Competition],
 ) -> dict[str, tuple[str, str | None]]:
     """Each person's (name, club) as the public reads them: the latest entry's, with the
-    surname or the club hidden when any of the person's tournaments hides it."""
+    surname hidden when any of the person's tournaments hides it, and the club hidden for
+    a person marked minor in any tournament of the league, finished (``comps``: real and
+    public) or not yet counted (``others``: matched by league number, else by name) —
+    as a venue's public pages show a minor without a club."""
     latest: dict[str, Entry] = {}
     hidden_name: set[str] = set()
     hidden_club: set[str] = set()
@@ -135,18 +141,35 @@ def _public_people(
             person = season.identities.person(entry)
             latest[person] = entry
             shown = public.event.players.get(entry.player)
-            if shown is None:
-                continue
-            if shown.name != real.event.players[entry.player].name:
+            if shown is not None and shown.name != real.event.players[entry.player].name:
                 hidden_name.add(person)
-            if shown.club is None and entry.club:
+            if _minor(real, entry.player) or (shown is not None and shown.club is None
+                                              and entry.club):  # fmt: skip
                 hidden_club.add(person)
+    by_number = {entry.number: person for person, entry in latest.items() if entry.number}
+    by_name: dict[str, set[str]] = {}
+    for person, entry in latest.items():
+        by_name.setdefault(name_key(entry.name), set()).add(person)
+    for comp in others:
+        for pid, player in comp.event.players.items() if comp.state is not None else ():
+            if not _minor(comp, pid):
+                continue
+            number = player.league_number
+            people = {by_number[number]} if number in by_number else by_name.get(
+                name_key(player.name), set())  # fmt: skip
+            hidden_name |= people
+            hidden_club |= people
     out = {}
     for person, entry in latest.items():
         player = Player(entry.player, entry.name, entry.club, surname=entry.surname)
         name = initial_name(player) if person in hidden_name else entry.name
         out[person] = (name, None if person in hidden_club else entry.club)
     return out
+
+
+def _minor(comp: Competition, player: str) -> bool:
+    """Whether the public reads ``player`` as a minor (an erased event names no one)."""
+    return comp.erased is None and comp.is_minor(player)
 
 
 def tournament_grids(view: TournamentView, words: Words) -> list[Grid]:

@@ -106,7 +106,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                                 legend=[], names=[])  # fmt: skip
         files, events, season = chosen(request)
         grid = season_grid(season, w) if events else None
-        legend = [*season_legend(events), *question_lines(season, w)]
+        legend = [*season_legend(events, w), *question_lines(season, w)]
         return pages.render(
             request, "rounds_season.html", files=files, grid=grid,
             legend=legend, names=[e.source for e in events],
