@@ -22,6 +22,7 @@ from test_cli_support import Cli, play_round
 
 from hub.league.bridge import LEAGUE_ORGANIZER, partner_username
 from hub.league.central import Central
+from hub.league.pages import Links, season_page
 from hub.league.rating import ranks, rate
 from hub.league.site import write_site
 from hub.league.store import LeagueStore
@@ -242,3 +243,54 @@ def test_a_minor_of_a_tournament_still_played_is_shown_as_a_minor(tmp_path: Path
         assert row[1] == "Basia K."
     finally:
         store.close()
+
+
+def test_an_erasure_at_the_venue_reaches_the_central(tmp_path: Path) -> None:
+    """The venue erases its players' personal data after the season: the erasure record
+    goes up like any other, and the central rewrites what it holds of the tournament —
+    no name, club or league number is left in its store, and its pages name the ids."""
+    db = tmp_path / "krakow.sqlite3"
+    venue = league_event(db, NAMES, 1, list(range(8)))
+    store = LeagueStore(tmp_path / "league.sqlite3")
+    try:
+        up(store, "krakow", "liga1", db)
+        held = store.mark("krakow", "liga1")
+        assert held is not None
+        venue.ok("event", "erase", "--confirm", "Liga krakow")
+        events = EventStore(db)
+        try:  # what the uplink sends next: the records after the central's mark
+            later = [UpRecord(e.seq, e.kind, e.ts, msgspec.Raw(e.payload))
+                     for e in events.events(source=HUB_SOURCE, after_seq=held.contiguous)]
+        finally:
+            events.close()
+        assert store.ingest("krakow", "liga1", later).erased
+        central = Central("liga", store)
+        view = season_view(central.tournaments(), central.season())
+        assert {line.name for line in view.lines} == {f"P{i:03d}" for i in range(1, 9)}
+        assert all(line.club is None for line in view.lines)
+    finally:
+        store.close()
+    data = b"".join(p.read_bytes() for p in tmp_path.glob("league.sqlite3*"))
+    for text in ("Gracz", "Basia", "Kowalska", "KS Rummi"):
+        assert text.encode() not in data, text
+
+
+def test_the_ticket_passes_a_holder_and_the_season_page_says_so(league: League) -> None:
+    """003: the season's winner gets the ticket to the Polish championship; a winner who
+    holds one already passes it to the next in the table, and the page names both."""
+    season = league.central.season()
+    first = season.lines[0]
+    assert first.number, "the league fixture's players have league numbers"
+    holders = {first.number}
+    central = Central("liga", league.central.store, ticket_holders=holders)
+    view = season_view(central.tournaments(), central.season(), central.ticket_holders)
+    said = " ".join(text(season_page(view, Links("pl"), "Liga")).split())
+    assert view.ticket_passed[0].person == first.person
+    assert f"Mają już bilet (przechodzi na następną osobę w klasyfikacji): {first.name}" in said
+    ticket = season.ticket(holders)
+    assert ticket is not None
+    if ticket.person is not None:
+        assert view.ticket is not None and ticket.person != first.person
+        assert f"Bilet na Mistrzostwa Polski: {view.ticket.name}" in said
+    else:
+        assert "dzielą miejsce; decyduje organizator ligi" in said
