@@ -62,6 +62,10 @@ class Change:
         return self.kind is not ChangeKind.STANDINGS
 
 
+class ReasonNeededError(CompetitionError):
+    """A correction or a late result without its reason: the front end asks for it."""
+
+
 class UnconfirmedChangeError(CompetitionError):
     """A correction that changes who qualified, a seating drawn, titles, final places or
     league points: shown first, stored only once confirmed."""

@@ -33,7 +33,6 @@ from __future__ import annotations
 import enum
 import math
 import statistics
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
@@ -57,7 +56,7 @@ from tablekit.core.status import (
     short_word,
     word,
 )
-from tablekit.shared import i18n
+from tablekit.shared import forms, i18n
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, Words
 
 JUDGE_FLASH_AFTER: Final = 120.0
@@ -334,7 +333,7 @@ def link_lost_text(lost: LinkLost, now: float, words: Words | None = None) -> tu
                 broker=lost.broker
             ),
         )
-    stopped = time.strftime("%H:%M:%S", time.localtime(lost.since))
+    stopped = forms.clock_time(forms.local(lost.since), seconds=True)
     return (
         w.gettext("HUB LOST THE BROKER · {time}").format(time=waited),
         w.gettext("{broker}: reconnecting. Clocks stopped at {time}, not live").format(

@@ -27,7 +27,7 @@ from hub.competition import (
     ResultSource,
     ResultVersion,
 )
-from hub.effects import Change, UnconfirmedChangeError, effects
+from hub.effects import Change, ReasonNeededError, UnconfirmedChangeError, effects
 from hub.organizer_base import OrganizerBase
 from hub.tournament import (
     ConsolationDecided,
@@ -79,10 +79,6 @@ _ENDS_A_CALL: Final = frozenset(
     str(kind.__struct_config__.tag) for kind in (ClockResumed, GameStarted)
 )
 """A resumed clock, or a new game (a unit that restarted starts its game anew)."""
-
-
-class ReasonNeededError(CompetitionError):
-    """A correction or a late result without its reason: the front end asks for it."""
 
 
 @dataclass(frozen=True)

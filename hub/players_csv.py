@@ -68,7 +68,7 @@ import charset_normalizer
 from hub.tournament import LeagueNumberError, Player, league_number
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.gender import Gender, GenderValueError, gender_of
-from tablekit.core.names import full_name
+from tablekit.core.names import full_name, match_key
 from tablekit.core.words import N_
 from tablekit.shared import forms
 
@@ -205,13 +205,6 @@ class CsvImport:
         return encoding_label(self.encoding)
 
 
-def fold(text: str) -> str:
-    """Lower case, no accents, single spaces: how column names and players are compared."""
-    text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.casefold().replace("_", " ").split())
-
-
 def clean(text: str, what: str = "name") -> str:
     """A name or club as stored: NFC, single spaces, no surrounding blanks (and without
     the ``'`` the kit's own exports put before a text a spreadsheet would run as a
@@ -237,7 +230,7 @@ _FIELD_WORDS = {"name": Phrase(N_("name")), "club": Phrase(N_("club"))}
 
 
 def player_key(name: str, club: str | None) -> tuple[str, str]:
-    return (fold(name), fold(club or ""))
+    return (match_key(name), match_key(club or ""))
 
 
 POLISH_LETTERS = frozenset("ąćęłńóśźżĄĆĘŁŃÓŚŹŻ")
@@ -461,7 +454,9 @@ def _read(
             break
     assert header is not None  # header_line is not blank
     columns = _columns(header, source, header_at, forced)
-    surname_first = "name" in columns and fold(header[columns["name"]]) in SURNAME_FIRST_ALIASES
+    surname_first = (
+        "name" in columns and match_key(header[columns["name"]]) in SURNAME_FIRST_ALIASES
+    )
     ignored = tuple(
         h.strip() for i, h in enumerate(header) if i not in columns.values() and h.strip()
     )
@@ -582,7 +577,7 @@ def _row(
 
 def _yes(text: str, field: str, where: Phrase) -> bool:
     """A yes/no cell (``tak``/``nie``, ``x``/empty, ``1``/``0``)."""
-    folded = fold(text).strip()
+    folded = match_key(text).strip()
     if folded in YES:
         return True
     if folded in NO:
@@ -713,7 +708,7 @@ def _columns(
     where = Phrase(N_("{file} line {line} (header)"), file=source, line=line)
     columns: dict[str, int] = {}
     for index, title in enumerate(header):
-        key = fold(title)
+        key = match_key(title)
         for field, aliases in (
             ("name", NAME_ALIASES | SURNAME_FIRST_ALIASES),
             ("first", FIRST_NAME_ALIASES),

@@ -29,7 +29,6 @@ from hub.league.identity import (
     Question,
     decisions_decoder,
     decisions_json,
-    name_key,
     tournament_key,
 )
 from hub.league.season import Counted, Season, SeasonLine, fold_season
@@ -49,6 +48,7 @@ from hub.tournament import (
 )
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError, Phrase
+from tablekit.core.names import match_key
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
 
@@ -67,11 +67,6 @@ class SeasonEvent:
     @property
     def name(self) -> str:
         return self.counted.name
-
-
-def match_key(name: str) -> str:
-    """How a name is compared across tournaments (a question, never a match by itself)."""
-    return name_key(name)
 
 
 def open_event(path: str | Path) -> tuple[Competition, bytes]:
@@ -294,7 +289,7 @@ def seeds_for(
     by_number = {line.number: i for i, line in enumerate(lines) if line.number}
     by_name: dict[str, list[int]] = {}
     for i, line in enumerate(lines):
-        by_name.setdefault(name_key(line.name), []).append(i)
+        by_name.setdefault(match_key(line.name), []).append(i)
     place: dict[str, int] = {}
     for pid, player in players.items():
         if pid in withdrawn:
@@ -302,8 +297,8 @@ def seeds_for(
         number = player.league_number
         if number and number in by_number:
             place[pid] = by_number[number]
-        elif len(by_name.get(name_key(player.name), [])) == 1:
-            place[pid] = by_name[name_key(player.name)][0]
+        elif len(by_name.get(match_key(player.name), [])) == 1:
+            place[pid] = by_name[match_key(player.name)][0]
     best = sorted(place, key=place.__getitem__)[:4]
     return [(players[pid], lines[place[pid]].points) for pid in best]
 

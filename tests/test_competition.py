@@ -17,7 +17,7 @@ from hub.competition import (
     decode_record,
     new_event,
 )
-from hub.judging import ReasonNeededError
+from hub.effects import ReasonNeededError
 from hub.organizer import Organizer, PlayerEntryError
 from hub.store import EventStore
 from hub.tournament import MissingResultsError, Player, RoundStateError

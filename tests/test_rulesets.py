@@ -24,8 +24,8 @@ from tablekit.core.rulesets import (
     RulesetError,
     get_ruleset,
     known_names,
-    load_rulesets,
 )
+from tablekit.shared.tomlfile import load_rulesets
 
 WIN, PLACE = BigPointScheme.WIN_ONLY, BigPointScheme.PLACEMENT
 

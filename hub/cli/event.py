@@ -38,9 +38,10 @@ from hub.tournament import (
 )
 from hub.tournament.presets import describe
 from tablekit.core.errors import KitError
-from tablekit.core.rulesets import BigPointScheme, Ruleset, load_rulesets
+from tablekit.core.rulesets import BigPointScheme, Ruleset
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
+from tablekit.shared.tomlfile import load_rulesets
 
 
 def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:

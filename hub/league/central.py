@@ -5,33 +5,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Collection
-from dataclasses import dataclass
 from pathlib import Path
 
-from hub.competition import Competition
 from hub.league.identity import Decision, check_decision
 from hub.league.season import Counted, Season, fold_season
 from hub.league.store import LeagueStore
+from hub.league.views import Tournament
 from hub.league.wire import LEAGUE_VERSION, BoardLine, SeasonBoard
 from hub.season import SeasonError, counted
 from tablekit.core.errors import KitError
-
-
-@dataclass(frozen=True)
-class Tournament:
-    """One venue's event as the central holds it."""
-
-    venue: str
-    event: str
-    competition: Competition
-    counted: Counted | None
-    """How the season counts it; None while it cannot count (:attr:`why_not`)."""
-    why_not: KitError | None
-
-    @property
-    def name(self) -> str:
-        created = self.competition.created
-        return created.name if created is not None else self.event
 
 
 class Central:

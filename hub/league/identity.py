@@ -21,25 +21,18 @@ they are folded: at the central league service and over event files with
 from __future__ import annotations
 
 import hashlib
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import msgspec
 
 from tablekit.core.errors import KitError
+from tablekit.core.names import match_key
 from tablekit.core.words import N_
 
 
 class IdentityError(KitError, ValueError):
     """A decision that cannot be taken (an unknown entry, two entries of one tournament)."""
-
-
-def name_key(name: str) -> str:
-    """How a name is compared across tournaments: lower case, no accents, single spaces."""
-    text = unicodedata.normalize("NFKD", name.replace("ł", "l").replace("Ł", "L"))
-    text = "".join(c for c in text if not unicodedata.combining(c))
-    return " ".join(text.casefold().replace("_", " ").split())
 
 
 def tournament_key(created: bytes) -> str:
@@ -161,11 +154,11 @@ def resolve(entries: Sequence[Entry], decisions: Iterable[Decision] = ()) -> Ide
             if people.could_be(decision.same_as, entry.ref):
                 people.join(decision.same_as, entry.ref)
             continue
-        key = name_key(entry.name)
+        key = match_key(entry.name)
         candidates: list[str] = []
         for other in entries[:i]:
             top = people.root(other.ref)
-            if top not in candidates and name_key(other.name) == key and people.could_be(
+            if top not in candidates and match_key(other.name) == key and people.could_be(
                 top, entry.ref
             ):
                 candidates.append(top)

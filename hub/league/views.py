@@ -18,14 +18,33 @@ from hub.competition import Competition
 from hub.exports.grid import Grid
 from hub.exports.results import results_grid
 from hub.exports.standings import ranking_grid, standings_grid
-from hub.league.central import Tournament
-from hub.league.identity import Entry, name_key
+from hub.league.identity import Entry
 from hub.league.rating import Played, Rating, season_ratings
-from hub.league.season import Season, Ticket
+from hub.league.season import Counted, Season, Ticket
 from hub.privacy import initial_name, published
 from hub.tournament import Phase, Player
 from hub.tournament.standings import place_labels
+from tablekit.core.errors import KitError
+from tablekit.core.names import match_key
 from tablekit.shared.i18n import Words
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """One venue's event as the central holds it."""
+
+    venue: str
+    event: str
+    competition: Competition
+    counted: Counted | None
+    """How the season counts it; None while it cannot count (:attr:`why_not`)."""
+    why_not: KitError | None
+
+    @property
+    def name(self) -> str:
+        created = self.competition.created
+        return created.name if created is not None else self.event
+
 
 
 def slug(person: str) -> str:
@@ -149,14 +168,14 @@ def _public_people(
     by_number = {entry.number: person for person, entry in latest.items() if entry.number}
     by_name: dict[str, set[str]] = {}
     for person, entry in latest.items():
-        by_name.setdefault(name_key(entry.name), set()).add(person)
+        by_name.setdefault(match_key(entry.name), set()).add(person)
     for comp in others:
         for pid, player in comp.event.players.items() if comp.state is not None else ():
             if not _minor(comp, pid):
                 continue
             number = player.league_number
             people = {by_number[number]} if number in by_number else by_name.get(
-                name_key(player.name), set())  # fmt: skip
+                match_key(player.name), set())  # fmt: skip
             hidden_name |= people
             hidden_club |= people
     out = {}

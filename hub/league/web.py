@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, RedirectResponse, Response, Stream
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from hub.league.central import Central, Tournament
+from hub.league.central import Central
 from hub.league.identity import IdentityError
 from hub.league.pages import (
     Links,
@@ -41,7 +41,7 @@ from hub.league.pages import (
     season_page,
     tournament_page,
 )
-from hub.league.views import SeasonView, TournamentView, season_view
+from hub.league.views import SeasonView, Tournament, TournamentView, season_view
 from hub.web.accounts import WebRole, WebUser
 from hub.web.app import SecurityHeaders
 from hub.web.pages import event_text, reader_language

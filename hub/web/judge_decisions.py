@@ -19,12 +19,11 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from hub.competition import OrganizerFact
-from hub.effects import Change
+from hub.effects import Change, ReasonNeededError
 from hub.exports.lists import sanction_given_text, sanction_lifted_text, sanctions_grid
 from hub.exports.notes import scope_label, tie_decision_text
 from hub.exports.results import changes_grid
 from hub.exports.words import SANCTIONS, stage_label
-from hub.judging import ReasonNeededError
 from hub.organizer import Organizer
 from hub.tournament import RANKING_SCOPE, SanctionKind, Tie, TieHow, player_order
 from hub.tournament.standings import signed

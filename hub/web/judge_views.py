@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from hub.competition import Competition, JudgeCallResolved, ResultVersion
+from hub.effects import ReasonNeededError
 from hub.hall import HallView, JudgeCall, judge_queue
-from hub.judging import ReasonNeededError
 from hub.web.views import TableCard
 from tablekit.core.errors import KitError
 from tablekit.core.scoring import (

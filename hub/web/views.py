@@ -16,9 +16,9 @@ from hub.competition import Competition
 from hub.exports.lists import SeatLine, seat_lines
 from hub.exports.notes import round_progress, sanction_text
 from hub.hall import HallView, TableCell, state_of
-from hub.players_csv import fold
 from hub.tournament import Player, player_order, ties_by_name
 from hub.tournament.standings import place_labels, signed
+from tablekit.core.names import match_key
 from tablekit.core.seats import SEATS
 from tablekit.core.status import TableState
 from tablekit.shared.i18n import Words
@@ -59,8 +59,8 @@ class Search:
 def matches(query: str, name: str) -> bool:
     """Every word of ``query`` is part of ``name``, whatever the case and the Polish
     letters (``"lukasz zolc"`` and ``"żółć"`` both match ``"Łukasz Żółć"``)."""
-    words = fold(query).split()
-    folded = fold(name)
+    words = match_key(query).split()
+    folded = match_key(name)
     return bool(words) and all(word in folded for word in words)
 
 
@@ -69,7 +69,7 @@ def find_players(comp: Competition, query: str) -> Search:
     list of people (surname, then given name, Polish order), with their table."""
     event = comp.event
     stage = event.stages_played[-1] if event.stages_played else None
-    if len(fold(query).replace(" ", "")) < MIN_QUERY:
+    if len(match_key(query).replace(" ", "")) < MIN_QUERY:
         return Search(query, stage, too_short=bool(query.strip()))
     hits = sorted((p for p in event.players.values() if matches(query, p.name)), key=player_order)
     lines = seat_lines(comp, stage) if stage is not None else []

@@ -10,7 +10,7 @@ safe to use.
 from __future__ import annotations
 
 import re
-import threading
+from collections.abc import Iterable
 from typing import Any, Final, TypeVar
 
 import msgspec
@@ -64,7 +64,6 @@ class _Peek(msgspec.Struct):
 
 _peek_decoder: Final = msgspec.json.Decoder(_Peek)
 _decoders: dict[type[Any], msgspec.json.Decoder[Any]] = {}
-_decoders_lock: Final = threading.Lock()
 _encoder: Final = msgspec.json.Encoder()
 _EVENT_RANGE: Final = re.compile(
     r"(?P<expected>Expected `(int|float)` [<>]=? \S+) - at `(?P<path>\$\.event[.\[][^`]*)`$"
@@ -79,22 +78,25 @@ def encode(message: msgspec.Struct) -> bytes:
     return _encoder.encode(message)
 
 
-def decoder_for(kind: type[Any]) -> msgspec.json.Decoder[Any]:
-    """The decoder of message type ``kind``, built once.
+def prepare(kinds: Iterable[type[Any]]) -> None:
+    """Build the decoders of ``kinds`` now, once (:mod:`tablekit.core.topics` prepares
+    every message type of the protocol at import, before any thread runs).
 
     msgspec works out how to decode a type when its first decoder is built, calling back
     into Python (``typing``), so another thread may run meanwhile: under arm64 emulation a
-    thread decoding while another built a decoder crashed the interpreter. So the
-    protocol's decoders are built at import (:mod:`tablekit.core.topics`, before any thread
-    runs), and any other one under a lock.
+    thread decoding while another built a decoder crashed the interpreter.
     """
+    for kind in kinds:
+        if kind not in _decoders:
+            _decoders[kind] = msgspec.json.Decoder(kind)
+
+
+def decoder_for(kind: type[Any]) -> msgspec.json.Decoder[Any]:
+    """The decoder of message type ``kind``: the one :func:`prepare` built, else one made
+    for this call alone (a type outside the protocol, which only tests and tools decode:
+    the programs' threads decode the protocol's messages)."""
     decoder = _decoders.get(kind)
-    if decoder is None:
-        with _decoders_lock:
-            decoder = _decoders.get(kind)
-            if decoder is None:
-                decoder = _decoders[kind] = msgspec.json.Decoder(kind)
-    return decoder
+    return decoder if decoder is not None else msgspec.json.Decoder(kind)
 
 
 def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:

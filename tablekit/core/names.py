@@ -126,6 +126,15 @@ def sent_name(name: str) -> str:
     return name if len(name) <= SENT_NAME else name[: SENT_NAME - 1] + "…"
 
 
+def match_key(text: str) -> str:
+    """How two names (or a players file's column titles) are matched: lower case, no
+    accents (``ł`` as ``l``), ``_`` as a space, single spaces. A search, a players file's
+    columns and the league's people across tournaments all match by it."""
+    text = unicodedata.normalize("NFKD", text.replace("ł", "l").replace("Ł", "L"))
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return " ".join(text.casefold().replace("_", " ").split())
+
+
 def full_name(given: str, surname: str) -> str:
     """The name as written: given name(s), then the surname."""
     return " ".join(f"{given} {surname}".split())

@@ -3,7 +3,8 @@
 Every number that differs between the source documents lives in a :class:`Ruleset`;
 the scoring code never hard-codes one. The built-in rulesets are named after the seed
 documents ("000" … "004") with friendly aliases; events with their own numbers load
-custom rulesets from TOML::
+custom rulesets from TOML (:func:`parse_rulesets`; the file is read by
+:func:`tablekit.shared.tomlfile.load_rulesets`)::
 
     [ruleset]                 # one ruleset ...
     name = "club"
@@ -21,9 +22,7 @@ import enum
 import itertools
 import math
 import re
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
 import msgspec
@@ -258,23 +257,13 @@ def _fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def load_rulesets(path: str | Path) -> dict[str, Ruleset]:
-    """Custom rulesets from a TOML file, by name (see the module docstring).
+def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, Ruleset]:
+    """Custom rulesets from a parsed TOML document (read from a file by
+    :func:`tablekit.shared.tomlfile.load_rulesets`), by name.
 
     ``based_on`` may name a built-in ruleset, an alias or another ruleset of the same
-    file. Custom names may not shadow built-in names or aliases.
+    document. Custom names may not shadow built-in names or aliases.
     """
-    path = Path(path)
-    try:
-        with path.open("rb") as fh:
-            doc = tomllib.load(fh)
-    except tomllib.TOMLDecodeError as exc:
-        raise RulesetError(N_("{file}: not valid TOML: {error}"), file=path, error=exc) from None
-    return parse_rulesets(doc, source=str(path))
-
-
-def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, Ruleset]:
-    """Custom rulesets from an already parsed TOML document."""
     tables: dict[str, tuple[str, Mapping[str, Any]]] = {}  # name -> (where, table)
     for key, value in doc.items():
         if key == "ruleset":

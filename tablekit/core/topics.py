@@ -23,7 +23,7 @@ from tablekit.core.codec import (
     DecodeError,
     check_identity,
     decode,
-    decoder_for,
+    prepare,
 )
 from tablekit.core.errors import KitError, Phrase, phrase_of
 from tablekit.core.fields import MAX_TABLE, TOPIC_LEVEL_PATTERN
@@ -158,9 +158,8 @@ MESSAGE_OF_KIND: Final[Mapping[Kind, type[Any]]] = {
     Kind.CURRENT_EVENT: CurrentEvent,
 }
 
-# Every message type's decoder built now, before any thread decodes (see decoder_for).
-for _kind in MESSAGE_OF_KIND.values():
-    decoder_for(_kind)
+# Every message type's decoder built now, before any thread decodes.
+prepare(MESSAGE_OF_KIND.values())
 
 _UNIT_KINDS: Final[tuple[Kind, ...]] = (Kind.EVENTS, Kind.STATE, Kind.STATUS)
 _HUB_TABLE_KINDS: Final[tuple[Kind, ...]] = (Kind.ASSIGN, Kind.ACK, Kind.REFUSED, Kind.RESULT)

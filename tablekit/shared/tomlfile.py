@@ -10,12 +10,15 @@ struct's own check refuses stops the program with one line such as
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
 from tablekit.core.errors import KitError, Phrase, joined
+from tablekit.core.rulesets import Ruleset, RulesetError, parse_rulesets
 from tablekit.core.words import N_
 
 T = TypeVar("T")
@@ -47,6 +50,20 @@ def decode_toml(
         raise SettingsFileError(
             N_("{source}: not valid TOML: {error}"), source=source, error=err
         ) from None
+
+
+def load_rulesets(path: str | Path) -> dict[str, Ruleset]:
+    """An event's own rulesets from a TOML file, by name
+    (:func:`tablekit.core.rulesets.parse_rulesets` checks them)."""
+    source = str(path)
+    try:
+        with Path(path).open("rb") as fh:
+            doc = tomllib.load(fh)
+    except tomllib.TOMLDecodeError as err:
+        raise RulesetError(
+            N_("{source}: not valid TOML: {error}"), source=source, error=err
+        ) from None
+    return parse_rulesets(doc, source=source)
 
 
 def problem(
