@@ -32,7 +32,6 @@ the commit (or before anything reads those tables).
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -59,7 +58,6 @@ from hub.store_schema import open_store
 from tablekit.core.clock_events import MovePassed
 from tablekit.core.messages import WINDOW, AnyUnitEvent, EventEnvelope
 from tablekit.core.topics import BEYOND_WINDOW, CONFLICT, NEW_JOURNALS
-from tablekit.shared.durable import transaction
 
 HUB_SOURCE = "hub"
 MAX_COPIES = 3
@@ -108,8 +106,9 @@ class _Kept:
 class EventStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.RLock()
-        self._db = open_store(self.path)
+        self._file = open_store(self.path)
+        self._db = self._file.db
+        self._lock = self._file.lock
         self._kept: dict[str, _Kept] = {}
         """Rows of ``sources`` read or written by this connection, as they are in the file
         (see above)."""
@@ -645,12 +644,10 @@ class EventStore:
             return int(self._db.execute("PRAGMA data_version").fetchone()[0])
 
     def integrity_check(self) -> str:
-        with self._lock:
-            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        return self._file.integrity_check()
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
 
     # -- internals ----------------------------------------------------------------------------
 
@@ -786,11 +783,11 @@ class EventStore:
 
     @contextmanager
     def _tx(self) -> Iterator[None]:
-        """A write transaction (:func:`~tablekit.shared.durable.transaction`) in which the
-        kept marks are true: forgotten when another connection wrote the file since they
-        were kept, and when the transaction is rolled back."""
+        """A write transaction (:meth:`~tablekit.shared.durable.DurableFile.transaction`) in
+        which the kept marks are true: forgotten when another connection wrote the file
+        since they were kept, and when the transaction is rolled back."""
         try:
-            with transaction(self._db):
+            with self._file.transaction():
                 version = self._db.execute("PRAGMA data_version").fetchone()[0]
                 if version != self._version:
                     self._forget_marks()

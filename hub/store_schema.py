@@ -33,13 +33,12 @@ from pathlib import Path
 
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
-from tablekit.shared.durable import open_durable, transaction
+from tablekit.shared.durable import DurableFile
 
 SCHEMA_VERSION = 1
 
 
 SCHEMA = [
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID",
     """CREATE TABLE IF NOT EXISTS events (
         id INTEGER PRIMARY KEY,
         source TEXT NOT NULL,
@@ -136,31 +135,19 @@ def open_error(path: Path, err: sqlite3.DatabaseError) -> StoreError:
     return StoreError(N_("store {file}: {error}"), file=path, error=str(err))
 
 
-def open_store(path: Path) -> sqlite3.Connection:
+def open_store(path: Path) -> DurableFile:
     """``path`` opened as an event store (WAL, ``synchronous=FULL``), its tables created
     when new; :class:`StoreError` when it is not one this hub can use."""
+
+    def wrong_version(stored: int) -> StoreError:
+        return StoreError(
+            N_("store {file} has schema {schema}, this hub uses {version}"),
+            file=path, schema=stored, version=SCHEMA_VERSION,
+        )  # fmt: skip
+
     try:
-        db = open_durable(path, timeout=30.0)
+        return DurableFile(
+            path, timeout=30.0, schema=SCHEMA, version=(SCHEMA_VERSION, wrong_version)
+        )
     except sqlite3.DatabaseError as err:
         raise open_error(path, err) from err
-    try:
-        with transaction(db):
-            for statement in SCHEMA:
-                db.execute(statement)
-            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-            if row is None:
-                db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            elif int(row[0]) != SCHEMA_VERSION:
-                raise StoreError(
-                    N_("store {file} has schema {schema}, this hub uses {version}"),
-                    file=path,
-                    schema=row[0],
-                    version=SCHEMA_VERSION,
-                )
-    except sqlite3.DatabaseError as err:
-        db.close()
-        raise open_error(path, err) from err
-    except StoreError:
-        db.close()
-        raise
-    return db

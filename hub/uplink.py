@@ -56,7 +56,7 @@ from hub.league.wire import (
 from hub.store import HUB_SOURCE, EventStore
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
-from tablekit.shared.durable import open_durable, transaction
+from tablekit.shared.durable import DurableFile
 
 log = logging.getLogger("hub.uplink")
 
@@ -95,6 +95,13 @@ class UplinkSettings:
         return self.registry if self.registry is not None else db.absolute().parent / REGISTRY_NAME
 
 
+_REGISTRY: Final = (
+    "CREATE TABLE IF NOT EXISTS events (venue TEXT NOT NULL, event TEXT NOT NULL,"
+    " db TEXT NOT NULL, registered REAL NOT NULL, acked INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (venue, event)) WITHOUT ROWID"
+)
+
+
 class UplinkRegistryError(KitError, RuntimeError):
     """The uplink registry cannot be used, or names another store for the event."""
 
@@ -114,24 +121,20 @@ class UplinkRegistry:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
         try:
-            self._db = open_durable(self.path, timeout=10.0)
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS events (venue TEXT NOT NULL, event TEXT NOT NULL,"
-                " db TEXT NOT NULL, registered REAL NOT NULL, acked INTEGER NOT NULL DEFAULT 0,"
-                " PRIMARY KEY (venue, event)) WITHOUT ROWID"
-            )
+            self._file = DurableFile(self.path, timeout=10.0, schema=[_REGISTRY])
         except sqlite3.DatabaseError as err:
             raise UplinkRegistryError(
                 N_("league uplink registry {file}: {error}"), file=self.path, error=str(err)
             ) from err
-        self._lock = threading.Lock()
+        self._db = self._file.db
+        self._lock = self._file.lock
 
     def register(self, venue: str, event: str, db: Path, now: float | None = None) -> None:
         """``event``'s records go up from ``db`` from now on; UplinkRegistryError when the
         venue's event of that name went up from another store (two stores of one event
         would be two tournaments under one name at the central)."""
         db = db.absolute()
-        with self._lock, transaction(self._db):
+        with self._file.transaction():
             row = self._db.execute(
                 "SELECT db FROM events WHERE venue = ? AND event = ?", (venue, event)
             ).fetchone()
@@ -163,8 +166,7 @@ class UplinkRegistry:
             )
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
 
 
 @dataclass

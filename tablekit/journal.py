@@ -31,41 +31,37 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
-import threading
 import time
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import msgspec
 
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
-from tablekit.shared.durable import FolderMissingError, open_durable, transaction
+from tablekit.shared.durable import DurableFile, FolderMissingError
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS entries (
-    seq INTEGER PRIMARY KEY,
-    ts REAL NOT NULL,
-    event BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS set_aside (
-    seq INTEGER PRIMARY KEY,
-    ts REAL NOT NULL,
-    event BLOB NOT NULL,
-    code TEXT NOT NULL,
-    reason TEXT NOT NULL,
-    at REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS state (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    blob BLOB NOT NULL,
-    ts REAL NOT NULL
-);
-"""
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS entries (
+        seq INTEGER PRIMARY KEY,
+        ts REAL NOT NULL,
+        event BLOB NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS set_aside (
+        seq INTEGER PRIMARY KEY,
+        ts REAL NOT NULL,
+        event BLOB NOT NULL,
+        code TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        at REAL NOT NULL
+    )""",
+    """CREATE TABLE IF NOT EXISTS state (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        blob BLOB NOT NULL,
+        ts REAL NOT NULL
+    )""",
+)
 
 _encoder = msgspec.json.Encoder()
 
@@ -107,37 +103,17 @@ class Journal:
         it does not exist; JournalError when it is another unit's or not a journal."""
         self.path = Path(path)
         self.unit_id = unit_id
-        self._lock = threading.Lock()
         try:
-            self._db = open_durable(self.path, timeout=10.0)
+            self._file = DurableFile(
+                self.path, timeout=10.0, schema=_SCHEMA, setup=lambda f: _own(f, unit_id, event)
+            )
         except (sqlite3.DatabaseError, FolderMissingError) as err:
             raise JournalError(N_("journal {file}: {error}"), file=self.path, error=err) from err
-        try:
-            with self._tx():
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
-                stored = self._meta("unit_id")
-                if stored is None:
-                    self._set_meta("unit_id", unit_id)
-                    self._set_meta("last_seq", 0)
-                    self._set_meta("acked_upto", 0)
-                    self._set_meta("epoch", new_epoch())
-                    self._set_meta("event", event)
-                elif stored != unit_id:
-                    raise JournalError(
-                        N_("journal {file} belongs to unit {stored!r}, not {unit!r}"),
-                        file=self.path, stored=stored, unit=unit_id,
-                    )  # fmt: skip
-        except sqlite3.DatabaseError as err:
-            self._db.close()
-            raise JournalError(N_("journal {file}: {error}"), file=self.path, error=err) from err
-        except JournalError:
-            self._db.close()
-            raise
-        self.epoch: str = str(self._meta("epoch") or "")
+        self._db = self._file.db
+        self._lock = self._file.lock
+        self.epoch: str = str(self._file.meta("epoch") or "")
         """This journal file's epoch (empty: a journal of a release before epochs)."""
-        self.event: str = str(self._meta("event") or "")
+        self.event: str = str(self._file.meta("event") or "")
         """The event whose entries this journal holds ("": none yet, or a journal of a
         release before units followed the hub's event)."""
 
@@ -151,8 +127,8 @@ class Journal:
                 N_("journal {file} holds the event {held!r}, not {event!r}"),
                 file=self.path, held=self.event, event=event,
             )  # fmt: skip
-        with self._lock, self._tx():
-            self._set_meta("event", event)
+        with self._file.transaction():
+            self._file.set_meta("event", event)
         self.event = event
 
     @property
@@ -170,15 +146,15 @@ class Journal:
     ) -> list[int]:
         """Append ``events`` with the next seqs and store ``state``, in one commit."""
         ts = time.time() if wall is None else wall
-        with self._lock, self._tx():
-            last = int(self._meta("last_seq") or 0)
+        with self._file.transaction():
+            last = int(self._file.meta("last_seq") or 0)
             seqs = list(range(last + 1, last + 1 + len(events)))
             if events:
                 self._db.executemany(
                     "INSERT INTO entries (seq, ts, event) VALUES (?, ?, ?)",
                     [(seq, ts, _encoder.encode(e)) for seq, e in zip(seqs, events, strict=True)],
                 )
-                self._set_meta("last_seq", seqs[-1])
+                self._file.set_meta("last_seq", seqs[-1])
             if state is not None:
                 self._db.execute(
                     "INSERT OR REPLACE INTO state (id, blob, ts) VALUES (1, ?, ?)", (state, ts)
@@ -193,14 +169,14 @@ class Journal:
         Returns how many entries left the queue. An ack beyond the last seq this
         journal ever assigned is refused (it cannot be about this journal).
         """
-        with self._lock, self._tx():
-            last = int(self._meta("last_seq") or 0)
+        with self._file.transaction():
+            last = int(self._file.meta("last_seq") or 0)
             if upto_seq > last:
                 raise JournalError(
                     N_("ack up to seq {seq} but this journal has only assigned up to {last}"),
                     seq=upto_seq, last=last,
                 )
-            before = int(self._meta("acked_upto") or 0)
+            before = int(self._file.meta("acked_upto") or 0)
             if upto_seq <= before:
                 return 0
             for seq in refused:
@@ -211,20 +187,20 @@ class Journal:
                     "SELECT count(*) FROM entries WHERE seq > ? AND seq <= ?", (before, upto_seq)
                 ).fetchone()[0]
             )
-            self._set_meta("acked_upto", upto_seq)
+            self._file.set_meta("acked_upto", upto_seq)
             return left
 
     def prune_acked(self) -> int:
         """The event is closed: delete the acked entries (the unacked ones stay queued);
         how many went."""
-        with self._lock, self._tx():
-            acked = int(self._meta("acked_upto") or 0)
+        with self._file.transaction():
+            acked = int(self._file.meta("acked_upto") or 0)
             return self._db.execute("DELETE FROM entries WHERE seq <= ?", (acked,)).rowcount
 
     def set_aside(self, seq: int, code: str, reason: str) -> bool:
         """The hub refused entry ``seq`` for ``reason``: keep it for the judge, out of the
         queue (or note the reason on one already set aside). False if it is not here."""
-        with self._lock, self._tx():
+        with self._file.transaction():
             return self._set_aside(seq, code, reason)
 
     def set_aside_entries(self) -> list[SetAsideEntry]:
@@ -241,7 +217,7 @@ class Journal:
         the unacked ones; with an ``after`` below the acked mark, the acked entries still
         kept after it too (what a hub that lost them asks for again)."""
         with self._lock:
-            start = int(self._meta("acked_upto") or 0) if after is None else after
+            start = int(self._file.meta("acked_upto") or 0) if after is None else after
             rows = self._db.execute(
                 "SELECT seq, ts, event FROM entries WHERE seq > ? ORDER BY seq LIMIT ?",
                 (start, -1 if limit is None else limit),
@@ -253,7 +229,7 @@ class Journal:
         with self._lock:
             row = self._db.execute(
                 "SELECT seq, ts, event FROM entries WHERE seq <= ? ORDER BY seq DESC LIMIT 1",
-                (int(self._meta("acked_upto") or 0),),
+                (int(self._file.meta("acked_upto") or 0),),
             ).fetchone()
         return None if row is None else JournalEntry(int(row[0]), float(row[1]), bytes(row[2]))
 
@@ -265,12 +241,12 @@ class Journal:
     @property
     def last_seq(self) -> int:
         with self._lock:
-            return int(self._meta("last_seq") or 0)
+            return int(self._file.meta("last_seq") or 0)
 
     @property
     def acked_upto(self) -> int:
         with self._lock:
-            return int(self._meta("acked_upto") or 0)
+            return int(self._file.meta("acked_upto") or 0)
 
     def pending_count(self) -> int:
         """Unacked entries."""
@@ -283,29 +259,24 @@ class Journal:
     def _count(self, where: str) -> int:
         """Entries matching ``where``, whose one parameter is the acked mark."""
         with self._lock:
-            acked = int(self._meta("acked_upto") or 0)
+            acked = int(self._file.meta("acked_upto") or 0)
             sql = f"SELECT count(*) FROM entries WHERE {where}"
             return int(self._db.execute(sql, (acked,)).fetchone()[0])
 
     def integrity_check(self) -> str:
-        with self._lock:
-            return str(self._db.execute("PRAGMA integrity_check").fetchone()[0])
+        return self._file.integrity_check()
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
 
     # -- internals ------------------------------------------------------------------------
-
-    def _tx(self) -> AbstractContextManager[None]:
-        return transaction(self._db)
 
     def _set_aside(self, seq: int, code: str, reason: str) -> bool:
         if code and self._db.execute(
             "UPDATE set_aside SET code = ?, reason = ? WHERE seq = ?", (code, reason, seq)
         ).rowcount:
             return True
-        if seq <= int(self._meta("acked_upto") or 0):
+        if seq <= int(self._file.meta("acked_upto") or 0):
             return False  # acknowledged as stored: kept as such, not the refused copy
         moved = self._db.execute(
             "INSERT OR IGNORE INTO set_aside (seq, ts, event, code, reason, at)"
@@ -315,9 +286,19 @@ class Journal:
         self._db.execute("DELETE FROM entries WHERE seq = ?", (seq,))
         return bool(moved)
 
-    def _meta(self, key: str) -> Any:
-        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else row[0]
 
-    def _set_meta(self, key: str, value: object) -> None:
-        self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+def _own(file: DurableFile, unit_id: str, event: str) -> None:
+    """A new journal file made ``unit_id``'s (for ``event``); JournalError when the file is
+    another unit's."""
+    stored = file.meta("unit_id")
+    if stored is None:
+        file.set_meta("unit_id", unit_id)
+        file.set_meta("last_seq", 0)
+        file.set_meta("acked_upto", 0)
+        file.set_meta("epoch", new_epoch())
+        file.set_meta("event", event)
+    elif stored != unit_id:
+        raise JournalError(
+            N_("journal {file} belongs to unit {stored!r}, not {unit!r}"),
+            file=file.path, stored=stored, unit=unit_id,
+        )  # fmt: skip

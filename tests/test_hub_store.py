@@ -10,7 +10,6 @@ import pytest
 
 from hub.store import HUB_SOURCE, MAX_REFUSAL_LOG, EventStore
 from hub.store_rows import Refused
-from hub.store_schema import StoreError
 from tablekit.core.clock import ClockRules, MoveClock
 from tablekit.core.clock_events import GameStarted, MovePassed
 from tablekit.core.messages import PROTOCOL_VERSION, WINDOW, Assignment, SeatAssignment, envelope
@@ -125,16 +124,6 @@ def test_rebuild_recomputes_the_derived_tables(tmp_path: Path) -> None:
     assert store.rebuild() == 5
     assert (store.marks(), store.moves()) == before
     assert store.integrity_check() == "ok"
-
-
-def test_a_store_of_another_schema_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "hub.db"
-    EventStore(path).close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE meta SET value = 99 WHERE key = 'schema'")
-    db.commit()
-    with pytest.raises(StoreError, match="schema 99"):
-        EventStore(path)
 
 
 def test_a_seq_beyond_the_window_is_refused_and_only_logged(tmp_path: Path) -> None:

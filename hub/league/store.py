@@ -21,7 +21,6 @@ record rewrites its stored payloads as the hub rewrote its own (:mod:`hub.erasur
 from __future__ import annotations
 
 import sqlite3
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -37,14 +36,13 @@ from hub.league.wire import UpRecord
 from hub.organizer_base import RECORD_KINDS, record_kind_of
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
-from tablekit.shared.durable import open_durable, transaction
+from tablekit.shared.durable import DurableFile
 
 SCHEMA_VERSION: Final = 1
 MAX_CONFLICT_COPIES: Final = 3
 ERASED_KIND: Final = record_kind_of(PersonalDataErased)
 
 SCHEMA: Final = [
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID",
     """CREATE TABLE IF NOT EXISTS records (
         id INTEGER PRIMARY KEY,
         venue TEXT NOT NULL,
@@ -120,26 +118,22 @@ class _Folded:
 class LeagueStore:
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
-        self._lock = threading.RLock()
         self._folds: dict[tuple[str, str], _Folded] = {}
         try:
-            self._db = open_durable(self.path, timeout=30.0)
-            with transaction(self._db):
-                for statement in SCHEMA:
-                    self._db.execute(statement)
-                row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
-                if row is None:
-                    self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-                elif int(row[0]) != SCHEMA_VERSION:
-                    raise LeagueStoreError(
-                        N_("league store {file} has schema {schema}, this service uses "
-                           "{version}"),
-                        file=self.path, schema=row[0], version=SCHEMA_VERSION,
-                    )  # fmt: skip
+            version = (SCHEMA_VERSION, self._wrong_version)
+            self._file = DurableFile(self.path, timeout=30.0, schema=SCHEMA, version=version)
         except sqlite3.DatabaseError as err:
             raise LeagueStoreError(
                 N_("league store {file}: {error}"), file=self.path, error=str(err)
             ) from err
+        self._db = self._file.db
+        self._lock = self._file.lock
+
+    def _wrong_version(self, stored: int) -> LeagueStoreError:
+        return LeagueStoreError(
+            N_("league store {file} has schema {schema}, this service uses {version}"),
+            file=self.path, schema=stored, version=SCHEMA_VERSION,
+        )  # fmt: skip
 
     # -- writing -------------------------------------------------------------------------
 
@@ -151,7 +145,7 @@ class LeagueStore:
         records rewrites the tournament's stored payloads in the same commit."""
         received = time.time() if now is None else now
         out = Ingested()
-        with self._lock, transaction(self._db):
+        with self._file.transaction():
             for record in records:
                 payload = bytes(record.payload)
                 cur = self._db.execute(
@@ -253,7 +247,7 @@ class LeagueStore:
             self._db.execute("PRAGMA secure_delete=OFF")
 
     def decide(self, decision: Decision) -> None:
-        with self._lock, transaction(self._db):
+        with self._file.transaction():
             self._db.execute(
                 "INSERT INTO decisions VALUES (?, ?, ?, ?) ON CONFLICT (entry) DO UPDATE SET"
                 " same_as = excluded.same_as, by = excluded.by, at = excluded.at",
@@ -343,5 +337,4 @@ class LeagueStore:
         return int(row[0] or 0)
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        self._file.close()
