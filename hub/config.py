@@ -112,7 +112,7 @@ class HubConfigError(KitError, ValueError):
     """A hub setting that cannot be used; the message names the file, variable or flag."""
 
 
-class Account(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class BrokerLogin(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """A program's own broker account (``[screen]``, ``[organizer]``)."""
 
     username: str | None = None
@@ -130,7 +130,7 @@ def check_tables(count: int, where: str) -> int:
     return count
 
 
-class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class HubSection(BrokerLogin, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[hub]``: ``rummikub-hub serve``."""
 
     tables: int | None = None
@@ -150,7 +150,7 @@ class HubSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True)
             )
 
 
-class WebSection(Account, frozen=True, forbid_unknown_fields=True, kw_only=True):
+class WebSection(BrokerLogin, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``[web]``: ``rummikub-web``, the web console (its broker account reads the tables'
     live state: a read-only one will do)."""
 
@@ -232,8 +232,8 @@ class HubConfig(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw_only
     db: str | None = None
     broker: BrokerSettings = BrokerSettings()
     hub: HubSection = HubSection()
-    screen: Account = Account()
-    organizer: Account = Account()
+    screen: BrokerLogin = BrokerLogin()
+    organizer: BrokerLogin = BrokerLogin()
     web: WebSection = WebSection()
     league: LeagueSection = LeagueSection()
 
@@ -450,7 +450,7 @@ def resolve(program: Program, args: argparse.Namespace, env: Mapping[str, str]) 
     config, source = load_hub_config(args.config, env)
     fields: dict[str, Any] = msgspec.structs.asdict(config.broker)
     origin = {name: f"{source or 'defaults'}: broker.{name}" for name in fields}
-    own: Account = getattr(config, program)
+    own: BrokerLogin = getattr(config, program)
     if own.username is not None or own.password_file is not None:
         fields["username"], fields["password_file"] = own.username, own.password_file
         origin["username"] = f"{source}: {program}.username"

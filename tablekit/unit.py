@@ -112,7 +112,7 @@ class LinkStatus:
     at: float
 
 
-class Seating(msgspec.Struct, frozen=True):
+class TableAssignment(msgspec.Struct, frozen=True):
     """The hub's assignment for this table: who sits where, and the next game."""
 
     names: dict[Seat, str]
@@ -128,7 +128,7 @@ class SavedUnit(msgspec.Struct, frozen=True):
     """What the journal keeps of the unit with every event, to resume after a restart."""
 
     clock: ClockState
-    seating: Seating | None = None
+    seating: TableAssignment | None = None
     broadcasts: tuple[int, ...] = ()
     """Ids of the hub broadcasts already applied (the latest few): each applies once."""
     entry: EntryView | None = None
@@ -233,9 +233,9 @@ class TableUnit:
         self.view = TableView(
             clock=self.clock.state, table=self._table, online=online, language=self._language
         )
-        self.pending: Seating | None = None
+        self.pending: TableAssignment | None = None
         """An assignment that arrived mid-game; applied when the game is over."""
-        self.seating: Seating | None = None
+        self.seating: TableAssignment | None = None
         self.broadcasts: tuple[int, ...] = ()
         self.time_over = 0
         self.hall_language = ""
@@ -541,7 +541,7 @@ class TableUnit:
             self.view = replace(self.view, language=language)
         return True
 
-    def _seating_of(self, a: Assignment) -> Seating:
+    def _seating_of(self, a: Assignment) -> TableAssignment:
         ruleset = a.rules.scoring
         if ruleset is None and a.rules.ruleset:
             try:
@@ -552,7 +552,7 @@ class TableUnit:
         lockout = min(self.clock.rules.lockout, move_seconds / 2)  # a very short clock still runs
         rules = ClockRules(seats=len(a.seats), move_seconds=move_seconds, lockout=lockout)
         assert a.game is not None  # only an idle assignment has none
-        return Seating(
+        return TableAssignment(
             names=a.names(), game=a.game, rules=rules, starter=a.starter, round=a.round,
             ruleset=ruleset,
         )

@@ -47,8 +47,8 @@ from hub.web.judge_views import (
     ResultForm,
     empty_form,
     error_fields,
+    judge_table,
     racks_of,
-    table_view,
     typed_form,
     waiting_tables,
 )
@@ -189,7 +189,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         comp = event(request)
         stage = stage_of(request, comp, request.query_params.get("stage"))
         try:
-            view = table_view(comp, stage, number)
+            view = judge_table(comp, stage, number)
         except KitError as err:
             raise refused(request, err) from None
         w = pages.words(request)

@@ -63,7 +63,10 @@ class GameResult:
 
 
 @dataclass(frozen=True)
-class TableView:
+class JudgeTable:
+    """A table as the judges' page shows it: who sits there, every game's results and
+    the judge calls resolved there (not the unit's :class:`tablekit.view.TableView`)."""
+
     stage: str
     round: int
     table: int
@@ -82,11 +85,11 @@ def seated_players(comp: Competition, stage: str, table: int) -> tuple[SeatedPla
     )
 
 
-def table_view(comp: Competition, stage: str, table: int) -> TableView:
+def judge_table(comp: Competition, stage: str, table: int) -> JudgeTable:
     """Table ``table`` of ``stage`` (CompetitionError when the stage has no such table)."""
     comp.table_playing(stage, table, 1)
     games = comp.format.stages[comp.format.stage_index(stage)].games
-    return TableView(
+    return JudgeTable(
         stage,
         comp.round_number(stage),
         table,

@@ -15,7 +15,7 @@ from hub.store import HUB_SOURCE, EventStore
 from hub.time_use import KINDS, TableEvent, played_moves
 from hub.tournament.standings import signed
 from hub.web.pages import PageError, Pages
-from hub.web.player_views import UnknownPlayerError, drawn_stages, player_page, player_tables
+from hub.web.player_views import NoPlayerPageError, drawn_stages, player_page, player_tables
 from tablekit.shared.forms import number
 from tablekit.shared.i18n import Words
 
@@ -55,7 +55,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         )
         try:
             page = player_page(comp, player_id, played_moves(events, drawn_stages(comp)), w)
-        except UnknownPlayerError:
+        except NoPlayerPageError:
             raise unknown from None
         cards = {card.number: card for card in console.live.cards}
         return pages.render(

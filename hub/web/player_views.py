@@ -68,7 +68,7 @@ class PlayerPage:
         return sum((r.time for r in self.rounds), TimeUse())
 
 
-class UnknownPlayerError(LookupError):
+class NoPlayerPageError(LookupError):
     """No player has that id (the page answers 404)."""
 
 
@@ -105,7 +105,7 @@ def player_page(
     event = comp.event
     player = event.players.get(player_id)
     if player is None:
-        raise UnknownPlayerError(player_id)
+        raise NoPlayerPageError(player_id)
     rounds = []
     for stage in event.stages_played:
         lines = seat_lines(comp, stage)
