@@ -45,7 +45,7 @@ from hub.tournament import (
 from hub.tournament import Phase as EventPhase
 from hub.tournament.presets import LEAGUE_MAX_PLAYERS, LEAGUE_MIN_PLAYERS
 from tablekit.core.clock_events import PauseReason
-from tablekit.core.errors import KitError, Phrase, phrase_of
+from tablekit.core.errors import KitError, Phrase, phrase_of, quoted
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
 from tablekit.core.names import sent_name
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
@@ -559,14 +559,14 @@ class Competition:
         seating = self.event.seating(stage_name)
         if not 1 <= table <= len(seating):
             raise CompetitionError(
-                N_("table {table}: not in round {stage}"), table=table, stage=repr(stage_name)
+                N_("table {table}: not in round {stage}"), table=table, stage=quoted(stage_name)
             )
         games = self.format.stages[self.format.stage_index(stage_name)].games
         if not 1 <= game <= games:
             raise CompetitionError(
                 N_("table {table}: round {stage} has games 1–{games}, got game {game}"),
                 table=table,
-                stage=repr(stage_name),
+                stage=quoted(stage_name),
                 games=games,
                 game=game,
             )
@@ -635,7 +635,7 @@ class Competition:
             case EventCreated():
                 if self.created is not None:
                     raise CompetitionError(
-                        N_("the event {name} already exists"), name=repr(self.created.name)
+                        N_("the event {name} already exists"), name=quoted(self.created.name)
                     )
                 self.created = record
                 # The automatic league scheme depends on the entry count: players register
@@ -681,11 +681,11 @@ class Competition:
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:
                     raise CompetitionError(
-                        N_("start {stage}: it is not the round being played"), stage=repr(stage)
+                        N_("start {stage}: it is not the round being played"), stage=quoted(stage)
                     )
                 if stage in self.started:
                     raise CompetitionError(
-                        N_("start {stage}: the round has already started"), stage=repr(stage)
+                        N_("start {stage}: the round has already started"), stage=quoted(stage)
                     )
                 self.started[stage] = record
             case RoundTimeOver(stage=stage):
@@ -729,7 +729,7 @@ class Competition:
 
     def _known_player(self, player_id: str) -> None:
         if player_id not in self.event.players:
-            raise CompetitionError(N_("unknown player {player}"), player=repr(player_id))
+            raise CompetitionError(N_("unknown player {player}"), player=quoted(player_id))
 
     def _erase(self, record: PersonalDataErased) -> None:
         """Every player named by their id from now on, no club; the name changes too."""

@@ -76,7 +76,7 @@ from typing import Any, Final, Literal, TypeVar
 import msgspec
 
 from hub.backup import DEFAULT_INTERVAL
-from tablekit.core.errors import KitError, Phrase
+from tablekit.core.errors import KitError, Phrase, quoted
 from tablekit.core.fields import MAX_TABLE, URL_PATTERN
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
@@ -246,7 +246,7 @@ def web_address(text: str, where: str = "") -> str:
         raise HubConfigError(
             N_("{where}: an address such as http://rummikub.local:8080 (http:// or https://, "
                "a host, no spaces, at most 200 characters), got {got}"),
-            where=where or "public_url", got=repr(text),
+            where=where or "public_url", got=quoted(text),
         )  # fmt: skip
     return url
 
@@ -293,11 +293,12 @@ def parse_broker(text: str) -> tuple[str, int]:
     if not sep:
         host, port_text = text, "1883"
     if not host:
-        raise HubConfigError(N_("expected HOST:PORT, got {text}"), text=repr(text))
+        raise HubConfigError(N_("expected HOST:PORT, got {text}"), text=quoted(text))
     if not port_text.isdigit() or not 1 <= int(port_text) <= 65535:
         raise HubConfigError(
-            N_("port must be 1-65535, got {port} in {text}"), port=repr(port_text), text=repr(text)
-        )
+            N_("port must be 1-65535, got {port} in {text}"),
+            port=quoted(port_text), text=quoted(text),
+        )  # fmt: skip
     return host, int(port_text)
 
 
@@ -397,7 +398,7 @@ class HubSettings:
                 raise HubConfigError(
                     N_("{variable}={value}: {error}"),
                     variable=var,
-                    value=repr(self.env[var]),
+                    value=quoted(self.env[var]),
                     error=err if isinstance(err, KitError) else str(err),
                 ) from None
         return field[1], f"{self.source}: {field[0]}"

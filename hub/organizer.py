@@ -42,7 +42,7 @@ from hub.competition import (
 from hub.erasure import Erasure
 from hub.judging import JudgeCommands
 from hub.organizer_base import record_kind_of
-from hub.players_csv import MAX_NAME, clean, player_key
+from hub.players_csv import MAX_NAME, clean, player_key, who_of
 from hub.tournament import (
     EventState,
     Fact,
@@ -62,7 +62,7 @@ from hub.tournament import (
     preset,
 )
 from tablekit.core.clock_events import GameStarted
-from tablekit.core.errors import KitError, Phrase
+from tablekit.core.errors import KitError, Phrase, quoted
 from tablekit.core.gender import Gender
 from tablekit.core.names import check_surname, full_name, split_name
 from tablekit.core.rulesets import Ruleset
@@ -222,7 +222,7 @@ class Organizer(JudgeCommands):
         except ValueError:
             raise CompetitionError(
                 N_("privacy: no setting {setting}; the settings are {settings}"),
-                setting=repr(names),
+                setting=quoted(names),
                 settings=", ".join(NameShown),
             ) from None
         current = self.competition
@@ -347,10 +347,9 @@ class Organizer(JudgeCommands):
             event = competition.event
             for player in event.players.values():
                 if player_key(player.name, player.club) == key:
-                    who = f"{name!r}" + (f" ({club_name})" if club_name else "")
                     raise PlayerEntryError(
                         N_("players add: duplicate player {who}: already registered as {id}"),
-                        field="name", who=who, id=player.id,
+                        field="name", who=who_of(name, club_name), id=player.id,
                     )  # fmt: skip
             number = checked_league_number(event, league_number, N_("players add: {error}"))
             player = Player(fresh_id(event), name, club_name, rating, surname=surname,
@@ -465,7 +464,7 @@ class Organizer(JudgeCommands):
                 if progress is None:
                     raise CompetitionError(
                         N_("table {table}: not in round {stage}"), table=table,
-                        stage=repr(stage.name),
+                        stage=quoted(stage.name),
                     )  # fmt: skip
                 number = progress.next_game
             return [StarterChosen(
@@ -601,7 +600,7 @@ class Organizer(JudgeCommands):
         if " ".join(confirm.split()) != created.name:
             raise CompetitionError(
                 N_("erasing personal data: type the event's name {name} to confirm"),
-                name=repr(created.name),
+                name=quoted(created.name),
             )
         if competition.erased is not None:  # erased already: the file copied anew again
             return ErasureDone(competition.erased, 0, self.store.compact())
@@ -653,7 +652,7 @@ def details_changed(
     no other player with the new name and club."""
     if player_id not in event.players:
         raise CompetitionError(
-            N_("{what}: unknown player {player}"), what=what, player=repr(player_id)
+            N_("{what}: unknown player {player}"), what=what, player=quoted(player_id)
         )
     old = event.players[player_id]
     try:
@@ -690,11 +689,10 @@ def details_changed(
     key = player_key(new_name, new_club)
     for other in event.players.values():
         if other.id != player_id and player_key(other.name, other.club) == key:
-            club_text = f" ({new_club})" if new_club else ""
             raise CompetitionError(
                 N_("{what}: {who} is already registered as {id}"),
                 what=what,
-                who=f"{new_name!r}{club_text}",
+                who=who_of(new_name, new_club),
                 id=other.id,
             )
     return PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
@@ -737,7 +735,7 @@ def minutes_of(text: str) -> float:
     try:
         value = float(text.strip().replace(",", "."))
     except ValueError:
-        raise CompetitionError(N_("{text} is not a number of minutes"), text=repr(text)) from None
+        raise CompetitionError(N_("{text} is not a number of minutes"), text=quoted(text)) from None
     if not 0 < value <= MAX_ROUND_MINUTES:
         raise CompetitionError(
             N_("must be above 0 and at most 1440, got {text}"), text=text.strip()

@@ -66,7 +66,7 @@ from typing import Final
 import charset_normalizer
 
 from hub.tournament import LeagueNumberError, Player, league_number
-from tablekit.core.errors import KitError, Phrase
+from tablekit.core.errors import KitError, Phrase, joined, quoted
 from tablekit.core.gender import Gender, GenderValueError, gender_of
 from tablekit.core.names import full_name, match_key
 from tablekit.core.words import N_
@@ -219,7 +219,7 @@ def clean(text: str, what: str = "name") -> str:
                 N_("{what} {text} has the control character U+{code}; re-type it or save the "
                    "file again as plain UTF-8 text"),
                 what=_FIELD_WORDS.get(what, what),
-                text=repr(text),
+                text=quoted(text),
                 code=f"{ord(char):04X}",
             )  # fmt: skip
     return " ".join(unicodedata.normalize("NFC", forms.spreadsheet_text(text)).split())
@@ -289,7 +289,7 @@ def decode(data: bytes, source: str, encoding: str | None = None) -> Decoded:
             codec = codecs.lookup(encoding).name
         except LookupError:
             raise PlayersCsvError(
-                N_("--encoding: unknown encoding {encoding}"), encoding=repr(encoding)
+                N_("--encoding: unknown encoding {encoding}"), encoding=quoted(encoding)
             ) from None
         return Decoded(_strict(data, codec, source), codec)
     if data.startswith(codecs.BOM_UTF8):
@@ -382,15 +382,15 @@ def rating_of(text: str) -> float | None:
             raise PlayersCsvError(
                 N_("rating {rating} is written with an exponent; write the number in full "
                    "(at most {most})"),
-                rating=repr(shown),
+                rating=quoted(shown),
                 most=grouped(MAX_RATING),
             )  # fmt: skip
-        raise PlayersCsvError(N_("rating {rating} is not a number"), rating=repr(shown))
+        raise PlayersCsvError(N_("rating {rating} is not a number"), rating=quoted(shown))
     rating = float(value.replace(",", "."))
     if not (math.isfinite(rating) and abs(rating) <= MAX_RATING):
         raise PlayersCsvError(
             N_("rating {rating} is too large: at most {most}"),
-            rating=repr(shown),
+            rating=quoted(shown),
             most=grouped(MAX_RATING),
         )
     return rating
@@ -558,7 +558,7 @@ def _row(
         raise PlayersCsvError(
             N_("{where}: duplicate player {who} (already on line {line})"),
             where=where,
-            who=_who(name, club),
+            who=who_of(name, club),
             line=seen[key],
         )
     if number in seen:
@@ -618,7 +618,7 @@ def new_players(
             problems.append(RowProblem(row.line, row.cells, PlayersCsvError(
                 N_("{where}: duplicate player {who} (already registered as {id})"),
                 where=_where(source, row.line),
-                who=_who(row.name, row.club),
+                who=who_of(row.name, row.club),
                 id=pid,
             )))  # fmt: skip
             continue
@@ -637,8 +637,9 @@ def new_players(
     return out
 
 
-def _who(name: str, club: str | None) -> str:
-    return f"{name!r}" + (f" ({club})" if club else "")
+def who_of(name: str, club: str | None) -> Phrase:
+    """A player as an error names them: 'Anna Nowak' (SP 3), quoted as the reader writes."""
+    return Phrase(N_("{name} ({club})"), name=quoted(name), club=club) if club else quoted(name)
 
 
 def _name_of(
@@ -726,12 +727,12 @@ def _columns(
                         N_("{where}: two {field} columns ({first} and {second})"),
                         where=where,
                         field=_COLUMN_WORDS[field],
-                        first=repr(header[columns[field]].strip()),
-                        second=repr(title.strip()),
+                        first=quoted(header[columns[field]].strip()),
+                        second=quoted(title.strip()),
                     )
                 columns[field] = index
     if "name" not in columns and not ("first" in columns and "last" in columns):
-        found: str | Phrase = ", ".join(repr(h.strip()) for h in header if h.strip())
+        found: Phrase = joined([quoted(h.strip()) for h in header if h.strip()], ", ")
         if not found:
             found = Phrase(N_("none"))
         if forced is not None and (not columns or _garbled(header)):

@@ -36,7 +36,7 @@ from hub.config import (
 )
 from hub.service import WRITER_STALL, HubService
 from hub.uplink import UplinkSettings
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.words import N_
 from tablekit.shared import i18n
 from tablekit.shared.commandline import error_text, lang_option, parse_in_language, speaking
@@ -48,7 +48,7 @@ log = logging.getLogger("hub.service")
 
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
-        raise HubConfigError(N_("expected a whole number from 1, got {text}"), text=repr(text))
+        raise HubConfigError(N_("expected a whole number from 1, got {text}"), text=quoted(text))
     return int(text)
 
 

@@ -22,7 +22,7 @@ import msgspec
 
 from tablekit.controls import DEFAULT_CALL_HOLD, DEFAULT_JUDGE_HOLD
 from tablekit.core.clock import ClockRules
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import unit_id_of
 from tablekit.core.topics import check_level
@@ -315,8 +315,8 @@ def parse_pin(value: object, field: str = "pin") -> int:
                     N_("{field}: header pin {number} is power or ground, not a GPIO ({value!r})"),
                     field=field, number=number, value=value,
                 )  # fmt: skip
-        raise SettingError(_UNKNOWN_PIN, field=field, pin=repr(value))
-    raise SettingError(_UNKNOWN_PIN, field=field, pin=repr(value))
+        raise SettingError(_UNKNOWN_PIN, field=field, pin=quoted(value))
+    raise SettingError(_UNKNOWN_PIN, field=field, pin=quoted(value))
 
 
 _UNKNOWN_PIN: Final = N_(

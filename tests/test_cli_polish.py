@@ -25,9 +25,9 @@ ENVIRONMENT = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
 DAY: dict[str, dict[str, str]] = {
     "pl": {
-        "created": "Utworzono turniej 'Konkurs szkolny' w pliku",
+        "created": "Utworzono turniej „Konkurs szkolny” w pliku",
         "phase": "Faza:    zapisy",
-        "format": "Międzyszkolny konkurs (004): liczba rund: 4",
+        "format": "Międzyszkolny konkurs: liczba rund: 4",
         "round time": "Czas rundy: 50 min",
         "imported": "Zaimportowano 14 graczy z pliku",
         "encoding": "Odczytano jako UTF-8",
@@ -56,7 +56,7 @@ DAY: dict[str, dict[str, str]] = {
         "deducted": "odjęto 2 duże punkty, etap: runda 2 (round-2)",
         "archive": "plików,",
         "closed late": "rummikub: round close: --why podaje się razem z --force",
-        "unknown player": "rummikub: nieznany gracz 'P999': rummikub players list pokazuje "
+        "unknown player": "rummikub: nieznany gracz „P999”: rummikub players list pokazuje "
         "imię, nazwisko i numer każdego gracza",
         "bad table": "rummikub: stolik 9: etap round-2 ma stoliki 1–4",
         "bad racks": "rummikub: --racks:",
@@ -232,7 +232,7 @@ def test_the_parsers_refusals_are_in_the_readers_language(tmp_path: Path) -> Non
     code, _, err = run(["--db", db, "round", "draw", "--seed", "x"])
     assert code == 2
     assert err == (
-        "rummikub round draw: argument --seed: nieprawidłowa wartość int: 'x' "
+        "rummikub round draw: argument --seed: nieprawidłowa wartość: „x” (typ int) "
         "(zob. rummikub round draw --help)\n"
     )
     err = run(["--db", db, "result", "enter", "--table", "0", "--game", "1"])[2]
@@ -252,7 +252,7 @@ def test_the_events_language_wins_over_lang(
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     polish = Cli(tmp_path / "pl.sqlite3", lang=None)
     out = polish.ok("event", "create", "--preset", "school", "--name", "Konkurs")
-    assert "Utworzono turniej 'Konkurs'" in out and "Język: polski (pl)" in out
+    assert "Utworzono turniej „Konkurs”" in out and "Język: polski (pl)" in out
     assert polish.fails("players", "late", "P999").startswith("rummikub: nieznany gracz")
     assert "Nie zapisano żadnej sankcji" in polish.ok("sanction", "list")
     assert "No sanctions recorded" in polish.ok("--lang", "en", "sanction", "list")
@@ -285,16 +285,16 @@ def test_the_hubs_refusals_reach_the_organizer_in_polish(tmp_path: Path) -> None
     twice = tmp_path / "dwa.csv"
     twice.write_text("imię i nazwisko;klub\nAnna Nowak;SP 1\nAnna Nowak;SP 1\n", encoding="utf-8")
     assert c.fails("players", "import", str(twice)) == (
-        f"rummikub: {twice}, wiersz 3: powtórzony gracz 'Anna Nowak' (SP 1) (już w wierszu 2)"
+        f"rummikub: {twice}, wiersz 3: powtórzony gracz „Anna Nowak” (SP 1) (już w wierszu 2)"
     )
     bad = tmp_path / "bez.csv"
     bad.write_text("klub;uwagi\nSP 1;x\n", encoding="utf-8")
     assert c.fails("players", "import", str(bad)).startswith(
         f"rummikub: {bad}, wiersz 1 (nagłówek): brak kolumny z imieniem i nazwiskiem "
-        "(znaleziono: 'klub', 'uwagi')"
+        "(znaleziono: „klub”, „uwagi”)"
     )
     assert c.fails("players", "add", "Ola", "--rating", "1e9").endswith(
-        "argument --rating: ranking '1e9' zapisano z wykładnikiem; wpisz całą liczbę "
+        "argument --rating: ranking „1e9” zapisano z wykładnikiem; wpisz całą liczbę "
         "(najwyżej 1 000 000) (zob. rummikub players add --help)"
     )
     for i in range(1, 5):
@@ -304,7 +304,7 @@ def test_the_hubs_refusals_reach_the_organizer_in_polish(tmp_path: Path) -> None
         "rummikub: cofnięcie losowania: podaj powód (--why)"
     )
     assert c.fails("result", "enter", "--table", "1", "--game", "9", "--racks", "0 1 2 3") == (
-        "rummikub: stolik 1: runda 'round-1' ma gry 1–2, podano grę 9"
+        "rummikub: stolik 1: runda „round-1” ma gry 1–2, podano grę 9"
     )
     text = tmp_path / "notatki.txt"
     text.write_text("to nie jest turniej\n" * 100)
@@ -326,7 +326,7 @@ def test_the_hub_service_speaks_polish_too(monkeypatch: pytest.MonkeyPatch) -> N
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
         serve.main(["serve", "--tables", "0"])
     assert "rummikub-hub serve: błąd: argument --tables: oczekiwano liczby całkowitej od 1, " \
-        "podano '0'" in err.getvalue()
+        "podano 0" in err.getvalue()
     err = io.StringIO()
     with contextlib.redirect_stderr(err), pytest.raises(SystemExit):
         serve.main(["serve", "--tables", "0", "--lang", "en"])

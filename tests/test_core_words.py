@@ -54,7 +54,7 @@ def test_a_bad_ruleset_file_is_told_in_polish() -> None:
     with pytest.raises(RulesetError) as caught:
         parse_rulesets(doc, source="klub.toml")
     polish, english = said(caught.value)
-    assert polish == "klub.toml: rulesets.klub.joker_penalty musi być liczbą całkowitą, podano '30'"
+    assert polish == "klub.toml: rulesets.klub.joker_penalty musi być liczbą całkowitą, podano 30"
     assert english == str(caught.value)
     assert english == "klub.toml: rulesets.klub.joker_penalty must be an integer, got '30'"
 
@@ -65,7 +65,7 @@ def test_a_ruleset_error_inside_another_is_translated_with_it() -> None:
         parse_rulesets(doc, source="klub.toml")
     polish, english = said(caught.value)
     assert polish.startswith(
-        "klub.toml: rulesets.klub.based_on: zasady: nieznana nazwa 'nie-ma-takich'; znane nazwy: "
+        "klub.toml: rulesets.klub.based_on: zasady: nieznana nazwa „nie-ma-takich”; znane nazwy: "
     )
     assert english.startswith(
         "klub.toml: rulesets.klub.based_on: ruleset: unknown name 'nie-ma-takich'; known names: "
@@ -74,7 +74,7 @@ def test_a_ruleset_error_inside_another_is_translated_with_it() -> None:
     with pytest.raises(RulesetError) as caught:
         parse_rulesets(doc, source="klub.toml")
     assert said(caught.value)[0] == (
-        "klub.toml: rulesets.klub: zasady 'klub': move_seconds musi być liczbą większą od 0 "
+        "klub.toml: rulesets.klub: zasady „klub”: move_seconds musi być liczbą większą od 0 "
         "i nie większą niż 600, podano 0.0"
     )
 
@@ -126,7 +126,7 @@ def test_a_rack_typed_wrong_is_told_in_polish() -> None:
         parse_racks("A=0 B=12x C=5", 3)
     polish, english = said(caught.value)
     assert polish == (
-        "miejsce B: '12x' to nie jest zapis tabliczki (suma kostek, potem j za każdy joker, "
+        "miejsce B: „12x” to nie jest zapis tabliczki (suma kostek, potem j za każdy joker, "
         "potem np/cho/waived, np. 0, 23, 12j, jj, 85np)"
     )
     assert english.startswith("seat B: '12x' is not a rack (tiles, then j per joker")
@@ -138,7 +138,7 @@ def test_a_rack_typed_wrong_is_told_in_polish() -> None:
     with pytest.raises(RackNotationError) as caught:
         parse_racks("A=0 B=np C=5", 3)
     assert said(caught.value)[0] == (
-        "miejsce B: przy 'np' podaj też sumę kostek na tabliczce, np. 85np (kara je zastępuje, "
+        "miejsce B: przy „np” podaj też sumę kostek na tabliczce, np. 85np (kara je zastępuje, "
         "ale są zapisywane i sprawdzane)"
     )
 
@@ -186,8 +186,8 @@ def test_a_message_off_the_protocol_is_told_in_polish() -> None:
     err = caught.value
     assert err.code == "topic" and err.reason == str(err)
     assert said(err)[0] == (
-        f"temat 'rummikub/v1/klub/liga/table/0/events': numer stolika musi wynosić od 1 do "
-        f"{MAX_TABLE}, podano '0'"
+        f"temat „rummikub/v1/klub/liga/table/0/events”: numer stolika musi wynosić od 1 do "
+        f"{MAX_TABLE}, podano 0"
     )
     with pytest.raises(DecodeError) as caught:
         decode(Assignment, b'{"v": 7}')
@@ -198,8 +198,8 @@ def test_a_message_off_the_protocol_is_told_in_polish() -> None:
     with pytest.raises(TopicNameError) as caught:
         Topics("klub zimowy", "liga")
     assert said(caught.value)[0] == (
-        "venue: od 1 do 32 liter, cyfr, '_' lub '-' (na początku litera lub cyfra), "
-        "podano 'klub zimowy'"
+        "venue: od 1 do 32 liter, cyfr, „_” lub „-” (na początku litera lub cyfra), "
+        "podano „klub zimowy”"
     )
 
 
@@ -208,7 +208,7 @@ def test_a_surname_not_at_the_end_of_the_name_is_told_in_polish() -> None:
         check_surname("Anna Nowak", "Kowalska")
     assert isinstance(caught.value, ValueError)
     assert said(caught.value) == (
-        "nazwisko 'Kowalska' nie jest końcem imienia i nazwiska 'Anna Nowak'",
+        "nazwisko „Kowalska” nie jest końcem imienia i nazwiska „Anna Nowak”",
         "surname 'Kowalska' is not the end of the name 'Anna Nowak'",
     )
 
@@ -289,10 +289,10 @@ def test_the_hall_check_tells_the_person_in_polish() -> None:
         ("rummikub/v1/klub/liga/table/3/events", b"x" * 5000,
          "EventEnvelope: treść ma 5000 B, więcej niż dopuszczalne 4096 B"),
         ("rummikub/v1/klub/liga/table/3/nonsense", b"{}",
-         "temat 'rummikub/v1/klub/liga/table/3/nonsense': nieznany rodzaj komunikatu "
-         "'nonsense'"),
+         "temat „rummikub/v1/klub/liga/table/3/nonsense”: nieznany rodzaj komunikatu "
+         "„nonsense”"),
         ("rummikub/v1/inny/liga/table/3/events", b"{}",
-         "temat 'rummikub/v1/inny/liga/table/3/events' nie leży pod rummikub/v1/klub/liga"),
+         "temat „rummikub/v1/inny/liga/table/3/events” nie leży pod rummikub/v1/klub/liga"),
     ],
 )  # fmt: skip
 def test_a_refusal_stored_in_english_is_shown_in_polish(
@@ -336,7 +336,7 @@ def test_a_journal_of_another_unit_is_told_in_polish(tmp_path: Path) -> None:
     with pytest.raises(JournalError) as caught:
         Journal(path, "table-04")
     assert said(caught.value) == (
-        f"dziennik {path} należy do modułu 'table-03', nie 'table-04'",
+        f"dziennik {path} należy do modułu „table-03”, nie „table-04”",
         f"journal {path} belongs to unit 'table-03', not 'table-04'",
     )
 

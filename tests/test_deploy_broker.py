@@ -517,7 +517,7 @@ def test_a_table_cannot_write_another_tables_history(
         assert cli.main(["--db", db, "--lang", "pl", "event", "refusals"], out=out) == 0
         text = " ".join(out.getvalue().split())
         assert "cudzy moduł" in text and "poza oknem" in text
-        assert "treść podaje moduł 'table-02', ale temat stolika 1" in text
+        assert "treść podaje moduł „table-02”, ale temat stolika 1" in text
     finally:
         link.stop()
         service.stop()

@@ -480,7 +480,7 @@ def test_png_command_writes_the_states(
     out = capsys.readouterr().out.split()
     assert [Path(path).parent.name for path in out] == ["en"] * 3  # the three default sizes
     assert main(["--png", str(tmp_path), "--lang", "de"]) == 2
-    assert "nie ma języka 'de'" in capsys.readouterr().err
+    assert "nie ma języka „de”" in capsys.readouterr().err
     assert main(["--png", str(tmp_path), "--state", "nonsense"]) == 2
     assert "stan: nieznany nonsense; znane: ready, playing" in capsys.readouterr().err
     monkeypatch.setenv("LANGUAGE", "en")

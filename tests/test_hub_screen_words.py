@@ -286,7 +286,7 @@ def test_the_options_and_refusals_speak_the_asked_language(capsys, monkeypatch):
     assert "seconds must be 0-3600, got '-3'" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["--cycle", "-3", "--lang=pl"])
-    assert "liczba sekund musi być od 0 do 3600, podano '-3'" in capsys.readouterr().err
+    assert "liczba sekund musi być od 0 do 3600, podano -3" in capsys.readouterr().err
 
 
 def test_a_bad_setting_is_one_line_in_the_screens_language(capsys, monkeypatch):

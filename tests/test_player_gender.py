@@ -54,7 +54,7 @@ def test_a_gender_is_read_as_people_write_it() -> None:
         assert gender_of(text) == gender, text
     with pytest.raises(ValueError) as caught:
         gender_of("x")
-    assert "płeć 'x': wpisz K (kobieta), M (mężczyzna)" in caught.value.message(PL.gettext)
+    assert "płeć „x”: wpisz K (kobieta), M (mężczyzna)" in caught.value.message(PL.gettext)
 
 
 def test_every_form_is_marked_in_its_own_context() -> None:
@@ -86,7 +86,7 @@ def test_a_players_file_gives_the_gender_and_the_others_are_proposed() -> None:
         ("Jan Wąs", M, M)]  # fmt: skip
     with pytest.raises(PlayersCsvError) as caught:
         parse_players_csv("Imię i nazwisko;K/M\nOla Kot;dziewczynka?\n".encode(), "gracze.csv")
-    assert "gracze.csv, wiersz 2: płeć 'dziewczynka?'" in caught.value.message(PL.gettext)
+    assert "gracze.csv, wiersz 2: płeć „dziewczynka?”" in caught.value.message(PL.gettext)
 
 
 @pytest.fixture
@@ -106,7 +106,7 @@ def test_the_command_line_adds_and_changes_a_gender_as_a_record(registered: Cli)
     assert "(kobieta: z imienia)" in c.ok("players", "add", "Ola Kot")
     assert "P001 Zofia Maria Kowalska: obecna" in c.ok("players", "history", "P001")
     refused = c.fails("players", "rename", "P003", "--gender", "x", "--why", "pomyłka")
-    assert "płeć 'x': wpisz K" in refused
+    assert "płeć „x”: wpisz K" in refused
     out = c.ok("players", "rename", "P003", "--gender", "M", "--why", "to chłopiec", by="Ola")
     assert "P003: Alex Wąs (kobieta) → Alex Wąs (mężczyzna)" in out
     assert "płeć: mężczyzna; zapisano" in out and "kto: Ola; powód: to chłopiec" in out

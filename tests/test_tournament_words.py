@@ -48,7 +48,7 @@ def test_a_tie_at_a_cut_is_told_in_polish_with_its_points() -> None:
     polish, english = said(caught.value)
     level = ", ".join(f"Player {int(p[1:])} ({p})" for p in caught.value.ties[0].players)
     assert polish == (
-        "losowanie etapu 'semifinal': remis na granicy awansu, decyduje sędzia główny "
+        "losowanie etapu „semifinal”: remis na granicy awansu, decyduje sędzia główny "
         "(kolejność graczy albo zarządzone przez niego losowanie): "
         f"{level} remisują w elimination-3 (0 DP, -48 MP)"
     )
@@ -63,7 +63,7 @@ def test_a_decision_on_players_not_level_names_their_points_in_polish() -> None:
     with pytest.raises(TournamentError) as caught:
         state.check_tie("elimination-3", ("p07", "p08"))
     assert said(caught.value)[0] == (
-        "rozstrzygnięcie remisu w 'elimination-3': ci gracze tam nie remisują "
+        "rozstrzygnięcie remisu w „elimination-3”: ci gracze tam nie remisują "
         "(p07 0 DP -42 MP, p08 0 DP -48 MP)"
     )
 
@@ -79,12 +79,12 @@ def test_a_check_in_after_the_draw_says_what_to_do_instead_in_polish() -> None:
     with pytest.raises(KitError) as caught:
         state.apply(PlayerCheckedIn("p01"))
     assert said(caught.value)[0] == (
-        "potwierdzenie obecności: obecność gracza 'p01' jest już potwierdzona"
+        "potwierdzenie obecności: obecność gracza „p01” jest już potwierdzona"
     )
     with pytest.raises(KitError) as caught:
         state.apply(PlayerCheckedIn("p99"))
     assert said(caught.value) == (
-        "potwierdzenie obecności: nieznany gracz 'p99'",
+        "potwierdzenie obecności: nieznany gracz „p99”",
         "check-in: unknown player 'p99'",
     )
 
@@ -94,7 +94,7 @@ def test_a_result_for_a_table_that_is_not_there_is_told_in_polish() -> None:
     with pytest.raises(ResultError) as caught:
         state.apply(GameRecorded("round-1", 7, 1, ()))
     assert said(caught.value) == (
-        "wynik etapu 'round-1': nie ma stolika 7 (stoliki 1–2)",
+        "wynik etapu „round-1”: nie ma stolika 7 (stoliki 1–2)",
         "result for 'round-1': no table 7 (tables 1–2)",
     )
 
@@ -105,7 +105,7 @@ def test_closing_with_results_missing_lists_the_games_in_polish() -> None:
         state.apply(RoundClosed("round-1"))
     polish, english = said(caught.value)
     assert polish.startswith(
-        "zamknięcie etapu 'round-1': brak wyniku dla: stolik 1 gra 1, stolik 1 gra 2, "
+        "zamknięcie etapu „round-1”: brak wyniku dla: stolik 1 gra 1, stolik 1 gra 2, "
     )
     assert english.startswith("close 'round-1': no result for table 1 game 1, table 1 game 2, ")
     assert polish.count("stolik") == english.count("table") == 6
@@ -122,7 +122,7 @@ def test_formats_and_presets_refuse_in_polish() -> None:
     with pytest.raises(FormatError) as caught:
         preset_name("spring")
     assert said(caught.value)[0].startswith(
-        "nieznany gotowy format 'spring', oczekiwano jednego z: winter, school, "
+        "nieznany gotowy format „spring”, oczekiwano jednego z: winter, school, "
     )
     with pytest.raises(PlayerCountError) as caught:
         league_scheme_for(3)
@@ -132,7 +132,7 @@ def test_formats_and_presets_refuse_in_polish() -> None:
     with pytest.raises(PlayerCountError) as caught:
         preset("winter").check_player_count(5)
     assert said(caught.value)[0] == (
-        "format 'winter', etap 'round-1': przydział do stolików: liczby graczy 5 nie da się "
+        "format „winter”, etap „round-1”: przydział do stolików: liczby graczy 5 nie da się "
         "podzielić na stoliki 3- lub 4-osobowe"
     )
     with pytest.raises(PlayerCountError) as caught:
@@ -147,14 +147,14 @@ def test_a_player_twice_in_a_draw_is_told_in_polish() -> None:
     with pytest.raises(KitError) as caught:
         random_draw(["p1", "p2", "p3", "p1"], random.Random(1))
     assert said(caught.value) == (
-        "losowanie: gracz 'p1' występuje dwa razy",
+        "losowanie: gracz „p1” występuje dwa razy",
         "random draw: player 'p1' appears twice",
     )
 
 
 def test_a_presets_description_is_given_back_in_polish() -> None:
     assert describe(preset("school")).message(PL.gettext) == (
-        "Międzyszkolny konkurs (004): liczba rund: 4, gier w rundzie: 2, w każdej rundzie "
+        "Międzyszkolny konkurs: liczba rund: 4, gier w rundzie: 2, w każdej rundzie "
         "nowe losowanie"
     )
     assert str(describe(preset("school"))) == preset("school").description
@@ -189,15 +189,15 @@ def test_players_left_for_consolation_games_are_put_to_the_organizer_in_polish()
     left = ", ".join(err.players)
     stage, main = fmt.stages[1].name, fmt.stages[1].groups[0].name
     choices = "; ".join(
-        f"promote {k} (najlepsi ({k}) dołączają do {main}, "
+        f"awans {k} najlepszych (dołączają do {main}, "
         + (f"pozostali ({2 - k}) grają gry pocieszenia)" if k < 2 else "wszyscy grają dalej)")
         for k in err.options
     )
     assert polish == (
-        f"losowanie etapu '{stage}': graczy, którzy nie awansowali do {main} ({left}, od "
+        f"losowanie etapu „{stage}”: graczy, którzy nie awansowali do {main} ({left}, od "
         "najlepszego), jest 2 i nie da się ich posadzić przy stolikach pocieszenia 3- lub "
-        "4-osobowych; 003 §7 wymaga co najmniej 4 gier dla każdego, a §10e pozwala "
-        f"organizatorowi zmienić stoliki — decyduje organizator: {choices}; albo none (nie "
-        "grają już więcej gier)"
+        "4-osobowych; regulamin ligi daje każdemu co najmniej 4 gry i pozwala organizatorowi "
+        f"zmienić stoliki — decyduje organizator: {choices}; albo nikt z nich nie gra dalej "
+        "(koniec gier)"
     )
     assert str(err).startswith(f"draw '{stage}': 2 player(s) do not reach {main} ({left}")

@@ -490,11 +490,11 @@ def test_the_consoles_command_line_speaks_the_readers_language(
     assert "port, na którym konsola czeka" in polish and "usage:" not in polish
     with pytest.raises(SystemExit):
         main(["--port", "70000"])
-    assert "port musi być z zakresu 1-65535, podano '70000'" in capsys.readouterr().err
+    assert "port musi być z zakresu 1–65535, podano 70000" in capsys.readouterr().err
     monkeypatch.setenv("LANG", "en_GB.UTF-8")
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "the port to listen on" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         main(["--lang", "pl", "--port", "0"])
-    assert "podano '0'" in capsys.readouterr().err
+    assert "podano 0" in capsys.readouterr().err

@@ -523,7 +523,7 @@ def test_the_login_says_when_the_console_has_no_accounts(hall: Cli) -> None:
     with console_app(hall.db, Gate(None)) as c:
         answer = login(c, "organizer", "whatever")
     assert answer.status_code == 503
-    assert "konsola nie ma kont: [web] accounts w hub.toml" in text_of(answer.text)
+    assert "konsola nie ma kont: klucz accounts w sekcji [web]" in text_of(answer.text)
 
 
 def test_the_login_leads_back_to_a_page_with_its_numbers(client: TestClient) -> None:

@@ -106,7 +106,7 @@ def test_the_event_is_created_from_a_preset_and_its_settings_shown(
     assert comp.created.by == "organizer" and comp.names_shown is NameShown.INITIAL
     assert comp.created.round_minutes == 50
     page = text_of(client.get("/organizer/event").text)
-    assert "Konkurs klas 4" in page and "Międzyszkolny konkurs (004)" in page
+    assert "Konkurs klas 4" in page and "Międzyszkolny konkurs" in page
     assert "50 min" in page and "wszyscy jako imię i inicjał nazwiska" in page
     english = text_of(client.get("/organizer/event?lang=en").text)
     assert "Inter-school contest (004)" in english and "Names on public pages" in english
@@ -141,7 +141,7 @@ def test_an_upload_with_wrong_rows_says_each_beside_its_row_and_stores_nothing(
     assert "3 wiersze są błędne; nic nie zapisano" in page
     # each row with what it says and what is wrong with it
     assert "3 — | SP 1 Kraków | 3 gracze.csv, wiersz 3: puste imię i nazwisko" in page
-    assert "4 Jan Nowak | SP 3 Łódź | dużo gracze.csv, wiersz 4: ranking 'dużo' to nie liczba" \
+    assert "4 Jan Nowak | SP 3 Łódź | dużo gracze.csv, wiersz 4: ranking „dużo” to nie liczba" \
         in page
     assert re.search(r"5 Anna Kowalska \| SP 3 Łódź \| 5 .*wiersz 5: powtórzony .*wierszu 2", page)
     assert records(db) == before
@@ -169,7 +169,7 @@ def test_a_good_upload_is_stored_as_the_command_line_stores_it(
     # the same file again: every row is already registered, beside its row
     status, page = upload(client, GOOD_FILE)
     assert status == 400 and "4 wiersze są błędne" in page
-    assert "gracze.csv, wiersz 2: powtórzony gracz 'Anna Kowalska' (SP 3 Łódź)" in page
+    assert "gracze.csv, wiersz 2: powtórzony gracz „Anna Kowalska” (SP 3 Łódź)" in page
 
 
 def test_one_player_is_added_and_a_wrong_field_said_beside_it(
@@ -178,7 +178,7 @@ def test_one_player_is_added_and_a_wrong_field_said_beside_it(
     created(client, db)
     before = records(db)
     status, page = post(client, "/organizer/players/add", {"name": "Ola Kot", "rating": "x"})
-    assert status == 400 and "ranking 'x' to nie liczba" in page
+    assert status == 400 and "ranking „x” to nie liczba" in page
     assert 'value="Ola Kot"' in client.post(
         "/organizer/players/add", data={"csrf": form_token(client.get(
             "/organizer/players").text), "name": "Ola Kot", "rating": "x"}).text
@@ -240,7 +240,7 @@ def test_a_minor_without_consent_is_asked_about_and_the_decision_recorded(
     assert status == 303 and "Osoba niepełnoletnia, jeszcze bez pisemnej zgody" in page
     before = records(db)
     status, page = post(client, "/organizer/players/arrive", {"player": ["P001", "P002"]})
-    assert status == 400 and "P001 Anna Kowalska: oznaczeni jako niepełnoletni" in page
+    assert status == 400 and "P001 Anna Kowalska: osoby niepełnoletnie bez zapisanej" in page
     assert "Dopuść mimo to" in page and records(db) == before
     status, page = post(client, "/organizer/players/arrive",
                         {"player": ["P001", "P002"], "admit": "on"})  # fmt: skip
@@ -275,7 +275,7 @@ def test_erasure_needs_the_typed_name_and_leaves_no_name_in_the_file(
     before = records(db)
     erase = "/organizer/event/erase"
     status, page = post(client, erase, {"confirm": "Konkurs"}, "/organizer/event")
-    assert status == 400 and "wpisz nazwę turnieju 'Konkurs klas 4'" in page
+    assert status == 400 and "wpisz nazwę turnieju „Konkurs klas 4”" in page
     assert records(db) == before
     status, page = post(client, erase, {"confirm": "Konkurs klas 4"}, "/organizer/event")
     assert status == 303 and "Usunięto dane osobowe 4 graczy" in page

@@ -76,7 +76,7 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         laptop.find_element(By.ID, "privacy-full").click()
         submit(laptop, "form[action='/organizer/event']")
         wait.until(lambda d: "Utworzono turniej" in text(d, ".done"))
-        assert "Międzyszkolny konkurs (004)" in text(laptop, ".settings")
+        assert "Międzyszkolny konkurs" in text(laptop, ".settings")
         shot(laptop, "laptop-pl-event", AREA)
 
         laptop.get(f"{served.url}/organizer/players")

@@ -277,7 +277,7 @@ def test_a_bad_round_time_is_refused_next_to_its_field(tmp_path: Path) -> None:
     with organizer_client(c.db) as client:
         page = client.get("/organizer/round").text
         assert "Czas rundy w minutach (puste: jak w turnieju, 45)" in text_of(page)
-        for typed, says in (("abc", "'abc' to nie liczba minut"),
+        for typed, says in (("abc", "„abc” to nie liczba minut"),
                             ("0", "musi być większe od 0 i najwyżej 1440, podano 0")):  # fmt: skip
             status, _, page = post(client, "/organizer/round/start", minutes=typed)
             assert status == 400
@@ -328,7 +328,7 @@ def test_the_starting_seat_is_recorded_for_the_tables_next_game(
     before = facts_of(hall.db)
     status, _, page = post(organizer, "/organizer/round/starter", table="2", seat="E")
     assert status == 400 and 'id="starter-error"' in page
-    assert "'E'" in text_of(page)
+    assert "„E”" in text_of(page)
     assert facts_of(hall.db) == before
 
 

@@ -19,7 +19,7 @@ from hub.exports.words import phase_label
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Phase, SeatingMethod
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.words import N_
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words, choose
@@ -184,7 +184,7 @@ def resolve_player(comp: Competition, text: str) -> str:
     if named:
         raise CliError(
             N_("{text} is the name of {count} players: {players}; give the ID"),
-            text=repr(text),
+            text=quoted(text),
             count=len(named),
             players=", ".join(f"{p.id} ({p.club})" if p.club else p.id for p in named),
         )
@@ -192,7 +192,7 @@ def resolve_player(comp: Competition, text: str) -> str:
         N_("unknown player {text}: rummikub players list shows every player's name and ID; "
            "a player who came late and is not registered yet: rummikub players add "
            "\"NAME\" --check-in"),
-        text=repr(text),
+        text=quoted(text),
     )  # fmt: skip
 
 
@@ -217,7 +217,7 @@ def stage_arg(comp: Competition, stage: str | None) -> str:
     if stage not in played:
         raise CliError(
             N_("--stage: {stage} is not drawn (drawn: {drawn})"),
-            stage=repr(stage),
+            stage=quoted(stage),
             drawn=", ".join(played),
         )
     return stage

@@ -37,7 +37,7 @@ from hub.tournament import (
     league_scheme_for,
 )
 from hub.tournament.presets import describe
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.rulesets import BigPointScheme, Ruleset
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -65,7 +65,7 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
             N_("{file} already holds the event {name}; for a new event give another file: "
                "--db FILE (or RUMMIKUB_DB)"),
             file=ctx.db,
-            name=repr(existing.name),
+            name=quoted(existing.name),
         )  # fmt: skip
     org.create_event(
         name,
@@ -77,8 +77,9 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
         language=args.event_lang,
         privacy=args.privacy,
     )
-    ctx.print(ctx.words.gettext("Created event {name} in {file}").format(name=repr(name),
-                                                                          file=ctx.db))
+    ctx.print(ctx.words.gettext("Created event {name} in {file}").format(
+        name=quoted(name).message(ctx.words.gettext), file=ctx.db
+    ))
     return cmd_event_show(ctx, args)
 
 

@@ -72,7 +72,7 @@ from hub.config import config_help
 from hub.organizer import minutes_of
 from hub.players_csv import rating_of
 from hub.tournament import PRESET_NAMES, TournamentError, preset_name
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.gender import Gender, gender_of
 from tablekit.core.racks import RACK_SYNTAX
 from tablekit.core.words import N_
@@ -95,7 +95,7 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                _("{text} is not a whole number").format(text=repr(text))
+                _("{text} is not a whole number").format(text=quoted(text).message(_))
             ) from None
         if value < 1:
             raise argparse.ArgumentTypeError(
@@ -113,7 +113,7 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
         seat = text.strip().upper()
         if seat not in ("A", "B", "C", "D"):
             raise argparse.ArgumentTypeError(
-                _("a seat is A, B, C or D, got {text}").format(text=repr(text))
+                _("a seat is A, B, C or D, got {text}").format(text=quoted(text).message(_))
             )
         return seat
 
@@ -148,7 +148,7 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
         except ValueError:
             raise argparse.ArgumentTypeError(
                 _("no language {text}: the kit speaks Polish (pl), English (en)").format(
-                    text=repr(text)
+                    text=quoted(text).message(_)
                 )
             ) from None
 

@@ -23,6 +23,7 @@ from hub.players_report import (
     withdrawn_line,
 )
 from hub.season import seeding_text
+from tablekit.core.errors import quoted
 from tablekit.core.words import N_
 
 
@@ -197,8 +198,8 @@ def cmd_players_rename(ctx: Ctx, args: argparse.Namespace) -> int:
             "Surname {surname}, given name {given}, gender: {gender}; recorded {at} by {by}: "
             "{why}"
         ).format(
-            surname=repr(after.family_name),
-            given=repr(after.given_name),
+            surname=quoted(after.family_name).message(w.gettext),
+            given=quoted(after.given_name).message(w.gettext),
             gender=gender_word(w, after.grammatical_gender),
             at=when(change.record.at),
             by=change.record.by or "-",

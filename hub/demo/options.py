@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from tablekit.core.errors import quoted
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words, choose
 
@@ -139,7 +140,9 @@ def _port(words: Words) -> Callable[[str], int]:
     def port(text: str) -> int:
         if not text.isdigit() or not 1 <= int(text) <= 65535:
             raise argparse.ArgumentTypeError(
-                words.gettext("expected a port 1-65535, got {text}").format(text=repr(text))
+                words.gettext("expected a port 1-65535, got {text}").format(
+                    text=quoted(text).message(words.gettext)
+                )
             )
         return int(text)
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from hub.exports.words import title_label
 from hub.organizer import Organizer
 from hub.tournament import SeatedTable
+from tablekit.core.errors import quoted
 from tablekit.core.topics import Topics
 from tablekit.shared.i18n import Words
 
@@ -77,7 +78,8 @@ def follow_text(host: str, port: int, topics: Topics, workdir: Path, words: Word
     ]
     width = max(len(label) for label, _command in commands) + 2
     heading = _("demo: venue {venue}, event {event}: every message under {topic}").format(
-        venue=repr(topics.venue), event=repr(topics.event), topic=f"{topics.base}/"
+        venue=quoted(topics.venue).message(_), event=quoted(topics.event).message(_),
+        topic=f"{topics.base}/",
     )
     return "\n".join([heading, *(f"  {label:<{width}}{command}" for label, command in commands)])
 

@@ -41,6 +41,7 @@ from typing import Final
 
 from hub.hall import JUDGE_FLASH_AFTER, HallView
 from hub.samples import final_hall, sample_hall
+from tablekit.core.errors import quoted
 from tablekit.shared import i18n
 from tablekit.shared.commandline import parse_in_language
 from tablekit.shared.i18n import Words
@@ -61,7 +62,9 @@ def parse_size(text: str, words: Words | None = None) -> tuple[int, int]:
     w, sep, h = text.lower().partition("x")
     if not sep or not w.isdigit() or not h.isdigit():
         raise argparse.ArgumentTypeError(
-            _("expected WIDTHxHEIGHT such as 1920x1080, got {text}").format(text=repr(text))
+            _("expected WIDTHxHEIGHT such as 1920x1080, got {text}").format(
+                text=quoted(text).message(_)
+            )
         )
     width, height = int(w), int(h)
     if width < 640 or height < 360 or width > 7680 or height > 4320:
@@ -83,18 +86,20 @@ def _types(words: Words) -> tuple[Callable[[str], float], Callable[[str], int]]:
             value = float(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                _("expected seconds, got {text}").format(text=repr(text))
+                _("expected seconds, got {text}").format(text=quoted(text).message(_))
             ) from None
         if not 0 <= value <= 3600:
             raise argparse.ArgumentTypeError(
-                _("seconds must be 0-3600, got {text}").format(text=repr(text))
+                _("seconds must be 0-3600, got {text}").format(text=quoted(text).message(_))
             )
         return value
 
     def tables(text: str) -> int:
         if not text.isdigit() or not 1 <= int(text) <= 200:
             raise argparse.ArgumentTypeError(
-                _("expected a number of tables 1-200, got {text}").format(text=repr(text))
+                _("expected a number of tables 1-200, got {text}").format(
+                    text=quoted(text).message(_)
+                )
             )
         return int(text)
 

@@ -10,7 +10,7 @@ from typing import Final, Protocol, TypeVar
 import msgspec
 
 from hub.tournament.errors import DuplicatePlayerError, LeagueNumberError
-from tablekit.core.errors import Phrase
+from tablekit.core.errors import Phrase, quoted
 from tablekit.core.gender import Gender, propose
 from tablekit.core.names import NameKey, name_order, split_name
 from tablekit.core.words import N_
@@ -74,7 +74,7 @@ def league_number(text: str) -> str:
         raise LeagueNumberError(
             N_("league number {number}: at most {most} letters, digits, '-', '/' or '.', "
                "starting with a letter or digit"),
-            number=repr(text.strip()), most=MAX_LEAGUE_NUMBER,
+            number=quoted(text.strip()), most=MAX_LEAGUE_NUMBER,
         )  # fmt: skip
     return number
 

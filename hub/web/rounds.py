@@ -47,7 +47,7 @@ from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
 from hub.web.pages import PageError, Pages, event_language, link, reader_language
 from hub.web.rounds_view import RoundView, closed_fact, round_view, seated_fact
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.seats import SEATS, Seat
 from tablekit.core.words import N_
 from tablekit.shared import forms
@@ -261,7 +261,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             if table is None:
                 raise FormError(N_("choose a table"))
             if seat not in SEATS:
-                raise FormError(N_("a seat is A, B, C or D, got {text}"), text=repr(seat))
+                raise FormError(N_("a seat is A, B, C or D, got {text}"), text=quoted(seat))
             game = _whole(form, "game", N_("the game must be a whole number, got {text}"))
             org.choose_starter(table, Seat(seat), game=game, why=str(form.get("why", "")))
             return table
@@ -369,7 +369,7 @@ def _whole(form: FormData, field: str, message: str) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise FormError(message, text=repr(text)) from None
+        raise FormError(message, text=quoted(text)) from None
 
 
 def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:

@@ -18,6 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from functools import cache
+from string import Formatter
+
+from tablekit.core.words import N_
 
 
 class KitError(Exception):
@@ -84,15 +87,36 @@ def joined(parts: Sequence[object], separator: str) -> Phrase:
     return Phrase(template, **{f"p{i}": part for i, part in enumerate(parts)})
 
 
+def quoted(value: object) -> Phrase:
+    """``value`` between quotes as the reader's language writes them: ``'Anna'`` in
+    English, „Anna” in Polish (a name or a text a person typed, shown back to them)."""
+    return Phrase(N_("'{value}'"), value=value)
+
+
 def phrase_of(text: str, templates: Iterable[str]) -> Phrase | None:
     """The words ``text`` was made of, read back from the English: the first of
     ``templates`` that ``text`` fits, with its values as written (a reason stored as
-    English long ago, shown now in the reader's language); None if none fits."""
+    English long ago, shown now in the reader's language); None if none fits. A value
+    the English wrote in quotes (``{value!r}``, :func:`quoted`) is quoted again in the
+    reader's language."""
     for template in templates:
         found = re.fullmatch(_pattern(template), text, re.DOTALL)
         if found is not None:
-            return Phrase(template, **{k: _AsWritten(v) for k, v in found.groupdict().items()})
+            reprs = {name for _, name, _, conversion in Formatter().parse(template)
+                     if conversion == "r"}  # fmt: skip
+            return Phrase(
+                template, **{k: _read_back(v, k in reprs) for k, v in found.groupdict().items()}
+            )
     return None
+
+
+def _read_back(value: str, in_repr: bool) -> object:
+    """A value read back from English: a quoted one without its quotes (a ``{value!r}``
+    quotes it again; a plain field as :func:`quoted`), any other as written."""
+    inner = value[1:-1] if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"" else None
+    if inner is None:
+        return _AsWritten(value)
+    return inner if in_repr else quoted(_AsWritten(inner))
 
 
 class _AsWritten(str):
@@ -122,6 +146,9 @@ def _pattern(template: str) -> str:
     return _FIELD.sub(group, re.escape(template))
 
 
+_NUMBER = re.compile(r"[-+−]?\d+([.,]\d+)?")
+
+
 def _said(template: str, values: dict[str, object], gettext: Callable[[str], str]) -> str:
     if not template:
         return ""  # gettext("") is the catalog's header
@@ -131,4 +158,10 @@ def _said(template: str, values: dict[str, object], gettext: Callable[[str], str
         name: value.message(gettext) if isinstance(value, KitError | Phrase) else value
         for name, value in values.items()
     }
-    return gettext(template).format(**translated)
+    said = gettext(template)
+    for name, value in translated.items():  # a number is never in quotes: „{n}” is n
+        if isinstance(value, int | float) or (
+            isinstance(value, str) and _NUMBER.fullmatch(value)
+        ):
+            said = said.replace(f"„{{{name}}}”", f"{{{name}}}")
+    return said.format(**translated)
