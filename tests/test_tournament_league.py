@@ -116,8 +116,9 @@ def test_seed_tables_and_what_the_seeding_can_promise() -> None:
     assert "seeds 1 and 3 share table 1; seeds 2 and 4 share table 2" in str(two)
     polish = two.message(words("pl").gettext)
     assert polish == (
-        "003 §10a nie da się spełnić: stolików pierwszego etapu jest 2, rozstawionych 4; "
-        "przy różnych stolikach grają nr 1, 2; razem grają: nr 1 i nr 3 przy stoliku 1; "
+        "Rozstawionych nie da się rozdzielić, jak chce regulamin ligi (każdy przy innym "
+        "stoliku pierwszego etapu): stolików jest 2, rozstawionych 4; przy różnych stolikach "
+        "grają nr 1, 2; razem grają: nr 1 i nr 3 przy stoliku 1; "
         "nr 2 i nr 4 przy stoliku 2"
     )
     assert seeding_statement(4, 4).message(words("pl").gettext) == (

@@ -130,7 +130,7 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         phone.get(f"{served.url}/organizer/players")
         phone.find_element(By.ID, "here-P008").click()
         submit(phone, "form.arrive")
-        pwait.until(lambda d: "003 §8" in text(d, ".arrive .problem"))
+        pwait.until(lambda d: "bez zapisanej pisemnej zgody" in text(d, ".arrive .problem"))
         assert phone.execute_script("return document.documentElement.scrollWidth") <= PHONE[0]
         shot(phone, "phone-pl-minor-asked", AREA)
         assert phone.find_element(By.ID, "here-P008").is_selected()  # as it was ticked
