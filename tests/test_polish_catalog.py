@@ -30,7 +30,7 @@ UNITS = re.compile(r"\b(h|min|s)\b")
 """Units Polish writes as English does."""
 TYPED = re.compile(
     r"\b(python3?|pip|apt-get|sudo|systemctl|journalctl|mosquitto\w*)( [^\s,;()]+)+"
-    r"|rummikub(-\w+)?( (?!--)[^\s,;()„”]+)*( --[\w-]+( \S+)?)*"
+    r"|rummikub(-\w+)?( (?!--)[^\s,;()„”]+)*( --[\w-]+( (?!--)\S+)?)*"
     r"|tablekit-\w+( --?[\w-]+( \S+)?)*"
     r"|--[\w-]+( [A-ZĄĆĘŁŃÓŚŹŻ_|.…]+\b| [a-z0-9.-]+\b)?|\bklucz \w+"
     r"|\b[A-Z][\w]*-\d+(-\d+)?\b|\$?\b[A-Z][A-Z0-9_]{2,}\b"
