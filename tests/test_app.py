@@ -314,4 +314,4 @@ def test_an_error_is_said_in_the_units_language(tmp_path: Path) -> None:
         env={**os.environ, "LANG": "en_GB.UTF-8"},
     )  # fmt: skip
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
-    assert "'table-07'" in proc.stderr and "belongs to" not in proc.stderr, proc.stderr
+    assert "„table-07”" in proc.stderr and "belongs to" not in proc.stderr, proc.stderr

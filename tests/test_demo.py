@@ -98,7 +98,7 @@ def test_an_event_that_cannot_start_is_refused_in_one_line_and_leaves_no_broker(
         os.kill(pid, signal.SIGTERM)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr == (
-        "rummikub-demo: format 'championship': liczba graczy 14, a potrzeba 16–36\n"
+        "rummikub-demo: format „championship”: liczba graczy 14, a potrzeba 16–36\n"
     )
     assert left == []
 
@@ -328,7 +328,7 @@ def test_the_commands_to_follow_the_demo_line_up_in_either_language(tmp_path: Pa
     for lang, labels in (("pl", ("podgląd na żywo:", "ekran sali:", "stan rundy:")),
                          ("en", ("follow it live:", "the hub screen:", "round status:"))):
         heading, *lines = follow_text("127.0.0.1", 1883, topics, tmp_path, words(lang)).split("\n")
-        assert heading.startswith(("demo: sala 'demo-hall', turniej 'demo-cup'",
+        assert heading.startswith(("demo: sala „demo-hall”, turniej „demo-cup”",
                                    "demo: venue 'demo-hall', event 'demo-cup'"))
         assert [line.split(":")[0].strip() + ":" for line in lines] == list(labels)
         starts = {len(line) - len(line.split(":", 1)[1].lstrip()) for line in lines}
@@ -363,7 +363,7 @@ def test_the_options_are_explained_in_the_chosen_language(
     assert "the whole event at the full-length pace" in english
     with pytest.raises(SystemExit):
         build_parser(words("pl")).parse_args(["--port", "x"])
-    assert "oczekiwano portu 1–65535, podano 'x'" in capsys.readouterr().err
+    assert "oczekiwano portu 1–65535, podano „x”" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         build_parser(words("pl")).parse_args(["--lang", "de"])
     assert "no language 'de': the kit speaks Polish (pl), English (en)" in capsys.readouterr().err
