@@ -6,7 +6,8 @@ and its web pages in this process).
   at once (each venue a thread, one result after another, the organizer's command as
   ``rummikub result enter`` runs it on the hub's store); a result counts as visible when
   the central holds it and its tournament page, fetched over HTTP, shows it. p50/p99.
-  Beside it, in the same run: a bare paho message published at a venue broker and
+  Beside it, in the same run: the venue's command alone (what a result costs the venue
+  before anything goes up), and a bare paho message published at a venue broker and
   received at the central through the same bridge (the transport alone).
 * **Central ingest**: batches of 100 records published straight to the central broker
   by the venues' accounts, stored by the league service (committed, acked) — records/s;
@@ -113,10 +114,11 @@ def page_text(url: str) -> str:
 
 
 def results_to_page(
-    c: Cli, venue: str, central: Central, url: str, count: int, out: list[float]
-) -> None:
+    c: Cli, venue: str, central: Central, url: str, count: int, out: list[float],
+    entering: list[float],
+) -> None:  # fmt: skip
     """Enter ``count`` results one after another; each one's time until the central's
-    page shows it."""
+    page shows it (``out``), and the venue's command alone (``entering``)."""
     rng = random.Random(venue)
     seats = seat_counts(c.competition())
     page = f"{url}/t/{venue}-{EVENT}"
@@ -126,6 +128,7 @@ def results_to_page(
         t0 = time.perf_counter()
         c.ok("result", "enter", "--table", str(missing.table), "--game", str(missing.game),
              "--racks", racks)  # fmt: skip
+        entering.append(time.perf_counter() - t0)
         seq = hub_mark(c.db)
         while True:
             mark = central.store.mark(venue, EVENT)
@@ -313,9 +316,10 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.1)
         bare = bare_round_trips(venues["krakow"], local, args.results * 3)
         samples: list[float] = []
+        entering: list[float] = []
         threads = [
             threading.Thread(target=results_to_page,
-                             args=(events[v], v, central, url, args.results, samples))
+                             args=(events[v], v, central, url, args.results, samples, entering))
             for v in VENUES
         ]  # fmt: skip
         for t in threads:
@@ -326,6 +330,9 @@ def main(argv: list[str] | None = None) -> int:
         bare_ms = [s * 1000 for s in bare]
         print(f"result at a venue → on the central's page: p50 {statistics.median(ms):.0f} ms, "
               f"p99 {percentile(ms, 0.99):.0f} ms ({len(ms)} results, 3 venues at once)")
+        own = [s * 1000 for s in entering]
+        print(f"  of which the venue's own command (rummikub result enter): p50 "
+              f"{statistics.median(own):.0f} ms, p99 {percentile(own, 0.99):.0f} ms")
         print(f"bare paho round trip venue → bridge → central: p50 "
               f"{statistics.median(bare_ms):.1f} ms, p99 {percentile(bare_ms, 0.99):.1f} ms "
               f"({len(bare_ms)} messages)")  # fmt: skip
