@@ -30,7 +30,8 @@ from hub.competition import Competition
 from hub.exports.files import archive_documents, csv_files
 from hub.exports.grid import Sheet, event_name, when
 from hub.exports.pages import document
-from hub.exports.words import phase_label, stage_label
+from hub.exports.words import phase_label, stage_title
+from hub.tournament.presets import describe
 from tablekit.shared.i18n import Words
 
 
@@ -85,18 +86,9 @@ def _index_html(
     e = html.escape
     words = sheet.words
     event = comp.event
-    created = comp.created
-    stages = ", ".join(
-        words.gettext("{stage} (round {round})").format(
-            stage=stage_label(s, words), round=comp.round_number(s)
-        )
-        for s in event.stages_played
-    )
+    stages = ", ".join(stage_title(s, comp.round_number(s), words) for s in event.stages_played)
     facts = [
-        (
-            words.gettext("Format"),
-            f"{created.preset if created else ''} — {event.format.name}",
-        ),
+        (words.gettext("Format"), describe(event.format).message(words.gettext)),
         (words.gettext("Players"), str(len(event.players))),
         (words.gettext("Stages played"), stages or words.gettext("none")),
         (words.gettext("State"), phase_label(event.phase, words)),

@@ -234,12 +234,10 @@ def clock_text(seconds: float) -> str:
     return f"{h}:{m:02d}:{sec:02d}" if h else f"{m}:{sec:02d}"
 
 
-def wait_text(seconds: float) -> str:
-    """A waiting time, whole seconds rounded down: ``"45 s"``, ``"3:05"``."""
-    s = max(0, int(seconds))
-    if s < 60:
-        return f"{s} s"
-    return clock_text(s)
+def wait_text(seconds: float, words: Words) -> str:
+    """A waiting time, whole seconds rounded down, as every duration is written:
+    ``"45 s"``, ``"3 min 5 s"`` (never ``3:05``, which reads as a time of day)."""
+    return duration_text(seconds, words)
 
 
 def round_left(info: RoundInfo | None, now: float) -> float | None:

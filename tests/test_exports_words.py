@@ -190,10 +190,12 @@ POLISH_PAGES = {
         "nikt nie wyłożył wszystkich kostek (ostatnia kolejka)",
         "Suma kostek",
         "Bez wyłożenia",
-        "Parafa",
+        "Podpis",
+        "☐ −100",  # never opened, and the −200 of a player who could have opened
+        "☐ −200",
         "Suma dużych punktów (DP)",
         "Suma małych punktów (MP)",
-        "Runda 2: razem 3 gry",
+        "Stolik 1 — Runda 2: razem 3 gry",
         "Sędzia:",
         "Godzina:",
     ],
@@ -214,11 +216,11 @@ ENGLISH_PAGES = {
         "Game 1 — seat A starts",
         "somebody went out",
         "Tiles left",
-        "Never opened",
+        "Not opened",
         "Initials",
         "Sum of big points (BP)",
         "Sum of small points (SP)",
-        "Round 2: the 3 games together",
+        "Table 1, Round 2: the 3 games together",
     ],
     "standings": ["Standings after round-2", "−1 BP", "1 warning", "November 2023"],
     "ranking": ["Final ranking — Turniej Zimowy", "champion", "vice-champion", "Title"],
@@ -288,7 +290,7 @@ def test_the_archive_index_in_polish(finished: Cli) -> None:
         assert '<html lang="pl">' in index and "Zarchiwizowano" in index
         assert "stycznia 2026" in index  # 1 768 000 000 s: 10 January 2026
         assert "pola rozdzielone znakiem „;”" in index and "Do czytania i druku" in index
-        assert "runda 1 (etap 1), runda 2 (etap 2)" in index
+        assert "Runda 1, Runda 2" in index and "Format</th><td>Zimowy Turniej Rummikub" in index
         corrections = z.read(f"{folder}html/corrections.html").decode()
         assert "Poprawki wyników" in corrections and FIX in corrections
         header = z.read(f"{folder}csv/seating.csv").decode("utf-8-sig").splitlines()[0]

@@ -19,6 +19,7 @@ SAME_AS_ENGLISH = {
     "joker": "the rule books' word (docs/glossary.md)",
     "+{n} joker": "the rule books' word, one joker",
     " +{n} joker": "the rule books' word, one joker",
+    "{tiles} + joker": "the rule books' word, one joker left on a rack",
     "English": "the name of the language in itself (the link to switch to it)",
     "PDF (A4)": "a file type and a paper size",
     "M": "a gender in one letter: M is mężczyzna too",

@@ -130,7 +130,7 @@ def test_standings_show_points_shared_places_and_each_stage(tmp_path: Path) -> N
         assert during.status_code == 200
         words = text_of(during.text)
         assert "Klasyfikacja — Runda 1 w trakcie" in words
-        assert "Gotowe: 0 z 4 stolików" in words
+        assert "Zakończone stoliki: 0 z 4" in words
         assert re.search(r"\b2= Uczeń \d\d SP 1 0 0 0\b", words), words  # level: shared place
         play_round(c, random.Random(5))
         c.ok("round", "close")

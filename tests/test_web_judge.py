@@ -92,7 +92,7 @@ def test_the_call_the_judge_saw_is_kept_with_its_waiting_time(hall: Cli) -> None
     assert isinstance(record, JudgeCallResolved)
     polish = Cli(hall.db, lang="pl")
     listed = polish.ok("call", "list")
-    assert "WEZWANO SĘDZIEGO" in listed and "2:05" in listed
+    assert "WEZWANO SĘDZIEGO" in listed and "2 min 5 s" in listed
     assert "Zasada potwierdzona, gra toczy się dalej" in listed and "sędzia Ala" in listed
 
 
@@ -166,7 +166,7 @@ def test_a_result_from_the_web_is_the_command_lines_result(hall: Cli, judge: Tes
                                        parse_racks("A=0 B=23 C=12j D=85np", 4))  # fmt: skip
     history = hall.ok("result", "history", "--table", "1", "--game", "1")
     assert "Version 1 (result, judge)" in history and "by judge-1" in history
-    assert "85np" in history and "12j" in history
+    assert "85, never opened" in history and "12 + joker" in history
 
 
 @pytest.mark.parametrize(

@@ -12,8 +12,10 @@ from test_cli_support import Cli, checked_in, play_rounds
 from test_web import client_for, text_of
 from web_console import EventStream, school_hall, serve_console
 
+from hub.exports.pages import printed_number
 from hub.store import EventStore
 from hub.time_use import DrawnStage, Move, TableEvent, played_moves, stage_of, time_use
+from hub.tournament.standings import signed
 from tablekit.core.clock_events import (
     ClockPaused,
     GameStarted,
@@ -271,7 +273,8 @@ def test_a_corrected_result_shows_its_latest_version_marked(hall: Cli) -> None:
     score = hall.competition().history("round-1", table, 1)[-1].score.for_seat(seat)
     with client_for(hall.db) as client:
         words = text_of(client.get("/players/P001").text)
-    assert f"1 {score.big} {score.small} poprawiony" in words and not score.winner
+    small = printed_number(signed(score.small))  # −40: the minus sign of print
+    assert f"1 {score.big} {small} poprawiony" in words and not score.winner
 
 
 def test_a_player_left_out_by_a_cut_keeps_their_last_place(tmp_path: Path) -> None:
@@ -287,5 +290,5 @@ def test_a_player_left_out_by_a_cut_keeps_their_last_place(tmp_path: Path) -> No
     with client_for(c.db) as client:
         words = text_of(client.get(f"/players/{out}").text)
     assert f"Miejsce w klasyfikacji: {line.place}" in words
-    assert "Po etapie: Etap 3 (elimination-3)" in words
+    assert "Po etapie: Etap 3 (runda eliminacyjna 3)" in words
     assert words.count("Przeciwnicy:") == 3  # the three elimination rounds, no semifinal

@@ -244,7 +244,7 @@ def test_a_minor_without_consent_is_asked_about_and_the_decision_recorded(
     assert "Dopuść mimo to" in page and records(db) == before
     status, page = post(client, "/organizer/players/arrive",
                         {"player": ["P001", "P002"], "admit": "on"})  # fmt: skip
-    assert status == 303 and "Dopuszczeni bez zapisanej pisemnej zgody" in page
+    assert status == 303 and "Dopuszczono bez zapisanej pisemnej zgody" in page
     comp = Cli(db).competition()
     assert comp.admitted["P001"].by == "organizer" and comp.event.present == {"P001", "P002"}
 

@@ -146,8 +146,8 @@ def test_the_round_page_shows_the_tables_the_clock_and_the_missing_results(
     assert page.status_code == 200, page.text
     words = text_of(page.text)
     assert "Runda w toku: runda 1" in words
-    assert "Gotowe: 0 z 2 stolików" in words
-    assert "Rozpoczęta o" in words and "przez organizer Ola" in words
+    assert "Zakończone stoliki: 0 z 2" in words
+    assert "Start:" in words and "(konto: organizer Ola)" in words
     comp = hall.competition()
     for table in comp.event.seating("round-1"):
         for seat, pid in zip("ABCD", table.players, strict=True):

@@ -340,9 +340,10 @@ def call_word(call: JudgeCallResolved, words: Words) -> str:
     return "" if call.called is None else words.gettext(state_word(paused_state(call.called)))
 
 
-def waited_text(call: JudgeCallResolved) -> str:
-    """How long the table waited until the resolution was recorded (``4:05``, ``45 s``)."""
-    return "" if call.since is None else wait_text(call.at - call.since)
+def waited_text(call: JudgeCallResolved, words: Words) -> str:
+    """How long the table waited until the resolution was recorded (``4 min 5 s``,
+    ``45 s``)."""
+    return "" if call.since is None else wait_text(call.at - call.since, words)
 
 
 def judge_calls_grid(
@@ -361,7 +362,7 @@ def judge_calls_grid(
             str(c.table),
             str(c.game) if c.game else "",
             call_word(c, words),
-            waited_text(c),
+            waited_text(c, words),
             when(c.at, words),
             c.by,
             c.note,

@@ -45,12 +45,13 @@ td.code { font-weight: bold; }
 .page h1 { font-size: 16pt; }
 .page h2 { font-size: 12pt; margin: 3mm 0 1mm; }
 .page p.meta { font-size: 9pt; margin: 0 0 1.5mm; }
-.sheet td.box { height: 8mm; }
+.sheet td.box { height: 7mm; }
 .sheet th.w1 { width: 11mm; }
 .sheet th.w2 { width: 16mm; }
 .sheet .w3 { width: 42mm; }
 .totals { table-layout: fixed; }
-.sheet td.tick { text-align: center; }
+.totals thead th { font-size: 8pt; overflow-wrap: normal; }
+.sheet td.tick { text-align: center; font-size: 8pt; line-height: 1.1; padding: 0.5mm; }
 tr.total th, tr.total td { height: 11mm; font-weight: bold; }
 .sign { margin-top: 6mm; font-size: 10pt; }
 @media screen { body { margin: 10mm auto; max-width: 190mm; } }

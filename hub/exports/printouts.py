@@ -7,9 +7,9 @@ from __future__ import annotations
 from hub.competition import Competition
 from hub.exports.grid import event_name, latest_stage, player_of, seat_code
 from hub.exports.lists import find_table_lines, sanctions_grid
-from hub.exports.pages import document, esc, grid_html
+from hub.exports.pages import MINUS, document, esc, grid_html
 from hub.exports.standings import points_headers, ranking_grid, standings_grid
-from hub.exports.words import stage_label
+from hub.exports.words import stage_label, stage_title
 from hub.tournament import (
     Phase,
     Player,
@@ -118,7 +118,7 @@ def _sheet_head(words: Words) -> str:
         ("", words.pgettext("column", "Player")),
         ("w2", words.pgettext("score sheet", "Tiles left")),
         ("w2", words.pgettext("score sheet", "Jokers")),
-        ("w2", words.pgettext("score sheet", "Never opened")),
+        ("w2", words.pgettext("score sheet", "Not opened")),
         ("w2", small),
         ("w2", big),
         ("w2", words.pgettext("score sheet", "Initials")),
@@ -138,10 +138,13 @@ def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) 
     games = comp.format.stages[index].games
     rules = comp.ruleset(stage)
     name = stage_label(stage, words)
-    round_number = comp.round_number(stage)
+    stage_heading = stage_title(stage, comp.round_number(stage), words)
     sum_big, sum_small = sums(words)
     ended = esc(words.gettext("☐ somebody went out    ☐ nobody went out (last lap)")).replace(
         "    ", " &nbsp; "
+    )
+    penalties = (
+        f"☐&nbsp;{MINUS}{rules.not_opened_penalty}<br>☐&nbsp;{MINUS}{rules.could_have_opened_penalty}"
     )
     pages = []
     for seated in comp.event.seating(stage):
@@ -159,7 +162,8 @@ def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) 
             ).format(game=game, seat=starter)
             rows = "".join(
                 f'<tr><td class="code">{esc(code)}</td><td>{esc(player.name)}</td>'
-                '<td class="box"></td><td class="box"></td><td class="box tick">☐</td>'
+                '<td class="box"></td><td class="box"></td>'
+                f'<td class="box tick">{penalties}</td>'
                 '<td class="box"></td><td class="box"></td><td class="box"></td></tr>\n'
                 for code, player in zip(codes, players, strict=True)
             )
@@ -175,10 +179,10 @@ def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) 
         )
         empty = "<td></td>" * count
         together = words.ngettext(
-            "Round {round}: the {n} game together",
-            "Round {round}: the {n} games together",
+            "Table {table}, {stage}: the {n} game together",
+            "Table {table}, {stage}: the {n} games together",
             games,
-        ).format(round=round_number, n=games)
+        ).format(table=seated.number, stage=stage_heading, n=games)
         totals = (
             f'<div class="block"><h2>{esc(together)}</h2>\n'
             f'<table class="sheet totals">\n<thead><tr><td class="w3"></td>{heads}'
@@ -191,16 +195,14 @@ def scoresheets_html(comp: Competition, words: Words, stage: str | None = None) 
             event=event_name(comp), table=seated.number
         )
         meta = words.ngettext(
-            "{stage} (round {round}), {n} game, ruleset {ruleset}: {seconds} s per move, "
-            "joker {joker}, never opened {never} (could have opened {could}).",
-            "{stage} (round {round}), {n} games, ruleset {ruleset}: {seconds} s per move, "
-            "joker {joker}, never opened {never} (could have opened {could}).",
+            "{stage}, {n} game: {seconds} s per move; a joker left counts {joker}; not opened: "
+            "{never}, or {could} for a player who could have opened.",
+            "{stage}, {n} games: {seconds} s per move; a joker left counts {joker}; not opened: "
+            "{never}, or {could} for a player who could have opened.",
             games,
         ).format(
-            stage=name,
-            round=round_number,
+            stage=stage_heading,
             n=games,
-            ruleset=rules.name,
             seconds=forms.number(rules.move_seconds, words),
             joker=rules.joker_penalty,
             never=rules.not_opened_penalty,

@@ -10,10 +10,16 @@ from hub.competition import Competition, ResultSource, ResultVersion
 from hub.effects import Change, ChangeKind
 from hub.exports.grid import Grid, Sheet, player_of, when
 from hub.exports.standings import points_headers
-from hub.exports.words import csv_value, stage_label, stage_named, title_label
+from hub.exports.words import (
+    csv_value,
+    rack_words,
+    stage_label,
+    stage_named,
+    stage_title,
+    title_label,
+)
 from hub.tournament import RoundUndone
 from hub.tournament.standings import signed
-from tablekit.core.racks import format_rack
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -120,7 +126,9 @@ def _result_rows(
     return rows
 
 
-def _seat_cells(comp: Competition, table: int, version: ResultVersion) -> list[tuple[str, ...]]:
+def _seat_cells(
+    comp: Competition, table: int, version: ResultVersion, words: Words
+) -> list[tuple[str, ...]]:
     """Each seat of one version of a game's result: seat, player, rack, its value, SP, BP
     and place (the cells every grid of results shows)."""
     racks = {r.seat: r for r in version.record.report.racks}
@@ -131,7 +139,7 @@ def _seat_cells(comp: Competition, table: int, version: ResultVersion) -> list[t
             (
                 f"{table}{score.seat}",
                 player_of(comp, version.players[score.seat]).name,
-                format_rack(rack),
+                rack_words(rack, words),
                 str(score.rack_value),
                 signed(score.small),
                 str(score.big),
@@ -166,11 +174,12 @@ def results_grid(comp: Competition, stage: str, words: Words) -> Grid:
         (str(table), str(game), *cells, str(len(versions)))
         for (game_stage, table, game), versions in games_in_order(comp)
         if game_stage == stage
-        for cells in _seat_cells(comp, table, versions[-1])
+        for cells in _seat_cells(comp, table, versions[-1], words)
     ]
-    values = {"stage": stage_label(stage, words), "round": comp.round_number(stage)}
     return Grid(
-        words.gettext("Games of {stage} (round {round})").format(**values),
+        words.gettext("Games of {stage}").format(
+            stage=stage_title(stage, comp.round_number(stage), words)
+        ),
         (
             words.pgettext("column", "Table"),
             words.pgettext("column", "Game"),
@@ -195,7 +204,7 @@ def version_grid(
     rows = [
         (str(number), *cells)
         for number, version in enumerate(versions, start=first)
-        for cells in _seat_cells(comp, table, version)
+        for cells in _seat_cells(comp, table, version, words)
     ]
     game = versions[-1].game if versions else 0
     return Grid(

@@ -18,7 +18,7 @@ from hub.competition import ResultSource
 from hub.tournament import Phase, Player, SanctionKind, TieHow
 from hub.tournament.ranking import UNDECIDED_TITLE
 from tablekit.core.gender import Gender, Gendered, gendered
-from tablekit.core.scoring import GameEnding, Opening
+from tablekit.core.scoring import GameEnding, Opening, RackReport
 from tablekit.core.words import N_, NP_
 from tablekit.shared.i18n import Words
 
@@ -54,6 +54,14 @@ def stage_label(name: str, words: Words) -> str:
     if kind == "elimination":
         return words.pgettext("stage", "elimination-{n}").format(n=n)
     return words.pgettext("stage", "top-{n}").format(n=n)
+
+
+def stage_title(name: str, number: int, words: Words) -> str:
+    """A stage as a heading names it: *Runda 2* for the rounds, else its number and the
+    rule books' name, *Etap 3 (finał)*."""
+    if name == f"round-{number}":
+        return words.gettext("Round {n}").format(n=number)
+    return words.gettext("Stage {n} ({name})").format(n=number, name=stage_label(name, words))
 
 
 def stage_named(name: str, words: Words) -> str:
@@ -132,6 +140,26 @@ def csv_value(code: enum.StrEnum | str, words: Words) -> str:
     # Keyed by kind too: a StrEnum member equals its text (ResultSource.JUDGE == TieHow.JUDGE).
     kinds = {(type(key), key): value for key, value in values.items()}
     return kinds.get((type(code), code), str(code))
+
+
+RACK_OPENINGS: Final = {
+    # Translators: after the sum of a rack's tiles in a results table (docs/glossary.md)
+    Opening.NOT_OPENED: N_("{rack}, never opened"),
+    Opening.COULD_HAVE_OPENED: N_("{rack}, could have opened"),
+    Opening.WAIVED: N_("{rack}, opening announced"),
+}
+
+
+def rack_words(rack: RackReport, words: Words) -> str:
+    """A seat's rack as a results table shows it: ``12 + joker``, ``85, bez wyłożenia``
+    (the command line's ``12j``, ``85np`` spelled out)."""
+    text = str(rack.tiles)
+    if rack.jokers == 1:
+        text = words.gettext("{tiles} + joker").format(tiles=rack.tiles)
+    elif rack.jokers:  # the game has two jokers
+        text = words.gettext("{tiles} + {n} jokers").format(tiles=rack.tiles, n=rack.jokers)
+    said = RACK_OPENINGS.get(Opening(rack.opening))
+    return text if said is None else words.gettext(said).format(rack=text)
 
 
 PHASES: Final = {

@@ -64,7 +64,7 @@ def sidebar_content(
         (
             table_label(words, c.table),
             words.gettext(short_word(c.state)),
-            wait_text(c.waiting),
+            wait_text(c.waiting, words),
             c.flashing and flash_on(now),
         )
         for c in queue
@@ -100,6 +100,8 @@ def draw_sidebar(
     _ = canvas.words.gettext
     legend_lines = (
         _("▶ / inverse = to move"),
+        _("big number = move time left"),
+        _("grey time = no data for"),
         _("TO n = timeouts this game"),
         _("flashing = waiting ≥ {time}").format(time=duration_text(flash_after, canvas.words)),
     )
@@ -138,7 +140,7 @@ def draw_sidebar(
             fg,
             pygame.Rect(row.left + 4, row.top, number_w, row.height),
         )
-        wait_w = canvas.texts.width("bold", size, "00:00")
+        wait_w = canvas.texts.width("bold", size, waiting)
         wait_box = pygame.Rect(row.right - wait_w - 4, row.top, wait_w, row.height)
         canvas.text(region, waiting, "bold", size, fg, wait_box, "right")
         word_box = pygame.Rect(

@@ -176,7 +176,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
         w = pages.words(request)
         return pages.render(
             request, "judge_queue.html", waiting=waiting, round=live.hall.round,
-            tables=[(n, cards.get(n)) for n in range(1, seated + 1)], wait_text=wait_text,
+            tables=[(n, cards.get(n)) for n in range(1, seated + 1)],
+            wait_text=lambda seconds: wait_text(seconds, w),
             say_state=lambda state: w.gettext(word(state)),
         )  # fmt: skip
 
@@ -205,7 +206,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(
             request, "judge_table.html", status, view=view, card=card, call=call,
             grids=grids, calls=judge_calls_grid(comp, stage, number, words=w),
-            note=note, error=error and error.message(w.gettext), wait_text=wait_text,
+            note=note, error=error and error.message(w.gettext),
+            wait_text=lambda seconds: wait_text(seconds, w),
             done=request.query_params.get("done", ""), round=live.hall.round,
             say_state=lambda state: w.gettext(word(state)),
         )  # fmt: skip

@@ -27,7 +27,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from hub.competition import Competition, CompetitionError
-from hub.exports.words import said_of
+from hub.exports.pages import printed_number
+from hub.exports.words import said_of, stage_title
 from hub.organizer import Organizer
 from hub.privacy import published
 from hub.store import HUB_SOURCE, EventStore
@@ -124,13 +125,6 @@ Endpoint = Callable[[Request], Response] | Callable[[Request], Awaitable[Respons
 # --- words --------------------------------------------------------------------------------
 
 
-def stage_label(w: Words, stage: str, number: int) -> str:
-    """A stage as the pages name it: "Runda 2" for the rounds, else its number and name."""
-    if stage == f"round-{number}":
-        return w.gettext("Round {n}").format(n=number)
-    return w.gettext("Stage {n} ({name})").format(n=number, name=stage)
-
-
 def state_word(w: Words, card: TableCard) -> str:
     return w.gettext(word(card.state))
 
@@ -176,10 +170,11 @@ def environment(code: str) -> jinja2.Environment:
     w = words(code)
     env = translated_templates("hub.web", code)
     env.globals.update(
-        stage_label=lambda stage, number: stage_label(w, stage, number),
+        stage_label=lambda stage, number: stage_title(stage, number, w),
         state_word=lambda card: state_word(w, card),
         said=lambda key, player: said_of(player, key, w),
         clock=lambda at: time.strftime("%H:%M", time.localtime(at)),
+        printed_number=printed_number,
     )
     return env
 

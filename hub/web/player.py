@@ -11,6 +11,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from hub.exports.pages import printed_number
 from hub.store import HUB_SOURCE, EventStore
 from hub.time_use import KINDS, TableEvent, played_moves
 from hub.tournament.standings import signed
@@ -64,7 +65,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             page=page,
             card=cards.get(page.live_table) if page.live_table is not None else None,
             seconds=lambda value: seconds(w, value),
-            signed=signed,
+            signed=lambda n: printed_number(signed(n)),
         )
 
     return [Route("/players/{player_id}", pages.guarded(player), methods=["GET"])]

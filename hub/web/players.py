@@ -586,7 +586,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
 
 
 def preset_choices(w: Words) -> list[tuple[str, str]]:
-    """Every preset with its description in the reader's language."""
+    """Every preset with its description in the reader's language (its name, which the
+    command line's --preset takes, is the form's value)."""
     out = []
     for name in PRESET_NAMES:
         if name == "league":
@@ -594,7 +595,7 @@ def preset_choices(w: Words) -> list[tuple[str, str]]:
                               "by the number of players present")  # fmt: skip
         else:
             label = describe(preset(name)).message(w.gettext)
-        out.append((name, f"{name} — {label}"))
+        out.append((name, label))
     return out
 
 
@@ -608,7 +609,6 @@ def _settings(comp: Competition | None, w: Words) -> list[tuple[str, str]] | Non
     minors = [pid for pid in event.players if comp.is_minor(pid)]
     return [
         (_("Name"), created.name),
-        (_("Preset"), created.preset),
         (_("Format"), describe(event.format).message(_) if comp.fixed else _(
             "league scheme chosen at the first draw by the players present")),
         (_("Language"), _("Polish (pl)") if comp.language == "pl" else _("English (en)")),

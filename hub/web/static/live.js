@@ -8,10 +8,11 @@
   // came (with the page, or with a part fetched again).
   const waited = (seconds) => {
     const s = Math.max(0, Math.floor(seconds));
+    // As the hub writes a duration (tablekit.core.status.duration_text): 45 s, 2 min 30 s.
     if (s < 60) return s + " s";
     const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), r = s % 60;
-    const mm = h ? String(m).padStart(2, "0") : String(m);
-    return (h ? h + ":" : "") + mm + ":" + String(r).padStart(2, "0");
+    if (h) return h + " h" + (m ? " " + m + " min" : "");
+    return m + " min" + (r ? " " + r + " s" : "");
   };
   setInterval(() => {
     const now = Date.now();
