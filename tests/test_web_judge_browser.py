@@ -101,7 +101,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
             shot(laptop, "laptop-pl-queue", "judge")
 
             laptop.find_element(By.LINK_TEXT, "Otwórz wezwanie").click()
-            wait.until(lambda d: "Co postanowił sędzia" in text(d, "main"))
+            wait.until(lambda d: "Decyzja sędziego" in text(d, "main"))
             assert "WEZWANO SĘDZIEGO" in text(laptop, "#judge-table")
             assert unlabelled(laptop) == []
             laptop.find_element(By.ID, "note").send_keys("B cofnął kostkę; ostrzeżenie ustne")
@@ -133,7 +133,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
             wait.until(lambda d: "Wynik zapisany" in text(d, "h1"))
             assert "Co zmieniło się w klasyfikacji" in text(laptop, "main")
             shot(laptop, "laptop-pl-stored", "judge")
-            assert "12j" in c.ok("result", "history", "--table", "2", "--game", "1")
+            assert "12 + joker" in c.ok("result", "history", "--table", "2", "--game", "1")
 
             # a correction, with its reason; then every version
             c.ok("result", "enter", "--table", "2", "--game", "1", "--racks",

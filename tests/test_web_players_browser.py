@@ -136,7 +136,7 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         assert phone.find_element(By.ID, "here-P008").is_selected()  # as it was ticked
         phone.find_element(By.ID, "admit").click()
         submit(phone, "form.arrive")
-        pwait.until(lambda d: "Dopuszczeni" in text(d, ".done"))
+        pwait.until(lambda d: "Dopuszczono" in text(d, ".done"))
         shot(phone, "phone-pl-players", AREA)
 
         phone.get(f"{served.url}/organizer/event")
