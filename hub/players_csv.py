@@ -240,9 +240,9 @@ TYPOGRAPHIC_END = 0x2200
 """Punctuation and symbols below this are typographic (dashes, quotes, €, №, ™, arrows)."""
 LEGACY_ENCODINGS = ("cp1250", "iso8859_2")
 """Polish single-byte encodings, in order of preference when both read a file the same."""
-ENCODING_LABELS = {
+ENCODING_LABELS = {  # as people know them; "with BOM" is translated where it is shown
     "utf-8": "UTF-8",
-    "utf-8-sig": "UTF-8 with BOM",
+    "utf-8-sig": N_("UTF-8 with BOM"),
     "utf-16": "UTF-16",
     "cp1250": "Windows-1250",
     "iso8859-2": "ISO-8859-2",
@@ -354,7 +354,7 @@ def _strict(data: bytes, codec: str, source: str) -> str:
                "file as UTF-8 (Excel: 'CSV UTF-8'; Google Sheets and LibreOffice export UTF-8) "
                "or name its encoding with --encoding"),
             where=_where(source, line),
-            encoding=label,
+            encoding=Phrase(label),
             byte=f"{byte:02X}",
             column=column,
         ) from None  # fmt: skip
@@ -743,7 +743,7 @@ def _columns(
                    "encoding detected"),
                 where=where,
                 found=found,
-                encoding=encoding_label(forced),
+                encoding=Phrase(encoding_label(forced)),
             )  # fmt: skip
         raise PlayersCsvError(
             N_("{where}: no name column (found {found}); name the column 'name' or "

@@ -34,6 +34,7 @@ from hub.store import EventStore
 from hub.web.accounts import read_accounts, verify_password
 from tablekit.core.rulesets import BUILTIN, BigPointScheme
 from tablekit.core.topics import Topics
+from tablekit.shared.commandline import speaking
 from tablekit.shared.i18n import asked_language, words
 
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -354,16 +355,17 @@ def test_a_port_in_use_is_refused_in_one_line(tmp_path: Path) -> None:
 def test_the_options_are_explained_in_the_chosen_language(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    polish = build_parser(words("pl")).format_help()
+    with speaking(words("pl")):  # as the demo builds it: argparse's own words in Polish
+        polish = build_parser(words("pl")).format_help()
     assert polish.startswith("użycie: rummikub-demo [-h]"), polish
     assert "\nopcje:\n" in polish and "pokaż tę pomoc i zakończ" in polish
     assert "cały turniej w pełnym tempie" in polish and "20 s na ruch" in polish
     english = build_parser(words("en")).format_help()
     assert english.startswith("usage: rummikub-demo [-h]") and "\noptions:\n" in english
     assert "the whole event at the full-length pace" in english
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit), speaking(words("pl")):
         build_parser(words("pl")).parse_args(["--port", "x"])
-    assert "oczekiwano portu 1–65535, podano „x”" in capsys.readouterr().err
+    assert "błąd: argument --port: oczekiwano portu 1–65535, podano „x”" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         build_parser(words("pl")).parse_args(["--lang", "de"])
     assert "no language 'de': the kit speaks Polish (pl), English (en)" in capsys.readouterr().err

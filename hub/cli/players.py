@@ -47,11 +47,11 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     late = org.register(players, check_in=args.check_in, minors=minors_of(parsed, players))
     if args.encoding:
-        read_as = _("Read as {encoding} (as given)").format(encoding=parsed.encoding_label)
+        read_as = _("Read as {encoding} (as given)").format(encoding=_(parsed.encoding_label))
     else:
         read_as = _(
             "Read as {encoding} (detected; --encoding ENCODING to read it otherwise)"
-        ).format(encoding=parsed.encoding_label)
+        ).format(encoding=_(parsed.encoding_label))
     ctx.print(*import_lines(ctx.words, parsed, players, source=str(source), late=late,
                             check_in=args.check_in, encoding_line=read_as))  # fmt: skip
     return 0

@@ -24,7 +24,6 @@ event), :mod:`hub.demo.run` (starting and stopping everything) and
 from __future__ import annotations
 
 import logging
-import os
 import sys
 from collections.abc import Sequence
 
@@ -33,14 +32,13 @@ from hub.demo.options import build_parser
 from hub.demo.run import Demo
 from hub.demo.views import run_headless, run_screen
 from tablekit.core.errors import KitError
-from tablekit.shared import i18n
+from tablekit.shared.commandline import parse_in_language
 from tablekit.shared.stopping import stop_on_signals
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    w = i18n.words(i18n.asked_language(argv, os.environ))
-    args = build_parser(w).parse_args(argv)
+    w, _, args = parse_in_language(argv, build_parser)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(message)s")
     if not 6 <= args.players <= len(NAMES):
         wrong = w.gettext("--players must be 6 to {most}, got {players}").format(

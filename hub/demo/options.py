@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -44,36 +44,17 @@ WEB_PORT: Final = 8080
 """The web console's port when it is free (``--web-port`` names another)."""
 
 
-class _HelpFormatter(argparse.HelpFormatter):
-    """argparse's help, with the heading of its usage line in the reader's language."""
-
-    usage_heading = "usage: "
-
-    def add_usage(
-        self,
-        usage: str | None,
-        actions: Iterable[argparse.Action],
-        groups: Iterable[argparse._MutuallyExclusiveGroup],
-        prefix: str | None = None,
-    ) -> None:
-        super().add_usage(usage, actions, groups, self.usage_heading if prefix is None else prefix)
-
-
 def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     """The demo's options, their help in ``words``' language (default: as
-    :func:`tablekit.shared.i18n.choose` finds it). argparse's own refusals (an unknown
-    option, a value of the wrong type) stay in its English."""
+    :func:`tablekit.shared.i18n.choose` finds it); built inside
+    :func:`tablekit.shared.commandline.speaking`, argparse's own words are in it too."""
     w = words if words is not None else i18n.words(choose(None, os.environ))
     _ = w.gettext
-
-    class Formatter(_HelpFormatter):
-        usage_heading = _("usage: ")
 
     p = argparse.ArgumentParser(
         prog="rummikub-demo",
         description=_("A whole Rummikub tournament played by simulated table units: broker, "
                       "hub, tables with bots, and the hub screen."),
-        formatter_class=Formatter,
         add_help=False,
     )
     o = p.add_argument_group(_("options"))

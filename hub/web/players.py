@@ -333,7 +333,7 @@ class PlayersArea:
                 w.gettext("Read as {encoding} (as chosen)") if encoding
                 else w.gettext("Read as {encoding} (detected; choose the encoding to read it "
                                "otherwise)")
-            ).format(encoding=parsed.encoding_label)
+            ).format(encoding=w.gettext(parsed.encoding_label))
             return import_lines(w, parsed, players, source=source, late=late,
                                 check_in=check_in, encoding_line=read_as)  # fmt: skip
 
