@@ -69,8 +69,10 @@ def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
 
         # the round's status, every result in
         for driver, size in ((phone, "phone"), (laptop, "laptop")):
-            for lang, heading, done in (("pl", "Runda w toku: runda 1", "Zakończone stoliki: 2 z 2"),
-                                        ("en", "Round in play: round-1", "2 of 2")):  # fmt: skip
+            for lang, heading, done in (
+                ("pl", "Runda w toku: runda 1", "Zakończone stoliki: 2 z 2"),
+                ("en", "Round in play: round-1", "2 of 2"),
+            ):
                 driver.get(f"{served.url}/organizer/round" + ("?lang=en" if lang == "en" else ""))
                 assert text(driver, "h1") == heading
                 assert text(driver, "#tables-title").startswith(done)
