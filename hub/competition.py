@@ -48,6 +48,7 @@ from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError, Phrase, phrase_of, quoted
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
 from tablekit.core.names import sent_name
+from tablekit.core.roundgames import RoundGames
 from tablekit.core.rulesets import Ruleset, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameReport, GameScore, ScoreError, score_game
 from tablekit.core.seats import Seat, seats_for
@@ -163,6 +164,9 @@ class ResultRejected(_Record, frozen=True, tag="result-rejected"):
     """The round the table said the result is for."""
     why: Wording | None = None
     """Why, as words to show in the reader's language (the same as ``reason``)."""
+    final: bool = False
+    """Sending it again cannot change the refusal (the game's result is recorded, the
+    round or game is not the table's): the table is told to play on."""
 
     def why_words(self) -> Phrase:
         """Why, to say in the reader's language: ``why``, else the English ``reason``
@@ -307,16 +311,29 @@ class ResultVersion:
 class TableProgress:
     table: int
     players: tuple[str, ...]
-    games_done: int
+    recorded: tuple[int, ...]
+    """The games of the round whose result is recorded, ascending."""
     games: int
+
+    @property
+    def games_done(self) -> int:
+        return len(self.recorded)
 
     @property
     def finished(self) -> bool:
         return self.games_done >= self.games
 
     @property
+    def round_games(self) -> RoundGames:
+        """The round's games at the table and which results the hub holds (what its unit
+        is told in the assignment)."""
+        return RoundGames(self.games, self.recorded)
+
+    @property
     def next_game(self) -> int:
-        return min(self.games_done + 1, self.games)
+        """The lowest game without a result (the last game once every one has its result:
+        the assignment always names a game)."""
+        return self.round_games.first_open() or self.games
 
 
 @dataclass(frozen=True)
@@ -500,11 +517,11 @@ class Competition:
             return []
         stage_name = self.state.stages_played[-1]
         stage = self.format.stages[self.format.stage_index(stage_name)]
-        done: dict[int, int] = {}
-        for table, _game in self.state.results(stage_name):
-            done[table] = done.get(table, 0) + 1
+        done: dict[int, set[int]] = {}
+        for table, game in self.state.results(stage_name):
+            done.setdefault(table, set()).add(game)
         return [
-            TableProgress(t.number, t.players, done.get(t.number, 0), stage.games)
+            TableProgress(t.number, t.players, tuple(sorted(done.get(t.number, ()))), stage.games)
             for t in self.state.seating(stage_name)
         ]
 
@@ -599,6 +616,8 @@ class Competition:
                     rules=assigned,
                     round=self.round_number(stage.name),
                     issued=self.seated_at,
+                    games=progress.games,
+                    recorded=progress.recorded,
                 )
             )
         return out

@@ -229,7 +229,7 @@ class Conductor:
                 ack = ResultAck(
                     v=PROTOCOL_VERSION, unit=answer.unit, game=answer.game, accepted=False,
                     reason=answer.reason[:200], round=round_no,
-                    why=answer.why or Wording.of(answer.why_words()),
+                    why=answer.why or Wording.of(answer.why_words()), final=answer.final,
                 )
                 if len(encode(ack)) > MAX_PAYLOAD:  # words too long: the English alone
                     ack = msgspec.structs.replace(ack, why=None)

@@ -29,6 +29,7 @@ from hub.competition import (
 )
 from hub.effects import Change, ReasonNeededError, UnconfirmedChangeError, effects
 from hub.organizer_base import OrganizerBase
+from hub.table_play import TablePlay
 from hub.tournament import (
     ConsolationDecided,
     PlayerSanctioned,
@@ -43,8 +44,11 @@ from hub.tournament.progress import SANCTION_WORDS
 from tablekit.core.clock_events import ClockPaused, ClockResumed, GameStarted, PauseReason
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.messages import Wording
-from tablekit.core.scoring import GameReport
+from tablekit.core.scoring import GameReport, ScoreError
 from tablekit.core.words import N_
+
+GAME_STARTED = str(GameStarted.__struct_config__.tag)
+"""The kind a table unit's "game started" event is stored under."""
 
 
 def rejected_result(
@@ -52,10 +56,11 @@ def rejected_result(
     round_no: int, epoch: str = "",
 ) -> ResultRejected:
     """The record of a table's result the hub refused for ``why`` (kept in English and as
-    words to translate)."""
+    words to translate). Only wrong values (a scoring error) can change when the table
+    sends it again; any other refusal is final."""
     return ResultRejected(
         at=at, by=unit, table=table, game=game, reason=str(why), unit=unit, seq=seq,
-        epoch=epoch, round=round_no, why=Wording.of(why),
+        epoch=epoch, round=round_no, why=Wording.of(why), final=not isinstance(why, ScoreError),
     )
 
 
@@ -242,11 +247,19 @@ class JudgeCommands(OrganizerBase):
         return latest
 
     def result_record(
-        self, table: int, report: GameReport, *, why: str = "", stage: str | None = None
+        self,
+        table: int,
+        report: GameReport,
+        *,
+        why: str = "",
+        stage: str | None = None,
+        not_ended: bool = False,
     ) -> ResultRecorded:
         """The record of a judge's result or correction for any game of the event (not
         stored); a correction, or a result for a round that is not the one being
-        played, needs the reason (:class:`ReasonNeededError`)."""
+        played, needs the reason (:class:`ReasonNeededError`). A result for a game the table
+        has not ended (:mod:`hub.table_play`) raises :class:`GameNotEndedError` unless the
+        judge confirms it on purpose (``not_ended``), with the reason."""
         competition = self.competition
         record = ResultRecorded(
             at=self.clock(),
@@ -258,7 +271,46 @@ class JudgeCommands(OrganizerBase):
             why=why.strip(),
         )
         _check_entry(competition, record)
+        self._check_played(competition, record, not_ended)
         return record
+
+    def table_play(self, competition: Competition, stage: str, table: int) -> TablePlay:
+        """How far ``table`` has played ``stage`` as the hub knows it: the results it
+        holds, and its unit's games started since the stage was drawn (the store's order)."""
+        drawn = self.drawn_event(stage)
+        started = tuple(
+            event.game
+            for event in self.store.events(table=table, kind=GAME_STARTED)
+            if event.id > drawn and event.game is not None
+        )
+        reported = any(mark.table == table for mark in self.store.marks().values())
+        recorded = frozenset(g for t, g in competition.event.results(stage) if t == table)
+        return TablePlay(table, competition.round_number(stage), recorded, reported, started)
+
+    def _check_played(
+        self, competition: Competition, record: ResultRecorded, not_ended: bool
+    ) -> None:
+        """Refuse a result for a game the table has not ended, in the round being played,
+        unless the judge confirms it on purpose with the reason."""
+        competition.table_playing(record.stage, record.table, record.report.game)
+        open_stage = competition.open_stage()
+        if open_stage is None or open_stage.name != record.stage:
+            return
+        refusal = self.table_play(competition, record.stage, record.table).not_ended(
+            record.report.game
+        )
+        if refusal is None:
+            return
+        if not not_ended:
+            raise refusal
+        if not record.why:
+            raise ReasonNeededError(
+                N_("table {table} game {game}: a result for a game the table has not ended "
+                   "needs the reason"),
+                table=record.table,
+                game=record.report.game,
+            )  # fmt: skip
+
 
     def enter_result(
         self,
@@ -268,18 +320,22 @@ class JudgeCommands(OrganizerBase):
         why: str = "",
         stage: str | None = None,
         confirmed: bool = False,
+        not_ended: bool = False,
     ) -> ResultVersion:
         """A judge enters (or corrects, saying why) a game's result at the hub, for any
         game of the event at any time. One that changes who qualified, a seating drawn,
         final places, titles or league points raises :class:`UnconfirmedChangeError`
-        (with the changes) unless ``confirmed``: show them first, then confirm. The
-        reason and the changes are checked again on the event as stored when it is
-        stored: a result another terminal stored meanwhile makes this one a correction."""
-        record = self.result_record(table, report, why=why, stage=stage)
+        (with the changes) unless ``confirmed``: show them first, then confirm. One for a
+        game the table has not ended is stored only when ``not_ended`` (on purpose, with
+        the reason). The reason, the game played and the changes are checked again on the
+        event as stored when it is stored: a result another terminal stored meanwhile makes
+        this one a correction."""
+        record = self.result_record(table, report, why=why, stage=stage, not_ended=not_ended)
         what = f"table {table} game {report.game} of {record.stage}"
 
         def checked(competition: Competition) -> None:
             _check_entry(competition, record)
+            self._check_played(competition, record, not_ended)
             _check_confirmed(competition, record, confirmed, what)
 
         competition = self.record(record, check=checked)

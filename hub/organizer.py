@@ -40,7 +40,7 @@ from hub.competition import (
     new_event,
 )
 from hub.erasure import Erasure
-from hub.judging import JudgeCommands
+from hub.judging import GAME_STARTED, JudgeCommands
 from hub.organizer_base import record_kind_of
 from hub.players_csv import MAX_NAME, clean, player_key, who_of
 from hub.tournament import (
@@ -61,7 +61,6 @@ from hub.tournament import (
     league_number,
     preset,
 )
-from tablekit.core.clock_events import GameStarted
 from tablekit.core.errors import KitError, Phrase, quoted
 from tablekit.core.gender import Gender
 from tablekit.core.names import check_surname, full_name, split_name
@@ -70,9 +69,6 @@ from tablekit.core.seats import Seat
 from tablekit.core.words import N_
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.shared.i18n import language as i18n_language
-
-GAME_STARTED = str(GameStarted.__struct_config__.tag)
-"""The kind a table unit's "game started" event is stored under."""
 
 
 def _check_fresh_seed(competition: Competition, seed: int) -> None:

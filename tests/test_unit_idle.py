@@ -98,8 +98,11 @@ def test_a_unit_off_during_a_stage_change_comes_back_idle(
         for player in ("P001", "P002", "P003"):
             organizer.withdraw(player, "ill")
         for table in organizer.competition.tables():
-            for game in (1, 2):
-                organizer.enter_result(table.table, report(game, len(table.players), game + 2))
+            for game in (1, 2):  # from the score sheets: table 3's unit is off
+                organizer.enter_result(
+                    table.table, report(game, len(table.players), game + 2),
+                    why="score sheet", not_ended=True,
+                )  # fmt: skip
         organizer.close_round()
         organizer.draw(seed=4)
         organizer.start_round()

@@ -505,6 +505,10 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--why", help=_("reason for a correction or a late result (required for them)")
     )
     p.add_argument("--stage", help=_("any round drawn (default: the latest)"))
+    p.add_argument(
+        "--force", action="store_true",
+        help=_("enter a game the table has not ended, on purpose (with --why)"),
+    )  # fmt: skip
     yes_option(p, w)
     leaf(
         results,

@@ -23,6 +23,7 @@ from hub.exports.results import (
 )
 from hub.exports.words import stage_named
 from hub.organizer import Organizer
+from hub.table_play import GameNotEndedError
 from tablekit.core.racks import RackNotationError, parse_rack
 from tablekit.core.scoring import GameReport, RackReport
 from tablekit.core.seats import seats_for
@@ -64,6 +65,11 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     else:
         racks = racks_arg(args.racks, len(players))
     why = args.why or ""
+    if args.force and not why.strip() and not interactive:
+        raise CliError(
+            N_("result enter: --force goes with --why: say why a game the table has not ended "
+               "is entered")
+        )  # fmt: skip
     if interactive and not why:
         open_stage = comp.open_stage()
         if comp.history(stage, args.table, args.game):
@@ -74,15 +80,28 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
                     stage=stage_named(stage, w)
                 )
             )
+        elif args.force:
+            why = input(_("The table has not ended this game: reason for entering it: "))
     report = GameReport(game=args.game, ending=ending_for(racks, args.ending), racks=racks)
-    record = org.result_record(args.table, report, why=why, stage=stage)
-    subject = _("table {table} game {game} of {stage}").format(
-        table=args.table, game=args.game, stage=stage_named(stage, w)
-    )
-    confirmed = confirm(ctx, org, record, "result enter", subject, yes=args.yes)
-    if confirmed is None:
-        return 1
-    version = org.enter_result(args.table, report, why=why, stage=stage, confirmed=confirmed)
+    try:
+        record = org.result_record(
+            args.table, report, why=why, stage=stage, not_ended=args.force
+        )
+        subject = _("table {table} game {game} of {stage}").format(
+            table=args.table, game=args.game, stage=stage_named(stage, w)
+        )
+        confirmed = confirm(ctx, org, record, "result enter", subject, yes=args.yes)
+        if confirmed is None:
+            return 1
+        version = org.enter_result(
+            args.table, report, why=why, stage=stage, confirmed=confirmed, not_ended=args.force
+        )
+    except GameNotEndedError as err:
+        raise CliError(
+            N_("result enter: {refusal}. Nothing recorded: enter the game the table has ended "
+               "(--game, --stage), or, on purpose, give --force and --why"),
+            refusal=err,
+        ) from None
     versions = org.competition.history(stage, args.table, args.game)
     ctx.print(version_header(len(versions), version, w, when))
     grid = version_grid(

@@ -22,6 +22,7 @@ import msgspec
 
 from hub.tournament.errors import FormatError, PlayerCountError
 from hub.tournament.seating import SeatingMethod, table_sizes
+from tablekit.core.roundgames import MAX_ROUND_GAMES
 from tablekit.core.words import N_
 
 
@@ -162,10 +163,11 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                     N_("format {format!r}: stage {stage!r} defined twice"),
                     format=self.name, stage=stage.name,
                 )  # fmt: skip
-            if stage.games < 1:
+            if not 1 <= stage.games <= MAX_ROUND_GAMES:
                 raise FormatError(
-                    N_("stage {stage!r}: games must be at least 1"), stage=stage.name
-                )
+                    N_("stage {stage!r}: games must be 1 to {most}, got {games}"),
+                    stage=stage.name, most=MAX_ROUND_GAMES, games=stage.games,
+                )  # fmt: skip
             if not stage.groups:
                 raise FormatError(N_("stage {stage!r}: no groups"), stage=stage.name)
             for name in stage.counts:

@@ -49,6 +49,7 @@ from hub.web.judge_views import (
     error_fields,
     judge_table,
     racks_of,
+    refused_results,
     typed_form,
     waiting_tables,
 )
@@ -174,11 +175,17 @@ def routes(pages: Pages) -> list[BaseRoute]:
         seated = len(comp.event.seating(played[-1])) if comp is not None and played else 0
         cards = {card.number: card for card in live.cards}
         w = pages.words(request)
+        refused = (
+            [r for r in refused_results(comp, played[-1]) if not r.settled]
+            if comp is not None and played
+            else []
+        )
         return pages.render(
             request, "judge_queue.html", waiting=waiting, round=live.hall.round,
             tables=[(n, cards.get(n)) for n in range(1, seated + 1)],
             wait_text=lambda seconds: wait_text(seconds, w),
-            say_state=lambda state: w.gettext(word(state)),
+            say_state=lambda state: w.gettext(word(state)), refused=refused,
+            message=lambda said: said.message(w.gettext),
         )  # fmt: skip
 
     # --- a table ----------------------------------------------------------------------
@@ -208,6 +215,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             grids=grids, calls=judge_calls_grid(comp, stage, number, words=w),
             note=note, error=error and error.message(w.gettext),
             wait_text=lambda seconds: wait_text(seconds, w),
+            message=lambda said: said.message(w.gettext),
             done=request.query_params.get("done", ""), round=live.hall.round,
             say_state=lambda state: w.gettext(word(state)),
         )  # fmt: skip
@@ -292,13 +300,16 @@ def routes(pages: Pages) -> list[BaseRoute]:
         recorded = False
         try:
             with reader.acting(judge_name(request)) as organizer:
-                record = organizer.result_record(table_no, report, why=form.why, stage=stage)
+                record = organizer.result_record(
+                    table_no, report, why=form.why, stage=stage, not_ended=form.not_ended
+                )
                 changes = organizer.effects(record)
                 weighty = any(c.weighty for c in changes)
                 key = confirmation(report, form.why, tuple(changes)) if weighty else ""
                 if not weighty or values.get("confirmed") == key:
                     organizer.enter_result(
-                        table_no, report, why=form.why, stage=stage, confirmed=weighty
+                        table_no, report, why=form.why, stage=stage, confirmed=weighty,
+                        not_ended=form.not_ended,
                     )
                     recorded = True
         except KitError as err:
@@ -406,9 +417,7 @@ def standings_changes(comp: Competition, changes: Sequence[Change], words: Words
 
 
 def with_errors(form: ResultForm, errors: Mapping[str, KitError]) -> ResultForm:
-    return ResultForm(
-        form.stage, form.table, form.game, form.seats, form.ending, form.why, dict(errors)
-    )
+    return dataclasses.replace(form, errors=dict(errors))
 
 
 def stamp(words: Words) -> Callable[[float], str]:

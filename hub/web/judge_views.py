@@ -13,9 +13,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from hub.competition import Competition, JudgeCallResolved, ResultVersion
+from hub.competition import Competition, JudgeCallResolved, ResultRejected, ResultVersion
 from hub.effects import ReasonNeededError
 from hub.hall import HallView, JudgeCall, judge_queue
+from hub.table_play import GameNotEndedError
 from hub.web.views import TableCard
 from tablekit.core.errors import KitError
 from tablekit.core.scoring import (
@@ -63,6 +64,28 @@ class GameResult:
 
 
 @dataclass(frozen=True)
+class RefusedResult:
+    """A table's submitted result the hub refused, and whether its game has a result at
+    the hub now (entered again at the table, or by a judge)."""
+
+    record: ResultRejected
+    settled: bool
+
+
+def refused_results(
+    comp: Competition, stage: str, table: int | None = None
+) -> tuple[RefusedResult, ...]:
+    """The results the tables of ``stage`` submitted and the hub refused (one table's,
+    or every table's), oldest first."""
+    round_no = comp.round_number(stage)
+    return tuple(
+        RefusedResult(r, bool(comp.history(stage, r.table, r.game)))
+        for r in comp.rejected
+        if r.round == round_no and (table is None or r.table == table)
+    )
+
+
+@dataclass(frozen=True)
 class JudgeTable:
     """A table as the judges' page shows it: who sits there, every game's results and
     the judge calls resolved there (not the unit's :class:`tablekit.view.TableView`)."""
@@ -74,6 +97,8 @@ class JudgeTable:
     games: tuple[GameResult, ...]
     calls: tuple[JudgeCallResolved, ...]
     """The judge calls resolved at the table in the stage, oldest first."""
+    refused: tuple[RefusedResult, ...] = ()
+    """The table's results the hub refused in the stage, oldest first."""
 
 
 def seated_players(comp: Competition, stage: str, table: int) -> tuple[SeatedPlayer, ...]:
@@ -99,6 +124,7 @@ def judge_table(comp: Competition, stage: str, table: int) -> JudgeTable:
             for game in range(1, games + 1)
         ),
         tuple(comp.calls_at(stage, table)),
+        refused_results(comp, stage, table),
     )
 
 
@@ -142,6 +168,8 @@ class ResultForm:
     ending: str = ""
     why: str = ""
     errors: Mapping[str, KitError] = field(default_factory=dict)
+    not_ended: bool = False
+    """The judge enters, on purpose, a game the table has not ended."""
 
     def error(self, key: str) -> KitError | None:
         return self.errors.get(key)
@@ -183,6 +211,7 @@ def typed_form(
         ),
         ending=ending if ending in ENDINGS else "",
         why=form.get("why", "").strip(),
+        not_ended=form.get("not_ended") == "on",
     )
 
 
@@ -218,9 +247,12 @@ def racks_of(form: ResultForm) -> tuple[tuple[RackReport, ...], dict[str, KitErr
 
 def error_fields(err: KitError) -> list[str]:
     """The fields a refusal of the judge's command concerns: each seat's field a scoring
-    error names, ``why`` for a missing reason, else the form as a whole."""
+    error names, ``why`` for a missing reason, ``not_ended`` for a game the table has not
+    ended, else the form as a whole."""
     if isinstance(err, ScoreError) and err.seats and err.field in ("tiles", "jokers", "opening"):
         return [f"{seat}-{err.field}" for seat in err.seats]
     if isinstance(err, ReasonNeededError):
         return ["why"]
+    if isinstance(err, GameNotEndedError):
+        return ["not_ended"]
     return [FORM_WIDE]

@@ -49,6 +49,7 @@ from tablekit.core.fields import (
 from tablekit.core.gender import Gender
 from tablekit.core.hallcheck import HallChecked
 from tablekit.core.result import ResultSubmitted
+from tablekit.core.roundgames import RecordedGames, RoundGameCount, RoundGames
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.seats import MAX_SEATS, MIN_SEATS, Seat
 from tablekit.core.words import N_
@@ -234,6 +235,13 @@ class Assignment(_HubMessage, frozen=True):
     idle: bool = False
     """No game at this table (it has nobody in the round being played, or no round is in
     play): the unit clears its seating. Then ``seats`` is empty and ``game`` null."""
+    games: RoundGameCount = 0
+    """The round's number of games at this table (0: not said, a hub of an earlier
+    release: the unit then starts any game)."""
+    recorded: RecordedGames = ()
+    """The games of this round whose result the hub holds (the table's, or a judge's
+    entered at the hub), ascending: the unit never reopens or starts one, and says so when
+    a judge entered the game it is playing. Applied at once, not only between games."""
 
     def __post_init__(self) -> None:
         if self.idle:
@@ -241,7 +249,19 @@ class Assignment(_HubMessage, frozen=True):
                 raise AssignmentError(
                     N_("an idle assignment has no seats, no game and no starter")
                 )
+            if self.games or self.recorded:
+                raise AssignmentError(N_("an idle assignment has no games"))
             return
+        if list(self.recorded) != sorted(set(self.recorded)):
+            raise AssignmentError(
+                N_("recorded games must be ascending, each once, got {got}"),
+                got=",".join(map(str, self.recorded)),
+            )
+        if self.games and any(g > self.games for g in self.recorded):
+            raise AssignmentError(
+                N_("recorded games must be among the round's {games}, got {got}"),
+                games=self.games, got=",".join(map(str, self.recorded)),
+            )  # fmt: skip
         if self.game is None:
             raise AssignmentError(N_("an assignment names the game the table plays next"))
         if len(self.seats) < MIN_SEATS:
@@ -264,6 +284,10 @@ class Assignment(_HubMessage, frozen=True):
 
     def names(self) -> dict[Seat, str]:
         return {s.seat: s.name for s in self.seats}
+
+    def round_games(self) -> RoundGames:
+        """The round's games at this table and which results the hub holds."""
+        return RoundGames(self.games, self.recorded)
 
 
 class BroadcastKind(enum.StrEnum):
@@ -474,6 +498,11 @@ class ResultAck(_HubMessage, frozen=True):
     why: Wording | None = None
     """Why it was rejected, as words to show in the reader's language (``reason`` is the
     same in English, for units of a release before it); null when accepted."""
+    final: bool = False
+    """Sending the result again cannot change the refusal (the game's result is at the
+    hub already, the result names another round or a game the round does not have): the
+    table stops entering it and plays on; a judge corrects at the hub. A unit of an
+    earlier release ignores it and offers to send again, as before."""
 
 
 # --- hub → screens and dashboards -----------------------------------------------------------
