@@ -96,15 +96,16 @@ class TableBot:
                 self.games_started += 1
                 moves_left = self._game_length()
             elif c.phase is Phase.GAME_OVER:
-                if v.entry is not None and v.entry.step in _TYPING:
+                entry = v.entry
+                if entry is not None and entry.step in _TYPING and not entry.final:
                     self._enter_result(v)
                     continue
-                if v.entry is not None and v.entry.step is not Step.ACCEPTED:
+                if entry is not None and entry.step is not Step.ACCEPTED and not entry.final:
                     self._sleep(0.2)  # waiting for the hub's answer
                     continue
                 if self.style.games is not None and self.games_started >= self.style.games:
                     return
-                if not self.style.start_games:
+                if not self.style.start_games or v.games.done:
                     self._sleep(0.2)  # the hub's next assignment starts the next game
                     continue
                 self._sleep(self._human(3.0, 6.0))
@@ -247,11 +248,14 @@ class TableBot:
         self._tap(Button.PASS)
 
     def _judge_action(self, action: JudgeAction) -> None:
-        """Hold the judge key to open the menu, choose, then resume the clock."""
+        """Hold the judge key to open the menu, choose (or close it when the action is not
+        offered), then resume the clock."""
         self._edge(Button.JUDGE, True)
         self._sleep(self.style.judge_hold + 0.1)
         self._edge(Button.JUDGE, False)
-        self.put(MenuChoice(action, time.monotonic()))
+        menu = self.view().menu
+        offered = menu is None or action in menu.actions
+        self.put(MenuChoice(action if offered else JudgeAction.CLOSE, time.monotonic()))
         self._sleep(0.1)
         if self.view().clock.paused is PauseReason.JUDGE:
             self._tap(Button.JUDGE)

@@ -31,6 +31,7 @@ import msgspec
 from tablekit.core.clock import ClockError, MoveClock, Phase
 from tablekit.core.clock_events import AnyClockEvent, LastLapSource, MovePassed, PauseReason
 from tablekit.core.hallcheck import HallCheck, HallChecked
+from tablekit.core.roundgames import RoundGames
 from tablekit.core.scoring import GameEnding, Opening
 from tablekit.core.seats import next_seat
 from tablekit.core.words import N_
@@ -111,13 +112,16 @@ def action_words(action: JudgeAction | TableAsk) -> str:
 class JudgeMenu:
     actions: tuple[JudgeAction, ...]
     selected: int = 0
+    note: Note = NOTHING
+    """Why an action the judge may look for is not offered (the game's result is with the
+    hub; the round's games are played)."""
 
     @property
     def current(self) -> JudgeAction:
         return self.actions[self.selected]
 
     def step(self) -> JudgeMenu:
-        return JudgeMenu(self.actions, (self.selected + 1) % len(self.actions))
+        return JudgeMenu(self.actions, (self.selected + 1) % len(self.actions), self.note)
 
 
 @dataclass
@@ -149,6 +153,10 @@ class TableControls:
     """The unit's table number (the hall check asks for it on the keypad)."""
     check: HallCheck | None = None
     """The hall check in progress or just done (its results shown until a press)."""
+    round_games: RoundGames = field(default_factory=RoundGames)
+    """The round's games and the results the hub holds (the hub's assignment): a game
+    whose result is at the hub is never reopened, a game the round does not have (or one
+    already recorded) never started."""
     _down: dict[Button, _Held] = field(default_factory=dict)
     _judge_paused_now: bool = False
     _released: dict[Button, float] = field(default_factory=dict)
@@ -244,7 +252,7 @@ class TableControls:
             judge.fired = True
             events += self.clock.pause(now)
             if self.menu is None:  # held again with the menu open: keep the selection
-                self.menu = JudgeMenu(self.available_actions())
+                self.menu = JudgeMenu(self.available_actions(), note=self.menu_note())
         s = self.clock.state
         if self.ask is not None and (
             s.phase not in (Phase.RUNNING, Phase.TIME_UP) or s.paused is not None
@@ -287,20 +295,64 @@ class TableControls:
                 actions.append(JudgeAction.LAST_LAP)
             actions.append(JudgeAction.END_GAME)
         else:
-            if self.entry is not None and self.entry.view.step in _JUDGED_STEPS:
+            entry = self.entry_view
+            if entry is not None and entry.step in _JUDGED_STEPS and not entry.final:
                 actions += [
                     JudgeAction.ACCEPT_RESULT,
                     JudgeAction.COULD_HAVE_OPENED,
                     JudgeAction.WAIVE_PENALTY,
                     JudgeAction.SWITCH_ENDING,
                 ]
-            if s.phase is Phase.GAME_OVER and s.undo:
+            if s.phase is Phase.GAME_OVER and s.undo and not self.result_with_hub():
                 actions.append(JudgeAction.UNDO_PASS)
+            playable = self.next_game() is not None
             if s.phase is Phase.READY:
-                actions += [JudgeAction.NEXT_STARTER, JudgeAction.HALL_CHECK]
-            actions.append(JudgeAction.START_GAME)
+                actions += [JudgeAction.NEXT_STARTER] if playable else []
+                actions.append(JudgeAction.HALL_CHECK)
+            if playable:
+                actions.append(JudgeAction.START_GAME)
         actions.append(JudgeAction.CLOSE)
         return tuple(actions)
+
+    def result_with_hub(self) -> bool:
+        """The game over is closed at the table: its result is at the hub (the table's or
+        a judge's), on its way there, or refused for good; a correction is the hub's."""
+        s = self.clock.state
+        if s.phase is not Phase.GAME_OVER:
+            return False
+        entry = self.entry_view
+        return self.round_games.holds(s.game) or (entry is not None and entry.closed)
+
+    def next_game(self) -> int | None:
+        """The game the table may start now: the one it is ready for, or after a game the
+        next one the round has without a result at the hub; None: none (every game of the
+        round is played, or in play)."""
+        s = self.clock.state
+        if s.phase is Phase.READY:
+            return s.game if self.round_games.playable(s.game) else None
+        if s.phase is Phase.GAME_OVER:
+            return self.round_games.next_after(s.game)
+        return None
+
+    def menu_note(self) -> Note:
+        """Why the judge menu offers no undo or no next game, when it does not."""
+        s = self.clock.state
+        if s.phase in (Phase.RUNNING, Phase.TIME_UP):
+            return NOTHING
+        if self.round_games.done:
+            return Note.of(
+                N_("All {games} games of this round are played; corrections are made at the "
+                   "hub"),
+                games=self.round_games.games,
+            )  # fmt: skip
+        if self.result_with_hub():
+            return Note.of(
+                N_("Game {game}: its result is with the hub; corrections are made at the hub"),
+                game=s.game,
+            )
+        if self.next_game() is None:
+            return Note.of(N_("Game {game}: its result is at the hub already"), game=s.game)
+        return NOTHING
 
     # -- internals ------------------------------------------------------------------
 
@@ -314,6 +366,10 @@ class TableControls:
             return self.clock.call_judge(now)
         if self.menu is not None:
             self.menu = self.menu.step()
+            return []
+        s = self.clock.state
+        if s.phase is Phase.READY and s.paused is None and self.next_game() is None:
+            self.said = self.menu_note()  # the round has no game left to start here
             return []
         events = self.clock.press(now)
         self._down[Button.PASS] = _Held(
@@ -377,7 +433,11 @@ class TableControls:
             case JudgeAction.END_GAME:
                 return clock.end_game(now)
             case JudgeAction.START_GAME:
-                return clock.start_game(now)
+                game = self.next_game()
+                if game is None:
+                    self.said = self.menu_note()
+                    return []
+                return clock.start_game(now, game)
             case JudgeAction.NEXT_STARTER:
                 s = clock.state
                 clock.choose_starter(next_seat(s.upcoming_starter, s.rules.seats))

@@ -130,6 +130,8 @@ def describe(view: TableView, now: float) -> str:
             for i, a in enumerate(view.menu.actions)
         ]
         parts.append(_("judge menu: {items}").format(items=" | ".join(items)))
+        if view.menu.note:
+            parts.append(f"({view.menu.note.say(_)})")
     if view.online is False:
         parts.append(_(word(TableState.OFFLINE)))
     said = view.said.say(_) if view.said else view.message

@@ -37,7 +37,9 @@ could-have-opened 200 or its waiver), :meth:`judge_set_ending` and
 ``READY`` the shell submits :attr:`report`, then reports the hub's answer with
 :meth:`mark_submitted`, :meth:`mark_accepted` or :meth:`mark_rejected`; a rejected result
 can be corrected (``-`` or a seat digit), or re-confirmed unchanged with ENTER, and
-submitted again.
+submitted again — unless the hub's refusal is final (the game's result is already at the
+hub, say): sending again cannot change that, so the flow is over and a judge corrects the
+result at the hub.
 """
 
 from __future__ import annotations
@@ -155,6 +157,15 @@ class EntryView(msgspec.Struct, frozen=True):
     why: Note = NOTHING
     """Why the hub refused the result, said in the reader's language; ``rejection`` is the
     same in English (what an older hub sends, and an older unit journaled, alone)."""
+    final: bool = False
+    """The hub's refusal cannot change by sending again (the game's result is at the hub
+    already, another round, a game the round does not have): nothing more is typed or
+    sent; a judge corrects at the hub and the table plays on."""
+
+    @property
+    def closed(self) -> bool:
+        """The result is with the hub: sent, accepted, or refused for good."""
+        return self.step in (Step.SUBMITTED, Step.ACCEPTED) or self.final
 
 
 class EntryStateError(KitError, RuntimeError):
@@ -195,6 +206,7 @@ class ResultEntry:
         self._score: GameScore | None = None
         self._rejection = ""
         self._why = NOTHING
+        self._final = False
 
     @classmethod
     def resume(cls, view: EntryView) -> ResultEntry:
@@ -213,6 +225,7 @@ class ResultEntry:
         flow._score = view.score
         flow._rejection = view.rejection
         flow._why = view.why
+        flow._final = view.final
         return flow
 
     # --- what the shell reads --------------------------------------------------------
@@ -241,6 +254,7 @@ class ResultEntry:
             jokers_typed=self._jokers_typed,
             said=self._said,
             why=self._why,
+            final=self._final,
         )
 
     @property
@@ -256,7 +270,9 @@ class ResultEntry:
         """Handle one key press; ``ValueError`` only for a string that is not a :class:`Key`."""
         key = Key(key)
         self._said = NOTHING
-        if self._step is Step.TILES:
+        if self._final:
+            self._said = _WITH_THE_HUB
+        elif self._step is Step.TILES:
             self._press_entry(key)
         elif self._step in (Step.CONFIRM, Step.READY, Step.REJECTED):
             self._press_review(key)
@@ -399,7 +415,7 @@ class ResultEntry:
 
     def correct(self, seat: Seat) -> EntryView:
         """Jump to ``seat``'s tile value to correct it (a seat digit on the score screen)."""
-        if self._step in (Step.SUBMITTED, Step.ACCEPTED):
+        if self._step in (Step.SUBMITTED, Step.ACCEPTED) or self._final:
             self._said = _WITH_THE_HUB
         elif seat not in self._racks:
             self._said = Note.of(N_("seat {seat}: not at this table"), seat=seat)
@@ -449,7 +465,7 @@ class ResultEntry:
         return self.view
 
     def _judge_locked(self) -> bool:
-        if self._step in (Step.SUBMITTED, Step.ACCEPTED):
+        if self._step in (Step.SUBMITTED, Step.ACCEPTED) or self._final:
             self._said = _WITH_THE_HUB
             return True
         return False
@@ -468,14 +484,15 @@ class ResultEntry:
         self._said = NOTHING
         return self.view
 
-    def mark_rejected(self, reason: str, why: Note = NOTHING) -> EntryView:
+    def mark_rejected(self, reason: str, why: Note = NOTHING, *, final: bool = False) -> EntryView:
         """The hub refused the result for ``reason`` (English; ``why`` the same as words
         to translate, when the hub sent them); the table must confirm again whatever it
-        resends."""
+        resends. A ``final`` refusal cannot change by sending again: the flow is over."""
         self._expect(Step.SUBMITTED, "rejected")
         self._step = Step.REJECTED
         self._rejection = reason
         self._why = why
+        self._final = final
         self._said = Note.of(N_("rejected by the hub: {reason}"), reason=why or reason)
         self._confirmed.clear()
         self._override = False

@@ -14,6 +14,7 @@ from tablekit.controls import JudgeAction, JudgeMenu, TableAsk
 from tablekit.core.clock import ClockError, ClockRules, ClockState, MoveClock, Phase
 from tablekit.core.clock_events import GameEndReason, PauseReason, StarterSource
 from tablekit.core.hallcheck import HallCheck
+from tablekit.core.roundgames import RoundGames
 from tablekit.core.rulesets import get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
@@ -123,6 +124,57 @@ def _later_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict
         "entry-confirmed": TableView(
             game_over, table=7, names=SAMPLE_NAMES, online=True, entry=confirmed.view
         ),
+        **_round_games_samples(rules, game_over),
+    }
+
+
+def _round_games_samples(rules: ClockRules, game_over: ClockState) -> dict[str, TableView]:
+    """What the table shows of its round's games and the results the hub holds: a refusal
+    the table can correct, the judge menu of a game whose result is at the hub and of a
+    round whose games are all played, a game the judge entered at the hub."""
+    flow = ResultEntry(game_over.game, game_over.seats, get_ruleset("000"), GameEnding.WENT_OUT)
+    _typed(flow, "23 ENTER 0 ENTER 17+ ENTER 31+ ENTER ENTER ENTER ENTER ENTER")
+    flow.mark_submitted()
+    jokers = Note.of(
+        N_("jokers: a table has only {most} jokers, got {total} in total"), most=2, total=3
+    )
+    flow.mark_rejected(str(jokers), jokers)
+    accepted = ResultEntry(game_over.game, game_over.seats, get_ruleset("000"), GameEnding.WENT_OUT)
+    _typed(accepted, "23 ENTER 0 ENTER 17+ ENTER 31 ENTER ENTER ENTER ENTER ENTER")
+    accepted.mark_submitted()
+    accepted.mark_accepted()
+    next_game = RoundGames(games=3, recorded=(1, 2))
+    done = RoundGames(games=2, recorded=(1, 2))
+    judged = Note.of(
+        N_("The judge entered the result of game {game} at the hub: this game is over"), game=2
+    )
+
+    def view(entry: ResultEntry | None, games: RoundGames, menu: JudgeMenu | None = None,
+             clock: ClockState = game_over) -> TableView:  # fmt: skip
+        return TableView(
+            clock, table=7, names=SAMPLE_NAMES, online=True, menu=menu, games=games,
+            entry=None if entry is None else entry.view,
+        )  # fmt: skip
+
+    at_hub = Note.of(
+        N_("Game {game}: its result is with the hub; corrections are made at the hub"), game=2
+    )
+    all_played = Note.of(
+        N_("All {games} games of this round are played; corrections are made at the hub"),
+        games=2,
+    )
+    return {
+        "entry-rejected-values": view(flow, next_game),
+        "menu-result-at-hub": view(
+            accepted, next_game, JudgeMenu((JudgeAction.START_GAME, JudgeAction.CLOSE), 0, at_hub)
+        ),
+        "menu-round-done": view(accepted, done, JudgeMenu((JudgeAction.CLOSE,), 0, all_played)),
+        "round-done": view(accepted, done),
+        "judge-entered": replace(
+            view(None, next_game, clock=ClockState(rules=rules, game=3)),
+            message=str(judged),
+            said=judged,
+        ),
     }
 
 
@@ -204,7 +256,7 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
            "a judge corrects it at the hub"),
         table=7, game=2,
     )  # fmt: skip
-    rejected.mark_rejected(str(already), already)
+    rejected.mark_rejected(str(already), already, final=True)
     judge = entry("23 ENTER 0 ENTER 17+ ENTER")
     actions = (
         JudgeAction.ACCEPT_RESULT,

@@ -47,6 +47,7 @@ from tablekit.core.messages import (
     ResultAck,
 )
 from tablekit.core.result import ResultSubmitted
+from tablekit.core.roundgames import RoundGames
 from tablekit.core.rulesets import Ruleset, RulesetError, decode_with_retired_keys, get_ruleset
 from tablekit.core.scoring import GameEnding
 from tablekit.core.seats import Seat
@@ -122,6 +123,9 @@ class TableAssignment(msgspec.Struct, frozen=True):
     round: int = 0
     ruleset: Ruleset | None = None
     """Scoring rules for result entry; None keeps the unit's own."""
+    games: RoundGames = RoundGames()
+    """The round's games and which results the hub holds: learnt at once from every
+    assignment of the round, not only between games."""
 
 
 class SavedUnit(msgspec.Struct, frozen=True):
@@ -142,6 +146,9 @@ class SavedUnit(msgspec.Struct, frozen=True):
 
 
 BROADCASTS_KEPT = 32
+RESULT_SHOWN = 3.0
+"""Seconds the table sees that the hub accepted its result before the next game's screen
+takes its place (a key or a button press goes on at once)."""
 BEAT_INTERVAL = 1.0
 """Seconds between two saves of the clock while a move runs: after a crash the unit resumes
 with the move time used until the last save (at most this much is not charged)."""
@@ -245,6 +252,8 @@ class TableUnit:
         self.unsaved: list[UnitEvent] = []
         """Events the journal could not take yet (kept in order, retried every frame)."""
         self._last_save = -BEAT_INTERVAL
+        self._shown_until = 0.0
+        """Until then the accepted result stays on screen (a pending seating waits)."""
 
     def begin(self, event: str, recorder: Recorder, saved: bytes | None) -> None:
         """Play ``event`` from now on, journalling in ``recorder`` (that event's journal,
@@ -335,6 +344,8 @@ class TableUnit:
                 return
             case CurrentEvent(event=event):
                 self.next_event = event
+            case ButtonEdge(pressed=True) | KeyPress() if self._showing_result(now):
+                self._shown_until = 0.0  # seen: the next game's screen may come
             case ButtonEdge():
                 events = list(self.controls.edge(item))
             case MenuChoice(action=action, at=at):
@@ -346,9 +357,11 @@ class TableUnit:
                 self.view = replace(self.view, names={})
                 self.controls.said = Note.of(N_("No game at this table"))
             case Assignment():
-                self.pending = self._seating_of(item)
+                seating = self._seating_of(item)
+                self._learn_games(seating, now)
+                self.pending = seating
             case ResultAck():
-                self._verdict(item)
+                self._verdict(item, now)
             case Broadcast():
                 events = self._broadcast(item, now)
             case Ack() | HubStatus():
@@ -393,7 +406,7 @@ class TableUnit:
 
     def apply(self, events: Sequence[UnitEvent], now: float) -> None:
         """Record events durably, then refresh the view and tell the link."""
-        self._take_pending_seating()
+        self._take_pending_seating(now)
         if self.time_over and any(isinstance(e, GameStarted) for e in events):
             current_round = self.seating.round if self.seating is not None else 0
             if self.time_over == current_round:  # started after the round's time: one lap
@@ -476,35 +489,96 @@ class TableUnit:
             message=self.controls.message,
             said=self.controls.said,
             entry=self.controls.entry_view,
+            games=self.controls.round_games,
         )
         if view != self.view or changed:
             self.view = view
             if self.uplink is not None:
                 self.uplink.publish_state(view, now)
 
-    def _take_pending_seating(self) -> None:
-        """Apply the hub's seating between games, never in the middle of one.
+    def _take_pending_seating(self, now: float) -> None:
+        """Apply the hub's seating between games, never in the middle of one, nor while
+        the table's result is on its way to the hub or its acceptance is being shown.
 
         A retained assignment is delivered again after every reconnect and
-        reboot: it starts a game only if it is not behind the clock.
+        reboot: it starts a game only if it is not behind the clock. A new seating (a new
+        round, other players, after no game at the table) clears what the unit had said
+        about the old one.
         """
         seating = self.pending
         state = self.clock.state
         if seating is None or state.phase in (Phase.RUNNING, Phase.TIME_UP):
             return
+        entry = self.controls.entry_view
+        previous = self.seating
+        same_round = previous is not None and seating.round == previous.round
+        waiting = entry is not None and entry.step is Step.SUBMITTED
+        if (same_round and waiting) or self._showing_result(now):
+            return
         self.pending = None
         self.controls.check = None  # seated: the hall is past its check
+        was_idle = not self.view.names
         self.view = replace(self.view, names=dict(seating.names))
         if seating.ruleset is not None:
             self.ruleset = seating.ruleset
-        previous, self.seating = self.seating, seating
+        self.seating = seating
+        self.controls.round_games = seating.games
         if previous is not None and seating == previous:
             return
+        if was_idle or not same_round or previous is None or seating.names != previous.names:
+            self.controls.said = NOTHING  # what was said belonged to the old seating
         later_round = previous is not None and seating.round > previous.round
         ahead = later_round or seating.game > state.game
+        if not seating.games.playable(seating.game):
+            return  # every game of the round has its result: none to set up
         if ahead or (state.phase is Phase.READY and seating.game == state.game):
             self.clock.prepare(seating.rules, seating.game, seating.starter)
             self.controls.entry = None
+
+    def _showing_result(self, now: float) -> bool:
+        """The table is being shown that the hub accepted its result."""
+        entry = self.controls.entry_view
+        accepted = entry is not None and entry.step is Step.ACCEPTED
+        return accepted and now < self._shown_until
+
+    def _learn_games(self, seating: Seating, now: float) -> None:
+        """What an assignment of the round being played says of its games, at once: the
+        results the hub holds. A result the table sent is accepted; one a judge entered at
+        the hub for the game the table is playing ends that game here (and one for a later
+        game is said)."""
+        current = self.seating
+        if current is None or seating.round != current.round:
+            return  # a new round: learnt with its seating, between games
+        before = current.games
+        self.seating = msgspec.structs.replace(current, games=seating.games)
+        self.controls.round_games = seating.games
+        state = self.clock.state
+        entry = self.controls.entry
+        for game in seating.games.newly_recorded(before):
+            if game < state.game:
+                continue  # played here already
+            if entry is not None and entry.view.game == game and entry.view.step in (
+                Step.SUBMITTED, Step.ACCEPTED,
+            ):  # fmt: skip
+                if entry.view.step is Step.SUBMITTED:
+                    self._accepted(entry, now)
+                continue
+            said = Note.of(N_("The judge entered the result of game {game} at the hub"), game=game)
+            if game == state.game and state.phase in (Phase.RUNNING, Phase.TIME_UP):
+                self.clock.close(now)
+                said = Note.of(
+                    N_("The judge entered the result of game {game} at the hub: this game is "
+                       "over"),
+                    game=game,
+                )  # fmt: skip
+            elif game == state.game and state.phase is Phase.GAME_OVER:
+                self.controls.entry = None  # nothing to type: the hub has it
+            self.controls.said = said
+
+    def _accepted(self, entry: ResultEntry, now: float) -> None:
+        """The hub holds the table's result: shown for :data:`RESULT_SHOWN` seconds."""
+        entry.mark_accepted()
+        self._shown_until = now + RESULT_SHOWN
 
     def restore(self, saved: bytes, now: float) -> None:
         """Resume from the journal's last state: the clock waits for the judge."""
@@ -519,6 +593,7 @@ class TableUnit:
         if unit.seating is not None:
             self.view = replace(self.view, names=dict(unit.seating.names))
             self.ruleset = unit.seating.ruleset or self.ruleset
+            self.controls.round_games = unit.seating.games
         state = self.clock.state
         if state.phase is Phase.GAME_OVER and unit.entry is not None:
             self.controls.entry = ResultEntry.resume(unit.entry)
@@ -554,7 +629,7 @@ class TableUnit:
         assert a.game is not None  # only an idle assignment has none
         return TableAssignment(
             names=a.names(), game=a.game, rules=rules, starter=a.starter, round=a.round,
-            ruleset=ruleset,
+            ruleset=ruleset, games=a.round_games(),
         )
 
     def _broadcast(self, b: Broadcast, now: float) -> list[UnitEvent]:
@@ -605,7 +680,7 @@ class TableUnit:
         ending = GameEnding.WENT_OUT if reason is GameEndReason.WENT_OUT else GameEnding.NOBODY_OUT
         self.controls.entry = ResultEntry(game, self.clock.state.seats, self.ruleset, ending)
 
-    def _verdict(self, verdict: ResultAck) -> None:
+    def _verdict(self, verdict: ResultAck, now: float) -> None:
         """The hub's answer to the table's submitted result for ``game`` of ``round``."""
         entry = self.controls.entry
         current_round = self.seating.round if self.seating is not None else 0
@@ -620,10 +695,10 @@ class TableUnit:
                     N_("game {game}: result recorded at the hub"), game=verdict.game
                 )
                 return
-            entry.mark_accepted()
+            self._accepted(entry, now)
         elif not verdict.accepted and step is Step.SUBMITTED:
-            entry.mark_rejected(verdict.reason, _why(verdict))
-        elif not verdict.accepted and step is not Step.ACCEPTED:
+            entry.mark_rejected(verdict.reason, _why(verdict), final=verdict.final)
+        elif not verdict.accepted and step is not Step.ACCEPTED and not entry.view.final:
             # Sent before this unit restarted: show why, the table is entering it again.
             self.controls.said = Note.of(
                 N_("the hub refused game {game}: {reason}"),

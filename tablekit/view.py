@@ -13,6 +13,7 @@ from tablekit.controls import JudgeMenu, TableAsk
 from tablekit.core.clock import ClockState, Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import CheckResult, CheckStep, CheckView
+from tablekit.core.roundgames import RoundGames
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, clock_state, word
 from tablekit.notes import NOTHING, Note
@@ -55,6 +56,8 @@ class TableView:
     console_url: str = ""
     """Where phones open the web console (the hub's ``hub/console``): between games the
     display shows the QR code of this table's page there. "": none."""
+    games: RoundGames = field(default_factory=RoundGames)
+    """The round's games and which results the hub holds (its assignment)."""
 
     @property
     def table_page(self) -> str:

@@ -265,3 +265,39 @@ def test_the_hall_check_at_the_tables_and_the_board_before_the_first_draw(
         for loop in loops:
             loop.join(5)
         service.stop()
+
+
+def test_a_game_the_table_has_not_ended_is_entered_at_the_hub_only_on_purpose_and_the_table_is_told(
+    hall: Hall, wait_until: Any
+) -> None:
+    unit = hall.unit
+    cli = Cli(hall.store.path)
+    hall.press_pass(wait_until)  # game 1 begins at the table
+    hall.press_pass(wait_until)
+    racks = "A=0 B=23 C=12 D=45"
+    refused = cli.fails("result", "enter", "--table", "1", "--game", "2", "--racks", racks)
+    assert "table 1 is playing game 1 of round 1: game 2 has not been played there yet" in refused
+    assert unit.view.clock.phase is Phase.RUNNING and not unit.view.message
+    # the judge enters game 2 on purpose: the table is told at once, and plays on
+    cli.ok("result", "enter", "--table", "1", "--game", "2", "--racks", racks,
+           "--force", "--why", "played on the paper score sheet")  # fmt: skip
+    wait_until(
+        lambda: unit.view.message == "The judge entered the result of game 2 at the hub",
+        what="the table told that game 2 is recorded",
+    )
+    assert unit.view.clock.phase is Phase.RUNNING and unit.view.clock.game == 1
+    # the game in play needs no confirmation: entered at the hub, it ends at the table
+    cli.ok("result", "enter", "--table", "1", "--game", "1", "--racks", racks)
+    wait_until(lambda: unit.view.clock.phase is Phase.GAME_OVER, what="game 1 over at the table")
+    assert unit.view.message == (
+        "The judge entered the result of game 1 at the hub: this game is over"
+    )
+    assert unit.view.entry is None and unit.view.games.done  # nothing to type, no game left
+    menu_opened = time.monotonic()
+    hall.put(ButtonEdge(Button.JUDGE, True, menu_opened))
+    wait_until(lambda: unit.view.menu is not None, what="the judge menu")
+    hall.put(ButtonEdge(Button.JUDGE, False, time.monotonic()))
+    menu = unit.view.menu
+    assert menu is not None and JudgeAction.START_GAME not in menu.actions
+    assert JudgeAction.UNDO_PASS not in menu.actions
+    assert not hall.store.events(table=1, kind="result_submitted")

@@ -328,13 +328,24 @@ class MoveClock:
             raise ClockError(N_("end game: no game is in progress"))
         return self._finish(now, GameEndReason.WENT_OUT, s.active)
 
-    def start_game(self, now: float) -> list[AnyClockEvent]:
-        """Start the upcoming game (from READY) or the next one (after GAME OVER)."""
+    def close(self, now: float) -> list[AnyClockEvent]:
+        """The game's result was entered at the hub (a judge): the game ends here, with
+        nothing to undo and no result to type (no event: the hub holds its result)."""
+        s = self.state
+        self.state = msgspec.structs.replace(
+            s, phase=Phase.GAME_OVER, active=None, remaining=0.0, paused=None, ended_by=None,
+            last_press=now, undo=(), last_lap_left=None,
+        )  # fmt: skip
+        return []
+
+    def start_game(self, now: float, game: int | None = None) -> list[AnyClockEvent]:
+        """Start the upcoming game (from READY) or, after GAME OVER, game ``game`` (default:
+        the next one)."""
         s = self.state
         if s.phase in (Phase.RUNNING, Phase.TIME_UP):
             raise ClockError(N_("start game: game {game} is still in progress"), game=s.game)
         if s.phase is Phase.GAME_OVER:
-            self.prepare(s.rules, s.game + 1)
+            self.prepare(s.rules, s.game + 1 if game is None else game)
             s = self.state
         first = s.upcoming_starter
         self.state = ClockState(

@@ -116,7 +116,8 @@ def check_panels(lay: Layout, view: TableView, w: Words, check: CheckView) -> li
 
 def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView, w: Words) -> Panel:
     box, p = lay.below_band, lay.pad
-    rows = len(menu.actions) + 2
+    note_rows = 2 if menu.note else 0
+    rows = len(menu.actions) + 2 + note_rows
     row_h = min((box.h - p * 4) // rows, round(box.w * 0.085))
     title = Box(box.x + p * 4, box.y + p * 2, box.w - p * 8, row_h)
     entry = view.entry
@@ -145,7 +146,12 @@ def menu_panel(lay: Layout, menu: JudgeMenu, view: TableView, w: Words) -> Panel
         items.append(Text(str(i + 1), num.inset(0, p), fg))
         label = Box(num.right + p * 2, row.y, row.right - num.right - p * 4, row.h)
         items.append(Text(w.gettext(action_words(action)), label.inset(0, p), fg, Align.LEFT))
-    hint = Box(title.x, title.bottom + len(menu.actions) * row_h + p, title.w, row_h - p)
+    below = title.bottom + len(menu.actions) * row_h
+    if menu.note:  # why an action looked for is not there: in the judge's words
+        note = Box(title.x, below + p, title.w, row_h * note_rows - p)
+        items += wrap(menu.note.say(w.gettext), note, AMBER, Align.LEFT, max_lines=2)
+        below = note.bottom
+    hint = Box(title.x, below + p, title.w, row_h - p)
     keys = w.gettext("Pass button: next  ·  judge key: choose")
     items.append(Text(keys, hint.inset(0, p), DIM, shrink=0.45))
     return Panel("menu", box, BACKGROUND, tuple(items))

@@ -13,7 +13,7 @@ from tablekit.core.scoring import Opening, SeatScore
 from tablekit.core.seats import Seat
 from tablekit.core.topics import reason_words
 from tablekit.core.words import N_
-from tablekit.layout.play import ENTER
+from tablekit.layout.play import ENTER, next_game_hint
 from tablekit.layout.scene import (
     AMBER,
     BACKGROUND,
@@ -514,6 +514,12 @@ def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) 
         correct = w.gettext("correct seat A–{last}").format(last=last)
         hints = ((ENTER, w.gettext("confirm")), (seats, correct), ("−", w.gettext("back")))
         items += key_hints(inner, hints, inner.h)
+    elif e.step is Step.REJECTED and e.final:  # sending again cannot change it
+        if view.games.done:
+            said = w.gettext("The judge corrects it at the hub; this round's games are played")
+        else:
+            said = w.gettext("The judge corrects it at the hub; play on")
+        items += wrap(said, inner, WHITE, max_lines=2)
     elif e.step is Step.REJECTED:
         hints = (
             ("−", w.pgettext("key", "or")),
@@ -522,8 +528,7 @@ def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) 
         )
         items += key_hints(inner, hints, inner.h)
     elif e.step is Step.ACCEPTED:
-        next_game = w.gettext("Judge: hold the key for the next game")
-        items += wrap(next_game, inner, DIM, max_lines=2)
+        items += wrap(next_game_hint(view, w), inner, DIM, max_lines=2)
     else:
         waiting = w.gettext("Waiting for the hub · corrections now by the judge")
         items += wrap(waiting, inner, DIM, max_lines=2)

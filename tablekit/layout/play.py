@@ -209,10 +209,17 @@ def _hint(view: TableView, w: Words) -> str:
             seat=seat, chosen=_chosen(c.starter_from, w)
         )
     if c.phase is Phase.GAME_OVER:
-        return w.gettext("Judge: hold the key for the next game")
+        return next_game_hint(view, w)
     if c.last_lap_left is not None:
         return w.gettext("Every seat makes one more move · * empty rack")
     return w.gettext("Keypad: * empty rack · − bank empty")
+
+
+def next_game_hint(view: TableView, w: Words) -> str:
+    """What comes after a game: the judge starts the next one, or the round is over here."""
+    if view.games.done:
+        return w.gettext("Every game of this round is played: wait for the next round")
+    return w.gettext("Judge: hold the key for the next game")
 
 
 def message_panel(lay: Layout, view: TableView, w: Words) -> Panel:
