@@ -10,7 +10,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from starlette.testclient import TestClient
 from test_cli_support import Cli
 from test_conductor import TOPICS, Clock, submission
 from test_web import client_for, text_of

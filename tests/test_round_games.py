@@ -12,8 +12,6 @@ from dataclasses import replace
 from test_unit import FakeTime, Journal, finished_game, make_unit, press, type_keys
 
 from tablekit.controls import Button, ButtonEdge, JudgeAction, JudgeMenu
-from tablekit.layout.compose import compose
-from tablekit.layout.scene import Text, layout_for
 from tablekit.core.clock import Phase
 from tablekit.core.messages import (
     AssignedRules,
@@ -24,6 +22,8 @@ from tablekit.core.messages import (
 )
 from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import SEATS
+from tablekit.layout.compose import compose
+from tablekit.layout.scene import Text, layout_for
 from tablekit.result_entry import Step
 from tablekit.unit import RESULT_SHOWN, KeyPress, MenuChoice, TableUnit
 
@@ -110,7 +110,10 @@ def test_a_refusal_that_sending_again_cannot_change_is_never_offered_to_be_sent_
     unit, journal, _, clock = make_unit(seats=3)
     unit.handle(seated(1))
     play_game(unit, 100.0)
-    reason = "table 1 game 1: a result is already recorded (the game is closed); a judge corrects it at the hub"
+    reason = (
+        "table 1 game 1: a result is already recorded (the game is closed); a judge corrects "
+        "it at the hub"
+    )
     unit.handle(
         ResultAck(v=1, unit="table-01", game=1, accepted=False, reason=reason, round=1, final=True)
     )
@@ -122,7 +125,8 @@ def test_a_refusal_that_sending_again_cannot_change_is_never_offered_to_be_sent_
     type_keys(unit, "enter 1 enter enter enter")  # "send again" does nothing: said why
     assert len(sent(journal)) == 1
     assert unit.view.entry is not None
-    assert unit.view.entry.said.template == "the result is with the hub; the judge corrects it there"
+    said = unit.view.entry.said.template
+    assert said == "the result is with the hub; the judge corrects it there"
     menu = menu_at(unit, clock, 120.0)
     assert JudgeAction.ACCEPT_RESULT not in menu.actions  # nothing to accept for the table
     assert JudgeAction.UNDO_PASS not in menu.actions
