@@ -150,8 +150,12 @@ RESULT_SHOWN = 3.0
 """Seconds the table sees that the hub accepted its result before the next game's screen
 takes its place (a key or a button press goes on at once)."""
 BEAT_INTERVAL = 1.0
-"""Seconds between two saves of the clock while a move runs: after a crash the unit resumes
-with the move time used until the last save (at most this much is not charged)."""
+"""Seconds between two saves of the clock while a move runs."""
+BEAT_CHARGE = 1.5
+"""Seconds a save charges the running move ahead of time: one beat, and half a beat more
+for a loop that saves late (a busy Pi). A crash before the next save then never gives time
+back — the restored move has at most what the player really had; the time the unit was
+down is not charged (it resumes paused)."""
 
 _saved_decoder = msgspec.json.Decoder(SavedUnit)
 
@@ -450,7 +454,7 @@ class TableUnit:
     def _saved(self, now: float) -> bytes:
         """What the journal keeps of the unit, the running move's time as of ``now``."""
         saved = SavedUnit(
-            clock=self.clock.saved_at(now),
+            clock=self.clock.saved_at(now, charge=BEAT_CHARGE),
             seating=self.seating,
             broadcasts=self.broadcasts,
             entry=self.controls.entry_view,
@@ -460,8 +464,9 @@ class TableUnit:
         return msgspec.json.encode(saved)
 
     def _beat(self, now: float) -> None:
-        """While a move runs, save the clock at least every :data:`BEAT_INTERVAL`: a crash
-        then never gives back more than that (:meth:`MoveClock.recover`)."""
+        """While a move runs, save the clock at least every :data:`BEAT_INTERVAL`, charged
+        :data:`BEAT_CHARGE` ahead: a crash then never gives time back
+        (:meth:`MoveClock.recover`)."""
         state = self.clock.state
         if self.recorder is None or self.unsaved or now - self._last_save < BEAT_INTERVAL:
             return

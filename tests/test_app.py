@@ -14,19 +14,21 @@ from collections.abc import Callable
 from contextlib import closing
 from pathlib import Path
 
+import msgspec
 import pygame
 import pytest
 from running import Running
 from xwd import screenshot
 
 from tablekit.app import _parser, _setup, build, sim_main, unit_main
-from tablekit.config import parse_config
-from tablekit.core.clock_events import MovePassed
+from tablekit.config import UnitConfig, parse_config
+from tablekit.core.clock_events import MovePassed, PauseReason
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, look
 from tablekit.journal import Journal
 from tablekit.shared import i18n
 from tablekit.shared.sdnotify import Notifier
+from tablekit.unit import BEAT_CHARGE, BEAT_INTERVAL, SavedUnit
 
 EN = i18n.words("en")
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
@@ -103,6 +105,41 @@ def test_restarted_simulator_resumes_paused_from_its_journal(tmp_path: Path) -> 
     again = HeadlessSim(tmp_path)
     again.wait_for("PAUSED — RESTARTED  seat C", 60)
     again.quit()
+
+
+def test_a_unit_killed_mid_move_never_comes_back_with_more_time_than_the_player_had(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    sim = HeadlessSim(tmp_path)
+    sim.wait_for("READY  seat A starts", 60)
+    sim.keys(" ")
+    sim.wait_for("PLAYING  seat A", 30)
+
+    def saved_remaining() -> float:  # the clock the journal holds, read while the sim writes
+        with closing(sqlite3.connect(f"file:{journal}?mode=ro", uri=True, timeout=5)) as db:
+            row = db.execute("SELECT blob FROM state WHERE id = 1").fetchone()
+        return msgspec.json.decode(row[0], type=SavedUnit).clock.remaining
+
+    # a beat has saved the running move (not only its start): kill -9 right after it
+    deadline = time.monotonic() + 60
+    while saved_remaining() > 40.0 - BEAT_CHARGE - BEAT_INTERVAL / 2:
+        assert time.monotonic() < deadline, "no beat saved the running move"
+    sim.proc.kill()
+    killed = time.time()
+    sim.proc.wait(30)
+    with closing(sqlite3.connect(journal)) as db:  # when the game began, as journalled
+        (started,) = db.execute("SELECT ts FROM entries WHERE seq = 1").fetchone()
+    real = 40.0 - (killed - started)
+    unit = build(UnitConfig(), journal)  # the unit comes back from its journal
+    try:
+        state = unit.clock.state
+        assert state.paused is PauseReason.RECOVERED and state.active is Seat.A
+        restored = state.remaining_at(time.monotonic() + 100)  # paused: the down time is free
+        assert restored <= real, f"restored {restored:.3f} s, the player had {real:.3f} s"
+        assert restored >= real - BEAT_CHARGE - 1.0  # charged ahead, not much more
+    finally:
+        unit.recorder.close()  # type: ignore[union-attr]
 
 
 def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:

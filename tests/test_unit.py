@@ -27,6 +27,7 @@ from tablekit.core.result import ResultSubmitted
 from tablekit.core.seats import SEATS, Seat
 from tablekit.result_entry import Step
 from tablekit.unit import (
+    BEAT_CHARGE,
     KeyPress,
     LinkStatus,
     MenuChoice,
@@ -309,7 +310,8 @@ def test_restart_mid_game_resumes_paused_for_the_judge() -> None:
     rebooted.restore(journal.state, 3.0)
     assert rebooted.clock.state.active is Seat.B
     assert rebooted.view.state_word == "PAUSED — RESTARTED"
-    assert rebooted.clock.state.remaining_at(50.0) == 40.0
+    # saved at the pass, charged ahead to the next save: never more than B had
+    assert rebooted.clock.state.remaining_at(50.0) == 40.0 - BEAT_CHARGE
 
 
 def test_a_retained_verdict_of_another_round_leaves_the_entry_alone() -> None:

@@ -406,10 +406,12 @@ class MoveClock:
     def recover(self, now: float) -> list[AnyClockEvent]:
         """After a restart: keep the game but hold the clock for the judge.
 
-        The state is the one last saved before the restart, its ``remaining`` as of that
-        save (the unit saves it at least every second while a move runs): a running move
-        is paused (``recovered``) with that remaining time, so a crash never gives time
-        back. Returns the pause, or nothing when the clock was not running.
+        The state is the one last saved before the restart, its ``remaining`` charged ahead
+        to the next save (:meth:`saved_at`; the unit saves at least every second while a
+        move runs): a running move is paused (``recovered``) with that remaining time, so a
+        crash never gives time back — the player resumes with at most what they really had,
+        and the time the unit was down is not charged. Returns the pause, or nothing when
+        the clock was not running.
         """
         s = self.state
         running = s.phase in (Phase.RUNNING, Phase.TIME_UP) and s.paused is None
@@ -421,13 +423,15 @@ class MoveClock:
         remaining = s.remaining if s.phase is Phase.RUNNING else 0.0
         return self._pause(now, PauseReason.RECOVERED, remaining, [])
 
-    def saved_at(self, now: float) -> ClockState:
-        """The state to save at ``now``: a running move's remaining time as of ``now``, so
-        that :meth:`recover` after a crash charges the time used until this save."""
+    def saved_at(self, now: float, charge: float = 0.0) -> ClockState:
+        """The state to save at ``now``: a running move's remaining time as of ``now`` less
+        ``charge`` (the time until the next save, charged ahead), so that :meth:`recover`
+        after a crash before that save never gives time back."""
         s = self.state
         if s.phase is not Phase.RUNNING or s.paused is not None:
             return s
-        return msgspec.structs.replace(s, remaining=s.remaining_at(now), since=now)
+        remaining = max(0.0, s.remaining_at(now) - charge)
+        return msgspec.structs.replace(s, remaining=remaining, since=now)
 
     # -- internals ------------------------------------------------------------------
 

@@ -100,7 +100,8 @@ class ClockPaused(ClockEvent, frozen=True, tag="clock_paused"):
     used: Seconds = 0.0
     """Seconds of its move the active seat had used when the clock stopped (the move time
     minus ``remaining``; 0 with no active seat). After a restart (``recovered``): the time
-    used up to the unit's last saved state before the crash, never less."""
+    used up to the unit's last save before the crash and charged ahead to its next save
+    (1.5 s), so never less than the player really used."""
 
 
 class ClockResumed(ClockEvent, frozen=True, tag="clock_resumed"):
