@@ -103,6 +103,16 @@ class JudgeAction(enum.StrEnum):
     CLOSE = N_("Close menu")
 
 
+def _keys_that_work(paused: bool, last_lap: bool) -> Note:
+    """What the keypad does now, for a key that does nothing: only what works (a pause takes
+    no key; in the last lap the bank is empty already)."""
+    if paused:
+        return Note.of(N_("The clock is stopped: the keys work again when the judge resumes"))
+    if last_lap:
+        return Note.of(N_("Keys: * empty rack (game over)"))
+    return Note.of(N_("Keys: * empty rack (game over) · - bank empty (last lap)"))
+
+
 def action_words(action: JudgeAction | TableAsk) -> str:
     """The action's words in English as marked for the catalogs (the shell translates)."""
     return action.value
@@ -229,7 +239,7 @@ class TableControls:
             self._choose_starter(int(key))
         elif wanted is None:
             if s.phase in (Phase.RUNNING, Phase.TIME_UP):
-                self.said = Note.of(N_("Keys: * empty rack (game over) · - bank empty (last lap)"))
+                self.said = _keys_that_work(s.paused is not None, s.last_lap_left is not None)
         elif s.phase not in (Phase.RUNNING, Phase.TIME_UP):
             self.said = Note.of(
                 N_("{action}: no game is in progress"), action=Note.of(wanted.value)

@@ -150,10 +150,18 @@ class ClockState(msgspec.Struct, frozen=True):
 
     @property
     def on_deck(self) -> Seat | None:
-        """The seat that moves after the active one."""
+        """The seat that moves after the active one (None in the last lap's final move:
+        nobody moves after it)."""
         if self.active is None or self.phase not in (Phase.RUNNING, Phase.TIME_UP):
             return None
+        if self.final_move:
+            return None
         return next_seat(self.active, self.rules.seats)
+
+    @property
+    def final_move(self) -> bool:
+        """The move in progress is the last lap's last: the game ends with it."""
+        return self.last_lap_left is not None and self.last_lap_left <= 1
 
     @property
     def upcoming_starter(self) -> Seat:

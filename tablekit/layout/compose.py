@@ -192,9 +192,9 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
         game = w.gettext("GAME {game}").format(game=c.game)
         panels.append(footer_panel(lay, view, w, deck, game))
     else:
-        # Translators: TO MOVE is above the seat whose move it is (its clock runs).
-        label = w.gettext("TIME UP") if c.phase is Phase.TIME_UP else w.gettext("TO MOVE")
-        panels.append(seat_panel(lay, view, label, c.active))
+        # Translators: TO MOVE is above the seat whose move it is (its clock runs, or its
+        # time ran out and its press ends the move).
+        panels.append(seat_panel(lay, view, w.gettext("TO MOVE"), c.active))
         panels.append(clock_panel(lay, view, w, now))
         panels.append(footer_panel(lay, view, w, c.on_deck, game_and_move))
     panels.append(message_panel(lay, view, w))

@@ -110,13 +110,7 @@ def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
     digits = Box(inner.x, inner.y, inner.w, inner.h - bar_h - p * 3)
     bar = Box(inner.x, inner.bottom - bar_h, inner.w, bar_h)
     if c.phase is Phase.TIME_UP:
-        paused = c.paused is not None
-        time = status.look(TableState.TIME)
-        bg = BACKGROUND if paused else time.bg
-        fg = GREY if paused else time.fg
-        big = Box(inner.x, inner.y + inner.h // 8, inner.w, inner.h * 3 // 4)
-        said = w.gettext(status.word(TableState.TIME))
-        return Panel("clock", box, bg, (Text(said, big, fg, tight=True),))
+        return time_up_panel(box, inner, c.paused is not None, w)
     code: list[Item] = []
     if c.phase is Phase.READY and view.table_page:
         # between games there is room: the code of the table's page on the console
@@ -147,6 +141,26 @@ def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
     return Panel("clock", box, BACKGROUND, (*items, *code))
 
 
+def time_up_panel(box: Box, inner: Box, paused: bool, w: Words) -> Panel:
+    """The move's time ran out (RULES.md §2): stop and keep hands off; what was laid
+    validly stays, and only an unfinished move puts the table back and takes a tile."""
+    time = status.look(TableState.TIME)
+    bg = BACKGROUND if paused else time.bg
+    fg = GREY if paused else time.fg
+    stop = Box(inner.x, inner.y, inner.w, round(inner.h * 0.36))
+    gap = inner.h // 12
+    rest = Box(inner.x, stop.bottom + gap, inner.w, inner.bottom - stop.bottom - gap)
+    # Translators: the time-out's first word, in the red clock panel (one word, large).
+    said = w.gettext("STOP!")
+    rule = w.gettext(
+        "Hands off the table. What you laid correctly stays. Move not finished? Put the "
+        "table back and take 1 tile."
+    )
+    return Panel(
+        "clock", box, bg, (Text(said, stop, fg, tight=True), *wrap(rule, rest, fg, max_lines=4))
+    )
+
+
 @cache
 def table_code(url: str) -> tuple[tuple[bool, ...], ...]:
     """The QR code's modules of ``url`` (made once per address)."""
@@ -166,6 +180,10 @@ def footer_panel(lay: Layout, view: TableView, w: Words, deck: Seat | None, righ
         left = Box(box.x + p * 4, box.y + p * 2, half + half // 5 - p * 4, box.h - p * 3)
         right_box = Box(left.right + p * 2, left.y, box.right - left.right - p * 6, left.h)
         right_align = Align.RIGHT
+    if deck is None and view.clock.final_move:
+        # Translators: the footer in the last lap's final move, in place of who moves next.
+        last = w.gettext("LAST MOVE OF THE GAME")
+        items.append(Text(last, left.inset(0, p), AMBER, Align.LEFT))
     if deck is not None:
         label_w = round(left.h * 3.1)
         # Translators: the footer's label of the player who moves next (glossary: next player).
@@ -198,7 +216,7 @@ def _hint(view: TableView, w: Words) -> str:
     if c.paused is PauseReason.JUDGE:
         return w.gettext("Stopped by the judge — judge key resumes")
     if c.phase is Phase.TIME_UP:
-        return w.gettext("Seat {seat}: take the penalty, then press").format(seat=c.active)
+        return w.gettext("Seat {seat}: then press the pass button").format(seat=c.active)
     if c.phase is Phase.READY:
         seat = c.upcoming_starter
         if c.starter_from is StarterSource.ROTATION:
