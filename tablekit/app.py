@@ -106,6 +106,7 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
         call_hold=config.clock.call_hold,
         fps=config.display.fps,
         language=config.unit.language,
+        ask_rack_above=config.unit.ask_rack_above,
     )
     journals = EventJournals(journal_path, config.unit.unit_id)
     try:

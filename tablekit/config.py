@@ -25,8 +25,10 @@ from tablekit.core.clock import ClockRules
 from tablekit.core.errors import KitError, quoted
 from tablekit.core.fields import MAX_TABLE
 from tablekit.core.messages import unit_id_of
+from tablekit.core.scoring import MAX_TILE_VALUE
 from tablekit.core.topics import check_level
 from tablekit.core.words import ENGLISH, N_, Lookups
+from tablekit.result_entry import ASK_ABOVE
 from tablekit.shared.broker import BrokerSettings
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, LanguageError, choose, words
 from tablekit.shared.i18n import language as language_code
@@ -67,6 +69,8 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     language: str = DEFAULT_LANGUAGE
     """The language the display speaks (``pl`` or ``en``) until the hall's language
     setting from the hub says otherwise."""
+    ask_rack_above: int = ASK_ABOVE
+    """A rack total typed above this is asked once more before it is taken (0: never)."""
 
     def __post_init__(self) -> None:
         try:
@@ -92,6 +96,11 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             table=self.table, unit=unit_id_of(self.table), got=self.unit_id,
         )  # fmt: skip
         _check(bool(self.journal.strip()), N_("journal: must name a file, got an empty string"))
+        _check(
+            0 <= self.ask_rack_above <= MAX_TILE_VALUE,
+            N_("ask_rack_above: must be 0 (never ask) to {most}, got {got}"),
+            most=MAX_TILE_VALUE, got=self.ask_rack_above,
+        )  # fmt: skip
 
     def journal_path(self, state_dir: Path) -> Path:
         """The journal file: ``journal`` itself if absolute, else under ``state_dir``."""

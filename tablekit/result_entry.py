@@ -13,8 +13,11 @@ Keys (a plain USB numpad)::
     +          one more joker left on this rack (at most 2 on a table); refused at once
                on an empty rack ("0"): a rack holding only jokers is ``+`` without a 0
     ENTER      accept what is typed (tiles and jokers) and go on to the next seat; with
-               nothing typed, keep the values already entered for the seat
+               nothing typed, keep the values already entered for the seat (a total above
+               the entry's bound, ``ask_above``, is asked once more: ENTER again takes it)
     BACKSPACE  delete the last joker, else the last digit; with nothing typed, go back
+               (after a value was refused it is shown selected: a digit replaces it,
+               BACKSPACE clears it)
     -          go back one seat (from the score screen back to the last seat)
     .          clear what is typed
     * or /     toggle "never opened" for the seat being entered (scores the flat
@@ -107,6 +110,9 @@ class Step(enum.StrEnum):
 
 
 MAX_TILE_DIGITS: Final = 3  # 728 is the most a rack can hold
+ASK_ABOVE: Final = 150
+"""A rack total typed above this is asked once more by default (``[unit] ask_rack_above``):
+far more often a slip (350 for 35) than a rack; the scoring's maximum stays the limit."""
 _TOGGLE_OPENING: Final = {Opening.OPENED: Opening.NOT_OPENED, Opening.NOT_OPENED: Opening.OPENED}
 
 
@@ -157,6 +163,12 @@ class EntryView(msgspec.Struct, frozen=True):
     why: Note = NOTHING
     """Why the hub refused the result, said in the reader's language; ``rejection`` is the
     same in English (what an older hub sends, and an older unit journaled, alone)."""
+    asked: int | None = None
+    """A rack total above the entry's bound asked once more ("350 — sure?"): ENTER takes
+    it (None: nothing asked)."""
+    selected: bool = False
+    """What is typed for the seat was refused: it is shown selected, and the next digit
+    replaces it instead of adding to it."""
     final: bool = False
     """The hub's refusal cannot change by sending again (the game's result is at the hub
     already, another round, a game the round does not have): nothing more is typed or
@@ -176,8 +188,16 @@ class ResultEntry:
     """The result-entry flow of one game at one table."""
 
     def __init__(
-        self, game: int, seats: Sequence[Seat], ruleset: Ruleset, ending: GameEnding
+        self,
+        game: int,
+        seats: Sequence[Seat],
+        ruleset: Ruleset,
+        ending: GameEnding,
+        *,
+        ask_above: int = 0,
     ) -> None:
+        """``ask_above``: a rack total above it is asked once more before it is taken
+        (0: never; the scoring's maximum stays the limit)."""
         if isinstance(game, bool) or not isinstance(game, int) or game < 1:
             raise GameNumberError(
                 N_("game must be an integer of at least 1, got {got!r}"), field="game", got=game
@@ -200,6 +220,9 @@ class ResultEntry:
         self._index = 0
         self._buffer = ""
         self._jokers_typed = 0
+        self._selected = False
+        self._ask_above = ask_above
+        self._asked: int | None = None
         self._said = NOTHING
         self._confirmed: list[Seat] = []
         self._override = False
@@ -209,16 +232,18 @@ class ResultEntry:
         self._final = False
 
     @classmethod
-    def resume(cls, view: EntryView) -> ResultEntry:
+    def resume(cls, view: EntryView, *, ask_above: int = 0) -> ResultEntry:
         """The flow exactly where ``view`` shows it (a unit restarting mid-entry)."""
         seats = tuple(rack.seat for rack in view.racks)
-        flow = cls(view.game, seats, view.ruleset, view.ending)
+        flow = cls(view.game, seats, view.ruleset, view.ending, ask_above=ask_above)
+        flow._asked = view.asked
         flow._racks = {rack.seat: rack for rack in view.racks}
         entering = view.step in (Step.TILES, Step.JOKERS) and view.seat is not None
         flow._step = Step.TILES if view.step is Step.JOKERS else view.step
         flow._index = seats.index(view.seat) if entering and view.seat is not None else 0
         flow._buffer = "" if view.step is Step.JOKERS else view.buffer
         flow._jokers_typed = view.jokers_typed
+        flow._selected = view.selected and view.step is Step.TILES
         flow._said = view.said or (Note(view.message) if view.message else NOTHING)
         flow._confirmed = list(view.confirmed)
         flow._override = view.judge_override
@@ -252,6 +277,8 @@ class ResultEntry:
             score=self._score,
             rejection=self._rejection,
             jokers_typed=self._jokers_typed,
+            asked=self._asked,
+            selected=self._selected,
             said=self._said,
             why=self._why,
             final=self._final,
@@ -284,6 +311,13 @@ class ResultEntry:
 
     def _press_entry(self, key: Key) -> None:
         seat = self._seats[self._index]
+        selected, self._selected = self._selected, False
+        asked, self._asked = self._asked, None
+        if selected and (key.isdigit() or key == Key.BACKSPACE):
+            self._buffer = ""  # what was refused is replaced, not added to
+            self._jokers_typed = 0
+            if key == Key.BACKSPACE:
+                return
         if key.isdigit():
             typed = self._buffer + key.value
             if len(typed) > MAX_TILE_DIGITS:
@@ -297,7 +331,7 @@ class ResultEntry:
         elif key == Key.PLUS:
             self._add_joker(seat)
         elif key == Key.ENTER:
-            self._enter_rack(seat)
+            self._enter_rack(seat, asked)
         elif key == Key.BACKSPACE and self._jokers_typed:
             self._jokers_typed -= 1
         elif key == Key.BACKSPACE and self._buffer:
@@ -336,7 +370,7 @@ class ResultEntry:
             return
         self._jokers_typed += 1
 
-    def _enter_rack(self, seat: Seat) -> None:
+    def _enter_rack(self, seat: Seat, asked: int | None = None) -> None:
         entry = self._racks[seat]
         if not self._buffer and not self._jokers_typed:
             if entry.tiles is None:
@@ -358,6 +392,16 @@ class ResultEntry:
             validate_racks([*others, candidate.to_report()])
         except ScoreError as exc:
             self._said = Note.of_words(exc)
+            self._selected = bool(self._buffer or self._jokers_typed)
+            return
+        if self._ask_above and tiles > self._ask_above and asked != tiles and self._buffer:
+            # a typo (350 for 35) more likely than such a rack: asked once, ENTER takes it
+            self._asked = tiles
+            self._selected = True
+            self._said = Note.of(
+                N_("seat {seat}: {value} — sure? ENTER yes, or type the right value"),
+                seat=seat, value=tiles,
+            )  # fmt: skip
             return
         self._update(seat, tiles=tiles, jokers=jokers)
         if all(e.complete for e in self._racks.values()):
@@ -514,6 +558,7 @@ class ResultEntry:
         self._index = index
         self._buffer = ""
         self._jokers_typed = 0
+        self._selected = False
         self._rejection = ""
         self._why = NOTHING
 
@@ -552,6 +597,7 @@ class ResultEntry:
             self._said = Note.of_words(exc)
             entering = self._step is Step.TILES
             if entering and self._seats[self._index] in exc.seats:
+                self._selected = bool(self._buffer or self._jokers_typed)
                 return  # the problem is at the seat the players are on: stay
             if exc.seats:
                 self._go(Step.TILES, self._seats.index(exc.seats[0]))

@@ -125,6 +125,31 @@ def _later_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict
             game_over, table=7, names=SAMPLE_NAMES, online=True, entry=confirmed.view
         ),
         **_round_games_samples(rules, game_over),
+        **_step_samples(now, rules, game_over),
+    }
+
+
+def _step_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict[str, TableView]:
+    """The last lap's final move, a key pressed in a judge pause, and a rack total asked
+    once more."""
+    final = ClockState(
+        rules=rules, phase=Phase.RUNNING, game=2, move=31, active=Seat.D, remaining=22.4,
+        since=now, last_lap_left=1,
+    )  # fmt: skip
+    paused = msgspec.structs.replace(final, last_lap_left=None, paused=PauseReason.JUDGE)
+    keys = Note.of(N_("The clock is stopped: the keys work again when the judge resumes"))
+    flow = ResultEntry(
+        game_over.game, game_over.seats, get_ruleset("000"), GameEnding.WENT_OUT, ask_above=150
+    )
+    _typed(flow, "23 ENTER 0 ENTER 350 ENTER")
+
+    def view(clock: ClockState, **more: Any) -> TableView:
+        return TableView(clock, table=7, names=SAMPLE_NAMES, online=True, **more)
+
+    return {
+        "last-lap-final": view(final),
+        "paused-keys": view(paused, message=str(keys), said=keys),
+        "entry-asked": view(game_over, entry=flow.view),
     }
 
 

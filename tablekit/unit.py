@@ -54,7 +54,7 @@ from tablekit.core.seats import Seat
 from tablekit.core.topics import Cleared, Kind, reason_words
 from tablekit.core.words import N_
 from tablekit.notes import NOTHING, Note
-from tablekit.result_entry import EntryView, ResultEntry, Step
+from tablekit.result_entry import ASK_ABOVE, EntryView, ResultEntry, Step
 from tablekit.shared import i18n
 from tablekit.shared.i18n import DEFAULT_LANGUAGE
 from tablekit.view import TableView
@@ -209,8 +209,10 @@ class TableUnit:
         fps: float = 15.0,
         ruleset: Ruleset | None = None,
         language: str = DEFAULT_LANGUAGE,
+        ask_rack_above: int = ASK_ABOVE,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``ask_rack_above``: a rack total typed above it is asked once more (0: never)."""
         self.inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self.clock = clock
         self.outputs = list(outputs)
@@ -225,6 +227,7 @@ class TableUnit:
         self._language = i18n.language(language)
         """The unit's own language (its config's), until the hall's is set."""
         self._ruleset = ruleset or get_ruleset("000")
+        self.ask_rack_above = ask_rack_above
         self.event = ""
         """The event the unit plays, its journal's ("": none, a unit without a hub or one
         the hub has not told its event yet)."""
@@ -601,7 +604,7 @@ class TableUnit:
             self.controls.round_games = unit.seating.games
         state = self.clock.state
         if state.phase is Phase.GAME_OVER and unit.entry is not None:
-            self.controls.entry = ResultEntry.resume(unit.entry)
+            self.controls.entry = ResultEntry.resume(unit.entry, ask_above=self.ask_rack_above)
         elif state.phase is Phase.GAME_OVER and state.ended_by is not None:
             self._open_entry(state.game, state.ended_by)
         self._saved_entry = unit.entry
@@ -683,7 +686,9 @@ class TableUnit:
 
     def _open_entry(self, game: int, reason: GameEndReason) -> None:
         ending = GameEnding.WENT_OUT if reason is GameEndReason.WENT_OUT else GameEnding.NOBODY_OUT
-        self.controls.entry = ResultEntry(game, self.clock.state.seats, self.ruleset, ending)
+        self.controls.entry = ResultEntry(
+            game, self.clock.state.seats, self.ruleset, ending, ask_above=self.ask_rack_above
+        )
 
     def _verdict(self, verdict: ResultAck, now: float) -> None:
         """The hub's answer to the table's submitted result for ``game`` of ``round``."""

@@ -399,10 +399,13 @@ def test_sent_accepted_and_rejected(size: tuple[int, int], renderer: Renderer) -
     assert all(t.box.h >= 0.06 * size[1] for t in lines)  # the reason is large (a real one)
     assert "THE HUB DID NOT ACCEPT IT:" in " ".join(words(status))
     assert icons(status, IconKind.ALERT)
-    hint = panel(rejected, "entry-hint")
-    assert words(hint) == ["−", "or", "1–4", "correct", "ENTER", "send again"]
+    hint = panel(rejected, "entry-hint")  # sending again cannot change it: not offered
+    assert words(hint) == ["The judge corrects it at the hub; play on"]
     # the entry's own "rejected by the hub: …" is not shown twice
     assert sum(reason in " ".join(words(p)) for p in rejected) == 1
+    wrong_values = compose(VIEWS["entry-rejected-values"], NOW, lay)  # the table corrects
+    hint = panel(wrong_values, "entry-hint")
+    assert words(hint) == ["−", "or", "1–4", "correct", "ENTER", "send again"]
 
 
 # --- the judge menu over an entry screen ---------------------------------------------------

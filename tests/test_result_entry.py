@@ -200,8 +200,10 @@ def test_tile_value_out_of_range_is_shown_and_fixed() -> None:
     flow = new()
     view = press(flow, "999 E")
     assert view.message == "seat A: tiles must be an integer between 0 and 728, got 999"
-    assert (view.step, view.seat, view.buffer) == (Step.TILES, A, "999")
-    view = press(flow, "9")  # a fourth digit is refused
+    assert (view.step, view.seat, view.buffer, view.selected) == (Step.TILES, A, "999", True)
+    view = press(flow, "9")  # the refused value is replaced, not added to
+    assert (view.buffer, view.selected, view.message) == ("9", False, "")
+    view = press(flow, "1 2 3")  # a fourth digit is refused
     assert view.message == "seat A: tiles: at most 3 digits"
     view = press(flow, "BS BS E")
     assert (view.step, view.seat, view.message, view.racks[0].tiles) == (Step.TILES, B, "", 9)

@@ -241,12 +241,16 @@ def _entry_buffer(lay: Layout, w: Words, e: EntryView, box: Box) -> Panel:
         frame = Box(frame.x, frame.y, min(frame.w, round(frame.h * 2.6)), frame.h)
     digits = frame.inset(max(p * 2, frame.h // 10))
     items: list[Item] = [Fill(frame, WHITE, radius=p * 3, width=max(2, p))]
+    if e.selected:  # refused: shown selected, the next digit replaces it
+        items.append(Fill(frame.inset(max(2, p) + p), AMBER, radius=p * 2))
+        colour = BLACK
     if jokers:
         split = digits.x + round(digits.w * 0.55)
         label = Box(split + p * 2, digits.y, digits.right - split - p * 2, digits.h)
         label = label.inset(0, label.h // 4)
         said = _jokers_words(jokers, w)
-        items.append(Text(said, label, AMBER if typed else GREY, Align.LEFT, shrink=0.3))
+        joker_colour = BLACK if e.selected else AMBER if typed else GREY
+        items.append(Text(said, label, joker_colour, Align.LEFT, shrink=0.3))
         digits = Box(digits.x, digits.y, split - digits.x, digits.h)
     items.append(Text(shown, digits, colour, tight=True, template="000"))
     return Panel("entry-buffer", box, BACKGROUND, tuple(items))
