@@ -13,7 +13,9 @@ What a player sees and hears (the status light's meanings are :data:`LIGHTS`):
 - Running: the bar runs down from full to dark with the time left; status turquoise,
   yellow in the last 10 s, flashing red (2 Hz) in the last 5 s; a short beep
   at each configured mark (``beeps_at``). In the last lap each of those beeps is
-  doubled, so the table hears that it is the last lap.
+  doubled, so the table hears that it is the last lap. An accepted press (a pass, the
+  game's first) ticks once (``TICK_LENGTH``, a higher tone on a passive buzzer): the
+  press counted.
 - TIME (time up): the bar flashes full/dark (4 Hz); status steady red; the long
   tone for ``long_tone`` seconds from the expiry.
 - Paused by the judge (or after a restart): the bar shows the frozen time left
@@ -39,6 +41,7 @@ loop has not yet ticked the clock: the expiry is a fact of the deadline.
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 
@@ -46,6 +49,7 @@ from tablekit.config import BuzzerSettings
 from tablekit.core.clock import ClockState, Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.hallcheck import BEEP_PERIOD, SWEEP_PERIOD, CheckResult, CheckStep, CheckView
+from tablekit.core.words import N_
 from tablekit.view import TableView
 
 RGB = tuple[float, float, float]
@@ -98,6 +102,12 @@ LIGHTS: dict[str, Light] = {
 check that passed (all is well), ``paused`` the judge's pause and a restart's (the judge
 resumes), ``fault`` a hall check that found one. Off: a game over."""
 
+TICK_LENGTH = 0.05
+"""Seconds of the tick after an accepted press: the frame that shows the next seat sounds
+it, the next frame ends it (a press ignored as a double slam gets none)."""
+TICK_PITCH = 1.5
+"""A passive buzzer's tick is this much higher than its beeps (within TonalBuzzer's octave)."""
+
 BAR_LEVELS = 8
 """Brightness steps per LED of the bar: fewer writes than a continuous value."""
 
@@ -143,7 +153,87 @@ def render_signals(view: TableView, now: float, buzzer: BuzzerSettings, bar_leng
         status = _lit("last seconds", RED_FROM - remaining)
     last_lap = c.last_lap_left is not None
     beeping = _in_beep(remaining, c.rules.move_seconds, buzzer, doubled=last_lap)
-    return _sounding(_bar(remaining / c.rules.move_seconds, bar_length), status, beeping, buzzer)
+    bar = _bar(remaining / c.rules.move_seconds, bar_length)
+    if not beeping and _ticking(c, now, buzzer):
+        tone = None if buzzer.tone is None else buzzer.tone * TICK_PITCH
+        return Signals(bar=bar, status=status, buzzer=True, tone=tone)
+    return _sounding(bar, status, beeping, buzzer)
+
+
+class Look(enum.StrEnum):
+    """The status light's pattern, as words (the simulator's headless lines)."""
+
+    OFF = N_("off")
+    WHITE = N_("dim white")
+    TURQUOISE = N_("turquoise")
+    YELLOW = N_("yellow")
+    RED_FLASHING = N_("red, flashing")
+    RED_FLASHING_SLOWLY = N_("red, flashing slowly")
+    RED = N_("red")
+    BLUE = N_("blue")
+    BLUE_FLASHING = N_("blue, flashing")
+    CYCLING = N_("red, green and blue in turn")
+
+
+class Sound(enum.StrEnum):
+    """The buzzer's pattern, as words (a countdown's beeps are its marks, counted apart)."""
+
+    SILENT = N_("silent")
+    LONG_TONE = N_("the long tone")
+    EVERY_SECOND = N_("a beep every second")
+    CALL_TAKEN = N_("three quick beeps")
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """What the LEDs and the buzzer do over time, not at one instant: a flashing light is
+    one pattern, a countdown's marks are counted (each one a beep and a step of the bar)."""
+
+    status: Look
+    sound: Sound
+    lit: int
+    """Whole LEDs of the bar lit (its steady part; a blinking bar counts as lit)."""
+    marks: int = 0
+    """The beep marks (seconds left) the running move has passed (a last lap's doubled
+    beep counts with its mark)."""
+
+
+def signal_pattern(
+    view: TableView, now: float, buzzer: BuzzerSettings, bar_length: int
+) -> Pattern:
+    """The pattern of :func:`render_signals` for ``view`` at ``now``."""
+    c = view.clock
+    if view.check is not None:
+        step = view.check.step
+        if step is CheckStep.LEDS:
+            return Pattern(Look.CYCLING, Sound.SILENT, 0)
+        if step is CheckStep.BUZZER:
+            return Pattern(Look.WHITE, Sound.EVERY_SECOND, bar_length)
+        if step is CheckStep.DONE:
+            fault = any(r is CheckResult.FAILED for _, r in view.check.results)
+            light = Look.RED_FLASHING_SLOWLY if fault else Look.TURQUOISE
+            return Pattern(light, Sound.SILENT, bar_length)
+        return Pattern(Look.WHITE, Sound.SILENT, bar_length)
+    if c.phase is Phase.READY:
+        return Pattern(Look.WHITE, Sound.SILENT, bar_length)
+    if c.phase is Phase.GAME_OVER:
+        return Pattern(Look.OFF, Sound.SILENT, 0)
+    lit = math.ceil(max(0.0, c.remaining_at(now)) / c.rules.move_seconds * bar_length - 1e-9)
+    if c.paused is not None:
+        if c.paused is not PauseReason.PLAYER_CALL:
+            return Pattern(Look.BLUE, Sound.SILENT, lit)
+        beeping = not buzzer.quiet and 0 <= now - c.paused_at < 2 * CALL_BEEPS * CALL_BEEP
+        return Pattern(Look.BLUE_FLASHING, Sound.CALL_TAKEN if beeping else Sound.SILENT, lit)
+    expired_at = _expired_at(c, now)
+    if expired_at is not None:
+        sounding = not buzzer.quiet and 0 <= now - expired_at < buzzer.long_tone
+        return Pattern(Look.RED, Sound.LONG_TONE if sounding else Sound.SILENT, bar_length)
+    remaining = c.remaining_at(now)
+    status = Look.TURQUOISE if remaining > AMBER_FROM else Look.YELLOW
+    if remaining <= RED_FROM:
+        status = Look.RED_FLASHING
+    marks = sum(1 for _, high in beep_windows(c.rules.move_seconds, buzzer) if remaining <= high)
+    return Pattern(status, Sound.SILENT, lit, marks)
 
 
 def beep_windows(
@@ -168,6 +258,13 @@ def _in_beep(remaining: float, move_seconds: float, buzzer: BuzzerSettings, *,
              doubled: bool) -> bool:  # fmt: skip
     windows = beep_windows(move_seconds, buzzer, doubled=doubled)
     return any(low < remaining <= high for low, high in windows)
+
+
+def _ticking(c: ClockState, now: float, buzzer: BuzzerSettings) -> bool:
+    """The short tick of an accepted press (a pass, or the game's first press)."""
+    if buzzer.quiet or c.last_press is None:
+        return False
+    return 0 <= now - c.last_press < TICK_LENGTH - 1e-9  # float noise: a whole tick
 
 
 def _expired_at(c: ClockState, now: float) -> float | None:

@@ -17,6 +17,8 @@ from tablekit.signals import (
     DIM_WHITE,
     OFF,
     RED,
+    TICK_LENGTH,
+    TICK_PITCH,
     TURQUOISE,
     YELLOW,
     Signals,
@@ -95,7 +97,8 @@ def test_beeps_exactly_in_the_configured_windows() -> None:
         now = T0 + ms / 1000
         remaining = clock.state.remaining_at(now)
         expected = any(low < remaining <= high for low, high in windows)
-        assert at(clock, now).buzzer is expected, remaining
+        ticked = ms < TICK_LENGTH * 1000  # the press that started the move
+        assert at(clock, now).buzzer is (expected or ticked), remaining
         beeping += expected
     assert beeping == pytest.approx(6 * 150, abs=6)  # six beeps of 0.15 s, in ms
     assert at_remaining(clock, 10.0).buzzer
@@ -114,8 +117,22 @@ def test_beep_pattern_is_configurable() -> None:
 
 def test_a_mark_at_full_time_does_not_beep_at_the_start_of_a_move() -> None:
     clock = running(move_seconds=10)
-    assert not render_signals(TableView(clock.state), T0, BEEPS, 10).buzzer
+    assert not render_signals(TableView(clock.state), T0 + TICK_LENGTH, BEEPS, 10).buzzer
     assert render_signals(TableView(clock.state), T0 + 5, BEEPS, 10).buzzer
+
+
+def test_an_accepted_press_ticks_once_and_an_ignored_one_not_at_all() -> None:
+    clock = running()
+    tick = at(clock, T0)
+    assert tick.buzzer and tick.bar == 1.0 and tick.status == TURQUOISE  # the next seat's move
+    assert not at(clock, T0 + TICK_LENGTH).buzzer
+    clock.press(T0 + 5.0)  # B's turn: ticks
+    assert at(clock, T0 + 5.01).buzzer and not at(clock, T0 + 5.06).buzzer
+    assert clock.press(T0 + 5.1) == []  # a double slam: ignored, and silent
+    assert not at(clock, T0 + 5.1).buzzer
+    tonal = BuzzerSettings(tone=2000.0)
+    assert at(clock, T0 + 5.01, buzzer=tonal).tone == 2000.0 * TICK_PITCH  # higher than beeps
+    assert not at(clock, T0 + 5.01, buzzer=QUIET).buzzer  # quiet: lights only
 
 
 def test_tonal_buzzer_gets_its_tone_only_while_sounding() -> None:
