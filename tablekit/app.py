@@ -31,7 +31,7 @@ from tablekit.core.words import N_
 from tablekit.journal import Journal, JournalError
 from tablekit.journals import EventJournals
 from tablekit.notes import Note
-from tablekit.printer import TerminalPrinter
+from tablekit.printer import SignalsPrinter, TerminalPrinter
 from tablekit.shared import i18n
 from tablekit.shared.commandline import speaking
 from tablekit.shared.i18n import Words
@@ -356,6 +356,10 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument("--window", action="store_true", help=_("always open a window"))
         mode.add_argument("--headless", action="store_true", help=_("never open a window"))
+        parser.add_argument(
+            "--mute", action="store_true",
+            help=_("the window plays no buzzer sound (M switches it on and off)"),
+        )  # fmt: skip
         args = parser.parse_args(argv)
     keep_signals_from_sdl()  # before the window opens: SIGTERM must stop the sim
     config, journal = _setup(args, w)
@@ -363,14 +367,22 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
     from tablekit.keyboard import TerminalKeys, display_available
 
     window = args.window or (not args.headless and display_available())
-    unit = build(config, args.journal or Path(journal.name).resolve())
+    unit = build(config, journal)  # the path as written (relative: to the state directory)
     cleanups: list[Callable[[], None]] = []
     if config.ringboard is not None:
         unit.outputs.append(ring_board(config, unit))
     if window:
-        unit.outputs.append(WindowOutput(config, unit, keys=True))
+        from tablekit.simulator import SimWindow
+
+        def no_sound(error: str) -> None:
+            said = _("no sound device ({error}): the buzzer shows in the window only")
+            print("tablekit-sim: " + said.format(error=error), flush=True)
+
+        unit.outputs.append(SimWindow(config, unit, muted=args.mute, say=no_sound))
     else:
-        unit.outputs.append(TerminalPrinter())
+        unit.outputs += [
+            TerminalPrinter(), SignalsPrinter(config.buzzer, len(config.pins.led_bar))
+        ]
         print(
             "tablekit-sim: "
             + _(
@@ -380,14 +392,18 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
             ),
             flush=True,
         )
-        keys = TerminalKeys(
-            unit.put,
-            judge_hold=config.clock.judge_hold,
-            call_hold=config.clock.call_hold,
-            menu=lambda: unit.view.menu,
-        )
-        keys.start()  # cbreak mode and the reader thread; stop() restores the terminal
-        cleanups.append(keys.stop)
+        if sys.stdin is not None and not sys.stdin.closed:
+            # From a terminal, its end (Ctrl-D) quits; a script's input ends at once, and
+            # the simulator (its bot, say) runs on until it is stopped.
+            keys = TerminalKeys(
+                unit.put,
+                judge_hold=config.clock.judge_hold,
+                call_hold=config.clock.call_hold,
+                menu=lambda: unit.view.menu,
+                quit_on_eof=sys.stdin.isatty(),
+            )
+            keys.start()  # cbreak mode and the reader thread; stop() restores the terminal
+            cleanups.append(keys.stop)
     if args.bot:
         cleanups.insert(0, _start_bot(unit, config, args).stop)
     run(unit, cleanups)

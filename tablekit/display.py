@@ -438,7 +438,10 @@ class TableScreen:
         *,
         font_path: str | None = None,
         caption: str | None = None,
+        side: int = 0,
     ) -> None:
+        """``side``: pixels of window to the right of the display, left for its owner (the
+        simulator draws the LEDs there); the display keeps ``width`` × ``height``."""
         if rotate not in ROTATIONS:
             raise DisplayError(
                 N_("display.rotate: must be one of 0, 90, 180, 270, got {rotate}"), rotate=rotate
@@ -451,10 +454,13 @@ class TableScreen:
         self._captioned: str | None = None
         pygame.display.set_caption(caption or words().gettext("Rummikub table"))
         flags = pygame.FULLSCREEN if fullscreen else 0
-        self._screen = pygame.display.set_mode((width, height), flags)
+        self.window = pygame.display.set_mode((width + side, height), flags)
+        """The whole window: the display, and ``side`` pixels to its right."""
         if fullscreen:
             pygame.mouse.set_visible(False)
-        pw, ph = self._screen.get_size()
+        ww, ph = self.window.get_size()
+        pw = ww - side
+        self._screen = self.window.subsurface((0, 0, pw, ph)) if side else self.window
         self.rotate = rotate
         logical = (pw, ph) if rotate in (0, 180) else (ph, pw)
         self.layout: Layout = layout_for(*logical)

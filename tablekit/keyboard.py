@@ -16,6 +16,7 @@ Enter, Backspace,  :class:`KeyPress` ("enter", "backspace", "+", "-", "*", "/",
 + - * / .          ".") for result entry, and during a game the table's own
                    actions (``*`` empty rack, ``-`` bank empty, then Enter)
 Q, Escape, close   ``unit.Quit``
+M                  the simulator's sound off / on (``on_mute``)
 =================  ==========================================================
 
 Terminal (:class:`TerminalKeys`, stdin in cbreak mode or any readable fd such as a
@@ -172,6 +173,7 @@ class WindowKeys:
         clock: Clock = time.monotonic,
         on_expose: Callable[[], None] | None = None,
         menu: MenuSource | None = None,
+        on_mute: Callable[[], None] | None = None,
     ) -> None:
         import pygame
 
@@ -181,6 +183,8 @@ class WindowKeys:
         self.on_expose = on_expose
         """Called when the window needs a full redraw (e.g. ``TableScreen.invalidate``)."""
         self.menu = menu
+        self.on_mute = on_mute
+        """Called for M: the simulator's sound off or on again."""
         self._down: dict[int, Button] = {}
         k = pygame
         self._buttons: dict[int, Button] = {
@@ -261,6 +265,9 @@ class WindowKeys:
             return True
         if key in self._quit:
             self.put(Quit())
+            return True
+        if key == self._pg.K_m and self.on_mute is not None:
+            self.on_mute()
             return True
         return False
 

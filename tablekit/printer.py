@@ -1,11 +1,13 @@
 """The headless unit's output: one line on the terminal per change of state, in the
-unit's language (its view's: the config's ``[unit] language``, ``--lang``, then the hall's)."""
+unit's language (its view's: the config's ``[unit] language``, ``--lang``, then the hall's),
+and one when the LEDs or the buzzer change pattern (:class:`SignalsPrinter`)."""
 
 from __future__ import annotations
 
 import sys
 from typing import TextIO
 
+from tablekit.config import BuzzerSettings
 from tablekit.controls import action_words
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import StarterSource
@@ -14,6 +16,7 @@ from tablekit.core.status import TableState, word
 from tablekit.core.words import N_
 from tablekit.result_entry import Step
 from tablekit.shared.i18n import words
+from tablekit.signals import Pattern, Sound, beep_windows, signal_pattern
 from tablekit.view import TableView
 
 
@@ -29,6 +32,41 @@ class TerminalPrinter:
         if line != self._last:
             self._last = line
             print(line, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        self.stream.flush()
+
+
+class SignalsPrinter:
+    """The LED bar, the status light and the buzzer of a unit without them (the headless
+    simulator), as the GPIO outputs would drive them: a line when the status light or the
+    buzzer changes pattern, or the countdown passes a beep mark (never once per frame)."""
+
+    def __init__(
+        self, buzzer: BuzzerSettings, bar_length: int, stream: TextIO | None = None
+    ) -> None:
+        self.buzzer = buzzer
+        self.bar_length = bar_length
+        self.stream = stream or sys.stdout
+        self._last: tuple[object, ...] | None = None
+
+    def show(self, view: TableView, now: float) -> None:
+        pattern = signal_pattern(view, now, self.buzzer, self.bar_length)
+        key = (pattern.status, pattern.sound, pattern.marks)
+        if key != self._last:
+            self._last = key
+            print(self.describe(view, pattern), file=self.stream, flush=True)
+
+    def describe(self, view: TableView, pattern: Pattern) -> str:
+        _ = words(view.language).gettext
+        sound = _(pattern.sound.value)
+        if pattern.marks and pattern.sound is Sound.SILENT:
+            windows = beep_windows(view.clock.rules.move_seconds, self.buzzer)
+            seconds = sorted((high for _low, high in windows), reverse=True)[pattern.marks - 1]
+            sound = _("a beep, {seconds} s left").format(seconds=f"{seconds:g}")
+        return _("status light: {status} · LED bar: {lit} of {leds} · buzzer: {sound}").format(
+            status=_(pattern.status.value), lit=pattern.lit, leds=self.bar_length, sound=sound
+        )
 
     def close(self) -> None:
         self.stream.flush()
