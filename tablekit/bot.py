@@ -169,9 +169,9 @@ class TableBot:
         seat = entry.seat
         if seat is None:
             return
-        if all(r.tiles is None for r in entry.racks):  # a new result: the racks left
-            self._racks = self._deal_racks(v.clock.seats, entry.ending)
-        tiles, jokers = self._racks.get(seat) or (self.rng.randint(1, 45), 0)
+        if not self._racks_fit(entry):  # a new result, or one typed before a restart
+            self._racks = self._racks_for(entry)
+        tiles, jokers = self._racks[seat]
         for _ in range(len(entry.buffer) + entry.jokers_typed):
             self._key("backspace")  # what the display still shows from before
         if self.rng.random() < 0.05 and tiles > 9:  # a slip of the finger, corrected
@@ -184,6 +184,29 @@ class TableBot:
         self._key("enter")
         self._wait_for_entry(lambda e: e.step is not Step.TILES or e.seat != seat)
         self._sleep(self._human(1.0, 3.0))
+
+    def _racks_fit(self, entry: EntryView) -> bool:
+        """The racks the bot holds are the ones the entry shows typed so far."""
+        return bool(self._racks) and all(
+            self._racks.get(r.seat) == (r.tiles, r.jokers or 0)
+            for r in entry.racks
+            if r.tiles is not None
+        )
+
+    def _racks_for(self, entry: EntryView) -> dict[Seat, tuple[int, int]]:
+        """The racks left: those the entry has typed (a unit restarted mid-entry asks for
+        the rest), the others dealt so that the game's ending holds (one empty rack when a
+        player went out, if none typed is) and the table's two jokers are not exceeded."""
+        seats = tuple(r.seat for r in entry.racks)
+        typed = {r.seat: (r.tiles, r.jokers or 0) for r in entry.racks if r.tiles is not None}
+        if not typed:
+            return self._deal_racks(seats, entry.ending)
+        left = [s for s in seats if s not in typed]
+        racks: dict[Seat, tuple[int, int]] = {s: (self.rng.randint(1, 45), 0) for s in left}
+        went_out = entry.ending is GameEnding.WENT_OUT
+        if went_out and left and not any(tiles == 0 for tiles, _ in typed.values()):
+            racks[self.rng.choice(left)] = (0, 0)
+        return {**racks, **typed}
 
     def _deal_racks(
         self, seats: tuple[Seat, ...], ending: GameEnding

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import termios
+import threading
 import time
 from collections.abc import Callable
 from contextlib import closing
@@ -21,14 +22,17 @@ from running import Running
 from xwd import screenshot
 
 from tablekit.app import _parser, _setup, build, sim_main, unit_main
+from tablekit.bot import BotStyle, TableBot
 from tablekit.config import UnitConfig, parse_config
+from tablekit.controls import Button, ButtonEdge
 from tablekit.core.clock_events import MovePassed, PauseReason
 from tablekit.core.seats import Seat
 from tablekit.core.status import TableState, look
 from tablekit.journal import Journal
+from tablekit.result_entry import Step
 from tablekit.shared import i18n
 from tablekit.shared.sdnotify import Notifier
-from tablekit.unit import BEAT_CHARGE, BEAT_INTERVAL, SavedUnit
+from tablekit.unit import BEAT_CHARGE, BEAT_INTERVAL, KeyPress, Quit, SavedUnit
 
 EN = i18n.words("en")
 SIM = [sys.executable, "-c", "from tablekit.app import sim_main; sim_main()"]
@@ -140,6 +144,40 @@ def test_a_unit_killed_mid_move_never_comes_back_with_more_time_than_the_player_
         assert restored >= real - BEAT_CHARGE - 1.0  # charged ahead, not much more
     finally:
         unit.recorder.close()  # type: ignore[union-attr]
+
+
+def test_simulated_players_finish_a_result_a_restarted_unit_was_entering(
+    tmp_path: Path, wait_until: Callable[..., object]
+) -> None:
+    journal = tmp_path / "journal.sqlite3"
+    unit = build(UnitConfig(), journal)
+    now = time.monotonic()
+    for at in (now, now + 1.0):  # the game starts, A passes
+        unit.handle(ButtonEdge(Button.PASS, True, at))
+        unit.handle(ButtonEdge(Button.PASS, False, at + 0.05))
+    for key in ("*", "enter", "1", "2", "enter", "5", "enter"):  # B went out: A 12, B 5 ...
+        unit.handle(KeyPress(key, now + 2.0))
+    assert unit.view.entry is not None and unit.view.entry.seat is Seat.C
+    unit.recorder.close()  # type: ignore[union-attr]  # ... and the unit restarts
+    again = build(UnitConfig(), journal)
+    loop = threading.Thread(target=again.run, daemon=True)
+    bot = TableBot(again.put, lambda: again.view, BotStyle(pace=0.01, games=1), seed=3)
+    loop.start()
+    bot.start()
+    try:
+        wait_until(
+            lambda: again.view.entry is not None and again.view.entry.step is Step.ACCEPTED,
+            60, "the result the players finish typing",
+        )  # fmt: skip
+        entry = again.view.entry
+        assert entry is not None
+        assert [(r.seat, r.tiles) for r in entry.racks][:2] == [(Seat.A, 12), (Seat.B, 5)]
+        assert any(r.tiles == 0 for r in entry.racks)  # someone went out, as typed
+    finally:
+        bot.stop()
+        again.put(Quit())
+        loop.join(5)
+        again.recorder.close()  # type: ignore[union-attr]
 
 
 def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
