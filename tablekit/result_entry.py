@@ -611,13 +611,7 @@ class ResultEntry:
 
 
 def _empty_rack_jokers(seat: Seat) -> Note:
-    return Note.of(
-        N_(
-            "seat {seat}: an empty rack (0) holds no jokers; for a rack of jokers only press "
-            "+ without 0"
-        ),
-        seat=seat,
-    )
+    return Note.of(N_("seat {seat}: only jokers left? Do not type 0, just press +"), seat=seat)
 
 
 _JUDGED_OPENINGS: Final = {

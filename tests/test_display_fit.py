@@ -6,7 +6,9 @@ at every layout size in both languages to ``artifacts/display/<lang>/`` (the sam
 ``python -m tablekit.display --png artifacts/display`` writes), and each text of the
 scene is measured as the renderer draws it: inside its box, never cut with an ellipsis
 (a player's name alone may be cut, where it is longer than its column, and never so that
-two players at the table read the same), never squeezed below its size floor. The words
+two players at the table read the same), never squeezed below its size floor, and what a
+player reads from the chair (names, hints, messages, result entry's error lines) never
+below the layout's smallest legible size for the screen (``Layout.min_text``). The words
 of all 22 table states are measured in the band as well, those the unit never shows too.
 """
 
@@ -30,9 +32,9 @@ from babel.messages.pofile import read_po
 
 from tablekit.core.seats import Seat
 from tablekit.core.status import SHORT_WORDS, WORDS, TableState
-from tablekit.display import Renderer, render_surface
+from tablekit.display import Renderer, colour_under, render_surface
 from tablekit.layout.compose import band_panel, band_style, compose
-from tablekit.layout.scene import Panel, Text, layout_for
+from tablekit.layout.scene import AMBER, Panel, Text, layout_for
 from tablekit.layout.text import short_names
 from tablekit.samples import sample_views
 from tablekit.shared.i18n import LANGUAGES, words
@@ -46,6 +48,10 @@ SIZES = [(480, 320), (640, 400), (800, 480), (320, 480), (1024, 600)]
 TIGHT_FLOOR = 16
 """A tight text (a big word, the seconds) is at least this many pixels high (or its box's
 height, where that is less)."""
+READ_FROM_THE_CHAIRS = frozenset({"seat", "footer", "message"})
+"""The panels whose words a player reads from the chair (the names, the hints, what the
+unit says), drawn at the layout's smallest legible size at least (``Layout.min_text``);
+and the error lines of result entry (its hint's amber box)."""
 
 
 @pytest.fixture(scope="module")
@@ -80,12 +86,24 @@ def player_in(text: str, view: TableView) -> tuple[set[Seat], int] | None:
     return None
 
 
+def read_from_the_chairs(panel: Panel, item: Text) -> bool:
+    """A name, a hint or a message (or an error line of result entry)."""
+    if panel.name == "entry-hint":
+        return colour_under(panel, item.box) == AMBER
+    return panel.name in READ_FROM_THE_CHAIRS and not item.tight
+
+
 def problems_in(view: TableView, size: tuple[int, int], renderer: Renderer) -> list[str]:
     """Every text of the scene that does not fit, as the renderer draws it."""
     found = []
-    for panel in compose(view, NOW, layout_for(*size)):
+    lay = layout_for(*size)
+    for panel in compose(view, NOW, lay):
         for item in texts(panel):
-            _, shown = renderer.fitted(item)
+            font, shown = renderer.fitted(item)
+            if read_from_the_chairs(panel, item) and font < lay.min_text:
+                found.append(
+                    f"{panel.name}: {item.text!r} drawn at {font}px, below {lay.min_text}px"
+                )
             _, dest = renderer.place(item, panel.bg)
             where = f"{panel.name}: {item.text!r}"
             if not (item.box.w >= dest.w and item.box.h >= dest.h):

@@ -244,11 +244,11 @@ def test_an_empty_rack_is_never_asked_for_jokers_and_refuses_them_at_once() -> N
     press(flow, "-")
     view = press(flow, "0 +")
     assert view.message == (
-        "seat A: an empty rack (0) holds no jokers; for a rack of jokers only press + without 0"
+        "seat A: only jokers left? Do not type 0, just press +"
     )
     assert (view.seat, view.buffer, view.jokers_typed) == (A, "0", 0)
     view = press(flow, ". + 0")  # the same the other way round
-    assert view.message.startswith("seat A: an empty rack (0) holds no jokers")
+    assert view.message.startswith("seat A: only jokers left?")
     assert (view.buffer, view.jokers_typed) == ("", 1)
     view = press(flow, "E")  # a rack holding only a joker: tiles 0, one joker
     assert view.racks[0] == RackEntry(A, tiles=0, jokers=1)

@@ -139,7 +139,7 @@ def test_headless_the_lights_and_the_buzzer_are_a_line_per_change(tmp_path: Path
     sim = HeadlessSim(tmp_path, "--config", str(config))
     sim.wait_for("status light: dim white · LED bar: 10 of 10 · buzzer: silent", 60)
     sim.keys(" ")
-    sim.wait_for("status light: amber · LED bar: 10 of 10 · buzzer: silent", 30)  # 7 s: amber from 10 s
+    sim.wait_for("status light: amber · LED bar: 10 of 10 · buzzer: silent", 30)  # 7 s: amber
     sim.wait_for("status light: red, flashing · LED bar: 8 of 10 · buzzer: a beep, 5 s left", 30)
     sim.wait_for("buzzer: a beep, 1 s left", 30)
     sim.wait_for("status light: red · LED bar: 10 of 10 · buzzer: the long tone", 30)

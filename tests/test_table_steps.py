@@ -20,7 +20,7 @@ from tablekit.layout.compose import compose
 from tablekit.layout.scene import Text, layout_for
 from tablekit.result_entry import Key, ResultEntry, Step
 from tablekit.samples import sample_views
-from tablekit.unit import KeyPress, TableUnit
+from tablekit.unit import KeyPress
 from tablekit.view import TableView
 
 

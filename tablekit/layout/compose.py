@@ -197,5 +197,8 @@ def compose(view: TableView, now: float, lay: Layout) -> Scene:
         panels.append(seat_panel(lay, view, w.gettext("TO MOVE"), c.active))
         panels.append(clock_panel(lay, view, w, now))
         panels.append(footer_panel(lay, view, w, c.on_deck, game_and_move))
-    panels.append(message_panel(lay, view, w))
+    message = message_panel(lay, view, w)
+    if message.box != lay.message:  # a message too long for its line covers the footer
+        panels = [p for p in panels if p.name != "footer"]
+    panels.append(message)
     return tuple(panels)

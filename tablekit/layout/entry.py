@@ -39,6 +39,7 @@ from tablekit.layout.scene import (
 )
 from tablekit.layout.text import (
     key_hints,
+    line_height,
     name_fitting,
     said_by,
     said_with_name,
@@ -109,10 +110,15 @@ def _opening_note(rack: RackEntry, ruleset: Ruleset, w: Words) -> str:
     return ""
 
 
-def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
-    """Where each entry panel goes: they tile the space under the band."""
+def _entry_regions(lay: Layout, step: Step, message: str = "") -> dict[str, Box]:
+    """Where each entry panel goes: they tile the space under the band. A ``message`` too
+    long to read from the chairs in the hint's usual room gets nearly twice as much."""
     r = lay.below_band
-    hint_h = round(r.h * (0.17 if lay.portrait else 0.22 if step is Step.TILES else 0.2))
+    hint_h = round(r.h * (0.2 if lay.portrait else 0.22 if step is Step.TILES else 0.2))
+    said = _hint_text_box(lay, Box(r.x, r.bottom - hint_h, r.w, hint_h))
+    lines = max(2, int(said.h // lay.min_line))
+    if message and line_height(message, said, lines) < lay.min_line * 1.1:
+        hint_h = round(hint_h * 1.8)
     body = Box(r.x, r.y, r.w, r.h - hint_h)
     hint = Box(r.x, body.bottom, r.w, hint_h)
     if step is Step.TILES:
@@ -143,7 +149,7 @@ def _entry_regions(lay: Layout, step: Step) -> dict[str, Box]:
 
 
 def entry_panels(lay: Layout, view: TableView, w: Words, e: EntryView) -> list[Panel]:
-    boxes = _entry_regions(lay, e.step)
+    boxes = _entry_regions(lay, e.step, _entry_message(e, view, w))
     panels: list[Panel] = []
     if e.step is Step.TILES:
         panels += [
@@ -489,6 +495,19 @@ def _entry_message(e: EntryView, view: TableView, w: Words) -> str:
     return said_by(view, w)
 
 
+def _sign_side(lay: Layout, inner: Box) -> int:
+    """The warning sign's side in the hint's amber box."""
+    return min(inner.h - lay.pad * 2, round(inner.w * 0.1), lay.below_band.h // 6)
+
+
+def _hint_text_box(lay: Layout, box: Box) -> Box:
+    """Where a message's words go in the hint's ``box``: right of the warning sign."""
+    p = lay.pad
+    inner = box.inset(p * 3, p * 2)
+    left = inner.x + p * 3 + _sign_side(lay, inner) + p * 3
+    return Box(left, inner.y + p, inner.right - left - p * 3, inner.h - p * 2)
+
+
 def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) -> Panel:
     """The keys for this step, or — in amber, with a warning sign — what went wrong."""
     p = lay.pad
@@ -499,13 +518,12 @@ def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) 
     seats = f"1–{len(e.racks)}"
     if message:
         items.append(Fill(inner, AMBER, radius=p * 2))
-        side = min(inner.h - p * 2, round(inner.w * 0.1))
+        side = _sign_side(lay, inner)
         icon = Box(inner.x + p * 3, inner.y + (inner.h - side) // 2, side, side)
         items.append(Icon(IconKind.ALERT, icon, BLACK))
-        text = Box(
-            icon.right + p * 3, inner.y + p, inner.right - icon.right - p * 6, inner.h - p * 2
-        )
-        items += wrap(message, text, BLACK, Align.LEFT, max_lines=2)
+        said = _hint_text_box(lay, box)
+        lines = max(2, int(said.h // lay.min_line))  # as many as are legible there
+        items += wrap(message, said, BLACK, Align.LEFT, max_lines=lines)
     elif e.step is Step.TILES:
         hints: tuple[tuple[str, str], ...] = (
             (ENTER, w.gettext("next")),

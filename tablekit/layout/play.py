@@ -5,6 +5,7 @@ bank empty?)."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from functools import cache
 
 from tablekit.controls import TableAsk
@@ -36,7 +37,7 @@ from tablekit.layout.scene import (
     QrCode,
     Text,
 )
-from tablekit.layout.text import key_hints, said_by, said_with_name, wrap
+from tablekit.layout.text import key_hints, line_height, said_by, said_with_name, wrap
 from tablekit.shared.i18n import Words
 from tablekit.shared.qr import qr_modules
 from tablekit.view import TableView
@@ -87,19 +88,29 @@ def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> P
         tile = Box(box.x + (box.w - side) // 2, lbl.bottom + p * 2, side, side)
         who = Box(box.x + p * 2, tile.bottom + p * 2, box.w - p * 4, name_h)
     letter_box = tile.inset(round(side * 0.16))
+    align = Align.LEFT if lay.portrait else Align.CENTER
     items: tuple[Item, ...] = (
-        Text(label, lbl, DIM, Align.LEFT if lay.portrait else Align.CENTER),
+        Text(label, lbl, DIM, align),
         Fill(tile, WHITE, radius=max(2, side // 10)),
         Text(letter, letter_box, BLACK, tight=True, template="W"),
-        Text(
-            said_with_name(str, view, seat, who, 0.4),
-            who,
-            WHITE,
-            Align.LEFT if lay.portrait else Align.CENTER,
-            shrink=0.4,
-        ),
+        *_name_lines(lay, view, seat, who, align),
     )
     return Panel("seat", box, BACKGROUND, items)
+
+
+def _name_lines(
+    lay: Layout, view: TableView, seat: Seat | None, box: Box, align: Align
+) -> list[Item]:
+    """The player's name under the seat's letter: one line where it is legible from the
+    chairs, else two (a given name and a surname), whole; cut only when even two lines
+    would be too small."""
+    name = view.name(seat)
+    if line_height(name, box, max_lines=1) < lay.min_line and " " in name.strip():
+        lines = wrap(name, box, WHITE, align, max_lines=2)
+        if len(lines) == 2 and min(t.box.h for t in lines) >= lay.min_line:
+            return [replace(t, shrink=lay.min_line / t.box.h) for t in lines]
+    floor = min(1.0, lay.min_line / box.h)
+    return [Text(said_with_name(str, view, seat, box, floor), box, WHITE, align, shrink=floor)]
 
 
 def clock_panel(lay: Layout, view: TableView, w: Words, now: float) -> Panel:
@@ -241,18 +252,33 @@ def next_game_hint(view: TableView, w: Words) -> str:
 
 
 def message_panel(lay: Layout, view: TableView, w: Words) -> Panel:
+    """The line under the footer: what the unit tells the table (in amber, with a sign),
+    else the hint for the state. A message that would be too small to read from the chairs
+    there takes the footer's room too (it lasts until the next press)."""
     box, p = lay.message, lay.pad
     said = said_by(view, w)
+    # (the estimate of the width is a little generous: a tenth more room is asked)
+    if said and line_height(said, _said_box(lay, box), max_lines=2) < lay.min_line * 1.1:
+        box = lay.footer_and_message
     if said:
-        icon = Box(box.x + p * 4, box.y + p * 2, box.h - p * 4, box.h - p * 4)
-        text = Box(icon.right + p * 3, box.y + p, box.right - icon.right - p * 7, box.h - p * 2)
+        side = min(box.h, lay.message.h) - p * 4
+        icon = Box(box.x + p * 4, box.y + (box.h - side) // 2, side, side)
+        said_box = _said_box(lay, box)
+        lines = max(2, int(said_box.h // lay.min_line))  # as many as are legible there
         items: tuple[Item, ...] = (
             Icon(IconKind.ALERT, icon, AMBER),
-            *wrap(said, text, AMBER, Align.LEFT, max_lines=2),
+            *wrap(said, said_box, AMBER, Align.LEFT, max_lines=lines),
         )
     else:  # one line where it fits, two where it does not (a narrow screen)
-        items = tuple(wrap(_hint(view, w), box.inset(p * 4, p), DIM, max_lines=2))
+        items = tuple(wrap(_hint(view, w), box.inset(p * 4, p // 2), DIM, max_lines=2))
     return Panel("message", box, BACKGROUND, items)
+
+
+def _said_box(lay: Layout, box: Box) -> Box:
+    """Where a message's words go in ``box``: right of its warning sign."""
+    p = lay.pad
+    left = box.x + p * 4 + min(box.h, lay.message.h) - p * 4 + p * 3
+    return Box(left, box.y + p, box.right - left - p * 4, box.h - p * 2)
 
 
 def game_over_panel(lay: Layout, view: TableView, w: Words) -> Panel:

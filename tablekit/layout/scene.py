@@ -182,6 +182,23 @@ class Layout:
         return Box(0, 0, self.width, self.height)
 
     @property
+    def min_text(self) -> int:
+        """The smallest font (px) a player reads from the chair in (a name, a hint, a
+        message, an error): 4 % of the screen's shorter side, 13 px at least."""
+        return max(13, round(min(self.width, self.height) * 0.04))
+
+    @property
+    def min_line(self) -> float:
+        """The line height a text needs to be drawn at :attr:`min_text` (DejaVu Sans Bold:
+        a line is 1.17 to 1.24 of the font's size)."""
+        return self.min_text * 1.24
+
+    @property
+    def footer_and_message(self) -> Box:
+        """The footer and the message line together: a message too long for its line."""
+        return union(self.footer, self.message)
+
+    @property
     def main(self) -> Box:
         """Seat and clock together (GAME OVER uses the whole of it)."""
         return union(self.seat, self.clock)
@@ -206,7 +223,7 @@ def layout_for(width: int, height: int) -> Layout:
         pad = max(2, round(height * 0.0125))
         band_h = round(height * 0.14)
         footer_h = round(height * 0.125)
-        message_h = round(height * 0.095)
+        message_h = round(height * 0.125)
         main_h = height - band_h - footer_h - message_h
         seat_w = round(min(width * 0.30, height * 0.5))
         band = Box(0, 0, width, band_h)

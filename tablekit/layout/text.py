@@ -4,7 +4,6 @@ rows of keycaps with what each key does (``[ENTER] next  [−] back``)."""
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -41,19 +40,34 @@ def text_width(text: str, h: int) -> int:
 
 @functools.lru_cache(maxsize=512)
 def _split(text: str, lines: int) -> tuple[str, ...]:
-    """``text`` broken at spaces into ``lines`` lines with the narrowest widest line."""
+    """``text`` broken at spaces into at most ``lines`` lines with the narrowest widest
+    line (fewer when more would not make it narrower): the smallest width at which the
+    words, packed line by line, take no more lines (a binary search)."""
     words = text.split()
     if lines <= 1 or len(words) < lines:
         return (" ".join(words),)
-    best: tuple[str, ...] = (text,)
-    best_w = math.inf
-    for cuts in itertools.combinations(range(1, len(words)), lines - 1):
-        bounds = (0, *cuts, len(words))
-        candidate = tuple(" ".join(words[a:b]) for a, b in itertools.pairwise(bounds))
-        widest = max(text_width(line, 100) for line in candidate)
-        if widest < best_w:
-            best, best_w = candidate, widest
-    return best
+    widths = [text_width(word, 100) for word in words]
+    space = text_width(" ", 100)
+
+    def packed(limit: int) -> list[list[str]]:
+        rows: list[list[str]] = [[]]
+        used = 0
+        for word, width in zip(words, widths, strict=True):
+            if rows[-1] and used + space + width > limit:
+                rows.append([])
+                used = 0
+            used += (space if rows[-1] else 0) + width
+            rows[-1].append(word)
+        return rows
+
+    low, high = max(widths), sum(widths) + space * (len(words) - 1)
+    while low < high:
+        middle = (low + high) // 2
+        if len(packed(middle)) <= lines:
+            high = middle
+        else:
+            low = middle + 1
+    return tuple(" ".join(row) for row in packed(low))
 
 
 def wrap(
@@ -69,6 +83,28 @@ def wrap(
     (a line more only when it makes the text clearly larger), centred vertically."""
     if not text or box.w <= 0 or box.h <= 0:
         return []
+    size, lines = _fit_lines(text, box, max_lines, line_cap)
+    h = max(1, min(box.h // len(lines), round(size)))
+    top = box.y + (box.h - h * len(lines)) // 2
+    return [
+        Text(line, Box(box.x, top + i * h, box.w, h), colour, align, shrink=0.6)
+        for i, line in enumerate(lines)
+    ]
+
+
+def line_height(text: str, box: Box, max_lines: int = 3) -> float:
+    """About how high a line of ``text`` comes out when :func:`wrap` fits it in ``box``
+    (0 for no text): whether it is still legible from the chairs, say."""
+    if not text or box.w <= 0 or box.h <= 0:
+        return 0.0
+    return _fit_lines(text, box, max_lines, None)[0]
+
+
+def _fit_lines(
+    text: str, box: Box, max_lines: int, line_cap: int | None
+) -> tuple[float, tuple[str, ...]]:
+    """The line height and the lines at which ``text`` fills ``box`` in at most
+    ``max_lines`` lines (a line more only when it makes the text clearly larger)."""
     size = 0.0
     lines: tuple[str, ...] = (text,)
     for n in range(1, max_lines + 1):
@@ -80,12 +116,7 @@ def wrap(
         fitted = line_h * min(1.0, box.w / max(1, widest))
         if fitted > size * 1.12:
             size, lines = fitted, candidate
-    h = max(1, min(box.h // len(lines), round(size)))
-    top = box.y + (box.h - h * len(lines)) // 2
-    return [
-        Text(line, Box(box.x, top + i * h, box.w, h), colour, align, shrink=0.6)
-        for i, line in enumerate(lines)
-    ]
+    return size, lines
 
 
 def key_hints(box: Box, hints: tuple[tuple[str, str], ...], cap: int) -> list[Item]:
