@@ -521,9 +521,9 @@ def _entry_hint(lay: Layout, view: TableView, w: Words, e: EntryView, box: Box) 
         side = _sign_side(lay, inner)
         icon = Box(inner.x + p * 3, inner.y + (inner.h - side) // 2, side, side)
         items.append(Icon(IconKind.ALERT, icon, BLACK))
-        said = _hint_text_box(lay, box)
-        lines = max(2, int(said.h // lay.min_line))  # as many as are legible there
-        items += wrap(message, said, BLACK, Align.LEFT, max_lines=lines)
+        room = _hint_text_box(lay, box)
+        lines = max(2, int(room.h // lay.min_line))  # as many as are legible there
+        items += wrap(message, room, BLACK, Align.LEFT, max_lines=lines)
     elif e.step is Step.TILES:
         hints: tuple[tuple[str, str], ...] = (
             (ENTER, w.gettext("next")),
