@@ -17,6 +17,7 @@ from hub.store_rows import StoredEvent
 from tablekit.core.clock_events import ClockPaused, PauseReason
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
+from tablekit.unit import BEAT_CHARGE
 
 UNIT = [sys.executable, "-c", "from tablekit.app import unit_main; unit_main()"]
 MOCK_PINS = {"GPIOZERO_PIN_FACTORY": "mock", "GPIOZERO_MOCK_PIN_CLASS": "mockpwmpin"}
@@ -63,8 +64,9 @@ def test_a_unit_killed_mid_move_resumes_paused_with_the_moves_used_time(
     tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]
 ) -> None:
     """kill -9 while a move runs: the restarted unit records clock_paused (recovered) with
-    the time that move had used (up to its last save, at most a second before the kill),
-    so the player gets no time back, and the hub's stream shows it."""
+    the time that move had used (up to its last save, at most a second before the kill,
+    and charged ahead to the next save), so the player gets no time back, and the hub's
+    stream shows it."""
     broker = mosquitto()
     service = HubService(broker.client_settings(), tmp_path / "hub.db", Topics("hall", "kill"))
     service.start()
@@ -122,7 +124,9 @@ def test_a_unit_killed_mid_move_resumes_paused_with_the_moves_used_time(
         started = max(e.ts for e in before if e.kind in ("move_passed", "game_started"))
         ran = killed - started  # the move's time on the wall clock until the kill
         assert pause.used > 0 and abs(pause.used + pause.remaining - 600.0) < 0.01
-        assert ran - 1.5 <= pause.used <= ran + 0.2, (pause.used, ran)
+        # about never less than it ran (no time back: a busy machine may save late), a beat's
+        # charge more at the most
+        assert ran - 0.5 <= pause.used <= ran + BEAT_CHARGE + 0.2, (pause.used, ran)
         assert not [e for e in stream if e.seq > stored.seq and e.kind == "clock_resumed"]
     finally:
         service.stop()

@@ -12,7 +12,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 from selenium.webdriver.common.by import By
-from test_web_player import ingest, moves_of, seat_of
+from test_web_player import ingest, moves_of, seat_of, started
 from web_console import (
     LAPTOP,
     PHONE,
@@ -40,7 +40,7 @@ def test_a_player_sees_their_games_and_time_use_live(
 ) -> None:
     c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
     table, seat, _ = seat_of(c, "P001")
-    ingest(c.db, table, 1_800_000_000.0, *moves_of(seat))
+    ingest(c.db, table, 1_800_000_000.0, *moves_of(seat), started(2))  # now at game 2
     c.ok("result", "enter", "--table", str(table), "--game", "1", "--racks",
          " ".join(f"{s}={0 if s == seat.value else 25}" for s in "ABCD"))  # fmt: skip
     broker = mosquitto()
