@@ -33,6 +33,7 @@ from tablekit.journals import EventJournals
 from tablekit.notes import Note
 from tablekit.printer import SignalsPrinter, TerminalPrinter
 from tablekit.shared import i18n
+from tablekit.shared.broker import BrokerSettingsError, check_files
 from tablekit.shared.commandline import speaking
 from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
@@ -44,6 +45,9 @@ if TYPE_CHECKING:
     from tablekit.link import TableLink
 
 log = logging.getLogger("tablekit")
+
+MOCK_PINS = "GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin"
+"""What to set to try the unit on mock pins (gpiozero's; the LEDs need PWM pins)."""
 
 
 class Watchdog:
@@ -108,6 +112,11 @@ def build(config: UnitConfig, journal_path: Path, outputs: Sequence[Output] = ()
         language=config.unit.language,
         ask_rack_above=config.unit.ask_rack_above,
     )
+    if config.link is not None:  # the settings first: no journal for a unit that cannot run
+        try:
+            check_files(config.link, "link")
+        except BrokerSettingsError as err:
+            sys.exit("tablekit: " + err.message(_))
     journals = EventJournals(journal_path, config.unit.unit_id)
     try:
         journal = journals.open(config.link.event if config.link is not None else "")
@@ -308,14 +317,13 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
     keep_signals_from_sdl()  # before the display starts: SIGTERM must stop the unit
     config, journal = _setup(args, w)
     _ = i18n.words(config.unit.language).gettext
-    from gpiozero.exc import BadPinFactory
+    from gpiozero.exc import BadPinFactory, PinPWMUnsupported
 
     from tablekit.hardware import GpioInputs, GpioOutputs
 
     notifier = Notifier()
-    unit = build(config, journal)
     with ExitStack() as stack:
-        try:
+        try:  # the pins first: no journal for a unit that cannot run here
             gpio = stack.enter_context(GpioOutputs(config))
         except BadPinFactory:
             sys.exit(
@@ -323,8 +331,16 @@ def unit_main(argv: Sequence[str] | None = None) -> None:
                 + _(
                     "no GPIO on this computer (lgpio not found): on a desktop run "
                     "{sim}, or set {mock} to try the unit on mock pins"
-                ).format(sim="tablekit-sim", mock="GPIOZERO_PIN_FACTORY=mock")
+                ).format(sim="tablekit-sim", mock=MOCK_PINS)
             )
+        except PinPWMUnsupported:
+            sys.exit(
+                "tablekit-unit: "
+                + _("the LED bar and the status light need pins with PWM: set {mock}").format(
+                    mock=MOCK_PINS
+                )
+            )
+        unit = build(config, journal)
         outputs: list[Output] = [gpio, Watchdog(notifier)]
         if not args.no_display:
             outputs.append(WindowOutput(config, unit, keys=True))

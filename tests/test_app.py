@@ -254,6 +254,7 @@ def test_a_missing_password_file_is_a_clear_error(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "link.password_file" in proc.stderr and "cannot read it" in proc.stderr
+    assert not (tmp_path / "j.sqlite3").exists()  # checked before any file is made
 
 
 def test_the_simulator_opens_a_window_when_there_is_a_display(

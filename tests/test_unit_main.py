@@ -58,6 +58,18 @@ def test_without_gpio_the_unit_says_what_to_do(tmp_path: Path) -> None:
     )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "no GPIO on this computer" in proc.stderr and "tablekit-sim" in proc.stderr
+    hint = "GPIOZERO_PIN_FACTORY=mock GPIOZERO_MOCK_PIN_CLASS=mockpwmpin"
+    assert hint in proc.stderr  # every setting needed, not one
+    assert not (tmp_path / "j.sqlite3").exists()  # checked before any file is made
+    # only the first setting, as the old hint said: no traceback, the other one named
+    half = subprocess.run(
+        [*UNIT, "--lang", "en", "--journal", str(tmp_path / "j.sqlite3"), "--no-display"],
+        capture_output=True, text=True, timeout=30, check=False,
+        env={**env, "SDL_VIDEODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock"},
+    )  # fmt: skip
+    assert half.returncode != 0 and "Traceback" not in half.stderr, half.stderr
+    assert "need pins with PWM: set " + hint in half.stderr
+    assert not (tmp_path / "j.sqlite3").exists()
 
 
 def test_a_unit_killed_mid_move_resumes_paused_with_the_moves_used_time(

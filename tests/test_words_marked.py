@@ -185,7 +185,6 @@ SHOWN = {
         "tablekit: --lang: ": "the program's name and the option, before its error",
         "tablekit-unit: ": "the program's name, before its error",
         "tablekit-sim": "a command, as it is typed",
-        "GPIOZERO_PIN_FACTORY=mock": "an environment setting, as it is typed",
     },
     "tablekit/printer.py": {},
     "tablekit/signals.py": {},

@@ -153,6 +153,15 @@ def tls_context(settings: BrokerSettings, section: str = "broker") -> ssl.SSLCon
     return context
 
 
+def check_files(settings: BrokerSettings, section: str = "broker") -> None:
+    """:class:`BrokerSettingsError` when the password file or a TLS file cannot be used:
+    a program checks its settings before it makes any file of its own."""
+    if settings.username is not None and settings.password_file is not None:
+        read_secret(settings.password_file, f"{section}.password_file")
+    if settings.tls:
+        tls_context(settings, section)
+
+
 def make_client(
     settings: BrokerSettings,
     client_id: str,
