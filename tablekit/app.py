@@ -295,6 +295,31 @@ def _setup(args: argparse.Namespace, w: Words) -> tuple[UnitConfig, Path]:
     return config, journal
 
 
+def _joined(config: UnitConfig, args: argparse.Namespace, w: Words) -> UnitConfig:
+    """The config with the sim's ``--table``, ``--hub`` and ``--venue`` in it (a hub's
+    address replaces the config's ``[link]`` host and port, its other settings kept)."""
+    _ = w.gettext
+    try:
+        if args.table is not None:
+            unit = msgspec.structs.replace(config.unit, table=args.table, unit_id="")
+            config = msgspec.structs.replace(config, unit=unit)
+        if args.hub is None and args.venue is None:
+            return config
+        link = config.link or LinkSettings(host="127.0.0.1")
+        if args.hub is not None:
+            host, _colon, port = args.hub.rpartition(":") if ":" in args.hub else (args.hub, "", "")
+            if port and not port.isdigit():
+                raise ConfigError(
+                    N_("--hub: {address} is not HOST or HOST:PORT"), address=args.hub
+                )
+            link = msgspec.structs.replace(link, host=host, port=int(port or 1883))
+        if args.venue is not None:
+            link = msgspec.structs.replace(link, venue=args.venue)
+        return msgspec.structs.replace(config, link=link)
+    except KitError as err:
+        sys.exit("tablekit-sim: " + err.message(_))
+
+
 def _start_bot(unit: TableUnit, config: UnitConfig, args: argparse.Namespace) -> TableBot:
     style = BotStyle(pace=args.pace, judge_hold=config.clock.judge_hold)
     bot = TableBot(unit.put, lambda: unit.view, style, seed=args.seed)
@@ -376,9 +401,17 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
             "--mute", action="store_true",
             help=_("the window plays no buzzer sound (M switches it on and off)"),
         )  # fmt: skip
+        parser.add_argument(
+            "--hub", metavar="HOST[:PORT]",
+            help=_("join the hub at this address (its broker's; port 1883 unless given): "
+                   "the unit plays the event the hub serves"),
+        )  # fmt: skip
+        parser.add_argument("--table", type=int, help=_("the table's number (default: 1)"))
+        parser.add_argument("--venue", help=_("the venue's name, as the hub's (default: hall)"))
         args = parser.parse_args(argv)
     keep_signals_from_sdl()  # before the window opens: SIGTERM must stop the sim
     config, journal = _setup(args, w)
+    config = _joined(config, args, w)
     _ = i18n.words(config.unit.language).gettext
     from tablekit.keyboard import TerminalKeys, display_available
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_app import LOCKOUT_PAUSE, HeadlessSim
 from test_cli_support import Cli
 
 from hub.broker import MosquittoBroker
@@ -301,3 +302,41 @@ def test_a_game_the_table_has_not_ended_is_entered_at_the_hub_only_on_purpose_an
     assert menu is not None and JudgeAction.START_GAME not in menu.actions
     assert JudgeAction.UNDO_PASS not in menu.actions
     assert not hall.store.events(table=1, kind="result_submitted")
+
+
+def test_a_whole_game_played_on_the_simulator_by_keys_is_accepted_at_the_hub(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> None:
+    """``tablekit-sim`` joined to the hub in one command, the game played on its keys."""
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    organizer = Organizer(EventStore(db), by="organizer")
+    organizer.create_event("Turniej", "school", language="en")
+    organizer.register([Player(organizer.next_player_id(i), n) for i, n in enumerate(NAMES)],
+                       check_in=True)  # fmt: skip
+    organizer.draw(seed=1)
+    service = HubService(broker.client_settings(), db, Topics(VENUE, EVENT))
+    service.start()
+    assert service.wait_online(10)
+    sim = HeadlessSim(tmp_path, "--hub", f"{broker.host}:{broker.port}", "--table", "1",
+                      "--venue", VENUE)  # fmt: skip
+    try:
+        sim.wait_for("READY  seat A starts", 60)  # seated by the hub: past the hall check
+        seated = organizer.competition.assignments()[0].names()
+        for seat in "ABCD":  # the first press starts the game: the names the hub sent
+            sim.keys(" ", after=LOCKOUT_PAUSE)
+            sim.wait_for(f"PLAYING  seat {seat} {seated[Seat(seat)]}", 30)
+        sim.keys("*")
+        sim.wait_for("asks: Empty rack: end the game?", 30)
+        sim.keys("\n")
+        sim.wait_for("ENTERING RESULT", 30)
+        sim.keys("0\n23\n12\n45\n")
+        sim.wait_for("CONFIRM RESULT", 30)
+        sim.keys("\n\n\n\n")
+        sim.wait_for("RESULT IN", 60)
+        comp = Organizer(EventStore(db)).competition
+        [version] = comp.history(comp.event.stages_played[-1], 1, 1)
+        assert version.record.unit == "table-01" and not version.record.why  # the table's own
+    finally:
+        sim.quit()
+        service.stop()
