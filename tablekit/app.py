@@ -189,6 +189,17 @@ class EventFollower:
         begin(self.unit, self.journal)
         self._attach(link)
 
+    def renew(self) -> None:
+        """The journal is an older copy of itself (the hub holds more of its epoch): it is
+        kept aside and the unit goes on in a new journal (a new epoch) of the same event,
+        with a link of its own, from no state (the loop's thread calls it)."""
+        assert self.journal is not None and self.link is not None, "start() comes first"
+        self.link.stop()
+        self.journal = self.journals.renew(self.journal)
+        link = self._link(self.journal)
+        begin(self.unit, self.journal)
+        self._attach(link)
+
     def _link(self, journal: Journal) -> TableLink:
         from tablekit.link import TableLink
 
@@ -317,7 +328,7 @@ def _joined(config: UnitConfig, args: argparse.Namespace, w: Words) -> UnitConfi
             link = msgspec.structs.replace(link, venue=args.venue)
         return msgspec.structs.replace(config, link=link)
     except KitError as err:
-        sys.exit("tablekit-sim: " + err.message(_))
+        sys.exit("tablekit: " + err.message(_))
 
 
 def _start_bot(unit: TableUnit, config: UnitConfig, args: argparse.Namespace) -> TableBot:

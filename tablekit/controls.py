@@ -163,6 +163,9 @@ class TableControls:
     """The unit's table number (the hall check asks for it on the keypad)."""
     check: HallCheck | None = None
     """The hall check in progress or just done (its results shown until a press)."""
+    held: Note = NOTHING
+    """The unit holds the table for the judge, saying this (put back from an older copy of
+    its journal): the pass button and the keys only say it, a judge-key press ends it."""
     round_games: RoundGames = field(default_factory=RoundGames)
     """The round's games and the results the hub holds (the hub's assignment): a game
     whose result is at the hub is never reopened, a game the round does not have (or one
@@ -180,6 +183,12 @@ class TableControls:
                 events += self._check_press(self.check, e.button, e.at)
             else:
                 self._released[e.button] = e.at
+            return events
+        if e.pressed and self.held:
+            if e.button is Button.JUDGE:
+                self.held = self.said = NOTHING  # the judge has come: the table goes on
+            else:
+                self.said = self.held
             return events
         if e.pressed:
             self.said = NOTHING  # a new press: the table has seen the last message
@@ -209,6 +218,9 @@ class TableControls:
     def key(self, key: str, now: float) -> list[ControlEvent]:
         """A keypad key: the result being typed after a game, else the table's own game
         actions; :class:`ValueError` for a key the keypad does not have."""
+        if self.held:
+            self.said = self.held
+            return []
         if self.entry is not None:
             self.entry.press(Key(key.upper()))
             return []

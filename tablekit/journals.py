@@ -67,6 +67,23 @@ class EventJournals:
         journal.belong_to(event)
         return journal
 
+    def renew(self, current: Journal) -> Journal:
+        """A new journal (a new epoch, its seqs from 1) for ``current``'s event in its
+        place: ``current`` was put back from an older copy and the hub holds more of its
+        epoch than it does, so its seqs must not be numbered again. It is closed and kept
+        beside it under its event's name and epoch (``….older-copy.EPOCH…``), never used
+        again."""
+        event, epoch = current.event, current.epoch
+        current.close()
+        target = self.kept(f"{event or 'no-event'}.older-copy.{epoch or 'none'}")
+        _move(self.path, target)
+        log.warning("journal: %s was an older copy; kept in %s, a new epoch begins", self.path,
+                    target)  # fmt: skip
+        journal = Journal(self.path, self.unit_id, event)
+        if event and not journal.event:
+            journal.belong_to(event)
+        return journal
+
     def _put_aside(self, journal: Journal) -> None:
         empty = journal.empty
         name = journal.event or f"no-event.{journal.epoch}"

@@ -61,7 +61,7 @@ from tablekit.core.messages import (
 from tablekit.core.topics import Cleared, Kind, Topics, current_event_topic, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.shared.broker import RECONNECT_DELAY, connect, disconnect, make_client, no_delay
-from tablekit.unit import LinkStatus, Unassigned
+from tablekit.unit import LinkStatus, OlderCopy, Unassigned
 from tablekit.view import TableView
 
 log = logging.getLogger(__name__)
@@ -151,6 +151,8 @@ class TableLink:
         """The hub's mark when its acks say it is behind the journal's acked mark."""
         self._closed = False
         """The hub said the event is closed: acked entries are deleted."""
+        self._older_copy = False
+        """The hub's acks say the journal is an older copy (told to the loop once)."""
         self._sent_upto = 0
         self._last_progress = time.monotonic()
         self._snapshot: bytes | None = None
@@ -383,6 +385,17 @@ class TableLink:
             self._wake.set()
 
     def _on_ack(self, ack: Ack) -> None:
+        if ack.upto > self.journal.last_seq:
+            # The hub holds more of this epoch than the journal ever numbered: the journal
+            # was put back from an older copy. Its seqs must not be numbered again.
+            if not self._older_copy:
+                self._older_copy = True
+                log.warning(
+                    "link: the hub holds seq %d of this journal, which only numbered up to %d: "
+                    "an older copy; a new journal epoch begins", ack.upto, self.journal.last_seq,
+                )  # fmt: skip
+                self.put(OlderCopy(held=ack.upto, had=self.journal.last_seq))
+            return
         try:
             marked = self.journal.acked_upto
             removed = self.journal.acked(ack.upto, ack.refused)

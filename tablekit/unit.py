@@ -20,7 +20,7 @@ import queue
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Protocol
+from typing import Final, Protocol
 
 import msgspec
 
@@ -184,15 +184,33 @@ class Heard:
 
 
 @dataclass(frozen=True)
+class OlderCopy:
+    """The hub holds seq ``held`` of the unit's journal, which has only numbered up to
+    ``had``: the journal was put back from an older copy (the link tells the loop once)."""
+
+    held: int
+    had: int
+
+
+@dataclass(frozen=True)
 class Quit:
     pass
 
 
 class Follower(Protocol):
-    """What moves the unit to another event: its journal and link
-    (:class:`tablekit.app.EventFollower`)."""
+    """What moves the unit to another event, or to a new journal of its event: its journal
+    and link (:class:`tablekit.app.EventFollower`)."""
 
     def follow(self, event: str) -> None: ...
+
+    def renew(self) -> None: ...
+
+
+RESTORED: Final = Note.of(
+    N_("This unit was put back from an older copy of its journal: the judge checks the "
+       "table's game, then presses the judge key")
+)
+"""What a unit restored from an older copy of its journal says until the judge comes."""
 
 
 class TableUnit:
@@ -298,7 +316,7 @@ class TableUnit:
         check; the first seating from the hub takes its place.
         """
         self.uplink = uplink
-        if self.seating is None and self.pending is None:
+        if self.seating is None and self.pending is None and not self.controls.held:
             self.controls.start_check(self.monotonic())
         self.view = replace(self.view, online=False)
 
@@ -351,6 +369,8 @@ class TableUnit:
                 return
             case CurrentEvent(event=event):
                 self.next_event = event
+            case OlderCopy():
+                self._restored(item)
             case ButtonEdge(pressed=True) | KeyPress() if self._showing_result(now):
                 self._shown_until = 0.0  # seen: the next game's screen may come
             case ButtonEdge():
@@ -400,6 +420,24 @@ class TableUnit:
             case _:
                 log.warning("ignored unknown input %r", item)
         self.apply(events, now)
+
+    def _restored(self, older: OlderCopy) -> None:
+        """The journal was an older copy: its clock and game are stale too. The unit goes
+        on in a new journal epoch (nothing numbered again), with nothing of the old copy's
+        state, held for the judge; the hub's retained assignment seats it again."""
+        log.warning("put back from an older copy (the hub holds seq %d, it had %d)",
+                    older.held, older.had)  # fmt: skip
+        if self.follower is not None:
+            self.follower.renew()
+        self.hold_for_judge(RESTORED)
+
+    def hold_for_judge(self, note: Note) -> None:
+        """Nothing goes on at the table (the pass button and the keys only say ``note``)
+        until the judge presses the judge key."""
+        self.controls.held = note
+        self.controls.check = None
+        self.controls.said = note
+        self.refresh(self.monotonic())
 
     def _follow_next_event(self) -> None:
         """Move to the event the hub announced, once the journal has every event of this
@@ -498,6 +536,7 @@ class TableUnit:
             said=self.controls.said,
             entry=self.controls.entry_view,
             games=self.controls.round_games,
+            held=bool(self.controls.held),
         )
         if view != self.view or changed:
             self.view = view
@@ -534,7 +573,8 @@ class TableUnit:
         if previous is not None and seating == previous:
             return
         if was_idle or not same_round or previous is None or seating.names != previous.names:
-            self.controls.said = NOTHING  # what was said belonged to the old seating
+            # what was said belonged to the old seating (a hold for the judge stays)
+            self.controls.said = self.controls.held
         later_round = previous is not None and seating.round > previous.round
         ahead = later_round or seating.game > state.game
         if not seating.games.playable(seating.game):

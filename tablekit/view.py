@@ -58,6 +58,9 @@ class TableView:
     display shows the QR code of this table's page there. "": none."""
     games: RoundGames = field(default_factory=RoundGames)
     """The round's games and which results the hub holds (its assignment)."""
+    held: bool = False
+    """The unit holds the table for the judge (put back from an older copy of its
+    journal): shown as a pause after a restart until the judge key."""
 
     @property
     def table_page(self) -> str:
@@ -92,6 +95,8 @@ class TableView:
                 return TableState.HALL_CHECK_FAULT
             return TableState.HALL_CHECK_READY
         c = self.clock
+        if self.held:
+            return TableState.PAUSED_RESTART
         if c.phase is Phase.GAME_OVER and self.entry is not None:
             return _ENTRY_STATES[self.entry.step]
         return clock_state(c.phase, c.paused, c.last_lap_left)

@@ -7,6 +7,9 @@ one uninterrupted unit.
 
 from __future__ import annotations
 
+import shutil
+import threading
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -21,7 +24,9 @@ from hub.organizer import Organizer
 from hub.service import HubService
 from hub.store import EventStore
 from hub.tournament import Player
-from tablekit.config import LinkSettings
+from tablekit.app import build
+from tablekit.config import LinkSettings, UnitConfig, UnitSettings
+from tablekit.controls import Button, ButtonEdge
 from tablekit.core.clock_events import GameEndReason, GameOver, GameStarted, MovePassed
 from tablekit.core.messages import AnyUnitEvent, envelope
 from tablekit.core.result import ResultSubmitted
@@ -30,6 +35,7 @@ from tablekit.core.seats import Seat
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
 from tablekit.link import TableLink
+from tablekit.unit import RESTORED, Quit, TableUnit
 
 pytestmark = pytest.mark.mqtt
 
@@ -170,3 +176,91 @@ def test_a_unit_replaced_mid_round_loses_nothing_and_counts_nothing_twice(
     assert msgspec.json.encode(sorted(e.kind for e in store.events() if e.source != "hub")) == (
         msgspec.json.encode(sorted(e.kind for e in reference.store.events() if e.source != "hub"))
     )
+
+
+def test_a_unit_put_back_from_an_older_copy_of_its_journal_starts_a_new_epoch(
+    tmp_path: Path, mosquitto: Callable[..., MosquittoBroker], wait_until: Any
+) -> None:
+    """The card is put back from a copy taken earlier: the hub holds more of the journal's
+    epoch than the copy ever numbered. The unit numbers nothing again — a new epoch, the
+    copy kept aside — shows that it was restored and waits for the judge, and takes the
+    hub's seating again; the hub stores no conflict and no move twice."""
+    broker = mosquitto()
+    db = tmp_path / "hub.sqlite3"
+    seated(db)
+    service = HubService(broker.client_settings(), db, TOPICS)
+    service.start()
+    assert service.wait_online(10)
+    config = UnitConfig(
+        unit=UnitSettings(table=1),
+        link=LinkSettings(host=broker.host, port=broker.port, venue="hall", event="swap"),
+    )
+    path = tmp_path / "journal.sqlite3"
+
+    def switch_on() -> tuple[TableUnit, threading.Thread]:
+        unit = build(config, path)
+        loop = threading.Thread(target=unit.run, daemon=True)
+        loop.start()
+        wait_until(lambda: len(unit.view.names) == 4, what="the hub's seating")
+        return unit, loop
+
+    def switch_off(unit: TableUnit, loop: threading.Thread) -> None:
+        unit.put(Quit())
+        loop.join(10)
+        unit.uplink.stop()  # type: ignore[union-attr]
+        unit.recorder.close()  # type: ignore[union-attr]
+
+    def play(unit: TableUnit, presses: int) -> None:
+        for _ in range(presses):
+            before = unit.view.clock.move
+            now = time.monotonic()
+            unit.put(ButtonEdge(Button.PASS, True, now))
+            unit.put(ButtonEdge(Button.PASS, False, now + 0.05))
+            wait_until(lambda was=before: unit.view.clock.move != was, what="the press taken")
+            time.sleep(unit.clock.rules.lockout)  # the next press is a new one
+        journal = unit.recorder
+        assert isinstance(journal, Journal)
+        wait_until(lambda: journal.pending_count() == 0, what="every event at the hub")
+
+    try:
+        unit, loop = switch_on()
+        play(unit, 3)
+        switch_off(unit, loop)
+        shutil.copy(path, tmp_path / "copy.sqlite3")  # the card's copy, taken now
+        unit, loop = switch_on()
+        unit.put(ButtonEdge(Button.JUDGE, True, time.monotonic()))  # resumes after the restart
+        unit.put(ButtonEdge(Button.JUDGE, False, time.monotonic()))
+        play(unit, 6)
+        old_epoch = Journal(tmp_path / "copy.sqlite3", UNIT).epoch
+        switch_off(unit, loop)
+        shutil.copy(tmp_path / "copy.sqlite3", path)  # put back from the older copy
+        for suffix in ("-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+
+        unit, loop = switch_on()
+        wait_until(lambda: unit.view.held, 20, "the unit restored from an older copy")
+        journal = unit.recorder
+        assert isinstance(journal, Journal) and journal.epoch != old_epoch  # a new epoch
+        assert [p.name for p in tmp_path.glob("journal.swap.older-copy.*.sqlite3")]
+        assert unit.view.state_word == "PAUSED — RESTARTED"
+        assert unit.view.message == str(RESTORED)
+        assert len(unit.view.names) == 4  # the hub's seating, taken again
+        before = unit.view.clock
+        unit.put(ButtonEdge(Button.PASS, True, time.monotonic()))  # held: the judge first
+        unit.put(ButtonEdge(Button.PASS, False, time.monotonic()))
+        unit.put(ButtonEdge(Button.JUDGE, True, time.monotonic()))
+        unit.put(ButtonEdge(Button.JUDGE, False, time.monotonic()))
+        wait_until(lambda: not unit.view.held, what="the judge's key")
+        assert unit.view.clock.move == before.move
+        released = time.monotonic() + unit.controls.settle  # a new press, not a bounce
+        wait_until(lambda: time.monotonic() > released, what="the button let go")
+        play(unit, 2)  # the table goes on, in the new epoch
+        switch_off(unit, loop)
+        assert not service.store.set_aside(table=1)  # no conflict: nothing numbered again
+        moves = [(m.source, m.game, m.move) for m in service.store.moves(table=1)]
+        old = [(g, m) for s, g, m in moves if s == UNIT]
+        passes = service.store.events(source=UNIT, kind="move_passed")
+        assert len(old) == len(set(old)) == len(passes) == 8  # each move once
+        assert any(s.startswith(f"{UNIT}@") for s, _, _ in moves)  # the new epoch's
+    finally:
+        service.stop()
