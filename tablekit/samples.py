@@ -146,10 +146,17 @@ def _step_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict[
     def view(clock: ClockState, **more: Any) -> TableView:
         return TableView(clock, table=7, names=SAMPLE_NAMES, online=True, **more)
 
+    restored = Note.of(
+        N_("This unit was put back from an older copy of its journal: the judge checks the "
+           "table's game, then presses the judge key")
+    )
     return {
         "last-lap-final": view(final),
         "paused-keys": view(paused, message=str(keys), said=keys),
         "entry-asked": view(game_over, entry=flow.view),
+        "restored-older-copy": view(
+            ClockState(rules=rules, game=2), held=True, message=str(restored), said=restored
+        ),
     }
 
 
