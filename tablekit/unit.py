@@ -622,6 +622,7 @@ class TableUnit:
             elif game == state.game and state.phase is Phase.GAME_OVER:
                 self.controls.entry = None  # nothing to type: the hub has it
             self.controls.said = said
+        self._save(now, "the results the hub holds are not saved")
 
     def _accepted(self, entry: ResultEntry, now: float) -> None:
         """The hub holds the table's result: shown for :data:`RESULT_SHOWN` seconds."""
