@@ -169,7 +169,8 @@ class TableBot:
         seat = entry.seat
         if seat is None:
             return
-        if not self._racks_fit(entry):  # a new result, or one typed before a restart
+        fresh = all(r.tiles is None for r in entry.racks)  # a new result
+        if fresh or not self._racks_fit(entry):  # or one typed before a restart
             self._racks = self._racks_for(entry)
         tiles, jokers = self._racks[seat]
         for _ in range(len(entry.buffer) + entry.jokers_typed):
@@ -198,7 +199,11 @@ class TableBot:
         the rest), the others dealt so that the game's ending holds (one empty rack when a
         player went out, if none typed is) and the table's two jokers are not exceeded."""
         seats = tuple(r.seat for r in entry.racks)
-        typed = {r.seat: (r.tiles, r.jokers or 0) for r in entry.racks if r.tiles is not None}
+        typed = {
+            r.seat: (r.tiles, r.jokers or 0)
+            for r in entry.racks
+            if r.tiles is not None and r.seat != entry.seat  # the one asked for is dealt
+        }
         if not typed:
             return self._deal_racks(seats, entry.ending)
         left = [s for s in seats if s not in typed]
