@@ -28,7 +28,7 @@ from xwd import screenshot
 
 from tablekit.config import UnitConfig
 from tablekit.core.clock import ClockRules, ClockState, MoveClock, Phase
-from tablekit.signals import GREEN, Signals, render_signals
+from tablekit.signals import TURQUOISE, Signals, render_signals
 from tablekit.simulator import LED_OFF, LED_ON, SimSound, SimWindow, bar_levels
 from tablekit.unit import TableUnit
 from tablekit.view import TableView
@@ -58,7 +58,7 @@ def test_the_window_shows_the_led_bar_and_the_status_light_beside_the_display(
         {**env, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"},
         stdin=subprocess.DEVNULL,
     )  # fmt: skip
-    green = tuple(round(255 * c) for c in GREEN)
+    turquoise = tuple(round(255 * c) for c in TURQUOISE)
 
     def seen(shot: pygame.Surface, colour: tuple[int, ...]) -> int:  # SDL centres the window
         return sum(
@@ -70,8 +70,8 @@ def test_the_window_shows_the_led_bar_and_the_status_light_beside_the_display(
         deadline = time.monotonic() + 90  # a slow CPU takes seconds to start the sim
         while True:
             shot = screenshot(display)  # taken by the X server, not by pygame
-            if seen(shot, LED_ON) > 40 and seen(shot, green) > 20 and journalled(journal) >= 2:
-                break  # a move running: LEDs of the bar lit, the status light green
+            if seen(shot, LED_ON) > 40 and seen(shot, turquoise) > 20 and journalled(journal) >= 2:
+                break  # a move running: LEDs of the bar lit, the status light turquoise
             assert sim.proc.poll() is None, sim.output
             assert time.monotonic() < deadline, "no lit LED bar beside the display in 90 s"
             time.sleep(0.2)
@@ -129,7 +129,7 @@ def test_without_a_sound_device_the_simulator_says_so_once_and_goes_on() -> None
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     assert not sound.available and len(said) == 1
     for sounding in (True, False, True):  # nothing to play it on: nothing more is said
-        sound.play(Signals(bar=1.0, status=GREEN, buzzer=sounding))
+        sound.play(Signals(bar=1.0, status=TURQUOISE, buzzer=sounding))
     assert len(said) == 1
 
 
@@ -139,7 +139,7 @@ def test_headless_the_lights_and_the_buzzer_are_a_line_per_change(tmp_path: Path
     sim = HeadlessSim(tmp_path, "--config", str(config))
     sim.wait_for("status light: dim white · LED bar: 10 of 10 · buzzer: silent", 60)
     sim.keys(" ")
-    sim.wait_for("status light: amber · LED bar: 10 of 10 · buzzer: silent", 30)  # 7 s: amber
+    sim.wait_for("status light: yellow · LED bar: 10 of 10 · buzzer: silent", 30)  # 7 s: yellow
     sim.wait_for("status light: red, flashing · LED bar: 8 of 10 · buzzer: a beep, 5 s left", 30)
     sim.wait_for("buzzer: a beep, 1 s left", 30)
     sim.wait_for("status light: red · LED bar: 10 of 10 · buzzer: the long tone", 30)

@@ -239,12 +239,12 @@ def test_a_unit_put_back_from_an_older_copy_of_its_journal_starts_a_new_epoch(
 
         unit, loop = switch_on()
         wait_until(lambda: unit.view.held, 20, "the unit restored from an older copy")
+        wait_until(lambda: len(unit.view.names) == 4, what="the hub's seating, taken again")
         journal = unit.recorder
         assert isinstance(journal, Journal) and journal.epoch != old_epoch  # a new epoch
         assert [p.name for p in tmp_path.glob("journal.swap.older-copy.*.sqlite3")]
         assert unit.view.state_word == "PAUSED — RESTARTED"
         assert unit.view.message == str(RESTORED)
-        assert len(unit.view.names) == 4  # the hub's seating, taken again
         before = unit.view.clock
         unit.put(ButtonEdge(Button.PASS, True, time.monotonic()))  # held: the judge first
         unit.put(ButtonEdge(Button.PASS, False, time.monotonic()))
