@@ -589,7 +589,7 @@ class TableUnit:
         accepted = entry is not None and entry.step is Step.ACCEPTED
         return accepted and now < self._shown_until
 
-    def _learn_games(self, seating: Seating, now: float) -> None:
+    def _learn_games(self, seating: TableAssignment, now: float) -> None:
         """What an assignment of the round being played says of its games, at once: the
         results the hub holds. A result the table sent is accepted; one a judge entered at
         the hub for the game the table is playing ends that game here (and one for a later
