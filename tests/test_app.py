@@ -180,6 +180,36 @@ def test_simulated_players_finish_a_result_a_restarted_unit_was_entering(
         again.recorder.close()  # type: ignore[union-attr]
 
 
+def test_simulated_players_deal_each_games_racks_anew(
+    tmp_path: Path, wait_until: Callable[..., object]
+) -> None:
+    unit = build(UnitConfig(), tmp_path / "journal.sqlite3")
+    loop = threading.Thread(target=unit.run, daemon=True)
+    style = BotStyle(
+        pace=0.01, games=2, moves_per_game=(2, 3), timeout_chance=0.0, judge_chance=0.0
+    )
+    bot = TableBot(unit.put, lambda: unit.view, style, seed=11)
+    accepted: dict[int, tuple[tuple[int | None, int | None], ...]] = {}
+
+    def both_accepted() -> bool:
+        entry = unit.view.entry
+        if entry is not None and entry.step is Step.ACCEPTED:
+            accepted[entry.game] = tuple((r.tiles, r.jokers) for r in entry.racks)
+        return len(accepted) == 2
+
+    loop.start()
+    bot.start()
+    try:
+        wait_until(both_accepted, 60, "two games' results accepted")
+        first, second = accepted.values()
+        assert first != second  # the second game's racks are its own, not the first's
+    finally:
+        bot.stop()
+        unit.put(Quit())
+        loop.join(5)
+        unit.recorder.close()  # type: ignore[union-attr]
+
+
 def test_bad_config_is_a_clear_error(tmp_path: Path) -> None:
     config = tmp_path / "unit.toml"
     config.write_text("[clock]\nmove_seconds = 0\n")
