@@ -64,7 +64,7 @@ for lang in ("pl", "en"):
 """Prints a few counted words from the installed catalogs, Polish then English."""
 SPEAKS_POLISH = {
     "rummikub-demo", "rummikub", "rummikub-hub", "rummikub-screen", "rummikub-web",
-    "tablekit-unit", "tablekit-sim",
+    "tablekit-unit", "tablekit-sim", "rummikub-league",
 }
 """The programs whose help is already in the catalogs (Polish unless LANG says English)."""
 
