@@ -143,6 +143,21 @@ def test_every_word_of_every_state_fits_its_box(
     print(f"\ndisplay PNGs: {ARTIFACTS}/{language}/{w}x{h}-*.png")
 
 
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
+def test_the_name_under_the_seats_letter_is_whole(
+    size: tuple[int, int], renderer: Renderer
+) -> None:
+    """The player's name under the seat's letter is drawn whole, a double surname too
+    (broken after its hyphen, the tile above giving up room), at the legible size."""
+    lay = layout_for(*size)
+    for key in ("ready", "ready-chosen", "playing", "last-lap-final"):
+        view = sample_views(NOW, "pl")[key]
+        [seat] = [p for p in compose(view, NOW, lay) if p.name == "seat"]
+        _label, letter, *name = texts(seat)
+        drawn = [renderer.fitted(t)[1] for t in name]
+        assert " ".join(drawn).replace("- ", "-") == view.name(Seat(letter.text)), (key, drawn)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=size_id)
 def test_the_word_of_every_table_state_fits_the_band(

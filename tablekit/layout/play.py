@@ -82,7 +82,7 @@ def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> P
         who = Box(tx, lbl.bottom + p, lbl.w, tile.bottom - lbl.bottom - p)
     else:
         label_h = round(box.h * 0.13)
-        name_h = round(box.h * 0.19)
+        name_h = _name_room(lay, view.name(seat), box.w - p * 4, round(box.h * 0.19))
         lbl = Box(box.x + p * 2, box.y + p * 2, box.w - p * 4, label_h)
         side = min(box.w - p * 8, box.h - label_h - name_h - p * 8)
         tile = Box(box.x + (box.w - side) // 2, lbl.bottom + p * 2, side, side)
@@ -98,17 +98,44 @@ def seat_panel(lay: Layout, view: TableView, label: str, seat: Seat | None) -> P
     return Panel("seat", box, BACKGROUND, items)
 
 
+NAME_LINES = 3
+"""Lines a player's name may take under the seat's letter: a given name, a double
+surname broken after its hyphen."""
+
+
+def _breakable(name: str) -> str:
+    """``name`` with a double surname breakable after its hyphen (a space the lines of
+    :func:`_name_lines` take out again)."""
+    return name.replace("-", "- ")
+
+
+def _name_room(lay: Layout, name: str, width: int, usual: int) -> int:
+    """The height the name needs under the seat's letter to be whole at the smallest
+    legible size, in as few lines as it can (``usual`` at least; the tile above gives
+    up the rest)."""
+    for lines in range(1, NAME_LINES + 1):
+        height = max(usual, lines * math.ceil(lay.min_line))
+        room = Box(0, 0, width, height)
+        if line_height(_breakable(name), room, max_lines=lines) >= lay.min_line:
+            return height
+    return usual
+
+
 def _name_lines(
     lay: Layout, view: TableView, seat: Seat | None, box: Box, align: Align
 ) -> list[Item]:
     """The player's name under the seat's letter: one line where it is legible from the
-    chairs, else two (a given name and a surname), whole; cut only when even two lines
-    would be too small."""
+    chairs, else up to three (a given name, a surname, a double surname's second part),
+    whole; cut only when even three lines would be too small."""
     name = view.name(seat)
-    if line_height(name, box, max_lines=1) < lay.min_line and " " in name.strip():
-        lines = wrap(name, box, WHITE, align, max_lines=2)
-        if len(lines) == 2 and min(t.box.h for t in lines) >= lay.min_line:
-            return [replace(t, shrink=lay.min_line / t.box.h) for t in lines]
+    breakable = _breakable(name)
+    if line_height(name, box, max_lines=1) < lay.min_line and " " in breakable.strip():
+        lines = wrap(breakable, box, WHITE, align, max_lines=NAME_LINES)
+        if len(lines) > 1 and min(t.box.h for t in lines) >= lay.min_line:
+            return [
+                replace(t, text=t.text.replace("- ", "-"), shrink=lay.min_line / t.box.h)
+                for t in lines
+            ]
     floor = min(1.0, lay.min_line / box.h)
     return [Text(said_with_name(str, view, seat, box, floor), box, WHITE, align, shrink=floor)]
 
