@@ -311,7 +311,6 @@ class JudgeCommands(OrganizerBase):
                 game=record.report.game,
             )  # fmt: skip
 
-
     def enter_result(
         self,
         table: int,
