@@ -14,6 +14,7 @@ import asyncio
 import getpass
 import logging
 import os
+import random
 import shutil
 import signal
 import socket
@@ -49,11 +50,36 @@ class Broker(Protocol):
     def stop(self) -> None: ...
 
 
+PORTS_FROM = 20000
+"""The lowest port :func:`free_port` picks."""
+
+_PICK = random.Random()  # its own, seeded by the system: a seeded ``random`` changes nothing
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port that nothing listens on right now."""
+    """A TCP port that nothing listens on right now, below the system's ephemeral range
+    where there is room: the system numbers outgoing connections from that range, so a
+    broker killed and restarted on its port never finds it taken by another program's
+    connection meanwhile."""
+    top = ephemeral_start()
+    for _ in range(100 if top > PORTS_FROM else 0):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+            try:
+                s.bind((host, _PICK.randrange(PORTS_FROM, top)))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
         s.bind((host, 0))
         return int(s.getsockname()[1])
+
+
+def ephemeral_start() -> int:
+    """The first port of the system's ephemeral range (Linux's default where unknown)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
 
 
 def wait_for_port(host: str, port: int, timeout: float) -> bool:

@@ -10,6 +10,7 @@ import msgspec
 import paho.mqtt.client as mqtt
 import pytest
 
+from hub.broker import PORTS_FROM, ephemeral_start, free_port
 from tablekit.config import ConfigError, parse_config
 from tablekit.shared.broker import (
     BrokerSettings,
@@ -118,3 +119,11 @@ def test_disconnecting_survives_the_network_thread_ending_on_its_own() -> None:
     with pytest.raises(AttributeError):  # paho's loop_stop alone loses that race
         _ThreadEndsDuringLoopStop().loop_stop()
     disconnect(_ThreadEndsDuringLoopStop())  # a unit following a new event stops its link
+
+
+def test_a_free_port_is_below_the_ephemeral_range() -> None:
+    """The system numbers outgoing connections from its ephemeral range: a test broker's
+    port below it is still free when the broker is restarted on it after a kill."""
+    start = ephemeral_start()
+    ports = {free_port() for _ in range(20)}
+    assert all(PORTS_FROM <= port < start for port in ports) and len(ports) > 1
