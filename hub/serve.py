@@ -36,20 +36,21 @@ from hub.config import (
 )
 from hub.service import WRITER_STALL, HubService
 from hub.uplink import UplinkSettings
-from tablekit.core.errors import KitError, quoted
+from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, lang_option, parse_in_language, speaking
+from tablekit.shared.commandline import (
+    lang_option,
+    option_type,
+    parse_in_language,
+    refused,
+    speaking,
+    whole_number,
+)
 from tablekit.shared.i18n import Words
 from tablekit.shared.sdnotify import Notifier
 
 log = logging.getLogger("hub.service")
-
-
-def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
-        raise HubConfigError(N_("expected a whole number from 1, got {text}"), text=quoted(text))
-    return int(text)
 
 
 def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
@@ -58,12 +59,6 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     :func:`hub.cli.parser.speaking` for argparse's own words in that language too."""
     w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
     _ = w.gettext
-
-    def positive(text: str) -> int:
-        try:
-            return _positive(text)
-        except HubConfigError as err:
-            raise argparse.ArgumentTypeError(err.message(_)) from None
 
     parser = argparse.ArgumentParser(
         prog="rummikub-hub", description=_("The tournament hub.")
@@ -78,7 +73,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     )  # fmt: skip
     serve.add_argument(
         "--tables",
-        type=positive,
+        type=option_type(whole_number, w),
         help=_("the event's tables are 1..N (the provisioned units); messages of other "
                "tables are refused and logged ($RUMMIKUB_TABLES; [hub] tables; default: any "
                "table 1-999)"),
@@ -137,8 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              league=_league(settings.config.league))  # fmt: skip
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
-        print(f"rummikub-hub: {error_text(err, words)}", file=sys.stderr)
-        return 1
+        return refused("rummikub-hub", err, words)
 
 
 def _league(section: LeagueSection) -> UplinkSettings | None:
@@ -191,7 +185,7 @@ def _path(text: str | None) -> Path | None:
 
 def _tables(text: str) -> int:
     # a HubConfigError is a ValueError: settings.pick names the variable
-    return check_tables(_positive(text), "RUMMIKUB_TABLES")
+    return check_tables(whole_number(text), "RUMMIKUB_TABLES")
 
 
 def _serve(args: argparse.Namespace, settings: HubSettings, service: HubService) -> int:

@@ -47,7 +47,7 @@ def test_usage_errors_are_one_line(school: Cli) -> None:
     err = school.fails("result", "enter", "--game", "1")
     assert "the following arguments are required: --table" in err
     err = school.fails("result", "enter", "--table", "0", "--game", "1", "--racks", "0 1 2 3")
-    assert "--table: must be at least 1" in err
+    assert "--table: expected a whole number from 1, got '0'" in err
     err = school.fails("event", "create", "--preset", "chess", "--name", "x")
     assert "unknown preset 'chess', expected one of winter, school, championship" in err
     assert "or a rule book's number: 000 = winter, 002 = championship" in err

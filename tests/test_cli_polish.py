@@ -236,7 +236,7 @@ def test_the_parsers_refusals_are_in_the_readers_language(tmp_path: Path) -> Non
         "(zob. rummikub round draw --help)\n"
     )
     err = run(["--db", db, "result", "enter", "--table", "0", "--game", "1"])[2]
-    assert "argument --table: musi być co najmniej 1, podano 0" in err
+    assert "argument --table: oczekiwano liczby całkowitej od 1, podano 0" in err
     err = run(["--db", db, "sanction", "deduct", "P001", "--why", "x"])[2]
     assert "wymagane są argumenty: --big" in err
     err = run(["--db", db, "--lang", "en", "sanction", "deduct", "P001", "--why", "x"])[2]

@@ -72,7 +72,7 @@ from hub.cli.parser import build_parser
 from hub.config import load_hub_config, public_url
 from tablekit.core.errors import KitError
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, speaking
+from tablekit.shared.commandline import refused, speaking
 
 
 def main(
@@ -112,12 +112,7 @@ def main(
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except (KitError, OSError) as err:
-        words = asked if ctx is None else ctx.words
-        message = error_text(err, words)
-        if not message.startswith(PROG):
-            message = f"{PROG}: {message}"
-        print(message, file=sys.stderr)
-        return 2
+        return refused(PROG, err, asked if ctx is None else ctx.words)
     except KeyboardInterrupt:
         words = asked if ctx is None else ctx.words
         print(f"{PROG}: " + words.gettext("interrupted, nothing more recorded"), file=sys.stderr)

@@ -77,7 +77,7 @@ from tablekit.core.gender import Gender, gender_of
 from tablekit.core.racks import RACK_SYNTAX
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import speaking
+from tablekit.shared.commandline import option_type, speaking, whole_number
 from tablekit.shared.i18n import DEFAULT_LANGUAGE, LANGUAGES, Words, choose
 
 
@@ -89,19 +89,6 @@ class _Parser(argparse.ArgumentParser):
 def _types(words: Words) -> dict[str, Callable[[str], object]]:
     """The options' value checks, refusing in ``words``' language."""
     _ = words.gettext
-
-    def positive_int(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(
-                _("{text} is not a whole number").format(text=quoted(text).message(_))
-            ) from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(
-                _("must be at least 1, got {value}").format(value=value)
-            )
-        return value
 
     def preset(text: str) -> str:
         try:
@@ -153,7 +140,7 @@ def _types(words: Words) -> dict[str, Callable[[str], object]]:
             ) from None
 
     return {
-        "positive_int": positive_int,
+        "positive_int": option_type(whole_number, words),
         "preset": preset,
         "seat": seat,
         "minutes": minutes,

@@ -32,7 +32,7 @@ from hub.demo.options import build_parser
 from hub.demo.run import Demo
 from hub.demo.views import run_headless, run_screen
 from tablekit.core.errors import KitError
-from tablekit.shared.commandline import parse_in_language
+from tablekit.shared.commandline import parse_in_language, refused
 from tablekit.shared.stopping import stop_on_signals
 
 
@@ -55,8 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             demo.start()
         except KitError as err:
-            print(f"rummikub-demo: {err.message(demo.words.gettext)}", file=sys.stderr)
-            return 2
+            return refused("rummikub-demo", err, demo.words)
         try:
             if demo.stop_event.is_set():
                 pass  # a signal came while it was starting

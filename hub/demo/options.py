@@ -6,13 +6,12 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from tablekit.core.errors import quoted
 from tablekit.shared import i18n
+from tablekit.shared.commandline import option_type, port_number
 from tablekit.shared.i18n import Words, choose
 
 
@@ -81,9 +80,9 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                    help=_("round time before the last lap (default {short}, with --full "
                           "{full})").format(
                        short=f"{SHORT.round_minutes:g}", full=f"{FULL.round_minutes:g}"))
-    o.add_argument("--port", type=_port(w), default=None,
+    o.add_argument("--port", type=option_type(port_number, w), default=None,
                    help=_("the broker's port on 127.0.0.1 (default: a free one)"))
-    o.add_argument("--web-port", type=_port(w), default=None,
+    o.add_argument("--web-port", type=option_type(port_number, w), default=None,
                    help=_("the web console's port on 127.0.0.1 (default {port}, or a free one "
                           "when it is taken)").format(port=WEB_PORT))
     o.add_argument("--no-web", action="store_true",
@@ -113,21 +112,6 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                           "and of what it prints: pl or en (default: Polish, or English when "
                           "LANG names it)"))
     return p
-
-
-def _port(words: Words) -> Callable[[str], int]:
-    """argparse's type of ``--port``: a port number, refused in ``words``' language."""
-
-    def port(text: str) -> int:
-        if not text.isdigit() or not 1 <= int(text) <= 65535:
-            raise argparse.ArgumentTypeError(
-                words.gettext("expected a port 1-65535, got {text}").format(
-                    text=quoted(text).message(words.gettext)
-                )
-            )
-        return int(text)
-
-    return port
 
 
 def _language(text: str) -> str:

@@ -37,7 +37,7 @@ from hub.web.accounts import read_accounts
 from hub.web.sessions import Gate
 from tablekit.core.errors import KitError
 from tablekit.shared.broker import BrokerSettings
-from tablekit.shared.commandline import error_text, lang_option, parse_in_language
+from tablekit.shared.commandline import lang_option, parse_in_language, refused
 from tablekit.shared.i18n import Words
 
 PROG = "rummikub-league"
@@ -111,8 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         return _serve(args)
     except (KitError, OSError) as err:
-        print(f"{PROG}: {error_text(err, w)}", file=sys.stderr)
-        return 1
+        return refused(PROG, err, w)
 
 
 def _venues(args: argparse.Namespace, w: Words) -> int:

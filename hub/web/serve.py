@@ -47,7 +47,13 @@ from hub.web.sessions import IDLE, LONGEST, Gate
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared import i18n
-from tablekit.shared.commandline import error_text, parse_in_language, speaking
+from tablekit.shared.commandline import (
+    option_type,
+    parse_in_language,
+    port_number,
+    refused,
+    speaking,
+)
 from tablekit.shared.i18n import Words
 
 log = logging.getLogger("hub.web")
@@ -64,12 +70,6 @@ SPARE_FILES: Final = 64
 """Open files beside the connections: the store, the broker's socket, templates, logs."""
 
 
-def _port(text: str) -> int:
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise WebSettingError(N_("port must be 1-65535, got {text!r}"), text=text)
-    return int(text)
-
-
 class WebSettingError(KitError, ValueError):
     """A setting of the console that cannot be used (a port out of range, no address)."""
 
@@ -79,12 +79,6 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     environment's, :func:`tablekit.shared.i18n.choose`)."""
     w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
     _ = w.gettext
-
-    def port(text: str) -> int:
-        try:
-            return _port(text)
-        except WebSettingError as err:
-            raise argparse.ArgumentTypeError(err.message(_)) from None
 
     parser = argparse.ArgumentParser(
         prog="rummikub-web",
@@ -103,7 +97,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                "127.0.0.1)"),
     )  # fmt: skip
     parser.add_argument(
-        "--port", type=port,
+        "--port", type=option_type(port_number, w),
         help=_("the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)"),
     )  # fmt: skip
     parser.add_argument(
@@ -163,7 +157,7 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     host, _ = settings.pick(("--host", args.host), "RUMMIKUB_WEB_HOST", ("web.host", own.host),
                             _host)  # fmt: skip
     port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
-                            _port)  # fmt: skip
+                            port_number)  # fmt: skip
     assert host is not None and port is not None  # the file's fields have defaults
     accounts, _ = settings.pick(
         ("--accounts", args.accounts), "RUMMIKUB_WEB_ACCOUNTS",
@@ -322,8 +316,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                                certificate=web.certificate, key=web.key)  # fmt: skip
         ConsoleServer(config, live).run()
     except (KitError, OSError) as err:
-        print(f"rummikub-web: {error_text(err, words)}", file=sys.stderr)
-        return 1
+        return refused("rummikub-web", err, words)
     finally:
         reader.close()
     return 0

@@ -1,22 +1,29 @@
 """What every command line of the kit shares in the reader's language: argparse's own
 words from the catalog (:func:`speaking`), options parsed in the language they ask for
-(:func:`parse_in_language`) and the one line a refused command prints
-(:func:`error_text`: a kit error through its template, the system's as a sentence naming
-the file and the reason)."""
+(:func:`parse_in_language`), the checks of the values several programs take (a port, a
+whole number from 1: :func:`port_number`, :func:`whole_number`, made argparse's types by
+:func:`option_type`) and the one line a refused command prints (:func:`error_text`: a kit
+error through its template, the system's as a sentence naming the file and the reason;
+:func:`refused` prints it)."""
 
 from __future__ import annotations
 
 import argparse
 import errno
 import os
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from typing import Final
+from typing import Final, TypeVar
 
-from tablekit.core.errors import KitError
+from tablekit.core.errors import KitError, quoted
 from tablekit.core.words import N_
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words
+
+T = TypeVar("T")
+
+MAX_PORT: Final = 65535
 
 ARGPARSE_WORDS: Final = (
     N_("usage: "),
@@ -120,3 +127,43 @@ def parse_in_language(
     with speaking(words):
         parser = build_parser(words)
         return words, parser, parser.parse_args(argv)
+
+
+class OptionError(KitError, ValueError):
+    """A value given to a program (an option, a variable of the environment) that it
+    cannot use; the message says what it takes."""
+
+
+def port_number(text: str) -> int:
+    """A TCP port, 1–65535; :class:`OptionError` otherwise."""
+    if not text.isdigit() or not 1 <= int(text) <= MAX_PORT:
+        raise OptionError(N_("expected a port 1-65535, got {text}"), text=quoted(text))
+    return int(text)
+
+
+def whole_number(text: str) -> int:
+    """A whole number from 1 (tables, a game, a count); :class:`OptionError` otherwise."""
+    if not text.isdigit() or int(text) < 1:
+        raise OptionError(N_("expected a whole number from 1, got {text}"), text=quoted(text))
+    return int(text)
+
+
+def option_type(check: Callable[[str], T], words: Words) -> Callable[[str], T]:
+    """``check`` as argparse's type of an option: the kit error it raises becomes
+    argparse's refusal of that option, in ``words``' language."""
+
+    def parse(text: str) -> T:
+        try:
+            return check(text)
+        except KitError as err:
+            raise argparse.ArgumentTypeError(err.message(words.gettext)) from None
+
+    return parse
+
+
+def refused(prog: str, err: KitError | OSError, words: Words) -> int:
+    """A refused command: its one line on stderr, ``prog: …`` (:func:`error_text`), and
+    the exit code every program of the kit gives it, 2 (as argparse does a refused option)."""
+    message = error_text(err, words)
+    print(message if message.startswith(prog) else f"{prog}: {message}", file=sys.stderr)
+    return 2
