@@ -44,6 +44,7 @@ from hub.tournament import (
 )
 from hub.tournament import Phase as EventPhase
 from hub.tournament.presets import LEAGUE_MAX_PLAYERS, LEAGUE_MIN_PLAYERS
+from hub.tournament.stage_words import stage_phrase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.errors import KitError, Phrase, phrase_of, quoted
 from tablekit.core.messages import AssignedRules, Assignment, SeatAssignment, Wording
@@ -576,14 +577,16 @@ class Competition:
         seating = self.event.seating(stage_name)
         if not 1 <= table <= len(seating):
             raise CompetitionError(
-                N_("table {table}: not in round {stage}"), table=table, stage=quoted(stage_name)
+                N_("table {table}: not in round {stage}"),
+                table=table,
+                stage=stage_phrase(stage_name),
             )
         games = self.format.stages[self.format.stage_index(stage_name)].games
         if not 1 <= game <= games:
             raise CompetitionError(
                 N_("table {table}: round {stage} has games 1–{games}, got game {game}"),
                 table=table,
-                stage=quoted(stage_name),
+                stage=stage_phrase(stage_name),
                 games=games,
                 game=game,
             )
@@ -700,11 +703,13 @@ class Competition:
                 open_stage = self.open_stage()
                 if open_stage is None or open_stage.name != stage:
                     raise CompetitionError(
-                        N_("start {stage}: it is not the round being played"), stage=quoted(stage)
+                        N_("start {stage}: it is not the round being played"),
+                        stage=stage_phrase(stage),
                     )
                 if stage in self.started:
                     raise CompetitionError(
-                        N_("start {stage}: the round has already started"), stage=quoted(stage)
+                        N_("start {stage}: the round has already started"),
+                        stage=stage_phrase(stage),
                     )
                 self.started[stage] = record
             case RoundTimeOver(stage=stage):
@@ -789,7 +794,9 @@ class Competition:
     def _resolve_call(self, record: JudgeCallResolved) -> None:
         if record.stage not in self.event.stages_played:
             raise CompetitionError(
-                N_("table {table}: {stage} is not drawn"), table=record.table, stage=record.stage
+                N_("table {table}: {stage} is not drawn"),
+                table=record.table,
+                stage=stage_phrase(record.stage),
             )
         tables = len(self.event.seating(record.stage))
         if record.game:
@@ -798,7 +805,7 @@ class Competition:
             raise CompetitionError(
                 N_("table {table}: {stage} has tables 1–{last}"),
                 table=record.table,
-                stage=record.stage,
+                stage=stage_phrase(record.stage),
                 last=tables,
             )
         if not record.note.strip():

@@ -61,6 +61,7 @@ from hub.tournament import (
     league_number,
     preset,
 )
+from hub.tournament.stage_words import stage_phrase
 from tablekit.core.errors import KitError, Phrase, quoted
 from tablekit.core.gender import Gender
 from tablekit.core.names import check_surname, full_name, split_name
@@ -460,7 +461,7 @@ class Organizer(JudgeCommands):
                 if progress is None:
                     raise CompetitionError(
                         N_("table {table}: not in round {stage}"), table=table,
-                        stage=quoted(stage.name),
+                        stage=stage_phrase(stage.name),
                     )  # fmt: skip
                 number = progress.next_game
             return [StarterChosen(

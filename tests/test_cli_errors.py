@@ -153,7 +153,7 @@ def test_close_with_missing_results_lists_them(playing: Cli) -> None:
     play_round(playing, random.Random(1), skip={(2, 2)})
     err = playing.fails("round", "close")
     assert err == (
-        "rummikub: close 'round-1': no result for table 2 game 2: enter them (rummikub result "
+        "rummikub: close round-1: no result for table 2 game 2: enter them (rummikub result "
         "enter), or close without them: rummikub round close --force --why \"…\" (they count "
         "as not played)"
     )
@@ -218,7 +218,7 @@ def test_unknown_table_and_game(playing: Cli) -> None:
     err = playing.fails("result", "history", "--table", "3", "--game", "1")
     assert "table 3: round-1 has tables 1–2" in err
     err = playing.fails("result", "history", "--table", "1", "--game", "5")
-    assert "round 'round-1' has games 1–2, got game 5" in err
+    assert "round round-1 has games 1–2, got game 5" in err
 
 
 def test_no_racks_without_a_terminal(playing: Cli) -> None:
@@ -299,8 +299,8 @@ def test_a_table_submission_for_table_0_is_refused_by_number(playing: Cli) -> No
             RackReport(Seat.D, 5),
         ),
     )
-    assert str(comp.check_result(0, report)) == "table 0: not in round 'round-1'"
-    assert str(comp.check_result(-1, report)) == "table -1: not in round 'round-1'"
+    assert str(comp.check_result(0, report)) == "table 0: not in round round-1"
+    assert str(comp.check_result(-1, report)) == "table -1: not in round round-1"
     assert comp.check_result(2, report) is None
 
 

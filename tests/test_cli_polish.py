@@ -40,7 +40,7 @@ DAY: dict[str, dict[str, str]] = {
         "started": "Rozpoczęto: runda 1 (round-1), ",
         "deadline": "wtedy każdy stolik, który jeszcze gra, rozgrywa ostatnią kolejkę",
         "status": "runda 1 (round-1): zakończone stoliki: 0 z 4",
-        "missing": "Brakuje: stolik 1 gra 2, stolik 2 gra 2",
+        "missing": "Brakuje: stolik 1 (gra 2), stolik 2 (gra 2)",
         "live hint": "Stany zegarów na żywo (gra, pauza, wezwania sędziego, brak połączenia)",
         "first version": "Wersja 1 (wynik, sędzia) zapisana",
         "correction": "Wersja 2 (poprawka, sędzia) zapisana",
@@ -58,7 +58,7 @@ DAY: dict[str, dict[str, str]] = {
         "closed late": "rummikub: round close: --why podaje się razem z --force",
         "unknown player": "rummikub: nieznany gracz „P999”: rummikub players list pokazuje "
         "imię, nazwisko i numer każdego gracza",
-        "bad table": "rummikub: stolik 9: etap round-2 ma stoliki 1–4",
+        "bad table": "rummikub: stolik 9: runda 2 ma stoliki 1–4",
         "bad racks": "rummikub: --racks:",
         "refused file": "rummikub: {path} to plik; podaj folder, w którym zapisać pliki",
     },
@@ -304,7 +304,7 @@ def test_the_hubs_refusals_reach_the_organizer_in_polish(tmp_path: Path) -> None
         "rummikub: cofnięcie losowania: podaj powód (--why)"
     )
     assert c.fails("result", "enter", "--table", "1", "--game", "9", "--racks", "0 1 2 3") == (
-        "rummikub: stolik 1: runda „round-1” ma gry 1–2, podano grę 9"
+        "rummikub: stolik 1: runda 1 ma gry 1–2, podano grę 9"
     )
     text = tmp_path / "notatki.txt"
     text.write_text("to nie jest turniej\n" * 100)

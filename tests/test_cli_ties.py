@@ -132,7 +132,7 @@ def test_league_top20_with_17_asks_the_organizer_how_to_seat_the_two_left(
     assert "2 player(s) do not reach top-15" in text and "003 §7" in text
     assert "rummikub round consolation --promote 2 | --none --why" in text
     assert "--promote 1 " not in text  # 1 up would leave 1: not an option
-    assert "To decide: draw 'top-15': 2 player(s)" in c.ok("event", "show")
+    assert "To decide: draw top-15: 2 player(s)" in c.ok("event", "show")
     assert "--why" in c.fails("round", "consolation", "--promote", "2")
     out = c.ok("round", "consolation", "--promote", "2", "--why", "17 players: all play on")
     assert "the best 2 of them play on in top-15" in out

@@ -93,8 +93,8 @@ def test_table_results_are_scored_by_the_hub_and_advance_the_assignment(tmp_path
 @pytest.mark.parametrize(
     ("table", "game", "seats", "reason"),
     [
-        (3, 1, 4, "table 3: not in round 'round-1'"),
-        (1, 3, 4, "round 'round-1' has games 1–2, got game 3"),
+        (3, 1, 4, "table 3: not in round round-1"),
+        (1, 3, 4, "round round-1 has games 1–2, got game 3"),
         (1, 1, 3, "table 1: 4 players sit there, the result has 3 seats"),
     ],
 )

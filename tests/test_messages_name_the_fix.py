@@ -53,7 +53,7 @@ def test_a_call_resolved_without_its_game_takes_the_open_call(playing: Cli) -> N
     assert (call.game, call.called, call.since) == (2, PauseReason.PLAYER_CALL, 1_699_999_881.0)
     listed = Cli(playing.db, lang="pl").ok("call", "list", "--table", "2")
     row = " ".join(next(ln for ln in listed.splitlines() if "B oddaje kostkę" in ln).split())
-    assert "runda 1 2 2 WEZWANO SĘDZIEGO 2:" in row  # the game, why and how long it waited
+    assert "runda 1 2 2 WEZWANO SĘDZIEGO 2 min" in row  # the game, why and how long it waited
     # no call open at table 1 (its unit reports none): the game must be said
     said = playing.fails("call", "resolve", "--table", "1", "--note", "x")
     assert "no judge call is open there" in said and "--game N" in said

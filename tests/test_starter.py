@@ -49,10 +49,10 @@ def test_a_starting_seat_that_cannot_be_is_refused_naming_why(tmp_path: Path) ->
     assert "a seat is A, B, C or D, got 'E'" in c.fails(
         "round", "starter", "--table", "1", "--seat", "E"
     )
-    assert "table 9: not in round 'round-1'" in c.fails(
+    assert "table 9: not in round round-1" in c.fails(
         "round", "starter", "--table", "9", "--seat", "A"
     )
-    assert "round 'round-1' has games 1–2, got game 3" in c.fails(
+    assert "round round-1 has games 1–2, got game 3" in c.fails(
         "round", "starter", "--table", "1", "--seat", "A", "--game", "3"
     )
     c.ok("result", "enter", "--table", "1", "--game", "1", "--racks", "0 5 6 7")

@@ -86,7 +86,7 @@ def test_phases_missing_results_and_closing() -> None:
     assert not state.can_close()
     with pytest.raises(
         MissingResultsError,
-        match=r"close 'round-1': no result for table 1 game 1, "
+        match=r"close round-1: no result for table 1 game 1, "
         r"table 1 game 2, table 2 game 1, table 2 game 2",
     ):
         state.apply(RoundClosed("round-1"))
@@ -97,14 +97,14 @@ def test_phases_missing_results_and_closing() -> None:
     partial = state.apply(GameRecorded("round-1", 2, 1, scores))
     assert [(m.table, m.game) for m in partial.missing_results()] == [(1, 1), (1, 2), (2, 2)]
     assert state.missing_results() != partial.missing_results()  # apply returns a new state
-    with pytest.raises(RoundStateError, match="'round-1' is still open"):
+    with pytest.raises(RoundStateError, match="round-1 is still open"):
         partial.draw_next(1)
     full = _record_all(state, random.Random(1))
     assert full.can_close()
     closed = full.apply(RoundClosed("round-1"))
     assert closed.phase is Phase.BETWEEN_ROUNDS
     assert closed.current_stage is not None and closed.current_stage.name == "round-2"
-    with pytest.raises(RoundStateError, match="close 'round-1': it is not the open stage"):
+    with pytest.raises(RoundStateError, match="close round-1: it is not the open stage"):
         closed.apply(RoundClosed("round-1"))
 
 
@@ -118,7 +118,7 @@ def test_bad_results_are_named() -> None:
         state.apply(GameRecorded("round-1", 1, 3, good))
     with pytest.raises(ResultError, match="do not match the table's"):
         state.apply(GameRecorded("round-1", 1, 1, good[:3]))
-    with pytest.raises(ResultError, match=r"'round-2': not drawn \(drawn: round-1\)"):
+    with pytest.raises(ResultError, match=r"round-2: not drawn \(drawn: round-1\)"):
         state.apply(GameRecorded("round-2", 1, 1, good))
 
 
@@ -219,7 +219,7 @@ def test_draw_audit_finds_a_tampered_seating() -> None:
         state.audit_draw(swapped)
     state.audit_draw(fact)
     assert state.apply(swapped).seating("round-1") == swapped.tables  # what was played stands
-    with pytest.raises(RoundStateError, match="next stage to draw is 'round-1'"):
+    with pytest.raises(RoundStateError, match="next stage to draw is round-1"):
         state.apply(msgspec.structs.replace(fact, stage="round-2"))
 
 
@@ -267,7 +267,7 @@ def test_the_latest_draw_is_undone_before_any_result() -> None:
     undone = drawn.apply(RoundUndone("round-2"))
     assert undone.stages_played == ("round-1",) and undone.phase is Phase.BETWEEN_ROUNDS
     assert undone.draw_next(4) == fact  # drawn again as if never drawn
-    with pytest.raises(RoundStateError, match=r"only the latest draw.*latest: 'round-1', closed"):
+    with pytest.raises(RoundStateError, match=r"only the latest draw.*latest: round-1, closed"):
         undone.apply(RoundUndone("round-1"))
     with pytest.raises(RoundStateError, match=r"results are recorded \(table 1 game 1, "):
         state.apply(RoundUndone("round-1"))

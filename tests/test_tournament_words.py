@@ -15,7 +15,7 @@ import pytest
 from test_tournament_cuts import championship_after_eliminations
 from test_tournament_support import make_players, play_event
 
-from hub.exports.words import title_label
+from hub.exports.words import stage_label, title_label
 from hub.tournament import (
     ConsolationError,
     EventState,
@@ -34,6 +34,11 @@ from tablekit.core.gender import Gender
 from tablekit.shared.i18n import words
 
 PL = words("pl")
+
+
+def label(stage: str) -> str:
+    """A stage's or group's name as a Polish message says it (runda 2, TOP 15)."""
+    return stage_label(stage, PL)
 EN = words("en")
 
 
@@ -48,12 +53,12 @@ def test_a_tie_at_a_cut_is_told_in_polish_with_its_points() -> None:
     polish, english = said(caught.value)
     level = ", ".join(f"Player {int(p[1:])} ({p})" for p in caught.value.ties[0].players)
     assert polish == (
-        "losowanie etapu „semifinal”: remis na granicy awansu, decyduje sędzia główny "
+        "losowanie etapu (półfinał): remis na granicy awansu, decyduje sędzia główny "
         "(kolejność graczy albo zarządzone przez niego losowanie): "
         f"{level} remisują w elimination-3 (0 DP, -48 MP)"
     )
     assert english == str(caught.value) == (
-        "draw 'semifinal': players level at a cut, the head judge decides (their order, or a "
+        "draw semifinal: players level at a cut, the head judge decides (their order, or a "
         f"lot the judge orders): {level} level in elimination-3 (0 BP, -48 SP)"
     )
 
@@ -94,8 +99,8 @@ def test_a_result_for_a_table_that_is_not_there_is_told_in_polish() -> None:
     with pytest.raises(ResultError) as caught:
         state.apply(GameRecorded("round-1", 7, 1, ()))
     assert said(caught.value) == (
-        "wynik etapu „round-1”: nie ma stolika 7 (stoliki 1–2)",
-        "result for 'round-1': no table 7 (tables 1–2)",
+        "wynik etapu (runda 1): nie ma stolika 7 (stoliki 1–2)",
+        "result for round-1: no table 7 (tables 1–2)",
     )
 
 
@@ -105,9 +110,9 @@ def test_closing_with_results_missing_lists_the_games_in_polish() -> None:
         state.apply(RoundClosed("round-1"))
     polish, english = said(caught.value)
     assert polish.startswith(
-        "zamknięcie etapu „round-1”: brak wyniku dla: stolik 1 gra 1, stolik 1 gra 2, "
+        "nie można zamknąć etapu (runda 1) — brak wyników: stolik 1 (gra 1), stolik 1 (gra 2), "
     )
-    assert english.startswith("close 'round-1': no result for table 1 game 1, table 1 game 2, ")
+    assert english.startswith("close round-1: no result for table 1 game 1, table 1 game 2, ")
     assert polish.count("stolik") == english.count("table") == 6
 
 
@@ -189,15 +194,16 @@ def test_players_left_for_consolation_games_are_put_to_the_organizer_in_polish()
     left = ", ".join(err.players)
     stage, main = fmt.stages[1].name, fmt.stages[1].groups[0].name
     choices = "; ".join(
-        f"awans {k} najlepszych (dołączają do {main}, "
+        f"awans {k} najlepszych (dołączają do {label(main)}, "
         + (f"pozostali ({2 - k}) grają gry pocieszenia)" if k < 2 else "wszyscy grają dalej)")
         for k in err.options
     )
     assert polish == (
-        f"losowanie etapu „{stage}”: graczy, którzy nie awansowali do {main} ({left}, od "
+        f"losowanie etapu ({label(stage)}): graczy, którzy nie awansowali do {label(main)} "
+        f"({left}, od "
         "najlepszego), jest 2 i nie da się ich posadzić przy stolikach pocieszenia 3- lub "
         "4-osobowych; regulamin ligi daje każdemu co najmniej 4 gry i pozwala organizatorowi "
         f"zmienić stoliki — decyduje organizator: {choices}; albo nikt z nich nie gra dalej "
         "(koniec gier)"
     )
-    assert str(err).startswith(f"draw '{stage}': 2 player(s) do not reach {main} ({left}")
+    assert str(err).startswith(f"draw {stage}: 2 player(s) do not reach {main} ({left}")

@@ -152,7 +152,7 @@ def test_the_round_page_shows_the_tables_the_clock_and_the_missing_results(
     for table in comp.event.seating("round-1"):
         for seat, pid in zip("ABCD", table.players, strict=True):
             assert f"{seat} {comp.event.players[pid].name}" in words
-    assert "Brak wyników: stolik 1 gra 2, stolik 2 gra 1, stolik 2 gra 2" in words
+    assert "Brak wyników: stolik 1 (gra 2), stolik 2 (gra 1), stolik 2 (gra 2)" in words
     assert "1/2" in words and "0/2" in words
     english = text_of(organizer.get("/organizer/round?lang=en").text)
     assert "Round in play: round-1" in english

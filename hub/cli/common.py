@@ -19,6 +19,7 @@ from hub.exports.words import phase_label
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import Phase, SeatingMethod
+from hub.tournament.stage_words import stage_phrase
 from tablekit.core.errors import KitError, quoted
 from tablekit.core.words import N_
 from tablekit.shared import i18n
@@ -202,7 +203,7 @@ def table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:
         raise CliError(
             N_("table {table}: {stage} has tables 1–{last}"),
             table=table,
-            stage=stage,
+            stage=stage_phrase(stage),
             last=len(seating),
         )
     return seating[table - 1].players

@@ -10,20 +10,19 @@ named it: only the names the kit's presets give are its words.
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Mapping
 from typing import Final, TypeVar
 
 from hub.competition import ResultSource
 from hub.tournament import Phase, Player, SanctionKind, TieHow
 from hub.tournament.ranking import UNDECIDED_TITLE
+from hub.tournament.stage_words import stage_phrase
 from tablekit.core.gender import Gender, Gendered, gendered
 from tablekit.core.scoring import GameEnding, Opening, RackReport
 from tablekit.core.words import N_, NP_
 from tablekit.shared.i18n import Words
 
 _K = TypeVar("_K", bound=str)
-_NUMBERED: Final = re.compile(r"(round|elimination|top)-(\d+)")
 
 
 def stage_label(name: str, words: Words) -> str:
@@ -31,29 +30,7 @@ def stage_label(name: str, words: Words) -> str:
     ``elimination-1`` → ``runda eliminacyjna 1``, ``final`` → ``finał``; a name the
     organizer chose is kept as it is. English keeps the presets' names as they are
     (``round-2``: what ``--stage`` takes and scripts read in the CSV files)."""
-    # The names the presets give their stages and groups (hub/tournament/presets.py).
-    named = {
-        # Translators: the name of a stage or group the presets make (docs/glossary.md)
-        "all": words.pgettext("stage", "all"),
-        "tables": words.pgettext("stage", "tables"),
-        "placement": words.pgettext("stage", "placement"),
-        "semifinal": words.pgettext("stage", "semifinal"),
-        "final": words.pgettext("stage", "final"),
-        "finals": words.pgettext("stage", "finals"),
-        "consolation": words.pgettext("stage", "consolation"),
-    }
-    known = named.get(name)
-    if known is not None:
-        return known
-    numbered = _NUMBERED.fullmatch(name)
-    if numbered is None:
-        return name
-    kind, n = numbered.group(1), int(numbered.group(2))
-    if kind == "round":
-        return words.pgettext("stage", "round-{n}").format(n=n)
-    if kind == "elimination":
-        return words.pgettext("stage", "elimination-{n}").format(n=n)
-    return words.pgettext("stage", "top-{n}").format(n=n)
+    return stage_phrase(name).message(words.gettext)
 
 
 def stage_title(name: str, number: int, words: Words) -> str:

@@ -51,6 +51,7 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.players import Player, league_number
+from hub.tournament.stage_words import stage_phrase
 from hub.tournament.state import DrawnRound, Phase
 from hub.tournament.state_draws import DrawingState
 from tablekit.core.errors import Phrase, joined
@@ -232,9 +233,9 @@ class EventState(DrawingState):
             )  # fmt: skip
         if not late and self._rounds:
             raise RoundStateError(
-                N_("check-in of {player!r}: stage {stage!r} is already drawn, record a late "
+                N_("check-in of {player!r}: stage {stage} is already drawn, record a late "
                    "arrival instead (rummikub players late {player})"),
-                player=player_id, stage=self._rounds[0].stage.name,
+                player=player_id, stage=stage_phrase(self._rounds[0].stage.name),
             )  # fmt: skip
         self._present.add(player_id)
         if late:
@@ -261,8 +262,8 @@ class EventState(DrawingState):
             rnd = self._round(fact.stage)
             if pid not in rnd.player_ids():
                 raise PlayerStatusError(
-                    N_("{what}: player {player!r} does not play in stage {stage!r}"),
-                    what=kind, player=pid, stage=fact.stage,
+                    N_("{what}: player {player!r} does not play in stage {stage}"),
+                    what=kind, player=pid, stage=stage_phrase(fact.stage),
                 )  # fmt: skip
         if fact.kind is SanctionKind.DEDUCTION:
             if not fact.stage:
@@ -330,30 +331,32 @@ class EventState(DrawingState):
     def _seat(self, fact: RoundSeated) -> None:
         if self.phase is Phase.PLAYING:
             raise RoundStateError(
-                N_("seat {stage!r}: stage {open!r} is still open"),
-                stage=fact.stage, open=self._rounds[-1].stage.name,
+                N_("seat {stage}: stage {open} is still open"),
+                stage=stage_phrase(fact.stage), open=stage_phrase(self._rounds[-1].stage.name),
             )  # fmt: skip
         if len(self._rounds) == len(self.format.stages):
-            raise RoundStateError(N_("seat {stage!r}: the event is finished"), stage=fact.stage)
+            raise RoundStateError(
+                N_("seat {stage}: the event is finished"), stage=stage_phrase(fact.stage)
+            )
         stage = self.format.stages[len(self._rounds)]
         if fact.stage != stage.name:
             raise RoundStateError(
-                N_("seat {stage!r}: the next stage to draw is {next!r}"),
-                stage=fact.stage, next=stage.name,
+                N_("seat {stage}: the next stage to draw is {next}"),
+                stage=stage_phrase(fact.stage), next=stage_phrase(stage.name),
             )  # fmt: skip
         seated = [pid for table in fact.tables for pid in table.players]
         for pid in seated:
-            self._player(pid, Phrase(N_("seat {stage!r}"), stage=fact.stage))
+            self._player(pid, Phrase(N_("seat {stage}"), stage=stage_phrase(fact.stage)))
         if len(set(seated)) != len(seated):
             raise DuplicatePlayerError(
-                N_("seat {stage!r}: a player sits at two tables"), stage=fact.stage
+                N_("seat {stage}: a player sits at two tables"), stage=stage_phrase(fact.stage)
             )
         for table in fact.tables:
             if not 3 <= len(table.players) <= 4:
                 raise RoundStateError(
-                    N_("seat {stage!r}: table {table} has {count} players, a table seats 3 "
+                    N_("seat {stage}: table {table} has {count} players, a table seats 3 "
                        "or 4"),
-                    stage=fact.stage, table=table.number, count=len(table.players),
+                    stage=stage_phrase(fact.stage), table=table.number, count=len(table.players),
                 )  # fmt: skip
         self._rounds.append(DrawnRound(stage, fact.seed, fact.tables))
 
@@ -386,18 +389,18 @@ class EventState(DrawingState):
         stage = self.format.stages[self.format.stage_index(fact.stage)]
         if fact.stage in self.stages_played:
             raise RoundStateError(
-                N_("consolation of {stage!r}: stage {stage!r} is already drawn"),
-                stage=fact.stage,
+                N_("consolation of {stage}: stage {stage} is already drawn"),
+                stage=stage_phrase(fact.stage),
             )
         if not any(isinstance(g.entry, Rest) for g in stage.groups):
             raise RoundStateError(
-                N_("consolation of {stage!r}: stage {stage!r} has no consolation games"),
-                stage=fact.stage,
+                N_("consolation of {stage}: stage {stage} has no consolation games"),
+                stage=stage_phrase(fact.stage),
             )
         if fact.promote < 0 or (fact.none and fact.promote):
             raise TournamentError(
-                N_("consolation of {stage!r}: promote some players, or none play, not both"),
-                stage=fact.stage,
+                N_("consolation of {stage}: promote some players, or none play, not both"),
+                stage=stage_phrase(fact.stage),
             )
         self._consolation[fact.stage] = fact
 
@@ -406,33 +409,35 @@ class EventState(DrawingState):
         if rnd is None or rnd.stage.name != stage:
             latest = self._rounds[-1].stage.name if self._rounds else None
             raise RoundStateError(
-                N_("undo the draw of {stage!r}: only the latest draw, while its round is open, "
-                   "can be undone (latest: {latest!r}, closed)")
+                N_("undo the draw of {stage}: only the latest draw, while its round is open, "
+                   "can be undone (latest: {latest}, closed)")
                 if latest and rnd is None
-                else N_("undo the draw of {stage!r}: only the latest draw, while its round is "
-                        "open, can be undone (latest: {latest!r})"),
-                stage=stage, latest=latest,
+                else N_("undo the draw of {stage}: only the latest draw, while its round is "
+                        "open, can be undone (latest: {latest})"),
+                stage=stage_phrase(stage), latest=stage_phrase(latest) if latest else "—",
             )  # fmt: skip
         if rnd.results:
             games = _games_listed(sorted(rnd.results))
             raise RoundStateError(
-                N_("undo the draw of {stage!r}: results are recorded ({games}); the round "
+                N_("undo the draw of {stage}: results are recorded ({games}); the round "
                    "has been played"),
-                stage=stage, games=games,
+                stage=stage_phrase(stage), games=games,
             )  # fmt: skip
         self._rounds.pop()
 
     def _record(self, fact: GameRecorded) -> None:
         if not self._rounds:
-            raise ResultError(N_("result for {stage!r}: nothing is drawn yet"), stage=fact.stage)
+            raise ResultError(
+                N_("result for {stage}: nothing is drawn yet"), stage=stage_phrase(fact.stage)
+            )
         index = next(
             (i for i, r in enumerate(self._rounds) if r.stage.name == fact.stage), None
         )
         if index is None:
             drawn = ", ".join(r.stage.name for r in self._rounds)
             raise ResultError(
-                N_("result for {stage!r}: not drawn (drawn: {drawn})"),
-                stage=fact.stage, drawn=drawn,
+                N_("result for {stage}: not drawn (drawn: {drawn})"),
+                stage=stage_phrase(fact.stage), drawn=drawn,
             )  # fmt: skip
         if index < len(self._rounds) - 1:
             # Earlier rounds are shared between states (see _clone): copy before writing.
@@ -440,21 +445,22 @@ class EventState(DrawingState):
         rnd = self._rounds[index]
         if not 1 <= fact.table <= len(rnd.tables):
             raise ResultError(
-                N_("result for {stage!r}: no table {table} (tables 1–{last})"),
-                stage=fact.stage, table=fact.table, last=len(rnd.tables),
+                N_("result for {stage}: no table {table} (tables 1–{last})"),
+                stage=stage_phrase(fact.stage), table=fact.table, last=len(rnd.tables),
             )  # fmt: skip
         if not 1 <= fact.game <= rnd.stage.games:
             raise ResultError(
-                N_("result for {stage!r} table {table}: no game {game} (games 1–{last})"),
-                stage=fact.stage, table=fact.table, game=fact.game, last=rnd.stage.games,
+                N_("result for {stage} table {table}: no game {game} (games 1–{last})"),
+                stage=stage_phrase(fact.stage), table=fact.table, game=fact.game,
+                last=rnd.stage.games,
             )  # fmt: skip
         seated = rnd.tables[fact.table - 1].players
         given = [s.player_id for s in fact.scores]
         if sorted(given) != sorted(seated):
             raise ResultError(
-                N_("result for {stage!r} table {table} game {game}: players {given} do not "
+                N_("result for {stage} table {table} game {game}: players {given} do not "
                    "match the table's {seated}"),
-                stage=fact.stage, table=fact.table, game=fact.game,
+                stage=stage_phrase(fact.stage), table=fact.table, game=fact.game,
                 given=sorted(given), seated=sorted(seated),
             )  # fmt: skip
         rnd.results[(fact.table, fact.game)] = {s.player_id: (s.big, s.small) for s in fact.scores}
@@ -462,16 +468,16 @@ class EventState(DrawingState):
     def _close(self, stage: str, *, forced: bool = False) -> None:
         open_round = self._open_round()
         if open_round is None or open_round.stage.name != stage:
-            open_name = open_round.stage.name if open_round else None
+            open_name = stage_phrase(open_round.stage.name) if open_round else None
             raise RoundStateError(
-                N_("close {stage!r}: it is not the open stage (open: {open!r})"),
-                stage=stage, open=open_name,
+                N_("close {stage}: it is not the open stage (open: {open})"),
+                stage=stage_phrase(stage), open=open_name,
             )  # fmt: skip
         missing = self.missing_results()
         if missing and not forced:
             listed = _games_listed((m.table, m.game) for m in missing)
             raise MissingResultsError(
-                N_("close {stage!r}: no result for {games}"), stage=stage, games=listed
+                N_("close {stage}: no result for {games}"), stage=stage_phrase(stage), games=listed
             )
         self._rounds[-1].closed = True
 

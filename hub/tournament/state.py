@@ -28,6 +28,7 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.players import Player
+from hub.tournament.stage_words import stage_phrase
 from hub.tournament.standings import (
     GameScores,
 )
@@ -189,7 +190,7 @@ class StateBase:
             if rnd.stage.name == stage:
                 return rnd
         self.format.stage_index(stage)  # unknown name -> FormatError
-        raise RoundStateError(N_("stage {stage!r} has not been drawn yet"), stage=stage)
+        raise RoundStateError(N_("stage {stage} has not been drawn yet"), stage=stage_phrase(stage))
 
     def seating(self, stage: str) -> tuple[SeatedTable, ...]:
         return self._round(stage).tables

@@ -58,6 +58,7 @@ from hub.tournament.seating import (
     seeded_snake,
     table_sizes,
 )
+from hub.tournament.stage_words import stage_phrase
 from hub.tournament.standings import (
     Standings,
     lot_keys,
@@ -80,20 +81,21 @@ class ConsolationError(RoundStateError):
         self.players = tuple(players)
         self.options = tuple(options)
         n = len(players)
+        group = stage_phrase(main)
         choices = [
             Phrase(N_("promote {k} (the best {k} join {main}, {rest} play the consolation "
-                      "games)"), k=k, main=main, rest=n - k)
+                      "games)"), k=k, main=group, rest=n - k)
             if k < n
             else Phrase(N_("promote {k} (the best {k} join {main}, everyone plays on)"),
-                        k=k, main=main)
+                        k=k, main=group)
             for k in options
         ]  # fmt: skip
         super().__init__(
-            N_("draw {stage!r}: {n} player(s) do not reach {main} ({players}, best first) "
+            N_("draw {stage}: {n} player(s) do not reach {main} ({players}, best first) "
                "and cannot sit at consolation tables of 3 or 4; 003 §7 wants at least 4 "
                "games each and §10e lets the organizer adjust the tables — the organizer "
                "decides: {choices}; or none (they play no more games)"),
-            stage=stage, n=n, main=main, players=", ".join(players),
+            stage=stage_phrase(stage), n=n, main=group, players=", ".join(players),
             choices=joined(choices, "; "),
         )  # fmt: skip
 
@@ -106,8 +108,8 @@ class DrawingState(RankedState):
         phase = self.phase
         if phase is Phase.PLAYING:
             raise RoundStateError(
-                N_("draw: stage {stage!r} is still open, close it first"),
-                stage=self._rounds[-1].stage.name,
+                N_("draw: stage {stage} is still open, close it first"),
+                stage=stage_phrase(self._rounds[-1].stage.name),
             )
         if phase is Phase.FINISHED:
             raise RoundStateError(N_("draw: the event is finished"))
@@ -128,14 +130,14 @@ class DrawingState(RankedState):
             ties += met
             if not entrants and not isinstance(group.entry, Rest):
                 raise RoundStateError(
-                    N_("draw {stage!r} group {group!r}: no players are selected"),
-                    stage=stage.name, group=group.name,
+                    N_("draw {stage} group {group!r}: no players are selected"),
+                    stage=stage_phrase(stage.name), group=group.name,
                 )  # fmt: skip
             clash = taken.intersection(entrants)
             if clash:
                 raise DuplicatePlayerError(
-                    N_("draw {stage!r}: {players} selected by two groups"),
-                    stage=stage.name, players=sorted(clash),
+                    N_("draw {stage}: {players} selected by two groups"),
+                    stage=stage_phrase(stage.name), players=sorted(clash),
                 )  # fmt: skip
             taken.update(entrants)
             selected.append(entrants)
@@ -317,8 +319,8 @@ class DrawingState(RankedState):
         expected = self.draw_next(fact.seed)
         if fact.stage != expected.stage or fact.tables != expected.tables:
             raise SeatingMismatchError(
-                N_("seat {stage!r}: the recorded tables differ from the draw of seed {seed}"),
-                stage=fact.stage, seed=fact.seed,
+                N_("seat {stage}: the recorded tables differ from the draw of seed {seed}"),
+                stage=stage_phrase(fact.stage), seed=fact.seed,
             )
 
     def pending_consolation(self) -> ConsolationError | None:
@@ -406,8 +408,8 @@ class DrawingState(RankedState):
         rnd = self._round(stage)
         if not rnd.closed:
             raise RoundStateError(
-                N_("tie decision in {scope!r}: stage {stage!r} is still being played"),
-                scope=scope, stage=stage,
+                N_("tie decision in {scope!r}: stage {stage} is still being played"),
+                scope=scope, stage=stage_phrase(stage),
             )
         if table is not None:
             standings = self.table_standings(stage, table)
@@ -457,4 +459,5 @@ def _check_cuts(
             )
             for t in at_cut
         ]  # fmt: skip
-        raise TieAtCutError(Phrase(N_("draw {stage!r}"), stage=stage.name), named, names)
+        drawing = Phrase(N_("draw {stage}"), stage=stage_phrase(stage.name))
+        raise TieAtCutError(drawing, named, names)

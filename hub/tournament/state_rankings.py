@@ -28,6 +28,7 @@ from hub.tournament.ranking import RankingRow, stack_blocks, title_for
 from hub.tournament.seating import (
     TablePlacing,
 )
+from hub.tournament.stage_words import stage_phrase
 from hub.tournament.standings import (
     StandingRow,
     Standings,
@@ -56,7 +57,9 @@ class RankedState(StateBase):
         """Standings of one table over that stage's games (for top-k per table)."""
         rnd = self._round(stage)
         if not 1 <= table <= len(rnd.tables):
-            raise RoundStateError(N_("stage {stage!r}: no table {table}"), stage=stage, table=table)
+            raise RoundStateError(
+                N_("stage {stage}: no table {table}"), stage=stage_phrase(stage), table=table
+            )
         return compute_standings(
             rnd.table_games(table), rnd.tables[table - 1].players, self._deductions((stage,))
         )

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import cache
 from string import Formatter
 
-from tablekit.core.words import N_
+from tablekit.core.words import N_, Contextual
 
 
 class KitError(Exception):
@@ -51,11 +51,20 @@ class Phrase:
     ``N_("{what}: the event is finished")``), or a word chosen by a case. ``str()`` is the
     English."""
 
-    __slots__ = ("template", "values")
+    __slots__ = ("context", "template", "values")
 
     def __init__(self, template: str, /, **values: object) -> None:
         self.template = template
         self.values = values
+        self.context: str | None = None
+
+    @classmethod
+    def in_context(cls, message: Contextual, /, **values: object) -> Phrase:
+        """The words of ``message`` (marked ``NP_``), translated in its context: the same
+        English words translated apart (``NP_("stage", "final")``)."""
+        phrase = cls(message.message, **values)
+        phrase.context = message.context
+        return phrase
 
     def __str__(self) -> str:
         return self.template.format(**self.values) if self.values else self.template
@@ -66,7 +75,9 @@ class Phrase:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Phrase):
             return NotImplemented
-        return (self.template, self.values) == (other.template, other.values)
+        return (self.context, self.template, self.values) == (
+            other.context, other.template, other.values
+        )
 
     def __hash__(self) -> int:
         return hash(str(self))
@@ -77,7 +88,7 @@ class Phrase:
 
     def message(self, gettext: Callable[[str], str]) -> str:
         """The words in the language of ``gettext``."""
-        return _said(self.template, self.values, gettext)
+        return _said(self.template, self.values, gettext, self.context)
 
 
 def joined(parts: Sequence[object], separator: str) -> Phrase:
@@ -149,19 +160,33 @@ def _pattern(template: str) -> str:
 _NUMBER = re.compile(r"[-+−]?\d+([.,]\d+)?")
 
 
-def _said(template: str, values: dict[str, object], gettext: Callable[[str], str]) -> str:
+def _said(
+    template: str,
+    values: dict[str, object],
+    gettext: Callable[[str], str],
+    context: str | None = None,
+) -> str:
     if not template:
         return ""  # gettext("") is the catalog's header
     if not values:
-        return gettext(template)
+        return _looked_up(template, gettext, context)
     translated = {
         name: value.message(gettext) if isinstance(value, KitError | Phrase) else value
         for name, value in values.items()
     }
-    said = gettext(template)
+    said = _looked_up(template, gettext, context)
     for name, value in translated.items():  # a number is never in quotes: „{n}” is n
         if isinstance(value, int | float) or (
             isinstance(value, str) and _NUMBER.fullmatch(value)
         ):
             said = said.replace(f"„{{{name}}}”", f"{{{name}}}")
     return said.format(**translated)
+
+
+def _looked_up(template: str, gettext: Callable[[str], str], context: str | None) -> str:
+    """``template`` in the language of ``gettext``; with a ``context``, through gettext's
+    own key for it (the template as written where the catalog lacks it)."""
+    if context is None:
+        return gettext(template)
+    found = gettext(f"{context}\x04{template}")
+    return template if "\x04" in found else found

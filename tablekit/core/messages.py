@@ -419,6 +419,9 @@ class Wording(msgspec.Struct, frozen=True, omit_defaults=True):
         msgspec.Meta(max_length=MAX_WORDING_VALUES),
     ] = msgspec.field(default_factory=dict)
     """The values of the template's fields, by name (at most 8)."""
+    context: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    """The template's gettext context, where the same English words are translated apart
+    (``stage``: a stage's name); a receiver of an earlier release ignores it."""
 
     def __post_init__(self) -> None:
         check_wording(self, MAX_WORDING_DEPTH)
@@ -426,10 +429,12 @@ class Wording(msgspec.Struct, frozen=True, omit_defaults=True):
     def phrase(self) -> Phrase:
         """The words as a :class:`~tablekit.core.errors.Phrase`, said in the reader's
         language by ``.message(gettext)``."""
-        return Phrase(
+        phrase = Phrase(
             self.template,
             **{k: v.phrase() if isinstance(v, Wording) else v for k, v in self.values.items()},
         )
+        phrase.context = self.context
+        return phrase
 
     @classmethod
     def of(cls, said: KitError | Phrase) -> Wording:
@@ -480,7 +485,9 @@ def _wording_of(said: KitError | Phrase, depth: int) -> Wording:
         else:
             values[name] = str(value)[:200]
     try:
-        return Wording(said.template, values)
+        return Wording(
+            said.template, values, context=said.context if isinstance(said, Phrase) else None
+        )
     except WordingError:  # a template with a format spec: its English text
         return as_text
 
