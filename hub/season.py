@@ -34,6 +34,7 @@ from hub.league.identity import (
 from hub.league.season import Counted, Season, SeasonLine, fold_season
 from hub.league.wire import BoardLine
 from hub.organizer import Organizer
+from hub.privacy import published_season
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
     Phase,
@@ -63,6 +64,8 @@ class SeasonEvent:
 
     source: str
     counted: Counted
+    competition: Competition
+    """The event as stored (its privacy setting names the players for publication)."""
 
     @property
     def name(self) -> str:
@@ -134,7 +137,7 @@ def season_event(path: str | Path, source: str | None = None) -> SeasonEvent:
     """The finished league tournament of the event file ``path``."""
     comp, created = open_event(path)
     name = str(path) if source is None else source
-    return SeasonEvent(name, counted(comp, created, name))
+    return SeasonEvent(name, counted(comp, created, name), comp)
 
 
 def read_decisions(path: Path | None) -> list[Decision]:
@@ -172,16 +175,27 @@ def ordered_events(events: Sequence[SeasonEvent], season: Season) -> list[Season
     return [by_key[t.key] for t in season.tournaments]
 
 
+def for_publication(season: Season, events: Sequence[SeasonEvent]) -> Season:
+    """The season named as the public reads it: for publication."""
+    return published_season(season, {e.counted.key: e.competition for e in events})
+
+
 def question_lines(season: Season, words: Words) -> list[str]:
-    """The open name questions, one line each, in the reader's language."""
+    """The open name questions, one line each, in the reader's language, each player
+    named as the season's lines name them."""
     names = {t.key: t.name for t in season.tournaments}
+    shown = {line.person: line.name for line in season.lines}
+
+    def name(entry: Entry) -> str:
+        return shown.get(season.identities.person(entry), entry.name)
+
     return [
         words.gettext(
             "{name} ({tournament}) has the name of {earlier} ({earlier_tournament}): counted "
             "apart until the organizer says whether it is the same person"
         ).format(
-            name=q.entry.name, tournament=names[q.entry.tournament],
-            earlier=q.candidates[0].name, earlier_tournament=names[q.candidates[0].tournament],
+            name=name(q.entry), tournament=names[q.entry.tournament],
+            earlier=name(q.candidates[0]), earlier_tournament=names[q.candidates[0].tournament],
         )
         for q in season.identities.questions
     ]
@@ -268,10 +282,35 @@ def season_csv(season: Season, sheet: Sheet) -> str:
     return sheet.text(headers, rows)
 
 
-def season_html(season: Season, events: Sequence[SeasonEvent], words: Words) -> str:
-    """The season table to print (A4), with which tournament each column is."""
+INTERNAL_NOTE = N_(
+    "The organizer's internal list: full names and clubs of every player, minors too "
+    "(not for publication)"
+)
+"""What heads the internal season table (the export for publication names minors as the
+public pages do)."""
+
+
+def season_stem(internal: bool) -> str:
+    """The season export's file name without its extension: ``season``, for publication,
+    or ``season-internal``, the organizer's full list."""
+    return "season-internal" if internal else "season"
+
+
+def exported_season(season: Season, events: Sequence[SeasonEvent], internal: bool) -> Season:
+    """The season as its export shows it: as the public reads it (:func:`for_publication`)
+    unless the organizer asked for the internal list."""
+    return season if internal else for_publication(season, events)
+
+
+def season_html(
+    season: Season, events: Sequence[SeasonEvent], words: Words, *, internal: bool = False
+) -> str:
+    """The season table to print (A4), with which tournament each column is; the
+    internal list says so first."""
     grid = season_grid(season, words)
     notes = [*season_legend(events, words), *question_lines(season, words)]
+    if internal:
+        notes.insert(0, words.gettext(INTERNAL_NOTE))
     legend = "".join(f"<li>{html.escape(text)}</li>\n" for text in notes)
     body = f'{grid_html(grid, "h1")}<ul class="note">\n{legend}</ul>\n'
     return document(grid.title, body, words)

@@ -217,8 +217,9 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     first = Cli(tmp_path / "liga-1.sqlite3")
     first.ok("event", "create", "--preset", "league", "--name", "Liga 1")
     names = [f"Zawodnik {chr(65 + i)}" for i in range(8)]
+    school = ("--club", "SP 12 Kraków")  # Zawodnik B's, marked minor in the first event
     for name in names:
-        first.ok("players", "add", name, "--check-in")
+        first.ok("players", "add", name, "--check-in", *(school if name == names[1] else ()))
     out = first.ok("event", "show")
     assert "8 present: now league-top8" in out
     for _ in range(2):
@@ -237,7 +238,8 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     second.ok("event", "create", "--preset", "league", "--name", "Liga 2")
     newcomers = [f"Nowy {i}" for i in range(7)]
     for name in [*names[:6], *newcomers]:  # 13 players: TOP 16 scheme, 4 tables
-        second.ok("players", "add", name.upper() if name in names else name, "--check-in")
+        second.ok("players", "add", name.upper() if name in names else name, "--check-in",
+                  *(school if name == names[1] else ()))
     out = second.ok("season", "seeds", str(first.db), "--declare", "--same-names")
     seeds = [ln.split()[1] for ln in out.splitlines() if ln[:2] in ("1.", "2.", "3.", "4.")]
     assert len(seeds) == 4 and "Declared as seeds" in out
@@ -278,11 +280,13 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
         name = cells[1].casefold()
         total = pts1.get(name, 0) + pts2.get(name, 0)
         starts = (name in pts1) + (name in pts2)
-        assert cells[2:4] == [str(total), str(starts)], cells
+        assert cells[-4:-2] == [str(total), str(starts)], cells
     assert "Tournament 1: Liga 1 (liga-1.sqlite3)" in table
     assert "Tournament 2: Liga 2 (liga-2.sqlite3)" in table
 
-    # The season table exported: CSV for the website's spreadsheet, HTML and A4 PDF.
+    # The season table exported for publication: CSV for the website's spreadsheet, HTML
+    # and A4 PDF, a minor named as the public pages name them, without their school.
+    first.ok("players", "minor", "P002", "--consent")
     out = tmp_path / "sezon"
     written = second.ok(
         "season", "export", str(out), str(first.db), str(second.db), "--identities", str(ids)
@@ -292,8 +296,10 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     season = list(csv.DictReader(io.StringIO(text)))
     assert list(season[0])[-2:] == ["Tournament 1: Liga 1", "Tournament 2: Liga 2"]
     assert len(season) == 8 + 7
+    assert "ZAWODNIK B." in text and "ZAWODNIK B," not in text and "SP 12" not in text
+    full_name = {"zawodnik b.": "zawodnik b"}  # the minor's public name
     for row in season:
-        name = row["name"].casefold()
+        name = full_name.get(row["name"].casefold(), row["name"].casefold())
         assert int(row["points"]) == pts1.get(name, 0) + pts2.get(name, 0), row
         assert row["Tournament 1: Liga 1"] == ("" if name not in pts1 else str(pts1[name])), row
     pdf = read_pdf(out / "season.pdf")
@@ -303,6 +309,8 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     assert all(row["name"] in printed for row in season)
     assert "Tournament 1: Liga 1 (liga-1.sqlite3)" in printed
     assert "Season table (2 tournaments)" in printed
+    assert "ZAWODNIK B " not in f"{printed} " and "SP 12" not in printed
+    assert "SP 12" not in (out / "season.html").read_text(encoding="utf-8")
     polish = Cli(second.db, lang="pl")  # a Polish spreadsheet's season table
     polish.ok(
         "season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db),
@@ -315,6 +323,18 @@ def test_league_top8_awards_league_points_and_a_season_table(tmp_path: Path) -> 
     )
     page = (tmp_path / "sezon-pl" / "season.html").read_text(encoding="utf-8")
     assert '<html lang="pl">' in page and "Klasyfikacja generalna (2 turnieje)" in page
+    # The organizer's full list is an explicit choice, with its own files, saying so.
+    internal = polish.ok(
+        "season", "export", str(tmp_path / "sezon-pl"), str(first.db), str(second.db),
+        "--identities", str(ids), "--internal",
+    )
+    assert internal.split() == [
+        str(tmp_path / "sezon-pl" / f"season-internal.{ext}") for ext in ("csv", "html", "pdf")
+    ]
+    full = (tmp_path / "sezon-pl" / "season-internal.csv").read_text(encoding="utf-8-sig")
+    assert "ZAWODNIK B;SP 12 Kraków;" in full
+    page = (tmp_path / "sezon-pl" / "season-internal.html").read_text(encoding="utf-8")
+    assert "Lista wewnętrzna organizatora" in page and "nie do publikacji" in page
 
 
 def test_league_seeds_at_three_tables_say_what_cannot_hold(tmp_path: Path) -> None:

@@ -583,6 +583,7 @@ def test_the_season_table_over_the_season_folders_finished_league_events(
     season = tmp_path / "sezon"
     season.mkdir()
     liga = finished_league(season / "liga-1.sqlite3", "Liga 1")
+    liga.ok("players", "minor", "P002", "--consent")
     school_hall(season / "szkola.sqlite3", "Szkolny")  # no league event: listed, not counted
     (season / "notes.txt").write_text("not an event file")
     with season_console(hall.db, season) as client:
@@ -605,6 +606,17 @@ def test_the_season_table_over_the_season_folders_finished_league_events(
         assert 'filename="season.csv"' in answer.headers["content-disposition"]
         text = answer.content.decode("utf-8-sig")
         assert ";" in text.splitlines()[0] and "Turniej 1: Liga 1" in text.splitlines()[0]
+        # For publication a minor is named as the public pages name them; the organizer's
+        # internal list, apart, names everyone in full and says it is not for publication.
+        assert ";Zawodnik B.;" in text and ";Zawodnik B;" not in text
+        assert "Lista wewnętrzna organizatora (nie do publikacji)" in words
+        internal = client.get(
+            "/organizer/season/season-internal.csv?event=liga-1.sqlite3&language=pl"
+        )
+        assert 'filename="season-internal.csv"' in internal.headers["content-disposition"]
+        assert ";Zawodnik B;" in internal.content.decode("utf-8-sig")
+        printed = client.get("/organizer/season/season-internal.html?event=liga-1.sqlite3")
+        assert "nie do publikacji" in printed.text and "Zawodnik B<" in printed.text
         pdf = client.get("/organizer/season/season.pdf?event=liga-1.sqlite3")
         assert pdf.headers["content-type"] == "application/pdf" and pdf.content[:4] == b"%PDF"
         html = client.get("/organizer/season/season.html")

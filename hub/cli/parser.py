@@ -649,11 +649,18 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
     identities(p)
     p = leaf(
-        season, "export", cmd_season_export, _("the season table as season.csv, .html and .pdf")
-    )
+        season, "export", cmd_season_export,
+        _("the season table for publication as season.csv, .html and .pdf (players "
+          "marked minor as given name and initial, without their club)"),
+    )  # fmt: skip
     p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
     p.add_argument("--semicolon", action="store_true", help=semicolon)
+    p.add_argument(
+        "--internal", action="store_true",
+        help=_("instead, the organizer's internal list, not for publication: full names "
+               "and clubs of every player, minors too (season-internal.csv, .html, .pdf)"),
+    )  # fmt: skip
     identities(p)
     p = leaf(
         season,

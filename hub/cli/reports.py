@@ -23,6 +23,7 @@ from hub.league.wire import BoardLine, SeasonBoard
 from hub.privacy import published
 from hub.season import (
     SeasonEvent,
+    exported_season,
     ordered_events,
     question_lines,
     read_decisions,
@@ -33,6 +34,7 @@ from hub.season import (
     season_html,
     season_legend,
     season_of,
+    season_stem,
     seeding_text,
     seeds_for,
     write_decisions,
@@ -179,12 +181,14 @@ def cmd_season_table(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_season_export(ctx: Ctx, args: argparse.Namespace) -> int:
     events, season = _season(ctx, args)
-    doc = season_html(season, events, ctx.words)
+    season = exported_season(season, events, args.internal)
+    doc = season_html(season, events, ctx.words, internal=args.internal)
     sheet = Sheet(ctx.words, ";" if args.semicolon else None)
+    stem = season_stem(args.internal)
     files = {
-        "season.csv": season_csv(season, sheet).encode("utf-8-sig"),
-        "season.html": doc.encode("utf-8"),
-        "season.pdf": printing.pdf(doc),
+        f"{stem}.csv": season_csv(season, sheet).encode("utf-8-sig"),
+        f"{stem}.html": doc.encode("utf-8"),
+        f"{stem}.pdf": printing.pdf(doc),
     }
     _folder(args.dir, ctx.words)
     for name, data in files.items():

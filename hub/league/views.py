@@ -11,21 +11,19 @@ the informational rating (:mod:`hub.league.rating`). A person's page address is
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from hub.competition import Competition
 from hub.exports.grid import Grid
 from hub.exports.results import results_grid
 from hub.exports.standings import ranking_grid, standings_grid
-from hub.league.identity import Entry
 from hub.league.rating import Played, Rating, season_ratings
 from hub.league.season import Counted, Season, Ticket
-from hub.privacy import initial_name, published
-from hub.tournament import Phase, Player
+from hub.privacy import public_people, published
+from hub.tournament import Phase
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError
-from tablekit.core.names import match_key
 from tablekit.shared.i18n import Words
 
 
@@ -117,7 +115,7 @@ def season_view(
         if t.counted is not None
     }
     others = [t.competition for t in tournaments if t.counted is None]
-    people = _public_people(season, by_key, others)
+    people = public_people(season, {key: comp for key, (comp, _) in by_key.items()}, others)
     ratings = season_ratings(
         Played(by_key[t.key][0], {e.player: season.identities.person(e) for e in t.entries})
         for t in season.tournaments
@@ -139,56 +137,6 @@ def season_view(
         () if ticket is None else tuple(by_person[p] for p in ticket.passed),
         len(season.identities.questions),
     )
-
-
-def _public_people(
-    season: Season,
-    comps: Mapping[str, tuple[Competition, Competition]],
-    others: Sequence[Competition],
-) -> dict[str, tuple[str, str | None]]:
-    """Each person's (name, club) as the public reads them: the latest entry's, with the
-    surname hidden when any of the person's tournaments hides it, and the club hidden for
-    a person marked minor in any tournament of the league, finished (``comps``: real and
-    public) or not yet counted (``others``: matched by league number, else by name) —
-    as a venue's public pages show a minor without a club."""
-    latest: dict[str, Entry] = {}
-    hidden_name: set[str] = set()
-    hidden_club: set[str] = set()
-    for tournament in season.tournaments:
-        real, public = comps[tournament.key]
-        for entry in tournament.entries:
-            person = season.identities.person(entry)
-            latest[person] = entry
-            shown = public.event.players.get(entry.player)
-            if shown is not None and shown.name != real.event.players[entry.player].name:
-                hidden_name.add(person)
-            if _minor(real, entry.player) or (shown is not None and shown.club is None
-                                              and entry.club):  # fmt: skip
-                hidden_club.add(person)
-    by_number = {entry.number: person for person, entry in latest.items() if entry.number}
-    by_name: dict[str, set[str]] = {}
-    for person, entry in latest.items():
-        by_name.setdefault(match_key(entry.name), set()).add(person)
-    for comp in others:
-        for pid, player in comp.event.players.items() if comp.state is not None else ():
-            if not _minor(comp, pid):
-                continue
-            number = player.league_number
-            people = {by_number[number]} if number in by_number else by_name.get(
-                match_key(player.name), set())  # fmt: skip
-            hidden_name |= people
-            hidden_club |= people
-    out = {}
-    for person, entry in latest.items():
-        player = Player(entry.player, entry.name, entry.club, surname=entry.surname)
-        name = initial_name(player) if person in hidden_name else entry.name
-        out[person] = (name, None if person in hidden_club else entry.club)
-    return out
-
-
-def _minor(comp: Competition, player: str) -> bool:
-    """Whether the public reads ``player`` as a minor (an erased event names no one)."""
-    return comp.erased is None and comp.is_minor(player)
 
 
 def tournament_grids(view: TournamentView, words: Words) -> list[Grid]:

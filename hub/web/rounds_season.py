@@ -1,7 +1,9 @@
 """The league season on the web console: the season table over the finished league
 tournaments whose event files are kept in the console's season folder (``[web] season``,
 ``--season``), and its files to download — what ``rummikub season table`` prints and
-``season export`` writes, made by the same functions (:mod:`hub.season`).
+``season export`` writes, made by the same functions (:mod:`hub.season`): for
+publication, minors named as the public pages name them, and apart from them the
+organizer's internal list, saying it is not for publication.
 
 The organizer ticks the tournaments that count; a file that cannot count (not a league
 event, not finished, shared places undecided) is listed with the reason, as the command
@@ -23,6 +25,7 @@ from hub.exports.grid import Sheet
 from hub.league.season import Season
 from hub.season import (
     SeasonEvent,
+    exported_season,
     ordered_events,
     question_lines,
     season_csv,
@@ -31,6 +34,7 @@ from hub.season import (
     season_html,
     season_legend,
     season_of,
+    season_stem,
 )
 from hub.web.organizer import organizer_page
 from hub.web.pages import PageError, Pages
@@ -113,18 +117,20 @@ def routes(pages: Pages) -> list[BaseRoute]:
         )  # fmt: skip
 
     def season_file(request: Request) -> Response:
-        kind = request.path_params["kind"]
+        kind, stem = request.path_params["kind"], request.path_params["stem"]
         _, events, season = chosen(request)
         w = pages.words(request)
-        if not events or kind not in ("csv", "html", "pdf"):
+        internal = stem == season_stem(internal=True)
+        if not events or kind not in ("csv", "html", "pdf") or stem != season_stem(internal):
             raise PageError(404, w.gettext("No league event of the season folder counts yet."))
-        name = f"season.{kind}"
+        season = exported_season(season, events, internal)
+        name = f"{stem}.{kind}"
         if kind == "csv":
             semicolon = request.query_params.get("semicolon") == "1"
             sheet = Sheet(file_words(pages, request), ";" if semicolon else None)
             data = season_csv(season, sheet).encode("utf-8-sig")
             return download(data, "text/csv; charset=utf-8", name)
-        doc = season_html(season, events, file_words(pages, request))
+        doc = season_html(season, events, file_words(pages, request), internal=internal)
         if kind == "html":
             return printout_page(doc, name)
         try:
@@ -135,6 +141,6 @@ def routes(pages: Pages) -> list[BaseRoute]:
 
     return [
         Route("/organizer/season", organizer_page(pages, page), methods=["GET"]),
-        Route("/organizer/season/season.{kind}", organizer_page(pages, season_file),
+        Route("/organizer/season/{stem}.{kind}", organizer_page(pages, season_file),
               methods=["GET"]),
     ]
