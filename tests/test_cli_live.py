@@ -13,9 +13,9 @@ from test_cli_support import Cli, school_round_playing
 
 from hub.broker import MosquittoBroker, free_port
 from hub.cli.common import render
-from hub.cli.live import fold_retained
 from hub.cli.status import LIVE_HINT, live_summary, status_grid
 from hub.live import LiveView
+from hub.retained import fold_retained
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.codec import encode

@@ -10,7 +10,7 @@ from pathlib import Path
 from hub.backup import read_status, status_lines
 from hub.cli.common import CliError, Ctx, phase_word, render, seating_word, when
 from hub.cli.judges import ties_lines
-from hub.cli.live import fold_retained, gather_retained, live_source
+from hub.cli.live import live_source
 from hub.cli.refusals import replaced_lines
 from hub.competition import Competition
 from hub.exports.grid import Grid
@@ -24,6 +24,7 @@ from hub.hall_board import (
 )
 from hub.players_csv import clean
 from hub.privacy import NAME_SHOWN_WORDS
+from hub.retained import fold_retained, gather_retained
 from hub.store_report import over_limit_lines
 from hub.tournament import (
     Everyone,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hub import archive, printing
 from hub.cli.common import CliError, Ctx, render, stage_arg, table_seats
-from hub.cli.live import live_source, season_board
+from hub.cli.live import live_source
 from hub.competition import Competition
 from hub.exports.files import csv_files
 from hub.exports.grid import Sheet, event_name
@@ -21,6 +21,7 @@ from hub.exports.standings import ranking_grid, standings_grid
 from hub.league.season import Season, SeasonLine
 from hub.league.wire import BoardLine, SeasonBoard
 from hub.privacy import published
+from hub.retained import season_board
 from hub.season import (
     SeasonEvent,
     exported_season,

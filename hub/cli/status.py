@@ -9,13 +9,14 @@ from typing import Final
 
 from hub.backup import read_status, status_lines
 from hub.cli.common import Ctx, paint, render, wants_colour, when
-from hub.cli.live import fold_retained, gather_retained, live_source
+from hub.cli.live import live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
 from hub.exports.words import stage_named
 from hub.hall import countdown_text
 from hub.live import LiveView, TableLive
+from hub.retained import fold_retained, gather_retained
 from tablekit.core.status import (
     JUDGE_STATES,
     TableState,

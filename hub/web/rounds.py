@@ -25,7 +25,6 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hub.backup import read_status, status_lines
-from hub.cli.live import LiveSource, season_board
 from hub.competition import Competition, CompetitionError
 from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text, repeats_text
@@ -40,6 +39,7 @@ from hub.hall_board import (
     unchecked_parts,
 )
 from hub.organizer import ConsentMissingError, Organizer, minutes_of
+from hub.retained import LiveSource, season_board
 from hub.season import seeding_text, seeds_for
 from hub.store_report import over_limit_lines
 from hub.tournament import ConsolationError, Phase, TieAtCutError
