@@ -577,7 +577,7 @@ def test_a_table_action_is_asked_large_with_the_keys_that_answer_it(
     rack = compose(VIEWS["ask-empty-rack"], NOW, lay)
     words = [t.text for t in texts(panel(rack, "main"))]
     assert words[0] == "EMPTY RACK?"
-    assert "Seat C Celina Żak shows an empty rack" in " ".join(words)
+    assert "C (Celina Żak) shows an empty rack" in " ".join(words)
     assert words[-4:] == ["ENTER", "yes, game over", "any other key", "no"]
     assert "seat" not in {p.name for p in rack}  # the question takes the seat and clock's place
     title = texts(panel(rack, "main"))[0]

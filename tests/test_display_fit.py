@@ -290,9 +290,11 @@ SAID = {
     "last-lap": (["OSTATNIA KOLEJKA — ZOSTAŁY 3 RUCHY"], ["LAST LAP — 3 MOVES LEFT"]),
     "game-over": (["KONIEC GRY", "GRA 2 · 57 RUCHÓW"], ["GAME OVER", "GAME 2 · 57 MOVES"]),
     "ask-empty-rack": (["PUSTA TABLICZKA?", "tak, koniec gry"], ["EMPTY RACK?", "yes, game over"]),
-    "judge-menu": (["MENU SĘDZIEGO", "Cofnij ostatni ruch"], ["JUDGE MENU", "Undo last pass"]),
+    "judge-menu": (
+        ["MENU SĘDZIEGO", "Cofnij ostatnie naciśnięcie"], ["JUDGE MENU", "Undo last pass"]
+    ),
     "check-fault": (
-        ["TEST SALI: USTERKA", "STOLIK 7", "Usterka: diody — wezwij technika"],
+        ["TEST SALI: USTERKA", "STOLIK 7", "Usterka: diody — wezwij organizatora"],
         ["HALL CHECK: FAULT", "TABLE 7", "Fault: lights — call the technician"],
     ),
     "entry-confirm": (
@@ -304,7 +306,7 @@ SAID = {
         ["RESULT CONFIRMED", "Confirmed by the table"],
     ),
     "message": (
-        ["cofnięcie ruchu: w tej grze nie ma ruchu do cofnięcia"],
+        ["Nie ma czego cofnąć — to pierwszy ruch gry"],
         ["undo pass: there is no pass to undo in this game"],
     ),
 }

@@ -40,7 +40,7 @@ def test_the_judge_menu_names_the_openings_with_the_rule_books_nouns() -> None:
     said = {a: PL.gettext(action_words(a)) for a in JudgeAction}
     assert said[JudgeAction.COULD_HAVE_OPENED] == "Możliwe wyłożenie: kara"
     assert said[JudgeAction.WAIVE_PENALTY] == "Zapowiedź wyłożenia: bez kary"
-    assert said[JudgeAction.SWITCH_ENDING] == "Zmień: ktoś wyłożył wszystko / nikt"
+    assert said[JudgeAction.SWITCH_ENDING] == "Zmień: pusta tabliczka / pusty bank"
     english = EN.gettext(action_words(JudgeAction.COULD_HAVE_OPENED))
     assert english == "This seat could have opened: penalty"
     assert PL.pgettext("CSV value", "could_have_opened") == "niewykorzystana możliwość wyłożenia"

@@ -44,7 +44,8 @@ def test_the_line_speaks_polish_by_default() -> None:
     assert "wynik: kostki miejsce C [17 +1 joker]" in describe(VIEWS["entry-jokers"], 100.0)
     line = describe(VIEWS["judge-menu"], 100.0)
     assert "PAUZA — SĘDZIA" in line and "zostało 19 s" in line
-    assert "menu sędziego:  1 Wznów czas |  2 Ten ruch od nowa | ▶3 Cofnij ostatni ruch" in line
+    menu = "menu sędziego:  1 Wznów czas |  2 Ten ruch od nowa | ▶3 Cofnij ostatnie naciśnięcie"
+    assert menu in line
     assert "ostatnia kolejka: 3 ruchy" in describe(VIEWS["last-lap"], 100.0)
     assert describe(VIEWS["offline"], 100.0).endswith("BRAK POŁĄCZENIA")
 

@@ -157,5 +157,5 @@ def test_a_judge_action_the_clock_refuses_is_said_in_polish() -> None:
     unit.step()
     assert unit.view.message == "undo pass: there is no pass to undo in this game"
     assert message_words(shown.views[-1], now.now) == (
-        "cofnięcie ruchu: w tej grze nie ma ruchu do cofnięcia"
+        "Nie ma czego cofnąć — to pierwszy ruch gry"
     )

@@ -344,7 +344,8 @@ def ask_panel(lay: Layout, view: TableView, w: Words, ask: TableAsk) -> Panel:
     if ask is TableAsk.END_GAME:
         question = w.gettext("EMPTY RACK?")
         if c.active is not None:
-            who = w.gettext("Seat {seat} {name}").format(seat=c.active, name=view.name(c.active))
+            # Translators: a seat and its player in a question to the table: C (Celina Żak)
+            who = w.gettext("{seat} ({name})").format(seat=c.active, name=view.name(c.active))
         else:
             who = w.gettext("A player")
         detail = w.gettext("{who} shows an empty rack: game {game} is over, then the result")
