@@ -16,7 +16,7 @@ import os
 import random
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -49,6 +49,7 @@ from hub.league.wire import (
     UpRecord,
     VenueLeagueTopics,
 )
+from hub.retained import LiveSource, season_board
 from hub.season import open_competition, season_event, season_of
 from hub.service import HubService
 from hub.store import HUB_SOURCE, EventStore
@@ -158,11 +159,20 @@ def hub_seqs(db: Path) -> list[int]:
         store.close()
 
 
-def league_event(db: Path, names: list[str], *, rounds: int = 0, by: str = "Ola") -> Cli:
+def league_event(
+    db: Path,
+    names: list[str],
+    *,
+    rounds: int = 0,
+    by: str = "Ola",
+    details: Mapping[str, Sequence[str]] | None = None,
+) -> Cli:
+    """A league event of ``names`` (``details``: more of a name's ``players add``
+    options), ``rounds`` played."""
     c = Cli(db, by=by)
     c.ok("event", "create", "--preset", "league", "--name", f"Liga {db.stem}")
     for name in names:
-        c.ok("players", "add", name, "--check-in")
+        c.ok("players", "add", name, "--check-in", *(details or {}).get(name, ()))
     rng = random.Random(db.stem)
     for _ in range(rounds):
         c.ok("round", "draw")
@@ -196,6 +206,15 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     hub = start_hub(league, "krakow", krakow_db)
     c.ok("round", "close")
     assert c.competition().event.phase.name == "FINISHED"
+    # The best of those who play the second tournament too is a pupil: marked minor
+    # here, with the school as club and a league number.
+    players = c.competition().event.players
+    pupil = next(r.player_id for r in c.competition().event.final_ranking()
+                 if players[r.player_id].name in names[:7])  # fmt: skip
+    c.ok("players", "rename", pupil, "--club", "SP 12 Kraków", "--league-number", "L1",
+         "--why", "the league's number")  # fmt: skip
+    c.ok("players", "minor", pupil, "--consent")
+    pupil_name = players[pupil].name
     service.stop()  # the central service restarted while the uplink is down
     league.central.restart()
     service, central = start_central(league)
@@ -234,11 +253,18 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     hub2 = start_hub(league, "gdansk", gdansk_db)
     wait_until(lambda: central.board().lines, what="the season board")
     newcomers = [f"Nowy {i}" for i in range(6)]  # 13: four first tables
-    second = league_event(gdansk_db, [*names[:7], *newcomers], by="Ewa")
+    second = league_event(gdansk_db, [*names[:7], *newcomers], by="Ewa",
+                          details={pupil_name: ("--league-number", "L1")})  # fmt: skip
     broker = league.venues["gdansk"]
     out = wait_until(lambda: _seeds(second, broker.port), timeout=30, what="the seeds")
+    # The table every venue receives names the other venue's minor as the public does.
+    board = season_board(LiveSource(broker.client_settings(), Topics("gdansk", "liga1")))
+    pupil_line = next(line for line in board.lines if line.number == "L1")
+    assert (pupil_line.name, pupil_line.club) == (f"{pupil_name}.", None)
+    assert "SP 12" not in msgspec.json.encode(board).decode()
     present = {*names[:7], *newcomers}
-    top4 = [line.name for line in central.board().lines if line.name in present][:4]
+    top4 = [line.name for line in central.season().lines if line.name in present][:4]
+    assert pupil_name in top4  # seeded by the league number
     declared = [
         line.split("  ")[1] for line in out.splitlines() if line[:2] in ("1.", "2.", "3.", "4.")
     ]
@@ -266,7 +292,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     # The same names are questions at the central; the league organizer answers them, and
     # the table over the files with the same answers is the central's table.
     season = central.season()
-    assert len(season.identities.questions) == 7
+    assert len(season.identities.questions) == 6  # Gracz B: the same league number
     for question in season.identities.questions:
         central.decide(question.entry.ref, question.candidates[0].ref, "league organizer")
     season = central.season()

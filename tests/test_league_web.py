@@ -29,7 +29,9 @@ from hub.league.store import LeagueStore
 from hub.league.views import season_view
 from hub.league.web import CentralSite, make_central_app
 from hub.league.wire import UpRecord
+from hub.season import seeds_for
 from hub.store import HUB_SOURCE, EventStore
+from hub.tournament import Player
 from hub.web.accounts import WebRole, accounts_text
 from hub.web.sessions import Gate
 
@@ -294,3 +296,18 @@ def test_the_ticket_passes_a_holder_and_the_season_page_says_so(league: League) 
         assert f"Bilet na Mistrzostwa Polski: {view.ticket.name}" in said
     else:
         assert "dzielą miejsce; decyduje organizator ligi" in said
+
+
+def test_the_board_every_venue_receives_names_a_minor_as_the_public_does(league: League) -> None:
+    """Every venue receives the same season table: another venue's minor in it is given
+    name and initial, without a club, and a venue still seeds her by league number."""
+    board = league.central.board()
+    assert "Kowalska" not in msgspec.json.encode(board).decode()
+    basia = next(line for line in board.lines if line.number == "L1")
+    assert (basia.name, basia.club) == ("Basia K.", None)
+    assert all(line.club == "KS Rummi" for line in board.lines if line.number != "L1")
+    basia_at_venue = Player("P001", "Basia Kowalska", "SP 12 Kraków", league_number="L1")
+    others = [Player(f"P{i:03}", f"Gracz {i}") for i in range(2, 6)]
+    players = {p.id: p for p in (basia_at_venue, *others)}
+    seeded = seeds_for(board.lines, players)
+    assert (basia_at_venue, basia.points) in seeded

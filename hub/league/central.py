@@ -4,7 +4,7 @@ code, the season over the finished ones, who is who, and the board sent to venue
 from __future__ import annotations
 
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from hub.league.identity import Decision, check_decision
@@ -12,6 +12,7 @@ from hub.league.season import Counted, Season, fold_season
 from hub.league.store import LeagueStore
 from hub.league.views import Tournament
 from hub.league.wire import LEAGUE_VERSION, BoardLine, SeasonBoard
+from hub.privacy import published_season
 from hub.season import SeasonError, counted
 from tablekit.core.errors import KitError
 
@@ -49,8 +50,10 @@ class Central:
             out.append(Tournament(mark.venue, mark.event, comp, made, why))
         return out
 
-    def season(self) -> Season:
-        counting = [t.counted for t in self.tournaments() if t.counted is not None]
+    def season(self, tournaments: Sequence[Tournament] | None = None) -> Season:
+        """The season over ``tournaments`` (default: the store's)."""
+        held = self.tournaments() if tournaments is None else tournaments
+        counting = [t.counted for t in held if t.counted is not None]
         return fold_season(
             counting, self.store.decisions(),
             more_starts_ranks_higher=self.more_starts_ranks_higher,
@@ -65,7 +68,15 @@ class Central:
         return decision
 
     def board(self, now: float | None = None) -> SeasonBoard:
-        season = self.season()
+        """The season table every venue receives: each person named as the public reads
+        them (a minor of any venue by given name and initial, without their club), with
+        their league number for the venues' seeds."""
+        tournaments = self.tournaments()
+        season = published_season(
+            self.season(tournaments),
+            {t.counted.key: t.competition for t in tournaments if t.counted is not None},
+            [t.competition for t in tournaments if t.counted is None],
+        )
         return SeasonBoard(
             LEAGUE_VERSION,
             self.league,

@@ -69,7 +69,10 @@ class BoardLine(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 
 class SeasonBoard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """The season table as the central has it, for the venues' seeds."""
+    """The season table as the central has it, for the venues' seeds: every venue
+    receives the same one, so each person is named as the public reads them (a minor by
+    given name and initial, without their club); a venue finds its own players in it by
+    league number (else by a name the public reads in full)."""
 
     v: int
     league: str
