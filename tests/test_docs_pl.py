@@ -23,7 +23,8 @@ from tablekit.core.errors import KitError
 
 ROOT = Path(__file__).resolve().parent.parent
 POLISH = sorted((ROOT / "docs" / "pl").glob("*.md"))
-ENGLISH = [ROOT / "docs" / "organizers-guide.md", ROOT / "README.md"]
+ENGLISH = [ROOT / "docs" / name for name in ("organizers-guide.md", "deployment.md")]
+ENGLISH.append(ROOT / "README.md")
 PROGRAMS = ("rummikub", "rummikub-screen", "rummikub-hub", "rummikub-demo", "./kit", "alias ",
             "export ", "sudo ")  # fmt: skip
 """How a quoted command starts."""
