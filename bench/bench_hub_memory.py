@@ -49,7 +49,7 @@ def measured(path: Path) -> tuple[float, float, int]:
     out = subprocess.run(
         [sys.executable, __file__, "--open", str(path)],
         check=True, capture_output=True, text=True,
-    ).stdout.split()  # fmt: skip
+    ).stdout.split()
     return float(out[0]), float(out[1]), int(out[2])
 
 

@@ -116,7 +116,7 @@ def page_text(url: str) -> str:
 def results_to_page(
     c: Cli, venue: str, central: Central, url: str, count: int, out: list[float],
     entering: list[float],
-) -> None:  # fmt: skip
+) -> None:
     """Enter ``count`` results one after another; each one's time until the central's
     page shows it (``out``), and the venue's command alone (``entering``)."""
     rng = random.Random(venue)
@@ -127,7 +127,7 @@ def results_to_page(
         racks = random_racks(seats[missing.table], rng)
         t0 = time.perf_counter()
         c.ok("result", "enter", "--table", str(missing.table), "--game", str(missing.game),
-             "--racks", racks)  # fmt: skip
+             "--racks", racks)
         entering.append(time.perf_counter() - t0)
         seq = hub_mark(c.db)
         while True:
@@ -272,9 +272,9 @@ def main(argv: list[str] | None = None) -> int:
                              acl_file=str(work / "bundle/central/league.acl"),
                              persistence_location=str(work / "central-data") + "/",
                              log_file=str(work / "central.log"),
-                             run_as=getpass.getuser() if os.geteuid() == 0 else "")  # fmt: skip
+                             run_as=getpass.getuser() if os.geteuid() == 0 else "")
     write_bundle(league_bundle(LEAGUE, VENUES, accounts, host="127.0.0.1", broker=settings,
-                               cafile=None), work / "bundle")  # fmt: skip
+                               cafile=None), work / "bundle")
     with open(work / "bundle/central/league.passwd", "a") as passwd:
         passwd.write(password_file_text([READER]))
     with open(work / "bundle/central/league.acl", "a") as acl:
@@ -298,13 +298,13 @@ def main(argv: list[str] | None = None) -> int:
     assert service.wait_online(10)
     for venue, broker in venues.items():
         hub = HubService(broker.client_settings(), events[venue].db, Topics(venue, EVENT),
-                         league=UplinkSettings(bridge_name(venue)))  # fmt: skip
+                         league=UplinkSettings(bridge_name(venue)))
         hub.start()
         hubs.append(hub)
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(make_central_app(CentralSite(central, Gate(None))),
                                            host="127.0.0.1", port=port, log_level="warning",
-                                           timeout_graceful_shutdown=1))  # fmt: skip
+                                           timeout_graceful_shutdown=1))
     threading.Thread(target=server.run, daemon=True).start()
     while not server.started:
         time.sleep(0.05)
@@ -321,7 +321,7 @@ def main(argv: list[str] | None = None) -> int:
             threading.Thread(target=results_to_page,
                              args=(events[v], v, central, url, args.results, samples, entering))
             for v in VENUES
-        ]  # fmt: skip
+        ]
         for t in threads:
             t.start()
         for t in threads:
@@ -335,7 +335,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{statistics.median(own):.0f} ms, p99 {percentile(own, 0.99):.0f} ms")
         print(f"bare paho round trip venue → bridge → central: p50 "
               f"{statistics.median(bare_ms):.1f} ms, p99 {percentile(bare_ms, 0.99):.1f} ms "
-              f"({len(bare_ms)} messages)")  # fmt: skip
+              f"({len(bare_ms)} messages)")
         service.stop()
         forget_session(local, secrets[SERVICE_USER])  # nothing queued for the next service
         bare_rate = bare_ingest(secrets, local, args.batches)

@@ -130,7 +130,7 @@ def units(host: str, port: int, event: str, count: int, events: int, pipe: Conne
 
 
 def timed(broker: MosquittoBroker, event: str, args: argparse.Namespace,
-          done: Callable[[], bool]) -> Measured:  # fmt: skip
+          done: Callable[[], bool]) -> Measured:
     """Start the tables of ``event``, time until ``done()`` (wall and this process's CPU)."""
     ours, theirs = multiprocessing.Pipe()
     tables = multiprocessing.get_context("spawn").Process(
@@ -166,12 +166,12 @@ def bare(broker: MosquittoBroker, event: str, args: argparse.Namespace) -> Measu
     measured = timed(broker, event, args, lambda: count[0] >= total)
     disconnect([sub])
     print(f"  bare paho subscriber: {count[0]}/{total} received in {measured.wall:.2f} s, "
-          f"{measured.cpu:.2f} s of CPU", flush=True)  # fmt: skip
+          f"{measured.cpu:.2f} s of CPU", flush=True)
     return measured
 
 
 def hub_ingest(broker: MosquittoBroker, event: str, db: Path,
-               args: argparse.Namespace) -> Measured:  # fmt: skip
+               args: argparse.Namespace) -> Measured:
     total = args.units * args.events
     hub = HubService(broker.client_settings(), db, Topics("bench", event))
     hub.start()
@@ -221,7 +221,7 @@ def main() -> None:
     print(f"  hub into SQLite        {rate:8,.0f} events/s  {rate_cpu:8,.0f} events per CPU second")
     print(f"  ratio                  {rate / base:8.2f}           {rate_cpu / base_cpu:8.2f}")
     print(f"load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
-          f"({os.cpu_count()} cores)")  # fmt: skip
+          f"({os.cpu_count()} cores)")
 
 
 if __name__ == "__main__":

@@ -74,7 +74,7 @@ def bare_display_latency(screen: TableScreen, rounds: int) -> list[float]:
     """The display drawing a change of seat by itself: the same panels, no loop."""
     playing = sample_views(1000.0)["playing"]
     views = [replace(playing, clock=msgspec.structs.replace(playing.clock, active=seat))
-             for seat in Seat]  # fmt: skip
+             for seat in Seat]
     out = []
     for i in range(rounds):
         view = views[i % len(views)]

@@ -95,20 +95,20 @@ class OrganizerDesk:
         accounts.write_text(accounts_text([("organizer", WebRole.ORGANIZER, password)]))
         self.reader = EventReader(db)
         console = Console(self.reader, LiveTables(None, TOPICS, self.reader.version),
-                          gate=Gate(accounts))  # fmt: skip
+                          gate=Gate(accounts))
         self.client = TestClient(make_app(console))
         self.client.__enter__()
         signed = self.client.post("/login", follow_redirects=False, data={
             "csrf": token_of(self.client.get("/login").text), "name": "organizer",
             "password": password, "next": "/organizer/round",
-        })  # fmt: skip
+        })
         assert signed.status_code == 303, signed.text
         self.token = token_of(self.client.get("/organizer/round").text)
 
     def press(self, button: str, **fields: str) -> None:
         """One of the round page's buttons: close, draw, start."""
         done = self.client.post(f"/organizer/round/{button}", follow_redirects=False,
-                                data={"csrf": self.token, **fields})  # fmt: skip
+                                data={"csrf": self.token, **fields})
         assert done.status_code == 303, f"{button}: {done.status_code}"
 
     def close(self) -> None:
@@ -134,9 +134,9 @@ def main() -> None:
         org = Organizer(EventStore(db), by="organizer (bench)")
         fmt = school(rounds=args.rounds + 1)
         org.record(EventCreated(at=org.clock(), by=org.by, name="Turnaround", preset="school",
-                                format=fmt))  # fmt: skip
+                                format=fmt))
         org.register([Player(f"P{i:03d}", f"Gracz Numer{i:03d}", "SP 1")
-                      for i in range(1, args.players + 1)], check_in=True)  # fmt: skip
+                      for i in range(1, args.players + 1)], check_in=True)
         org.draw(seed=1)
         org.start_round()
         tables = len(org.competition.tables())
@@ -151,7 +151,7 @@ def main() -> None:
                 unit=UnitSettings(table=n),
                 link=LinkSettings(host=broker.host, port=broker.port, venue=TOPICS.venue,
                                   event=TOPICS.event, mqtt_version=settings.mqtt_version),
-            )  # fmt: skip
+            )
             units[n] = build(config, work / f"table-{n:02d}.sqlite3")
             threading.Thread(target=units[n].run, daemon=True).start()
         desk = OrganizerDesk(db, work)
@@ -185,9 +185,9 @@ def main() -> None:
     load_after = os.getloadavg()
     p50, p99 = percentiles(turnarounds)
     print(f"{args.players} players, {tables} tables (real units, real Mosquitto, the hub "
-          f"service), {args.rounds} rounds")  # fmt: skip
+          f"service), {args.rounds} rounds")
     print(f"organizer actions per round: {len(ACTIONS)} ({', '.join(ACTIONS)}): the web "
-          f"console's round page's buttons")  # fmt: skip
+          f"console's round page's buttons")
     each = ", ".join(f"{t:.2f} s" for t in turnarounds)
     print(f"last result in -> every unit shows its next seat: {each}")
     print(f"  p50 {p50:.2f} s, p99 {p99:.2f} s, max {max(turnarounds):.2f} s")

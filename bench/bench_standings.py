@@ -214,11 +214,11 @@ def main() -> None:
             print(f"  {what:48s} {took.cpu:8.1f} ms {took.wall:8.1f} ms")
         for what, took in (("the command line's", command), ("replaying every record", replay)):
             print(f"  {what} ÷ baseline: {took.cpu / base_store.cpu:.2f}× CPU, "
-                  f"{took.wall / base_store.wall:.2f}× wall")  # fmt: skip
+                  f"{took.wall / base_store.wall:.2f}× wall")
         print(f"  same order as the baseline: {ours == base}; as the replay: {standings == truth}")
         load_after = os.getloadavg()
         print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} "
-              f"({os.cpu_count()} cores)")  # fmt: skip
+              f"({os.cpu_count()} cores)")
 
         draw_path = Path(tmp) / "draw.sqlite3"
         org = fill(draw_path, args.draw_players, 6, play_last=False, seed=2)

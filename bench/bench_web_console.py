@@ -65,7 +65,7 @@ def make_event(db: Path, players: int) -> int:
     org = Organizer(EventStore(db), by="bench")
     org.create_event("Bench", "school")
     org.register([Player(f"P{i:03d}", f"Gracz Numer{i:03d}", "SP 1")
-                  for i in range(1, players + 1)], check_in=True)  # fmt: skip
+                  for i in range(1, players + 1)], check_in=True)
     org.draw(seed=1)
     org.start_round()
     tables = len(org.competition.tables())
@@ -78,7 +78,7 @@ def state(table: int, move: int) -> bytes:
         v=1, table=table, unit=f"table-{table:02d}", game=1, move=move, phase=Phase.RUNNING,
         active=Seat("ABCD"[move % 4]), remaining=40.0, measured_at=time.time(), paused=None,
         last_lap_left=None, timeouts=(0, 0, 0, 0), seats=4, move_seconds=40.0,
-    ))  # fmt: skip
+    ))
 
 
 # --- the processes ------------------------------------------------------------------------
@@ -92,7 +92,7 @@ class Process:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RUMMIKUB_")}
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (read when it fails)
         self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=self.log)  # fmt: skip
+                                     stderr=self.log)
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -138,7 +138,7 @@ def console_process(db: Path, broker: MosquittoBroker, pages: int) -> Process:
     return Process([sys.executable, "-c", program, "--config", str(config), "--db", str(db),
                     "--broker", f"{broker.host}:{broker.port}",
                     "--venue", TOPICS.venue, "--event", TOPICS.event,
-                    "--host", "127.0.0.1", "--port", str(port)], port)  # fmt: skip
+                    "--host", "127.0.0.1", "--port", str(port)], port)
 
 
 BARE = """
@@ -252,7 +252,7 @@ class Tables(threading.Thread):
             table = rng.choice([t for t in range(1, self.tables + 1) if t != self.quiet])
             self.moves[table] += 1
             self.client.publish(TOPICS.state(table), state(table, self.moves[table]), qos=1,
-                                retain=True)  # fmt: skip
+                                retain=True)
 
 
 def bare_round_trip(broker: MosquittoBroker, n: int) -> list[float]:

@@ -50,14 +50,14 @@ def make_event(db: Path, players: int) -> int:
     org = Organizer(EventStore(db), by="bench")
     org.create_event("Bench", "school")
     org.register([Player(f"P{i:03d}", f"Gracz Numer{i:03d}", "SP 1")
-                  for i in range(1, players + 1)], check_in=True)  # fmt: skip
+                  for i in range(1, players + 1)], check_in=True)
     org.draw(seed=1)
     org.start_round()
     tables = org.competition.tables()
     org.store.close()
     for progress in tables:
         run_cli(db, "result", "enter", "--table", str(progress.table), "--game", "1",
-                "--racks", racks(len(progress.players), progress.table))  # fmt: skip
+                "--racks", racks(len(progress.players), progress.table))
     return len(tables)
 
 
@@ -65,7 +65,7 @@ def racks(seats: int, salt: int) -> str:
     return format_racks([
         RackReport(seat, 0 if i == 0 else 5 + (salt * 7 + i * 11) % 60)
         for i, seat in enumerate(seats_for(seats))
-    ])  # fmt: skip
+    ])
 
 
 def run_cli(db: Path, *argv: str) -> None:
@@ -81,7 +81,7 @@ def sign_in(client: TestClient) -> None:
     token = re.search(r'name="csrf" value="([^"]+)"', page)
     assert token is not None
     client.post("/login", data={"csrf": token.group(1), "name": "judge", "password": PASSWORD,
-                                "next": "/judge"})  # fmt: skip
+                                "next": "/judge"})
 
 
 def web_entry(client: TestClient, table: int, seats: int) -> None:
@@ -106,7 +106,7 @@ def main() -> None:
         start = time.perf_counter()
         tables = make_event(db, args.players)
         print(f"event: {args.players} players, {tables} tables, game 1 in "
-              f"({time.perf_counter() - start:.1f} s to make)")  # fmt: skip
+              f"({time.perf_counter() - start:.1f} s to make)")
         accounts = Path(tmp) / "web-accounts.toml"
         accounts.write_text(accounts_text([("judge", WebRole.JUDGE, PASSWORD)]))
         reader = EventReader(db)
@@ -135,7 +135,7 @@ def main() -> None:
                     web.append(time.perf_counter() - begin)
                 else:
                     run_cli(db, "result", "enter", "--table", str(table), "--game", "2",
-                            "--racks", racks(seats[table], table))  # fmt: skip
+                            "--racks", racks(seats[table], table))
                     terminal.append(time.perf_counter() - begin)
             done.set()
             reading.join()
@@ -144,12 +144,12 @@ def main() -> None:
     cli50, cli99 = percentiles(terminal)
     read50, read99 = percentiles(standings)
     print(f"result entered on the web (form, post, stored page): p50 {web50 * 1000:.0f} ms, "
-          f"p99 {web99 * 1000:.0f} ms ({len(web)} results)")  # fmt: skip
+          f"p99 {web99 * 1000:.0f} ms ({len(web)} results)")
     print(f"rummikub result enter (in-process, same file):      p50 {cli50 * 1000:.0f} ms, "
-          f"p99 {cli99 * 1000:.0f} ms ({len(terminal)} results)")  # fmt: skip
+          f"p99 {cli99 * 1000:.0f} ms ({len(terminal)} results)")
     print(f"web / command line: p50 x{web50 / cli50:.2f}, p99 x{web99 / cli99:.2f}")
     print(f"standings page meanwhile: p50 {read50 * 1000:.0f} ms, p99 {read99 * 1000:.0f} ms, "
-          f"slowest {max(standings) * 1000:.0f} ms ({len(standings)} answers)")  # fmt: skip
+          f"slowest {max(standings) * 1000:.0f} ms ({len(standings)} answers)")
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def journal_moves(path: Path, moves: int) -> int:
             events: list[AnyUnitEvent] = []
             for game in (1, 2):
                 events.append(GameStarted(game=game, move=1, starter=seats[0],
-                                          seats=len(seats), move_seconds=40.0))  # fmt: skip
+                                          seats=len(seats), move_seconds=40.0))
                 for move in range(1, moves + 1):
                     seat = seats[(move - 1) % len(seats)]
                     used = 3.0 + (move * 7 + table) % 35
@@ -75,7 +75,7 @@ def journal_moves(path: Path, moves: int) -> int:
                 racks = tuple(RackReport(s, 0 if i == 0 else 10 * i) for i, s in enumerate(seats))
                 report = GameReport(game=game, ending=GameEnding.WENT_OUT, racks=racks)
                 events.append(ResultSubmitted(game=game, move=moves, report=report,
-                                              round=round_no))  # fmt: skip
+                                              round=round_no))
             first = seqs.get(table, 0)
             unit = f"table-{table:02d}"
             store.ingest(
@@ -123,7 +123,7 @@ def main() -> None:
             assert client.get(f"/players/{PLAYER}").status_code == 200
             page, _ = timed(lambda: client.get(f"/players/{PLAYER}"), args.requests)
         read, events = timed(lambda: reader.read(lambda s: table_events(s, tables.values())),
-                             args.requests)  # fmt: skip
+                             args.requests)
         assert events is not None
         fold, moves = timed(lambda: played_moves(events, drawn_stages(comp)), args.requests)
         values, _ = timed(lambda: player_page(comp, PLAYER, moves), args.requests)
@@ -141,9 +141,9 @@ def main() -> None:
         reader.close()
     read_events = sum(len(e) for e in events.values())
     print(f"web player page: {args.players} players, {args.rounds} rounds × 2 games × "
-          f"{args.moves} moves; {stored} unit events stored")  # fmt: skip
+          f"{args.moves} moves; {stored} unit events stored")
     print(f"  the page reads {len(numbers)} tables: {read_events} of their "
-          f"{len(rows)} events (time use's kinds)")  # fmt: skip
+          f"{len(rows)} events (time use's kinds)")
     print(line(f"GET /players/{PLAYER} (whole page)", page))
     print(line("  read the tables' events (table_events)", read))
     print(line("  fold their moves (played_moves, pure)", fold))

@@ -42,7 +42,7 @@ def make_event(db: Path, players: int) -> None:
     org = Organizer(EventStore(db), by="bench")
     org.create_event("Bench", "school")
     org.register([Player(f"P{i:03d}", f"Gracz Numer{i:03d}", "SP 1")
-                  for i in range(1, players + 1)], check_in=True)  # fmt: skip
+                  for i in range(1, players + 1)], check_in=True)
     org.draw(seed=1)
     org.start_round()
     org.store.close()
@@ -52,7 +52,7 @@ def phone(scripts: bool) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = "/usr/bin/chromium"
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 f"--window-size={PHONE[0]},{PHONE[1]}"):  # fmt: skip
+                 f"--window-size={PHONE[0]},{PHONE[1]}"):
         options.add_argument(flag)
     if not scripts:
         options.add_experimental_option(
@@ -62,7 +62,7 @@ def phone(scripts: bool) -> webdriver.Chrome:
 
 
 def taps(driver: webdriver.Chrome, url: str, addresses: list[str], live: LiveTables,
-         scripts: bool) -> tuple[list[float], int]:  # fmt: skip
+         scripts: bool) -> tuple[list[float], int]:
     """Each page's time to load (and to be live, with scripts); the most streams held."""
     took, most = [], 0
     for address in addresses:
@@ -70,7 +70,7 @@ def taps(driver: webdriver.Chrome, url: str, addresses: list[str], live: LiveTab
         driver.get(url + address)
         if scripts:
             WebDriverWait(driver, 60).until(lambda d: d.execute_script(
-                "return !document.getElementById('live-state').hidden"))  # fmt: skip
+                "return !document.getElementById('live-state').hidden"))
         took.append((time.perf_counter() - start) * 1000)
         most = max(most, live.pages)
     return took, most
@@ -103,7 +103,7 @@ def main() -> None:
                 p50, p99 = percentiles(took)
                 what = "with live streams" if scripts else "baseline, no scripts"
                 print(f"{args.taps} taps, {what}: p50 {p50:.0f} ms, p99 {p99:.0f} ms, "
-                      f"slowest {max(took):.0f} ms; most streams held: {most}")  # fmt: skip
+                      f"slowest {max(took):.0f} ms; most streams held: {most}")
         finally:
             server.stop()
             reader.close()

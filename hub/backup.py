@@ -133,13 +133,13 @@ def status_lines(status: BackupStatus | None, now: float, words: Words) -> list[
             "" if status.failed_at is None
             else _(" at {time}").format(time=time.strftime("%H:%M:%S",
                                                            time.localtime(status.failed_at)))
-        )  # fmt: skip
+        )
         lines.append(
             _("BACKUP FAILING{at} ({failures} failures): {error}; the hub keeps running, the "
               "copy above is what a spare hub would get").format(
                 at=at, failures=status.failures, error=error_text(status, words)
             )
-        )  # fmt: skip
+        )
     return lines
 
 
@@ -200,7 +200,7 @@ def copy_store(source: sqlite3.Connection, target: Path) -> int:
         raise BackupError(
             N_("cannot write {target}: {error}"),
             target=target, error=str(err) if reason is None else Phrase(reason),
-        ) from err  # fmt: skip
+        ) from err
 
 
 class StoreBackup:
@@ -301,7 +301,7 @@ class StoreBackup:
             self._status = replace(
                 self._status, failures=self._status.failures + 1, error=reason,
                 error_words=_json(why), failed_at=now,
-            )  # fmt: skip
+            )
         last_reason, last_at = self._logged
         if reason != last_reason or time.monotonic() - last_at >= REPEAT_LOG:
             log.error("backup: %s (the hub keeps running; retrying)", reason)

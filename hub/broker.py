@@ -328,7 +328,7 @@ class EmbeddedBroker(_Reachable):
             raise BrokerError(
                 N_("the embedded broker is amqtt, which only the kit's demo extra installs "
                    "(pip install 'rummikub-tablekit[demo]'); or use Mosquitto")
-            ) from err  # fmt: skip
+            ) from err
 
         config = {
             "listeners": {"default": {"type": "tcp", "bind": f"{self.host}:{self.port}"}},

@@ -101,12 +101,12 @@ def issue(
             digital_signature=False, content_commitment=False, key_encipherment=False,
             data_encipherment=False, key_agreement=False, key_cert_sign=True,
             crl_sign=True, encipher_only=False, decipher_only=False,
-        )  # fmt: skip
+        )
         ca_key = ec.generate_private_key(ec.SECP256R1())
         ca_name = x509.Name([
             x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Rummikub tablekit"),
             x509.NameAttribute(NameOID.COMMON_NAME, f"Rummikub {venue} CA"),
-        ])  # fmt: skip
+        ])
         ca_cert = (
             x509.CertificateBuilder()
             .subject_name(ca_name)

@@ -782,7 +782,7 @@ class Competition:
                 seat=record.seat,
                 players=len(seats),
                 seats=", ".join(seats),
-            )  # fmt: skip
+            )
         if self.event.has_result(stage_name, table, game):
             raise CompetitionError(
                 N_("table {table} game {game}: its result is in; the game has been played"),
@@ -854,7 +854,7 @@ class Competition:
                    "closed); a judge corrects it at the hub"),
                 table=table,
                 game=report.game,
-            )  # fmt: skip
+            )
         if len(report.racks) != len(seated.players):
             raise CompetitionError(
                 N_("table {table}: {players} players sit there, the result has {seats} seats"),
@@ -872,7 +872,7 @@ def anonymous(player: Player) -> Player:
     """``player`` after the erasure of personal data: named by their id, no club, no
     league number or gender (the rating, which seeded the draws, stays)."""
     return msgspec.structs.replace(player, name=player.id, surname="", club=None,
-                                   league_number="", gender=None)  # fmt: skip
+                                   league_number="", gender=None)
 
 
 def _sanctioned(record: OrganizerFact) -> str:

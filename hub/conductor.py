@@ -346,4 +346,4 @@ def _standing_line(row: RankingRow | StandingRow, player: Player) -> StandingLin
     return StandingLine(
         place=row.place, name=sent_name(player.name), big=row.big, small=row.small,
         games=row.games, title=title, gender=player.grammatical_gender if held else None,
-    )  # fmt: skip
+    )

@@ -126,7 +126,7 @@ def check_tables(count: int, where: str) -> int:
         raise HubConfigError(
             N_("{where}: an event has 1–{most} tables (the protocol's topics), got {got}"),
             where=where, most=MAX_TABLE, got=count,
-        )  # fmt: skip
+        )
     return count
 
 
@@ -204,7 +204,7 @@ class WebSection(BrokerLogin, frozen=True, forbid_unknown_fields=True, kw_only=T
             raise HubConfigError(
                 N_("connections: must be more than streams ({streams}), got {got}"),
                 streams=self.streams, got=self.connections,
-            )  # fmt: skip
+            )
         if (self.certificate is None) != (self.key is None):
             raise HubConfigError(N_("certificate and key: give both (HTTPS) or neither"))
 
@@ -247,7 +247,7 @@ def web_address(text: str, where: str = "") -> str:
             N_("{where}: an address such as http://rummikub.local:8080 (http:// or https://, "
                "a host, no spaces, at most 200 characters), got {got}"),
             where=where or "public_url", got=quoted(text),
-        )  # fmt: skip
+        )
     return url
 
 
@@ -298,7 +298,7 @@ def parse_broker(text: str) -> tuple[str, int]:
         raise HubConfigError(
             N_("port must be 1-65535, got {port} in {text}"),
             port=quoted(port_text), text=quoted(text),
-        )  # fmt: skip
+        )
     return host, int(port_text)
 
 
@@ -328,13 +328,13 @@ def add_config_options(
         _("settings"),
         _("each also from the config file and the environment: file < environment < flags "
           "(docs/deployment.md, 'The hub's config file')"),
-    )  # fmt: skip
+    )
     if config:
         group.add_argument("--config", type=Path, metavar="FILE", help=config_help(w))
     group.add_argument(
         "--broker", type=broker, metavar="HOST:PORT",
         help=_("MQTT broker ($RUMMIKUB_BROKER; default 127.0.0.1:1883)"),
-    )  # fmt: skip
+    )
     group.add_argument(
         "--venue", help=_("topic level: the venue ($RUMMIKUB_VENUE; default hall)")
     )
@@ -348,15 +348,15 @@ def add_config_options(
     group.add_argument(
         "--password-file", type=Path, metavar="FILE",
         help=_("file holding the account's password ($RUMMIKUB_PASSWORD_FILE)"),
-    )  # fmt: skip
+    )
     group.add_argument(
         "--mqtt", type=int, choices=(3, 5),
         help=_("MQTT version: 5 (default) or 3 for 3.1.1 (the embedded amqtt broker)"),
-    )  # fmt: skip
+    )
     group.add_argument(
         "--tls", action="store_const", const=True,
         help=_("TLS to the broker (its port is often 8883)"),
-    )  # fmt: skip
+    )
     group.add_argument(
         "--ca-file", metavar="FILE", help=_("the CA of the broker's certificate (PEM)")
     )
@@ -415,13 +415,13 @@ class HubSettings:
         db, where = self.pick(
             ("--db", flag), "RUMMIKUB_DB",
             ("db", None if self.config.db is None else Path(self.config.db)), Path,
-        )  # fmt: skip
+        )
         if db is not None and not Path(db).parent.is_dir():
             raise HubConfigError(
                 N_("{where} {path}: the folder {folder} does not exist — a typo in the path? "
                    "Name a file in an existing folder, or create the folder first"),
                 where=where, path=str(db), folder=str(Path(db).parent),
-            )  # fmt: skip
+            )
         if db is None:
             if self.source:
                 raise HubConfigError(

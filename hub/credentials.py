@@ -253,7 +253,7 @@ def check_secret(username: str, secret: str) -> None:
             N_("{username}: a secret must be at least 16 of A-Z a-z 0-9 - _ (got {length} "
                "characters)"),
             username=username, length=len(secret),
-        )  # fmt: skip
+        )
 
 
 # --- Mosquitto password_file -------------------------------------------------------------
@@ -552,7 +552,7 @@ password_file = "/etc/tablekit/screen-password"
     web_user, web_password = (
         (screen_user, "/etc/tablekit/screen-password") if screen_user is not None
         else ("hub-admin", "/etc/tablekit/admin-password")
-    )  # fmt: skip
+    )
     text += f"""\
 
 [web]
@@ -732,7 +732,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         description=_("Generate broker accounts, the Mosquitto password file and ACL, and "
                       "each table unit's config for a venue: the same for every event it "
                       "plays."),
-    )  # fmt: skip
+    )
     p.add_argument("--tables", type=int, help=_("number of table units (table-01 …)"))
     p.add_argument("--venue", help=_("topic level: the venue"))
     p.add_argument(
@@ -749,7 +749,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         default=0,
         help=_("opt-in loopback listener admitting anonymous read-only clients, for local "
                "tools (default 0 = none; the hub screen logs in with its own account)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--websockets-port", type=int, default=0, help=_("websockets listener (0 = none)")
     )
@@ -757,12 +757,12 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--dashboards", type=int, default=2,
         help=_("read-only accounts dashboard-N, e.g. for rummikub round status (default 2)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--judges", type=int, default=2,
         help=_("the judges' accounts of the web console, judge-N (default 2; and one "
                "organizer)"),
-    )  # fmt: skip
+    )
     p.add_argument("--rotate", action="store_true",
                    help=_("new secrets for every account (and a new CA with --https)"))
     p.add_argument(
@@ -773,7 +773,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         "--web-name", action="append", default=[], metavar="NAME",
         help=_("a host name or address the devices reach the web console by, for its "
                "certificate (repeat it; default: --host)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--print-broker-config",
         action="store_true",
@@ -782,7 +782,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     p.add_argument(
         "--lang", metavar="pl|en", choices=tuple(i18n.LANGUAGES),
         help=_("the language of its help and errors: pl or en (default: LANG's, else Polish)"),
-    )  # fmt: skip
+    )
     return p
 
 
@@ -816,13 +816,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         web_tls = None
         if args.https:
             web_tls = web_certificate(out, args.web_name or [args.host], args.venue,
-                                      rotate=args.rotate)  # fmt: skip
+                                      rotate=args.rotate)
         elif args.web_name:
             with speaking(words):
                 parser.error(_("--web-name goes with --https"))
         earlier = {} if args.rotate else earlier_web_hashes(out / "hub/web-accounts.toml")
         bundle = make_bundle(topics, accounts, host=args.host, broker=broker, web_tls=web_tls,
-                             web_hashes=earlier)  # fmt: skip
+                             web_hashes=earlier)
         write_bundle(bundle, out)
     except (CredentialsError, CertificateError) as err:
         print(f"{PROG}: {error_text(err, words)}", file=sys.stderr)
@@ -840,7 +840,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             out=out, n=len(accounts), tables=args.tables, kept=kept, new=len(accounts) - kept,
             base=f"{TOPIC_PREFIX}/{topics.venue}",
         )
-    )  # fmt: skip
+    )
     print(_("  hub Pi:   sudo deploy/provision-hub.sh --bundle {out}").format(out=out))
     print(
         _("  table N:  sudo deploy/provision-unit.sh --bundle {out}/units/table-NN").format(
@@ -852,10 +852,10 @@ def main(argv: Sequence[str] | None = None) -> int:
           "{file} (roles web-organizer, web-judge)").format(
             judges=args.judges, file=out / "accounts.tsv"
         )
-    )  # fmt: skip
+    )
     if web_tls is not None:
         print(_("  web console: HTTPS for {names}; devices install {ca}").format(
-            names=", ".join(args.web_name or [args.host]), ca=out / CA_FILE))  # fmt: skip
+            names=", ".join(args.web_name or [args.host]), ca=out / CA_FILE))
     return 0
 
 

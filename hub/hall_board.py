@@ -114,7 +114,7 @@ def hall_grid(rows: Iterable[HallRow], words: Words, at_text: Callable[[float], 
         (str(row.table), online_words[row.online], row.status(words),
          at_text(row.checked_at) if row.checked_at is not None else "")
         for row in rows
-    ]  # fmt: skip
+    ]
     title = _("Hall check before the first round")
     headers = (_("Table"), _("Online"), _("Hall check"), _("Checked at"))
     return Grid(title, headers, lines, numeric=frozenset({0}))

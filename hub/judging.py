@@ -218,14 +218,14 @@ class JudgeCommands(OrganizerBase):
             raise CompetitionError(
                 N_("table {table}: the note has {n} characters, at most {most}: shorten it"),
                 table=table, n=len(note.strip()), most=MAX_NOTE,
-            )  # fmt: skip
+            )
         at = self.clock()
 
         def resolved(competition: Competition) -> list[JudgeCallResolved]:
             return [JudgeCallResolved(
                 at=at, by=self.by, stage=stage or _latest_stage(competition), table=table,
                 note=note.strip(), game=game, called=called, since=since,
-            )]  # fmt: skip
+            )]
 
         _, [record] = self.command(resolved)
         return record
@@ -309,7 +309,7 @@ class JudgeCommands(OrganizerBase):
                    "needs the reason"),
                 table=record.table,
                 game=record.report.game,
-            )  # fmt: skip
+            )
 
     def enter_result(
         self,
@@ -385,7 +385,7 @@ def _check_entry(competition: Competition, record: ResultRecorded) -> None:
             table=table,
             game=game,
             number=len(versions),
-        )  # fmt: skip
+        )
     if record.why:
         return
     if versions:
@@ -394,7 +394,7 @@ def _check_entry(competition: Competition, record: ResultRecorded) -> None:
                "reason (--why)"),
             table=table,
             game=game,
-        )  # fmt: skip
+        )
     open_stage = competition.open_stage()
     if open_stage is None or open_stage.name != record.stage:
         raise ReasonNeededError(
@@ -403,7 +403,7 @@ def _check_entry(competition: Competition, record: ResultRecorded) -> None:
             table=table,
             game=game,
             stage=record.stage,
-        )  # fmt: skip
+        )
 
 
 def _check_confirmed(
@@ -425,7 +425,7 @@ def _consolation_stage(competition: Competition) -> str:
         raise CompetitionError(
             N_("consolation games: the league scheme is chosen at the first draw; decide "
                "after it")
-        )  # fmt: skip
+        )
     event = competition.event
     stage = next(
         (

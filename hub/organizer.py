@@ -84,7 +84,7 @@ def _check_fresh_seed(competition: Competition, seed: int) -> None:
                    "recorded)"),
                 seed=seed,
                 stage=stage,
-            )  # fmt: skip
+            )
 
 
 def check_in_hint(event: EventState) -> Phrase | str:
@@ -96,7 +96,7 @@ def check_in_hint(event: EventState) -> Phrase | str:
         return Phrase(
             N_("; nobody is registered yet: rummikub players import FILE "
                "(or rummikub players add NAME)")
-        )  # fmt: skip
+        )
     waiting = (
         len(event.players) - len(event.present) - len(event.withdrawn) - len(event.disqualified)
     )
@@ -108,7 +108,7 @@ def check_in_hint(event: EventState) -> Phrase | str:
            "players check-in ID …)"),
         present=len(event.present),
         registered=len(event.players),
-    )  # fmt: skip
+    )
 
 
 class ConsentMissingError(CompetitionError):
@@ -132,7 +132,7 @@ def _check_consent(competition: Competition, player_ids: Iterable[str], what: Ph
             missing,
             what=what,
             players=", ".join(f"{pid} {players[pid].name}" for pid in missing),
-        )  # fmt: skip
+        )
 
 
 class PlayerEntryError(CompetitionError):
@@ -192,7 +192,7 @@ class Organizer(JudgeCommands):
                 N_("event create: a round's time is above 0 and at most 1440 minutes, not "
                    "{minutes}"),
                 minutes=f"{round_minutes:g}",
-            )  # fmt: skip
+            )
         chosen = LanguageChosen(at=self.clock(), by=self.by, language=i18n_language(language))
         record = new_event(
             name,
@@ -247,7 +247,7 @@ class Organizer(JudgeCommands):
             MinorRecorded(at=self.clock(), by=self.by, player=pid, minor=minor,
                           consent=consent, why=why)
             for pid in player_ids
-        ]  # fmt: skip
+        ]
         self.record(*records)
         return records
 
@@ -291,7 +291,7 @@ class Organizer(JudgeCommands):
             drawn = bool(competition.event.stages_played)
             late[:] = [check_in and drawn]
             return registration(players, at=at, by=self.by, check_in=check_in, late=drawn,
-                                minors=minors or {})  # fmt: skip
+                                minors=minors or {})
 
         self.command(registered)
         return late[0]
@@ -314,7 +314,7 @@ class Organizer(JudgeCommands):
         and whether they were recorded as a late arrival."""
         entered: dict[str, str] = {}
         for part, text, what in (("name", name, "name"), ("surname", surname, "name"),
-                                 ("club", club or "", "club")):  # fmt: skip
+                                 ("club", club or "", "club")):
             try:
                 entered[part] = clean(text, what)
             except ValueError as err:
@@ -334,7 +334,7 @@ class Organizer(JudgeCommands):
             raise PlayerEntryError(
                 N_("players add: the name is longer than {most} characters"), field="name",
                 most=MAX_NAME,
-            )  # fmt: skip
+            )
         club_name = entered["club"] or None
         key = player_key(name, club_name)
         at = self.clock()
@@ -347,14 +347,14 @@ class Organizer(JudgeCommands):
                     raise PlayerEntryError(
                         N_("players add: duplicate player {who}: already registered as {id}"),
                         field="name", who=who_of(name, club_name), id=player.id,
-                    )  # fmt: skip
+                    )
             number = checked_league_number(event, league_number, N_("players add: {error}"))
             player = Player(fresh_id(event), name, club_name, rating, surname=surname,
-                            league_number=number, gender=gender)  # fmt: skip
+                            league_number=number, gender=gender)
             drawn = bool(event.stages_played)
             added[:] = [(player, check_in and drawn)]
             return registration([player], at=at, by=self.by, check_in=check_in, late=drawn,
-                                minors={})  # fmt: skip
+                                minors={})
 
         self.command(registered)
         return added[0]
@@ -370,7 +370,7 @@ class Organizer(JudgeCommands):
         which is recorded with the check-in."""
         ids = list(player_ids)
         self._arrivals([PlayerCheckedIn(pid) for pid in ids], ids, admit_minors,
-                       Phrase(N_("check-in")))  # fmt: skip
+                       Phrase(N_("check-in")))
 
     def late_arrival(self, player_id: str, *, admit_minors: bool = False) -> None:
         self.late_arrivals([player_id], admit_minors=admit_minors)
@@ -380,7 +380,7 @@ class Organizer(JudgeCommands):
         next draw for everyone present); minors as at a check-in."""
         ids = list(player_ids)
         self._arrivals([PlayerLateArrived(pid) for pid in ids], ids, admit_minors,
-                       Phrase(N_("late arrival")))  # fmt: skip
+                       Phrase(N_("late arrival")))
 
     def _arrivals(
         self, facts: Sequence[Fact], ids: Sequence[str], admit: bool, what: Phrase
@@ -435,7 +435,7 @@ class Organizer(JudgeCommands):
             fact = details_changed(
                 competition.event, player_id, what, name=name, given=given, surname=surname,
                 club=club, clear_club=clear_club, league_number=league_number, gender=gender,
-            )  # fmt: skip
+            )
             return [OrganizerFact(at=at, by=self.by, fact=fact, why=" ".join(why.split()))]
 
         competition, _ = self.command(changed)
@@ -462,12 +462,12 @@ class Organizer(JudgeCommands):
                     raise CompetitionError(
                         N_("table {table}: not in round {stage}"), table=table,
                         stage=stage_phrase(stage.name),
-                    )  # fmt: skip
+                    )
                 number = progress.next_game
             return [StarterChosen(
                 at=at, by=self.by, stage=stage.name, table=table, game=number, seat=Seat(seat),
                 why=why,
-            )]  # fmt: skip
+            )]
 
         _, [record] = self.command(chosen)
         return record
@@ -506,7 +506,7 @@ class Organizer(JudgeCommands):
 
         _, records = self.command(drawn)
         [seated] = [r.fact for r in records if isinstance(r, OrganizerFact)
-                    and isinstance(r.fact, RoundSeated)]  # fmt: skip
+                    and isinstance(r.fact, RoundSeated)]
         return seated
 
     def start_round(self, minutes: float | None = None) -> RoundStarted:
@@ -546,7 +546,7 @@ class Organizer(JudgeCommands):
                        "the draw; a judge corrects results instead"),
                     stage=stage.name,
                     tables=", ".join(map(str, started)),
-                )  # fmt: skip
+                )
             return [OrganizerFact(at=at, by=self.by, fact=RoundUndone(stage.name), why=why.strip())]
 
         _, [record] = self.command(undone)
@@ -670,7 +670,7 @@ def details_changed(
         None if league_number is None
         else checked_league_number(event, league_number, N_("{what}: {error}"), player_id,
                                    what=what)
-    )  # fmt: skip
+    )
     now = split_name(new_name, new_surname)
     kept = old.league_number if number is None else number
     if gender == old.grammatical_gender and old.gender is not None:
@@ -693,7 +693,7 @@ def details_changed(
                 id=other.id,
             )
     return PlayerDetailsChanged(player_id, new_name, new_surname, new_club,
-                                league_number=number, gender=gender)  # fmt: skip
+                                league_number=number, gender=gender)
 
 
 def _new_name(
@@ -771,7 +771,7 @@ def registration(
         records.append(OrganizerFact(at=at, by=by, fact=PlayerRegistered(player)))
         if player.id in minors:
             records.append(MinorRecorded(at=at, by=by, player=player.id, minor=True,
-                                         consent=minors[player.id]))  # fmt: skip
+                                         consent=minors[player.id]))
         if not check_in or minors.get(player.id) is False:
             continue
         arrived: Fact = PlayerLateArrived(player.id) if late else PlayerCheckedIn(player.id)
@@ -789,12 +789,12 @@ def checked_league_number(
         number = league_number(text)
     except LeagueNumberError as err:
         raise PlayerEntryError(template, field="league_number", error=err,
-                               **values) from None  # fmt: skip
+                               **values) from None
     for other in event.players.values():
         if number and other.league_number == number and other.id != player_id:
             raise PlayerEntryError(
                 template, field="league_number", **values,
                 error=Phrase(N_("league number {number} is {other}'s already"),
                              number=number, other=other.id),
-            )  # fmt: skip
+            )
     return number

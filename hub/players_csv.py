@@ -115,7 +115,7 @@ MINOR_ALIASES = frozenset(
 CONSENT_ALIASES = frozenset(
     {"consent", "guardian consent", "guardian's consent", "zgoda", "zgoda opiekuna",
      "zgoda rodzica", "pisemna zgoda", "pisemna zgoda opiekuna"}
-)  # fmt: skip
+)
 YES: Final = frozenset({"tak", "t", "x", "1", "yes", "y", "true", "✓", "✔"})
 NO: Final = frozenset({"", "nie", "n", "0", "no", "false", "-", "—"})
 DELIMITERS = (",", ";", "\t")
@@ -221,7 +221,7 @@ def clean(text: str, what: str = "name") -> str:
                 what=_FIELD_WORDS.get(what, what),
                 text=quoted(text),
                 code=f"{ord(char):04X}",
-            )  # fmt: skip
+            )
     return " ".join(unicodedata.normalize("NFC", forms.spreadsheet_text(text)).split())
 
 
@@ -357,7 +357,7 @@ def _strict(data: bytes, codec: str, source: str) -> str:
             encoding=Phrase(label),
             byte=f"{byte:02X}",
             column=column,
-        ) from None  # fmt: skip
+        ) from None
 
 
 def sniff_delimiter(header: str) -> str:
@@ -384,7 +384,7 @@ def rating_of(text: str) -> float | None:
                    "(at most {most})"),
                 rating=quoted(shown),
                 most=grouped(MAX_RATING),
-            )  # fmt: skip
+            )
         raise PlayersCsvError(N_("rating {rating} is not a number"), rating=quoted(shown))
     rating = float(value.replace(",", "."))
     if not (math.isfinite(rating) and abs(rating) <= MAX_RATING):
@@ -412,7 +412,7 @@ def too_large(source: str, size: int) -> PlayersCsvError:
         size=grouped(size),
         most=grouped(MAX_FILE_BYTES),
         players=grouped(MAX_PLAYERS),
-    )  # fmt: skip
+    )
 
 
 def parse_players_csv(
@@ -480,7 +480,7 @@ def _read(
         try:
             players.append(_row(row, line=line, end=end, where=where, header=header,
                                 columns=columns, surname_first=surname_first, seen=seen,
-                                comma=comma, long_rows=long_rows))  # fmt: skip
+                                comma=comma, long_rows=long_rows))
         except PlayersCsvError as err:
             problems.append(RowProblem(line, tuple(row), err))
     if problems:
@@ -519,7 +519,7 @@ def _row(
             where=where,
             line=line,
             end=end,
-        )  # fmt: skip
+        )
 
     def cell(field: str, row: list[str] = row) -> str:
         index = columns.get(field)
@@ -565,14 +565,14 @@ def _row(
         raise PlayersCsvError(
             N_("{where}: league number {number} is already on line {line}"),
             where=where, number=number, line=seen[number],
-        )  # fmt: skip
+        )
     seen[key] = line
     if number:
         seen[number] = line
     if by_comma:
         comma.append(line)
     return CsvPlayer(line, name, club, rating, surname, tuple(row), number, gender,
-                     minor=minor, consent=consent)  # fmt: skip
+                     minor=minor, consent=consent)
 
 
 def _yes(text: str, field: str, where: Phrase) -> bool:
@@ -585,7 +585,7 @@ def _yes(text: str, field: str, where: Phrase) -> bool:
     raise PlayersCsvError(
         N_("{where}: {field} {text}: write 'yes' or leave it empty"),
         where=where, field=_COLUMN_WORDS[field], text=repr(text.strip()),
-    )  # fmt: skip
+    )
 
 
 def read_players_csv(path: str | Path, encoding: str | None = None) -> CsvImport:
@@ -620,18 +620,18 @@ def new_players(
                 where=_where(source, row.line),
                 who=who_of(row.name, row.club),
                 id=pid,
-            )))  # fmt: skip
+            )))
             continue
         if row.league_number in numbered:
             problems.append(RowProblem(row.line, row.cells, PlayersCsvError(
                 N_("{where}: league number {number} is already registered as {id}"),
                 where=_where(source, row.line), number=row.league_number,
                 id=numbered[row.league_number],
-            )))  # fmt: skip
+            )))
             continue
         out.append(Player(next_id(offset), row.name, row.club, row.rating,
                           surname=row.surname, league_number=row.league_number,
-                          gender=row.gender))  # fmt: skip
+                          gender=row.gender))
     if problems:
         raise _rows_error(problems)
     return out
@@ -744,13 +744,13 @@ def _columns(
                 where=where,
                 found=found,
                 encoding=Phrase(encoding_label(forced)),
-            )  # fmt: skip
+            )
         raise PlayersCsvError(
             N_("{where}: no name column (found {found}); name the column 'name' or "
                "'imię i nazwisko' (or use two columns 'imię' and 'nazwisko')"),
             where=where,
             found=found,
-        )  # fmt: skip
+        )
     if "first" in columns and "last" in columns:
         columns.pop("name", None)  # the parts say where the surname starts; a full name not
     else:

@@ -56,7 +56,7 @@ _ARRIVED_LATE: Final = gendered(
     NP_("said of a man", "{id} arrived late: joins the next round drawn for everyone present"),
     NP_("said without gender",
         "{id} arrived late: joins the next round drawn for everyone present"),
-)  # fmt: skip
+)
 # Translators: a player left the event, said of a woman, of a man and without gender
 _WITHDRAWN: Final = gendered(
     NP_("said of a woman", "{id} withdrawn ({reason}): not drawn again; results already "
@@ -65,7 +65,7 @@ _WITHDRAWN: Final = gendered(
         "played stay"),
     NP_("said without gender", "{id} withdrawn ({reason}): not drawn again; results "
         "already played stay"),
-)  # fmt: skip
+)
 
 
 def late_line(words: Words, player: Player) -> str:
@@ -99,7 +99,7 @@ def minor_line(words: Words, ids: Sequence[str], *, adult: bool, consent: bool) 
             if one
             else _("Minors ({n}), no guardian's written consent yet: {ids}; the kit asks at "
                    "the check-in and the draw")
-        )  # fmt: skip
+        )
     return said.format(ids=", ".join(ids), n=len(ids))
 
 
@@ -117,7 +117,7 @@ def genders_line(words: Words, players: Sequence[Player]) -> str | None:
         "gender {neutral}{names}; the titles and the words about each player agree with it: "
         "check it in the players list"
     ).format(n=len(proposed), female=counts[Gender.FEMALE], male=counts[Gender.MALE],
-             neutral=counts[Gender.NEUTRAL], names=names)  # fmt: skip
+             neutral=counts[Gender.NEUTRAL], names=names)
 
 
 def change_lines(words: Words, change: PlayerChange) -> list[str]:
@@ -129,7 +129,7 @@ def change_lines(words: Words, change: PlayerChange) -> list[str]:
     if before.league_number != after.league_number:
         none = words.gettext("none")
         lines.append(words.gettext("League number: {before} → {after}").format(
-            before=before.league_number or none, after=after.league_number or none))  # fmt: skip
+            before=before.league_number or none, after=after.league_number or none))
     return lines
 
 
@@ -177,7 +177,7 @@ def import_lines(
         lines.append(
             _("Names written 'Surname, Given' were read surname first ('Kowalski, Jan' is "
               "Jan Kowalski): {lines}").format(lines=lines_text(parsed.surname_comma, words))
-        )  # fmt: skip
+        )
     minors = minors_of(parsed, players)
     if minors:
         without = [pid for pid, consent in minors.items() if not consent]
@@ -185,12 +185,12 @@ def import_lines(
             "Marked minor: {n} player; a guardian's written consent received for {consent}",
             "Marked minor: {n} players; a guardian's written consent received for {consent}",
             len(minors),
-        ).format(n=len(minors), consent=len(minors) - len(without)))  # fmt: skip
+        ).format(n=len(minors), consent=len(minors) - len(without)))
         if without and check_in:
             lines.append(_(
                 "Not checked in, marked minor without a guardian's written consent: {ids}; "
                 "record the consent or admit them on the players page"
-            ).format(ids=", ".join(without)))  # fmt: skip
+            ).format(ids=", ".join(without)))
     if parsed.long_rows:
         lines.append(
             _("More cells than the header's {columns}, the extra ones left out: {lines}; check "
@@ -198,7 +198,7 @@ def import_lines(
               "the name is in quotes)").format(
                 columns=parsed.columns, lines=lines_text(parsed.long_rows, words)
             )
-        )  # fmt: skip
+        )
     return lines
 
 

@@ -117,7 +117,7 @@ def public_people(
                 continue
             number = player.league_number
             people = {by_number[number]} if number in by_number else by_name.get(
-                match_key(player.name), set())  # fmt: skip
+                match_key(player.name), set())
             hidden_name |= people
             hidden_club |= people
     out = {}

@@ -99,7 +99,7 @@ class _Gather:
                 N_("round status: the MQTT broker at {where} refused the subscription to the "
                    "tables' topics"),
                 where=self.where,
-            )  # fmt: skip
+            )
             return
         self.subscribed_at = self.last_at = time.monotonic()
 
@@ -128,7 +128,7 @@ def gather_retained(
         list(filters) if filters is not None
         else [f"{topics.base}/table/+/{Kind.STATE}", f"{topics.base}/table/+/{Kind.STATUS}"],
         where,
-    )  # fmt: skip
+    )
     closed = BrokerReadError(
         N_("round status: the MQTT broker at {where} closed the connection"), where=where
     )
@@ -158,13 +158,13 @@ def gather_retained(
                            "subscription within {seconds} s"),
                         where=where,
                         seconds=f"{connect_timeout:g}",
-                    )  # fmt: skip
+                    )
                 raise BrokerReadError(
                     N_("round status: the MQTT broker at {where} did not confirm the "
                        "connection within {seconds} s"),
                     where=where,
                     seconds=f"{connect_timeout:g}",
-                )  # fmt: skip
+                )
             if client.loop(0.05) != mqtt.MQTT_ERR_SUCCESS and gather.refused is None:
                 raise closed
         stop_at = gather.subscribed_at + limit
@@ -189,7 +189,7 @@ def season_board(source: LiveSource) -> SeasonBoard:
             N_("season seeds --league: the broker at {where} has no season table from the "
                "league yet (the bridge to the central has not brought it)"),
             where=source.broker.where,
-        )  # fmt: skip
+        )
     try:
         return board_decoder.decode(got[topic])
     except (msgspec.DecodeError, ValueError) as err:

@@ -372,7 +372,7 @@ def seeding_text(comp: Competition, seeds: int) -> Phrase:
             N_("the first round of {format!r} is not a seeded draw, so the seeds do not "
                "change who sits where (only league events keep seeds apart)"),
             format=comp.event.format.name,
-        )  # fmt: skip
+        )
     tables = first_stage_tables(comp)
     if tables is None:
         return Phrase(
@@ -380,5 +380,5 @@ def seeding_text(comp: Competition, seeds: int) -> Phrase:
                "whether the seeds can all sit apart is shown once the players are checked "
                "in"),
             present=len(comp.event.present),
-        )  # fmt: skip
+        )
     return seeding_statement(seeds, tables)

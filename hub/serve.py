@@ -70,14 +70,14 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     serve.add_argument(
         "--db", type=Path,
         help=_("event store, an SQLite file ($RUMMIKUB_DB; the file's db)"),
-    )  # fmt: skip
+    )
     serve.add_argument(
         "--tables",
         type=option_type(whole_number, w),
         help=_("the event's tables are 1..N (the provisioned units); messages of other "
                "tables are refused and logged ($RUMMIKUB_TABLES; [hub] tables; default: any "
                "table 1-999)"),
-    )  # fmt: skip
+    )
     serve.add_argument(
         "--backup",
         type=Path,
@@ -85,7 +85,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         help=_("keep a copy of the store at PATH (a USB stick, a second disk, a mounted "
                "share), made after changes and on stop; its directory must exist "
                "($RUMMIKUB_BACKUP; [hub] backup; none when unset or empty)"),
-    )  # fmt: skip
+    )
     serve.add_argument(
         "--backup-every",
         type=float,
@@ -129,7 +129,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         service = HubService(settings.broker, store.db, settings.topics, tables=store.tables,
                              backup=store.backup, backup_interval=store.backup_every,
                              console_url=store.console_url,
-                             league=_league(settings.config.league))  # fmt: skip
+                             league=_league(settings.config.league))
         return _serve(args, settings, service)
     except (KitError, OSError) as err:
         return refused("rummikub-hub", err, words)
@@ -158,11 +158,11 @@ def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSet
     own = settings.config.hub
     db = settings.store(args.db)
     tables, where = settings.pick(("--tables", args.tables), "RUMMIKUB_TABLES",
-                                  ("hub.tables", own.tables), _tables)  # fmt: skip
+                                  ("hub.tables", own.tables), _tables)
     if tables is not None:
         check_tables(tables, where)
     backup, where = settings.pick(("--backup", args.backup), "RUMMIKUB_BACKUP",
-                                  ("hub.backup", _path(own.backup)), Path)  # fmt: skip
+                                  ("hub.backup", _path(own.backup)), Path)
     every = own.backup_every if args.backup_every is None else args.backup_every
     if backup is not None and Path(backup).absolute() == Path(db).absolute():
         raise HubConfigError(
@@ -176,7 +176,7 @@ def _store_settings(args: argparse.Namespace, settings: HubSettings) -> StoreSet
             seconds=f"{every:g}",
         )
     return StoreSettings(Path(db), tables, None if backup is None else Path(backup), every,
-                         settings.public_url())  # fmt: skip
+                         settings.public_url())
 
 
 def _path(text: str | None) -> Path | None:

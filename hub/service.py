@@ -173,7 +173,7 @@ class HubService:
             None if league is None
             else Uplink(league.registry_for(Path(db)), topics.venue, topics.event, db,
                         self._publish_up, bridge=league.bridge)
-        )  # fmt: skip
+        )
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -337,7 +337,7 @@ class HubService:
             return
         if before != self.topics:
             log.info("hub: serving %s (the venue's hub served %s before)", self.topics.event,
-                     before.event)  # fmt: skip
+                     before.event)
             self.client.unsubscribe(before.table_filters())
 
     def _parse(self, topic: str) -> TopicRef:
@@ -546,7 +546,7 @@ class HubService:
                 "hub: %d refused events answered but not kept: over the store's limit of %d "
                 "per table, %d in all (rummikub event refusals)",
                 result.dropped, MAX_SET_ASIDE_TABLE, MAX_SET_ASIDE,
-            )  # fmt: skip
+            )
         if result.conflicts:
             log.warning(
                 "hub: %d events reused a known (unit, seq) with other content; both copies "

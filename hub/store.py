@@ -452,7 +452,7 @@ class EventStore:
                 "SELECT seq, code, digest, payload FROM fold_snapshot WHERE id = 1"
             ).fetchone()
         return None if row is None else FoldSnapshot(row[0], bytes(row[1]), bytes(row[2]),
-                                                     bytes(row[3]))  # fmt: skip
+                                                     bytes(row[3]))
 
     def hub_records(self, upto: int) -> list[tuple[int, str, bytes]]:
         """The hub's records up to seq ``upto``: (seq, kind, payload), in seq order."""
@@ -717,7 +717,7 @@ class EventStore:
             self._new_moves.append((
                 source, seq, table, event.game, event.move, str(event.seat), event.used,
                 int(event.timed_out), event.overtime, ts,
-            ))  # fmt: skip
+            ))
 
     def _bump_source(
         self,
@@ -834,7 +834,7 @@ def _of_unit(mark: SourceMark, unit: str, epoch: str) -> SourceMark:
     """``mark`` naming the unit and journal epoch it is of (``dataclasses.replace`` costs
     as much as storing an event)."""
     return SourceMark(mark.source, mark.table, mark.contiguous, mark.max_seq, mark.events,
-                      unit, epoch)  # fmt: skip
+                      unit, epoch)
 
 
 def _new_journal(unit: str, epoch: str, table: int | None) -> Refused:

@@ -43,5 +43,5 @@ def over_limit_lines(counts: Iterable[RefusalCount], words: Words) -> list[str]:
                 "its account is misused); its events are taken once the time has passed",
                 count.count,
             ).format(table=table, n=count.count, limit=NEW_JOURNALS_LIMIT,
-                     minutes=int(JOURNAL_PERIOD // 60)))  # fmt: skip
+                     minutes=int(JOURNAL_PERIOD // 60)))
     return lines

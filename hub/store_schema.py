@@ -143,7 +143,7 @@ def open_store(path: Path) -> DurableFile:
         return StoreError(
             N_("store {file} has schema {schema}, this hub uses {version}"),
             file=path, schema=stored, version=SCHEMA_VERSION,
-        )  # fmt: skip
+        )
 
     try:
         return DurableFile(

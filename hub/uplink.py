@@ -148,7 +148,7 @@ class UplinkRegistry:
                     N_("the league uplink sent event {event} from {registered}, not from "
                        "{db}: give this event another name, or move its store back"),
                     event=event, registered=row[0], db=db,
-                )  # fmt: skip
+                )
 
     def events(self, venue: str) -> list[Registered]:
         """The venue's events, first registered first."""
@@ -196,7 +196,7 @@ class _Lane:
         if ack.upto != self.acked:
             if ack.upto < self.acked:
                 log.warning("uplink: the central has %s up to seq %d of the %d it acked; "
-                            "sending the rest again", self.event, ack.upto, self.acked)  # fmt: skip
+                            "sending the rest again", self.event, ack.upto, self.acked)
                 self.sent = min(self.sent, ack.upto)
             self.acked = ack.upto
             self.last_progress = time.monotonic()
@@ -215,7 +215,7 @@ class _Lane:
             self.last_progress = now
         elif self.sent > self.acked and now - self.last_progress > self.backoff:
             log.info("uplink: no ack from the central for %s in %.0f s; sending again from "
-                     "seq %d", self.event, now - self.last_progress, self.acked + 1)  # fmt: skip
+                     "seq %d", self.event, now - self.last_progress, self.acked + 1)
             self.sent = self.acked
             self.last_progress = now
             self.backoff = min(self.backoff * 2, MAX_RETRANSMIT)
@@ -283,7 +283,7 @@ class Uplink:
             for known in registry.events(self.venue):
                 self._lanes[known.event] = _Lane(known.event, known.db,
                                                  self.topics.up(known.event), known.acked,
-                                                 self.retransmit_after)  # fmt: skip
+                                                 self.retransmit_after)
         self._thread.start()
 
     def stop(self) -> None:
@@ -401,7 +401,7 @@ class Uplink:
         if not lane.db.is_file():
             if not lane.missing:
                 log.warning("uplink: event %s's store %s is not there; its records go up "
-                            "once it is back", lane.event, lane.db)  # fmt: skip
+                            "once it is back", lane.event, lane.db)
             lane.missing = True
             return None
         lane.missing = False

@@ -140,7 +140,7 @@ def begin(unit: TableUnit, journal: Journal) -> None:
     unit.begin(journal.event, journal, saved)
     if saved is not None:
         log.info("resumed from %s: game %d, paused for the judge", journal.path,
-                 unit.clock.state.game)  # fmt: skip
+                 unit.clock.state.game)
     aside = journal.set_aside_entries()
     if aside:  # the hub refused these: the judge must hear of them after a restart too
         seqs = ", ".join(f"#{e.seq}" for e in aside[-3:])
@@ -160,7 +160,7 @@ class EventFollower:
     def __init__(
         self, settings: LinkSettings, journals: EventJournals, unit: TableUnit,
         own: UnitSettings,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.settings = settings
         self.journals = journals
         self.unit = unit
@@ -411,12 +411,12 @@ def sim_main(argv: Sequence[str] | None = None) -> None:
         parser.add_argument(
             "--mute", action="store_true",
             help=_("the window plays no buzzer sound (M switches it on and off)"),
-        )  # fmt: skip
+        )
         parser.add_argument(
             "--hub", metavar="HOST[:PORT]",
             help=_("join the hub at this address (its broker's; port 1883 unless given): "
                    "the unit plays the event the hub serves"),
-        )  # fmt: skip
+        )
         parser.add_argument("--table", type=int, help=_("the table's number (default: 1)"))
         parser.add_argument("--venue", help=_("the venue's name, as the hub's (default: hall)"))
         args = parser.parse_args(argv)

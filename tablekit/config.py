@@ -81,7 +81,7 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             1 <= self.table <= MAX_TABLE,
             N_("table: tables are numbered 1–{most} (the protocol's topics), got {got}"),
             most=MAX_TABLE, got=self.table,
-        )  # fmt: skip
+        )
         if not self.unit_id:
             msgspec.structs.force_setattr(self, "unit_id", f"table-{self.table:02d}")
         _check(
@@ -94,13 +94,13 @@ class UnitSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
             N_("unit_id: the unit of table {table} is {unit!r} (the hub takes a unit's "
                "identity from its table's topic), got {got!r}"),
             table=self.table, unit=unit_id_of(self.table), got=self.unit_id,
-        )  # fmt: skip
+        )
         _check(bool(self.journal.strip()), N_("journal: must name a file, got an empty string"))
         _check(
             0 <= self.ask_rack_above <= MAX_TILE_VALUE,
             N_("ask_rack_above: must be 0 (never ask) to {most}, got {got}"),
             most=MAX_TILE_VALUE, got=self.ask_rack_above,
-        )  # fmt: skip
+        )
 
     def journal_path(self, state_dir: Path) -> Path:
         """The journal file: ``journal`` itself if absolute, else under ``state_dir``."""
@@ -122,7 +122,7 @@ class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(
             self.seats in (3, 4), N_("seats: a table seats 3 or 4 players, got {count}"),
             count=self.seats,
-        )  # fmt: skip
+        )
         _check(
             0 < self.move_seconds <= MAX_MOVE_SECONDS,
             N_("move_seconds: must be above 0 and at most 3600, got {got}"),
@@ -137,11 +137,11 @@ class ClockSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(
             0 < self.judge_hold <= 10, N_("judge_hold: must be in (0, 10], got {got}"),
             got=self.judge_hold,
-        )  # fmt: skip
+        )
         _check(
             0 < self.call_hold <= 30, N_("call_hold: must be in (0, 30], got {got}"),
             got=self.call_hold,
-        )  # fmt: skip
+        )
 
 
 class BuzzerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -174,13 +174,13 @@ class BuzzerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(
             0 <= self.long_tone <= 30, N_("long_tone: must be in [0, 30], got {got}"),
             got=self.long_tone,
-        )  # fmt: skip
+        )
         if self.tone is not None:
             _check(
                 MIN_TONE_HZ <= self.tone <= MAX_TONE_HZ,
                 N_("tone: must be {low} to {high} Hz, got {got}"),
                 low=f"{MIN_TONE_HZ:g}", high=f"{MAX_TONE_HZ:g}", got=self.tone,
-            )  # fmt: skip
+            )
 
     @property
     def quiet(self) -> bool:
@@ -196,7 +196,7 @@ BOARD_TO_BCM: dict[int, int] = {
     3: 2, 5: 3, 7: 4, 8: 14, 10: 15, 11: 17, 12: 18, 13: 27, 15: 22, 16: 23, 18: 24,
     19: 10, 21: 9, 22: 25, 23: 11, 24: 8, 26: 7, 27: 0, 28: 1, 29: 5, 31: 6, 32: 12,
     33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
-}  # fmt: skip
+}
 """Physical header pin → BCM GPIO; the other header pins are power and ground."""
 
 BCM_TO_BOARD: dict[int, int] = {bcm: board for board, bcm in BOARD_TO_BCM.items()}
@@ -232,7 +232,7 @@ class PinSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
                 raise SettingError(
                     N_("{use}: GPIO{pin} is already used by pins.{other}"),
                     use=use, pin=pin, other=seen[pin],
-                )  # fmt: skip
+                )
             seen[pin] = use
 
     def uses(self) -> list[tuple[str, int]]:
@@ -306,7 +306,7 @@ def parse_pin(value: object, field: str = "pin") -> int:
             N_("{field}: true is not a pin; give a pin or false (use a BCM number 0-27, "
                "'GPIO17', 'BCM17' or 'BOARD11')"),
             field=field,
-        )  # fmt: skip
+        )
     if isinstance(value, int):
         if value in GPIO_PINS:
             return value
@@ -323,7 +323,7 @@ def parse_pin(value: object, field: str = "pin") -> int:
                 raise SettingError(
                     N_("{field}: header pin {number} is power or ground, not a GPIO ({value!r})"),
                     field=field, number=number, value=value,
-                )  # fmt: skip
+                )
         raise SettingError(_UNKNOWN_PIN, field=field, pin=quoted(value))
     raise SettingError(_UNKNOWN_PIN, field=field, pin=quoted(value))
 
@@ -351,7 +351,7 @@ class DisplaySettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         _check(
             120 <= self.height <= 4096, N_("height: must be 120 to 4096, got {got}"),
             got=self.height,
-        )  # fmt: skip
+        )
         _check(1 <= self.fps <= 60, N_("fps: must be 1 to 60, got {got}"), got=self.fps)
 
 
@@ -479,12 +479,12 @@ def main(argv: list[str] | None = None) -> int:
         config = load_config(path)
     except ConfigError as err:
         print(said.gettext(N_("error: {error}")).format(error=err.message(said.gettext)),
-              file=sys.stderr)  # fmt: skip
+              file=sys.stderr)
         return 1
     source = str(path) if path else said.gettext(N_("built-in defaults"))
     print(said.gettext(N_("{source}: OK — table {table} ({unit})")).format(
         source=source, table=config.unit.table, unit=config.unit.unit_id
-    ))  # fmt: skip
+    ))
     print("\n".join(describe_pins(config.pins, said)))
     wiring = {
         (True, True): N_("buttons wired to GND, internal pull-up; RGB LED common cathode"),

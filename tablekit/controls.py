@@ -366,7 +366,7 @@ class TableControls:
                 N_("All {games} games of this round are played; corrections are made at the "
                    "hub"),
                 games=self.round_games.games,
-            )  # fmt: skip
+            )
         if self.result_with_hub():
             return Note.of(
                 N_("Game {game}: its result is with the hub; corrections are made at the hub"),

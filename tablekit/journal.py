@@ -126,7 +126,7 @@ class Journal:
             raise JournalError(
                 N_("journal {file} holds the event {held!r}, not {event!r}"),
                 file=self.path, held=self.event, event=event,
-            )  # fmt: skip
+            )
         with self._file.transaction():
             self._file.set_meta("event", event)
         self.event = event
@@ -301,4 +301,4 @@ def _own(file: DurableFile, unit_id: str, event: str) -> None:
         raise JournalError(
             N_("journal {file} belongs to unit {stored!r}, not {unit!r}"),
             file=file.path, stored=stored, unit=unit_id,
-        )  # fmt: skip
+        )

@@ -78,7 +78,7 @@ class EventJournals:
         target = self.kept(f"{event or 'no-event'}.older-copy.{epoch or 'none'}")
         _move(self.path, target)
         log.warning("journal: %s was an older copy; kept in %s, a new epoch begins", self.path,
-                    target)  # fmt: skip
+                    target)
         journal = Journal(self.path, self.unit_id, event)
         if event and not journal.event:
             journal.belong_to(event)
@@ -102,7 +102,7 @@ class EventJournals:
             log.warning(
                 "journal: %d events of %s never reached its hub; kept in %s",
                 pending, name, target,
-            )  # fmt: skip
+            )
         else:
             log.info("journal: %s kept in %s", name, target)
 

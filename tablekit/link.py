@@ -393,7 +393,7 @@ class TableLink:
                 log.warning(
                     "link: the hub holds seq %d of this journal, which only numbered up to %d: "
                     "an older copy; a new journal epoch begins", ack.upto, self.journal.last_seq,
-                )  # fmt: skip
+                )
                 self.put(OlderCopy(held=ack.upto, had=self.journal.last_seq))
             return
         try:

@@ -210,7 +210,7 @@ class ResultEntry:
             raise SeatError(
                 N_("seats must be {expected} in order, got {got}"),
                 seats=seats, field="seats", expected=", ".join(expected), got=", ".join(seats),
-            )  # fmt: skip
+            )
         self._game = game
         self._seats = expected
         self._ruleset = ruleset
@@ -401,7 +401,7 @@ class ResultEntry:
             self._said = Note.of(
                 N_("seat {seat}: {value} — sure? ENTER yes, or type the right value"),
                 seat=seat, value=tiles,
-            )  # fmt: skip
+            )
             return
         self._update(seat, tiles=tiles, jokers=jokers)
         if all(e.complete for e in self._racks.values()):

@@ -135,7 +135,7 @@ def _step_samples(now: float, rules: ClockRules, game_over: ClockState) -> dict[
     final = ClockState(
         rules=rules, phase=Phase.RUNNING, game=2, move=31, active=Seat.D, remaining=22.4,
         since=now, last_lap_left=1,
-    )  # fmt: skip
+    )
     paused = msgspec.structs.replace(final, last_lap_left=None, paused=PauseReason.JUDGE)
     keys = Note.of(N_("The clock is stopped: the keys work again when the judge resumes"))
     flow = ResultEntry(
@@ -182,11 +182,11 @@ def _round_games_samples(rules: ClockRules, game_over: ClockState) -> dict[str, 
     )
 
     def view(entry: ResultEntry | None, games: RoundGames, menu: JudgeMenu | None = None,
-             clock: ClockState = game_over) -> TableView:  # fmt: skip
+             clock: ClockState = game_over) -> TableView:
         return TableView(
             clock, table=7, names=SAMPLE_NAMES, online=True, menu=menu, games=games,
             entry=None if entry is None else entry.view,
-        )  # fmt: skip
+        )
 
     at_hub = Note.of(
         N_("Game {game}: its result is with the hub; corrections are made at the hub"), game=2
@@ -287,7 +287,7 @@ def _entry_samples(game_over: ClockState) -> dict[str, TableView]:
         N_("table {table} game {game}: a result is already recorded (the game is closed); "
            "a judge corrects it at the hub"),
         table=7, game=2,
-    )  # fmt: skip
+    )
     rejected.mark_rejected(str(already), already, final=True)
     judge = entry("23 ENTER 0 ENTER 17+ ENTER")
     actions = (

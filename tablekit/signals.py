@@ -255,7 +255,7 @@ def beep_windows(
 
 
 def _in_beep(remaining: float, move_seconds: float, buzzer: BuzzerSettings, *,
-             doubled: bool) -> bool:  # fmt: skip
+             doubled: bool) -> bool:
     windows = beep_windows(move_seconds, buzzer, doubled=doubled)
     return any(low < remaining <= high for low, high in windows)
 

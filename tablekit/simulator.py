@@ -122,7 +122,7 @@ class SimWindow:
         self.keys = WindowKeys(
             unit.put, on_expose=self.invalidate, menu=lambda: unit.view.menu,
             on_mute=self.toggle_mute,
-        )  # fmt: skip
+        )
         self.config = config
         self.leds = len(config.pins.led_bar)
         self.sound = SimSound(muted=muted, say=say) if config.pins.buzzer is not None else None

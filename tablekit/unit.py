@@ -426,7 +426,7 @@ class TableUnit:
         on in a new journal epoch (nothing numbered again), with nothing of the old copy's
         state, held for the judge; the hub's retained assignment seats it again."""
         log.warning("put back from an older copy (the hub holds seq %d, it had %d)",
-                    older.held, older.had)  # fmt: skip
+                    older.held, older.had)
         if self.follower is not None:
             self.follower.renew()
         self.hold_for_judge(RESTORED)
@@ -607,7 +607,7 @@ class TableUnit:
                 continue  # played here already
             if entry is not None and entry.view.game == game and entry.view.step in (
                 Step.SUBMITTED, Step.ACCEPTED,
-            ):  # fmt: skip
+            ):
                 if entry.view.step is Step.SUBMITTED:
                     self._accepted(entry, now)
                 continue
@@ -618,7 +618,7 @@ class TableUnit:
                     N_("The judge entered the result of game {game} at the hub: this game is "
                        "over"),
                     game=game,
-                )  # fmt: skip
+                )
             elif game == state.game and state.phase is Phase.GAME_OVER:
                 self.controls.entry = None  # nothing to type: the hub has it
             self.controls.said = said

@@ -63,7 +63,7 @@ def extract(root: Path = ROOT) -> Catalog:
              "-F", "pyproject.toml", "--add-location=file", "--sort-output",
              "--add-comments=Translators:", "-o", str(out), *SOURCES],
             cwd=root, check=True, capture_output=True, text=True,
-        )  # fmt: skip
+        )
         catalog = read(out)
     catalog.project = project["name"]
     catalog.version = project["version"]

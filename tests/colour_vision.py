@@ -51,7 +51,7 @@ def seen_with(matrix: Matrix | None) -> Callable[[Colour], Linear]:
         if matrix is None:
             return rgb
         r, g, b = (min(1.0, max(0.0, sum(m * c for m, c in zip(row, rgb, strict=True))))
-                   for row in matrix)  # fmt: skip
+                   for row in matrix)
         return r, g, b
 
     return see
@@ -114,7 +114,7 @@ def ciede2000(one: Lab, other: Lab) -> float:
         h_mean = (h1p + h2p) / 2 if abs(h1p - h2p) <= 180 else (h1p + h2p + 360) / 2 % 360
     t = (1 - 0.17 * math.cos(math.radians(h_mean - 30)) + 0.24 * math.cos(math.radians(2 * h_mean))
          + 0.32 * math.cos(math.radians(3 * h_mean + 6))
-         - 0.20 * math.cos(math.radians(4 * h_mean - 63)))  # fmt: skip
+         - 0.20 * math.cos(math.radians(4 * h_mean - 63)))
     rotation = 30 * math.exp(-(((h_mean - 275) / 25) ** 2))
     r_c = 2 * math.sqrt(cp_mean**7 / (cp_mean**7 + 25**7))
     s_l = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)

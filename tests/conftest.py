@@ -100,7 +100,7 @@ def xvfb() -> Iterator[Callable[[int, int], str]]:
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             pass_fds=(write_end,),
-        )  # fmt: skip
+        )
         servers.append(proc)
         os.close(write_end)
         with os.fdopen(read_end) as numbers:

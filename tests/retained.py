@@ -43,7 +43,7 @@ def assignment(
     return checked(Assignment(
         v=PROTOCOL_VERSION, table=table, game=game, seats=seats, starter=starter,
         rules=AssignedRules(move_seconds=40.0), issued=time.time(),
-    ))  # fmt: skip
+    ))
 
 
 def press_and_send(

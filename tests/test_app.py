@@ -168,7 +168,7 @@ def test_simulated_players_finish_a_result_a_restarted_unit_was_entering(
         wait_until(
             lambda: again.view.entry is not None and again.view.entry.step is Step.ACCEPTED,
             60, "the result the players finish typing",
-        )  # fmt: skip
+        )
         entry = again.view.entry
         assert entry is not None
         assert [(r.seat, r.tiles) for r in entry.racks][:2] == [(Seat.A, 12), (Seat.B, 5)]
@@ -226,7 +226,7 @@ def test_a_language_the_kit_does_not_speak_is_a_clear_error(tmp_path: Path) -> N
         [*SIM, "--headless", "--lang", "de", "--journal", str(tmp_path / "j.sqlite3")],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
         env={**os.environ, "LANG": "en_GB.UTF-8"},
-    )  # fmt: skip
+    )
     assert proc.returncode != 0
     assert "--lang: no language 'de'" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -303,7 +303,7 @@ def test_the_simulator_opens_a_window_when_there_is_a_display(
         return sum(
             1 for x in range(0, 800, 4) for y in range(0, 600, 4)
             if tuple(shot.get_at((x, y)))[:3] == look(TableState.PLAYING).bg
-        )  # fmt: skip
+        )
 
     def journalled() -> int:  # read only, while the sim writes
         if not journal.exists():
@@ -418,6 +418,6 @@ def test_an_error_is_said_in_the_units_language(tmp_path: Path) -> None:
         [*SIM, "--headless", "--config", str(config), "--journal", str(path)],
         capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL, check=False,
         env={**os.environ, "LANG": "en_GB.UTF-8"},
-    )  # fmt: skip
+    )
     assert proc.returncode != 0 and "Traceback" not in proc.stderr
     assert "„table-07”" in proc.stderr and "belongs to" not in proc.stderr, proc.stderr

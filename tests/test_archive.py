@@ -28,7 +28,7 @@ def test_the_archive_holds_the_whole_event_in_csv_html_and_pdf(tmp_path: Path) -
     seats = len(c.competition().event.seating("round-1")[0].players)
     racks = " ".join(f"{s}={0 if s == 'A' else 10 * (i + 1)}" for i, s in enumerate("ABCD"[:seats]))
     c.ok("result", "enter", "--stage", "round-1", "--table", "1", "--game", "2",
-         "--racks", racks, "--why", FIX, "--yes", by="sędzia Żaneta")  # fmt: skip
+         "--racks", racks, "--why", FIX, "--yes", by="sędzia Żaneta")
     out = c.ok("export", "archive", str(tmp_path))  # a folder: the event's name
     path = tmp_path / "turniej-zimowy-lodz-2026.zip"
     assert out.startswith(f"{path} (")
@@ -43,7 +43,7 @@ def test_the_archive_holds_the_whole_event_in_csv_html_and_pdf(tmp_path: Path) -
     tables = [
         "standings.csv", "results.csv", "corrections.csv", "seating.csv", "sanctions.csv",
         "players.csv", "ranking.csv",
-    ]  # fmt: skip
+    ]
     assert sorted(files) == sorted(
         ["index.html"]
         + [f"csv/{n}" for n in tables]

@@ -26,7 +26,7 @@ def test_the_defaults_are_one_set_for_every_program() -> None:
     settings = BrokerSettings()
     assert (settings.host, settings.port, settings.keepalive, settings.mqtt_version) == (
         "127.0.0.1", 1883, 15, 5
-    )  # fmt: skip
+    )
     assert (settings.username, settings.password_file, settings.tls) == (None, None, False)
     assert settings.where == "127.0.0.1:1883"
     assert BrokerSettings(tls=True, port=8883).where == "127.0.0.1:8883 (TLS)"

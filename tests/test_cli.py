@@ -371,7 +371,7 @@ def test_a_league_before_its_first_draw_takes_what_every_scheme_takes(tmp_path: 
     for count in (12, 17):
         while len(c.competition().event.present) < count:
             c.ok("players", "add", f"Zawodnik {len(c.competition().event.players) + 1}",
-                 "--check-in")  # fmt: skip
+                 "--check-in")
         show = " ".join(c.ok("event", "show").split())
         assert f"obecni: {count}" in show and "(format przyjmuje 8–32)" in show
         assert "24–32" not in show

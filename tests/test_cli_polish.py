@@ -118,7 +118,7 @@ def test_the_whole_organizer_day_in_each_language(tmp_path: Path, lang: str) -> 
     out = c.ok(
         "event", "create", "--preset", "school", "--name", "Konkurs szkolny",
         "--round-minutes", "50",
-    )  # fmt: skip
+    )
     assert said["created"] in out and said["phase"] in out and said["round time"] in out
     assert said["format"] in out  # the preset's description, in the reader's language
     write_players(tmp_path / "zapisy.csv", POLISH_NAMES)
@@ -143,7 +143,7 @@ def test_the_whole_organizer_day_in_each_language(tmp_path: Path, lang: str) -> 
     out = c.ok(
         "result", "enter", "--table", "1", "--game", "1", "--racks", racks,
         "--why", "źle odczytana karta", by="sędzia Ala",
-    )  # fmt: skip
+    )
     assert said["correction"] in out and said["why"] in out and said["ending"] in out
     history = c.ok("result", "history", "--table", "1", "--game", "1")
     assert said["first version"] in history and said["correction"] in history

@@ -152,9 +152,9 @@ def test_a_result_names_the_journal_it_came_from(tmp_path: Path) -> None:
     org.store.ingest([first], derive=conductor.judge)
     spare = "9f8e7d6c"  # the card swapped: seq 27 again, game 2, then a bad game 2
     org.store.ingest([msgspec.structs.replace(submission(2, 2, 3, seq=27), epoch=spare)],
-                     derive=conductor.judge)  # fmt: skip
+                     derive=conductor.judge)
     org.store.ingest([msgspec.structs.replace(submission(2, 2, 4, seq=28), epoch=spare)],
-                     derive=conductor.judge)  # fmt: skip
+                     derive=conductor.judge)
     comp = org.competition
     records = [comp.history("round-1", 2, game)[-1].record for game in (1, 2)]
     [rejected] = comp.rejected
@@ -163,7 +163,7 @@ def test_a_result_names_the_journal_it_came_from(tmp_path: Path) -> None:
     sources = {"0a1b2c3d": "table-02", **{r.epoch: r.source for r in org.store.replacements()}}
     for record in records:
         [stored] = [e for e in org.store.events(source=sources[record.epoch])
-                    if e.seq == record.seq]  # fmt: skip
+                    if e.seq == record.seq]
         submitted = stored.event()
         assert isinstance(submitted, ResultSubmitted) and submitted.report == record.report
 

@@ -223,14 +223,14 @@ def test_the_moves_left_take_the_polish_plural() -> None:
     ]
     assert [last_lap_text(n, EN) for n in (1, 5)] == [
         "LAST LAP — 1 MOVE LEFT", "LAST LAP — 5 MOVES LEFT",
-    ]  # fmt: skip
+    ]
     assert last_lap_text(3) == last_lap_text(3, ENGLISH) == "LAST LAP — 3 MOVES LEFT"
 
 
 def test_the_missing_results_take_the_polish_plural() -> None:
     assert [missing_text(n, PL) for n in (1, 2, 5, 22)] == [
         "BRAK 1 WYNIKU", "BRAK 2 WYNIKÓW", "BRAK 5 WYNIKÓW", "BRAK 22 WYNIKÓW",
-    ]  # fmt: skip
+    ]
     assert [missing_text(n) for n in (1, 2)] == ["1 RESULT MISSING", "2 RESULTS MISSING"]
 
 
@@ -278,7 +278,7 @@ def test_the_hall_check_tells_the_person_in_polish() -> None:
     assert not check.view.said and check.view.message == ""
     assert [PL.gettext(STEP_WORDS[s]) for s in STEPS] == [
         "przycisk ruchu", "kluczyk sędziego", "diody", "brzęczyk", "klawiatura",
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize(
@@ -294,7 +294,7 @@ def test_the_hall_check_tells_the_person_in_polish() -> None:
         ("rummikub/v1/inny/liga/table/3/events", b"{}",
          "temat „rummikub/v1/inny/liga/table/3/events” nie leży pod rummikub/v1/klub/liga"),
     ],
-)  # fmt: skip
+)
 def test_a_refusal_stored_in_english_is_shown_in_polish(
     topic: str, payload: bytes, polish: str
 ) -> None:

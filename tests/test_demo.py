@@ -269,7 +269,7 @@ def test_the_short_demo_plays_a_whole_event_on_the_given_port_and_says_how_to_fo
         in demo.output
     demo.wait_for("demo: sign in there as organizer", 10)
     login = re.search(r"as organizer \(password ([a-z0-9-]+)\) or as judge-1 \(password "
-                      r"([a-z0-9-]+)\): accounts of this demo only", demo.output)  # fmt: skip
+                      r"([a-z0-9-]+)\): accounts of this demo only", demo.output)
     assert login is not None, demo.output
     accounts = read_accounts(tmp_path / "web-accounts.toml")
     assert verify_password(login.group(1), accounts["organizer"].hash)

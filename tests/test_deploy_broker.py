@@ -173,7 +173,7 @@ def peers(venue: Venue) -> Iterator[Callable[..., Peer]]:
     made: list[Peer] = []
 
     def make(username: str | None, *, password: str | None = None, port: int = 0,
-             **options: Any) -> Peer:  # fmt: skip
+             **options: Any) -> Peer:
         secret = password if password is not None else venue.secrets.get(username or "")
         peer = Peer(port or venue.port, username, secret, **options)
         made.append(peer)
@@ -228,7 +228,7 @@ def test_a_table_writes_only_its_own_topics(venue: Venue, peers: Callable[..., P
         TOPICS.result(2), TOPICS.broadcast, TOPICS.hub_status, TOPICS.language,
         TOPICS.current_event, f"{TOPICS.base}/table/2/other", LATER.events(3), LATER.assign(2),
         "rummikub/v1/other-venue/cup2026/table/2/events", "$SYS/broker/x",
-    ]  # fmt: skip
+    ]
     for topic in forged:
         rc = table.publish(topic, b"forged", retain=True)
         assert (rc.value, str(rc)) == (NOT_AUTHORIZED, "Not authorized"), topic
@@ -289,7 +289,7 @@ def test_readers_read_everything_and_write_nothing(
             assert (rc.value, str(rc)) == (NOT_AUTHORIZED, "Not authorized"), (name, topic)
         assert ok(unit.publish(TOPICS.events(1), f"mark-{name}".encode()))
         assert not [m for m in hub.until(TOPICS.events(1), f"mark-{name}".encode())
-                    if m.payload == b"from-reader"]  # fmt: skip
+                    if m.payload == b"from-reader"]
 
 
 def test_the_hub_writes_every_table_and_reads_every_event(
@@ -412,7 +412,7 @@ def bundle_unit(venue: Venue, tmp_path: Path, table: int) -> tuple[Journal, Tabl
     journal = Journal(tmp_path / f"table-{table:02d}.db", config.unit.unit_id)
     inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
     link = TableLink(config.link, journal, config.unit.table, config.unit.unit_id, inbox.put,
-                     event=TOPICS.event)  # fmt: skip
+                     event=TOPICS.event)
     return journal, link
 
 
@@ -543,15 +543,15 @@ def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
     unit = connected(peers, "table-02")
     state = MoveClock(ClockRules(seats=4, move_seconds=40.0)).state
     assert ok(unit.publish(TOPICS.state(2), encode(snapshot_of(state, 0.0, now, 2, "table-02")),
-                           retain=True))  # fmt: skip
+                           retain=True))
     online = UnitStatus(v=1, unit="table-02", table=2, online=True,
-                        reason=StatusReason.CONNECTED, ts=now)  # fmt: skip
+                        reason=StatusReason.CONNECTED, ts=now)
     assert ok(unit.publish(TOPICS.status(2), encode(online), retain=True))
     hub = connected(peers, HUB_USER)
     names = ("Ann", "Bob", "Cy", "Di")
     seats = tuple(SeatAssignment(Seat(s), n) for s, n in zip("ABCD", names, strict=True))
     assert ok(hub.publish(TOPICS.assign(2), encode(Assignment(v=1, table=2, game=1, seats=seats)),
-                          retain=True))  # fmt: skip
+                          retain=True))
     info = RoundInfo(v=1, stage="Eliminations", round=1, games=2)
     assert ok(hub.publish(TOPICS.round, encode(info), retain=True))
 
@@ -570,7 +570,7 @@ def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
         [table] = hall.tables
         assert (table.number, table.seats, table.known, table.online) == (
             2, ("Ann", "Bob", "Cy", "Di"), True, True
-        )  # fmt: skip
+        )
         assert hall.round == info
         assert feed.counters["refused"] == 0 and feed.counters["rejected"] == 0
         assert feed.refusal is None
@@ -582,7 +582,7 @@ def test_the_hub_screen_logs_in_with_its_account_and_sees_the_hall(
 def test_the_hub_screen_with_a_wrong_password_says_why_and_keeps_running(
     venue: Venue, peers: Callable[..., Peer], wait_until: Callable[..., Any],
     caplog: pytest.LogCaptureFixture, tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
     host, port, username, _ = screen_login(venue)
     hub = connected(peers, HUB_USER)
     assert ok(hub.publish(TOPICS.round, encode(RoundInfo(v=1, stage="x", round=1)), retain=True))
@@ -614,7 +614,7 @@ def test_the_hub_screen_with_a_wrong_password_says_why_and_keeps_running(
 def test_rummikub_screen_logs_in_from_its_password_file(
     venue: Venue, tmp_path: Path, caplog: pytest.LogCaptureFixture,
     capsys: pytest.CaptureFixture[str],
-) -> None:  # fmt: skip
+) -> None:
     """The command line as the systemd unit runs it, its settings from the bundle's config
     file (PNGs instead of the TV)."""
     from hub.screen import main
@@ -624,7 +624,7 @@ def test_rummikub_screen_logs_in_from_its_password_file(
     argv = [
         "--config", str(bundle_config(venue)),
         "--png", str(tmp_path / "png"), "--wait", "1.5", "--size", "1280x720",
-    ]  # fmt: skip
+    ]
     assert main(argv) == 0
     assert "wall-1.png" in {p.name for p in (tmp_path / "png").iterdir()}
     messages = [r.getMessage() for r in caplog.records]

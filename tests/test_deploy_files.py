@@ -102,11 +102,11 @@ def test_the_acl_grants_a_table_exactly_its_own_topics_in_every_event_of_the_ven
         f"topic write {league}/up/#", f"topic read {league}/ack/#",
         f"topic read {league}/season",
         f"topic read $SYS/broker/connection/league-{TOPICS.venue}/state",
-    ]  # fmt: skip
+    ]
     assert blocks["user hub-admin"] == [
         f"topic read {base}/table/#", f"topic readwrite {base}/hub/#", f"topic read {announced}",
         f"topic read {league}/season",
-    ]  # fmt: skip
+    ]
     assert blocks["user screen"] == ["topic read rummikub/v1/hall/#"]
     assert "pattern" not in text and "%u" not in text
     # Without the anonymous listener no line comes before the first user block.
@@ -208,7 +208,7 @@ def test_the_bundle_files_are_private_and_the_unit_configs_valid(tmp_path: Path)
     assert (hub.hub.tables, hub.hub.backup) == (3, "/media/rummikub-backup/hub.sqlite3")
     assert (hub.screen.username, hub.screen.password_file) == (
         "screen", "/etc/tablekit/screen-password"
-    )  # fmt: skip
+    )
     assert hub.organizer.username == "hub-admin"
     screen = (out / "hub/screen-password").read_text()
     assert screen == (out / "readers/screen.password").read_text()
@@ -351,7 +351,7 @@ def test_provision_unit_into_a_root(tmp_path: Path) -> None:
     result = provision(
         "provision-unit.sh", "--bundle", str(out / "units/table-02"), "--root", str(root),
         "--hostname", "table-02",
-    )  # fmt: skip
+    )
     assert result.returncode == 0, result.stderr
     assert listed(result.stdout) == {
         "/etc/tablekit": ("root:tablekit", "0750"),
@@ -443,7 +443,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     no_screen = provision(
         "provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r2"), "--no-screen",
         "--no-start",
-    )  # fmt: skip
+    )
     assert no_screen.returncode == 0, no_screen.stderr
     assert "rummikub-screen.service" not in no_screen.stdout
     assert "systemctl restart" not in no_screen.stdout
@@ -473,7 +473,7 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     assert old.stderr.count("\n") == 1 and not listed(old.stdout)
     assert provision(
         "provision-hub.sh", "--bundle", str(out), "--root", str(tmp_path / "r4"), "--no-screen",
-    ).returncode == 0  # fmt: skip
+    ).returncode == 0
 
 
 def test_dry_run_changes_nothing_and_bad_options_are_named(tmp_path: Path) -> None:
@@ -485,7 +485,7 @@ def test_dry_run_changes_nothing_and_bad_options_are_named(tmp_path: Path) -> No
     unit = provision(
         "provision-unit.sh", "--bundle", str(out / "units/table-01"), "--root",
         str(tmp_path / "root"), "--dry-run",
-    )  # fmt: skip
+    )
     assert unit.returncode == 0, unit.stderr
     assert "(dry run)" in unit.stdout
     assert not any((tmp_path / "root").iterdir())
@@ -498,7 +498,7 @@ def test_dry_run_changes_nothing_and_bad_options_are_named(tmp_path: Path) -> No
     bad = provision(
         "provision-unit.sh", "--bundle", str(out / "units/table-01"), "--hostname", "a b",
         "--dry-run",
-    )  # fmt: skip
+    )
     assert bad.returncode == 2 and "letters, digits and '-' only" in bad.stderr
 
 
@@ -570,12 +570,12 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
     # The web console reads with the screen's account, on this Pi alone until told.
     assert (config.web.username, config.web.password_file) == (
         "screen", "/etc/tablekit/screen-password"
-    )  # fmt: skip
+    )
     assert (config.web.host, config.web.port) == ("127.0.0.1", 8080)
     alone = parse_hub_config(credentials.hub_toml(TOPICS, 1883, None, tables=4))
     assert (alone.web.username, alone.web.password_file) == (
         "hub-admin", "/etc/tablekit/admin-password"
-    )  # fmt: skip
+    )
     assert credentials.HUB_CONFIG == "/etc/rummikub/hub.toml"
 
 

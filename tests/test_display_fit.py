@@ -227,7 +227,7 @@ def _noted(module: str) -> set[str]:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
         and node.func.id == "N_" and node.args and isinstance(node.args[0], ast.Constant)
         and isinstance(node.args[0].value, str)
-    }  # fmt: skip
+    }
 
 
 NOTING = ("tablekit/app.py",)

@@ -26,7 +26,7 @@ POLISH = sorted((ROOT / "docs" / "pl").glob("*.md"))
 ENGLISH = [ROOT / "docs" / name for name in ("organizers-guide.md", "deployment.md")]
 ENGLISH.append(ROOT / "README.md")
 PROGRAMS = ("rummikub", "rummikub-screen", "rummikub-hub", "rummikub-demo", "./kit", "alias ",
-            "export ", "sudo ")  # fmt: skip
+            "export ", "sudo ")
 """How a quoted command starts."""
 
 FREE_TEXT = re.compile(r'(--(?:why|note|reason|by) )"[^"]*"')
@@ -99,9 +99,9 @@ def test_every_command_quoted_in_polish_is_the_kits(path: Path) -> None:
     english = english_text()
     english_lines = {free_text_masked(line) for line in shell_lines(english)}
     unknown = [line for line in shell_lines(text)
-               if free_text_masked(line) not in english_lines and not parses(line)]  # fmt: skip
+               if free_text_masked(line) not in english_lines and not parses(line)]
     unknown += [span for span in inline_commands(text)
-                if span not in english and not parses(span)]  # fmt: skip
+                if span not in english and not parses(span)]
     assert unknown == [], f"{path}: commands neither in the English docs nor accepted"
 
 

@@ -71,7 +71,7 @@ GIVEN_NAMES = (
     "Anna", "Bartłomiej", "Celina", "Dawid", "Ewa", "Filip", "Gabriela", "Henryk", "Ida", "Jan",
     "Kuba", "Lena", "Marek", "Nina", "Olga", "Piotr", "Róża", "Stefan", "Tola", "Urszula",
     "Wojciech", "Zofia", "Żaneta", "Alex",
-)  # fmt: skip
+)
 
 
 def sheet(folder: Path) -> Path:
@@ -173,7 +173,7 @@ def test_the_live_columns_and_the_judge_queue(
         for cell in live_cells(grid).values():
             quoted(f"`{cell}`")
     for state in (TableState.RESULT_IN, TableState.ENTERING_RESULT, TableState.NO_DATA,
-                  TableState.TIME):  # fmt: skip
+                  TableState.TIME):
         quoted(f"`{shown.gettext(word(state))}`")
 
 

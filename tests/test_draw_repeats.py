@@ -66,7 +66,7 @@ def history(players: Sequence[str], rounds: int, rng: random.Random) -> list[lis
 
 
 CASES = [(7, 2, 1), (8, 1, 1), (8, 3, 2), (9, 2, 1), (10, 1, 2), (10, 3, 1), (11, 2, 2),
-         (11, 3, 1), (12, 1, 1), (12, 3, 2)]  # fmt: skip
+         (11, 3, 1), (12, 1, 1), (12, 3, 2)]
 """(players, earlier rounds, seed): every count a small field has up to 12, fresh and
 crowded histories."""
 

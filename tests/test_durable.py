@@ -29,7 +29,7 @@ def test_a_new_file_keeps_its_version_and_its_owner_rows(tmp_path: Path) -> None
     made = DurableFile(
         path, timeout=5, schema=[TABLE], version=(3, wrong),
         setup=lambda f: f.set_meta("owner", "u1"),
-    )  # fmt: skip
+    )
     with made.transaction():
         made.db.execute("INSERT INTO things VALUES (1)")
     made.close()

@@ -206,7 +206,7 @@ def test_no_csv_cell_runs_as_a_spreadsheet_formula_and_numbers_stay_numbers(
         assert "'@SUM(1+1)" in standings and "'+Ala" in standings
         assert any(cell.startswith("-") and cell[1:].isdigit()
                    for row in csv.reader(io.StringIO(standings))
-                   for cell in row), "a negative number stays a number"  # fmt: skip
+                   for cell in row), "a negative number stays a number"
     again = Cli(tmp_path / "again.sqlite3")
     again.ok("event", "create", "--preset", "school", "--name", "Znowu")
     again.ok("players", "import", str(tmp_path / "out0" / "players.csv"))
@@ -240,7 +240,7 @@ def winter_finished_with_a_tie_for_third(db: Path) -> Organizer:
     points = {p.id: (0, -int(p.id[1:])) for p in players}
     points["p04"] = points["p03"]
     _, facts = play_event(preset("winter"), players, 1, fixed=per_player(points),
-                          judge_lots=False)  # fmt: skip
+                          judge_lots=False)
     org = Organizer(EventStore(db), by="Ola")
     created = EventCreated(at=1.0, name="Zimowy", preset="winter", format=preset("winter"))
     org.record(created, *(OrganizerFact(at=2.0, fact=fact) for fact in facts))
@@ -263,5 +263,5 @@ def test_an_undecided_tie_for_a_title_is_undecided_everywhere(tmp_path: Path) ->
     board = decode(StandingsBoard, next(
         m.payload for m in Conductor(org, Topics("hall", "x")).messages()
         if m.topic.endswith("/standings")
-    ))  # fmt: skip
+    ))
     assert [line.title for line in board.rows if line.place == 3] == [UNDECIDED_TITLE] * 2

@@ -88,7 +88,7 @@ def finished(tmp_path_factory: pytest.TempPathFactory) -> Cli:
             c.ok(
                 "result", "enter", "--table", "1", "--game", "1", "--racks", racks,
                 "--why", FIX, by="sędzia Żaneta",
-            )  # fmt: skip
+            )
         c.ok("round", "close")
     c.ok("sanction", "warn", "P003", "--why", "telefon", by="sędzia Żaneta")
     c.ok("sanction", "deduct", "P002", "--big", "1", "--why", WHY, "--yes", by="sędzia Żaneta")

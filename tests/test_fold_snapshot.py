@@ -49,7 +49,7 @@ def rich_event(path: Path) -> Organizer:
     org = Organizer(EventStore(path), by="sędzia", clock=lambda: float(next(ticks)))
     org.create_event("Turniej szkolny", "school")
     org.register([Player(f"P{i:02d}", f"Gracz Numer{i:02d}", club="SP 1")
-                  for i in range(1, 15)], check_in=True)  # fmt: skip
+                  for i in range(1, 15)], check_in=True)
     org.record_minor(["P03"], consent=True, why="zgoda rodzica")
     org.withdraw("P14", "choroba")
     org.change_player("P05", why="literówka", name="Anna Kowalska")

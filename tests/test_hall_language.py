@@ -191,7 +191,7 @@ def test_a_unit_takes_a_newer_hubs_messages_with_fields_it_does_not_know(
             "seats": [{"seat": s, "name": f"Gracz {s}", "badge": 7} for s in "ABC"],
             "rules": {"move_seconds": 30.0, "clock_style": "fischer"},
         },
-    }  # fmt: skip
+    }
     publish_retained(
         broker.client_settings(), [(t, json.dumps(m).encode()) for t, m in newer.items()]
     )

@@ -93,7 +93,7 @@ def test_the_file_alone(config: Path) -> None:
     broker = settings.broker
     assert (broker.host, broker.port, broker.mqtt_version, broker.username) == (
         "hub.local", 1884, 3, "hub"
-    )  # fmt: skip
+    )
     assert settings.topics.base == "rummikub/v1/hall/cup2026"
     store = store_settings(parse(), settings)
     assert (store.db, store.tables) == (config.parent / "hub.sqlite3", 12)
@@ -104,7 +104,7 @@ def test_the_consoles_public_address_file_then_environment(config: Path) -> None
     """What the hub publishes for the QR codes: the file's ``[web] public_url``, else
     ``RUMMIKUB_WEB_PUBLIC_URL``'s; the trailing ``/`` dropped; none without either."""
     assert store_settings(parse(), resolve("hub", parse("--config", str(config)), {})
-                          ).console_url == ""  # fmt: skip
+                          ).console_url == ""
     config.write_text(config.read_text() + '[web]\npublic_url = "http://rummikub.local:8080/"\n')
     args = parse("--config", str(config))
     assert resolve("hub", args, {}).public_url() == "http://rummikub.local:8080"
@@ -141,7 +141,7 @@ def test_the_environment_beats_the_file_and_the_flags_beat_both(
     flags = parse(
         "--broker", "10.0.0.3:1886", "--event", "final", "--username", "hub", "--mqtt", "5",
         "--tables", "4", "--db", str(tmp_path / "flag.sqlite3"), "--backup", str(tmp_path / "b"),
-    )  # fmt: skip
+    )
     by_flags = resolve("hub", flags, env)
     assert (by_flags.broker.host, by_flags.broker.port) == ("10.0.0.3", 1886)
     assert (by_flags.broker.username, by_flags.broker.mqtt_version) == ("hub", 5)
@@ -149,7 +149,7 @@ def test_the_environment_beats_the_file_and_the_flags_beat_both(
     store = store_settings(flags, by_flags)
     assert (store.db, store.tables, store.backup) == (
         tmp_path / "flag.sqlite3", 4, tmp_path / "b"
-    )  # fmt: skip
+    )
 
 
 def test_each_program_logs_in_with_its_own_section(config: Path) -> None:

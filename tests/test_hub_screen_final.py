@@ -110,7 +110,7 @@ def test_final_standings_say_the_event_is_finished_and_mark_the_podium(size, lan
                 champion, vice = TITLES[language][r.gender]
                 name = next(p for p in body if p.name and p.wanted == r.name)
                 title = next(p for p in body if p.box.top == name.box.top and p.text.isupper()
-                             and p is not name)  # fmt: skip
+                             and p is not name)
                 assert title.text == (champion if r.place == 1 else vice)
                 assert name.rect.right < title.rect.left
     assert drawn_names == [r.name for r in board.rows]  # every name, whole, in order

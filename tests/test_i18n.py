@@ -51,7 +51,7 @@ def test_the_polish_plural_forms_are_those_of_the_grammar() -> None:
     tables = {n: pl.ngettext("{n} table", "{n} tables", n).format(n=n) for n in range(1000)}
     assert [tables[n] for n in (1, 2, 5, 22, 12)] == [
         "1 stolik", "2 stoliki", "5 stolików", "22 stoliki", "12 stolików",
-    ]  # fmt: skip
+    ]
     forms = ("{n} stolik", "{n} stoliki", "{n} stolików")
     assert tables == {n: forms[polish_form(n)].format(n=n) for n in range(1000)}
     games = [pl.ngettext("{n} game", "{n} games", n).format(n=n) for n in (1, 2, 5, 14, 24)]
@@ -64,7 +64,7 @@ def test_english_has_two_forms_and_is_its_own_text() -> None:
     en = words("en")
     assert [en.ngettext("{n} table", "{n} tables", n).format(n=n) for n in (1, 2, 0)] == [
         "1 table", "2 tables", "0 tables",
-    ]  # fmt: skip
+    ]
     assert en.gettext("hub view:") == "hub view:"
     assert en.pgettext("abbreviation of big points", "BP") == "BP"
     assert words("pl").pgettext("abbreviation of big points", "BP") == "DP"
@@ -90,7 +90,7 @@ def test_a_missing_or_doubtful_translation_is_found() -> None:
     catalog.add("changed", "zmienione", flags=["fuzzy"])
     assert [m.id for m in untranslated(catalog)] == [
         "empty", ("{n} table", "{n} tables"), ("{n} game", "{n} games"), "changed",
-    ]  # fmt: skip
+    ]
 
 
 def fields(text: str) -> set[str]:
@@ -150,7 +150,7 @@ def test_gnu_gettext_reads_the_catalogs_as_a_translator_would(lang: str, tmp_pat
     done = subprocess.run(
         ["msgfmt", "--check", "--statistics", "-o", str(tmp_path / "gnu.mo"), str(po_path(lang))],
         capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    )
     count = len([m for m in read(po_path(lang)) if m.id])
     assert done.returncode == 0 and done.stderr == f"{count} translated messages.\n", done.stderr
     with (tmp_path / "gnu.mo").open("rb") as file:
@@ -175,9 +175,9 @@ def test_the_package_reads_the_compiled_catalogs() -> None:
 def test_a_language_is_named_by_its_code_or_a_locale() -> None:
     assert [language(n) for n in ("pl", "PL", "pl_PL.UTF-8", "pl-PL", "en", "en_GB.utf8")] == [
         "pl", "pl", "pl", "pl", "en", "en",
-    ]  # fmt: skip
+    ]
     with pytest.raises(LanguageError, match=r"no language 'de': the kit speaks Polish \(pl\), "
-                       r"English \(en\)"):  # fmt: skip
+                       r"English \(en\)"):
         language("de")
 
 
@@ -196,7 +196,7 @@ def test_polish_unless_told_otherwise() -> None:
 def test_a_missing_catalog_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(i18n, "LOCALE_DIR", tmp_path)
     with pytest.raises(LanguageError, match=r"the Polish \(pl\) catalog .*tablekit.mo is "
-                       r"missing: the kit was installed without its message catalogs"):  # fmt: skip
+                       r"missing: the kit was installed without its message catalogs"):
         i18n.load("pl")
 
 

@@ -81,7 +81,7 @@ def lint(tree: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [str(LINT_IMPORTS), "--no-cache", "--no-logo"],
         cwd=tree, env=env, capture_output=True, text=True, timeout=300, check=False,
-    )  # fmt: skip
+    )
 
 
 def test_the_copy_keeps_every_contract(scratch: Path) -> None:

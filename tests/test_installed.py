@@ -35,7 +35,7 @@ pytestmark = pytest.mark.slow  # builds and installs the wheel into fresh venvs
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_BROKER = {"amqtt", "pydantic", "typer", "rich", "argon2-cffi", "psutil", "websockets",
-               "pyyaml", "transitions"}  # fmt: skip
+               "pyyaml", "transitions"}
 """amqtt and what it pulls in: the demo's embedded broker, never needed on a Pi."""
 
 IMPORT_ALL = """
@@ -82,7 +82,7 @@ class Installed:
         return subprocess.run(
             list(args), cwd=self.cwd, env=self.env, capture_output=True, text=True,
             timeout=timeout, check=False,
-        )  # fmt: skip
+        )
 
     def python(self, *args: str) -> subprocess.CompletedProcess[str]:
         return self.run(str(self.venv / "bin/python"), *args)
@@ -131,7 +131,7 @@ def install(house: House, tmp: Path, extras: str) -> Installed:
          "--quiet", "--no-index", "--find-links", str(house.wheels),
          f"{house.wheel}[{extras}]" if extras else str(house.wheel)],
         env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     cwd = tmp / "elsewhere"
     cwd.mkdir()
@@ -173,7 +173,7 @@ def serves_the_web_console(kit: Installed, tmp_path: Path) -> None:
         [str(kit.venv / "bin/rummikub-web"), "--db", str(tmp_path / "event.sqlite3"),
          "--port", str(port), "--no-broker"],
         cwd=kit.cwd, env=kit.env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )  # fmt: skip
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -232,7 +232,7 @@ def test_a_table_unit_installed_from_the_wheel(unit_kit: Installed, tmp_path: Pa
 
     out = tmp_path / "display"
     done = unit_kit.python("-m", "tablekit.display", "--png", str(out), "--size", "480x320",
-                           "--state", "playing")  # fmt: skip
+                           "--state", "playing")
     assert done.returncode == 0, done.stderr
     pngs = sorted(out.glob("*/*.png"))
     assert [p.parent.name for p in pngs] == ["en", "pl"]  # both languages came with the wheel
@@ -281,7 +281,7 @@ def test_each_program_runs_or_names_the_extra_it_needs(
             done = kit.run(path, "--help")
             assert done.returncode == 0 and done.stdout.startswith("użycie:"), (
                 script, done.stderr,
-            )  # fmt: skip
+            )
             continue
         args, package = NEEDS_ITS_PACKAGES.get(script, (("--help",), ""))
         if package and kit.python("-c", f"import {package}").returncode == 0:
@@ -310,7 +310,7 @@ def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) ->
 
     out = tmp_path / "screen"
     done = kit.run(str(kit.venv / "bin/rummikub-screen"), "--demo", "12", "--size", "960x540",
-                   "--png", str(out))  # fmt: skip
+                   "--png", str(out))
     assert done.returncode == 0, done.stderr
     wall = next(out.rglob("wall-1.png"))
     size, pixels = png_pixels(wall)

@@ -202,7 +202,7 @@ def test_a_unit_keeps_one_journal_per_event_and_finds_each_again(tmp_path: Path)
     assert again.load_state() == b"cup-state"
     assert sorted(p.name for p in tmp_path.glob("*.sqlite3")) == [
         "tablekit-journal.league.sqlite3", "tablekit-journal.sqlite3",
-    ]  # fmt: skip
+    ]
     again.close()
     assert journals.open().event == "cup"  # after a restart: the event it played last
 

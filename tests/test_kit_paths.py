@@ -50,7 +50,7 @@ def test_kit_run_works_in_the_callers_folder(tmp_path: Path) -> None:
     assert not (ROOT / "zapisy.csv").exists()
 
     out = ok(folder, "run", "rummikub", "players", "import", "zapisy.csv", "--check-in",
-             "--lang", "pl")  # fmt: skip
+             "--lang", "pl")
     assert f"Zaimportowano 6 graczy z pliku {folder / 'zapisy.csv'}" in out
     ok(folder, "run", "rummikub", "round", "draw", "--seed", "1")
 

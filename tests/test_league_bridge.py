@@ -92,7 +92,7 @@ class League:
     def service_settings(self) -> BrokerSettings:
         secret = str(self.bundle / "central/league-password")
         return BrokerSettings(host="127.0.0.1", port=self.local_port, username=SERVICE_USER,
-                              password_file=secret)  # fmt: skip
+                              password_file=secret)
 
 
 @pytest.fixture
@@ -114,15 +114,15 @@ def league(tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]) -> Iterato
         persistence_location=str(tmp_path / "central-data") + "/",
         log_file=str(tmp_path / "central.log"),
         run_as=getpass.getuser() if os.geteuid() == 0 else "",
-    )  # fmt: skip
+    )
     write_bundle(
         league_bundle(LEAGUE, VENUES, accounts, host="127.0.0.1", broker=settings,
                       cafile=str(pems / "ca.pem")),
         bundle,
-    )  # fmt: skip
+    )
     (tmp_path / "central-data").mkdir()
     central = ConfiguredBroker(tmp_path / "central", lambda b: central_config(settings),
-                               port=tls_port)  # fmt: skip
+                               port=tls_port)
     central.log_path = tmp_path / "central.log"
     central.start()
     venues = {
@@ -130,7 +130,7 @@ def league(tmp_path: Path, mosquitto: Callable[..., MosquittoBroker]) -> Iterato
         for venue in VENUES
     }
     yield League(central, local_port, {a.username: a.secret for a in accounts}, bundle,
-                 venues, tmp_path / "league.sqlite3")  # fmt: skip
+                 venues, tmp_path / "league.sqlite3")
     central.kill()
 
 
@@ -145,7 +145,7 @@ def start_central(league: League) -> tuple[LeagueService, Central]:
 def start_hub(league: League, venue: str, db: Path, event: str = "liga1") -> HubService:
     broker = league.venues[venue]
     hub = HubService(broker.client_settings(), db, Topics(venue, event),
-                     league=UplinkSettings(bridge_name(venue)))  # fmt: skip
+                     league=UplinkSettings(bridge_name(venue)))
     hub.start()
     assert hub.wait_online(10)
     return hub
@@ -191,7 +191,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     names = [f"Gracz {chr(65 + i)}" for i in range(8)]
     c = league_event(krakow_db, names, rounds=1)
     wait_until(lambda: central.store.seqs("krakow", "liga1") == hub_seqs(krakow_db),
-               what="round 1 at the central")  # fmt: skip
+               what="round 1 at the central")
 
     # The uplink cut: the central broker killed; the venue plays on.
     league.central.kill()
@@ -231,7 +231,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     stored = first.events(source=HUB_SOURCE, limit=3)
     first.close()
     again = RecordBatch(LEAGUE_VERSION, tuple(
-        UpRecord(e.seq, e.kind, e.ts, msgspec.Raw(e.payload)) for e in stored))  # fmt: skip
+        UpRecord(e.seq, e.kind, e.ts, msgspec.Raw(e.payload)) for e in stored))
     publish_retained_free(league.venues["krakow"].client_settings(),
                           VenueLeagueTopics("krakow").up("liga1"), msgspec.json.encode(again))
     wait_until(lambda: service.counts.get("duplicates", 0) >= 3, what="the duplicates")
@@ -287,7 +287,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
         second.ok("round", "close")
     assert second.competition().event.phase.name == "FINISHED"
     wait_until(lambda: central.store.seqs("gdansk", "liga1") == hub_seqs(gdansk_db),
-               what="the second tournament at the central")  # fmt: skip
+               what="the second tournament at the central")
 
     # The same names are questions at the central; the league organizer answers them, and
     # the table over the files with the same answers is the central's table.
@@ -305,7 +305,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
         (x.name, x.points, x.starts) for x in season.lines
     ]
     table = Cli(gdansk_db).ok("season", "table", str(krakow_db), str(gdansk_db),
-                              "--identities", str(ids))  # fmt: skip
+                              "--identities", str(ids))
     assert "counted apart" not in table
     hub2.stop()
     service.stop()
@@ -328,7 +328,7 @@ def one_click_seeds(db: Path, broker: BrokerSettings) -> list[str]:
 
 def _seeds(c: Cli, port: int) -> str | None:
     result = c.run("season", "seeds", "--league", "--declare", "--broker", f"127.0.0.1:{port}",
-                   "--venue", "gdansk")  # fmt: skip
+                   "--venue", "gdansk")
     return result.out if result.code == 0 else None
 
 
@@ -349,7 +349,7 @@ def publish_as(league: League, venue: str, messages: list[tuple[str, bytes]]) ->
     done = threading.Event()
     refused: dict[int, bool] = {}
     client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=venue_username(venue),
-                         protocol=mqtt.MQTTv5)  # fmt: skip
+                         protocol=mqtt.MQTTv5)
     client.username_pw_set(venue_username(venue), league.secrets[venue_username(venue)])
     client.tls_set(ca_certs=str(league.central.workdir.parent / "pems/ca.pem"))
 
@@ -385,7 +385,7 @@ def test_an_event_left_unsent_goes_up_when_the_hub_serves_the_next_one(
     service, central = start_central(league)
     for event, db in (("jesien", first_db), ("zima", second_db)):
         wait_until(lambda event=event, db=db: central.store.seqs("krakow", event) == hub_seqs(db),
-                   timeout=60, what=f"{event} at the central")  # fmt: skip
+                   timeout=60, what=f"{event} at the central")
     marks = {"jesien": len(hub_seqs(first_db)), "zima": len(hub_seqs(second_db))}
     assert hub.uplink is not None
     wait_until(lambda: hub.uplink.marks() == marks, what="both events' marks at the hub")

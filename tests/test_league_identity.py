@@ -37,10 +37,10 @@ def test_a_name_alone_is_a_question_until_the_league_organizer_answers() -> None
 def test_the_season_sums_a_numbered_person_and_the_ticket_passes_a_holder() -> None:
     t1 = Counted("t1", "Liga 1", 1.0, (entry("t1", "P001", "Ola Kot", "A1"),
                                        entry("t1", "P002", "Jan Lis", "A2")),
-                 {"P001": 9, "P002": 7})  # fmt: skip
+                 {"P001": 9, "P002": 7})
     t2 = Counted("t2", "Liga 2", 2.0, (entry("t2", "P003", "Aleksandra Kot", "A1"),
                                        entry("t2", "P001", "Jan Lis", "A2")),
-                 {"P003": 9, "P001": 7})  # fmt: skip
+                 {"P003": 9, "P001": 7})
     season = fold_season([t2, t1])
     assert [(line.name, line.points, line.starts) for line in season.lines] == [
         ("Aleksandra Kot", 18, 2),

@@ -40,9 +40,9 @@ def create_league_event(db: Path) -> None:
     org = Organizer(EventStore(db), by=chaos_soak.ORGANIZER)
     rules = msgspec.structs.replace(get_ruleset("004"), name="fast", move_seconds=5.0)
     org.record(new_event("Liga długa", "league", at=time.time(), by=chaos_soak.ORGANIZER,
-                         ruleset="fast", rulesets={"fast": rules}))  # fmt: skip
+                         ruleset="fast", rulesets={"fast": rules}))
     org.register([Player(org.next_player_id(i), f"Gracz {i + 1}", league_number=f"K{i}")
-                  for i in range(8)], check_in=True)  # fmt: skip
+                  for i in range(8)], check_in=True)
     org.draw(seed=1)
     org.start_round()
     org.store.close()
@@ -77,20 +77,20 @@ def play_with_the_uplink_cut(
             procs.table(table, stop_file=stop, keepalive=5, drain_timeout=120)
         director.start()
         wait_until(lambda: len(central.store.seqs("krakow", "liga1")) > 10, timeout=60,
-                   what="the first records at the central")  # fmt: skip
+                   what="the first records at the central")
         league.central.kill()  # the uplink cut: the venue plays on
         service.stop()
         cut_at, stored = time.monotonic(), len(hub_seqs(db))
         wait_until(lambda: time.monotonic() - cut_at > cut and len(hub_seqs(db)) > stored,
-                   timeout=cut + 120, what="play while the uplink is cut")  # fmt: skip
+                   timeout=cut + 120, what="play while the uplink is cut")
         league.central.restart()  # the central back (its service restarted mid-day)
         service, central = start_central(league)
         wait_until(lambda: phase_of(db) is Phase.FINISHED, timeout=600,
-                   what="the tournament played to the end")  # fmt: skip
+                   what="the tournament played to the end")
         assert director.errors == []
         stop.touch()
         wait_until(lambda: central.store.seqs("krakow", "liga1") == hub_seqs(db), timeout=120,
-                   what="every record at the central")  # fmt: skip
+                   what="every record at the central")
         seqs = central.store.seqs("krakow", "liga1")
         assert seqs == list(range(1, len(seqs) + 1)) and central.store.conflict_count() == 0
         over_file = season_of([season_event(db)])
@@ -107,7 +107,7 @@ def play_with_the_uplink_cut(
 def test_a_tournament_with_the_uplink_cut_for_seconds(
     league: League, tmp_path: Path, wait_until: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     play_with_the_uplink_cut(league, tmp_path, 5.0, wait_until, monkeypatch)
 
 
@@ -115,5 +115,5 @@ def test_a_tournament_with_the_uplink_cut_for_seconds(
 def test_a_tournament_with_the_uplink_cut_for_minutes(
     league: League, tmp_path: Path, wait_until: Callable[..., Any],
     monkeypatch: pytest.MonkeyPatch,
-) -> None:  # fmt: skip
+) -> None:
     play_with_the_uplink_cut(league, tmp_path, 180.0, wait_until, monkeypatch)

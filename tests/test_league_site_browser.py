@@ -38,7 +38,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Central, 
     port = free_port()
     app = make_central_app(CentralSite(central, Gate(None)))
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            timeout_graceful_shutdown=1)  # fmt: skip
+                            timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -93,7 +93,7 @@ def test_an_open_page_follows_the_league_as_results_arrive(
         waiting(laptop).until(lambda d: "Na żywo" in d.find_element(By.ID, "live-state").text)
         assert "Liga gdansk" not in laptop.page_source
         second = league_event(tmp / "gdansk.sqlite3", [*NAMES[:6], "Nowa Ola", "Nowy Jan"], 2,
-                              [0, 1, 2, 3, 4, 5, 8, 9])  # fmt: skip
+                              [0, 1, 2, 3, 4, 5, 8, 9])
         up(central.store, "gdansk", "liga1", second.db)
         waiting(laptop).until(lambda d: "Liga gdansk" in d.find_element(By.ID, "content").text)
         shot(laptop, "home-live-laptop", "league")

@@ -45,7 +45,7 @@ def league_event(db: Path, names: list[str], seed: int, numbers: list[int]) -> C
     c.ok("event", "create", "--preset", "league", "--name", f"Liga {db.stem}")
     for name, number in zip(names, numbers, strict=True):
         c.ok("players", "add", name, "--club", "KS Rummi", "--league-number", f"L{number}",
-             "--check-in")  # fmt: skip
+             "--check-in")
     rng = random.Random(seed)
     for _ in range(2):
         c.ok("round", "draw")
@@ -59,7 +59,7 @@ def up(store: LeagueStore, venue: str, event: str, db: Path) -> None:
     events = EventStore(db)
     try:
         records = [UpRecord(e.seq, e.kind, e.ts, msgspec.Raw(e.payload))
-                   for e in events.events(source=HUB_SOURCE)]  # fmt: skip
+                   for e in events.events(source=HUB_SOURCE)]
     finally:
         events.close()
     store.ingest(venue, event, records)
@@ -78,7 +78,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
     first = league_event(tmp / "krakow.sqlite3", NAMES, 1, list(range(8)))
     first.ok("players", "minor", "P002", "--consent")
     second = league_event(tmp / "gdansk.sqlite3", [*NAMES[:6], "Nowa Ola", "Nowy Jan"], 2,
-                          [0, 1, 2, 3, 4, 5, 8, 9])  # fmt: skip
+                          [0, 1, 2, 3, 4, 5, 8, 9])
     store = LeagueStore(tmp / "league.sqlite3")
     up(store, "krakow", "liga1", first.db)
     up(store, "gdansk", "liga1", second.db)
@@ -86,7 +86,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[League]:
     accounts.write_text(accounts_text(
         [(LEAGUE_ORGANIZER, WebRole.LEAGUE, PASSWORD),
          (partner_username("krakow"), WebRole.PARTNER, PASSWORD)],
-        venues={partner_username("krakow"): "krakow"}))  # fmt: skip
+        venues={partner_username("krakow"): "krakow"}))
     central = Central("liga", store, ticket_holders={"L0"}, title="Liga Rummikub 2026")
     app = make_central_app(CentralSite(central, Gate(accounts)))
     with TestClient(app) as client:
@@ -103,7 +103,7 @@ def season_rows(page: str) -> list[list[str]]:
     rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)
     return [[" ".join(text(cell).split()) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row,
                                                                   re.S)]
-            for row in rows if "<td" in row]  # fmt: skip
+            for row in rows if "<td" in row]
 
 
 def test_the_public_pages_show_every_venue_and_the_season(league: League) -> None:
@@ -123,7 +123,7 @@ def test_the_public_pages_show_every_venue_and_the_season(league: League) -> Non
     ticket = season.ticket({"L0"})  # a holder already: it passes to the next
     assert ticket is not None and "nr L0" not in (ticket.person, *ticket.level)
     public = {line.person: line.name if line.person != "nr L1" else "Basia K."
-              for line in season.lines}  # fmt: skip
+              for line in season.lines}
     said = " ".join(text(page).split())
     if ticket.person is not None:
         assert f"Bilet na Mistrzostwa Polski: {public[ticket.person]}" in said
@@ -185,7 +185,7 @@ def sign_in(client: TestClient, name: str) -> None:
     token = re.search(r'name="csrf" value="([^"]+)"', form)
     assert token is not None
     answer = client.post("/login", data={"csrf": token[1], "name": name, "password": PASSWORD},
-                         follow_redirects=False)  # fmt: skip
+                         follow_redirects=False)
     assert answer.status_code == 303, answer.text
 
 
@@ -226,7 +226,7 @@ def test_a_minor_of_a_tournament_still_played_is_shown_as_a_minor(tmp_path: Path
     live = Cli(tmp_path / "gdansk.sqlite3")
     live.ok("event", "create", "--preset", "league", "--name", "Liga gdansk")
     live.ok("players", "add", "Basia Kowalska", "--club", "SP 2 Gdańsk", "--league-number",
-            "L1", "--check-in")  # fmt: skip
+            "L1", "--check-in")
     live.ok("players", "minor", "P001", "--consent")
     store = LeagueStore(tmp_path / "league.sqlite3")
     try:
@@ -241,7 +241,7 @@ def test_a_minor_of_a_tournament_still_played_is_shown_as_a_minor(tmp_path: Path
             said = (tmp_path / "site" / page).read_text(encoding="utf-8")
             assert "Kowalska" not in said and "Basia K." in said, page
         row = next(r for r in season_rows((tmp_path / "site/season.html").read_text())
-                   if r[1].startswith("Basia"))  # fmt: skip
+                   if r[1].startswith("Basia"))
         assert row[1] == "Basia K."
     finally:
         store.close()

@@ -39,14 +39,14 @@ def unit_reports(db: Path, table: int, *events: ClockPaused | ClockResumed) -> N
             EventEnvelope(v=1, unit=f"table-{table:02d}", table=table, seq=seq,
                           ts=1_699_999_880.0 + seq, event=event)
             for seq, event in enumerate(events, start=1)
-        )  # fmt: skip
+        )
     finally:
         store.close()
 
 
 def test_a_call_resolved_without_its_game_takes_the_open_call(playing: Cli) -> None:
     paused = ClockPaused(game=2, move=14, seat=Seat.B, reason=PauseReason.PLAYER_CALL,
-                         remaining=21.0)  # fmt: skip
+                         remaining=21.0)
     unit_reports(playing.db, 2, paused)
     playing.ok("call", "resolve", "--table", "2", "--note", "B oddaje kostkę")
     (call,) = playing.competition().judge_calls
@@ -84,7 +84,7 @@ def test_a_late_correction_of_a_finished_event_advises_no_draw_to_undo(tmp_path:
     last = comp.event.final_ranking()[-1].player_id
     table, game, racks = lift(comp, last, "round-4")
     out = c.ok("result", "enter", "--stage", "round-4", "--table", str(table), "--game",
-               str(game), "--racks", racks, "--why", "źle odczytana karta", "--yes")  # fmt: skip
+               str(game), "--racks", racks, "--why", "źle odczytana karta", "--yes")
     assert "What changes" in out and "undo" not in out and "undone" not in out
 
 

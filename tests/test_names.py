@@ -22,22 +22,22 @@ def ordered(words: list[str]) -> list[str]:
 def test_every_polish_letter_has_its_own_place() -> None:
     assert ordered(["żaba", "zebra", "źrebię", "łąka", "lux", "ćma", "cyrk", "ąb", "azot"]) == [
         "azot", "ąb", "cyrk", "ćma", "lux", "łąka", "zebra", "źrebię", "żaba",
-    ]  # fmt: skip
+    ]
     assert ordered(["Śmigły", "Szulc", "Sówka", "Sowa", "Nęcki", "Nowak", "Ńa", "Ogórek"]) == [
         "Nęcki", "Nowak", "Ńa", "Ogórek", "Sowa", "Sówka", "Szulc", "Śmigły",
-    ]  # fmt: skip
+    ]
 
 
 def test_case_and_foreign_accents_decide_only_between_equal_names() -> None:
     assert ordered(["Müller", "Muller", "Mulder", "muller", "Mylne"]) == [
         "Mulder", "muller", "Muller", "Müller", "Mylne",
-    ]  # fmt: skip
+    ]
     assert ordered(["Nowak-Kowalska", "Nowakowska", "Nowak"]) == [
         "Nowak", "Nowak-Kowalska", "Nowakowska",
-    ]  # fmt: skip
+    ]
     assert ordered(["Øster", "Oster", "Straße", "Strasse"]) == [
         "Oster", "Øster", "Strasse", "Straße",
-    ]  # fmt: skip
+    ]
     assert ordered(["Иванов", "Zyta", "2 Kowal"]) == ["2 Kowal", "Zyta", "Иванов"]
 
 

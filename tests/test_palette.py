@@ -86,7 +86,7 @@ def test_every_state_looks_unlike_every_other_to_every_eye() -> None:
 
 
 def draw_bands(path: Path, see: Callable[[tuple[int, int, int]], tuple[float, float, float]]
-               ) -> None:  # fmt: skip
+               ) -> None:
     """Every state's band and word as ``see``'s eyes see them."""
     pygame.font.init()
     font = pygame.font.Font(str(font_path("DejaVuSans-Bold.ttf")), 22)
@@ -124,11 +124,11 @@ def light_of(view: TableView, start: float, seconds: float = 3.2) -> Light:
     """The status light a view shows from ``start``: its colour, and its period if it
     flashes (from the moments it goes on)."""
     samples = [render_signals(view, start + k / 100, BuzzerSettings(), 10).status
-               for k in range(round(seconds * 100))]  # fmt: skip
+               for k in range(round(seconds * 100))]
     colours = {s for s in samples if s != (0.0, 0.0, 0.0)}
     assert len(colours) == 1, colours
     ons = [k for k in range(1, len(samples)) if samples[k] != samples[k - 1]
-           and samples[k] in colours]  # fmt: skip
+           and samples[k] in colours]
     period = (ons[1] - ons[0]) / 100 if len(ons) > 1 else None
     return Light(colours.pop(), period)
 
@@ -160,7 +160,7 @@ Rhythm = tuple[float | None, float]
 def rhythm(view: TableView, start: float, seconds: float) -> Rhythm:
     """How the buzzer sounds for ``seconds`` from ``start`` (sampled every 5 ms)."""
     sounding = [render_signals(view, start + k / 200, BuzzerSettings(), 10).buzzer
-                for k in range(round(seconds * 200))]  # fmt: skip
+                for k in range(round(seconds * 200))]
     onsets = [k for k in range(len(sounding)) if sounding[k] and (k == 0 or not sounding[k - 1])]
     assert onsets, "silent"
     lengths = []
@@ -207,12 +207,12 @@ def test_every_state_that_sounds_has_a_rhythm_of_its_own() -> None:
         "hall check": rhythm(buzzer_step, check.view.since, 3.0),
     }
     alike = [(a, b) for (a, one), (b, other) in itertools.combinations(rhythms.items(), 2)
-             if sounds_alike(one, other)]  # fmt: skip
+             if sounds_alike(one, other)]
     assert not alike, rhythms
     for name in ("ready", "paused-judge", "restarted", "game-over"):
         waiting = views[name]
         assert not any(render_signals(waiting, NOW + k / 100, BuzzerSettings(), 10).buzzer
-                       for k in range(300)), name  # fmt: skip
+                       for k in range(300)), name
 
 
 def test_quiet_mode_keeps_every_light_and_no_sound() -> None:

@@ -23,14 +23,14 @@ def test_a_store_in_a_folder_that_does_not_exist_is_refused_naming_it(
     said = f"{typo}: the folder {typo.parent} does not exist — a typo in the path?"
     with pytest.raises(SystemExit) as hub:
         serve.main(["serve", "--lang", "en", "--db", str(typo), "--broker", "127.0.0.1:9",
-                    "--venue", "hall", "--event", "cup"])  # fmt: skip
+                    "--venue", "hall", "--event", "cup"])
     assert hub.value.code == 2 and f"--db {said}" in capsys.readouterr().err
     with pytest.raises(SystemExit) as web:
         web_serve.main(["--lang", "en", "--db", str(typo), "--port", "9"])
     assert web.value.code == 2 and f"--db {said}" in capsys.readouterr().err
     out = io.StringIO()
     assert cli.main(["--lang", "en", "--db", str(typo), "event", "create", "--preset", "school",
-                     "--name", "Konkurs"], out=out) == 2  # fmt: skip
+                     "--name", "Konkurs"], out=out) == 2
     assert said in capsys.readouterr().err
     assert not (tmp_path / "typo").exists()  # nothing made: no empty event
 

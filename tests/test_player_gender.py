@@ -39,18 +39,18 @@ def test_the_kit_proposes_the_gender_from_the_given_name() -> None:
         for name in ("Zofia", "Ola", "Anna Maria", "Anna-Maria", "Łucja", "Kuba", "Barnaba",
                      "Bonawentura", "Jan", "Bartłomiej", "Noemi", "Beatrycze", "Alex", "Sasza",
                      "J.", "", "P001")
-    }  # fmt: skip
+    }
     assert proposed == {
         "Zofia": F, "Ola": F, "Anna Maria": F, "Anna-Maria": F, "Łucja": F,
         "Kuba": M, "Barnaba": M, "Bonawentura": M, "Jan": M, "Bartłomiej": M,
         "Noemi": F, "Beatrycze": F,
         "Alex": N, "Sasza": N, "J.": N, "": N, "P001": N,
-    }  # fmt: skip
+    }
 
 
 def test_a_gender_is_read_as_people_write_it() -> None:
     for text, gender in (("K", F), ("k.", F), ("kobieta", F), ("F", F), ("M", M),
-                         ("Mężczyzna", M), ("n", N), ("", None), ("  ", None)):  # fmt: skip
+                         ("Mężczyzna", M), ("n", N), ("", None), ("  ", None)):
         assert gender_of(text) == gender, text
     with pytest.raises(ValueError) as caught:
         gender_of("x")
@@ -70,9 +70,9 @@ def test_every_form_is_marked_in_its_own_context() -> None:
 
 def test_the_titles_and_statuses_agree_with_the_player() -> None:
     assert [title_label("vice-champion", PL, g) for g in (F, M, N)] == [
-        "wicemistrzyni", "wicemistrz", "wicemistrzostwo"]  # fmt: skip
+        "wicemistrzyni", "wicemistrz", "wicemistrzostwo"]
     assert [status_word(s, PL, F) for s in ("present", "registered", "withdrawn")] == [
-        "obecna", "zgłoszona", "wycofana"]  # fmt: skip
+        "obecna", "zgłoszona", "wycofana"]
     assert status_word("present", PL, N) == "obecność potwierdzona"
     assert not any("(a)" in PL.gendered(f, g) for f in STATUSES.values() for g in Gender)
 
@@ -83,7 +83,7 @@ def test_a_players_file_gives_the_gender_and_the_others_are_proposed() -> None:
     players = new_players(parsed.players, {}, lambda i: f"P{i + 1:03d}")
     assert [(p.name, p.gender, p.grammatical_gender) for p in players] == [
         ("Alex Nowak", F, F), ("Kuba Lis", None, M), ("Zofia Kot", None, F),
-        ("Jan Wąs", M, M)]  # fmt: skip
+        ("Jan Wąs", M, M)]
     with pytest.raises(PlayersCsvError) as caught:
         parse_players_csv("Imię i nazwisko;K/M\nOla Kot;dziewczynka?\n".encode(), "gracze.csv")
     assert "gracze.csv, wiersz 2: płeć „dziewczynka?”" in caught.value.message(PL.gettext)
@@ -113,7 +113,7 @@ def test_the_command_line_adds_and_changes_a_gender_as_a_record(registered: Cli)
     change = c.competition().changes_of("P003")[-1]
     assert (change.record.by, change.record.why, change.after.gender) == ("Ola", "to chłopiec", M)
     assert "nie ma czego zmienić" in c.fails("players", "rename", "P003", "--gender", "M",
-                                             "--why", "znowu")  # fmt: skip
+                                             "--why", "znowu")
     assert "P003 Alex Wąs: zgłoszony" in c.ok("players", "history", "P003")
     english = c.ok("players", "history", "P003", "--lang", "en")
     assert "P003 Alex Wąs: registered" in english
@@ -125,14 +125,14 @@ def test_the_players_export_is_read_back_with_genders_and_surnames(registered: C
         text = csv_files(comp, sheet)["players.csv"]
         column = "Płeć" if sheet.words is PL else "Gender"
         read = {r["Nr" if sheet.words is PL else "ID"]: r[column]
-                for r in csv.DictReader(io.StringIO(text), delimiter=sheet.delimiter)}  # fmt: skip
+                for r in csv.DictReader(io.StringIO(text), delimiter=sheet.delimiter)}
         assert (read["P001"], read["P002"], read["P003"]) == letters
         again = new_players(parse_players_csv(text.encode("utf-8-sig"), "eksport.csv").players,
-                            {}, lambda i: f"X{i}")  # fmt: skip
+                            {}, lambda i: f"X{i}")
         before = sorted(comp.event.players.values(), key=lambda p: p.name)
         after = sorted(again, key=lambda p: p.name)
         assert [(p.name, p.family_name, p.grammatical_gender, p.club) for p in after] == [
-            (p.name, p.family_name, p.grammatical_gender, p.club) for p in before]  # fmt: skip
+            (p.name, p.family_name, p.grammatical_gender, p.club) for p in before]
 
 
 def test_the_erasure_removes_the_gender(registered: Cli, tmp_path: Path) -> None:
@@ -161,13 +161,13 @@ def test_the_web_console_adds_shows_and_changes_the_gender(
     page = text_of(client.get("/organizer/players").text)
     assert "Płeć" in page and "K (z imienia)" in page and "obecna" in page
     status, page = post(client, "/organizer/players/add", {"name": "Nikola Zięba",
-                        "gender": "m"})  # fmt: skip
+                        "gender": "m"})
     assert status == 303 and "P004 Nikola Zięba zgłoszony" in page
     status, page = post(client, "/organizer/players/add", {"name": "Ewa Ryś", "gender": "x"})
     assert status == 400 and "Wybierz jedną z możliwości." in page
     status, page = post(client, "/organizer/players/P002/rename",
                         {"name": "Kuba Lis", "surname": "", "club": "SP 1", "gender": "n",
-                         "why": "tak woli"}, "/organizer/players/P002")  # fmt: skip
+                         "why": "tak woli"}, "/organizer/players/P002")
     assert status == 303 and "Kuba Lis, SP 1 (mężczyzna) → Kuba Lis, SP 1 (bez rodzaju)" in page
     assert registered.competition().event.players["P002"].gender is N
     page = text_of(client.get("/organizer/players/P001").text)

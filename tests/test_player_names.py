@@ -104,13 +104,13 @@ def test_renaming_a_player_is_audited_and_shows_everywhere(tmp_path: Path) -> No
     out = c.ok(
         "players", "rename", "P001", "Jan Kowalski", "--club", "SP 3 Łódź",
         "--why", "literówka w zapisach", by="sędzia Ala",
-    )  # fmt: skip
+    )
     assert "P001: Jan Kowalsky, SP 1 → Jan Kowalski, SP 3 Łódź" in out
     assert "Surname 'Kowalski', given name 'Jan'" in out
     assert "by sędzia Ala: literówka w zapisach" in out
     # A surname of two words: mark where it starts; the name stays.
     out = c.ok("players", "rename", "4", "--surname", "Lis", "--given", "Piotr Maria",
-               "--why", "drugie imię")  # fmt: skip
+               "--why", "drugie imię")
     assert "Piotr Lis, SP 1 → Piotr Maria Lis, SP 1" in out
     out = c.ok("players", "rename", "P003", "--surname", "Zięba", "--no-club", "--why", "x")
     assert "Ewa Zięba, SP 1 → Ewa Zięba" in out

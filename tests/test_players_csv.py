@@ -41,7 +41,7 @@ def test_a_name_written_surname_comma_given_is_read_surname_first() -> None:
     parsed = parse_players_csv(text.encode("utf-8"), "p.csv")
     assert [(p.name, p.surname) for p in parsed.players] == [
         ("Jan Kowalski", "Kowalski"), ("Anna Maria Nowak-Żak", "Nowak-Żak"), ("Ewa Kot", ""),
-    ]  # fmt: skip
+    ]
     assert parsed.surname_comma == (2, 3)
     semicolons = parse_players_csv("Nazwisko i imię;Klub\nŁoś, Żaneta;A\n".encode(), "p.csv")
     assert [(p.name, p.surname) for p in semicolons.players] == [("Żaneta Łoś", "Łoś")]
@@ -367,7 +367,7 @@ def test_the_players_file_marks_minors_and_their_consent_and_reads_back(tmp_path
     assert [(p.name, p.minor, p.consent) for p in parsed.players] == [
         ("Magda Mazur", True, True), ("Olek Nowak", True, False),
         ("Ewa Lis", False, False), ("Jan Kot", False, False),
-    ]  # fmt: skip
+    ]
     wrong = PUPILS.replace("Ewa Lis;SP 12 Kraków;;", "Ewa Lis;SP 12 Kraków;może;")
     with pytest.raises(PlayersCsvError) as refused:
         parse_players_csv(wrong.encode(), "uczniowie.csv")
@@ -390,6 +390,6 @@ def test_the_players_file_marks_minors_and_their_consent_and_reads_back(tmp_path
     back = again.competition()
     ids = {p.name: pid for pid, p in back.event.players.items()}
     assert {pid for pid in back.event.players if back.is_minor(pid)} == {
-        ids["Magda Mazur"], ids["Olek Nowak"]}  # fmt: skip
+        ids["Magda Mazur"], ids["Olek Nowak"]}
     assert back.minors[ids["Magda Mazur"]].consent
     assert not back.minors[ids["Olek Nowak"]].consent

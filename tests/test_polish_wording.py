@@ -51,7 +51,7 @@ def test_the_judge_menu_names_the_openings_with_the_rule_books_nouns() -> None:
 def test_how_long_reads_as_a_duration_in_both_languages() -> None:
     assert [duration_text(s) for s in (0, 42.9, 60, 135, 3599, 3605, 7320)] == [
         "0 s", "42 s", "1 min", "2 min 15 s", "59 min 59 s", "1 h 0 min", "2 h 2 min",
-    ]  # fmt: skip
+    ]
     offline = lasting_text(TableState.OFFLINE, duration_text(135, PL), PL)
     assert offline == "BRAK POŁĄCZENIA od 2 min 15 s"
     assert not re.search(r"\d:\d\d", offline)  # not like 2:15, a time of day after "od"
@@ -65,7 +65,7 @@ def test_printed_small_points_have_the_real_minus_sign() -> None:
         [("1", "Anna-Maria Nowak", "+12"), ("2", "Jan Kowalski-Nowak", "-45"),
          ("3", "Ewa", "0")],
         numeric=frozenset({0, 2}),
-    )  # fmt: skip
+    )
     printed = grid_html(grid)
     assert ">−45<" in printed
     assert ">-45<" not in printed and ">+12<" in printed and ">0<" in printed

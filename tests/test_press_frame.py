@@ -59,7 +59,7 @@ class Recorder:
         self.frames.append(Frame(
             view.clock.active, tuple(float(p.state) for p in self.bar), bool(self.buzzer.state),
             tuple(self.screen.last_update_rects),
-        ))  # fmt: skip
+        ))
 
     def close(self) -> None:
         pass

@@ -155,7 +155,7 @@ def test_exports_for_publication_follow_the_setting(tmp_path: Path) -> None:
         assert name.split()[-1] not in public, name
         assert name in full
     rows = list(csv.reader(next((tmp_path / "public").glob("*standings*")).open(
-        encoding="utf-8-sig")))  # fmt: skip
+        encoding="utf-8-sig")))
     assert any("Zofia B." in row for row in rows)
 
 
@@ -169,7 +169,7 @@ def test_erasure_leaves_no_name_in_the_file_and_the_standings_as_they_were(
     c = school(tmp_path)
     c.ok("players", "rename", "P008", "Marta Źdźbło-Nowicka", "--why", "a double surname")
     out = c.ok("players", "rename", "P002", "--league-number", "gda-0707", "--why",
-               "the league's number GDA-0707 came late")  # fmt: skip
+               "the league's number GDA-0707 came late")
     assert "League number: none → GDA-0707" in out
     c.ok("players", "minor", "P004")
     c.ok("players", "check-in", "--all", "--admit-minors")

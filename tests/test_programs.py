@@ -38,7 +38,7 @@ def test_a_missing_package_names_the_extra_in_one_line(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(programs.importlib, "import_module",
-                        lambda _: missing_module("weasyprint.text"))  # fmt: skip
+                        lambda _: missing_module("weasyprint.text"))
     monkeypatch.setattr(programs.sys, "argv", ["rummikub", "export", "pdf"])
     monkeypatch.delenv("LANGUAGE", raising=False)
     monkeypatch.setenv("LANG", "C.UTF-8")
@@ -50,7 +50,7 @@ def test_a_missing_package_names_the_extra_in_one_line(
     )
     monkeypatch.setattr(programs.sys, "argv", ["rummikub-web", "--lang", "en"])
     monkeypatch.setattr(programs.importlib, "import_module",
-                        lambda _: missing_module("starlette"))  # fmt: skip
+                        lambda _: missing_module("starlette"))
     with pytest.raises(SystemExit) as english:
         programs.rummikub_web()
     assert str(english.value.code) == (
@@ -63,6 +63,6 @@ def test_a_module_of_the_kit_missing_is_a_broken_install_and_keeps_its_traceback
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(programs.importlib, "import_module",
-                        lambda _: missing_module("hub.screen.render"))  # fmt: skip
+                        lambda _: missing_module("hub.screen.render"))
     with pytest.raises(ModuleNotFoundError, match=r"hub\.screen\.render"):
         programs.rummikub_screen()

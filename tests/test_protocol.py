@@ -145,7 +145,7 @@ def screen_messages() -> list[msgspec.Struct]:
         ),
         RoundProgress(v=1, stage="Eliminations", round=2, finished=(1, 7, 999)),
         RoundProgress(v=1, stage="", round=0),
-    ]  # fmt: skip
+    ]
 
 
 @pytest.mark.parametrize("event", ALL_EVENTS, ids=lambda e: type(e).__name__)
@@ -330,7 +330,7 @@ def test_the_consoles_address_is_a_hub_message_of_its_own_topic() -> None:
     newer = b'{"v":1,"url":"http://rummikub.local:8080","ssid":"Rummikub-Goscie"}'
     assert decode(ConsoleLink, newer) == ConsoleLink(v=1, url="http://rummikub.local:8080")
     for bad in ("rummikub.local:8080", "ftp://hub/", "http://", "http://hub /find",
-                "javascript:alert(1)", "http://hub/\nx", "http://" + "a" * 200):  # fmt: skip
+                "javascript:alert(1)", "http://hub/\nx", "http://" + "a" * 200):
         with pytest.raises(DecodeError, match="ConsoleLink: ") as err:
             decode(ConsoleLink, json.dumps({"v": 1, "url": bad}).encode())
         assert err.value.code == "invalid", bad
@@ -376,17 +376,17 @@ def test_screen_messages_travel_on_their_own_topics() -> None:
     assert [TOPICS.round, TOPICS.standings, TOPICS.seating, TOPICS.progress] == [
         f"{base}/hub/round", f"{base}/hub/standings", f"{base}/hub/seating",
         f"{base}/hub/progress",
-    ]  # fmt: skip
+    ]
     assert [TOPICS.screen(kind) for kind in SCREEN_KINDS] == [
         TOPICS.round, TOPICS.standings, TOPICS.seating, TOPICS.progress
-    ]  # fmt: skip
+    ]
     with pytest.raises(ValueError, match="not a screen message kind"):
         TOPICS.screen(Kind.STATE)
     assert TOPICS.screen_filters() == [
         f"{base}/table/+/state", f"{base}/table/+/status", f"{base}/hub/table/+/assign",
         f"{base}/hub/table/+/result", TOPICS.round, TOPICS.standings, TOPICS.seating,
         TOPICS.progress, f"{base}/hub/language", f"{base}/hub/console",
-    ]  # fmt: skip
+    ]
     for message in screen_messages():
         topic = {
             RoundInfo: TOPICS.round, StandingsBoard: TOPICS.standings,
@@ -450,7 +450,7 @@ ROW = b'{"place":1,"name":"Ann","big":0,"small":0,"games":1}'
          f"exceeds {MAX_BOARD_PAYLOAD}"),
         (RoundInfo, b"x" * (MAX_PAYLOAD + 1), "oversize", f"exceeds {MAX_PAYLOAD}"),
     ],
-)  # fmt: skip
+)
 def test_screen_messages_are_decoded_strictly(
     kind: type[msgspec.Struct], payload: bytes, code: str, reason: str
 ) -> None:
@@ -591,7 +591,7 @@ def test_every_number_of_every_unit_event_carries_its_own_limits() -> None:
                      "racks": [{"seat": "A", "jokers": 3}]}},
          "$.event.report.racks[0].jokers", "<= 2, got 3"),
     ],
-)  # fmt: skip
+)
 def test_an_event_out_of_range_is_refused_naming_its_field(
     event: dict[str, object], where: str, limit: str
 ) -> None:

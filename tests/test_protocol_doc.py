@@ -82,7 +82,7 @@ def test_the_document_shows_every_kind_of_unit_event_and_each_decodes() -> None:
                 if heading == EventEnvelope.__name__ and body.lstrip().startswith("[")]
     for seq, event in enumerate(events, start=1):
         payload = {"v": 1, "unit": unit_id_of(3), "table": 3, "seq": seq, "ts": 1.0,
-                   "event": event}  # fmt: skip
+                   "event": event}
         envelope = decode(EventEnvelope, json.dumps(payload).encode())
         assert encode(envelope.event).startswith(f'{{"type":"{event["type"]}"'.encode())
     kinds = {cls.__struct_config__.tag for cls in EVENTS}
@@ -96,13 +96,13 @@ def test_older_units_ignore_fields_a_newer_hub_adds_and_the_hub_stays_strict() -
         "v": 1, "table": 3, "game": 2, "hall_check": {"at": 5},
         "seats": [{"seat": s, "name": s * 3, "badge": 1} for s in "ABC"],
         "rules": {"move_seconds": 30.0, "clock_style": "fischer"},
-    }  # fmt: skip
+    }
     assignment = decode(Assignment, json.dumps(newer).encode())
     assert assignment.rules.move_seconds == 30.0 and len(assignment.seats) == 3
     envelope = {
         "v": 1, "unit": unit_id_of(3), "table": 3, "seq": 1, "ts": 1.0, "extra": 1,
         "event": {"type": "move_timed_out", "game": 1, "move": 1, "seat": "A"},
-    }  # fmt: skip
+    }
     with pytest.raises(DecodeError, match="unknown field `extra`"):
         decode(EventEnvelope, json.dumps(envelope).encode())
     text = DOC.read_text(encoding="utf-8")
@@ -122,7 +122,7 @@ def test_the_session_settings_in_the_document_are_the_units(tmp_path: Path) -> N
     older = TableLink(
         msgspec.structs.replace(settings, mqtt_version=3), journal, 7, unit_id_of(7),
         lambda _: None,
-    )  # fmt: skip
+    )
     assert older.client._clean_session is True and "| Session | **clean**" in text
     assert f"| Keepalive | {settings.keepalive} s" in text
     assert link.window == WINDOW and f"**window of {WINDOW}**" in text

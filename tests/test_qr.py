@@ -47,7 +47,7 @@ def zbar(png: Path) -> list[str]:
     done = subprocess.run(
         ["zbarimg", "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(png)],
         capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    )
     assert done.returncode in (0, 4), done.stderr  # 4: no code found
     return done.stdout.splitlines()
 
@@ -109,7 +109,7 @@ def test_the_hub_screens_list_pages_show_the_consoles_code(
     modules = qr_modules(URL + path)
     code = screen.placed["qr"]
     assert [p.text for p in code] == ["Znajdź swój stolik" if path == "/find" else "Klasyfikacja",
-                                      "rummikub.local:8080" + path]  # fmt: skip
+                                      "rummikub.local:8080" + path]
     placed = place(modules, *screen_column(screen))
     assert placed is not None and placed.module >= 5  # big enough to read across a hall
     assert read_modules(surface, pygame.Rect(placed.square), len(modules)) == modules
@@ -164,7 +164,7 @@ def test_the_printed_seating_sheets_carry_the_consoles_code(tmp_path: Path) -> N
     for stem in ("seating", "find-your-table"):
         png = ARTIFACTS / f"printout-{stem}"
         subprocess.run(["pdftoppm", "-png", "-r", "150", "-f", "1", "-l", "1", "-singlefile",
-                        str(out / f"{stem}.pdf"), str(png)], check=True)  # fmt: skip
+                        str(out / f"{stem}.pdf"), str(png)], check=True)
         assert zbar(png.with_suffix(".png")) == [URL + "/find"], stem
     html = find_table_html(c.competition(), words("pl"), console_url=URL)
     assert "rummikub.local:8080/find" in html and 'src="data:image/svg+xml' in html
@@ -220,7 +220,7 @@ def test_the_hubs_address_reaches_the_tables_and_the_screen(
     (real Mosquitto) both get the address, retained, before any event exists."""
     broker = mosquitto()
     service = HubService(broker.client_settings(), tmp_path / "hub.sqlite3", LANG_TOPICS,
-                         console_url=URL)  # fmt: skip
+                         console_url=URL)
     service.start()
     link = Link(tmp_path, broker, 3)
     feed = ScreenFeed(broker.client_settings(), LANG_TOPICS)

@@ -76,7 +76,7 @@ def test_a_unit_of_an_earlier_release_ignores_the_words() -> None:
     ack = ResultAck(
         v=1, unit="table-03", game=2, accepted=False, reason="x", round=1,
         why=Wording(JOKERS, {"most": 2, "total": 3}),
-    )  # fmt: skip
+    )
     old = msgspec.json.decode(encode(ack), type=OldResultAck)
     assert (old.reason, old.game, old.round) == ("x", 2, 1)
 
@@ -107,7 +107,7 @@ def test_words_of_an_error_keep_their_nested_words_and_numbers() -> None:
     assert wording.values["error"] == Wording(JOKERS, {"most": 2, "total": 3})
     assert decode(ResultAck, encode(ResultAck(
         v=1, unit="table-04", game=1, accepted=False, why=wording
-    ))).why == wording  # fmt: skip
+    ))).why == wording
     # a template with a format spec goes as its English text
     spec = Wording.of(KitError("{seconds:.1f} s", seconds=2.25))
     assert spec == Wording("{text}", {"text": "2.2 s"})
@@ -121,7 +121,7 @@ def test_the_table_display_says_the_hubs_words_in_its_language() -> None:
                "sędzia w centrali"),
         ("en", "table 7 game 2: a result is already recorded (the game is closed); a judge "
                "corrects it at the hub"),
-    ]:  # fmt: skip
+    ]:
         from test_display_entry import NOW, compose, layout_for, panel, texts
 
         from tablekit.layout.scene import WHITE
@@ -155,7 +155,7 @@ def test_the_hub_screen_lists_the_refusal_in_the_halls_language() -> None:
     cell = TableCell(
         number=5, phase=Phase.GAME_OVER, result=ResultState.REFUSED,
         refused=Wording(JOKERS, {"most": 2, "total": 3}).phrase(),
-    )  # fmt: skip
+    )
     hall = HallView(tables=(cell,))
     assert result_rows(words("pl"), hall) == ((5, f"odrzucony: {JOKERS_PL}"),)
     assert result_rows(words("en"), hall) == (
@@ -189,7 +189,7 @@ def test_the_organizer_reads_what_the_hub_refused_in_the_events_language(
     store.ingest([envelope("table-03", 3, 1, 1.0, other)])  # the same seq, other content
     store.ingest([], refused=[Refused(
         "unprovisioned", NOT_PROVISIONED.format(table=9, tables=4), 9, topic="t/9"
-    )])  # fmt: skip
+    )])
     store.close()
 
     polish, english = Cli(db, lang="pl"), Cli(db, lang="en")

@@ -54,12 +54,12 @@ def test_a_hub_entry_for_a_game_after_the_one_the_table_plays_is_refused(hall: C
     )
     # what the organizer meant: round 1's game 2, a late result with its reason
     hall.ok("result", "enter", "--table", "2", "--game", "2", "--racks", "0 4 4 4",
-            "--stage", "round-1", "--why", "from the score sheet")  # fmt: skip
+            "--stage", "round-1", "--why", "from the score sheet")
     assert [v.record.stage for v in hall.competition().history("round-1", 2, 2)] == ["round-1"]
     assert not hall.competition().history("round-2", 2, 2)
     # on purpose, with the reason: stored, the reason kept
     hall.ok("result", "enter", "--table", "2", "--game", "2", "--racks", "0 4 4 4",
-            "--force", "--why", "played on paper while the unit was repaired")  # fmt: skip
+            "--force", "--why", "played on paper while the unit was repaired")
     [version] = hall.competition().history("round-2", 2, 2)
     assert version.record.why == "played on paper while the unit was repaired"
 

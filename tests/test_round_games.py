@@ -38,7 +38,7 @@ def seated(
         v=1, table=1, game=game, round=round_, games=games, recorded=recorded,
         seats=tuple(SeatAssignment(seat=s, name=n) for s, n in zip(SEATS, names, strict=False)),
         rules=AssignedRules(move_seconds=60.0, ruleset="004"),
-    )  # fmt: skip
+    )
 
 
 def accepted(game: int, round_: int = 1) -> ResultAck:

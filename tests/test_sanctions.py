@@ -221,7 +221,7 @@ def test_a_deduction_of_an_earlier_round_shows_where_it_counts(tmp_path: Path) -
     c = championship_at_the_semifinal(tmp_path)
     player = c.competition().event.seating("semifinal")[0].players[0]
     c.ok("sanction", "deduct", player, "--big", "2", "--stage", "elimination-1",
-         "--why", "przeszkadzanie", "--yes")  # fmt: skip
+         "--why", "przeszkadzanie", "--yes")
     c.ok("sanction", "warn", player, "--why", "hałas")  # in the semifinal
     line = " ".join(next(ln for ln in c.ok("standings").splitlines() if player in ln).split())
     assert "−2 BP (elimination-1; not counted here), 1 warning (semifinal)" in line

@@ -57,14 +57,14 @@ def test_the_window_shows_the_led_bar_and_the_status_light_beside_the_display(
          "0.3", "--seed", "4"],
         {**env, "DISPLAY": display, "SDL_AUDIODRIVER": "dummy"},
         stdin=subprocess.DEVNULL,
-    )  # fmt: skip
+    )
     turquoise = tuple(round(255 * c) for c in TURQUOISE)
 
     def seen(shot: pygame.Surface, colour: tuple[int, ...]) -> int:  # SDL centres the window
         return sum(
             1 for x in range(0, 800, 2) for y in range(0, 400, 2)
             if tuple(shot.get_at((x, y)))[:3] == colour
-        )  # fmt: skip
+        )
 
     try:
         deadline = time.monotonic() + 90  # a slow CPU takes seconds to start the sim
@@ -94,7 +94,7 @@ def test_the_leds_follow_the_gpio_outputs_and_the_buzzer_sounds_until_muted() ->
     try:
         rules = ClockRules(move_seconds=40)
         running = ClockState(rules=rules, phase=Phase.RUNNING, active=None, remaining=5.0,
-                             since=100.0, move=3)  # fmt: skip
+                             since=100.0, move=3)
         view = TableView(running)
         window.show(view, 100.0)  # 5 s left: a beep, as the buzzer pin would sound
         assert window.signals == render_signals(view, 100.0, config.buzzer, 10)
@@ -159,7 +159,7 @@ def test_a_simulator_started_by_a_script_runs_until_stopped_with_its_journal_whe
         [*SIM, "--headless", "--config", str(config), "--bot", "--pace", "0.02"],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         env={**os.environ, "SDL_VIDEODRIVER": "dummy"}, cwd=tmp_path,
-    )  # fmt: skip
+    )
     try:
         journal = folder / "table-01.sqlite3"
         wait_until(lambda: journalled(journal) >= 5 or sim.poll() is not None, 60, "moves")

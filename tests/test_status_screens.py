@@ -258,7 +258,7 @@ def _status(table: int, online: bool) -> UnitStatus:
     return UnitStatus(
         v=PROTOCOL_VERSION, unit=f"table-{table:02d}", table=table, online=online,
         reason=reason, ts=NOW - 65.0,
-    )  # fmt: skip
+    )
 
 
 _GAME_OVER_SNAP = {"phase": Phase.GAME_OVER, "active": None}
@@ -281,7 +281,7 @@ CLI_TABLES: dict[TableState, tuple[int, Callable[[LiveView, int], LiveView]]] = 
         _snapshot(t, **_GAME_OVER_SNAP), NOW)),
     TableState.OFFLINE: (2, lambda v, t: v.with_status(_status(t, False), NOW)),
     TableState.NO_DATA: (2, lambda v, t: v.with_status(_status(t, True), NOW)),
-}  # fmt: skip
+}
 """A table of the event's round as the live view (the units' retained messages) shows
 it in each state the command line tells."""
 

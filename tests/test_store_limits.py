@@ -85,7 +85,7 @@ def move(table: int, seq: int, *, used: float = 5.0, epoch: str = "") -> bytes:
     """Table ``table``'s pass as its unit sends it (``used`` -1: refused, out of range)."""
     event = MovePassed(game=1, move=seq, seat=Seat.A, used=max(used, 0.0))
     data = msgspec.json.decode(encode(envelope(f"table-{table:02d}", table, seq, 1e9, event,
-                                               epoch=epoch)))  # fmt: skip
+                                               epoch=epoch)))
     data["event"]["used"] = used
     return json.dumps(data).encode()
 
@@ -99,7 +99,7 @@ def refusals(db: Path) -> str:
 def test_refused_events_kept_are_bounded_per_table_and_per_event(
     hub: HubService, account: Callable[[int], Peer], wait_until: Callable[..., Any],
     tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
     per_attacker = MAX_SET_ASIDE_TABLE + 10
     sent = per_attacker * len(ATTACKERS)
     assert len(ATTACKERS) * MAX_SET_ASIDE_TABLE > MAX_SET_ASIDE  # the event's bound binds
@@ -131,7 +131,7 @@ def test_refused_events_kept_are_bounded_per_table_and_per_event(
 
 def test_new_journals_of_one_table_are_bounded_and_a_card_swap_still_counts(
     hub: HubService, account: Callable[[int], Peer], wait_until: Callable[..., Any],
-) -> None:  # fmt: skip
+) -> None:
     """Table 3's account sends 40 passes, each from a new journal; table 2's spare card
     (a journal of its own) is still taken."""
     thief = account(3)

@@ -281,7 +281,7 @@ def test_a_game_the_table_has_not_ended_is_entered_at_the_hub_only_on_purpose_an
     assert unit.view.clock.phase is Phase.RUNNING and not unit.view.message
     # the judge enters game 2 on purpose: the table is told at once, and plays on
     cli.ok("result", "enter", "--table", "1", "--game", "2", "--racks", racks,
-           "--force", "--why", "played on the paper score sheet")  # fmt: skip
+           "--force", "--why", "played on the paper score sheet")
     wait_until(
         lambda: unit.view.message == "The judge entered the result of game 2 at the hub",
         what="the table told that game 2 is recorded",
@@ -313,13 +313,13 @@ def test_a_whole_game_played_on_the_simulator_by_keys_is_accepted_at_the_hub(
     organizer = Organizer(EventStore(db), by="organizer")
     organizer.create_event("Turniej", "school", language="en")
     organizer.register([Player(organizer.next_player_id(i), n) for i, n in enumerate(NAMES)],
-                       check_in=True)  # fmt: skip
+                       check_in=True)
     organizer.draw(seed=1)
     service = HubService(broker.client_settings(), db, Topics(VENUE, EVENT))
     service.start()
     assert service.wait_online(10)
     sim = HeadlessSim(tmp_path, "--hub", f"{broker.host}:{broker.port}", "--table", "1",
-                      "--venue", VENUE)  # fmt: skip
+                      "--venue", VENUE)
     try:
         sim.wait_for("READY  seat A starts", 60)  # seated by the hub: past the hall check
         seated = organizer.competition.assignments()[0].names()

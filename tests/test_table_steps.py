@@ -133,7 +133,7 @@ def test_the_time_out_says_what_the_rule_says() -> None:
         "STOP!", "Hands off the table.", "What you laid correctly stays.",
         "Move not finished? Put the table back and take 1 tile.",
         "Seat C: then press the pass button",
-    ):  # fmt: skip
+    ):
         assert said in english.replace(" | ", " "), said
     polish = words_on(time_up, "pl")
     assert "karn" not in polish  # no penalty tile, unconditionally

@@ -80,7 +80,7 @@ def test_every_program_exchanges_messages_over_tls(
     link_settings = LinkSettings(
         host="127.0.0.1", port=broker.port, tls=True, ca_file=str(ca_pem),
         venue=TOPICS.venue, event=TOPICS.event,
-    )  # fmt: skip
+    )
     link = TableLink(link_settings, journal, 1, "table-01", inbox.put)
     feed = ScreenFeed(tls, TOPICS, title="TLS cup")
     try:
@@ -115,7 +115,7 @@ def test_every_program_exchanges_messages_over_tls(
         out = cli.ok(
             "round", "status", "--broker", f"127.0.0.1:{broker.port}", "--venue", TOPICS.venue,
             "--event", TOPICS.event, "--tls", "--ca-file", str(ca_pem),
-        )  # fmt: skip
+        )
         assert LIVE_HINT not in out  # the tables' live states were read …
         [row] = [line for line in out.splitlines() if line.startswith("    1 ")]
         assert " PLAYING " in row  # … and table 1's is the unit's, over TLS

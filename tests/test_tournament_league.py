@@ -50,7 +50,7 @@ def test_every_guide_states_the_points_the_code_gives(document: str) -> None:
     assert "S + 1 − p" in text and "S = N" in text
     for participants in (8, 20):
         points = ", ".join(str(tournament_points(p, participants))
-                           for p in range(1, participants + 1))  # fmt: skip
+                           for p in range(1, participants + 1))
         assert points in text, f"{document}: the points of {participants} participants"
 
 

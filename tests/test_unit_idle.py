@@ -102,7 +102,7 @@ def test_a_unit_off_during_a_stage_change_comes_back_idle(
                 organizer.enter_result(
                     table.table, report(game, len(table.players), game + 2),
                     why="score sheet", not_ended=True,
-                )  # fmt: skip
+                )
         organizer.close_round()
         organizer.draw(seed=4)
         organizer.start_round()

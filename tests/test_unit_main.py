@@ -66,7 +66,7 @@ def test_without_gpio_the_unit_says_what_to_do(tmp_path: Path) -> None:
         [*UNIT, "--lang", "en", "--journal", str(tmp_path / "j.sqlite3"), "--no-display"],
         capture_output=True, text=True, timeout=30, check=False,
         env={**env, "SDL_VIDEODRIVER": "dummy", "GPIOZERO_PIN_FACTORY": "mock"},
-    )  # fmt: skip
+    )
     assert half.returncode != 0 and "Traceback" not in half.stderr, half.stderr
     assert "need pins with PWM: set " + hint in half.stderr
     assert not (tmp_path / "j.sqlite3").exists()
@@ -95,7 +95,7 @@ def test_a_unit_killed_mid_move_resumes_paused_with_the_moves_used_time(
         return subprocess.Popen(
             [*UNIT, "--config", str(config), "--journal", str(journal), *extra],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+        )
 
     def passes() -> list[StoredEvent]:
         return service.store.events(source="table-04", kind="move_passed")

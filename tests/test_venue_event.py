@@ -132,7 +132,7 @@ def test_units_follow_a_new_event_at_the_hub_with_nothing_done_on_them(
         one.press()  # table 1 starts its game: its events go to the first event's hub
         wait_until(lambda: one.unit.clock.state.phase is Phase.RUNNING, WAIT, "game 1 running")
         wait_until(lambda: one.journal.last_seq and not one.journal.pending_count(), WAIT,
-                   "table 1's events acknowledged")  # fmt: skip
+                   "table 1's events acknowledged")
         first_epoch, first_seqs = one.journal.epoch, one.journal.last_seq
         two.switch_off()  # table 2 is off while the event changes
 
@@ -154,7 +154,7 @@ def test_units_follow_a_new_event_at_the_hub_with_nothing_done_on_them(
         kept.close()
         one.press()
         wait_until(lambda: one.journal.last_seq and not one.journal.pending_count(), WAIT,
-                   "table 1's events in the new event acknowledged")  # fmt: skip
+                   "table 1's events in the new event acknowledged")
         assert stored(second_db, 1) == [
             ("table-01", seq) for seq in range(1, one.journal.last_seq + 1)
         ]  # a fresh journal: the hub's first source of this unit, seqs from 1
@@ -180,7 +180,7 @@ def test_units_follow_a_new_event_at_the_hub_with_nothing_done_on_them(
         state = one.unit.clock.state
         assert (state.phase, state.paused is not None, state.active) == (
             Phase.RUNNING, True, Seat.A,
-        )  # fmt: skip
+        )
     finally:
         for table in tables:
             if table.loop is not None and table.loop.is_alive():

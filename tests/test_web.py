@@ -163,7 +163,7 @@ def test_a_kept_page_changes_with_every_stored_result(tmp_path: Path) -> None:
         assert client.get("/standings").text == before  # the same bytes, kept
         (missing, *_) = c.competition().event.missing_results()
         c.ok("result", "enter", "--table", str(missing.table), "--game", str(missing.game),
-             "--racks", "A=0 B=20 C=5 D=9")  # fmt: skip
+             "--racks", "A=0 B=20 C=5 D=9")
         after = client.get("/standings").text
         assert after != before
         best = c.competition().event.standings("round-1").rows[0]
@@ -354,7 +354,7 @@ def test_a_table_event_reaches_an_open_page(hall: Cli, unit_link) -> None:  # ty
 
     seats = tuple(SeatAssignment(seat=Seat("ABCD"[i]), name=n) for i, n in enumerate(names))
     publish(TOPICS.assign(table.number), Assignment(v=1, table=table.number, game=1, seats=seats,
-                                                    round=1))  # fmt: skip
+                                                    round=1))
     publish(TOPICS.state(table.number), snapshot(table.number))
     with serve_console(hall.db, broker.client_settings(), TOPICS) as served:
         stream = EventStream(f"{served.url}/live?tables={table.number}")
@@ -384,7 +384,7 @@ def test_a_table_event_reaches_an_open_page(hall: Cli, unit_link) -> None:  # ty
             stream.next("table", card("WYNIK PRZYJĘTY"))
 
             hall.ok("result", "enter", "--table", str(table.number), "--game", "1",
-                    "--racks", "A=0 B=10 C=20 D=30")  # fmt: skip
+                    "--racks", "A=0 B=10 C=20 D=30")
             stream.next("standings")  # the store changed: an open standings page reloads it
         finally:
             stream.close()
@@ -394,7 +394,7 @@ def test_a_table_event_reaches_an_open_page(hall: Cli, unit_link) -> None:  # ty
 def test_an_english_page_gets_its_updates_in_english(hall: Cli, unit_link) -> None:  # type: ignore[no-untyped-def]
     client, broker = unit_link
     client.publish(TOPICS.state(5), encode(snapshot(5, paused=PauseReason.JUDGE)), qos=1,
-                   retain=True).wait_for_publish(5)  # fmt: skip
+                   retain=True).wait_for_publish(5)
     with serve_console(hall.db, broker.client_settings(), TOPICS) as served:
         stream = EventStream(f"{served.url}/live?lang=en")
         try:
@@ -418,7 +418,7 @@ def test_a_page_that_was_away_catches_up(hall: Cli, unit_link) -> None:  # type:
 
     def state(**fields: object) -> None:
         client.publish(TOPICS.state(2), encode(snapshot(2, **fields)), qos=1,
-                       retain=True).wait_for_publish(5)  # fmt: skip
+                       retain=True).wait_for_publish(5)
 
     state(move=3)
     with serve_console(hall.db, broker.client_settings(), TOPICS) as served:

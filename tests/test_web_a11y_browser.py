@@ -318,7 +318,7 @@ def area_pages(seen: Crawl, prefix: str) -> set[str]:
     return {facts["route"] for address, facts in seen.pages.items()
             if facts["route"].startswith(prefix) and "{" not in facts["route"]
             and facts["route"] not in answers
-            and urlsplit(address).query in ("", "lang=en")}  # fmt: skip
+            and urlsplit(address).query in ("", "lang=en")}
 
 
 def unreached(seen: Crawl, prefix: str) -> Iterator[str]:
@@ -340,7 +340,7 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
         served.console.live.hall = sample_hall(2, time.time())
         wait_until(lambda: served.console.live.cards, 10, "the sample hall's cards")
         routes = [r for r in make_app(served.console).routes if isinstance(r, Route)
-                  and r.methods and "GET" in r.methods]  # fmt: skip
+                  and r.methods and "GET" in r.methods]
         laptop = browser(LAPTOP)
         chromium.append(laptop)
         laptop.get(served.url)
@@ -364,13 +364,13 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
         )
 
         found = [*problems(everyone), *problems(judge), *problems(organizer),
-                 *unreached(judge, "/judge"), *unreached(organizer, "/organizer")]  # fmt: skip
+                 *unreached(judge, "/judge"), *unreached(organizer, "/organizer")]
         for address in sorted(organizer.printouts):
             laptop.get(served.url + address)
             found += [f"{address}: axe {v}" for v in axe_violations(laptop)]
         reached = everyone.routes | judge.routes | organizer.routes
         found += [f"no link reaches {r.path}" for r in routes if r.path not in reached
-                  and not r.path.startswith(NOT_PAGES) and not FILE.search(r.path)]  # fmt: skip
+                  and not r.path.startswith(NOT_PAGES) and not FILE.search(r.path)]
         assert not found, "\n".join(found)
         assert area_pages(judge, "/judge") >= {"/judge", "/judge/result", "/judge/corrections"}
         assert area_pages(organizer, "/organizer") >= {"/organizer", "/organizer/round"}
@@ -379,7 +379,7 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
         chromium.append(phone)
         phone.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
             "width": PHONE[0] // 2, "height": PHONE[1] // 2, "deviceScaleFactor": 4, "mobile": True,
-        })  # fmt: skip
+        })
         phone.get(served.url)
         for cookie in laptop.get_cookies():
             phone.add_cookie({"name": cookie["name"], "value": cookie["value"], "path": "/"})
@@ -392,7 +392,7 @@ def test_every_page_is_labelled_readable_in_its_language_and_linked(
             assert reflow["width"] == PHONE[0] // 2
             if reflow["sideways"] > 0 or reflow["outside"]:
                 cramped.append(f"{address}: {reflow['sideways']} px sideways, "
-                               f"out of reach {reflow['outside']}")  # fmt: skip
+                               f"out of reach {reflow['outside']}")
             cramped += [f"{address} on a phone: axe {v}" for v in axe_violations(phone)]
         assert not cramped, "\n".join(cramped)
 

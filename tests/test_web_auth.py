@@ -152,7 +152,7 @@ def test_the_accounts_file_names_what_is_wrong() -> None:
     accounts = parse_accounts(text, "web-accounts.toml")
     assert {name: a.role for name, a in accounts.items()} == {
         "organizer": WebRole.ORGANIZER, "judge-1": WebRole.JUDGE,
-    }  # fmt: skip
+    }
     with pytest.raises(WebAccountsError, match="there twice"):
         parse_accounts(text + text.split("\n\n", 1)[1], "web-accounts.toml")
     with pytest.raises(WebAccountsError, match=r"web-accounts\.toml: account"):
@@ -230,7 +230,7 @@ def test_the_session_cookie_is_httponly_strict_and_secure_over_https(hall: Cli) 
         cookie = next(
             v for k, v in answer.headers.multi_items()
             if k == "set-cookie" and v.startswith(SESSION_COOKIE)
-        )  # fmt: skip
+        )
         flags = {part.strip().lower() for part in cookie.split(";")}
         assert {"httponly", "samesite=strict", "path=/"} <= flags
         assert ("secure" in flags) is secure, base
@@ -399,12 +399,12 @@ def test_the_bundle_makes_web_accounts_whose_passwords_verify_and_a_rerun_keeps_
     assert {n: role for n, (role, _) in web.items()} == {
         "organizer": "web-organizer", "judge-1": "web-judge", "judge-2": "web-judge",
         "judge-3": "web-judge",
-    }  # fmt: skip
+    }
     accounts = read_accounts(out / "hub/web-accounts.toml")
     assert {n: a.role for n, a in accounts.items()} == {
         "organizer": WebRole.ORGANIZER, "judge-1": WebRole.JUDGE, "judge-2": WebRole.JUDGE,
         "judge-3": WebRole.JUDGE,
-    }  # fmt: skip
+    }
     for name, (_, password) in web.items():
         assert verify_password(password, accounts[name].hash), name
         assert password not in (out / "hub/web-accounts.toml").read_text()
@@ -463,7 +463,7 @@ def test_no_action_of_any_area_answers_a_client_not_signed_in(
         path = re.sub(r"\{[^}]+\}", "1", getattr(route, "path", ""))
         for method in ({"POST", "PUT", "PATCH", "DELETE"} & methods):
             answer = client.request(method, path, data={"csrf": "forged", "player": "P001"},
-                                    follow_redirects=False)  # fmt: skip
+                                    follow_redirects=False)
             assert answer.status_code in (403, 405), (method, path, answer.status_code)
             tried.append(path)
     assert {"/login", "/logout", "/organizer/withdraw"} <= set(tried)
@@ -475,7 +475,7 @@ def test_a_judge_posting_to_the_organizers_round_page_gets_403(hall: Cli) -> Non
     valid CSRF token, is refused and stores nothing; the organizer's is not refused."""
     reader = EventReader(hall.db)
     app = make_app(Console(reader, LiveTables(None, TOPICS, reader.version),
-                           gate=Gate(web_bundle_accounts())))  # fmt: skip
+                           gate=Gate(web_bundle_accounts())))
     with TestClient(app) as judge, TestClient(app) as organizer:
         signed_in(judge, WebRole.JUDGE)
         refused = judge.get(ROUND_PAGE)
@@ -493,7 +493,7 @@ def test_a_judge_posting_to_the_organizers_round_page_gets_403(hall: Cli) -> Non
         page = organizer.get(ROUND_PAGE)
         assert page.status_code == 200
         answer = organizer.post(f"{ROUND_PAGE}/undo", data={"csrf": form_token(page.text),
-                                                            "why": "test"})  # fmt: skip
+                                                            "why": "test"})
         assert answer.status_code != 403
     reader.close()
 

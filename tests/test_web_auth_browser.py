@@ -72,7 +72,7 @@ def test_the_login_page_on_a_phone_and_a_laptop(tmp_path: Path, chromium: list[A
         # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: the form still fits
         driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 640, "height": 400, "deviceScaleFactor": 2,
-                                "mobile": False})  # fmt: skip
+                                "mobile": False})
         driver.get(f"{served.url}/login")
         assert driver.execute_script("return window.innerWidth") == 640
         assert driver.execute_script("return document.documentElement.scrollWidth") <= 640

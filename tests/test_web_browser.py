@@ -65,7 +65,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
             for i, p in enumerate(seated.players)
         )
         publish(TOPICS.assign(seated.number),
-                Assignment(v=1, table=seated.number, game=1, seats=seats, round=1))  # fmt: skip
+                Assignment(v=1, table=seated.number, game=1, seats=seats, round=1))
         publish(TOPICS.state(seated.number), snapshot(seated.number, move=4, active=Seat.B))
 
     try:
@@ -96,7 +96,7 @@ def test_a_phone_finds_its_table_and_sees_it_live(
 
             publish(TOPICS.state(table.number),
                     snapshot(table.number, move=5, active=Seat.C,
-                             paused=PauseReason.PLAYER_CALL))  # fmt: skip
+                             paused=PauseReason.PLAYER_CALL))
             wait.until(lambda d: "WEZWANO SĘDZIEGO" in text(d, card))
             assert phone.execute_script("return window.stillTheSamePage") is True
             assert "5 ruchów" in text(phone, card)
@@ -148,11 +148,11 @@ def test_a_phone_taps_twenty_pages_and_none_waits_for_a_connection(
                   "/find?q=zolc", "/standings?lang=en", "/players/P003", "/tables",
                   "/find?q=ewa", "/standings", "/players/P004", "/players/P005",
                   "/find?q=adam", "/standings", "/players/P006", "/find?q=maria",
-                  "/players/P007", "/standings", "/players/P008"]  # fmt: skip
+                  "/players/P007", "/standings", "/players/P008"]
         for address in tapped:
             phone.get(served.url + address)  # returns once the page has loaded
             waiting(phone).until(lambda d: not d.find_element(By.ID, "live-state").get_attribute(
-                "hidden"))  # fmt: skip
+                "hidden"))
             wait_until(lambda: live.pages == 1, 10, f"one stream after {address}")
         assert live.pages == 1
         phone.back()

@@ -80,7 +80,7 @@ def side(
     return subprocess.Popen(
         [sys.executable, "-c", program, str(db), str(start), json.dumps(games), RACKS],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
+    )
 
 
 def stored_records(db: Path) -> list[tuple[int, object]]:

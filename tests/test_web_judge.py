@@ -54,7 +54,7 @@ def hall(tmp_path: Path) -> Cli:
 
 def test_a_judge_call_resolved_is_recorded_with_who_when_and_the_note(hall: Cli) -> None:
     out = hall.ok("call", "resolve", "--table", "2", "--game", "1", "--note",
-                  "B took back a tile; warned", by="judge Ala")  # fmt: skip
+                  "B took back a tile; warned", by="judge Ala")
     assert "Judge call at table 2 (round-1) resolved" in out and "by judge Ala" in out
     (call,) = hall.competition().judge_calls
     assert (call.stage, call.table, call.game, call.by) == ("round-1", 2, 1, "judge Ala")
@@ -71,7 +71,7 @@ def test_a_refused_resolution_says_why_and_stores_nothing(hall: Cli) -> None:
         "call", "resolve", "--table", "9", "--note", "x"
     )
     assert "say what the judge decided" in hall.fails("call", "resolve", "--table", "1",
-                                                      "--game", "1", "--note", "   ")  # fmt: skip
+                                                      "--game", "1", "--note", "   ")
     assert "has games 1–2, got game 5" in hall.fails(
         "call", "resolve", "--table", "1", "--game", "5", "--note", "x"
     )
@@ -86,7 +86,7 @@ def test_the_call_the_judge_saw_is_kept_with_its_waiting_time(hall: Cli) -> None
         record = organizer.resolve_call(
             1, "Zasada potwierdzona, gra toczy się dalej", game=2,
             called=PauseReason.PLAYER_CALL, since=1_700_000_000.0,
-        )  # fmt: skip
+        )
     finally:
         organizer.store.close()
     assert isinstance(record, JudgeCallResolved)
@@ -142,11 +142,11 @@ def test_the_judges_pages_are_for_a_signed_in_judge(hall: Cli) -> None:
         assert page.status_code == 303
         assert page.headers["location"].startswith("/login?next=")
         refused = client.post("/judge/result", data={"table": "1", "game": "1",
-                                                     **fields("A=0 B=1 C=2 D=3")})  # fmt: skip
+                                                     **fields("A=0 B=1 C=2 D=3")})
         assert refused.status_code == 403
         signed_in(client, WebRole.JUDGE)
         forged = client.post("/judge/result", data={"table": "1", "game": "1",
-                                                    **fields("A=0 B=1 C=2 D=3")})  # fmt: skip
+                                                    **fields("A=0 B=1 C=2 D=3")})
         assert forged.status_code == 403 and "nic nie zmieniono" in text_of(forged.text)
     assert hall.records() == before
 
@@ -163,7 +163,7 @@ def test_a_result_from_the_web_is_the_command_lines_result(hall: Cli, judge: Tes
     record = version.record
     assert (record.by, record.source, record.why) == ("judge-1", ResultSource.JUDGE, "")
     assert record.report == GameReport(1, GameEnding.WENT_OUT,
-                                       parse_racks("A=0 B=23 C=12j D=85np", 4))  # fmt: skip
+                                       parse_racks("A=0 B=23 C=12j D=85np", 4))
     history = hall.ok("result", "history", "--table", "1", "--game", "1")
     assert "Version 1 (result, judge)" in history and "by judge-1" in history
     assert "85, never opened" in history and "12 + joker" in history
@@ -178,7 +178,7 @@ def test_a_result_from_the_web_is_the_command_lines_result(hall: Cli, judge: Tes
         ({"B-jokers": "2", "C-jokers": "1"}, "C-jokers", "przy stoliku są tylko 2 jokery"),
         ({"A-tiles": "9999"}, "A-tiles", "od 0 do 728"),
     ],
-)  # fmt: skip
+)
 def test_a_bad_rack_is_said_next_to_its_field_and_nothing_is_stored(
     hall: Cli, judge: TestClient, typed: dict[str, str], key: str, says: str
 ) -> None:
@@ -237,7 +237,7 @@ def test_a_form_sent_three_times_is_stored_once(hall: Cli, judge: TestClient) ->
     assert "nothing to correct" in hall.fails(
         "result", "enter", "--table", "2", "--game", "1", "--racks", "A=0 B=20 C=12 D=85",
         "--why", "again",
-    )  # fmt: skip
+    )
     assert len(hall.competition().history("round-1", 2, 1)) == 2
 
 
@@ -250,7 +250,7 @@ def test_a_correction_that_moves_who_qualified_is_confirmed_first(tmp_path: Path
         signed_in(client, WebRole.JUDGE)
         before = c.records()
         shown = post_result(client, table, game, racks, stage="elimination-1",
-                            why="źle odczytana tabela")  # fmt: skip
+                            why="źle odczytana tabela")
         assert shown.status_code == 409
         words = text_of(shown.text)
         assert "Nic nie zostanie zapisane, dopóki tego nie potwierdzisz" in words
@@ -260,7 +260,7 @@ def test_a_correction_that_moves_who_qualified_is_confirmed_first(tmp_path: Path
         assert key is not None
         data = {**form_tokens(shown.text), "stage": "elimination-1", "table": str(table),
                 "game": str(game), **fields(racks), "why": "źle odczytana tabela",
-                "confirmed": key.group(1)}  # fmt: skip
+                "confirmed": key.group(1)}
         stale = dict(data, why="inny powód")  # confirmed, but not what was shown
         answer = client.post("/judge/result", data=stale, follow_redirects=False)
         assert answer.status_code == 409
@@ -303,19 +303,19 @@ def test_a_judge_call_reaches_the_queue_live_and_is_resolved_with_a_note(
     tables.state(1, move=3, active=Seat.B)
     try:
         with serve_console(hall.db, broker.client_settings(), TOPICS) as served, \
-                live_client(hall.db, broker) as client:  # fmt: skip
+                live_client(hall.db, broker) as client:
             signed_in(client, WebRole.JUDGE)
             stream = EventStream(f"{served.url}/live?tables=0")
             try:
                 stream.next("link", lambda d: d["live"])
                 wait_until(lambda: "Stolik 1 · GRA TRWA" in text_of(client.get("/judge").text),
-                           what="the console hears table 1")  # fmt: skip
+                           what="the console hears table 1")
                 assert "Żaden stolik nie czeka na sędziego." in text_of(client.get("/judge").text)
 
                 tables.state(1, move=3, active=Seat.B, paused=PauseReason.PLAYER_CALL)
                 stream.next("judge")  # the open queue page fetches its list again
                 wait_until(lambda: "Otwórz wezwanie" in client.get("/judge").text,
-                           what="the call in the queue")  # fmt: skip
+                           what="the call in the queue")
                 queue = client.get("/judge").text
                 words = text_of(queue)
                 assert "Stolik 1 WEZWANO SĘDZIEGO" in words and "Czeka" in words
@@ -332,7 +332,7 @@ def test_a_judge_call_reaches_the_queue_live_and_is_resolved_with_a_note(
                 assert "napisz, co postanowił sędzia" in field_error(empty.text, "note")
                 note = "B cofnął kostkę; ostrzeżenie ustne"
                 done = client.post("/judge/tables/1/calls", data={"csrf": token, "note": note},
-                                   follow_redirects=False)  # fmt: skip
+                                   follow_redirects=False)
                 assert done.status_code == 303
                 shown = text_of(client.get(done.headers["location"]).text)
                 assert "Decyzja sędziego jest zapisana" in shown and note in shown
@@ -341,7 +341,7 @@ def test_a_judge_call_reaches_the_queue_live_and_is_resolved_with_a_note(
                 tables.state(1, move=3, active=Seat.B)  # the judge key resumed the clock
                 stream.next("judge")
                 wait_until(lambda: "Żaden stolik nie czeka" in text_of(client.get("/judge").text),
-                           what="the queue empty again")  # fmt: skip
+                           what="the queue empty again")
             finally:
                 stream.close()
     finally:
@@ -367,15 +367,15 @@ def test_a_sanction_from_the_web_is_the_command_lines_and_can_be_lifted(
 ) -> None:
     before = hall.records()
     missing = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
-                        kind="warning", why="  ")  # fmt: skip
+                        kind="warning", why="  ")
     assert missing.status_code == 400 and "podaj powód" in field_error(missing.text, "why")
     bad = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
-                    kind="deduction", big="dużo", why="wulgaryzmy")  # fmt: skip
+                    kind="deduction", big="dużo", why="wulgaryzmy")
     assert bad.status_code == 400 and "liczba, 1 lub więcej" in field_error(bad.text, "big")
     assert 'value="dużo"' in bad.text and hall.records() == before
 
     given = post_form(judge, "/judge/sanctions", "/judge/sanctions", player="P002",
-                      kind="deduction", big="2", why="wulgaryzmy")  # fmt: skip
+                      kind="deduction", big="2", why="wulgaryzmy")
     assert given.status_code == 303
     page = text_of(judge.get(given.headers["location"]).text)
     assert "P002 Anna Nowak: odjęto 2 duże punkty" in page and "judge-1" in page
@@ -383,7 +383,7 @@ def test_a_sanction_from_the_web_is_the_command_lines_and_can_be_lifted(
     assert "P002" in listed and "wulgaryzmy" in listed and "judge-1" in listed
 
     lifted = post_form(judge, "/judge/sanctions", "/judge/sanctions/lift", number="1",
-                       why="pomyłka: to był inny gracz")  # fmt: skip
+                       why="pomyłka: to był inny gracz")
     assert lifted.status_code == 303
     page = text_of(judge.get(lifted.headers["location"]).text)
     assert "Sankcja 1 uchylona" in page
@@ -406,15 +406,15 @@ def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> Non
         assert not re.search(r'<option value="[^"]+" selected', html), "a preselected order"
         before = c.records()
         no_reason = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
-                              how="judge", **{"place-1": d, "place-2": b})  # fmt: skip
+                              how="judge", **{"place-1": d, "place-2": b})
         assert no_reason.status_code == 400
         assert "sędzia tak zdecydował" in field_error(no_reason.text, "tie-1-why")
         twice = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
-                          how="judge", why="mniej kar", **{"place-1": d, "place-2": d})  # fmt: skip
+                          how="judge", why="mniej kar", **{"place-1": d, "place-2": d})
         assert "każdego" in field_error(twice.text, "tie-1-order")
         assert c.records() == before
         done = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
-                         how="judge", why="mniej kar", **{"place-1": d, "place-2": b})  # fmt: skip
+                         how="judge", why="mniej kar", **{"place-1": d, "place-2": b})
         assert done.status_code == 303
         shown = text_of(client.get(done.headers["location"]).text)
         assert f"{names[d]} ({d})" in shown and "judge-1" in shown and "mniej kar" in shown

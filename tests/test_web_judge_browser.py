@@ -64,7 +64,7 @@ def unlabelled(driver: webdriver.Chrome) -> list[str]:
           .filter(e => e.type !== "hidden")
           .filter(e => !e.id || !document.querySelector(`label[for="${e.id}"]`))
           .map(e => e.name || e.outerHTML);
-    """))  # fmt: skip
+    """))
 
 
 def test_a_judge_works_the_queue_and_the_results_in_a_browser(
@@ -73,7 +73,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
     c = school_hall(tmp_path / "event.sqlite3", "Mistrzostwa Szkół")
     comp = c.competition()
     names = {t.number: [comp.event.players[p].name for p in t.players]
-             for t in comp.event.seating("round-1")}  # fmt: skip
+             for t in comp.event.seating("round-1")}
     broker = mosquitto()
     tables = TableLink(broker, TOPICS)
     for number, seated in names.items():
@@ -137,7 +137,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
 
             # a correction, with its reason; then every version
             c.ok("result", "enter", "--table", "2", "--game", "1", "--racks",
-                 "A=0 B=20 C=12j D=85np", "--why", "B policzył źle", by="sędzia Ola")  # fmt: skip
+                 "A=0 B=20 C=12j D=85np", "--why", "B policzył źle", by="sędzia Ola")
             laptop.get(f"{served.url}/judge/result/history?table=2&game=1")
             assert "Wersja 2 (poprawka, sędzia)" in text(laptop, "main")
             assert "B policzył źle" in text(laptop, "main")
@@ -162,7 +162,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
                     for name, path in pages.items():
                         joiner = "&" if "?" in path else "?"
                         driver.get(f"{served.url}{path}" + (f"{joiner}lang=en" if lang == "en"
-                                                           else ""))  # fmt: skip
+                                                           else ""))
                         assert text(driver, "h1"), (size, lang, name)
                         wide = driver.execute_script(
                             "return document.documentElement.scrollWidth > window.innerWidth"
@@ -172,7 +172,7 @@ def test_a_judge_works_the_queue_and_the_results_in_a_browser(
                     assert "B cofnął kostkę" in text(driver, "main")  # the corrections page
                     # the result form with a mistake, in each size and language
                     driver.get(f"{served.url}/judge/result?table=1&game=1"
-                               + ("&lang=en" if lang == "en" else ""))  # fmt: skip
+                               + ("&lang=en" if lang == "en" else ""))
                     driver.find_element(By.ID, "A-tiles").send_keys("x")
                     press(driver, ".judge-form button")
                     waiting(driver).until(lambda d: d.find_elements(By.ID, "A-tiles-error"))

@@ -140,7 +140,7 @@ def test_phones_asking_at_once_wait_for_one_page_being_made() -> None:
     async def phones() -> list[bytes]:
         cache = PageCache()
         asked = Request({"type": "http", "method": "GET", "path": "/standings",
-                         "query_string": b"", "headers": []})  # fmt: skip
+                         "query_string": b"", "headers": []})
         answers = await asyncio.gather(*(cache.serve(asked, (7, 0), make) for _ in range(20)))
         again = await cache.serve(asked, (7, 0), make)
         newer = await cache.serve(asked, (8, 0), make)
@@ -184,7 +184,7 @@ def test_the_consoles_program_does_not_load_pygame() -> None:
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONSTARTUP"}
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=60, check=False)  # fmt: skip
+                          env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
@@ -209,7 +209,7 @@ def test_the_server_keeps_its_limits_and_says_them_in_the_readers_language(hall:
 
         big = b"Imi\xc4\x99 i nazwisko\n" + b"Anna Kowalska\n" * 250_000  # 3.5 MB
         upload = client.post("/organizer/players/upload", data={"csrf": token},
-                             files={"file": ("lista.csv", big, "text/csv")})  # fmt: skip
+                             files={"file": ("lista.csv", big, "text/csv")})
         assert upload.status_code == 400 and "3 500 017 bajtów" in upload.text.replace("\xa0", " ")
 
         for answer, says in (

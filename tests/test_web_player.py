@@ -60,7 +60,7 @@ def test_average_longest_and_timeouts_of_a_seat() -> None:
     moves = [
         Move(1, A, 10.0, False), Move(2, B, 5.0, False), Move(3, A, 40.0, True, 6.5),
         Move(4, B, 7.0, False), Move(5, A, 4.0, False), Move(6, B, None, True),
-    ]  # fmt: skip
+    ]
     a = time_use(moves, A)
     assert (a.moves, a.total, a.longest, a.timeouts) == (3, 54.0, 40.0, 1)
     assert a.average == 18.0
@@ -83,7 +83,7 @@ def test_an_undone_pass_counts_once_with_the_time_of_the_move_played_again() -> 
         ClockPaused(game=1, move=3, seat=C, reason=PauseReason.JUDGE, remaining=0.0),
         passed(1, 3, C, 40.0, timed_out=True, overtime=4.0),
         submitted(1, 3, 1),
-    )  # fmt: skip
+    )
     game = played_moves({1: events}, STAGES)[("round-1", 1, 1)]
     assert sorted(game) == [1, 2, 3]
     assert game[2] == Move(2, B, 9.0, False)
@@ -97,7 +97,7 @@ def test_game_one_of_each_round_is_told_apart() -> None:
     result submission names the round (a late one too); a game without one (still being
     played, or its result entered by the judge) goes by the unit's clock."""
     round_1 = journal("table-01", 2000.0, started(1), passed(1, 1, A, 11.0),
-                      submitted(1, 1, 1))  # fmt: skip
+                      submitted(1, 1, 1))
     round_2 = journal("table-01", 6000.0, started(1), passed(1, 1, A, 22.0), passed(1, 2, B, 8.0))
     late = journal("table-02", 6000.0, started(2), passed(2, 1, C, 33.0), submitted(2, 1, 1))
     round_2 = [TableEvent(e.source, e.seq + 3, e.ts, e.event) for e in round_2]
@@ -113,12 +113,12 @@ def test_game_one_of_each_round_is_told_apart() -> None:
 def test_a_game_played_again_replaces_and_a_replaced_unit_continues() -> None:
     first = journal("table-03", 2000.0, started(1), passed(1, 1, A, 30.0), passed(1, 2, B, 30.0))
     again = [TableEvent("table-03", 10 + e.seq, e.ts, e.event)
-             for e in journal("", 2100.0, started(1), passed(1, 1, A, 5.0))]  # fmt: skip
+             for e in journal("", 2100.0, started(1), passed(1, 1, A, 5.0))]
     # the unit was replaced mid-game: its successor's journal goes on with the same game
     successor = journal("table-03@e2", 2200.0, passed(1, 2, B, 6.0), passed(1, 3, C, 7.0))
     moves = played_moves({3: first + again + successor}, STAGES)[("round-1", 3, 1)]
     assert moves == {1: Move(1, A, 5.0, False), 2: Move(2, B, 6.0, False),
-                     3: Move(3, C, 7.0, False)}  # fmt: skip
+                     3: Move(3, C, 7.0, False)}
 
 
 # --- the page --------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ def moves_of(seat: Seat) -> list[AnyUnitEvent]:
             if late:
                 events.append(MoveTimedOut(game=1, move=move, seat=seat))
             events.append(passed(1, move, seat, used, timed_out=late,
-                                 overtime=3.0 if late else 0.0))  # fmt: skip
+                                 overtime=3.0 if late else 0.0))
         else:
             events.append(passed(1, move, Seat(mover), 5.0))
     return events
@@ -252,7 +252,7 @@ def test_an_open_page_hears_a_new_result(hall: Cli, mosquitto) -> None:  # type:
         try:
             stream.next("link")
             hall.ok("result", "enter", "--table", str(table), "--game", "1",
-                    "--racks", "A=0 B=10 C=20 D=30")  # fmt: skip
+                    "--racks", "A=0 B=10 C=20 D=30")
             stream.next("standings")
         finally:
             stream.close()
@@ -269,7 +269,7 @@ def test_a_corrected_result_shows_its_latest_version_marked(hall: Cli) -> None:
     out = "ABCD"[("ABCD".index(seat.value) + 1) % 4]  # the next seat went out after all
     loser = " ".join(f"{s}={0 if s == out else 40 if s == seat.value else 5}" for s in "ABCD")
     hall.ok("result", "enter", "--table", str(table), "--game", "1", "--racks", loser,
-            "--why", "the sheet was misread")  # fmt: skip
+            "--why", "the sheet was misread")
     score = hall.competition().history("round-1", table, 1)[-1].score.for_seat(seat)
     with client_for(hall.db) as client:
         words = text_of(client.get("/players/P001").text)

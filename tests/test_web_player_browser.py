@@ -42,14 +42,14 @@ def test_a_player_sees_their_games_and_time_use_live(
     table, seat, _ = seat_of(c, "P001")
     ingest(c.db, table, 1_800_000_000.0, *moves_of(seat), started(2))  # now at game 2
     c.ok("result", "enter", "--table", str(table), "--game", "1", "--racks",
-         " ".join(f"{s}={0 if s == seat.value else 25}" for s in "ABCD"))  # fmt: skip
+         " ".join(f"{s}={0 if s == seat.value else 25}" for s in "ABCD"))
     broker = mosquitto()
     unit = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="table")
     unit.connect(broker.host, broker.port)
     (assigned,) = [a for a in c.competition().assignments() if a.table == table]
     unit.publish(TOPICS.assign(table), encode(assigned), qos=1, retain=True).wait_for_publish(5)
     unit.publish(TOPICS.state(table), encode(snapshot(table, game=2, move=3, active=Seat.C)),
-                 qos=1, retain=True).wait_for_publish(5)  # fmt: skip
+                 qos=1, retain=True).wait_for_publish(5)
     unit.disconnect()
     with serve_console(c.db, broker.client_settings(), TOPICS) as served:
         phone = browser(PHONE)
@@ -77,7 +77,7 @@ def test_a_player_sees_their_games_and_time_use_live(
         phone.execute_script("window.stillTheSamePage = true")
         winner = next(s for s in "ABCD" if s != seat.value)
         c.ok("result", "enter", "--table", str(table), "--game", "2", "--racks",
-             " ".join(f"{s}={0 if s == winner else 15}" for s in "ABCD"))  # fmt: skip
+             " ".join(f"{s}={0 if s == winner else 15}" for s in "ABCD"))
         wait.until(lambda d: "brak wyniku" not in text(d, ".games"))
         assert phone.execute_script("return window.stillTheSamePage") is True
         shot(phone, "phone-pl-player-second-result", AREA)
@@ -96,7 +96,7 @@ def test_a_player_sees_their_games_and_time_use_live(
         # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: it still fits
         laptop.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 640, "height": 400, "deviceScaleFactor": 2,
-                                "mobile": False})  # fmt: skip
+                                "mobile": False})
         laptop.refresh()
         waiting(laptop).until(lambda d: "Czas ruchów" in text(d, "#player"))
         assert laptop.execute_script("return window.innerWidth") == 640

@@ -61,12 +61,12 @@ def client(db: Path) -> Iterator[TestClient]:
 
 
 def post(client: TestClient, path: str, data: dict[str, object], page: str = "",
-         **kwargs: object) -> tuple[int, str]:  # fmt: skip
+         **kwargs: object) -> tuple[int, str]:
     """Posts a form of ``page`` (default: ``path``'s page) with its CSRF token; (status,
     the page shown after the redirect, or the form shown again)."""
     token = form_token(client.get(page or "/organizer/players").text)
     answer = client.post(path, data={"csrf": token, **data}, follow_redirects=False,
-                         **kwargs)  # type: ignore[arg-type]  # fmt: skip
+                         **kwargs)  # type: ignore[arg-type]
     if answer.status_code == 303:
         target = answer.headers["location"]
         shown = client.get(target)
@@ -85,7 +85,7 @@ def records(db: Path) -> int:
 def created(client: TestClient, db: Path, **form: str) -> None:
     status, page = post(client, "/organizer/event",
                         {"name": "Konkurs klas 4", "preset": "school", "language": "pl",
-                         "privacy": "full", **form}, "/organizer/event")  # fmt: skip
+                         "privacy": "full", **form}, "/organizer/event")
     assert status == 303, page
 
 
@@ -98,7 +98,7 @@ def test_the_event_is_created_from_a_preset_and_its_settings_shown(
     page = text_of(client.get("/organizer/event").text)
     assert "Utwórz turniej" in page
     status, page = post(client, "/organizer/event", {"name": "  ", "preset": "school",
-                        "language": "pl", "privacy": "full"}, "/organizer/event")  # fmt: skip
+                        "language": "pl", "privacy": "full"}, "/organizer/event")
     assert (status == 400 and not db.exists()) or records(db) == 0
     created(client, db, privacy="initial", minutes="50")
     comp = Cli(db).competition()
@@ -115,7 +115,7 @@ def test_the_event_is_created_from_a_preset_and_its_settings_shown(
 def test_the_privacy_setting_is_changed_and_said(client: TestClient, db: Path) -> None:
     created(client, db)
     status, page = post(client, "/organizer/event/privacy",
-                        {"names": "initial", "why": "dzieci"}, "/organizer/event")  # fmt: skip
+                        {"names": "initial", "why": "dzieci"}, "/organizer/event")
     assert status == 303 and "Nazwiska na stronach publicznych" in page
     comp = Cli(db).competition()
     assert comp.names_shown is NameShown.INITIAL and comp.privacy is not None
@@ -126,9 +126,9 @@ def test_the_privacy_setting_is_changed_and_said(client: TestClient, db: Path) -
 
 
 def upload(client: TestClient, data: bytes, name: str = "gracze.csv",
-           **form: str) -> tuple[int, str]:  # fmt: skip
+           **form: str) -> tuple[int, str]:
     return post(client, "/organizer/players/upload", dict(form),
-                files={"file": (name, data, "text/csv")})  # fmt: skip
+                files={"file": (name, data, "text/csv")})
 
 
 def test_an_upload_with_wrong_rows_says_each_beside_its_row_and_stores_nothing(
@@ -185,7 +185,7 @@ def test_one_player_is_added_and_a_wrong_field_said_beside_it(
     assert records(db) == before
     status, page = post(client, "/organizer/players/add",
                         {"name": "Ola Kot", "club": "SP 3", "rating": "12,5",
-                         "league_number": "krk-7"})  # fmt: skip
+                         "league_number": "krk-7"})
     assert status == 303 and "P001 Ola Kot (SP 3), numer ligowy KRK-7" in page
     status, page = post(client, "/organizer/players/add", {"name": "ola  kot", "club": "sp 3"})
     assert status == 400 and "P001" in page and "powtórzony" in page
@@ -199,7 +199,7 @@ def test_one_player_is_added_and_a_wrong_field_said_beside_it(
         "Ola Kot", "SP 3", 12.5, "KRK-7")
     status, page = post(client, "/organizer/players/P001/rename",
                         {"name": "Ola Kot", "club": "SP 3", "league_number": "",
-                         "why": "numer był innej Oli"}, "/organizer/players/P001")  # fmt: skip
+                         "why": "numer był innej Oli"}, "/organizer/players/P001")
     assert status == 303 and "Numer ligowy: KRK-7 → brak" in page
     assert Cli(db).competition().event.players["P001"].league_number == ""
 
@@ -211,20 +211,20 @@ def test_check_in_many_late_arrival_rename_and_withdraw(client: TestClient, db: 
     assert status == 303 and "Potwierdzono obecność (3): P001, P002, P003; obecni: 3" in page
     status, page = post(client, "/organizer/players/P004/rename",
                         {"name": "Ewa Wiśniewska-Nowak", "surname": "", "club": "SP 1 Kraków",
-                         "why": ""}, "/organizer/players/P004")  # fmt: skip
+                         "why": ""}, "/organizer/players/P004")
     assert status == 400 and "podaj powód" in page
     status, page = post(client, "/organizer/players/P004/rename",
                         {"name": "Ewa Wiśniewska-Nowak", "surname": "", "club": "SP 1 Kraków",
-                         "why": "nazwisko po ślubie"}, "/organizer/players/P004")  # fmt: skip
+                         "why": "nazwisko po ślubie"}, "/organizer/players/P004")
     assert status == 303 and "Ewa Wiśniewska, SP 1 Kraków → Ewa Wiśniewska-Nowak" in page
     Cli(db).ok("round", "draw", "--seed", "1")
     status, page = post(client, "/organizer/players/arrive", {"player": ["P004"]})
     assert status == 303 and "Spóźnieni: P004" in page
     status, page = post(client, "/organizer/players/P003/withdraw", {"reason": " "},
-                        "/organizer/players/P003")  # fmt: skip
+                        "/organizer/players/P003")
     assert status == 400
     status, page = post(client, "/organizer/players/P003/withdraw", {"reason": "choroba"},
-                        "/organizer/players/P003")  # fmt: skip
+                        "/organizer/players/P003")
     assert status == 303 and "P003 wycofany z turnieju (choroba)" in page
     event = Cli(db).competition().event
     assert event.present == {"P001", "P002", "P004"} and "P003" in event.withdrawn
@@ -236,14 +236,14 @@ def test_a_minor_without_consent_is_asked_about_and_the_decision_recorded(
     created(client, db)
     upload(client, GOOD_FILE)
     status, page = post(client, "/organizer/players/P001/minor", {"minor": "minor"},
-                        "/organizer/players/P001")  # fmt: skip
+                        "/organizer/players/P001")
     assert status == 303 and "Osoba niepełnoletnia, jeszcze bez pisemnej zgody" in page
     before = records(db)
     status, page = post(client, "/organizer/players/arrive", {"player": ["P001", "P002"]})
     assert status == 400 and "P001 Anna Kowalska: osoby niepełnoletnie bez zapisanej" in page
     assert "Dopuść mimo to" in page and records(db) == before
     status, page = post(client, "/organizer/players/arrive",
-                        {"player": ["P001", "P002"], "admit": "on"})  # fmt: skip
+                        {"player": ["P001", "P002"], "admit": "on"})
     assert status == 303 and "Dopuszczono bez zapisanej pisemnej zgody" in page
     comp = Cli(db).competition()
     assert comp.admitted["P001"].by == "organizer" and comp.event.present == {"P001", "P002"}
@@ -309,16 +309,16 @@ def test_the_exports_for_publication_follow_the_setting(client: TestClient, db: 
     Cli(db).ok("round", "draw", "--seed", "2")
     page = client.get("/organizer/exports", params={"public": "1"}).text
     names = sorted(set(re.findall(r"/organizer/exports/csv/([^?\"]+)\?language=pl&amp;public=1",
-                                  page)))  # fmt: skip
+                                  page)))
     assert names, page
     public = "".join(client.get(f"/organizer/exports/csv/{name}",
-                                params={"public": "1"}).text for name in names)  # fmt: skip
+                                params={"public": "1"}).text for name in names)
     full = "".join(client.get(f"/organizer/exports/csv/{name}").text for name in names)
     assert "Anna K." in public and "Łukasz Ż." in public
     for surname in ("Kowalska", "Żółć", "Nowak", "Wiśniewska"):
         assert surname not in public and surname in full
     printed = client.get("/organizer/exports/print/seating.html",
-                         params={"public": "1"}).text  # fmt: skip
+                         params={"public": "1"}).text
     assert "Anna K." in printed and "Kowalska" not in printed
 
 
@@ -373,13 +373,13 @@ def test_many_pupils_at_once_minors_from_the_file_and_every_one_checked_in(
     status, page = upload(client, PUPILS_FILE)
     assert status == 303 and "Oznaczono jako niepełnoletnich: 2 graczy" in page
     status, page = post(client, "/organizer/players/minors",
-                        {"player": ["P003", "P004"], "minor": "consent"})  # fmt: skip
+                        {"player": ["P003", "P004"], "minor": "consent"})
     assert status == 303 and "P003, P004" in page
     status, page = post(client, "/organizer/players/minors", {"minor": "consent"})
     assert status == 400 and "Najpierw zaznacz graczy" in page
     comp = Cli(db).competition()
     assert {pid for pid in comp.event.players if comp.is_minor(pid)} == {"P001", "P002", "P003",
-                                                                          "P004"}  # fmt: skip
+                                                                          "P004"}
     assert comp.without_consent(sorted(comp.event.players)) == ["P002"]
     status, page = post(client, "/organizer/players/arrive", {"which": "all"})
     assert status == 400 and "P002 Olek Nowak" in page  # asked about the one without consent

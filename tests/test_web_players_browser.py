@@ -36,7 +36,7 @@ GOOD = "Imię i nazwisko;Szkoła\n" + "".join(
     f"{name};SP {1 + i % 3}\n"
     for i, name in enumerate(["Anna Kowalska", "Łukasz Żółć", "Jan Nowak", "Ewa Wiśniewska",
                               "Piotr Zięba", "Zofia Ćwik", "Ola Kot", "Marta Źdźbło"])
-)  # fmt: skip
+)
 
 
 @pytest.fixture
@@ -90,7 +90,7 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         first = laptop.switch_to.active_element
         assert first.get_attribute("id") == laptop.execute_script(
             "return document.querySelector('main input:not([type=hidden]), main select, "
-            "main textarea').id")  # fmt: skip
+            "main textarea').id")
         laptop.find_element(By.ID, "file").send_keys(str(bad))
         submit(laptop, "form[action^='/organizer/players/upload']")
         wait.until(lambda d: "nic nie zapisano" in text(d, "#file-problem"))
@@ -179,9 +179,9 @@ def test_the_organizer_sets_the_event_and_its_players_up_in_a_browser(
         # at 200 % zoom the laptop's 1280 pixels hold a 640-pixel page: the pages still fit
         laptop.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                                {"width": 640, "height": 400, "deviceScaleFactor": 2,
-                                "mobile": False})  # fmt: skip
+                                "mobile": False})
         for page, name in (("/organizer/players", "players"), ("/organizer/event", "event"),
-                           ("/organizer/players/P001", "player")):  # fmt: skip
+                           ("/organizer/players/P001", "player")):
             laptop.get(f"{served.url}{page}")
             assert laptop.execute_script("return window.innerWidth") == 640
             assert laptop.execute_script("return document.documentElement.scrollWidth") <= 640

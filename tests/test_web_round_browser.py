@@ -80,7 +80,7 @@ def test_a_whole_round_in_the_browser(
             link = LinkSettings(host=broker.host, port=broker.port, venue=TOPICS.venue,
                                 event=TOPICS.event, mqtt_version=settings.mqtt_version)
             unit = build(UnitConfig(unit=UnitSettings(table=number), link=link),
-                         tmp_path / f"table-{number:02d}.sqlite3")  # fmt: skip
+                         tmp_path / f"table-{number:02d}.sqlite3")
             threading.Thread(target=unit.run, daemon=True).start()
             units.append(unit)
         with serve_console(c.db, settings, TOPICS) as served:
@@ -121,7 +121,7 @@ def test_a_whole_round_in_the_browser(
             laptop.execute_script("window.stillTheSamePage = true")
             assert "4 gry nie mają wyniku" in text(laptop, "#round-next")
             (pid,) = [p for p, player in comp.event.players.items()
-                      if player.name == "Łukasz Żółć"]  # fmt: skip
+                      if player.name == "Łukasz Żółć"]
             (table,) = [t for t in comp.event.seating("round-1") if pid in t.players]
             seat = "ABCD"[table.players.index(pid)]
 
@@ -129,7 +129,7 @@ def test_a_whole_round_in_the_browser(
             waiting(laptop).until(lambda _: all(u.view.names for u in units))
             for number, unit in enumerate(units, start=1):
                 style = BotStyle(pace=0.05, start_games=False, judge_chance=0.0,
-                                 timeout_chance=0.0, moves_per_game=(2000, 3000))  # fmt: skip
+                                 timeout_chance=0.0, moves_per_game=(2000, 3000))
                 bot = TableBot(unit.put, viewer(unit), style, seed=number)
                 bot.start()
                 bots.append(bot)
@@ -164,7 +164,7 @@ def test_a_whole_round_in_the_browser(
             judge = browser(LAPTOP)
             chromium.append(judge)
             browser_signed_in(judge, url, WebRole.JUDGE,
-                              f"/judge/result?table={table.number}&game=1")  # fmt: skip
+                              f"/judge/result?table={table.number}&game=1")
             waiting(judge).until(lambda d: d.find_elements(By.ID, "A-tiles"))
             for s, tiles in zip("ABCD", ("0", "23", "12", "30"), strict=True):
                 judge.find_element(By.ID, f"{s}-tiles").send_keys(tiles)
@@ -180,7 +180,7 @@ def test_a_whole_round_in_the_browser(
                 const row = Array.from(document.querySelectorAll(".standings tbody tr"))
                   .find(r => r.innerText.includes(arguments[0]));
                 return Array.from(row.cells).map(c => c.innerText.trim());
-            """, winner)  # fmt: skip
+            """, winner)
             assert row[0] == "1" and row[2:5] == ["1", "+65", "1"]  # place, BP, SP, games
             shot(standings, "phone-pl-standings-after", AREA)
             # the organizer's round page, left open, follows: its next step too

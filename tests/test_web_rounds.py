@@ -164,7 +164,7 @@ def test_the_round_page_says_how_the_hubs_backup_copy_stands(
 ) -> None:
     assert "Kopia zapasowa" not in text_of(organizer.get("/organizer/round").text)
     status = BackupStatus(target="/media/stick/hub.sqlite3", interval=3.0,
-                          copied_at=time.time() - 4, copies=12, size=40960)  # fmt: skip
+                          copied_at=time.time() - 4, copies=12, size=40960)
     status_path(hall.db).write_text(json.dumps(dataclasses.asdict(status)))
     words = text_of(organizer.get("/organizer/round").text)
     expected = " ".join(status_lines(status, time.time(), i18n_words("pl"))[0].split())
@@ -278,7 +278,7 @@ def test_a_bad_round_time_is_refused_next_to_its_field(tmp_path: Path) -> None:
         page = client.get("/organizer/round").text
         assert "Czas rundy w minutach (puste: jak w turnieju, 45)" in text_of(page)
         for typed, says in (("abc", "„abc” to nie liczba minut"),
-                            ("0", "musi być większe od 0 i najwyżej 1440, podano 0")):  # fmt: skip
+                            ("0", "musi być większe od 0 i najwyżej 1440, podano 0")):
             status, _, page = post(client, "/organizer/round/start", minutes=typed)
             assert status == 400
             assert says in text_of(page), text_of(page)
@@ -318,7 +318,7 @@ def test_the_starting_seat_is_recorded_for_the_tables_next_game(
     status, _, page = post(
         organizer, "/organizer/round/starter", table="2", game="1", seat="C",
         why="najwyższy kamień",
-    )  # fmt: skip
+    )
     assert status == 303
     chosen = last_record(hall.db)
     assert isinstance(chosen, StarterChosen)
@@ -340,7 +340,7 @@ def test_the_round_pages_are_the_organizers_alone(hall: Cli) -> None:
     before = facts_of(hall.db)
     with client_for(hall.db) as client:
         for path in ("/organizer", "/organizer/round", "/organizer/exports",
-                     "/organizer/exports/csv/standings.csv", "/organizer/standings"):  # fmt: skip
+                     "/organizer/exports/csv/standings.csv", "/organizer/standings"):
             answer = client.get(path, follow_redirects=False)
             assert answer.status_code == 303, path
             assert answer.headers["location"].startswith("/login?next=")
@@ -401,12 +401,12 @@ def test_league_players_left_over_are_the_organizers_decision(tmp_path: Path) ->
         assert 'value="2"' in page and 'id="promote-1"' not in page
         assert facts_of(c.db) == before
         status, _, page = post(client, "/organizer/round/consolation", promote="2",
-                               options="2", why="")  # fmt: skip
+                               options="2", why="")
         assert status == 400 and 'id="consolation-error"' in page
         assert 'id="consolation-form"' in page  # shown again to choose
         assert facts_of(c.db) == before
         status, _, page = post(client, "/organizer/round/consolation", promote="2",
-                               options="2", why="17 graczy: wszyscy grają dalej")  # fmt: skip
+                               options="2", why="17 graczy: wszyscy grają dalej")
     assert status == 303
     (decision,) = c.competition().consolations
     assert decision.by == WEB_USER and decision.why == "17 graczy: wszyscy grają dalej"
@@ -445,7 +445,7 @@ def test_from_the_last_result_to_every_table_seated_and_started_takes_three_acti
     page = organizer.get("/organizer/round").text
     while "round-2" not in competition(hall.db).started:
         form = re.search(r'<form method="post" action="([^"]+)"(?:(?!</form>).)*'
-                         r'class="primary"', page, re.S)  # fmt: skip
+                         r'class="primary"', page, re.S)
         assert form is not None, text_of(page)
         status, _, page = post(organizer, unescape(form.group(1)))
         assert status == 303, text_of(page)
@@ -672,7 +672,7 @@ def test_a_whole_event_of_a_preset_is_run_from_the_round_page(
         while competition(c.db).event.phase is not Phase.FINISHED:
             page = client.get("/organizer/round").text
             form = re.search(r'<form method="post" action="([^"]+)"(?:(?!</form>).)*'
-                             r'class="primary"', page, re.S)  # fmt: skip
+                             r'class="primary"', page, re.S)
             assert form is not None, text_of(page)
             action = unescape(form.group(1))
             if action.endswith("/close"):
@@ -709,7 +709,7 @@ def test_the_hall_check_board_is_a_page_of_the_console(tmp_path: Path) -> None:
     try:
         ok, failed = CheckResult.OK, CheckResult.FAILED
         store.ingest([EventEnvelope(v=1, unit="table-01", table=1, seq=1, ts=time.time(),
-                                    event=HallChecked(1, ok, ok, failed, ok, ok))])  # fmt: skip
+                                    event=HallChecked(1, ok, ok, failed, ok, ok))])
     finally:
         store.close()
     with organizer_client(c.db) as client:

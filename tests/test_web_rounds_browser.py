@@ -53,7 +53,7 @@ def fits(driver: webdriver.Chrome) -> bool:
     """The page needs no sideways scrolling (a wide table scrolls in its own box)."""
     return bool(driver.execute_script(
         "return document.documentElement.scrollWidth <= window.innerWidth"
-    ))  # fmt: skip
+    ))
 
 
 def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
@@ -148,7 +148,7 @@ def test_the_season_table_in_the_browser(tmp_path: Path, chromium: list[Any]) ->
     finished_league(season / "liga-1.sqlite3", "Liga 1")
     reader = EventReader(c.db)
     console = Console(reader, LiveTables(None, TOPICS, reader.version),
-                      gate=Gate(web_bundle_accounts()), season=season)  # fmt: skip
+                      gate=Gate(web_bundle_accounts()), season=season)
     server = ConsoleThread(console, "127.0.0.1", free_port())
     server.start()
     try:

@@ -32,7 +32,7 @@ TOPICS = Topics("hall", "tls")
 
 def bundle(out: Path, *extra: str) -> int:
     return credentials.main(["--tables", "2", "--venue", "hall", "--event", "cup",
-                             "--out", str(out), *extra])  # fmt: skip
+                             "--out", str(out), *extra])
 
 
 def get(port: int, context: ssl.SSLContext, path: str = "/standings") -> tuple[int, str]:

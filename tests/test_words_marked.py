@@ -290,7 +290,7 @@ def shown_literals(tree: ast.AST) -> list[tuple[int, str]]:
             found += [
                 (line, text) for line, text in words_in(node.args[0])
                 if WORD.search(PLACEHOLDER.sub("", text))
-            ]  # fmt: skip
+            ]
         elif isinstance(node, ast.Call) and name_of(node.func) in RAISING_CHECKS:
             found += [w for arg in node.args[1:] for w in words_in(arg)]
         elif (
@@ -365,7 +365,7 @@ parser.exit(2, "bad port")
         "JUDGE", "Nothing here.", "Record it? ", "Seating", "Stage", "TO ", "Table", "bad ",
         "bad port", "check-in of {player}", "kept for later",
         "not marked", "plain", "port: must be above 0", "table ", "tablekit: no display",
-    ]  # fmt: skip
+    ]
 
 
 

@@ -71,7 +71,7 @@ def venue_broker(tmp: Path, topics: Topics, tables: int) -> Iterator[Venue]:
     proc = subprocess.Popen(
         [binary, "-c", str(conf)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
-    )  # fmt: skip
+    )
     try:
         ok = all(wait_for_port("127.0.0.1", p, 10) for p in ports)
         if not ok or proc.poll() is not None:
@@ -81,7 +81,7 @@ def venue_broker(tmp: Path, topics: Topics, tables: int) -> Iterator[Venue]:
         yield Venue(
             ports[0], ports[1], ports[2], {a.username: a.secret for a in accounts}, bundle,
             tmp / "mosquitto.log",
-        )  # fmt: skip
+        )
     finally:
         proc.kill()
         proc.wait()

@@ -47,7 +47,7 @@ from tablekit.core.topics import Topics
 from tablekit.shared.broker import BrokerSettings
 
 PLAYERS = ("Łukasz Żółć", "Anna Nowak", "Jan Nowakowski", "Ewa Kowalska", "Piotr Wiśniewski",
-           "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik")  # fmt: skip
+           "Zofia Dąbrowska", "Adam Lewandowski", "Maria Wójcik")
 """A school's eight players (P001 … P008), Polish letters in every other name."""
 
 
@@ -96,7 +96,7 @@ def browser(size: tuple[int, int]) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
-                 "--lang=pl-PL", "--no-first-run", "--disable-extensions"):  # fmt: skip
+                 "--lang=pl-PL", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
     width, height = size
     if size == PHONE:
@@ -146,7 +146,7 @@ def text(driver: webdriver.Chrome, css: str) -> str:
     replace the element between a look-up and a read)."""
     return str(driver.execute_script(
         "const e = document.querySelector(arguments[0]); return e ? e.innerText : '';", css
-    ))  # fmt: skip
+    ))
 
 
 @dataclass
@@ -278,7 +278,7 @@ def snapshot(table: int, **fields: object) -> TableSnapshot:
         "phase": Phase.RUNNING, "active": Seat.A, "remaining": 40.0,
         "measured_at": time.time(), "paused": None, "last_lap_left": None,
         "timeouts": (0, 0, 0, 0), "seats": 4, "move_seconds": 40.0,
-    }  # fmt: skip
+    }
     values.update(fields)
     return TableSnapshot(**values)  # type: ignore[arg-type]
 
@@ -296,7 +296,7 @@ WEB_ACCOUNTS = {
 def write_web_accounts(path: Path) -> Path:
     """:data:`WEB_ACCOUNTS` as the credentials bundle writes them (hashed) at ``path``."""
     path.write_text(accounts_text((name, role, password)
-                                  for name, (role, password) in WEB_ACCOUNTS.items()))  # fmt: skip
+                                  for name, (role, password) in WEB_ACCOUNTS.items()))
     return path
 
 
@@ -319,7 +319,7 @@ def form_tokens(html: str) -> dict[str, str]:
     """The hidden tokens of the (first) form of a page, as a browser sends them: its
     CSRF token and its one-time token."""
     found = re.search(r'name="csrf" value="([^"]+)">\s*<input type="hidden" name="once" '
-                      r'value="([^"]+)"', html)  # fmt: skip
+                      r'value="([^"]+)"', html)
     assert found is not None, "the page has no form with a CSRF and a one-time token"
     return {"csrf": found.group(1), "once": found.group(2)}
 

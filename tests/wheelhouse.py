@@ -52,7 +52,7 @@ def build_kit_wheel(source: Path, work: Path, out: Path) -> Path:
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
          "--no-build-isolation", "--wheel-dir", str(out), str(copy)],
         check=True, capture_output=True, text=True, env=clean_env(os.environ),
-    )  # fmt: skip
+    )
     (wheel,) = out.glob("rummikub_tablekit-*.whl")
     return wheel
 

@@ -100,7 +100,7 @@ def main(
         ctx = Ctx(
             db=db, by=by, out=out or sys.stdout, clock=clock, lang=args.lang, environ=os.environ,
             console_url=public_url(config, os.environ),
-        )  # fmt: skip
+        )
         result: int = args.func(ctx, args)
         # Flushed here, not at exit: a reader that already left (``| head``) is met by the
         # handler below instead of by Python's shutdown ("Exception ignored", exit 120).

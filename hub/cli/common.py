@@ -51,7 +51,7 @@ def wants_colour(out: TextIO, environ: Mapping[str, str]) -> bool:
     return (
         callable(isatty) and bool(isatty())
         and "NO_COLOR" not in environ and environ.get("TERM") != "dumb"
-    )  # fmt: skip
+    )
 
 
 def render(grid: Grid, words: Words) -> str:
@@ -152,7 +152,7 @@ class Ctx:
                     N_("no event file {file}: create the event first (rummikub event create) "
                        "or give --db / RUMMIKUB_DB"),
                     file=self.db,
-                )  # fmt: skip
+                )
             self._organizer = Organizer(EventStore(self.db), by=self.by, clock=self.clock)
         return self._organizer
 
@@ -194,7 +194,7 @@ def resolve_player(comp: Competition, text: str) -> str:
            "a player who came late and is not registered yet: rummikub players add "
            "\"NAME\" --check-in"),
         text=quoted(text),
-    )  # fmt: skip
+    )
 
 
 def table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:

@@ -67,7 +67,7 @@ def cmd_event_create(ctx: Ctx, args: argparse.Namespace) -> int:
                "--db FILE (or RUMMIKUB_DB)"),
             file=ctx.db,
             name=quoted(existing.name),
-        )  # fmt: skip
+        )
     org.create_event(
         name,
         args.preset,
@@ -114,7 +114,7 @@ def cmd_event_language(ctx: Ctx, args: argparse.Namespace) -> int:
               "screen at once").format(
                 language=language_name(now, w), before=language_name(before, w)
             )
-        )  # fmt: skip
+        )
     return 0
 
 
@@ -131,7 +131,7 @@ def cmd_event_privacy(ctx: Ctx, args: argparse.Namespace) -> int:
     _ = w.gettext
     if args.names is None:
         ctx.print(_("Names on public pages: {setting}").format(
-            setting=privacy_text(org.competition, w)))  # fmt: skip
+            setting=privacy_text(org.competition, w)))
         return 0
     before = org.competition.names_shown
     org.choose_privacy(args.names, why=args.why or "")
@@ -143,7 +143,7 @@ def cmd_event_privacy(ctx: Ctx, args: argparse.Namespace) -> int:
             _("Names on public pages: {setting}; the web console, the hub screen and the "
               "exports for publication (--public) show them so from now on").format(
                 setting=setting)
-        )  # fmt: skip
+        )
     return 0
 
 
@@ -166,11 +166,11 @@ def cmd_event_erase(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(
             w.gettext("Another program (the hub, the web console) was reading the event file: "
                       "stop it and run rummikub event erase again to copy the file anew")
-        )  # fmt: skip
+        )
     ctx.print(
         w.gettext("Files made before (exports, archives, backup copies on other disks) still "
                   "hold the names: delete them")
-    )  # fmt: skip
+    )
     return 0
 
 
@@ -234,7 +234,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
         lines.append(
             _("Minors:   {minors}, a guardian's written consent recorded for {consent}").format(
                 minors=len(minors), consent=sum(1 for pid in minors if comp.minors[pid].consent))
-        )  # fmt: skip
+        )
     if comp.fixed:
         lines.append(_("Format:   {format}").format(format=describe(fmt).message(_)))
     else:
@@ -246,7 +246,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
         lines.append(
             _("Format:   league scheme chosen at the first draw by the players present "
               "({count} present: {scheme})").format(count=count, scheme=scheme)
-        )  # fmt: skip
+        )
     least, most = comp.player_range()
     lines.append(
         _("Players:  {registered} registered, {present} present, {withdrawn} withdrawn "
@@ -257,7 +257,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
             least=least,
             most=most,
         )
-    )  # fmt: skip
+    )
     phase = event.phase
     open_stage = comp.open_stage()
     if phase is Phase.PLAYING and open_stage is not None:
@@ -288,7 +288,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
               "undone (rummikub result corrections, rummikub sanction list)").format(
                 corrections=corrections, sanctions=len(comp.sanctions), undone=len(comp.undone)
             )
-        )  # fmt: skip
+        )
     if not event.stages_played and event.present:  # before the first draw: the hall check
         board = hall_board(expected_tables(comp), latest_checks(ctx.organizer().store))
         ready = sum(r.ready for r in board)

@@ -195,12 +195,12 @@ def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
             N_("table {table}: no judge call is open there (its unit reports none since the "
                "draw); say which game the decision is about: --game N"),
             table=args.table,
-        )  # fmt: skip
+        )
     if call is None:
         record = org.resolve_call(args.table, args.note, stage=stage, game=args.game)
     else:
         record = org.resolve_call(args.table, args.note, stage=stage, game=call.game,
-                                  called=call.why, since=call.since)  # fmt: skip
+                                  called=call.why, since=call.since)
     ctx.print(
         ctx.words.gettext(
             "Judge call at table {table} ({stage}) resolved; recorded {at} by {by}: {note}"
@@ -208,7 +208,7 @@ def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
             table=record.table, stage=record.stage, at=when(record.at), by=record.by or "-",
             note=record.note,
         )
-    )  # fmt: skip
+    )
     return 0
 
 
@@ -217,5 +217,5 @@ def cmd_call_list(ctx: Ctx, args: argparse.Namespace) -> int:
     stage = None if args.stage is None and args.table is None else stage_arg(comp, args.stage)
     grid = judge_calls_grid(comp, stage, args.table, words=ctx.words)
     ctx.print(render(grid, ctx.words) if grid.rows else ctx.words.gettext(
-        "No judge call resolved yet"))  # fmt: skip
+        "No judge call resolved yet"))
     return 0

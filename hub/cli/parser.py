@@ -204,7 +204,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--config", type=Path, default=None, metavar="FILE",
         help=_("{config}: the event file (db) and the live views' broker; also after "
                "COMMAND").format(config=config_help(w)),
-    )  # fmt: skip
+    )
     parser.add_argument("--by", default=None, help=by_help)
     parser.add_argument(
         "--lang", type=types["lang"], default=None, metavar="pl|en", help=f"{lang_help}; {also}"
@@ -247,12 +247,12 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--preset", required=True, type=types["preset"], metavar="PRESET",
         help=_("one of {names}, or a rule book's number (000, 002, 003, 004)").format(
             names=", ".join(PRESET_NAMES)),
-    )  # fmt: skip
+    )
     p.add_argument("--name", required=True, help=_("the event's name, as printed"))
     p.add_argument(
         "--semifinal", type=int, choices=(6, 8), default=8,
         help=_("championship: players in the semifinal (8, or 6)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--ruleset", help=_("one ruleset for every stage (built-in or custom name)")
     )
@@ -269,13 +269,13 @@ def _build(w: Words) -> argparse.ArgumentParser:
                "and what the commands print ({languages}; default {default}, as the rule "
                "books); rummikub --lang before the command is only this command's "
                "own").format(languages=", ".join(LANGUAGES), default=DEFAULT_LANGUAGE),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--privacy", choices=tuple(NameShown), default=None,
         help=_("how public pages, the hub screen and exports for publication name players: "
                "full (players marked minor as given name and initial; the default) or "
                "initial (everyone as given name and initial)"),
-    )  # fmt: skip
+    )
     leaf(event, "show", cmd_event_show, _("the event: preset, stages, phase, players"))
     p = leaf(
         event,
@@ -283,12 +283,12 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_event_privacy,
         _("how public pages, the hub screen and exports for publication name players: show "
           "it, or change it"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "names", nargs="?", choices=tuple(NameShown), metavar="full|initial",
         help=_("full: full names, players marked minor as given name and initial; initial: "
                "everyone as given name and initial; left out: show the setting"),
-    )  # fmt: skip
+    )
     p.add_argument("--why", help=_("why it changes, recorded with it"))
     p = leaf(
         event,
@@ -296,23 +296,23 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_event_erase,
         _("after the event: replace every player's name and club by their id in the event "
           "file, keeping results and standings (cannot be undone)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--confirm", required=True, metavar="NAME",
         help=_("the event's name, typed to confirm"),
-    )  # fmt: skip
+    )
     p = leaf(
         event,
         "language",
         cmd_event_language,
         _("the language of the whole hall (tables, hub screen, printouts): show it, or change "
           "it mid-event"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "language", nargs="?", type=types["lang"], metavar="pl|en",
         help=_("the new language ({languages}); left out: show the one in use").format(
             languages=", ".join(LANGUAGES)),
-    )  # fmt: skip
+    )
     p.add_argument("--why", help=_("why it changes, recorded with it"))
     leaf(
         event,
@@ -320,7 +320,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_event_backup,
         _("the hub's copy of this event file (rummikub-hub serve --backup): when it was last "
           "made, whether copying fails"),
-    )  # fmt: skip
+    )
     p = leaf(
         event,
         "hall",
@@ -350,7 +350,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--rating", type=types["rating"], help=_("rating or league points (for seeding)")
     )
     league_number_help = _("the number the league gives the player: the same person in "
-                           "every tournament of the season")  # fmt: skip
+                           "every tournament of the season")
     p.add_argument("--league-number", default="", metavar=_("NUMBER"), help=league_number_help)
     gender_help = _(
         "F (female), M (male) or N (words without gender): the titles and the words about "
@@ -382,7 +382,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_players_minor,
         _("record players as minors (003 §8: they play with a guardian's written consent), "
           "the consent received, or that they are of age"),
-    )  # fmt: skip
+    )
     p.add_argument("ids", nargs="+", metavar="ID")
     p.add_argument(
         "--consent", action="store_true", help=_("a guardian's written consent is received")
@@ -425,7 +425,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument("--club", help=_("the new club or school"))
     p.add_argument("--no-club", action="store_true", help=_("remove the club"))
     p.add_argument("--league-number", metavar=_("NUMBER"),
-                   help=_("the league number from now on ('' takes it away)"))  # fmt: skip
+                   help=_("the league number from now on ('' takes it away)"))
     p.add_argument("--gender", type=types["gender"], metavar=gender_metavar, help=gender_help)
     p.add_argument("--why", required=True, help=why_recorded)
 
@@ -487,7 +487,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument(
         "--ending", choices=sorted(ENDINGS),
         help=_("how the game ended (default: went-out when a rack is 0, else nobody-out)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--why", help=_("reason for a correction or a late result (required for them)")
     )
@@ -495,7 +495,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument(
         "--force", action="store_true",
         help=_("enter a game the table has not ended, on purpose (with --why)"),
-    )  # fmt: skip
+    )
     yes_option(p, w)
     leaf(
         results,
@@ -549,7 +549,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p = leaf(
         call, "resolve", cmd_call_resolve,
         _("record what the judge decided at a table that called (recorded with who and when)"),
-    )  # fmt: skip
+    )
     p.add_argument("--table", type=positive_int, required=True, help=_("the table"))
     p.add_argument("--note", required=True, help=_("what the judge decided"))
     p.add_argument("--game", type=positive_int, help=_("the game being played"))
@@ -578,7 +578,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_export_csv,
         _("every stage's standings, results, corrections, seating, sanctions, players "
           "(ranking)"),
-    )  # fmt: skip
+    )
     p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
     p.add_argument("--semicolon", action="store_true", help=semicolon)
     p.add_argument("--public", action="store_true", help=public_help)
@@ -588,7 +588,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         cmd_export_archive,
         _("one zip file: every stage's standings, games, corrections, sanctions, seatings, "
           "as CSV and printable HTML/PDF (for the league's website)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "file", type=Path, help=_("the .zip to write (a folder: EVENT-NAME.zip in it)")
     )
@@ -636,12 +636,12 @@ def _build(w: Words) -> argparse.ArgumentParser:
             "--identities", type=Path, metavar="FILE",
             help=_("the league's answers on who is who (the central league service "
                    "exports it); --same-names adds to it"),
-        )  # fmt: skip
+        )
         p.add_argument(
             "--same-names", action="store_true",
             help=_("answer every open question listed (a player with the name of an "
                    "earlier tournament's player): the same person"),
-        )  # fmt: skip
+        )
 
     p = leaf(
         season, "table", cmd_season_table, _("season table over finished league events")
@@ -652,7 +652,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         season, "export", cmd_season_export,
         _("the season table for publication as season.csv, .html and .pdf (players "
           "marked minor as given name and initial, without their club)"),
-    )  # fmt: skip
+    )
     p.add_argument("dir", type=Path, help=_("the folder to write the files in"))
     p.add_argument("events", nargs="+", type=Path, metavar="EVENT.sqlite3", help=events_help)
     p.add_argument("--semicolon", action="store_true", help=semicolon)
@@ -660,7 +660,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--internal", action="store_true",
         help=_("instead, the organizer's internal list, not for publication: full names "
                "and clubs of every player, minors too (season-internal.csv, .html, .pdf)"),
-    )  # fmt: skip
+    )
     identities(p)
     p = leaf(
         season,
@@ -673,7 +673,7 @@ def _build(w: Words) -> argparse.ArgumentParser:
     p.add_argument(
         "--league", action="store_true",
         help=_("the season table the central league service sent to this venue's broker"),
-    )  # fmt: skip
+    )
     live_options(p, w)
     p.add_argument(
         "--declare", action="store_true", help=_("record them as this event's seeds")

@@ -32,7 +32,7 @@ def cmd_players_add(ctx: Ctx, args: argparse.Namespace) -> int:
     player, late = org.add_player(
         args.name, surname=args.surname or "", club=args.club, rating=args.rating,
         league_number=args.league_number, gender=args.gender, check_in=args.check_in,
-    )  # fmt: skip
+    )
     ctx.print(added_line(ctx.words, player, late, args.check_in))
     return 0
 
@@ -53,7 +53,7 @@ def cmd_players_import(ctx: Ctx, args: argparse.Namespace) -> int:
             "Read as {encoding} (detected; --encoding ENCODING to read it otherwise)"
         ).format(encoding=_(parsed.encoding_label))
     ctx.print(*import_lines(ctx.words, parsed, players, source=str(source), late=late,
-                            check_in=args.check_in, encoding_line=read_as))  # fmt: skip
+                            check_in=args.check_in, encoding_line=read_as))
     return 0
 
 

@@ -153,7 +153,7 @@ def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     ctx.print(
         ctx.words.ngettext("{path} ({n} file, {size} kB)", "{path} ({n} files, {size} kB)",
                            count).format(path=path, n=count, size=len(data) // 1024 + 1)
-    )  # fmt: skip
+    )
     return 0
 
 
@@ -202,7 +202,7 @@ def league_board(ctx: Ctx, args: argparse.Namespace) -> SeasonBoard:
     source = live_source(args, ctx.environ)
     if source is None:
         raise CliError(N_("season seeds --league: no broker named (the hub's config file, "
-                          "RUMMIKUB_BROKER or --broker)"))  # fmt: skip
+                          "RUMMIKUB_BROKER or --broker)"))
     return season_board(source)
 
 

@@ -69,7 +69,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
         raise CliError(
             N_("result enter: --force goes with --why: say why a game the table has not ended "
                "is entered")
-        )  # fmt: skip
+        )
     if interactive and not why:
         open_stage = comp.open_stage()
         if comp.history(stage, args.table, args.game):
@@ -139,7 +139,7 @@ def confirm(
                "again with --yes to record it"),
             command=command,
             subject=subject,
-        )  # fmt: skip
+        )
     answer = input(_("Record it? [y/N] ")).strip().casefold()
     if answer not in ("y", "yes", "t", "tak"):
         ctx.print(_("Nothing recorded"))

@@ -57,7 +57,7 @@ def seating_text(comp: Competition, seated: RoundSeated, words: Words) -> str:
             render(grid, words),
             rotation,
         ]
-    )  # fmt: skip
+    )
 
 
 def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
@@ -74,12 +74,12 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
             _("The draw stops: {reason}").format(reason=err.message(_)),
             _("Record the organizer's decision: rummikub round consolation {options} | --none "
               "--why …, then draw again.").format(options=options),
-        )  # fmt: skip
+        )
         raise CliError(
             N_("round draw: {count} player(s) for consolation games cannot sit at tables of 3 "
                "or 4; the organizer decides; nothing drawn"),
             count=len(err.players),
-        ) from None  # fmt: skip
+        ) from None
     except TieAtCutError as err:
         comp = org.competition
         ctx.print(
@@ -87,7 +87,7 @@ def cmd_round_draw(ctx: Ctx, args: argparse.Namespace) -> int:
               "things ({what}); the head judge decides (002, RULES.md §3.5).").format(
                 what=err.what.message(_)),
             *(tie_text(comp, tie, w) for tie in err.ties),
-        )  # fmt: skip
+        )
         if len(err.ties) == 1:
             raise CliError(
                 N_("round draw: 1 tie at a cut for the head judge; nothing drawn")
@@ -128,7 +128,7 @@ def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(
             _("Round time ends at {at}: then every table still playing gets the last "
               "lap").format(at=when(deadline[1]))
-        )  # fmt: skip
+        )
     return 0
 
 
@@ -155,7 +155,7 @@ def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
     ctx.print(
         _("Draw of {stage} undone: its tables are told they have no assignment; draw it "
           "again with rummikub round draw").format(stage=stage_named(undone.stage, ctx.words))
-    )  # fmt: skip
+    )
     if comp.event.phase is Phase.REGISTRATION:
         ctx.print(
             _("{count} players present; check-in is open again").format(

@@ -281,12 +281,12 @@ def cmd_round_status(ctx: Ctx, args: argparse.Namespace) -> int:
                   "--venue and --event").format(
                     base=source.topics.base, host=source.broker.host, port=source.broker.port
                 )
-            )  # fmt: skip
+            )
         if ignored:
             ctx.print(
                 _("Ignored {n} retained message(s) that are not valid protocol "
                   "messages").format(n=ignored)
-            )  # fmt: skip
+            )
     missing = comp.event.missing_results()
     if missing and comp.open_stage() is not None:
         ctx.print(

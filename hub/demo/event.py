@@ -175,7 +175,7 @@ def organize(org: Organizer, seed: int | None, words: Words) -> bool:
             stage = state.current_stage.name if state.current_stage else ""
             org.close_round()
             print(_("demo: {stage} closed: every result is in").format(
-                stage=stage_named(stage, words)), flush=True)  # fmt: skip
+                stage=stage_named(stage, words)), flush=True)
             judge_orders_lots(org, words)
             if org.competition.event.phase is EventPhase.FINISHED:
                 print_ranking(org, words)
@@ -185,7 +185,7 @@ def organize(org: Organizer, seed: int | None, words: Words) -> bool:
             seated = draw_admitting(org, seed, words)
             org.start_round()
             print(_("demo: {stage} drawn and started; the new seating:").format(
-                stage=stage_named(seated.stage, words)), flush=True)  # fmt: skip
+                stage=stage_named(seated.stage, words)), flush=True)
             print_seating(org, seated.tables, words)
     except KitError as err:
         log.warning("demo organizer: %s", err)
@@ -202,6 +202,6 @@ def draw_admitting(org: Organizer, seed: int | None, words: Words) -> RoundSeate
         print(words.gettext(
             "demo: marked minor without a guardian's written consent: {ids}; the demo's "
             "organizer admits them (the decision is recorded) and draws"
-        ).format(ids=", ".join(err.missing)), flush=True)  # fmt: skip
+        ).format(ids=", ".join(err.missing)), flush=True)
         return org.draw(seed=draw_seed(org, seed), admit_minors=True)
 

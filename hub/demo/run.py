@@ -110,12 +110,12 @@ class Demo:
             # amqtt fails a connecting client when another subscribes at the same moment,
             # which one more client of the hall's topics makes likely at the start.
             print(_("demo: no web console with the embedded broker (install Mosquitto)"),
-                  flush=True)  # fmt: skip
+                  flush=True)
         tables = len(self.organizer.competition.tables())
         # the console's address for the QR codes of the screen and the tables' displays
         console = self.web.url.rstrip("/") if self.web is not None else ""
         self.hub = HubService(self.client_settings, db, self.topics, tables=tables,
-                              console_url=console)  # fmt: skip
+                              console_url=console)
         self.hub.start()
         for number in range(1, tables + 1):
             self._start_table(number)
@@ -165,10 +165,10 @@ class Demo:
         organizer, judge = new_password(), new_password()
         path = self.workdir / "web-accounts.toml"
         path.write_text(accounts_text([("organizer", WebRole.ORGANIZER, organizer),
-                                       ("judge-1", WebRole.JUDGE, judge)]))  # fmt: skip
+                                       ("judge-1", WebRole.JUDGE, judge)]))
         path.chmod(0o600)
         return {"organizer": "organizer", "organizer_password": organizer,
-                "judge": "judge-1", "judge_password": judge}  # fmt: skip
+                "judge": "judge-1", "judge_password": judge}
 
     def _create_event(self) -> None:
         org = self.organizer

@@ -411,13 +411,13 @@ def sanction_given_text(
     return _("{id} {name}: {what}; recorded {at} by {by}").format(
         id=fact.player_id, name=player_of(comp, fact.player_id).name, what=what,
         at=stamp(record.at), by=record.by or "-",
-    )  # fmt: skip
+    )
 
 
 def sanction_lifted_text(
     comp: Competition, number: int, record: OrganizerFact, words: Words,
     stamp: Callable[[float], str],
-) -> str:  # fmt: skip
+) -> str:
     """Sanction ``number`` just lifted, in a line: what it was, whose, when and by whom."""
     _ = words.gettext
     _number, given, _lifted = comp.numbered_sanctions()[number - 1]

@@ -37,7 +37,7 @@ def fact_of(record: OrganizerFact, kind: type[_F]) -> _F:
 def sanction_text(
     comp: Competition, pid: str, words: Words, stage: str | None = None,
     counted: Collection[str] | None = None,
-) -> str:  # fmt: skip
+) -> str:
     """A standings cell: every sanction of ``pid`` that stands, given in ``stage`` or the
     stages before it (None: in any), by the round it was given in; a deduction says too
     when these standings do not count it (``counted``: the stages whose deductions they
@@ -264,7 +264,7 @@ def league_points_note(comp: Competition, words: Words) -> str:
         "S + 1, place p from 2nd on S + 1 − p, and 0 from the 17th place on. Here "
         "{n} participants: 1st {first} points, 2nd {second}."
     ).format(n=ranked, first=tournament_points(1, ranked),
-             second=tournament_points(2, ranked) if ranked > 1 else 0)  # fmt: skip
+             second=tournament_points(2, ranked) if ranked > 1 else 0)
 
 
 def undecided_ranking_note(comp: Competition, words: Words) -> str:

@@ -355,7 +355,7 @@ def changes_grid(comp: Competition, changes: Sequence[Change], words: Words) -> 
         note=_("The rounds already drawn keep their tables: the latest draw can be undone "
                "while no table has started it (then drawn again), or the judges decide at "
                "the tables.") if undoable else "",
-    )  # fmt: skip
+    )
 
 
 def version_header(
@@ -374,10 +374,10 @@ def version_header(
     }
     if number > 1:
         text = _("Version {number} (correction, {source}) recorded {at} by {by}, "
-                 "ending: {ending}").format(**values)  # fmt: skip
+                 "ending: {ending}").format(**values)
     else:
         text = _("Version {number} (result, {source}) recorded {at} by {by}, "
-                 "ending: {ending}").format(**values)  # fmt: skip
+                 "ending: {ending}").format(**values)
     return text + (_("; why: {why}").format(why=record.why) if record.why else "")
 
 
@@ -394,5 +394,5 @@ def undone_lines(comp: Competition, words: Words, stamp: Callable[[float], str])
                 len(tables),
             ).format(stage=stage_named(stage, words), at=stamp(record.at), by=record.by or "-",
                      n=len(tables), why=record.why)
-        )  # fmt: skip
+        )
     return lines

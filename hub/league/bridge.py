@@ -197,7 +197,7 @@ def league_accounts(
         Account(name, role, known.get(name) or (new_password() if role in WEB_ROLES
                                                 else secret()))
         for name, role in names
-    ]  # fmt: skip
+    ]
     for account in out:
         if account.role not in WEB_ROLES:
             check_secret(account.username, account.secret)
@@ -236,7 +236,7 @@ def league_bundle(
         files[f"venues/{venue}/bridge.conf"] = bridge_section(
             league, venue, host=host, port=broker.port,
             password=secrets[venue_username(venue)], cafile=cafile,
-        )  # fmt: skip
+        )
     return Bundle(files, list(accounts))
 
 

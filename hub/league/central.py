@@ -57,7 +57,7 @@ class Central:
         return fold_season(
             counting, self.store.decisions(),
             more_starts_ranks_higher=self.more_starts_ranks_higher,
-        )  # fmt: skip
+        )
 
     def decide(self, entry: str, same_as: str, by: str, at: float | None = None) -> Decision:
         """The league organizer's answer to an open question (IdentityError unless it

@@ -58,22 +58,22 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
     serve.add_argument("--league", required=True, help=_("topic level: the league"))
     serve.add_argument("--db", type=Path, required=True, help=_("the league store"))
     serve.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
-                       help=_("the central broker's loopback listener"))  # fmt: skip
+                       help=_("the central broker's loopback listener"))
     serve.add_argument("--username", default="league", help=_("broker account"))
     serve.add_argument("--password-file", help=_("file holding the account's password"))
     serve.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
                        help=_("a league number that holds a Polish championship ticket "
-                              "already (repeat it)"))  # fmt: skip
+                              "already (repeat it)"))
     serve.add_argument("--title", default="",
                        help=_("the league's name on its pages, e.g. 'Liga Rummikub 2026'"))
     serve.add_argument("--web", metavar="HOST:PORT",
                        help=_("serve the league's pages there (results, the season table; "
-                              "the organizer's and partners' sign-in)"))  # fmt: skip
+                              "the organizer's and partners' sign-in)"))
     serve.add_argument("--accounts", type=Path,
                        help=_("the pages' accounts (the bundle's central/web-accounts.toml)"))
     serve.add_argument("--site", type=Path, metavar="DIR",
                        help=_("write the public pages as a static site there, anew on every "
-                              "change"))  # fmt: skip
+                              "change"))
     site = sub.add_parser("site", help=_("write the public pages as a static site"))
     lang_option(site, w)
     site.add_argument("--league", required=True, help=_("topic level: the league"))
@@ -83,12 +83,12 @@ def build_parser(w: Words) -> argparse.ArgumentParser:
                       help=_("the league's name on its pages, e.g. 'Liga Rummikub 2026'"))
     site.add_argument("--ticket-holder", action="append", default=[], metavar="NUMBER",
                       help=_("a league number that holds a Polish championship ticket "
-                             "already (repeat it)"))  # fmt: skip
+                             "already (repeat it)"))
     ids = sub.add_parser("identities", help=_("the open name questions, and the answers file"))
     lang_option(ids, w)
     ids.add_argument("--db", type=Path, required=True, help=_("the league store"))
     ids.add_argument("--out", type=Path, help=_("write the answers for season table "
-                                               "--identities"))  # fmt: skip
+                                               "--identities"))
     return parser
 
 
@@ -104,10 +104,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _identities(args, w)
         if args.command == "site":
             central = Central(args.league, args.db, ticket_holders=args.ticket_holder,
-                              title=args.title)  # fmt: skip
+                              title=args.title)
             written = write_site(central, args.out)
             print(w.ngettext("{out}: {n} file", "{out}: {n} files", written).format(
-                out=args.out, n=written))  # fmt: skip
+                out=args.out, n=written))
             return 0
         return _serve(args)
     except (KitError, OSError) as err:
@@ -120,10 +120,10 @@ def _venues(args: argparse.Namespace, w: Words) -> int:
     web = args.out / "central/web-accounts.toml"
     hashes = {a.name: a.hash for a in read_accounts(web).values()} if web.is_file() else {}
     bundle = league_bundle(args.league, args.venue, accounts, host=args.host,
-                           broker=CentralBroker(), web_hashes=hashes)  # fmt: skip
+                           broker=CentralBroker(), web_hashes=hashes)
     written = write_bundle(bundle, args.out)
     print(w.ngettext("{out}: {n} file", "{out}: {n} files", len(written)).format(
-        out=args.out, n=len(written)))  # fmt: skip
+        out=args.out, n=len(written)))
     return 0
 
 
@@ -133,7 +133,7 @@ def _identities(args: argparse.Namespace, w: Words) -> int:
     for q in season.identities.questions:
         print(w.gettext("{entry} {name}: the same as {candidates}?").format(
             entry=q.entry.ref, name=q.entry.name,
-            candidates=", ".join(f"{c.ref} {c.name}" for c in q.candidates)))  # fmt: skip
+            candidates=", ".join(f"{c.ref} {c.name}" for c in q.candidates)))
     if args.out is not None:
         args.out.write_bytes(decisions_json(central.store.decisions()))
     return 0
@@ -145,7 +145,7 @@ def _serve(args: argparse.Namespace) -> int:
     except HubConfigError as err:
         raise CredentialsError(err.template, **err.values) from None
     broker = BrokerSettings(host=host, port=port, username=args.username,
-                            password_file=args.password_file)  # fmt: skip
+                            password_file=args.password_file)
     central = Central(args.league, args.db, ticket_holders=args.ticket_holder,
                       title=args.title)
     site_dir: Path | None = args.site
@@ -165,7 +165,7 @@ def _serve(args: argparse.Namespace) -> int:
         app = make_central_app(CentralSite(central, Gate(args.accounts), service.republish))
         server = uvicorn.Server(uvicorn.Config(app, host=web_host, port=web_port,
                                                log_level="warning",
-                                               timeout_graceful_shutdown=2))  # fmt: skip
+                                               timeout_graceful_shutdown=2))
         threading.Thread(target=server.run, name="league-web", daemon=True).start()
     try:
         stop.wait()

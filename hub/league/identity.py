@@ -181,7 +181,7 @@ def check_decision(identities: Identities, decision: Decision) -> None:
             N_("{entry}: no open question about this player (the same name as an earlier "
                "player, not yet answered)"),
             entry=decision.entry,
-        )  # fmt: skip
+        )
     if decision.same_as and decision.same_as not in {c.ref for c in question.candidates}:
         raise IdentityError(
             N_("{entry}: {same_as} is not one of the earlier players of that name ({refs})"),

@@ -109,11 +109,11 @@ def tournament_page(
 ) -> str:
     grids = grids_markup(view, words(links.lang))
     return page_html("league_tournament.html", links, season=season, view=view, grids=grids,
-                  league=league, **extra)  # fmt: skip
+                  league=league, **extra)
 
 
 def person_page(season: SeasonView, slug: str, links: Links, league: str, **extra: Any) -> str:
     line = season.line(slug)
     assert line is not None
     return page_html("league_person.html", links, season=season, line=line, league=league,
-                  played=person_tournaments(season, line), **extra)  # fmt: skip
+                  played=person_tournaments(season, line), **extra)

@@ -86,7 +86,7 @@ class Season:
                 other.person for other in self.lines[i:]
                 if other.place == line.place
                 and other.person not in holders and other.number not in holders
-            )  # fmt: skip
+            )
             if len(level) > 1:
                 return Ticket(None, level, tuple(passed))
             return Ticket(line.person, (), tuple(passed))
@@ -122,7 +122,7 @@ def fold_season(
             tuple(p.get(row.player_id) for p in points),
         )
         for row in rows
-    )  # fmt: skip
+    )
     return Season(ordered, identities, lines)
 
 

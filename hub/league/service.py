@@ -66,7 +66,7 @@ class LeagueService:
         self._republish = threading.Event()
         self.counts: dict[str, int] = {}
         self._writer = threading.Thread(target=self._write_loop, name="league-writer",
-                                        daemon=True)  # fmt: skip
+                                        daemon=True)
 
     def start(self) -> None:
         connect(self.client, self.broker, session_expiry=SESSION_EXPIRY)
@@ -144,7 +144,7 @@ class LeagueService:
                 self._commit(batch)
             except Exception:
                 log.exception("league: could not store %d batches; the broker redelivers",
-                              len(batch))  # fmt: skip
+                              len(batch))
                 time.sleep(1.0)
 
     def _commit(self, batch: list[Received]) -> None:
@@ -166,7 +166,7 @@ class LeagueService:
         acks = (
             [(m.venue, m.event) for m in self.central.store.marks()] if republish
             else sorted({(v, e) for v, e, _, _, _ in batch})
-        )  # fmt: skip
+        )
         for venue, event in acks:
             mark = self.central.store.mark(venue, event)
             if mark is None:

@@ -72,14 +72,14 @@ def _data(season: SeasonView) -> dict[str, bytes]:
             "rating": None if line.rating is None else round(line.rating.ordinal, 2),
         }
         for line in season.lines
-    ]  # fmt: skip
+    ]
     out = {
         "data/season.json": msgspec.json.encode({
             "tournaments": list(season.counted),
             "lines": lines,
             "ticket": None if season.ticket is None else season.ticket.slug,
         }),
-    }  # fmt: skip
+    }
     for view in season.tournaments:
         grids = [asdict(grid) for grid in tournament_grids(view, w)]
         for grid in grids:
@@ -87,7 +87,7 @@ def _data(season: SeasonView) -> dict[str, bytes]:
         out[f"data/t/{view.page}.json"] = msgspec.json.encode({
             "venue": view.venue, "event": view.event, "name": view.name,
             "phase": None if view.phase is None else view.phase.value, "tables": grids,
-        })  # fmt: skip
+        })
     return out
 
 

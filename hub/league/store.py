@@ -133,7 +133,7 @@ class LeagueStore:
         return LeagueStoreError(
             N_("league store {file} has schema {schema}, this service uses {version}"),
             file=self.path, schema=stored, version=SCHEMA_VERSION,
-        )  # fmt: skip
+        )
 
     # -- writing -------------------------------------------------------------------------
 
@@ -295,7 +295,7 @@ class LeagueStore:
             {"seq": r[0], "kind": r[1], "at": r[2], "received": r[3],
              "payload": msgspec.Raw(bytes(r[4]))}
             for r in rows
-        ]  # fmt: skip
+        ]
 
     def conflict_count(self) -> int:
         with self._lock:

@@ -125,7 +125,7 @@ def season_view(
         PublicLine(label, line.person, slug(line.person), *people[line.person], line.points,
                    line.starts, line.per_tournament, ratings.get(line.person))
         for label, line in zip(labels, season.lines, strict=True)
-    )  # fmt: skip
+    )
     by_person = {line.person: line for line in lines}
     ticket: Ticket | None = season.ticket(holders)
     return SeasonView(

@@ -110,7 +110,7 @@ def make_central_app(site: CentralSite) -> Starlette:
 
     def refused(request: Request, status: int, message: str, here: str = "") -> HTMLResponse:
         html = page_html("league_message.html", links(request, here), league=league,
-                      message=message, **extra(request))  # fmt: skip
+                      message=message, **extra(request))
         return page(request, html, status)
 
     async def home(request: Request) -> Response:
@@ -143,21 +143,21 @@ def make_central_app(site: CentralSite) -> Starlette:
             w = words(reader_language(request))
             return refused(request, 404, w.gettext("No such player in the season table."), here)
         return page(request, person_page(season, slug, links(request, here), league,
-                                         **extra(request)))  # fmt: skip
+                                         **extra(request)))
 
     async def live(request: Request) -> Response:
         return StreamingResponse(_changes(snapshots), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache"})  # fmt: skip
+                                 headers={"Cache-Control": "no-cache"})
 
     # -- signing in ----------------------------------------------------------------------
 
     def login_form(request: Request, problem: str = "", status: int = 200) -> Response:
         token = request.cookies.get(LOGIN_COOKIE) or secrets.token_urlsafe(32)
         html = page_html("league_login.html", links(request, "login"), league=league,
-                      problem=problem, csrf_field=lambda: _hidden("csrf", token))  # fmt: skip
+                      problem=problem, csrf_field=lambda: _hidden("csrf", token))
         response = page(request, html, status)
         response.set_cookie(LOGIN_COOKIE, token, path="/login", httponly=True,
-                            samesite="strict", secure=request.url.scheme == "https")  # fmt: skip
+                            samesite="strict", secure=request.url.scheme == "https")
         return response
 
     async def login(request: Request) -> Response:
@@ -172,7 +172,7 @@ def make_central_app(site: CentralSite) -> Starlette:
         if isinstance(outcome, Refused):
             if outcome.wait > 0:
                 text = w.gettext("Too many failed attempts. Try again in {seconds} s.").format(
-                    seconds=max(1, round(outcome.wait)))  # fmt: skip
+                    seconds=max(1, round(outcome.wait)))
                 return login_form(request, text, 429)
             if outcome.problem is not None:
                 return login_form(request, outcome.problem.message(w.gettext), 503)
@@ -186,7 +186,7 @@ def make_central_app(site: CentralSite) -> Starlette:
         response = RedirectResponse(Links(reader_language(request)).url(start), 303)
         response.set_cookie(SESSION_COOKIE, session_token, path="/", httponly=True,
                             samesite="strict", secure=request.url.scheme == "https",
-                            max_age=int(site.gate.sessions.longest))  # fmt: skip
+                            max_age=int(site.gate.sessions.longest))
         return response
 
     async def logout(request: Request) -> Response:
@@ -218,7 +218,7 @@ def make_central_app(site: CentralSite) -> Starlette:
         if not user.role.may(role) or (user.role is WebRole.PARTNER and user.venue != venue):
             return refused(request, 403, w.gettext(
                 "Signed in as {name}: this page is another venue's or the league organizer's."
-            ).format(name=user.name))  # fmt: skip
+            ).format(name=user.name))
         return user
 
     # -- the league organizer ------------------------------------------------------------
@@ -233,7 +233,7 @@ def make_central_app(site: CentralSite) -> Starlette:
                       questions=season.identities.questions, names=names,
                       venues=sorted({m.venue for m in central.store.marks()}),
                       conflicts=central.store.conflict_count(),
-                      done=request.query_params.get("done"), **extra(request))  # fmt: skip
+                      done=request.query_params.get("done"), **extra(request))
         return page(request, html)
 
     async def answer(request: Request) -> Response:
@@ -244,10 +244,10 @@ def make_central_app(site: CentralSite) -> Starlette:
         w = words(reader_language(request))
         if form is None:
             return refused(request, 403, w.gettext(
-                "This form was not sent from your open page: nothing was changed."))  # fmt: skip
+                "This form was not sent from your open page: nothing was changed."))
         try:
             await run_in_threadpool(central.decide, form.get("entry", ""),
-                                    form.get("same_as", ""), user.name)  # fmt: skip
+                                    form.get("same_as", ""), user.name)
         except IdentityError as err:
             return refused(request, 400, err.message(w.gettext), "league")
         site.changed()
@@ -267,9 +267,9 @@ def make_central_app(site: CentralSite) -> Starlette:
         full = [
             (t, central.store.mark(t.venue, t.event), grids_markup(_as_stored(t), w))
             for t in own
-        ]  # fmt: skip
+        ]
         html = page_html("league_partner.html", links(request, here), league=league, venue=venue,
-                      tournaments=full, **extra(request))  # fmt: skip
+                      tournaments=full, **extra(request))
         return page(request, html)
 
     async def records(request: Request) -> Response:
@@ -280,7 +280,7 @@ def make_central_app(site: CentralSite) -> Starlette:
         rows = await run_in_threadpool(central.store.records, venue, event)
         body = b"".join(msgspec.json.encode(row) + b"\n" for row in rows)
         return Response(body, media_type="application/x-ndjson", headers={
-            "Content-Disposition": f'attachment; filename="{venue}-{event}.jsonl"'})  # fmt: skip
+            "Content-Disposition": f'attachment; filename="{venue}-{event}.jsonl"'})
 
     routes = [
         Route("/", home, methods=["GET"]),

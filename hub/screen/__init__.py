@@ -133,7 +133,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         account=_("a read-only one, at a venue: screen, the file's [screen] username; the "
                   "client id is rummikub-screen-USERNAME"),
         words=w,
-    )  # fmt: skip
+    )
     p.add_argument("--title", default="", help=_("title in the top left (default: the event)"))
     p.add_argument(
         "--size",
@@ -186,7 +186,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         metavar="LANG",
         help=_("the screen's language until the event's own reaches it: pl or en (default: "
                "Polish, or English when LANG names it)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--all-languages",
         action="store_true",

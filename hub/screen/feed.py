@@ -479,7 +479,7 @@ class ScreenFeed:
                 "screen feed: %s refused the login %s: %s (check --username and "
                 "--password-file); retrying",
                 self.broker.where, who, rc,
-            )  # fmt: skip
+            )
             return
         self.refusal = None
         self.subscribed.clear()

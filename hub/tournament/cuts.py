@@ -145,9 +145,9 @@ class TieAtCutError(RoundStateError):
                                      for p in t.players),
                    scope=t.scope, big=t.big, small=f"{t.small:+d}")
             for t in self.ties
-        ]  # fmt: skip
+        ]
         super().__init__(
             N_("{what}: players level at a cut, the head judge decides (their order, or a "
                "lot the judge orders): {ties}"),
             what=what, ties=joined(listed, "; "),
-        )  # fmt: skip
+        )

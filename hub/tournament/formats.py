@@ -136,7 +136,7 @@ class TournamentFormat(msgspec.Struct, frozen=True):
             raise PlayerCountError(
                 N_("format {format!r}: {count} players, it needs {fewest}–{most}"),
                 format=self.name, count=count, fewest=self.min_players, most=self.max_players,
-            )  # fmt: skip
+            )
         first = self.stages[0]
         for group in first.groups:
             if isinstance(group.entry, Everyone):
@@ -146,7 +146,7 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                     raise PlayerCountError(
                         N_("format {format!r}, stage {stage!r}: {error}"),
                         format=self.name, stage=first.name, error=err,
-                    ) from None  # fmt: skip
+                    ) from None
 
     def validate(self) -> TournamentFormat:
         """Check names and references; returns ``self`` for chaining."""
@@ -162,12 +162,12 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                 raise FormatError(
                     N_("format {format!r}: stage {stage!r} defined twice"),
                     format=self.name, stage=stage.name,
-                )  # fmt: skip
+                )
             if not 1 <= stage.games <= MAX_ROUND_GAMES:
                 raise FormatError(
                     N_("stage {stage!r}: games must be 1 to {most}, got {games}"),
                     stage=stage.name, most=MAX_ROUND_GAMES, games=stage.games,
-                )  # fmt: skip
+                )
             if not stage.groups:
                 raise FormatError(N_("stage {stage!r}: no groups"), stage=stage.name)
             for name in stage.counts:
@@ -176,7 +176,7 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                         N_("stage {stage!r}: counts stage {counted!r}, which is not this or "
                            "an earlier stage"),
                         stage=stage.name, counted=name,
-                    )  # fmt: skip
+                    )
             for group in stage.groups:
                 entry = group.entry
                 if not isinstance(entry, Everyone) and entry.of not in seen:
@@ -184,18 +184,18 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                         N_("stage {stage!r} group {group!r}: selects from {source!r}, which "
                            "is not an earlier stage"),
                         stage=stage.name, group=group.name, source=entry.of,
-                    )  # fmt: skip
+                    )
                 if isinstance(entry, Rest) and group is stage.groups[0]:
                     raise FormatError(
                         N_("stage {stage!r} group {group!r}: the rest of {source!r} needs an "
                            "earlier group in the stage"),
                         stage=stage.name, group=group.name, source=entry.of,
-                    )  # fmt: skip
+                    )
                 if isinstance(entry, TablePlaces) and not 1 <= entry.first <= entry.last:
                     raise FormatError(
                         N_("stage {stage!r} group {group!r}: table places {first}–{last} are "
                            "not a range from 1"),
                         stage=stage.name, group=group.name, first=entry.first, last=entry.last,
-                    )  # fmt: skip
+                    )
             seen.append(stage.name)
         return self

@@ -35,7 +35,7 @@ def tournament_points(place: int, participants: int, cap: int = MAX_TOURNAMENT_P
         raise TournamentError(
             N_("league points: place {place} is not a place among {count} participants"),
             place=place, count=participants,
-        )  # fmt: skip
+        )
     scale = min(participants, cap - 1)
     if place == 1:
         return scale + 1
@@ -127,7 +127,7 @@ def seeding_statement(seeds: int, tables: int) -> Phrase:
         return Phrase(
             N_("all {seeds} seeds play at different first-stage tables ({tables} tables)"),
             seeds=seeds, tables=tables,
-        )  # fmt: skip
+        )
     apart = ", ".join(str(t[0]) for t in seed_tables(seeds, tables))
     pairs = joined(
         [
@@ -140,9 +140,9 @@ def seeding_statement(seeds: int, tables: int) -> Phrase:
             if len(t) > 1
         ],
         "; ",
-    )  # fmt: skip
+    )
     return Phrase(
         N_("003 §10a cannot hold: {tables} first-stage tables for {seeds} seeds; seeds "
            "{apart} play at different tables, {pairs}"),
         tables=tables, seeds=seeds, apart=apart, pairs=pairs,
-    )  # fmt: skip
+    )

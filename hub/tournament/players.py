@@ -75,7 +75,7 @@ def league_number(text: str) -> str:
             N_("league number {number}: at most {most} letters, digits, '-', '/' or '.', "
                "starting with a letter or digit"),
             number=quoted(text.strip()), most=MAX_LEAGUE_NUMBER,
-        )  # fmt: skip
+        )
     return number
 
 

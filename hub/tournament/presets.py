@@ -96,7 +96,7 @@ def preset_name(text: str) -> str:
             N_("unknown preset {preset!r}, expected one of {known} (or a rule book's number: "
                "{numbers})"),
             preset=text, known=", ".join(PRESET_NAMES), numbers=numbers,
-        )  # fmt: skip
+        )
     return name
 
 
@@ -190,7 +190,7 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
             N_("championship: a semifinal of {count} players; 002 §2b seats 8 or 6 "
                "(two tables of 4 or of 3)"),
             count=semifinal,
-        )  # fmt: skip
+        )
     elims = tuple(
         Stage(
             f"elimination-{i}",

@@ -196,13 +196,13 @@ class EventState(DrawingState):
                 N_("{what}: league number {number!r} is not written as stored (upper case, "
                    "letters, digits, '-', '/' or '.')"),
                 what=what, number=number,
-            )  # fmt: skip
+            )
         for other in self._players.values():
             if other.league_number == number and other.id != player_id:
                 raise LeagueNumberError(
                     N_("{what}: league number {number} is {other}'s already"),
                     what=what, number=number, other=other.id,
-                )  # fmt: skip
+                )
 
     def _arrive(self, player_id: str, *, late: bool) -> None:
         what = Phrase(N_("late arrival") if late else N_("check-in"))
@@ -224,19 +224,19 @@ class EventState(DrawingState):
                 N_("late arrival of {player!r}: the event is finished")
                 if late else N_("check-in of {player!r}: the event is finished"),
                 player=player_id,
-            )  # fmt: skip
+            )
         if late and not self._rounds:
             raise RoundStateError(
                 N_("late arrival of {player!r}: nothing is drawn yet, check the player in "
                    "instead (rummikub players check-in {player})"),
                 player=player_id,
-            )  # fmt: skip
+            )
         if not late and self._rounds:
             raise RoundStateError(
                 N_("check-in of {player!r}: stage {stage} is already drawn, record a late "
                    "arrival instead (rummikub players late {player})"),
                 player=player_id, stage=stage_phrase(self._rounds[0].stage.name),
-            )  # fmt: skip
+            )
         self._present.add(player_id)
         if late:
             self._late[player_id] = len(self._rounds)
@@ -264,26 +264,26 @@ class EventState(DrawingState):
                 raise PlayerStatusError(
                     N_("{what}: player {player!r} does not play in stage {stage}"),
                     what=kind, player=pid, stage=stage_phrase(fact.stage),
-                )  # fmt: skip
+                )
         if fact.kind is SanctionKind.DEDUCTION:
             if not fact.stage:
                 raise RoundStateError(
                     N_("deduction for {player!r}: the player has played no stage yet, no big "
                        "points to deduct"),
                     player=pid,
-                )  # fmt: skip
+                )
             if fact.big < 1:
                 raise PlayerStatusError(
                     N_("deduction for {player!r}: deduct at least 1 big point, got {big}"),
                     player=pid, big=fact.big,
-                )  # fmt: skip
+                )
             key = (fact.stage, pid)
             self._deducted[key] = self._deducted.get(key, 0) + fact.big
         elif fact.big:
             raise PlayerStatusError(
                 N_("{what} for {player!r}: only a deduction takes big points"),
                 what=kind, player=pid,
-            )  # fmt: skip
+            )
         if fact.kind is SanctionKind.DISQUALIFICATION:
             self._disqualified.add(pid)
             if pid in self._present:
@@ -298,7 +298,7 @@ class EventState(DrawingState):
                 if self._sanctions
                 else N_("lift sanction {number}: no sanction is recorded"),
                 number=number, last=len(self._sanctions),
-            )  # fmt: skip
+            )
         if number in self._lifted:
             raise PlayerStatusError(
                 N_("lift sanction {number}: it is already lifted"), number=number
@@ -333,7 +333,7 @@ class EventState(DrawingState):
             raise RoundStateError(
                 N_("seat {stage}: stage {open} is still open"),
                 stage=stage_phrase(fact.stage), open=stage_phrase(self._rounds[-1].stage.name),
-            )  # fmt: skip
+            )
         if len(self._rounds) == len(self.format.stages):
             raise RoundStateError(
                 N_("seat {stage}: the event is finished"), stage=stage_phrase(fact.stage)
@@ -343,7 +343,7 @@ class EventState(DrawingState):
             raise RoundStateError(
                 N_("seat {stage}: the next stage to draw is {next}"),
                 stage=stage_phrase(fact.stage), next=stage_phrase(stage.name),
-            )  # fmt: skip
+            )
         seated = [pid for table in fact.tables for pid in table.players]
         for pid in seated:
             self._player(pid, Phrase(N_("seat {stage}"), stage=stage_phrase(fact.stage)))
@@ -357,7 +357,7 @@ class EventState(DrawingState):
                     N_("seat {stage}: table {table} has {count} players, a table seats 3 "
                        "or 4"),
                     stage=stage_phrase(fact.stage), table=table.number, count=len(table.players),
-                )  # fmt: skip
+                )
         self._rounds.append(DrawnRound(stage, fact.seed, fact.tables))
 
     def _decide(self, fact: TieDecided) -> None:
@@ -368,7 +368,7 @@ class EventState(DrawingState):
             raise DuplicatePlayerError(
                 N_("{what}: name two or more different players, got {players}"),
                 what=what, players=list(fact.order),
-            )  # fmt: skip
+            )
         if fact.how is TieHow.LOT:
             if fact.seed is None:
                 raise TournamentError(N_("{what}: a lot needs its seed"), what=what)
@@ -376,7 +376,7 @@ class EventState(DrawingState):
                 raise SeatingMismatchError(
                     N_("{what}: the order is not the lot of seed {seed}"),
                     what=what, seed=fact.seed,
-                )  # fmt: skip
+                )
         if fact.how is TieHow.SHARED and fact.scope != RANKING_SCOPE:
             raise TournamentError(
                 N_("{what}: only final places can stay shared; a cut needs an order"),
@@ -415,14 +415,14 @@ class EventState(DrawingState):
                 else N_("undo the draw of {stage}: only the latest draw, while its round is "
                         "open, can be undone (latest: {latest})"),
                 stage=stage_phrase(stage), latest=stage_phrase(latest) if latest else "—",
-            )  # fmt: skip
+            )
         if rnd.results:
             games = _games_listed(sorted(rnd.results))
             raise RoundStateError(
                 N_("undo the draw of {stage}: results are recorded ({games}); the round "
                    "has been played"),
                 stage=stage_phrase(stage), games=games,
-            )  # fmt: skip
+            )
         self._rounds.pop()
 
     def _record(self, fact: GameRecorded) -> None:
@@ -438,7 +438,7 @@ class EventState(DrawingState):
             raise ResultError(
                 N_("result for {stage}: not drawn (drawn: {drawn})"),
                 stage=stage_phrase(fact.stage), drawn=drawn,
-            )  # fmt: skip
+            )
         if index < len(self._rounds) - 1:
             # Earlier rounds are shared between states (see _clone): copy before writing.
             self._rounds[index] = self._rounds[index].copy()
@@ -447,13 +447,13 @@ class EventState(DrawingState):
             raise ResultError(
                 N_("result for {stage}: no table {table} (tables 1–{last})"),
                 stage=stage_phrase(fact.stage), table=fact.table, last=len(rnd.tables),
-            )  # fmt: skip
+            )
         if not 1 <= fact.game <= rnd.stage.games:
             raise ResultError(
                 N_("result for {stage} table {table}: no game {game} (games 1–{last})"),
                 stage=stage_phrase(fact.stage), table=fact.table, game=fact.game,
                 last=rnd.stage.games,
-            )  # fmt: skip
+            )
         seated = rnd.tables[fact.table - 1].players
         given = [s.player_id for s in fact.scores]
         if sorted(given) != sorted(seated):
@@ -462,7 +462,7 @@ class EventState(DrawingState):
                    "match the table's {seated}"),
                 stage=stage_phrase(fact.stage), table=fact.table, game=fact.game,
                 given=sorted(given), seated=sorted(seated),
-            )  # fmt: skip
+            )
         rnd.results[(fact.table, fact.game)] = {s.player_id: (s.big, s.small) for s in fact.scores}
 
     def _close(self, stage: str, *, forced: bool = False) -> None:
@@ -472,7 +472,7 @@ class EventState(DrawingState):
             raise RoundStateError(
                 N_("close {stage}: it is not the open stage (open: {open})"),
                 stage=stage_phrase(stage), open=open_name,
-            )  # fmt: skip
+            )
         missing = self.missing_results()
         if missing and not forced:
             listed = _games_listed((m.table, m.game) for m in missing)

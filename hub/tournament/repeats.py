@@ -51,7 +51,7 @@ def fewest_repeats(
     tried = 0
 
     def search(left: tuple[str, ...], open_sizes: tuple[int, ...], cost: int,
-               seated: list[tuple[str, ...]]) -> bool:  # fmt: skip
+               seated: list[tuple[str, ...]]) -> bool:
         nonlocal tried
         if best and cost >= best[0][0]:
             return True
@@ -127,7 +127,7 @@ def repeats_floor(
         (sum(_spread(len(present.intersection(t)), len(sizes)) for t in tables)
          for tables in rounds),
         default=0,
-    )  # fmt: skip
+    )
     return max(by_player, by_round)
 
 

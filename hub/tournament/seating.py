@@ -94,7 +94,7 @@ def table_sizes(count: int, tables: int | None = None) -> tuple[int, ...]:
                "(needs {fewest}–{most} players)"),
             count=count, tables=tables,
             fewest=MIN_SEATS * max(tables, 1), most=MAX_SEATS * max(tables, 1),
-        )  # fmt: skip
+        )
     fours = count - MIN_SEATS * tables
     return (MAX_SEATS,) * fours + (MIN_SEATS,) * (tables - fours)
 

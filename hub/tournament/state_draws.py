@@ -89,7 +89,7 @@ class ConsolationError(RoundStateError):
             else Phrase(N_("promote {k} (the best {k} join {main}, everyone plays on)"),
                         k=k, main=group)
             for k in options
-        ]  # fmt: skip
+        ]
         super().__init__(
             N_("draw {stage}: {n} player(s) do not reach {main} ({players}, best first) "
                "and cannot sit at consolation tables of 3 or 4; 003 §7 wants at least 4 "
@@ -97,7 +97,7 @@ class ConsolationError(RoundStateError):
                "decides: {choices}; or none (they play no more games)"),
             stage=stage_phrase(stage), n=n, main=group, players=", ".join(players),
             choices=joined(choices, "; "),
-        )  # fmt: skip
+        )
 
 
 class DrawingState(RankedState):
@@ -132,13 +132,13 @@ class DrawingState(RankedState):
                 raise RoundStateError(
                     N_("draw {stage} group {group!r}: no players are selected"),
                     stage=stage_phrase(stage.name), group=group.name,
-                )  # fmt: skip
+                )
             clash = taken.intersection(entrants)
             if clash:
                 raise DuplicatePlayerError(
                     N_("draw {stage}: {players} selected by two groups"),
                     stage=stage_phrase(stage.name), players=sorted(clash),
-                )  # fmt: skip
+                )
             taken.update(entrants)
             selected.append(entrants)
         self._seat_consolation(stage, selected)
@@ -363,17 +363,17 @@ class DrawingState(RankedState):
             raise UnknownPlayerError(
                 N_("tie decision in {scope!r}: {players} not ranked there"),
                 scope=scope, players=", ".join(unknown),
-            )  # fmt: skip
+            )
         if len({keys[pid] for pid in players}) != 1:
             shown = [
                 Phrase(N_("{player} {big} BP {small} SP"), player=pid, big=keys[pid][1],
                        small=f"{keys[pid][2]:+d}")
                 for pid in players
-            ]  # fmt: skip
+            ]
             raise TournamentError(
                 N_("tie decision in {scope!r}: the players are not level there ({players})"),
                 scope=scope, players=joined(shown, ", "),
-            )  # fmt: skip
+            )
         level = {pid for pid, key in keys.items() if key == keys[players[0]]}
         if scope != RANKING_SCOPE:  # a draw leaves withdrawn players out
             level = {pid for pid in level if self._active(pid)}
@@ -383,7 +383,7 @@ class DrawingState(RankedState):
                 N_("tie decision in {scope!r}: name every player level there, best first: "
                    "also {players}"),
                 scope=scope, players=", ".join(missing),
-            )  # fmt: skip
+            )
 
     def _level_keys(self, scope: str) -> dict[str, tuple[int, int, int]]:
         """``(place, big, small)`` of every player ranked in ``scope``, for checking that
@@ -401,7 +401,7 @@ class DrawingState(RankedState):
                     N_("tie decision in {scope!r}: decided between rounds, before the draw "
                        "({phase})"),
                     scope=scope, phase=self.phase,
-                )  # fmt: skip
+                )
             standings = self.overall_standings()
             return {r.player_id: (r.place, r.big, r.small) for r in standings.rows}
         stage, table = split_scope(scope)
@@ -458,6 +458,6 @@ def _check_cuts(
                 going_on=sum(pid in outcome for pid in t.players),
             )
             for t in at_cut
-        ]  # fmt: skip
+        ]
         drawing = Phrase(N_("draw {stage}"), stage=stage_phrase(stage.name))
         raise TieAtCutError(drawing, named, names)

@@ -197,7 +197,7 @@ class RankedState(StateBase):
                 )
             elif len(block) > 1 and self._at_cut(block, len(raw), decisions):
                 ties.append(Tie(RANKING_SCOPE, tuple(ids), block[0].big, block[0].small,
-                                place=block[0].place))  # fmt: skip
+                                place=block[0].place))
                 rows.extend(msgspec.structs.replace(r, title=None, undecided=True) for r in block)
             else:  # alone, or shared with one title and one value of points
                 rows.extend(block)

@@ -184,7 +184,7 @@ def accounts_text(
             raise WebAccountsError(N_("{name!r} is not an account name"), name=name)
         hashed = _kept(password, earlier.get(name)) or hash_password(password)
         lines += ["", "[[account]]", f'name = "{name}"', f'role = "{role.value}"',
-                  f'hash = "{hashed}"']  # fmt: skip
+                  f'hash = "{hashed}"']
         if name in venues:
             lines.append(f'venue = "{venues[name]}"')
     return "\n".join(lines) + "\n"
@@ -206,7 +206,7 @@ def parse_accounts(text: str, source: str) -> dict[str, WebAccount]:
             raise WebAccountsError(
                 N_("{source}: the account {name} is there twice"), source=source,
                 name=account.name,
-            )  # fmt: skip
+            )
         accounts[account.name] = account
     return accounts
 

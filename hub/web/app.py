@@ -86,7 +86,7 @@ def make_app(console: Console) -> Starlette:
     app = Starlette(
         routes=routes, lifespan=lifespan,
         exception_handlers={HTTPException: refused, PageError: refused},
-    )  # fmt: skip
+    )
     app.state.pages = pages  # hub.web.auth finds the sessions through it
     app.add_middleware(SecurityHeaders)
     return app

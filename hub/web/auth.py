@@ -164,7 +164,7 @@ async def posted_form(request: Request) -> FormData:
         raise PageError(400, w.gettext(
             "A field of the form has {n} characters; the console takes at most {most}: "
             "shorten it and send the form again."
-        ).format(n=longest, most=FIELD_MOST))  # fmt: skip
+        ).format(n=longest, most=FIELD_MOST))
     session = session_of(request)
     token = form.get(CSRF_FIELD)
     if (
@@ -232,7 +232,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         response = pages.render(
             request, "auth_login.html", status, name=name, problem=problem, target=target,
             csrf_field=lambda: csrf_input(token),
-        )  # fmt: skip
+        )
         response.set_cookie(LOGIN_COOKIE, token, path="/login", **_cookie_options(request))  # type: ignore[arg-type]
         return response
 
@@ -264,7 +264,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 return login_page(request, cookie, target, name=name, problem=problem, status=429)
             if outcome.problem is not None:
                 return login_page(request, cookie, target, name=name, status=503,
-                                  problem=outcome.problem.message(w.gettext))  # fmt: skip
+                                  problem=outcome.problem.message(w.gettext))
             problem = w.gettext("Wrong account name or password.")
             return login_page(request, cookie, target, name=name, problem=problem, status=400)
         session_token, session = outcome
@@ -276,7 +276,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         response.set_cookie(
             SESSION_COOKIE, session_token, path="/", max_age=int(gate.sessions.longest),
             **_cookie_options(request),  # type: ignore[arg-type]
-        )  # fmt: skip
+        )
         response.delete_cookie(LOGIN_COOKIE, path="/login")
         return response
 

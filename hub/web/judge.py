@@ -186,14 +186,14 @@ def routes(pages: Pages) -> list[BaseRoute]:
             wait_text=lambda seconds: wait_text(seconds, w),
             say_state=lambda state: w.gettext(word(state)), refused=refused,
             message=lambda said: said.message(w.gettext),
-        )  # fmt: skip
+        )
 
     # --- a table ----------------------------------------------------------------------
 
     def table_page(
         request: Request, number: int, note: str = "", error: KitError | None = None,
         status: int = 200,
-    ) -> Response:  # fmt: skip
+    ) -> Response:
         comp = event(request)
         stage = stage_of(request, comp, request.query_params.get("stage"))
         try:
@@ -205,7 +205,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         now = time.time()
         card = next((c for c in live.cards if c.number == number), None)
         call = next((wt.call for wt in waiting_tables(live.hall, live.cards, now)
-                     if wt.call.table == number), None)  # fmt: skip
+                     if wt.call.table == number), None)
         grids = [
             (game.game, game_grid(comp, stage, number, game.versions, w))
             for game in view.games
@@ -218,7 +218,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             message=lambda said: said.message(w.gettext),
             done=request.query_params.get("done", ""), round=live.hall.round,
             say_state=lambda state: w.gettext(word(state)),
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def table(request: Request) -> Response:
@@ -236,7 +236,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                     number, note, stage=stage, game=waiting[0] if waiting else 0,
                     called=waiting[1] if waiting else None,
                     since=waiting[2] if waiting else None,
-                )  # fmt: skip
+                )
         except KitError as err:
             return table_page(request, number, note, err, 400)
         # A table that was not waiting gets the judge's note, not a resolved call.
@@ -260,7 +260,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
     def result_page(
         request: Request, form: ResultForm, changes: Sequence[Change] = (), key: str = "",
         status: int = 200,
-    ) -> Response:  # fmt: skip
+    ) -> Response:
         comp = event(request)
         w = pages.words(request)
         versions = comp.history(form.stage, form.table, form.game)
@@ -274,7 +274,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             ending_words=ending_words(w),
             current=game_grid(comp, form.stage, form.table, tuple(versions), w)
             if versions else None,
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def result(request: Request) -> Response:
@@ -285,7 +285,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             return pages.render(
                 request, "judge_choose.html", stages=comp.event.stages_played, stage=stage,
                 tables=len(comp.event.seating(stage)),
-            )  # fmt: skip
+            )
         stage, table_no, game = result_target(request, values)
         return result_page(request, empty_form(event(request), stage, table_no, game))
 
@@ -321,7 +321,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return see_other(
             request, "/judge/result/stored", stage=stage, table=table_no, game=game,
             receipt=token,
-        )  # fmt: skip
+        )
 
     def game_versions(
         request: Request,
@@ -344,7 +344,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             stored_grid=version_grid(comp, stage, table_no, versions[-1:], len(versions), words=w),
             changes=None if changes is None else standings_changes(comp, changes, w),
             changed=bool(changes), round_number=comp.round_number(stage),
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def history(request: Request) -> Response:
@@ -355,7 +355,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             versions_grid=version_grid(comp, stage, table_no, versions, words=w)
             if versions else None,
             round_number=comp.round_number(stage),
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def corrections(request: Request) -> Response:
@@ -365,7 +365,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             request, "judge_corrections.html",
             corrections_grid=corrections_grid(comp, w), undone=undone_lines(comp, w, stamp(w)),
             calls=judge_calls_grid(comp, words=w),
-        )  # fmt: skip
+        )
 
     return [
         Route("/judge", pages.guarded(queue), methods=["GET"]),
@@ -377,7 +377,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         Route("/judge/result/stored", pages.guarded(stored), methods=["GET"]),
         Route("/judge/result/history", pages.guarded(history), methods=["GET"]),
         Route("/judge/corrections", pages.guarded(corrections), methods=["GET"]),
-    ]  # fmt: skip
+    ]
 
 
 def confirmation(*confirmed: object) -> str:
@@ -398,7 +398,7 @@ def opening_words(words: Words, ruleset: Ruleset) -> dict[Opening, str]:
             points=ruleset.could_have_opened_penalty),
         Opening.WAIVED: _("announced the opening: penalty waived, {points}").format(
             points=ruleset.not_opened_penalty),
-    }  # fmt: skip
+    }
 
 
 def ending_words(words: Words) -> dict[str, str]:

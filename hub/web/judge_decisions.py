@@ -75,17 +75,17 @@ def tie_asked(tie: Tie, w: Words) -> TieAsked:
     where = scope_label(tie.scope, w)
     level = w.gettext("{big} BP, {small} SP").format(big=tie.big, small=signed(tie.small))
     places = [w.gettext("Place {place} in {where}").format(place=first + i, where=where)
-              for i in range(n)]  # fmt: skip
+              for i in range(n)]
     if tie.scope == RANKING_SCOPE:
         heading = w.gettext("Level for final places {first}–{last} ({level})").format(
-            first=first, last=last, level=level)  # fmt: skip
+            first=first, last=last, level=level)
         stake = w.gettext("Their order gives them the final places {first}–{last}, which carry "
                           "different titles or league points.").format(first=first, last=last)
         return TieAsked(tie, heading, stake, tuple(places))
     stage = stage_label(tie.stage, w)
     heading = w.gettext("Level at the cut to {stage}: places {first}–{last} in {where} "
                         "({level})").format(stage=stage, first=first, last=last, where=where,
-                                            level=level)  # fmt: skip
+                                            level=level)
     if tie.going_on < n:
         stake = w.ngettext(
             "Only {k} of these {n} players goes on to {stage}: their order decides who.",
@@ -96,7 +96,7 @@ def tie_asked(tie: Tie, w: Words) -> TieAsked:
             w.gettext("{place} — goes on to {stage}").format(place=label, stage=stage)
             if i < tie.going_on else label
             for i, label in enumerate(places)
-        ]  # fmt: skip
+        ]
     else:
         stake = w.gettext("All {n} play {stage}, at tables that play for different places: "
                           "their order decides who plays where.").format(n=n, stage=stage)
@@ -121,7 +121,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
     def sanctions_page(
         request: Request, typed: Typed = Typed(), changes: Sequence[Change] = (),
         key: str = "", status: int = 200,
-    ) -> Response:  # fmt: skip
+    ) -> Response:
         comp = desk.event(request)
         w = pages.words(request)
         event = comp.event
@@ -145,7 +145,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             listed=sanctions_grid(comp, words=w),
             changes=changes_grid(comp, changes, w) if changes else None, confirm=key,
             message=lambda err: err.message(w.gettext), form_wide=FORM_WIDE,
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def sanctions(request: Request) -> Response:
@@ -177,7 +177,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             lambda organizer: organizer.sanction_record(
                 pid, SanctionKind(kind), why=values.get("why", ""), big=big, stage=stage
             ),
-        )  # fmt: skip
+        )
 
     def lift_sanction(request: Request, values: Mapping[str, str]) -> Response:
         typed = Typed(values, form="lift")
@@ -188,7 +188,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return decide(
             request, typed,
             lambda organizer: organizer.lift_record(int(text), why=values.get("why", "")),
-        )  # fmt: skip
+        )
 
     def decide(
         request: Request, typed: Typed, draft_of: Callable[[Organizer], OrganizerFact]
@@ -212,7 +212,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         except KitError as err:
             where = "why" if isinstance(err, ReasonNeededError) else FORM_WIDE
             return sanctions_page(request, Typed(typed.values, {where: err}, typed.form),
-                                  status=400)  # fmt: skip
+                                  status=400)
         if stored is None:  # the judge sees what it changes first, then confirms it
             return sanctions_page(request, typed, changes, key, status=409)
         done = "lifted" if typed.form == "lift" else "given"
@@ -234,7 +234,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             else pid,
             decided=[tie_decision_text(comp, record, w) for record in comp.ties],
             message=lambda err: err.message(w.gettext), form_wide=FORM_WIDE,
-        )  # fmt: skip
+        )
 
     @needs(WebRole.JUDGE)
     def ties(request: Request) -> Response:

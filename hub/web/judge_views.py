@@ -228,7 +228,7 @@ def racks_of(form: ResultForm) -> tuple[tuple[RackReport, ...], dict[str, KitErr
                 N_("seat {seat}: the points of the tiles left, a whole number (0: went "
                    "out)"),
                 seat=seat,
-            )  # fmt: skip
+            )
             continue
         jokers = int(entry.jokers) if entry.jokers.isdigit() else -1
         if not 0 <= jokers <= JOKERS_PER_TABLE:

@@ -190,7 +190,7 @@ class LiveTables:
             if self.turned_away == 1 or self.turned_away % 100 == 0:
                 log.warning("web console: %d pages follow the live updates, the most "
                             "[web] streams allows; %d turned away so far", len(self._pages),
-                            self.turned_away)  # fmt: skip
+                            self.turned_away)
             return None
         page: asyncio.Queue[Update | None] = asyncio.Queue(QUEUE + 1)
         self._pages.add(page)

@@ -343,10 +343,10 @@ def http_error_text(w: Words, status: int, detail: str) -> str:
     not take, a form it cannot read) says to the reader, in their language."""
     if status == 404:
         return w.gettext("There is no such page in the console. Check the address, or start "
-                         "again from the start page.")  # fmt: skip
+                         "again from the start page.")
     if status == 405:
         return w.gettext("This address cannot be used that way: a page is opened, a form is "
-                         "sent from its page.")  # fmt: skip
+                         "sent from its page.")
     if status == 400:
         return form_error_text(w, detail)
     return w.gettext("The console could not answer this request.")
@@ -357,10 +357,10 @@ def form_error_text(w: Words, detail: str) -> str:
     reader's language."""
     if "maximum size" in detail:
         return w.gettext("A field of the form is larger than the console takes (1 MB at most); "
-                         "nothing was changed.")  # fmt: skip
+                         "nothing was changed.")
     if "Too many" in detail:
         return w.gettext("The form has more fields than the console takes; nothing was "
-                         "changed.")  # fmt: skip
+                         "changed.")
     return w.gettext("The console could not read the form that was sent; nothing was changed.")
 
 

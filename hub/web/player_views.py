@@ -99,7 +99,7 @@ def _line_of(view: StandingsView | None, player_id: str) -> StandingLine | None:
 def player_page(
     comp: Competition, player_id: str, moves: Mapping[GameKey, Mapping[int, Move]],
     words: Words,
-) -> PlayerPage:  # fmt: skip
+) -> PlayerPage:
     """The page of ``player_id``, its words in ``words``' language; ``moves`` are the
     games' moves of the tables the player sat at (:func:`hub.time_use.played_moves`)."""
     event = comp.event
@@ -127,7 +127,7 @@ def player_page(
                 PlayedGame(game, score, len(versions) > 1, time_use(played.values(), seat.seat))
             )
         rounds.append(PlayedRound(stage, comp.round_number(stage), seat, opponents,
-                                  tuple(games)))  # fmt: skip
+                                  tuple(games)))
     view = standings_view(comp, words)
     standing = _line_of(view, player_id)
     if standing is None and rounds:  # not in the latest stage (a cut): their last one
@@ -138,4 +138,4 @@ def player_page(
     if open_stage is not None and rounds and rounds[-1].stage == open_stage.name:
         live_table = rounds[-1].seat.table.number
     return PlayerPage(player, player_id in event.withdrawn, tuple(reversed(rounds)), standing,
-                      view, live_table)  # fmt: skip
+                      view, live_table)

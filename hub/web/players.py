@@ -182,7 +182,7 @@ class PlayersArea:
             presets=preset_choices(w), languages=LANGUAGES, settings=_settings(comp, w),
             privacy_words={k: w.gettext(v) for k, v in NAME_SHOWN_WORDS.items()},
             shown=None if comp is None else comp.names_shown,
-        )  # fmt: skip
+        )
 
     async def create_event(self, request: Request) -> Response:
         form = await posted_form(request)
@@ -208,7 +208,7 @@ class PlayersArea:
                     values["name"], values["preset"], round_minutes=minutes,
                     language=values["language"] or "pl",
                     privacy=NameShown(values["privacy"] or NameShown.FULL),
-                )  # fmt: skip
+                )
             except (KitError, ValueError) as err:
                 where = "minutes" if "round's time" in str(err) else "name"
                 raise refused_at(values, where, _said(err, w)) from None
@@ -220,7 +220,7 @@ class PlayersArea:
         except FormError as refusal:
             return self.event_page(request, refusal.form, 400)
         return self.done(request, "/organizer/event",
-                         w.gettext("Created the event {name}").format(name=name))  # fmt: skip
+                         w.gettext("Created the event {name}").format(name=name))
 
     async def privacy(self, request: Request) -> Response:
         form = await posted_form(request)
@@ -237,7 +237,7 @@ class PlayersArea:
         return self.done(request, "/organizer/event", w.gettext(
             "Names on public pages: {setting}; the public pages, the hub screen and the exports "
             "for publication show them so from now on").format(
-                setting=w.gettext(NAME_SHOWN_WORDS[chosen.names])))  # fmt: skip
+                setting=w.gettext(NAME_SHOWN_WORDS[chosen.names])))
 
     async def erase(self, request: Request) -> Response:
         form = await posted_form(request)
@@ -268,7 +268,7 @@ class PlayersArea:
             lines.append(w.gettext(
                 "Files made before (exports, archives, backup copies on other disks) still "
                 "hold the names: delete them"))
-            return lines  # fmt: skip
+            return lines
 
         try:
             lines = await self.act(request, erase)
@@ -297,7 +297,7 @@ class PlayersArea:
             row_message=lambda row: row.error.message(w.gettext),
             drawn=bool(event.stages_played), present=len(event.present),
             encodings=ENCODINGS, most=MAX_FILE_BYTES // 1000,
-        )  # fmt: skip
+        )
 
     async def upload(self, request: Request) -> Response:
         form = await posted_form(request)
@@ -309,20 +309,20 @@ class PlayersArea:
         values = {"encoding": encoding, "check_in": "on" if check_in else ""}
         if not isinstance(upload, UploadFile) or not upload.filename:
             return self.players_page(request, Form(values, {"file": w.gettext(
-                "Choose the players' file (CSV) to upload.")}), 400, "upload")  # fmt: skip
+                "Choose the players' file (CSV) to upload.")}), 400, "upload")
         source = upload.filename
         if upload.size is not None and upload.size > MAX_FILE_BYTES:  # said with its size
             return self.players_page(request, Form(values, {"file": too_large(
-                source, upload.size).message(w.gettext)}), 400, "upload")  # fmt: skip
+                source, upload.size).message(w.gettext)}), 400, "upload")
         data = await upload.read(MAX_FILE_BYTES + 1)
 
         def register(org: Organizer) -> list[str]:
             try:
                 parsed = parse_players_csv(data, source, encoding or None)
                 players = new_players(parsed.players, org.competition.event.players,
-                                      org.next_player_id, source)  # fmt: skip
+                                      org.next_player_id, source)
                 late = org.register(players, check_in=check_in,
-                                    minors=minors_of(parsed, players))  # fmt: skip
+                                    minors=minors_of(parsed, players))
             except PlayersCsvError as err:
                 if err.rows:
                     raise refused(values, rows=err.rows) from None
@@ -335,7 +335,7 @@ class PlayersArea:
                                "otherwise)")
             ).format(encoding=w.gettext(parsed.encoding_label))
             return import_lines(w, parsed, players, source=source, late=late,
-                                check_in=check_in, encoding_line=read_as)  # fmt: skip
+                                check_in=check_in, encoding_line=read_as)
 
         try:
             lines = await self.act(request, register)
@@ -366,7 +366,7 @@ class PlayersArea:
                     values["name"], surname=values["surname"], club=values["club"] or None,
                     rating=rating, league_number=values["league_number"], gender=gender,
                     check_in=values["check_in"] == "on",
-                )  # fmt: skip
+                )
             except PlayerEntryError as err:
                 raise refused_at(values, err.field, err.message(w.gettext)) from None
             except KitError as err:
@@ -386,14 +386,14 @@ class PlayersArea:
         w = self.pages.words(request)
         comp = self.event(request)
         registered = [pid for pid in sorted(comp.event.players)
-                      if status_of(comp.event, pid) == "registered"]  # fmt: skip
+                      if status_of(comp.event, pid) == "registered"]
         ticked_ids = {v for v in form.getlist("player") if isinstance(v, str)}
         everyone = _text(form, "which") == "all"
         ids = registered if everyone else [p for p in registered if p in ticked_ids]
         admit = _text(form, "admit") == "on"
         if not ids:
             return self.players_page(request, Form({}, {"arrive": w.gettext(
-                "Tick the players who are here.")}), 400, "arrive")  # fmt: skip
+                "Tick the players who are here.")}), 400, "arrive")
         drawn = bool(comp.event.stages_played)
         ticked = {"player": ",".join(ids)}
 
@@ -420,7 +420,7 @@ class PlayersArea:
                 lines.append(w.gettext(
                     "Admitted without a guardian's written consent recorded (the organizer's "
                     "decision, recorded): {ids}").format(ids=", ".join(missing)))
-            return lines  # fmt: skip
+            return lines
 
         try:
             lines = await self.act(request, arrive)
@@ -439,10 +439,10 @@ class PlayersArea:
         values = {"player": ",".join(ids), "minor": choice}
         if not ids:
             return self.players_page(request, Form(values, {"minors": w.gettext(
-                "Tick the players first.")}), 400, "minors")  # fmt: skip
+                "Tick the players first.")}), 400, "minors")
         if choice not in ("adult", "minor", "consent"):
             return self.players_page(request, Form(values, {"minors": w.gettext(
-                "Choose one.")}), 400, "minors")  # fmt: skip
+                "Choose one.")}), 400, "minors")
 
         def record(org: Organizer) -> list[str]:
             try:
@@ -481,7 +481,7 @@ class PlayersArea:
             minor="consent" if minor and minor.minor and minor.consent
             else "minor" if minor and minor.minor else "adult",
             changes=comp.changes_of(pid),
-        )  # fmt: skip
+        )
 
     async def player_action(self, request: Request) -> Response:
         form = await posted_form(request)
@@ -519,7 +519,7 @@ class PlayersArea:
                 pid, why=values["why"], name=values["name"], surname=values["surname"],
                 club=club or None, clear_club=not club and old.club is not None,
                 league_number=values["league_number"], gender=gender,
-            )  # fmt: skip
+            )
         except PlayerEntryError as err:
             raise refused_at(values, err.field, err.message(w.gettext)) from None
         except KitError as err:
@@ -539,7 +539,7 @@ class PlayersArea:
         except KitError as err:
             raise refused(values, late=err.message(w.gettext)) from None
         return [w.gettext("Checked in {n}: {ids}; {present} present").format(
-            n=1, ids=pid, present=len(org.competition.event.present))]  # fmt: skip
+            n=1, ids=pid, present=len(org.competition.event.present))]
 
     def _withdraw(self, org: Organizer, pid: str, values: Mapping[str, str], w: Words) -> list[str]:
         reason = values["reason"].strip()
@@ -555,7 +555,7 @@ class PlayersArea:
             raise refused(values, minor=w.gettext("Choose one."))
         try:
             org.record_minor([pid], minor=choice != "adult", consent=choice == "consent",
-                             why=values["why"])  # fmt: skip
+                             why=values["why"])
         except KitError as err:
             raise refused(values, minor=err.message(w.gettext)) from None
         return [minor_line(w, [pid], adult=choice == "adult", consent=choice == "consent")]
@@ -579,7 +579,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
               methods=["GET"]),
         Route("/organizer/players/{pid}/{action}", organizer_page(pages, area.player_action),
               methods=["POST"]),
-    ]  # fmt: skip
+    ]
 
 
 # --- words ---------------------------------------------------------------------------------
@@ -592,7 +592,7 @@ def preset_choices(w: Words) -> list[tuple[str, str]]:
     for name in PRESET_NAMES:
         if name == "league":
             label = w.gettext("League tournament (003): its scheme chosen at the first draw "
-                              "by the number of players present")  # fmt: skip
+                              "by the number of players present")
         else:
             label = describe(preset(name)).message(w.gettext)
         out.append((name, label))
@@ -621,7 +621,7 @@ def _settings(comp: Competition | None, w: Words) -> list[tuple[str, str]] | Non
         (_("Minors"), _("{minors}, a guardian's written consent recorded for {consent}").format(
             minors=len(minors), consent=sum(1 for pid in minors if comp.minors[pid].consent))),
         (_("Phase"), phase_label(event.phase, w)),
-    ]  # fmt: skip
+    ]
 
 
 def _said(err: Exception, w: Words) -> str:

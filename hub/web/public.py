@@ -56,7 +56,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         cards = {card.number: card for card in console.live.cards}
         return pages.render(request, "find.html", search=search, query=query, cards=cards,
                             min_query=MIN_QUERY,
-                            hidden=hidden_surnames(console.reader))  # fmt: skip
+                            hidden=hidden_surnames(console.reader))
 
     def standings(request: Request) -> Response:
         comp = console.reader.published()
@@ -105,7 +105,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
 
     def styles(request: Request) -> Response:
         return Response(state_styles(), media_type="text/css; charset=utf-8",
-                        headers={"Cache-Control": "max-age=3600"})  # fmt: skip
+                        headers={"Cache-Control": "max-age=3600"})
 
     cache = PageCache()
 

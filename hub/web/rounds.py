@@ -116,7 +116,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                 reason=r.why_words().message(w.gettext),
             )
             for r in comp.rejected[-5:]
-        ]  # fmt: skip
+        ]
         backup = read_status(console.reader.db)
         if backup is not None:
             hub_lines += status_lines(backup, time.time(), w)
@@ -130,7 +130,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             errors=errors or {}, typed=typed or {}, confirmation=confirmation,
             closed=closed, label=lambda stage: stage_label(stage, w), seats=SEATS,
             number=lambda value: forms.number(value, w), hub_lines=hub_lines, **values,
-        )  # fmt: skip
+        )
 
     def status(request: Request) -> Response:
         return round_page(request)
@@ -158,22 +158,22 @@ def routes(pages: Pages) -> list[BaseRoute]:
             return await run_in_threadpool(
                 round_page, request, 409, {form_name: err.message(w.gettext)},
                 _typed(form), consolation=ConsolationChoice(err.options),
-            )  # fmt: skip
+            )
         except ConsentMissingError as err:
             return await run_in_threadpool(
                 round_page, request, 409, {form_name: err.message(w.gettext)},
                 _typed(form), minors=err.missing,
-            )  # fmt: skip
+            )
         except TieAtCutError as err:
             return await run_in_threadpool(
                 round_page, request, 409, {form_name: err.message(w.gettext)},
                 _typed(form), ties=err.ties,
-            )  # fmt: skip
+            )
         except KitError as err:
             return await run_in_threadpool(
                 round_page, request, 400, {form_name: err.message(w.gettext)}, _typed(form),
                 **shown(form),
-            )  # fmt: skip
+            )
 
     async def draw(request: Request) -> Response:
         def command(org: Organizer, form: FormData) -> str:
@@ -193,13 +193,13 @@ def routes(pages: Pages) -> list[BaseRoute]:
         def command(org: Organizer, form: FormData) -> None:
             if feed is None:
                 raise FormError(N_("the web console does not hear the hall's broker, so the "
-                                   "league's season table cannot reach it"))  # fmt: skip
+                                   "league's season table cannot reach it"))
             board = season_board(LiveSource(feed.broker, feed.topics))
             event = org.competition.event
             chosen = seeds_for(board.lines, event.players, event.withdrawn)
             if not chosen:
                 raise FormError(N_("no registered player of this event is in the league's "
-                                   "season table"))  # fmt: skip
+                                   "season table"))
             org.declare_seeds([player.id for player, _ in chosen])
 
         done = await act(request, "seeds", command)
@@ -296,7 +296,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             open=view_open(comp, stage), view=round_view(comp), errors={}, typed={},
             number=lambda value: forms.number(value, w),
             repeats=None if seated is None else repeats_text(seated, w),
-        )  # fmt: skip
+        )
 
     def hall_rows(comp: Competition) -> list[HallRow]:
         """The hall check board, each table online as the console hears it."""
@@ -307,7 +307,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             return rows
         cells = {cell.number: cell for cell in console.live.hall.tables}
         return [dataclasses.replace(r, online=cells[r.table].online) if r.table in cells else r
-                for r in rows]  # fmt: skip
+                for r in rows]
 
     def hall(request: Request) -> Response:
         comp = competition(request)
@@ -316,7 +316,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(
             request, "rounds_hall.html", rows=rows, grid=hall_grid(rows, w, _clock),
             ready=sum(r.ready for r in rows), parts=unchecked_parts(rows, w),
-        )  # fmt: skip
+        )
 
     def standings(request: Request) -> Response:
         comp = competition(request)
@@ -335,7 +335,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(
             request, "rounds_standings.html", grid=grid, ranking=ranking, stage=stage,
             stages=[(s, stage_label(s, w)) for s in played], overall=overall,
-        )  # fmt: skip
+        )
 
     return [
         Route(HOME, organizer_page(pages, status), methods=["GET"]),
@@ -401,7 +401,7 @@ def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:
         return text + " " + _("Its standings below are final.")
     if done == "consolation" and comp.consolations:
         return " ".join((consolation_text(comp.consolations[-1], w),
-                         _("The standings do not change.")))  # fmt: skip
+                         _("The standings do not change.")))
     if done == "undone" and comp.undone:
         return _(
             "Draw undone: its tables are told they have no assignment. The standings do not change."
@@ -412,12 +412,12 @@ def done_text(comp: Competition, view: RoundView, done: str, w: Words) -> str:
         return " ".join((
             _("Seeded from the league's season table, best first: {names}.").format(names=names),
             seeding_text(comp, len(seeded)).message(_),
-        ))  # fmt: skip
+        ))
     if done == "starter":
         return " ".join((
             _("Starting seat recorded; the table shows it before the first press."),
             _("The standings do not change."),
-        ))  # fmt: skip
+        ))
     return ""
 
 

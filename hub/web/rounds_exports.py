@@ -36,7 +36,7 @@ from tablekit.core.errors import KitError
 from tablekit.shared.i18n import LANGUAGES, Words, words
 
 PRINTOUT_POLICY: Final = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; " \
-    "frame-ancestors 'none'"  # fmt: skip
+    "frame-ancestors 'none'"
 """A printout's own policy: its style sheet is inside it (it is the same file the command
 line writes), and it has no script."""
 
@@ -57,14 +57,14 @@ def file_words(pages: Pages, request: Request) -> Words:
         w = pages.words(request)
         raise PageError(400, w.gettext("No language {asked}: the console speaks "
                                        "{languages}.").format(
-            asked=asked, languages=", ".join(LANGUAGES)))  # fmt: skip
+            asked=asked, languages=", ".join(LANGUAGES)))
     return pages.words(request)
 
 
 def download(data: bytes, media_type: str, name: str) -> Response:
     """A file to save as ``name``."""
     return Response(data, media_type=media_type,
-                    headers={"Content-Disposition": disposition("attachment", name)})  # fmt: skip
+                    headers={"Content-Disposition": disposition("attachment", name)})
 
 
 def printout_page(doc: str, name: str) -> Response:
@@ -75,7 +75,7 @@ def printout_page(doc: str, name: str) -> Response:
         media_type="text/html; charset=utf-8",
         headers={"Content-Disposition": disposition("inline", name),
                  "Content-Security-Policy": PRINTOUT_POLICY},
-    )  # fmt: skip
+    )
 
 
 def routes(pages: Pages) -> list[BaseRoute]:
@@ -96,7 +96,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         played = comp.event.stages_played
         if not played:
             raise PageError(404, w.gettext("Nothing is drawn yet: the exports come with the "
-                                           "first draw."))  # fmt: skip
+                                           "first draw."))
         stage = request.query_params.get("stage") or played[-1]
         if stage not in played:
             raise PageError(
@@ -117,14 +117,14 @@ def routes(pages: Pages) -> list[BaseRoute]:
         played = comp.event.stages_played
         if not played:
             return pages.render(request, "rounds_exports.html", stage="", stages=[],
-                                csvs=[], docs=[], public="")  # fmt: skip
+                                csvs=[], docs=[], public="")
         stage = drawn(request, comp)
         return pages.render(
             request, "rounds_exports.html", stage=stage,
             stages=[(s, stage_label(s, w)) for s in played],
             csvs=sorted(csv_files(comp, Sheet(w))), docs=list(printouts(comp, w, stage)),
             public="1" if public(request) else "",
-        )  # fmt: skip
+        )
 
     def csv(request: Request) -> Response:
         comp = competition(request)
@@ -134,7 +134,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         if name not in files:
             w = pages.words(request)
             raise PageError(404, w.gettext("No file {name} in this event's exports.").format(
-                name=name))  # fmt: skip
+                name=name))
         return download(files[name].encode("utf-8-sig"), "text/csv; charset=utf-8", name)
 
     def printout(request: Request) -> Response:
@@ -145,7 +145,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         if stem not in docs or kind not in ("html", "pdf"):
             w = pages.words(request)
             raise PageError(404, w.gettext("No file {name} in this event's exports.").format(
-                name=f"{stem}.{kind}"))  # fmt: skip
+                name=f"{stem}.{kind}"))
         name = f"{stem}-{stage}.{kind}"
         if kind == "html":
             return printout_page(docs[stem], name)
@@ -160,7 +160,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         drawn(request, comp)
         try:
             data = archive.event_archive(comp, pdf=printing.pdf, at=time.time(),
-                                         sheet=sheet(request))  # fmt: skip
+                                         sheet=sheet(request))
         except KitError as err:
             raise refused(request, err) from None
         name = f"{archive.slug(event_name(comp))}.zip"

@@ -83,7 +83,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
             raise PageError(404, w.gettext(
                 "No season folder is set: give the console the folder where the season's "
                 "finished league events' files are kept ([web] season, or --season)."
-            ))  # fmt: skip
+            ))
         return season
 
     def chosen(request: Request) -> tuple[list[SeasonFile], list[SeasonEvent], Season]:
@@ -97,7 +97,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         if unknown:
             raise PageError(404, w.gettext(
                 "{name} is no league event of the season folder that counts."
-            ).format(name=unknown[0]))  # fmt: skip
+            ).format(name=unknown[0]))
         names = asked or list(countable)
         events = [event for name in names if (event := countable[name]) is not None]
         season = season_of(events)
@@ -107,14 +107,14 @@ def routes(pages: Pages) -> list[BaseRoute]:
         w = pages.words(request)
         if console.season is None:
             return pages.render(request, "rounds_season.html", files=None, grid=None,
-                                legend=[], names=[])  # fmt: skip
+                                legend=[], names=[])
         files, events, season = chosen(request)
         grid = season_grid(season, w) if events else None
         legend = [*season_legend(events, w), *question_lines(season, w)]
         return pages.render(
             request, "rounds_season.html", files=files, grid=grid,
             legend=legend, names=[e.source for e in events],
-        )  # fmt: skip
+        )
 
     def season_file(request: Request) -> Response:
         kind, stem = request.path_params["kind"], request.path_params["stem"]

@@ -95,7 +95,7 @@ def round_view(comp: Competition) -> RoundView:
         tables.append(
             TableLine(t.table, names, t.games_done, t.games, t.next_game,
                       None if chosen is None else chosen.value)
-        )  # fmt: skip
+        )
     return RoundView(
         phase=event.phase,
         stage=stage,

@@ -84,44 +84,44 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
         prog="rummikub-web",
         description=_("The hub's web console: find your table, the standings and every "
                       "table live, for the phones on the venue network."),
-    )  # fmt: skip
+    )
     add_config_options(parser, account=_("[web] username: a read-only account will do"), words=w)
     parser.add_argument(
         "--db", type=Path,
         help=_("the event store the hub writes, an SQLite file ($RUMMIKUB_DB; the file's db)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--host",
         help=_("the address to listen on: 127.0.0.1, the venue network's own address, or "
                "0.0.0.0 for every interface ($RUMMIKUB_WEB_HOST; [web] host; default "
                "127.0.0.1)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--port", type=option_type(port_number, w),
         help=_("the port to listen on ($RUMMIKUB_WEB_PORT; [web] port; default 8080)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--accounts", type=Path,
         help=_("the web accounts file of the organizer and the judges, which the "
                "credentials bundle writes ($RUMMIKUB_WEB_ACCOUNTS; [web] accounts; "
                "without one nobody can sign in)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--season", type=Path,
         help=_("the folder where the league season's finished events' files are kept, for "
                "the organizer's season table ($RUMMIKUB_WEB_SEASON; [web] season)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--no-broker", action="store_true",
         help=_("do not follow the tables (the pages show the event store alone)"),
-    )  # fmt: skip
+    )
     parser.add_argument(
         "--lang", choices=i18n.LANGUAGES,
         help=_("the language of this help and of the program's messages (the pages speak "
                "the event's)"),
-    )  # fmt: skip
+    )
     parser.add_argument("-v", "--verbose", action="store_true",
-                        help=_("log every request and message"))  # fmt: skip
+                        help=_("log every request and message"))
     return parser
 
 
@@ -155,25 +155,25 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
     own = settings.config.web
     db = settings.store(args.db)
     host, _ = settings.pick(("--host", args.host), "RUMMIKUB_WEB_HOST", ("web.host", own.host),
-                            _host)  # fmt: skip
+                            _host)
     port, _ = settings.pick(("--port", args.port), "RUMMIKUB_WEB_PORT", ("web.port", own.port),
-                            port_number)  # fmt: skip
+                            port_number)
     assert host is not None and port is not None  # the file's fields have defaults
     accounts, _ = settings.pick(
         ("--accounts", args.accounts), "RUMMIKUB_WEB_ACCOUNTS",
         ("web.accounts", None if own.accounts is None else Path(own.accounts)), Path,
-    )  # fmt: skip
+    )
     season, _ = settings.pick(
         ("--season", args.season), "RUMMIKUB_WEB_SEASON",
         ("web.season", None if own.season is None else Path(own.season)), Path,
-    )  # fmt: skip
+    )
     return WebSettings(
         db, host, port, accounts, own.session_idle_minutes * 60, own.session_hours * 3600,
         own.streams, own.connections,
         None if own.certificate is None else Path(own.certificate),
         None if own.key is None else Path(own.key),
         season,
-    )  # fmt: skip
+    )
 
 
 def _host(text: str) -> str:
@@ -204,7 +204,7 @@ def server_config(
         server_header=False, timeout_graceful_shutdown=GRACE, limit_concurrency=connections,
         backlog=BACKLOG, timeout_keep_alive=KEEP_ALIVE, http="h11", ws="none",
         ssl_certfile=certificate, ssl_keyfile=key,
-    )  # fmt: skip
+    )
 
 
 def room_for(connections: int) -> int:
@@ -221,7 +221,7 @@ def room_for(connections: int) -> int:
         soft = raised
     if soft != resource.RLIM_INFINITY and soft < wanted:
         log.warning("web console: %d open files at most (LimitNOFILE), fewer than "
-                    "[web] connections %d needs", soft, connections)  # fmt: skip
+                    "[web] connections %d needs", soft, connections)
     return soft
 
 
@@ -257,7 +257,7 @@ class ConsoleThread:
         self.console = console
         self.scheme = "http" if certificate is None else "https"
         config = server_config(make_app(console), host, port, connections=connections,
-                               certificate=certificate, key=key)  # fmt: skip
+                               certificate=certificate, key=key)
         self._server = ConsoleServer(config, console.live)
         self._thread = threading.Thread(target=self._run, name="web console", daemon=True)
 
@@ -279,7 +279,7 @@ class ConsoleThread:
                 raise WebConsoleError(
                     N_("the web console could not listen on {host}:{port}"),
                     host=self.host, port=self.port,
-                )  # fmt: skip
+                )
             time.sleep(0.02)
 
     def stop(self) -> None:
@@ -306,14 +306,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     reader = EventReader(web.db)
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
-                          reader.version, streams=web.streams)  # fmt: skip
+                          reader.version, streams=web.streams)
         app = make_app(Console(reader, live, gate=web.gate(), season=web.season))
         log.info("web console on %s (event store %s)", web.url, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")
         room_for(web.connections)
         config = server_config(app, web.host, web.port, connections=web.connections,
-                               certificate=web.certificate, key=web.key)  # fmt: skip
+                               certificate=web.certificate, key=web.key)
         ConsoleServer(config, live).run()
     except (KitError, OSError) as err:
         return refused("rummikub-web", err, words)

@@ -275,7 +275,7 @@ class Gate:
             raise WebAccountsError(
                 N_("the console has no web accounts: [web] accounts in hub.toml names "
                    "none (docs/deployment.md)")
-            )  # fmt: skip
+            )
         return read_accounts(self.accounts)
 
     def login(self, address: str, name: str, password: str) -> tuple[str, Session] | Refused:

@@ -82,7 +82,7 @@ def find_players(comp: Competition, query: str) -> Search:
             opponents = tuple(
                 other for other in lines
                 if other.table.number == line.table.number and other.player_id != player.id
-            )  # fmt: skip
+            )
         found.append(Found(player, line, opponents, player.id in event.withdrawn))
     return Search(query, stage, tuple(found), max(0, len(hits) - MAX_FOUND))
 
@@ -148,7 +148,7 @@ def standings_view(
             sanction_text(comp, r.player_id, words, stage, counted),
         )
         for label, r in zip(labels, rows, strict=True)
-    )  # fmt: skip
+    )
     return StandingsView(
         stage, comp.round_number(stage), played, lines, round_progress(comp, stage)
     )
@@ -181,7 +181,7 @@ class TableCard:
 _PLAYING = frozenset(
     {TableState.PLAYING, TableState.LAST_LAP, TableState.TIME, TableState.BEHIND,
      TableState.RESULT_MISSING}
-)  # fmt: skip
+)
 """States in which the seat to move means something."""
 
 
@@ -192,7 +192,7 @@ def table_card(cell: TableCell) -> TableCard:
     return TableCard(
         cell.number, seats, state, active, cell.game, cell.games, cell.move,
         sum(cell.timeouts), cell.missing,
-    )  # fmt: skip
+    )
 
 
 def table_cards(hall: HallView) -> tuple[TableCard, ...]:

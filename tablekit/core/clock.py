@@ -343,7 +343,7 @@ class MoveClock:
         self.state = msgspec.structs.replace(
             s, phase=Phase.GAME_OVER, active=None, remaining=0.0, paused=None, ended_by=None,
             last_press=now, undo=(), last_lap_left=None,
-        )  # fmt: skip
+        )
         return []
 
     def start_game(self, now: float, game: int | None = None) -> list[AnyClockEvent]:

@@ -119,7 +119,7 @@ def decode(kind: type[T], payload: bytes | bytearray | memoryview) -> T:
         raise DecodeError(
             OUT_OF_RANGE, code="range", kind=kind.__name__, expected=expected, got=got,
             path=path,
-        ) from None  # fmt: skip
+        ) from None
     if getattr(message, "v", None) != PROTOCOL_VERSION:
         _check_version(kind, payload)
     return message
@@ -197,13 +197,13 @@ def check_identity(message: object, table: int) -> None:
         raise DecodeError(
             OTHER_TABLE,
             code="table", kind=name, claimed=claimed, table=table,
-        )  # fmt: skip
+        )
     unit = getattr(message, "unit", None)
     if unit is not None and unit != unit_id_of(table):
         raise DecodeError(
             OTHER_UNIT,
             code="identity", kind=name, unit=unit, table=table, owner=unit_id_of(table),
-        )  # fmt: skip
+        )
 
 
 def _reason(err: msgspec.DecodeError) -> str:

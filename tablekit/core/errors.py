@@ -114,7 +114,7 @@ def phrase_of(text: str, templates: Iterable[str]) -> Phrase | None:
         found = re.fullmatch(_pattern(template), text, re.DOTALL)
         if found is not None:
             reprs = {name for _, name, _, conversion in Formatter().parse(template)
-                     if conversion == "r"}  # fmt: skip
+                     if conversion == "r"}
             return Phrase(
                 template, **{k: _read_back(v, k in reprs) for k, v in found.groupdict().items()}
             )

@@ -75,7 +75,7 @@ def gendered(female: Contextual, male: Contextual, neutral: Contextual) -> Gende
             raise GenderedError(
                 N_("gendered message {message!r}: its {gender} form is marked "
                 "{form!r}"), message=neutral.message, gender=gender.name, form=tuple(form),
-            )  # fmt: skip
+            )
     return forms
 
 
@@ -85,7 +85,7 @@ MALE_NAMES_IN_A: Final = frozenset(
         "juda", "jehuda", "ilia", "ilja", "nikita", "luca", "misza", "grisza", "kola",
         "wania", "dima", "mustafa", "ezra", "joshua", "bodzęta", "sieciecha",
     }
-)  # fmt: skip
+)
 """Male given names that end in *-a*."""
 FEMALE_NAMES_NOT_IN_A: Final = frozenset(
     {
@@ -95,12 +95,12 @@ FEMALE_NAMES_NOT_IN_A: Final = frozenset(
         "mercedes", "dolores", "iris", "irys", "marlen", "judit", "elisabeth", "elizabeth",
         "margit", "aurelie", "désirée", "gabrielle", "isabel", "noelle", "chloe", "amelie",
     }
-)  # fmt: skip
+)
 """Female given names that do not end in *-a*."""
 EITHER_NAMES: Final = frozenset(
     {"sasza", "sasha", "alex", "aleks", "kim", "robin", "andrea", "nicola", "charlie",
      "eden", "dominique", "noa", "ariel", "jordan", "toni"}
-)  # fmt: skip
+)
 """Given names borne by girls and boys alike: the kit proposes no gender."""
 
 

@@ -193,7 +193,7 @@ class HallCheck:
                 if self.typed
                 else N_("Typed nothing: type {number}, then ENTER"),
                 typed=self.typed, number=self._number(),
-            )  # fmt: skip
+            )
             self.typed = ""
         return None
 

@@ -261,14 +261,14 @@ class Assignment(_HubMessage, frozen=True):
             raise AssignmentError(
                 N_("recorded games must be among the round's {games}, got {got}"),
                 games=self.games, got=",".join(map(str, self.recorded)),
-            )  # fmt: skip
+            )
         if self.game is None:
             raise AssignmentError(N_("an assignment names the game the table plays next"))
         if len(self.seats) < MIN_SEATS:
             raise AssignmentError(
                 N_("a table seats {fewest} or {most}, got {count}"),
                 fewest=MIN_SEATS, most=MAX_SEATS, count=len(self.seats),
-            )  # fmt: skip
+            )
         letters = [s.seat for s in self.seats]
         expected = [Seat(letter) for letter in "ABCD"[: len(letters)]]
         if letters != expected:
@@ -276,7 +276,7 @@ class Assignment(_HubMessage, frozen=True):
             raise AssignmentError(
                 N_("seats must be {expected} in order, got {got}"),
                 expected=",".join(expected), got=got,
-            )  # fmt: skip
+            )
         if self.starter is not None and self.starter not in letters:
             raise AssignmentError(
                 N_("starter {seat} is not a seat of this table"), seat=self.starter

@@ -113,7 +113,7 @@ def check_surname(name: str, surname: str) -> None:
         raise SurnameError(
             N_("surname {surname!r} is not the end of the name {name!r}"),
             surname=surname, name=name,
-        )  # fmt: skip
+        )
 
 
 SENT_NAME: Final = 40

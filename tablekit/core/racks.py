@@ -55,14 +55,14 @@ def parse_rack(value: str, seat: Seat) -> RackReport:
             N_("seat {seat}: {value!r} needs the tiles left too, e.g. 85{flag} "
                "(the penalty replaces them, but they are recorded and checked)"),
             seat=seat, value=value.strip(), flag=text,
-        )  # fmt: skip
+        )
     match = _RACK.fullmatch(text)
     if not text or match is None or (match["tiles"] is None and not match["jokers"]):
         raise RackNotationError(
             N_("seat {seat}: {value!r} is not a rack (tiles, then j per joker, then "
                "np/cho/waived: e.g. 0, 23, 12j, jj, 85np)"),
             seat=seat, value=value.strip(),
-        )  # fmt: skip
+        )
     return RackReport(
         seat=seat,
         tiles=int(match["tiles"] or 0),
@@ -94,7 +94,7 @@ def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
                 raise RackNotationError(
                     N_("seat {seat} is not at this table ({count} players: {seats})"),
                     seat=seat, count=count, seats=", ".join(seats),
-                )  # fmt: skip
+                )
             if seat in values:
                 raise RackNotationError(N_("seat {seat} is given twice"), seat=seat)
             values[seat] = value
@@ -103,7 +103,7 @@ def parse_racks(text: str, count: int) -> tuple[RackReport, ...]:
             raise RackNotationError(
                 N_("{count} players sit at this table (seats {seats}), got {got} values"),
                 count=count, seats=", ".join(seats), got=len(tokens),
-            )  # fmt: skip
+            )
         values = dict(zip(seats, tokens, strict=True))
     missing = [s for s in seats if s not in values]
     if missing:

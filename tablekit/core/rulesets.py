@@ -94,7 +94,7 @@ def _name_problem(name: str) -> KitError | None:
         return KitError(
             N_("must be at most {most} characters, got {length} ({name!r})"),
             most=MAX_NAME, length=len(name), name=name,
-        )  # fmt: skip
+        )
     if _CONTROL.search(name):
         return KitError(N_("must not contain control characters, got {got!r}"), got=name)
     return None
@@ -105,7 +105,7 @@ def _validate(rs: Ruleset) -> None:
         return RulesetError(
             N_("ruleset {name!r}: {field} {problem}"),
             name=rs.name, field=field, problem=KitError(template, **values),
-        )  # fmt: skip
+        )
 
     if not isinstance(rs.name, str) or not rs.name.strip():
         raise RulesetError(
@@ -120,7 +120,7 @@ def _validate(rs: Ruleset) -> None:
         raise fail(
             "title", N_("must be at most {most} characters, got {length}"),
             most=MAX_TITLE, length=len(rs.title),
-        )  # fmt: skip
+        )
     if _CONTROL.search(rs.title):
         raise fail("title", N_("must not contain control characters, got {got!r}"), got=rs.title)
     seconds = rs.move_seconds
@@ -154,7 +154,7 @@ def _validate(rs: Ruleset) -> None:
             raise fail(
                 field, N_("must be {length} integers of at least 0, got {got!r}"),
                 length=length, got=points,
-            )  # fmt: skip
+            )
         if any(a < b for a, b in itertools.pairwise(points)):
             raise fail(field, N_("must not increase from 1st place down, got {got!r}"), got=points)
 
@@ -278,7 +278,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                 raise RulesetError(
                     N_("{source}: {where}: ruleset {name!r} is defined twice"),
                     source=source, where="ruleset", name=name,
-                )  # fmt: skip
+                )
             tables[name] = ("ruleset", value)
         elif key == "rulesets":
             if not isinstance(value, dict):
@@ -296,19 +296,19 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                         N_("{source}: {where}.name: the name comes from the table name; "
                            "remove it"),
                         source=source, where=where,
-                    )  # fmt: skip
+                    )
                 if name in tables:
                     raise RulesetError(
                         N_("{source}: {where}: ruleset {name!r} is defined twice"),
                         source=source, where=where, name=name,
-                    )  # fmt: skip
+                    )
                 tables[name] = (where, table)
         else:
             raise RulesetError(
                 N_("{source}: unknown top-level key {key!r}; expected [ruleset] or "
                    "[rulesets.NAME]"),
                 source=source, key=key,
-            )  # fmt: skip
+            )
     if not tables:
         raise RulesetError(N_("{source}: no [ruleset] or [rulesets.NAME] table"), source=source)
     for name, (where, _) in tables.items():
@@ -321,7 +321,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
             raise RulesetError(
                 N_("{source}: {where}: name {name!r} is a built-in ruleset; choose another name"),
                 source=source, where=where, name=name,
-            )  # fmt: skip
+            )
 
     built: dict[str, Ruleset] = {}
 
@@ -341,7 +341,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                 raise RulesetError(
                     N_("{source}: {where}.based_on: circular ({cycle})"),
                     source=source, where=where, cycle=cycle,
-                )  # fmt: skip
+                )
             if base_name in tables:
                 base = build(base_name, (*chain, base_name))
             else:
@@ -351,7 +351,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                     raise RulesetError(
                         N_("{source}: {where}.based_on: {error}"),
                         source=source, where=where, error=exc,
-                    ) from None  # fmt: skip
+                    ) from None
             fields.update(msgspec.structs.asdict(base))
             fields["name"] = name
             fields["title"] = _fit(f"{name} (based on {base.title})", MAX_TITLE)
@@ -365,7 +365,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                 raise RulesetError(
                     N_("{source}: {where}: unknown key {key!r}; known keys: {known}"),
                     source=source, where=where, key=key, known=known,
-                )  # fmt: skip
+                )
             types, wrong_type = _TOML_FIELDS[key]
             if isinstance(raw, bool) != (bool in types) or not isinstance(raw, types):
                 raise RulesetError(wrong_type, source=source, where=where, key=key, got=raw)
@@ -382,7 +382,7 @@ def parse_rulesets(doc: Mapping[str, Any], source: str = "<toml>") -> dict[str, 
                     raise RulesetError(
                         N_("{source}: {where}.big_points must be one of {known}, got {got!r}"),
                         source=source, where=where, known=known, got=value,
-                    ) from None  # fmt: skip
+                    ) from None
             fields[key] = value
         try:
             ruleset = Ruleset(**fields)

@@ -144,10 +144,10 @@ class ScoreError(KitError, ValueError):
         names = ", ".join(str(s) for s in self.seats)
         if len(self.seats) == 1:
             super().__init__(N_("seat {seats}: {problem}"), seats=names,
-                             problem=KitError(template, **values))  # fmt: skip
+                             problem=KitError(template, **values))
         elif self.seats:
             super().__init__(N_("seats {seats}: {problem}"), seats=names,
-                             problem=KitError(template, **values))  # fmt: skip
+                             problem=KitError(template, **values))
         else:
             super().__init__(template, **values)
 
@@ -201,12 +201,12 @@ def validate_rack(rack: RackReport) -> None:
         raise TileValueError(
             N_("tiles must be an integer between 0 and {most}, got {got!r}"),
             seats=(seat,), field="tiles", most=MAX_TILE_VALUE, got=rack.tiles,
-        )  # fmt: skip
+        )
     if not _is_int(rack.jokers) or not 0 <= rack.jokers <= JOKERS_PER_TABLE:
         raise JokerCountError(
             N_("jokers must be an integer between 0 and {most}, got {got!r}"),
             seats=(seat,), field="jokers", most=JOKERS_PER_TABLE, got=rack.jokers,
-        )  # fmt: skip
+        )
     try:
         opening = Opening(rack.opening)
     except ValueError:
@@ -214,13 +214,13 @@ def validate_rack(rack: RackReport) -> None:
         raise OpeningError(
             N_("opening must be one of {known}, got {got!r}"),
             seats=(seat,), field="opening", known=known, got=rack.opening,
-        ) from None  # fmt: skip
+        ) from None
     if opening != Opening.OPENED and rack.tiles == 0 and rack.jokers == 0:
         raise OpeningError(
             N_("opening is {opening}, but an empty rack (tiles 0, jokers 0) means the "
                "player went out, which needs an opened player"),
             seats=(seat,), field="opening", opening=opening.value,
-        )  # fmt: skip
+        )
 
 
 def validate_racks(racks: Sequence[RackReport]) -> None:
@@ -239,14 +239,14 @@ def validate_racks(racks: Sequence[RackReport]) -> None:
         raise JokerCountError(
             N_("jokers: a table has only {most} jokers, got {total} in total"),
             seats=with_jokers, field="jokers", most=JOKERS_PER_TABLE, total=total,
-        )  # fmt: skip
+        )
     empty = [Seat(r.seat) for r in racks if r.empty]
     if len(empty) > 1:
         raise EndingError(
             N_("tiles: only one player can empty the rack, got {count} empty racks "
                "(tiles 0, jokers 0)"),
             seats=empty, field="tiles", count=len(empty),
-        )  # fmt: skip
+        )
 
 
 def validate_report(report: GameReport) -> None:
@@ -262,14 +262,14 @@ def validate_report(report: GameReport) -> None:
         raise EndingError(
             N_("ending must be one of {known}, got {got!r}"),
             field="ending", known=known, got=report.ending,
-        ) from None  # fmt: skip
+        ) from None
     count = len(report.racks)
     if not MIN_SEATS <= count <= MAX_SEATS:
         raise SeatError(
             N_("racks: a table seats {fewest} or {most} players, got {count}"),
             seats=[_seat_of(r) for r in report.racks], field="racks",
             fewest=MIN_SEATS, most=MAX_SEATS, count=count,
-        )  # fmt: skip
+        )
     validate_racks(report.racks)
     expected = seats_for(count)
     strays = [Seat(r.seat) for r in report.racks if r.seat not in expected]
@@ -277,13 +277,13 @@ def validate_report(report: GameReport) -> None:
         raise SeatError(
             N_("seat is not at a {count}-player table (seats {expected})"),
             seats=strays, field="seat", count=count, expected=", ".join(expected),
-        )  # fmt: skip
+        )
     if ending == GameEnding.WENT_OUT and not any(r.empty for r in report.racks):
         raise EndingError(
             N_("tiles: the game ended with a player going out, but no rack is empty "
                "(tiles 0, jokers 0, opened)"),
             seats=sorted(Seat(r.seat) for r in report.racks), field="tiles",
-        )  # fmt: skip
+        )
 
 
 def usual_ending(racks: Sequence[RackReport]) -> GameEnding:

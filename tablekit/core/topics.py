@@ -86,7 +86,7 @@ def reason_words(reason: str) -> Phrase:
     templates = (
         NOT_UNDER, NOT_PROTOCOL, UNKNOWN_KIND, TABLE_NUMBER, NOT_PROVISIONED, *REASONS,
         CONFLICT, BEYOND_WINDOW, NEW_JOURNALS, MSGSPEC_SAYS, NOT_FOR_THE_HUB,
-    )  # fmt: skip
+    )
     return phrase_of(reason, templates) or Phrase("{reason}", reason=reason)
 
 
@@ -102,7 +102,7 @@ def check_level(field: str, value: str) -> str:
             N_("{field}: 1-32 letters, digits, '_' or '-' (starting with a letter or "
                "digit), got {got!r}"),
             field=field, got=value,
-        )  # fmt: skip
+        )
     if field == "event" and value in RESERVED_LEVELS:
         raise TopicNameError(
             N_("event: {got!r} is taken by the venue's own topics; give the event another "
@@ -326,12 +326,12 @@ class Topics:
             raise DecodeError(
                 UNKNOWN_KIND, code="topic",
                 topic=topic, kind=parts[-1],
-            )  # fmt: skip
+            )
         if not number.isdigit() or not 1 <= int(number) <= MAX_TABLE or number != str(int(number)):
             raise DecodeError(
                 TABLE_NUMBER, code="topic",
                 topic=topic, most=MAX_TABLE, got=number,
-            )  # fmt: skip
+            )
         return TopicRef(Kind(parts[-1]), int(number))
 
 def decode_topic(

@@ -137,7 +137,7 @@ def offline_panel(lay: Layout, view: TableView, w: Words, box: Box, now: float) 
     said = (
         w.gettext(word(state)) if secs is None
         else lasting_text(state, duration_text(secs, w), w)
-    )  # fmt: skip
+    )
     colours = look(state)
     return Panel(
         "offline",

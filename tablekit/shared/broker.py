@@ -73,7 +73,7 @@ class BrokerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
         _check(
             5 <= self.keepalive <= 3600, N_("keepalive: must be 5 to 3600 s, got {got}"),
             got=self.keepalive,
-        )  # fmt: skip
+        )
         if self.username is not None:
             _check(bool(self.username.strip()), N_("username: empty; leave it out for no login"))
         _check(
@@ -84,7 +84,7 @@ class BrokerSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, kw
             _check(
                 getattr(self, name) is None or self.tls,
                 N_("{name}: needs tls = true"), name=name,
-            )  # fmt: skip
+            )
         _check(
             self.key_file is None or self.cert_file is not None,
             N_("key_file: needs cert_file (the certificate it is the key of)"),
@@ -125,7 +125,7 @@ def read_secret(path: str | Path, where: str) -> str:
         raise BrokerSettingsError(
             N_("{where} {file}: cannot read it: {reason}"),
             where=where, file=path, reason=err.strerror or err,
-        ) from None  # fmt: skip
+        ) from None
     except UnicodeDecodeError:
         raise BrokerSettingsError(
             N_("{where} {file}: not UTF-8 text"), where=where, file=path

@@ -113,7 +113,7 @@ def lang_option(parser: argparse.ArgumentParser, words: Words) -> None:
         help=words.gettext(
             "the language of its help and errors: pl or en (default: LANG's, else Polish)"
         ),
-    )  # fmt: skip
+    )
 
 
 def parse_in_language(

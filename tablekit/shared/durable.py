@@ -35,7 +35,7 @@ def open_durable(path: Path, timeout: float) -> sqlite3.Connection:
             N_("{path}: the folder {folder} does not exist — a typo in the path? Name a "
                "file in an existing folder, or create the folder first"),
             path=str(path), folder=str(path.parent),
-        )  # fmt: skip
+        )
     db = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=timeout)
     try:
         db.execute("PRAGMA journal_mode=WAL")

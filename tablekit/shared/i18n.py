@@ -159,7 +159,7 @@ def load(code: str) -> Words:
             N_("the {language} catalog {file} is missing: the kit was installed without its "
                "message catalogs (reinstall it)"),
             language=Phrase(_NAMES[code]), file=path,
-        ) from None  # fmt: skip
+        ) from None
     return Words(code, catalog)
 
 

@@ -71,7 +71,7 @@ def missing(name: str, extra: str, module: str) -> NoReturn:
     """End program ``name`` with the one line that names ``extra``."""
     said = i18n.words(i18n.asked_language(sys.argv[1:], os.environ)).gettext(MISSING)
     sys.exit(said.format(program=name, module=module,
-                         requirement=f"{DISTRIBUTION}[{extra}]"))  # fmt: skip
+                         requirement=f"{DISTRIBUTION}[{extra}]"))
 
 
 def tablekit_unit() -> object:

@@ -96,7 +96,7 @@ def problem(
             N_("{path}: invalid enum value {value}; expected {choices}"),
             path=path, value=what.removeprefix("Invalid enum value "),
             choices=Phrase(choices[path]),
-        )  # fmt: skip
+        )
     said = _msgspec_words(what)
     return Phrase("{path}: {what}", path=path, what=said) if path else said
 
@@ -109,7 +109,7 @@ def _msgspec_words(what: str) -> Phrase:
         return Phrase(
             N_("expected `{expected}`, got `{got}`"),
             expected=expected["expected"], got=expected["got"],
-        )  # fmt: skip
+        )
     missing = _MISSING.fullmatch(what)
     if missing is not None:
         return Phrase(N_("object missing required field `{field}`"), field=missing["field"])
