@@ -81,8 +81,11 @@ from hub.conductor import Conductor  # noqa: E402
 from hub.organizer import Organizer  # noqa: E402
 from hub.store import HUB_SOURCE, EventStore  # noqa: E402
 from hub.store_schema import StoreError  # noqa: E402
-from hub.tournament import Phase as EventPhase  # noqa: E402
-from hub.tournament import Player, TournamentError  # noqa: E402
+from hub.tournament import (  # noqa: E402
+    EventPhase,
+    Player,
+    TournamentError,
+)
 from hub.tournament.presets import school  # noqa: E402
 from tablekit.core.messages import EventEnvelope  # noqa: E402
 from tablekit.core.rulesets import get_ruleset  # noqa: E402

@@ -24,6 +24,7 @@ import msgspec
 
 from hub.tournament import (
     ConsolationDecided,
+    EventPhase,
     EventState,
     Fact,
     GameRecorded,
@@ -42,7 +43,6 @@ from hub.tournament import (
     TournamentFormat,
     preset,
 )
-from hub.tournament import Phase as EventPhase
 from hub.tournament.presets import LEAGUE_MAX_PLAYERS, LEAGUE_MIN_PLAYERS
 from hub.tournament.stage_words import stage_phrase
 from tablekit.core.clock_events import PauseReason

@@ -31,8 +31,14 @@ from hub.exports.lists import find_table_lines
 from hub.judging import rejected_result
 from hub.organizer import Organizer
 from hub.privacy import published
-from hub.tournament import Phase as EventPhase
-from hub.tournament import Player, RankingRow, StandingRow, TournamentError, ties_by_name
+from hub.tournament import (
+    EventPhase,
+    Player,
+    RankingRow,
+    StandingRow,
+    TournamentError,
+    ties_by_name,
+)
 from tablekit.core.codec import DecodeError, encode
 from tablekit.core.messages import (
     MAX_PAYLOAD,

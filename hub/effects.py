@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from hub.competition import Competition, CompetitionError, OrganizerFact, ResultRecorded
 from hub.tournament import (
+    EventPhase,
     EventState,
     Fact,
     GameRecorded,
@@ -24,7 +25,6 @@ from hub.tournament import (
     TournamentError,
     replay_draws,
 )
-from hub.tournament import Phase as EventPhase
 
 
 class ChangeKind(enum.StrEnum):

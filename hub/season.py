@@ -37,7 +37,7 @@ from hub.organizer import Organizer
 from hub.privacy import published_season
 from hub.store import HUB_SOURCE, EventStore
 from hub.tournament import (
-    Phase,
+    EventPhase,
     Player,
     PlayerCountError,
     SeatingMethod,
@@ -109,7 +109,7 @@ def counted(comp: Competition, created: bytes, source: str) -> Counted:
             name=made.name,
             preset=made.preset,
         )
-    if event.phase is not Phase.FINISHED:
+    if event.phase is not EventPhase.FINISHED:
         raise SeasonError(
             N_("{source}: {name!r} is not finished ({phase})"),
             source=source,

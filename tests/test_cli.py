@@ -16,7 +16,7 @@ import pytest
 from pdf_pages import A4_POINTS, ink_in_margins, read_pdf
 from test_cli_support import REPEATS, Cli, play_round, seat_counts
 
-from hub.tournament import Phase, award_points
+from hub.tournament import EventPhase, award_points
 
 POLISH_NAMES = [
     "Łukasz Żółkiewski",
@@ -119,7 +119,7 @@ def test_school_contest_end_to_end(tmp_path: Path) -> None:
         assert ("Next: round-" in out) == (round_no < 4)
 
     comp = c.competition()
-    assert comp.event.phase is Phase.FINISHED
+    assert comp.event.phase is EventPhase.FINISHED
     standings = c.ok("standings")
     assert "Standings after round-4" in standings
     ranking = c.ok("ranking")

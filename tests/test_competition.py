@@ -20,8 +20,7 @@ from hub.competition import (
 from hub.effects import ReasonNeededError
 from hub.organizer import Organizer, PlayerEntryError
 from hub.store import EventStore
-from hub.tournament import MissingResultsError, Player, RoundStateError
-from hub.tournament import Phase as EventPhase
+from hub.tournament import EventPhase, MissingResultsError, Player, RoundStateError
 from tablekit.core.rulesets import Ruleset
 from tablekit.core.scoring import GameEnding, GameReport, Opening, RackReport
 from tablekit.core.seats import Seat, seats_for

@@ -22,7 +22,7 @@ from hub.competition import new_event
 from hub.organizer import Organizer
 from hub.season import season_event, season_of
 from hub.store import EventStore
-from hub.tournament import Phase, Player
+from hub.tournament import EventPhase, Player
 from tablekit.core.rulesets import get_ruleset
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -48,7 +48,7 @@ def create_league_event(db: Path) -> None:
     org.store.close()
 
 
-def phase_of(db: Path) -> Phase:
+def phase_of(db: Path) -> EventPhase:
     org = Organizer(EventStore(db))
     try:
         return org.competition.event.phase
@@ -85,7 +85,7 @@ def play_with_the_uplink_cut(
                    timeout=cut + 120, what="play while the uplink is cut")
         league.central.restart()  # the central back (its service restarted mid-day)
         service, central = start_central(league)
-        wait_until(lambda: phase_of(db) is Phase.FINISHED, timeout=600,
+        wait_until(lambda: phase_of(db) is EventPhase.FINISHED, timeout=600,
                    what="the tournament played to the end")
         assert director.errors == []
         stop.touch()

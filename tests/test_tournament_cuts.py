@@ -10,8 +10,8 @@ import pytest
 from test_tournament_support import Scores, make_players, play_round
 
 from hub.tournament import (
+    EventPhase,
     EventState,
-    Phase,
     RoundStateError,
     SeatingMismatchError,
     TieAtCutError,
@@ -194,7 +194,7 @@ def test_final_places_with_different_titles_or_league_points_are_the_judges() ->
     for tie in ties:  # the judge's order at each first-stage table
         state = state.apply(TieDecided(tie.scope, tie.players))
     state = play_round(state, 4, random.Random(0), fixed=flat)
-    assert state.phase is Phase.FINISHED
+    assert state.phase is EventPhase.FINISHED
     ties = state.ranking_ties()
     assert [len(t.players) for t in ties] == [4, 4]
     with pytest.raises(TieAtCutError, match="league points"):

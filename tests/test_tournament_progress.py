@@ -9,10 +9,10 @@ import pytest
 from test_tournament_support import make_players, play_event, play_round, win_only
 
 from hub.tournament import (
+    EventPhase,
     EventState,
     GameRecorded,
     MissingResultsError,
-    Phase,
     Player,
     PlayerCheckedIn,
     PlayerLateArrived,
@@ -79,9 +79,9 @@ def test_draw_is_reproducible_from_its_seed() -> None:
 
 def test_phases_missing_results_and_closing() -> None:
     state = _start("school", 7)
-    assert state.phase is Phase.REGISTRATION
+    assert state.phase is EventPhase.REGISTRATION
     state, fact = seat_next(state, 5)
-    assert state.phase is Phase.PLAYING
+    assert state.phase is EventPhase.PLAYING
     assert [(m.table, m.game) for m in state.missing_results()] == [(1, 1), (1, 2), (2, 1), (2, 2)]
     assert not state.can_close()
     with pytest.raises(
@@ -102,7 +102,7 @@ def test_phases_missing_results_and_closing() -> None:
     full = _record_all(state, random.Random(1))
     assert full.can_close()
     closed = full.apply(RoundClosed("round-1"))
-    assert closed.phase is Phase.BETWEEN_ROUNDS
+    assert closed.phase is EventPhase.BETWEEN_ROUNDS
     assert closed.current_stage is not None and closed.current_stage.name == "round-2"
     with pytest.raises(RoundStateError, match="close round-1: it is not the open stage"):
         closed.apply(RoundClosed("round-1"))
@@ -265,11 +265,11 @@ def test_the_latest_draw_is_undone_before_any_result() -> None:
     closed = state.apply(RoundClosed("round-1"))
     drawn, fact = seat_next(closed, 4)
     undone = drawn.apply(RoundUndone("round-2"))
-    assert undone.stages_played == ("round-1",) and undone.phase is Phase.BETWEEN_ROUNDS
+    assert undone.stages_played == ("round-1",) and undone.phase is EventPhase.BETWEEN_ROUNDS
     assert undone.draw_next(4) == fact  # drawn again as if never drawn
     with pytest.raises(RoundStateError, match=r"only the latest draw.*latest: round-1, closed"):
         undone.apply(RoundUndone("round-1"))
     with pytest.raises(RoundStateError, match=r"results are recorded \(table 1 game 1, "):
         state.apply(RoundUndone("round-1"))
     first = seat_next(_start("school", 8), 3)[0]
-    assert first.apply(RoundUndone("round-1")).phase is Phase.REGISTRATION
+    assert first.apply(RoundUndone("round-1")).phase is EventPhase.REGISTRATION

@@ -9,10 +9,10 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 
 from hub.tournament import (
+    EventPhase,
     EventState,
     Fact,
     GameRecorded,
-    Phase,
     Player,
     PlayerScore,
     RoundClosed,
@@ -113,7 +113,7 @@ def play_event(
     log: list[Fact] = [*check_in_all(players), *extra]
     state = EventState.replay(fmt, log)
     rng = random.Random(seed)
-    while state.phase is not Phase.FINISHED:
+    while state.phase is not EventPhase.FINISHED:
         if judge_lots:
             state = decide_by_lot(state, log)
         state = play_round(state, rng.randrange(2**32), rng, results, fixed, log)

@@ -34,7 +34,7 @@ from hub.competition import Competition, OrganizerFact, RoundStarted, StarterCho
 from hub.config import resolve
 from hub.organizer import Organizer
 from hub.store import HUB_SOURCE, EventStore
-from hub.tournament import Phase, RoundClosed, RoundSeated, RoundUndone
+from hub.tournament import EventPhase, RoundClosed, RoundSeated, RoundUndone
 from hub.web.app import make_app
 from hub.web.auth import WebRole
 from hub.web.live import LiveTables
@@ -669,7 +669,7 @@ def test_a_whole_event_of_a_preset_is_run_from_the_round_page(
     rng = random.Random(players)
     actions = 0
     with organizer_client(c.db) as client:
-        while competition(c.db).event.phase is not Phase.FINISHED:
+        while competition(c.db).event.phase is not EventPhase.FINISHED:
             page = client.get("/organizer/round").text
             form = re.search(r'<form method="post" action="([^"]+)"(?:(?!</form>).)*'
                              r'class="primary"', page, re.S)

@@ -18,7 +18,7 @@ from hub.exports.grid import Grid
 from hub.exports.words import phase_label
 from hub.organizer import Organizer
 from hub.store import EventStore
-from hub.tournament import Phase, SeatingMethod
+from hub.tournament import EventPhase, SeatingMethod
 from hub.tournament.stage_words import stage_phrase
 from tablekit.core.errors import KitError, quoted
 from tablekit.core.words import N_
@@ -90,7 +90,7 @@ SEATING_WORDS: Final = {
 }
 
 
-def phase_word(phase: Phase, words: Words) -> str:
+def phase_word(phase: EventPhase, words: Words) -> str:
     """The event's phase in ``words``' language (the exports' word for it)."""
     return phase_label(phase, words)
 

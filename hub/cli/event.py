@@ -27,8 +27,8 @@ from hub.privacy import NAME_SHOWN_WORDS
 from hub.retained import fold_retained, gather_retained
 from hub.store_report import over_limit_lines
 from hub.tournament import (
+    EventPhase,
     Everyone,
-    Phase,
     Rest,
     Stage,
     TablePlaces,
@@ -260,7 +260,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     )
     phase = event.phase
     open_stage = comp.open_stage()
-    if phase is Phase.PLAYING and open_stage is not None:
+    if phase is EventPhase.PLAYING and open_stage is not None:
         lines.append(
             _("Phase:    playing {stage} (round {number} of {rounds})").format(
                 stage=stage_named(open_stage.name, w),
@@ -268,7 +268,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
                 rounds=len(fmt.stages),
             )
         )
-    elif phase is Phase.BETWEEN_ROUNDS and event.current_stage is not None:
+    elif phase is EventPhase.BETWEEN_ROUNDS and event.current_stage is not None:
         lines.append(
             _("Phase:    between rounds; next {stage}").format(
                 stage=stage_named(event.current_stage.name, w)

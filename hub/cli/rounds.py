@@ -16,8 +16,8 @@ from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked
 from hub.organizer import ConsentMissingError
 from hub.tournament import (
     ConsolationError,
+    EventPhase,
     MissingResultsError,
-    Phase,
     RoundSeated,
     TieAtCutError,
 )
@@ -156,7 +156,7 @@ def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
         _("Draw of {stage} undone: its tables are told they have no assignment; draw it "
           "again with rummikub round draw").format(stage=stage_named(undone.stage, ctx.words))
     )
-    if comp.event.phase is Phase.REGISTRATION:
+    if comp.event.phase is EventPhase.REGISTRATION:
         ctx.print(
             _("{count} players present; check-in is open again").format(
                 count=len(comp.event.present)
@@ -189,7 +189,7 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.print(_("Closed {stage}").format(stage=stage_named(closed.stage, ctx.words)))
     ctx.print(render(standings_grid(comp, closed.stage, words=ctx.words), ctx.words))
     nxt = comp.event.current_stage
-    if comp.event.phase is Phase.FINISHED:
+    if comp.event.phase is EventPhase.FINISHED:
         ctx.print(_("The event is finished: rummikub ranking"))
     elif nxt is not None:
         ctx.print(

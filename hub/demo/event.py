@@ -24,6 +24,7 @@ from hub.organizer import ConsentMissingError, Organizer
 from hub.store import EventStore
 from hub.tournament import (
     ConsolationError,
+    EventPhase,
     Player,
     RoundSeated,
     TieHow,
@@ -31,7 +32,6 @@ from hub.tournament import (
     TournamentFormat,
     preset,
 )
-from hub.tournament import Phase as EventPhase
 from hub.tournament.presets import describe, school
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset, get_ruleset

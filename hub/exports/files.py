@@ -25,7 +25,7 @@ from hub.exports.results import (
 )
 from hub.exports.standings import ranking_csv, standings_csv, standings_grid
 from hub.tournament import (
-    Phase,
+    EventPhase,
 )
 from tablekit.shared.i18n import Words
 
@@ -46,7 +46,7 @@ def csv_files(comp: Competition, sheet: Sheet) -> dict[str, str]:
         files["ties.csv"] = sheet.grid(ties_grid(comp, w, sheet))
     if comp.consolations:
         files["consolation.csv"] = sheet.grid(consolation_grid(comp, w, sheet))
-    if comp.event.phase is Phase.FINISHED:
+    if comp.event.phase is EventPhase.FINISHED:
         files["ranking.csv"] = ranking_csv(comp, sheet)
     return files
 
@@ -106,6 +106,6 @@ def archive_documents(comp: Competition, words: Words) -> dict[str, str]:
         docs["consolation"] = grids_html(
             comp, words.gettext("consolation seating"), [consolation_grid(comp, words)], words
         )
-    if comp.event.phase is Phase.FINISHED:
+    if comp.event.phase is EventPhase.FINISHED:
         docs["ranking"] = ranking_html(comp, words)
     return docs

@@ -14,7 +14,7 @@ from hub.tournament import (
     OVERALL_SCOPE,
     RANKING_SCOPE,
     ConsolationDecided,
-    Phase,
+    EventPhase,
     RoundSeated,
     SanctionKind,
     TieDecided,
@@ -99,7 +99,7 @@ def round_progress(comp: Competition, stage: str) -> tuple[int, int] | None:
     """How far ``stage`` is when it is the round in play (tables done, tables), or None
     once it is closed: the hub screen's rule, the latest round until it is closed."""
     event = comp.event
-    if event.phase is not Phase.PLAYING or not event.stages_played:
+    if event.phase is not EventPhase.PLAYING or not event.stages_played:
         return None
     if stage != event.stages_played[-1]:
         return None

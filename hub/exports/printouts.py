@@ -11,7 +11,7 @@ from hub.exports.pages import MINUS, document, esc, grid_html
 from hub.exports.standings import points_headers, ranking_grid, standings_grid
 from hub.exports.words import stage_label, stage_title
 from hub.tournament import (
-    Phase,
+    EventPhase,
     Player,
 )
 from tablekit.core.seats import seats_for, starting_seat
@@ -251,6 +251,6 @@ def printouts(
         "scoresheets": scoresheets_html(comp, words, stage),
         "standings": standings_html(comp, words, stage),
     }
-    if comp.event.phase is Phase.FINISHED:
+    if comp.event.phase is EventPhase.FINISHED:
         docs["ranking"] = ranking_html(comp, words)
     return docs

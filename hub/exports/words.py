@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Final, TypeVar
 
 from hub.competition import ResultSource
-from hub.tournament import Phase, Player, SanctionKind, TieHow
+from hub.tournament import EventPhase, Player, SanctionKind, TieHow
 from hub.tournament.ranking import UNDECIDED_TITLE
 from hub.tournament.stage_words import stage_phrase
 from tablekit.core.gender import Gender, Gendered, gendered
@@ -140,14 +140,14 @@ def rack_words(rack: RackReport, words: Words) -> str:
 
 
 PHASES: Final = {
-    Phase.REGISTRATION: N_("registration"),
-    Phase.PLAYING: N_("playing"),
-    Phase.BETWEEN_ROUNDS: N_("between rounds"),
-    Phase.FINISHED: N_("finished"),
+    EventPhase.REGISTRATION: N_("registration"),
+    EventPhase.PLAYING: N_("playing"),
+    EventPhase.BETWEEN_ROUNDS: N_("between rounds"),
+    EventPhase.FINISHED: N_("finished"),
 }
 
 
-def phase_label(phase: Phase, words: Words) -> str:
+def phase_label(phase: EventPhase, words: Words) -> str:
     """Where the event is (registration, playing, between rounds, finished)."""
     return words.gettext(PHASES[phase])
 

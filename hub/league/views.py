@@ -21,7 +21,7 @@ from hub.exports.standings import ranking_grid, standings_grid
 from hub.league.rating import Played, Rating, season_ratings
 from hub.league.season import Counted, Season, Ticket
 from hub.privacy import public_people, published
-from hub.tournament import Phase
+from hub.tournament import EventPhase
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError
 from tablekit.shared.i18n import Words
@@ -55,7 +55,7 @@ class TournamentView:
     venue: str
     event: str
     name: str
-    phase: Phase | None
+    phase: EventPhase | None
     """None before the event's first record arrived."""
     public: Competition
     """As the public reads it."""
@@ -146,7 +146,7 @@ def tournament_grids(view: TournamentView, words: Words) -> list[Grid]:
     if comp.state is None or not comp.event.stages_played:
         return []
     grids = []
-    if comp.event.phase is Phase.FINISHED:
+    if comp.event.phase is EventPhase.FINISHED:
         grids.append(ranking_grid(comp, words))
     grids.append(standings_grid(comp, words=words))
     grids += [results_grid(comp, stage, words) for stage in reversed(comp.event.stages_played)]

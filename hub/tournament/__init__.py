@@ -121,7 +121,7 @@ from hub.tournament.standings import (
     Standings,
     compute_standings,
 )
-from hub.tournament.state import MissingGame, Phase
+from hub.tournament.state import EventPhase, MissingGame
 from hub.tournament.state_draws import ConsolationError
 from tablekit.core.names import collation_key, name_order, split_name
 
@@ -132,6 +132,7 @@ __all__ = [
     "ConsolationDecided",
     "ConsolationError",
     "DuplicatePlayerError",
+    "EventPhase",
     "EventState",
     "Everyone",
     "Fact",
@@ -142,7 +143,6 @@ __all__ = [
     "LeagueNumberError",
     "MissingGame",
     "MissingResultsError",
-    "Phase",
     "Player",
     "PlayerCheckedIn",
     "PlayerCountError",

@@ -52,7 +52,7 @@ from hub.tournament.formats import (
 )
 from hub.tournament.players import Player, league_number
 from hub.tournament.stage_words import stage_phrase
-from hub.tournament.state import DrawnRound, Phase
+from hub.tournament.state import DrawnRound, EventPhase
 from hub.tournament.state_draws import DrawingState
 from tablekit.core.errors import Phrase, joined
 from tablekit.core.names import SurnameError, check_surname
@@ -154,7 +154,7 @@ class EventState(DrawingState):
         self._facts += 1
 
     def _register(self, player: Player) -> None:
-        if self.phase is Phase.FINISHED:
+        if self.phase is EventPhase.FINISHED:
             raise RoundStateError(
                 N_("register {player!r}: the event is finished"), player=player.id
             )
@@ -219,7 +219,7 @@ class EventState(DrawingState):
             raise PlayerStatusError(
                 N_("{what}: player {player!r} is already present"), what=what, player=player_id
             )
-        if self.phase is Phase.FINISHED:
+        if self.phase is EventPhase.FINISHED:
             raise RoundStateError(
                 N_("late arrival of {player!r}: the event is finished")
                 if late else N_("check-in of {player!r}: the event is finished"),
@@ -329,7 +329,7 @@ class EventState(DrawingState):
         self._seeds = tuple(player_ids)
 
     def _seat(self, fact: RoundSeated) -> None:
-        if self.phase is Phase.PLAYING:
+        if self.phase is EventPhase.PLAYING:
             raise RoundStateError(
                 N_("seat {stage}: stage {open} is still open"),
                 stage=stage_phrase(fact.stage), open=stage_phrase(self._rounds[-1].stage.name),

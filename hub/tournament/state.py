@@ -36,7 +36,7 @@ from tablekit.core.errors import Phrase
 from tablekit.core.words import N_
 
 
-class Phase(enum.StrEnum):
+class EventPhase(enum.StrEnum):
     REGISTRATION = "registration"  # nothing drawn yet
     PLAYING = "playing"  # a stage is seated and open
     BETWEEN_ROUNDS = "between-rounds"  # the last stage is closed, more to come
@@ -156,14 +156,14 @@ class StateBase:
         return self._seeds
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> EventPhase:
         if not self._rounds:
-            return Phase.REGISTRATION
+            return EventPhase.REGISTRATION
         if not self._rounds[-1].closed:
-            return Phase.PLAYING
+            return EventPhase.PLAYING
         if len(self._rounds) == len(self.format.stages):
-            return Phase.FINISHED
-        return Phase.BETWEEN_ROUNDS
+            return EventPhase.FINISHED
+        return EventPhase.BETWEEN_ROUNDS
 
     def _open_round(self) -> DrawnRound | None:
         if self._rounds and not self._rounds[-1].closed:

@@ -63,7 +63,7 @@ from hub.tournament.standings import (
     Standings,
     lot_keys,
 )
-from hub.tournament.state import DrawnRound, Phase
+from hub.tournament.state import DrawnRound, EventPhase
 from hub.tournament.state_rankings import RankedState
 from tablekit.core.errors import Phrase, joined
 from tablekit.core.words import N_
@@ -106,12 +106,12 @@ class DrawingState(RankedState):
     def draw_next(self, seed: int) -> RoundSeated:
         """The seating of the next stage drawn with ``seed`` (a fact to record; not applied)."""
         phase = self.phase
-        if phase is Phase.PLAYING:
+        if phase is EventPhase.PLAYING:
             raise RoundStateError(
                 N_("draw: stage {stage} is still open, close it first"),
                 stage=stage_phrase(self._rounds[-1].stage.name),
             )
-        if phase is Phase.FINISHED:
+        if phase is EventPhase.FINISHED:
             raise RoundStateError(N_("draw: the event is finished"))
         stage = self.format.stages[len(self._rounds)]
         if not self._rounds:
@@ -326,7 +326,7 @@ class DrawingState(RankedState):
     def pending_consolation(self) -> ConsolationError | None:
         """Why the next draw would stop for the organizer's seating of consolation
         players (2 or 5 of them), or None."""
-        if self.phase is not Phase.BETWEEN_ROUNDS:
+        if self.phase is not EventPhase.BETWEEN_ROUNDS:
             return None
         try:
             self.draw_next(0)
@@ -339,9 +339,9 @@ class DrawingState(RankedState):
     def pending_ties(self) -> tuple[Tie, ...]:
         """Ties at a cut the head judge must decide before the event can go on: at the
         next draw, or (when finished) at final places with titles or league points."""
-        if self.phase is Phase.FINISHED:
+        if self.phase is EventPhase.FINISHED:
             return self.ranking_ties()
-        if self.phase is not Phase.BETWEEN_ROUNDS:
+        if self.phase is not EventPhase.BETWEEN_ROUNDS:
             return ()
         try:
             self.draw_next(0)
@@ -389,14 +389,14 @@ class DrawingState(RankedState):
         """``(place, big, small)`` of every player ranked in ``scope``, for checking that
         a decision names level players; the scope's ranking must be final."""
         if scope == RANKING_SCOPE:
-            if self.phase is not Phase.FINISHED:
+            if self.phase is not EventPhase.FINISHED:
                 raise RoundStateError(
                     N_("tie decision in {scope!r}: the event is not finished ({phase})"),
                     scope=scope, phase=self.phase,
                 )
             return {r.player_id: (r.place, r.big, r.small) for r in self._raw_ranking()}
         if scope == OVERALL_SCOPE:
-            if self.phase is not Phase.BETWEEN_ROUNDS:
+            if self.phase is not EventPhase.BETWEEN_ROUNDS:
                 raise RoundStateError(
                     N_("tie decision in {scope!r}: decided between rounds, before the draw "
                        "({phase})"),

@@ -36,7 +36,7 @@ from hub.tournament.standings import (
     standings_from_totals,
     totals,
 )
-from hub.tournament.state import DrawnRound, Phase, StateBase
+from hub.tournament.state import DrawnRound, EventPhase, StateBase
 from tablekit.core.errors import Phrase
 from tablekit.core.words import N_
 
@@ -162,7 +162,7 @@ class RankedState(StateBase):
         A shared place the head judge has not decided whose places carry different
         titles or league points gives no title: its rows are marked ``undecided``.
         """
-        if self.phase is not Phase.FINISHED:
+        if self.phase is not EventPhase.FINISHED:
             raise RoundStateError(
                 N_("final ranking: the event is not finished ({phase})"), phase=self.phase
             )
@@ -171,7 +171,7 @@ class RankedState(StateBase):
     def ranking_ties(self) -> tuple[Tie, ...]:
         """Shared final places the head judge has not decided and that are a cut: the
         places they span carry different titles or different league points."""
-        if self.phase is not Phase.FINISHED:
+        if self.phase is not EventPhase.FINISHED:
             return ()
         return self._decided_ranking()[1]
 

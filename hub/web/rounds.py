@@ -42,7 +42,7 @@ from hub.organizer import ConsentMissingError, Organizer, minutes_of
 from hub.retained import LiveSource, season_board
 from hub.season import seeding_text, seeds_for
 from hub.store_report import over_limit_lines
-from hub.tournament import ConsolationError, Phase, TieAtCutError
+from hub.tournament import ConsolationError, EventPhase, TieAtCutError
 from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
 from hub.web.pages import PageError, Pages, event_language, link, reader_language
@@ -331,7 +331,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
                     404, w.gettext("No stage {stage} is drawn in this event.").format(stage=stage)
                 )
             grid = standings_grid(comp, stage, overall=overall, words=w)
-        ranking = ranking_grid(comp, w) if comp.event.phase is Phase.FINISHED else None
+        ranking = ranking_grid(comp, w) if comp.event.phase is EventPhase.FINISHED else None
         return pages.render(
             request, "rounds_standings.html", grid=grid, ranking=ranking, stage=stage,
             stages=[(s, stage_label(s, w)) for s in played], overall=overall,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from hub.competition import Competition
-from hub.tournament import Phase, RoundClosed, RoundSeated
+from hub.tournament import EventPhase, RoundClosed, RoundSeated
 from tablekit.core.seats import seats_for
 
 
@@ -36,7 +36,7 @@ class TableLine:
 
 @dataclass(frozen=True)
 class RoundView:
-    phase: Phase
+    phase: EventPhase
     stage: str | None
     """The round open now, else the last one drawn (None: nothing drawn yet)."""
     number: int
