@@ -210,9 +210,9 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     # here, with the school as club and a league number.
     players = c.competition().event.players
     pupil = next(r.player_id for r in c.competition().event.final_ranking()
-                 if players[r.player_id].name in names[:7])  # fmt: skip
+                 if players[r.player_id].name in names[:7])
     c.ok("players", "rename", pupil, "--club", "SP 12 Kraków", "--league-number", "L1",
-         "--why", "the league's number")  # fmt: skip
+         "--why", "the league's number")
     c.ok("players", "minor", pupil, "--consent")
     pupil_name = players[pupil].name
     service.stop()  # the central service restarted while the uplink is down
@@ -254,7 +254,7 @@ def test_two_towns_a_cut_uplink_and_seeds_from_the_central(
     wait_until(lambda: central.board().lines, what="the season board")
     newcomers = [f"Nowy {i}" for i in range(6)]  # 13: four first tables
     second = league_event(gdansk_db, [*names[:7], *newcomers], by="Ewa",
-                          details={pupil_name: ("--league-number", "L1")})  # fmt: skip
+                          details={pupil_name: ("--league-number", "L1")})
     broker = league.venues["gdansk"]
     out = wait_until(lambda: _seeds(second, broker.port), timeout=30, what="the seeds")
     # The table every venue receives names the other venue's minor as the public does.
