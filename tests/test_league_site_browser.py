@@ -15,7 +15,7 @@ import uvicorn
 from selenium import webdriver
 from selenium.webdriver.common.by import By
 from test_league_web import NAMES, league_event, up
-from web_console import LAPTOP, PHONE, browser, shot, waiting
+from web_console import LAPTOP, NARROW_PHONE, axe_violations, browser, shot, waiting
 
 from hub.broker import free_port
 from hub.league.central import Central
@@ -24,7 +24,15 @@ from hub.league.store import LeagueStore
 from hub.league.web import CentralSite, make_central_app
 from hub.web.sessions import Gate
 
-ROWS = "return [...document.querySelectorAll('#season tbody tr')].map(r => r.innerText);"
+ROWS = """return [...document.querySelectorAll('#season tbody tr')].map(
+    r => [...r.cells].map(c => c.textContent.trim()).join(' | '));"""
+FITS = """const box = document.querySelector('#season').parentElement;
+return {scrolls: box.scrollWidth > box.clientWidth
+                 || document.documentElement.scrollWidth > window.innerWidth,
+        wrapped: [...document.querySelectorAll('#season .name a')]
+                 .filter(a => a.getClientRects().length > 1).map(a => a.textContent),
+        shown: [...document.querySelectorAll('#season thead th')]
+               .filter(th => th.offsetParent !== null).map(th => th.textContent)};"""
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +62,7 @@ def league(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Central, 
 
 @pytest.fixture
 def phone() -> Iterator[webdriver.Chrome]:
-    driver = browser(PHONE)
+    driver = browser(NARROW_PHONE)
     yield driver
     driver.quit()
 
@@ -68,6 +76,14 @@ def test_the_static_site_shows_the_live_pages_season_table(
     phone.get(f"{url}/season")
     live = phone.execute_script(ROWS)
     assert len(live) == 8 and any("Basia K." in row for row in live)
+    # A 360 px phone reads the table without sideways scrolling, each name on one line:
+    # each tournament's points and the rating are on the player's page, as it says.
+    fits = phone.execute_script(FITS)
+    assert fits == {"scrolls": False, "wrapped": [],
+                    "shown": ["Miejsce", "Gracz", "Punkty", "Starty"]}, fits
+    said = phone.find_element(By.ID, "season-more")
+    assert said.is_displayed() and "na stronie gracza" in said.text
+    assert axe_violations(phone) == []
     shot(phone, "season-live-phone", "league")
     phone.get((site / "season.html").as_uri())
     assert phone.execute_script(ROWS) == live

@@ -71,6 +71,8 @@ ARTIFACTS = ROOT / "artifacts" / "web"
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 PHONE = (390, 844)
+NARROW_PHONE = (360, 780)
+"""The narrowest phone the public pages are made for."""
 LAPTOP = (1280, 800)
 
 
@@ -99,7 +101,7 @@ def browser(size: tuple[int, int]) -> webdriver.Chrome:
                  "--lang=pl-PL", "--no-first-run", "--disable-extensions"):
         options.add_argument(flag)
     width, height = size
-    if size == PHONE:
+    if size in (PHONE, NARROW_PHONE):
         options.add_experimental_option(
             "mobileEmulation",
             {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 2, "touch": True}},
