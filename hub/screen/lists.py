@@ -12,6 +12,7 @@ from typing import Final
 
 import pygame
 
+from hub.exports.pages import printed_number
 from hub.exports.words import title_label
 from hub.hall import HallView, Page, page_ranges
 from hub.screen.canvas import Canvas
@@ -150,7 +151,7 @@ def standings_content(canvas: Canvas, hall: HallView, page: Page) -> object:
             labels[i],
             board.rows[i].name,
             str(board.rows[i].big),
-            signed(board.rows[i].small),
+            printed_number(signed(board.rows[i].small)),
             str(board.rows[i].games),
             board.rows[i].place,
             title_word(canvas.words, board.rows[i]),
