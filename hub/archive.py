@@ -31,7 +31,7 @@ from hub.exports.files import archive_documents, csv_files
 from hub.exports.grid import Sheet, event_name, when
 from hub.exports.pages import document
 from hub.exports.words import phase_label, stage_title
-from hub.tournament.presets import describe
+from hub.tournament.format_words import describe
 from tablekit.shared.i18n import Words
 
 

@@ -113,7 +113,10 @@ def test_a_draw_with_nobody_checked_in_says_how_to_check_players_in(tmp_path: Pa
     for i in range(6):
         c.ok("players", "add", f"Uczeń {i}")
     err = c.fails("round", "draw")
-    assert err.startswith("rummikub: draw: format 'school': 0 players, it needs 3–400; ")
+    assert err.startswith(
+        "rummikub: draw: format 'Inter-school contest (004): 4 rounds × 2 games, new draw each "
+        "round': 0 players, it needs 3–400; "
+    )
     assert "0 of 6 registered players are checked in and only they are drawn" in err
     assert "rummikub players check-in --all" in err
     c.ok("players", "check-in", "P001", "P002")

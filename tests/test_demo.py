@@ -99,7 +99,8 @@ def test_an_event_that_cannot_start_is_refused_in_one_line_and_leaves_no_broker(
         os.kill(pid, signal.SIGTERM)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr == (
-        "rummikub-demo: format „championship”: liczba graczy 14, a potrzeba 16–36\n"
+        "rummikub-demo: format „Mistrzostwa: eliminacje, półfinał (8 graczy), finał (4 graczy)”: "
+        "liczba graczy 14, a potrzeba 16–36\n"
     )
     assert left == []
 

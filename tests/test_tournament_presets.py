@@ -250,16 +250,22 @@ def test_championship_semifinal_is_eight_or_six_at_creation(semifinal: int) -> N
         preset("championship", semifinal=semifinal)
 
 
-@pytest.mark.parametrize(("name", "n"), [("winter", 5), ("school", 5), ("winter", 2)])
-def test_a_count_the_first_stage_cannot_seat_is_refused_at_creation(name: str, n: int) -> None:
-    with pytest.raises(PlayerCountError, match=rf"'{name}'.*{n} players"):
+@pytest.mark.parametrize(
+    ("name", "described", "n"),
+    [("winter", "Winter tournament", 5), ("school", "Inter-school contest", 5),
+     ("winter", "Winter tournament", 2)],
+)
+def test_a_count_the_first_stage_cannot_seat_is_refused_at_creation(
+    name: str, described: str, n: int
+) -> None:
+    with pytest.raises(PlayerCountError, match=rf"'{described} .*{n} players"):
         preset(name, players=n)
 
 
 def test_a_league_scheme_built_for_a_count_checks_it_at_creation() -> None:
-    with pytest.raises(PlayerCountError, match="'league-top32': 20 players, it needs 21–23"):
+    with pytest.raises(PlayerCountError, match="TOP32 scheme': 20 players, it needs 21–23"):
         league("top32", players=20)
-    with pytest.raises(PlayerCountError, match="'league-top12': 13 players, it needs 9–12"):
+    with pytest.raises(PlayerCountError, match="TOP12 scheme': 13 players, it needs 9–12"):
         league("top12", players=13)
 
 
@@ -435,7 +441,7 @@ def test_league_automatic_choice_range(n: int) -> None:
 
 
 def test_league_scheme_ranges_and_names() -> None:
-    with pytest.raises(PlayerCountError, match="'league-top16': 11 players, it needs 12–16"):
+    with pytest.raises(PlayerCountError, match="TOP16 scheme': 11 players, it needs 12–16"):
         preset("league-top16", players=11)
     with pytest.raises(FormatError, match="needs the number of players"):
         preset("league")

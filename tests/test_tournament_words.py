@@ -27,7 +27,8 @@ from hub.tournament import (
 )
 from hub.tournament.errors import FormatError, PlayerCountError, ResultError
 from hub.tournament.facts import GameRecorded, PlayerCheckedIn, RoundClosed, SanctionLifted
-from hub.tournament.presets import championship, describe, league_scheme_for, preset_name
+from hub.tournament.format_words import describe
+from hub.tournament.presets import championship, league_scheme_for, preset_name
 from hub.tournament.seating import random_draw, table_sizes
 from tablekit.core.errors import KitError
 from tablekit.core.gender import Gender
@@ -137,8 +138,15 @@ def test_formats_and_presets_refuse_in_polish() -> None:
     with pytest.raises(PlayerCountError) as caught:
         preset("winter").check_player_count(5)
     assert said(caught.value)[0] == (
-        "format „winter”, etap „round-1”: przydział do stolików: liczby graczy 5 nie da się "
+        "format „Zimowy Turniej Rummikub: runda I — losowanie, runda II — według "
+        "klasyfikacji”, etap: runda 1 — przydział do stolików: liczby graczy 5 nie da się "
         "podzielić na stoliki 3- lub 4-osobowe"
+    )
+    with pytest.raises(PlayerCountError) as caught:
+        preset("championship").check_player_count(14)
+    assert said(caught.value)[0] == (
+        "format „Mistrzostwa: eliminacje, półfinał (8 graczy), finał (4 graczy)”: "
+        "liczba graczy 14, a potrzeba 16–36"
     )
     with pytest.raises(PlayerCountError) as caught:
         table_sizes(13, 2)

@@ -37,7 +37,7 @@ from hub.tournament import (
     TournamentError,
     league_scheme_for,
 )
-from hub.tournament.presets import describe
+from hub.tournament.format_words import describe
 from tablekit.core.errors import KitError, quoted
 from tablekit.core.rulesets import BigPointScheme, Ruleset
 from tablekit.core.words import N_

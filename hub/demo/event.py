@@ -32,7 +32,8 @@ from hub.tournament import (
     TournamentFormat,
     preset,
 )
-from hub.tournament.presets import describe, school
+from hub.tournament.format_words import describe
+from hub.tournament.presets import school
 from tablekit.core.errors import KitError
 from tablekit.core.rulesets import Ruleset, get_ruleset
 from tablekit.shared.i18n import Words

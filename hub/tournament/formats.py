@@ -21,7 +21,10 @@ import enum
 import msgspec
 
 from hub.tournament.errors import FormatError, PlayerCountError
+from hub.tournament.format_words import describe
 from hub.tournament.seating import SeatingMethod, table_sizes
+from hub.tournament.stage_words import stage_phrase
+from tablekit.core.errors import quoted
 from tablekit.core.roundgames import MAX_ROUND_GAMES
 from tablekit.core.words import N_
 
@@ -134,8 +137,9 @@ class TournamentFormat(msgspec.Struct, frozen=True):
         of the format's range, or not seatable at the first stage's tables of 3 or 4."""
         if not self.min_players <= count <= self.max_players:
             raise PlayerCountError(
-                N_("format {format!r}: {count} players, it needs {fewest}–{most}"),
-                format=self.name, count=count, fewest=self.min_players, most=self.max_players,
+                N_("format {format}: {count} players, it needs {fewest}–{most}"),
+                format=quoted(describe(self)), count=count,
+                fewest=self.min_players, most=self.max_players,
             )
         first = self.stages[0]
         for group in first.groups:
@@ -144,8 +148,9 @@ class TournamentFormat(msgspec.Struct, frozen=True):
                     table_sizes(count, group.tables)
                 except PlayerCountError as err:
                     raise PlayerCountError(
-                        N_("format {format!r}, stage {stage!r}: {error}"),
-                        format=self.name, stage=first.name, error=err,
+                        N_("format {format}, stage {stage}: {error}"),
+                        format=quoted(describe(self)), stage=stage_phrase(first.name),
+                        error=err,
                     ) from None
 
     def validate(self) -> TournamentFormat:

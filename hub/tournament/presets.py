@@ -34,9 +34,8 @@ and 32: consolation 4, qualifiers 6).
 
 from __future__ import annotations
 
-from typing import Final
-
 from hub.tournament.errors import FormatError, PlayerCountError
+from hub.tournament.format_words import CHAMPIONSHIP, LEAGUE, SCHOOL, WINTER
 from hub.tournament.formats import (
     Everyone,
     Group,
@@ -50,7 +49,7 @@ from hub.tournament.formats import (
     TournamentFormat,
 )
 from hub.tournament.seating import SeatingMethod
-from tablekit.core.errors import Phrase, phrase_of
+from tablekit.core.errors import Phrase
 from tablekit.core.words import N_
 
 LEAGUE_MIN_PLAYERS = 8
@@ -100,26 +99,6 @@ def preset_name(text: str) -> str:
     return name
 
 
-_WINTER: Final = N_("Winter tournament (000): Round I random draw, Round II by standings")
-_SCHOOL: Final = N_(
-    "Inter-school contest (004): {rounds} rounds × {games} games, new draw each round"
-)
-_CHAMPIONSHIP: Final = N_("Championship (002): eliminations, semifinal of {semifinal}, final of 4")
-_LEAGUE: Final = N_("League tournament (003), {scheme} scheme")
-DESCRIPTIONS: Final = (_WINTER, _SCHOOL, _CHAMPIONSHIP, _LEAGUE)
-"""The presets' descriptions: a format keeps its description in English (the event's
-stored facts), and :func:`describe` gives it back in the reader's language."""
-
-
-def describe(fmt: TournamentFormat) -> Phrase:
-    """The format's description as words to translate: a preset's (even one stored by
-    an event long ago) is matched to its template and values; another format's own
-    description (or its name) is shown as it was written."""
-    return phrase_of(fmt.description, DESCRIPTIONS) or Phrase(
-        "{text}", text=fmt.description or fmt.name
-    )
-
-
 def _cumulative(prefix: str, i: int) -> tuple[str, ...]:
     return tuple(f"{prefix}-{k}" for k in range(1, i + 1))
 
@@ -129,7 +108,7 @@ def winter(ruleset: str = "000") -> TournamentFormat:
     first place is the school champion, the next two vice-champions (000 §11)."""
     return TournamentFormat(
         name="winter",
-        description=str(Phrase(_WINTER)),
+        description=str(Phrase(WINTER)),
         stages=(
             Stage("round-1", 3, ruleset, (Group("all", Everyone(), SeatingMethod.RANDOM),)),
             Stage(
@@ -166,7 +145,7 @@ def school(ruleset: str = "004", rounds: int = 4, games: int = 2) -> TournamentF
     )
     return TournamentFormat(
         name="school",
-        description=str(Phrase(_SCHOOL, rounds=rounds, games=games)),
+        description=str(Phrase(SCHOOL, rounds=rounds, games=games)),
         stages=stages,
         min_players=3,
         max_players=OPEN_MAX_PLAYERS,
@@ -209,7 +188,7 @@ def championship(semifinal: int = 8, ruleset: str = "002") -> TournamentFormat:
     )
     return TournamentFormat(
         name="championship",
-        description=str(Phrase(_CHAMPIONSHIP, semifinal=semifinal)),
+        description=str(Phrase(CHAMPIONSHIP, semifinal=semifinal)),
         stages=(
             *elims,
             Stage(
@@ -354,7 +333,7 @@ def league(scheme: str, players: int | None = None, ruleset: str = "003") -> Tou
         )
     fmt = TournamentFormat(
         name=f"league-{scheme}",
-        description=str(Phrase(_LEAGUE, scheme=scheme.upper())),
+        description=str(Phrase(LEAGUE, scheme=scheme.upper())),
         stages=stages,
         min_players=low,
         max_players=high,

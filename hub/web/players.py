@@ -50,7 +50,7 @@ from hub.players_report import (
 from hub.privacy import NAME_SHOWN_WORDS
 from hub.store import EventStore
 from hub.tournament import PRESET_NAMES, player_order, preset
-from hub.tournament.presets import describe
+from hub.tournament.format_words import describe
 from hub.web.auth import posted_form, signed_in
 from hub.web.organizer import organizer_page, the_event
 from hub.web.pages import PageError, Pages, link
