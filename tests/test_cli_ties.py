@@ -41,12 +41,17 @@ def test_the_draw_stops_at_a_cut_and_the_judge_decides(tmp_path: Path) -> None:
     run = c.run("round", "draw", "--seed", "6")
     assert run.code == 2 and "1 tie at a cut for the head judge; nothing drawn" in run.err
     text = " ".join(run.out.split())
-    assert "Level in tables/table-1 (0 BP, -20 SP)" in text
+    assert "Level at table 1 of tables (0 BP, -20 SP)" in text
     names = {pid: NAMES[int(pid[1:]) - 1] for pid in (b, d)}
     assert f"{b} {names[b]}" in text and f"{d} {names[d]}" in text
     assert f"rummikub tie decide --scope tables/table-1 {b} {d} --why" in text
     assert f"rummikub tie lot --scope tables/table-1 {b} {d}" in text
     assert len(c.competition().event.stages_played) == 1  # nothing drawn
+    c.lang = "pl"  # Polish names the place in words; only the command keeps the scope's code
+    polish = " ".join(c.run("round", "draw", "--seed", "6").out.split())
+    assert "Remis przy stoliku 1, etap: gry przy stolikach (0 DP, -20 MP)" in polish
+    assert polish.count("tables/table-1") == 2
+    c.lang = "en"
     assert "Ties at a cut to decide (1)" in c.ok("event", "show")
 
     # a judge's order needs a reason, and must name level players
@@ -99,7 +104,8 @@ def test_shared_final_places_with_different_league_points_wait_for_the_judge(
     assert "Not decided yet" in ranking and "rummikub tie list" in ranking
     said = " ".join(ranking.split())  # the printed ranking states the points' formula
     assert "S + 1 − p" in said and "Here 8 participants: 1st 9 points, 2nd 7" in said
-    assert f"Level in ranking (0 BP, -20 SP): {b}" in " ".join(c.ok("tie", "list").split())
+    listed = " ".join(c.ok("tie", "list").split())
+    assert f"Level in the final ranking (0 BP, -20 SP): {b}" in listed
     c.ok("tie", "decide", b, d, "--shared", "--why", "players agreed to share 6th")
     ranking = c.ok("ranking")
     assert "Not decided yet" not in ranking

@@ -56,11 +56,12 @@ def test_a_tie_at_a_cut_is_told_in_polish_with_its_points() -> None:
     assert polish == (
         "losowanie etapu (półfinał): remis na granicy awansu, decyduje sędzia główny "
         "(kolejność graczy albo zarządzone przez niego losowanie): "
-        f"{level} remisują w elimination-3 (0 DP, -48 MP)"
+        f"{level} remisują w klasyfikacji po 3. rundzie eliminacji (0 DP, -48 MP)"
     )
     assert english == str(caught.value) == (
         "draw semifinal: players level at a cut, the head judge decides (their order, or a "
-        f"lot the judge orders): {level} level in elimination-3 (0 BP, -48 SP)"
+        f"lot the judge orders): {level} level in the standings after elimination-3 "
+        "(0 BP, -48 SP)"
     )
 
 

@@ -381,6 +381,7 @@ def test_a_draw_that_stops_at_a_tie_names_the_players_and_stores_nothing(
     words = text_of(page)
     assert b in words and d in words
     assert "sędzia główny" in words.lower()
+    assert "remisują przy stoliku 1, etap: gry przy stolikach" in words and "table-1" not in words
     assert 'href="/judge/ties"' in page
     assert facts_of(c.db) == before
 

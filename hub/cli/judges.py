@@ -26,6 +26,7 @@ from hub.exports.lists import (
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
 from hub.tournament import RANKING_SCOPE, SanctionKind, Tie, TieHow
+from hub.tournament.cuts import scope_phrase
 from hub.tournament.standings import signed
 from tablekit.core.words import N_
 from tablekit.shared.i18n import Words
@@ -41,6 +42,7 @@ def tie_text(comp: Competition, tie: Tie, words: Words) -> str:
     ids = " ".join(tie.players)
     values = {
         "scope": tie.scope,
+        "where": scope_phrase(tie.scope).message(_),
         "big": tie.big,
         "small": signed(tie.small),
         "names": names,
@@ -48,13 +50,13 @@ def tie_text(comp: Competition, tie: Tie, words: Words) -> str:
     }
     if tie.scope == RANKING_SCOPE:
         return _(
-            "Level in {scope} ({big} BP, {small} SP): {names}. The head judge decides: "
+            "Level {where} ({big} BP, {small} SP): {names}. The head judge decides: "
             "rummikub tie decide --scope {scope} {ids} --why … (best first), or --shared to "
             "keep the shared place; or a lot the judge orders: rummikub tie lot --scope "
             "{scope} {ids}"
         ).format(**values)
     return _(
-        "Level in {scope} ({big} BP, {small} SP): {names}. The head judge decides: "
+        "Level {where} ({big} BP, {small} SP): {names}. The head judge decides: "
         "rummikub tie decide --scope {scope} {ids} --why … (best first); or a lot the judge "
         "orders: rummikub tie lot --scope {scope} {ids}"
     ).format(**values)

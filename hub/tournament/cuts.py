@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import msgspec
 
 from hub.tournament.errors import RoundStateError
+from hub.tournament.stage_words import after_stage_phrase, stage_phrase
 from tablekit.core.errors import Phrase, joined
 from tablekit.core.words import N_
 
@@ -49,6 +50,20 @@ def split_scope(scope: str) -> tuple[str, int | None]:
     if not sep:
         return scope, None
     return stage, int(table) if table.isdigit() else 0
+
+
+def scope_phrase(scope: str) -> Phrase:
+    """Where players are level, as a sentence says it: *in the standings after
+    elimination-3* (Polish: *w klasyfikacji po 3. rundzie eliminacji*), *at table 2 of
+    semifinal*, *in the final ranking*."""
+    stage, table = split_scope(scope)
+    if stage == RANKING_SCOPE:
+        return Phrase(N_("in the final ranking"))
+    if stage == OVERALL_SCOPE:
+        return Phrase(N_("in the standings over every game so far"))
+    if table is None:
+        return Phrase(N_("in the standings {after}"), after=after_stage_phrase(stage))
+    return Phrase(N_("at table {table} of {stage}"), table=table, stage=stage_phrase(stage))
 
 
 class TieHow(enum.StrEnum):
@@ -140,10 +155,10 @@ class TieAtCutError(RoundStateError):
         self.ties = tuple(ties)
         known = names or {}
         listed = [
-            Phrase(N_("{players} level in {scope} ({big} BP, {small} SP)"),
+            Phrase(N_("{players} level {where} ({big} BP, {small} SP)"),
                    players=", ".join(f"{known[p]} ({p})" if p in known else p
                                      for p in t.players),
-                   scope=t.scope, big=t.big, small=f"{t.small:+d}")
+                   where=scope_phrase(t.scope), big=t.big, small=f"{t.small:+d}")
             for t in self.ties
         ]
         super().__init__(

@@ -10,7 +10,7 @@ import re
 from typing import Final
 
 from tablekit.core.errors import Phrase
-from tablekit.core.words import NP_, Contextual
+from tablekit.core.words import N_, NP_, Contextual
 
 NAMED: Final[dict[str, Contextual]] = {
     # Translators: the name of a stage or group the presets make (docs/glossary.md)
@@ -41,3 +41,21 @@ def stage_phrase(name: str) -> Phrase:
     if numbered is None:
         return Phrase("{name}", name=name)
     return Phrase.in_context(NUMBERED[numbered.group(1)], n=int(numbered.group(2)))
+
+
+AFTER_NUMBERED: Final[dict[str, Contextual]] = {
+    # Translators: the standings after a stage the presets make, as a sentence says it
+    # (Polish declines the stage's name: "po 3. rundzie eliminacji")
+    "round": NP_("after stage", "after round-{n}"),
+    "elimination": NP_("after stage", "after elimination-{n}"),
+    "top": NP_("after stage", "after top-{n}"),
+}
+
+
+def after_stage_phrase(name: str) -> Phrase:
+    """*After* stage ``name`` in the reader's language: ``elimination-3`` → *po 3. rundzie
+    eliminacji*; another stage → *po etapie: półfinał*."""
+    numbered = _NUMBERED.fullmatch(name)
+    if numbered is None:
+        return Phrase(N_("after {stage}"), stage=stage_phrase(name))
+    return Phrase.in_context(AFTER_NUMBERED[numbered.group(1)], n=int(numbered.group(2)))
