@@ -4,11 +4,15 @@
 #   --root DIR   files are installed under DIR (like DESTDIR); commands that change the
 #                system (apt-get, useradd, systemctl, pip, chown) are printed, not run.
 #   --dry-run    nothing is written or run; everything is printed.
+# and one chooses where the kit comes from:
+#   --index URL  the hub's package index (a card's first boot: hub/firstboot.sh), instead
+#                of a wheel built from this checkout.
 # Every installed file is listed as "file: PATH OWNER:GROUP MODE" either way.
 # shellcheck shell=bash
 
 ROOT=""
 DRY_RUN=0
+INDEX=""
 SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 VENV=/opt/tablekit/venv
 SERVICE_USER=tablekit
@@ -123,30 +127,41 @@ install_file() {
 }
 
 install_venv() {
-    # install_venv EXTRA: the kit with the role's extra (unit, hub), built from a copy of
-    # this checkout as a wheel, so the service never reads from anyone's home directory.
+    # install_venv EXTRA: the kit with the role's extra (unit, hub): from the hub's package
+    # index with --index, else built from a copy of this checkout as a wheel, so the
+    # service never reads from anyone's home directory.
     # The venv sees apt's python3-lgpio (lgpio on PyPI is source-only).
     local extra=$1 stage=/opt/tablekit/src
-    say "venv: $VENV (--system-site-packages) with $SRC [$extra]"
-    if live; then
-        rm -rf "$stage.new"
-        mkdir -p "$stage.new"
-        tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=artifacts --exclude=.hypothesis \
-            --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache --exclude=.arm64 \
-            --exclude='*.egg-info' --exclude=__pycache__ --exclude=build -cf - . |
-            tar -C "$stage.new" -xf -
-        rm -rf "$stage"
-        mv "$stage.new" "$stage"
+    if [ -n "$INDEX" ]; then
+        say "venv: $VENV (--system-site-packages) with rummikub-tablekit[$extra] from $INDEX"
     else
-        say "would run: copy $SRC to $stage (without .git, .venv, caches)"
+        say "venv: $VENV (--system-site-packages) with $SRC [$extra]"
+        if live; then
+            rm -rf "$stage.new"
+            mkdir -p "$stage.new"
+            tar -C "$SRC" --exclude=.git --exclude=.venv --exclude=artifacts --exclude=.hypothesis \
+                --exclude=.mypy_cache --exclude=.ruff_cache --exclude=.pytest_cache --exclude=.arm64 \
+                --exclude='*.egg-info' --exclude=__pycache__ --exclude=build -cf - . |
+                tar -C "$stage.new" -xf -
+            rm -rf "$stage"
+            mv "$stage.new" "$stage"
+        else
+            say "would run: copy $SRC to $stage (without .git, .venv, caches)"
+        fi
     fi
     if live && [ -x "$VENV/bin/python" ]; then
         say "venv: $VENV exists"
     else
         run python3 -m venv --system-site-packages "$VENV"
     fi
-    run "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    run "$VENV/bin/python" -m pip install --quiet --upgrade "${stage}[$extra]"
+    if [ -n "$INDEX" ]; then
+        # Only the hub's index: a venue has no internet, and nothing else may answer.
+        run "$VENV/bin/python" -m pip install --quiet --upgrade --index-url "$INDEX" \
+            "rummikub-tablekit[$extra]"
+    else
+        run "$VENV/bin/python" -m pip install --quiet --upgrade pip
+        run "$VENV/bin/python" -m pip install --quiet --upgrade "${stage}[$extra]"
+    fi
 }
 
 disable_console_autologin() {
@@ -195,6 +210,11 @@ parse_common() {
                 shift
                 ;;
             --dry-run) DRY_RUN=1; shift ;;
+            --index)
+                [ $# -ge 2 ] || die "--index needs the URL of the hub's package index"
+                INDEX=$2
+                shift 2
+                ;;
             *) REST+=("$1"); shift ;;
         esac
     done

@@ -14,23 +14,27 @@
 # Options:
 #   --bundle DIR     the credentials bundle (mosquitto/, hub/, readers/)
 #   --no-screen      no hub screen on this Pi (a TV elsewhere, or none)
+#   --wheelhouse DIR serve DIR (what ./kit wheelhouse made) to the hall as its package
+#                    index: /var/lib/rummikub-wheelhouse, rummikub-wheelhouse.service
 #   --no-start       enable the services but do not (re)start them now
 #   --skip-apt       do not install apt packages
 #   --root DIR       install files under DIR, print the system commands (tests, images)
 #   --dry-run        print everything, change nothing
+#   --index URL      install the kit from this package index (a card's first boot)
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; }
 
 parse_common "$@"
 set -- ${REST[@]+"${REST[@]}"}
-BUNDLE="" SCREEN=1 START=1 APT=1
+BUNDLE="" SCREEN=1 START=1 APT=1 WHEELHOUSE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --bundle) [ $# -ge 2 ] || die "--bundle needs a directory"; BUNDLE=$2; shift 2 ;;
         --no-screen) SCREEN=0; shift ;;
+        --wheelhouse) [ $# -ge 2 ] || die "--wheelhouse needs a directory"; WHEELHOUSE=$2; shift 2 ;;
         --no-start) START=0; shift ;;
         --skip-apt) APT=0; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -53,6 +57,9 @@ if [ "$SCREEN" -eq 1 ]; then
         ! grep -q '^\[screen\]$' "$BUNDLE/hub/hub.toml"; then
         die "--bundle $BUNDLE: no screen account (hub/screen-password); rerun python -m hub.credentials with the same --out (secrets are kept) and --screens 1 or more, or give --no-screen"
     fi
+fi
+if [ -n "$WHEELHOUSE" ] && [ ! -f "$WHEELHOUSE/simple/index.html" ]; then
+    die "--wheelhouse $WHEELHOUSE: no simple/index.html (./kit wheelhouse makes one)"
 fi
 need_root
 # The topic levels, for the messages below (the file itself is read by the programs).
@@ -99,6 +106,18 @@ if [ -f "$BUNDLE/hub/web-cert.pem" ]; then
     install_file "$BUNDLE/hub/web-cert.pem" /etc/rummikub/web-cert.pem root:"$SERVICE_USER" 0640
     install_file "$BUNDLE/hub/web-key.pem" /etc/rummikub/web-key.pem root:"$SERVICE_USER" 0640
 fi
+# Every table's config and secret, for the organizer's page that writes the tables' cards.
+if [ -d "$BUNDLE/units" ]; then
+    install_dir /etc/rummikub/units "$SERVICE_USER:$SERVICE_USER" 0700
+    for d in "$BUNDLE"/units/*/; do
+        [ -f "$d/unit.toml" ] || continue
+        t=$(basename "$d")
+        install_dir "/etc/rummikub/units/$t" "$SERVICE_USER:$SERVICE_USER" 0700
+        for f in unit.toml mqtt-password; do
+            install_file "$d/$f" "/etc/rummikub/units/$t/$f" "$SERVICE_USER:$SERVICE_USER" 0600
+        done
+    done
+fi
 if [ -d "$BUNDLE/readers" ]; then
     install_dir /etc/tablekit/readers root:root 0700
     for f in "$BUNDLE"/readers/*.password; do
@@ -114,6 +133,24 @@ if [ "$SCREEN" -eq 1 ]; then
     install_file "$SRC/deploy/systemd/rummikub-screen.service" \
         /etc/systemd/system/rummikub-screen.service root:root 0644
     UNITS+=(rummikub-screen.service)
+fi
+if [ -n "$WHEELHOUSE" ]; then
+    # The hall's package index: readable by all, written only here.
+    served=/var/lib/rummikub-wheelhouse
+    if [ "$(cd "$WHEELHOUSE" && pwd -P)" != "$(cd "$ROOT$served" 2>/dev/null && pwd -P)" ]; then
+        say "wheelhouse: $WHEELHOUSE to $served"
+        if writes_files; then
+            rm -rf "$ROOT$served.new"
+            mkdir -p "$ROOT$served.new"
+            cp -R "$WHEELHOUSE/." "$ROOT$served.new/"
+            chmod -R a+rX,go-w "$ROOT$served.new"
+            rm -rf "$ROOT$served"
+            mv "$ROOT$served.new" "$ROOT$served"
+        fi
+    fi
+    install_file "$SRC/deploy/systemd/rummikub-wheelhouse.service" \
+        /etc/systemd/system/rummikub-wheelhouse.service root:root 0644
+    UNITS+=(rummikub-wheelhouse.service)
 fi
 disable_console_autologin
 enable_services "$START" "${UNITS[@]}"

@@ -20,11 +20,12 @@
 #   --skip-apt            do not install apt packages
 #   --root DIR            install files under DIR, print the system commands (tests, images)
 #   --dry-run             print everything, change nothing
+#   --index URL           install the kit from the hub's package index (a card's first boot)
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
-usage() { sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; }
 
 parse_common "$@"
 set -- ${REST[@]+"${REST[@]}"}

@@ -184,6 +184,9 @@ class WebSection(BrokerLogin, frozen=True, forbid_unknown_fields=True, kw_only=T
     season: str | None = None
     """The folder where the league season's finished events' files are kept, for the
     organizer's season table; None: the console has no season page."""
+    cards: str | None = None
+    """The tables' own files (``units/table-07/unit.toml``, ``mqtt-password``), from which
+    the organizer's page writes every table's SD card; None: no cards page."""
 
     def __post_init__(self) -> None:
         if not self.host.strip():

@@ -110,6 +110,8 @@ MAX_QUEUED_MESSAGES: Final = 100_000
 PROG: Final = "python -m hub.credentials"
 WEB_ACCOUNTS_FILE: Final = "/etc/rummikub/web-accounts.toml"
 """Where deploy/provision-hub.sh installs the web console's accounts."""
+UNITS_DIR: Final = "/etc/rummikub/units"
+"""Where deploy/provision-hub.sh installs the tables' own files of the bundle (units/)."""
 WEB_ORGANIZER: Final = "organizer"
 ADMIN_USER: Final = "hub-admin"
 HUB_USER: Final = "hub"
@@ -569,6 +571,9 @@ password_file = "{web_password}"
 accounts = "{WEB_ACCOUNTS_FILE}"
 session_idle_minutes = 120
 session_hours = 16
+# Every table's config and broker secret, for the organizer's page that writes the
+# tables' SD cards (docs/deployment.md, "Cards from a laptop").
+cards = "{UNITS_DIR}"
 """
     if https:
         text += f"""\
@@ -702,6 +707,27 @@ def write_bundle(bundle: Bundle, out: Path) -> list[Path]:
         tmp.replace(path)
         written.append(path)
     return written
+
+
+def renew_bundle(
+    out: Path, topics: Topics, tables: int, *, host: str = "hub.local", judges: int = 2
+) -> Bundle:
+    """The venue's bundle in ``out`` for ``tables`` tables, every secret an earlier run
+    left there kept (and its HTTPS certificate, if it made one): what ``--out`` on the
+    same folder does, for ``rummikub hall cards``."""
+    if out.exists() and not out.is_dir():
+        raise CredentialsError(N_("--out {out}: exists and is not a directory"), out=out)
+    known = read_known(out / "accounts.tsv")
+    accounts = make_accounts(tables, screens=1, dashboards=2, known=known) + make_web_accounts(
+        judges, known=known
+    )
+    web_tls = None
+    if (out / CA_FILE).is_file():
+        web_tls = web_certificate(out, [host], topics.venue, rotate=False)
+    bundle = make_bundle(topics, accounts, host=host, web_tls=web_tls,
+                         web_hashes=earlier_web_hashes(out / "hub/web-accounts.toml"))  # fmt: skip
+    write_bundle(bundle, out)
+    return bundle
 
 
 def web_certificate(out: Path, names: Sequence[str], venue: str, *, rotate: bool) -> Issued:

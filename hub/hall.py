@@ -132,6 +132,9 @@ class TableCell:
     acknowledged (stored) yet: the table is behind at the hub."""
     unstored_since: float | None = None
     """Wall time the oldest of them was sent."""
+    kit: str | None = None
+    """The kit's version its unit reported; "" from a unit too old to say, None before
+    its status arrived."""
 
     @property
     def seat_count(self) -> int:
@@ -196,6 +199,11 @@ class HallView:
     console_url: str = ""
     """Where phones open the web console (the hub's ``hub/console``); the list pages show
     it as a QR code. "": none."""
+
+    def other_kits(self, hub_kit: str) -> list[tuple[int, str]]:
+        """Tables whose unit runs another kit version than ``hub_kit``: (table, its
+        version, "" when it is too old to say), by table."""
+        return [(t.number, t.kit) for t in self.tables if t.kit is not None and t.kit != hub_kit]
 
     def table(self, number: int) -> TableCell:
         for t in self.tables:

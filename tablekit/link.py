@@ -61,6 +61,7 @@ from tablekit.core.messages import (
 from tablekit.core.topics import Cleared, Kind, Topics, current_event_topic, decode_retained
 from tablekit.journal import Journal, JournalEntry, JournalError
 from tablekit.shared.broker import RECONNECT_DELAY, connect, disconnect, make_client, no_delay
+from tablekit.shared.version import kit_version
 from tablekit.unit import LinkStatus, OlderCopy, Unassigned
 from tablekit.view import TableView
 
@@ -502,6 +503,7 @@ class TableLink:
             online=online,
             reason=reason,
             ts=time.time(),
+            kit=kit_version(),
         )
 
     def _set_will(self) -> None:

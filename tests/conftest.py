@@ -10,10 +10,11 @@ import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import pytest
 from hypothesis import HealthCheck, settings
+from pace import scaled
 
 from hub.broker import MosquittoBroker
 
@@ -24,12 +25,26 @@ settings.register_profile("kit", deadline=None, suppress_health_check=[HealthChe
 settings.load_profile("kit")
 
 
+EMULATED: Final = os.environ.get("RUMMIKUB_EMULATED", "")
+"""Set by deploy/test-arm64.sh: the suite runs in an arm64 root under qemu's user-mode
+emulation (its name, e.g. ``qemu-aarch64``)."""
+NO_BROWSER_UNDER_EMULATION: Final = (
+    "Chromium cannot start under {how} user-mode emulation ('session not created: Chrome "
+    "instance exited'); the hub Pi serves these pages, it does not run a browser, and the "
+    "native run drives them"
+)
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Every test of a ``tests/*_browser.py`` file drives the real browser: marked
-    ``browser``, which ``./kit test --quick`` leaves out."""
+    ``browser``, which ``./kit test --quick`` leaves out; skipped, with the reason, in the
+    emulated arm64 root."""
     for item in items:
         if item.path.name.endswith("_browser.py"):
             item.add_marker(pytest.mark.browser)
+            if EMULATED:
+                reason = NO_BROWSER_UNDER_EMULATION.format(how=EMULATED)
+                item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture
@@ -57,9 +72,11 @@ def mosquitto(tmp_path: Path) -> Iterator[Callable[..., MosquittoBroker]]:
 
 @pytest.fixture
 def wait_until() -> Callable[..., Any]:
-    """``wait_until(predicate, timeout=10, what="…")``: poll until truthy, else fail."""
+    """``wait_until(predicate, timeout=10, what="…")``: poll until truthy, else fail. The
+    timeout is scaled by this machine's measured slowness (tests/pace.py)."""
 
     def wait(predicate: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+        timeout = scaled(timeout)
         deadline = time.monotonic() + timeout
         while True:
             value = predicate()

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from pace import scaled
+
 from hub.broker import MosquittoBroker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -193,8 +195,10 @@ def tally(
 
 
 def finish(procs: list[subprocess.Popen[str]], timeout: float = 60.0) -> None:
+    """Every unit process ends, having drained its journal, within ``timeout`` as long as
+    this machine needs (tests/pace.py)."""
     for proc in procs:
-        proc.wait(timeout=timeout)
+        proc.wait(timeout=scaled(timeout))
         # Read through the text stream, not communicate(): _start's readline may already
         # hold "drained" in the stream's buffer (a unit with nothing to send says it right
         # after "ready"), and communicate with a timeout reads only the pipe's rest.

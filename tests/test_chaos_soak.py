@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from pace import scaled
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
@@ -23,7 +24,7 @@ pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 def test_a_short_chaos_soak_loses_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     faults = len(chaos_soak.FAULTS)
     args = ["--tables", "5", "--minutes", "4", "--faults", str(faults), "--baseline", "3"]
-    args += ["--bare-events", "0"]
+    args += ["--bare-events", "0", "--recovery-timeout", str(scaled(180))]
     status = chaos_soak.main([*args, "--longest", "2", "--gap", "0.5", "1.0", "--seed", "7"])
     out = capsys.readouterr().out
     print(out)

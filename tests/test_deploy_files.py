@@ -305,13 +305,14 @@ def test_every_script_parses_and_passes_shellcheck() -> None:
         "provision-hub.sh",
         "provision-unit.sh",
         "test-arm64.sh",
+        "update-kit.sh",
     }
     for script in SCRIPTS:
         result = subprocess.run(
             ["bash", "-n", str(script)], check=False, capture_output=True, text=True
         )
         assert result.returncode == 0, f"{script.name}: {result.stderr}"
-    for name in ("provision-unit.sh", "provision-hub.sh", "test-arm64.sh"):
+    for name in ("provision-unit.sh", "provision-hub.sh", "test-arm64.sh", "update-kit.sh"):
         assert os.access(DEPLOY / name, os.X_OK), f"{name} is not executable"
     if shutil.which("shellcheck"):
         result = subprocess.run(
@@ -402,7 +403,13 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     result = provision("provision-hub.sh", "--bundle", str(out), "--root", str(root))
     assert result.returncode == 0, result.stderr
     files = listed(result.stdout)
-    assert files == {
+    # Every table's own files, for the organizer's page that writes the tables' cards.
+    units = {"/etc/rummikub/units": ("tablekit:tablekit", "0700")} | {
+        f"/etc/rummikub/units/table-0{n}{name}": ("tablekit:tablekit", want)
+        for n in (1, 2, 3)
+        for name, want in (("", "0700"), ("/unit.toml", "0600"), ("/mqtt-password", "0600"))
+    }
+    assert files == units | {
         "/etc/mosquitto/rummikub.conf": ("root:root", "0644"),
         "/etc/mosquitto/rummikub.passwd": ("mosquitto:mosquitto", "0600"),
         "/etc/mosquitto/rummikub.acl": ("mosquitto:mosquitto", "0600"),
@@ -521,7 +528,12 @@ def test_the_unit_files_say_what_the_kit_needs() -> None:
         "rummikub-screen.service",
         "rummikub-web.service",
         "rummikub-league.service",
+        "rummikub-wheelhouse.service",
     }
+    served = unit_options(DEPLOY / "systemd/rummikub-wheelhouse.service")
+    assert served["ExecStart"][0].endswith("--directory /var/lib/rummikub-wheelhouse")
+    assert served["DynamicUser"] == ["yes"]  # nobody's account: it can write nowhere
+    assert served["ReadOnlyPaths"] == ["/var/lib/rummikub-wheelhouse"]
     league = unit_options(DEPLOY / "systemd/rummikub-league.service")
     assert league["ExecStart"][0].startswith("/opt/tablekit/venv/bin/rummikub-league serve ")
     unit = unit_options(DEPLOY / "systemd/tablekit-unit.service")

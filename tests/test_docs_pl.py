@@ -4,8 +4,8 @@ The Polish guide and quick start keep every command and option as the kit has th
 (they are not translated); only the free text a person types (``--why``, ``--note``,
 ``--reason``, ``--by``) is in Polish. Every command they quote — each line of a ``sh`` block
 and each inline ``rummikub …``/``./kit …`` — is either one the English docs quote too (the
-organizer's guide, the README; free text aside) or, for ``rummikub``, a command line its
-parser accepts.
+organizer's guide, the deployment guide, the README; free text aside) or, for ``rummikub``,
+a command line its parser accepts.
 """
 
 from __future__ import annotations
@@ -70,6 +70,8 @@ def english_text() -> str:
 def parses(command: str) -> bool:
     """Whether ``rummikub``'s parser accepts a command line (nothing is run)."""
     words = shlex.split(command)
+    if words[:2] == ["./kit", "run"]:  # the same program, run inside the kit's venv
+        words = words[2:]
     if words[0] != "rummikub" or any("…" in w or w.startswith("[") for w in words):
         return False
     try:

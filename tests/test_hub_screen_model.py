@@ -31,6 +31,7 @@ from hub.hall import (
 from hub.samples import sample_hall
 from hub.screen.feed import HallTracker
 from hub.tournament.standings import place_labels
+from hub.web.rounds import other_kits_text
 from tablekit.core.clock import Phase
 from tablekit.core.clock_events import PauseReason
 from tablekit.core.messages import (
@@ -503,3 +504,20 @@ def test_the_wall_knows_each_tables_result_in_refused_or_missing_and_who_finishe
     # A refused result entered again and accepted.
     tr.apply(ResultAck(v=1, unit="u2", game=1, accepted=True, round=1), NOW + 2, 2)
     assert state_of(tr.view().table(2)) is TableState.RESULT_IN
+
+
+def test_the_tables_running_another_kit_than_the_hubs_are_named() -> None:
+    tr = HallTracker()
+    for table, kit in ((1, "0.2.0"), (2, "0.1.0"), (3, "")):
+        tr.apply(UnitStatus(v=1, unit=f"table-0{table}", table=table, online=True,
+                            reason=StatusReason.CONNECTED, ts=NOW, kit=kit), NOW)  # fmt: skip
+    tr.apply(snapshot(4, NOW), NOW)  # no status yet: nothing known of its kit
+    hall = tr.view()
+    assert hall.other_kits("0.2.0") == [(2, "0.1.0"), (3, "")]
+    assert other_kits_text(hall, "0.2.0", words("pl")) == (
+        "Inna wersja zestawu niż w centrali (0.2.0) przy stolikach: 2 (0.1.0), "
+        "3 (zbyt stara, by ją podać). Zaktualizuj je między partiami."
+    )
+    assert hall.other_kits("0.1.0") == [(1, "0.2.0"), (3, "")]
+    assert other_kits_text(hall, "0.1.0", words("pl")).count("(") == 3
+    assert other_kits_text(None, "0.2.0", words("pl")) == ""  # the console hears no table

@@ -11,23 +11,29 @@ from __future__ import annotations
 import configparser
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
 import tomllib
+import urllib.error
 import urllib.request
 import zipfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pygame
 import pytest
+from pace import scaled
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 from wheelhouse import build_kit_wheel, clean_env, closure, repack, wheel_requirements
 
 from hub.broker import free_port
+from hub.wheelhouse import kit_wheel, pack_deploy, write_index
 from tablekit.display import render_all
 from tablekit.shared.programs import PROGRAMS
 
@@ -316,3 +322,156 @@ def test_the_whole_kit_installed_from_the_wheel(house: House, tmp_path: Path) ->
     size, pixels = png_pixels(wall)
     assert size == (960, 540)
     assert len(set(zip(pixels[0::3], pixels[1::3], pixels[2::3], strict=True))) > 20
+
+
+def served_index(folder: Path, port: int) -> subprocess.Popen[str]:
+    """The hall's package index served as rummikub-wheelhouse.service serves it (its own
+    ExecStart, on a loopback port)."""
+    unit = configparser.ConfigParser(strict=False, interpolation=None)
+    unit.read(ROOT / "deploy/systemd/rummikub-wheelhouse.service")
+    command = unit["Service"]["ExecStart"].split()
+    assert command[:3] == ["/usr/bin/python3", "-m", "http.server"], command
+    command[3] = str(port)
+    command[command.index("--bind") + 1] = "127.0.0.1"
+    command[command.index("--directory") + 1] = str(folder)
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True)  # fmt: skip
+
+
+def index_pip(env: dict[str, str], index: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """pip with the hub's index as its only source, as a table's first boot runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "pip", *args, "--index-url", index],
+        env=env, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+
+
+@contextmanager
+def hall_index(house: House, folder: Path, wait_until: Any) -> Iterator[str]:
+    """``folder`` made a wheelhouse of the house's wheels, served as the hub serves it:
+    the index's URL."""
+    (folder / "wheels").mkdir(parents=True)
+    for wheel in house.wheels.glob("*.whl"):
+        (folder / "wheels" / wheel.name).write_bytes(wheel.read_bytes())
+    pack_deploy(ROOT, folder)
+    write_index(folder)
+    port = free_port()
+    server = served_index(folder, port)
+    index = f"http://127.0.0.1:{port}/simple/"
+    try:
+        wait_until(lambda: _answers(index), 30, "the hall's package index")
+        yield index
+    finally:
+        server.terminate()
+        server.wait(30)
+
+
+def test_a_table_installs_the_kit_from_the_hubs_index_alone(
+    house: House, tmp_path: Path, wait_until: Any
+) -> None:
+    folder = tmp_path / "wheelhouse"
+    with hall_index(house, folder, wait_until) as index:
+        assert {"rummikub-tablekit", "paho-mqtt"} <= set(write_index(folder))
+        venv = tmp_path / "venv"
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        env = clean_env(os.environ)
+        done = index_pip(env, index, "--python", str(venv / "bin/python"), "install",
+                         "--quiet", "rummikub-tablekit[unit]")  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+        help_text = subprocess.run(
+            [str(venv / "bin/tablekit-unit"), "--help"], env=env, cwd=tmp_path,
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+        assert help_text.returncode == 0 and "tablekit-unit" in help_text.stdout
+        # Read-only: nothing can be sent to it.
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(urllib.request.Request(index, data=b"x", method="POST"))
+        assert refused.value.code == 501
+        # A wheel changed after the index was written is refused by its hash.
+        (kit,) = (folder / "wheels").glob("rummikub_tablekit-*.whl")
+        kit.write_bytes(kit.read_bytes() + b"\0")
+        tampered = index_pip(env, index, "download", "--no-deps", "--dest",
+                             str(tmp_path / "got"), "rummikub-tablekit")  # fmt: skip
+        assert tampered.returncode != 0 and "HASH" in tampered.stdout + tampered.stderr
+
+
+def update_kit(prefix: Path, index: str) -> subprocess.CompletedProcess[str]:
+    """deploy/update-kit.sh as a table runs it, "coming up" meaning that the table's
+    program starts (on a Pi: its service restarts and says it is ready)."""
+    check = f"{prefix}/venv/bin/tablekit-unit --help >/dev/null"
+    # A cache of its own: an index page pip kept from the last run is not the new one.
+    env = clean_env(os.environ) | {"XDG_CACHE_HOME": str(prefix.parent / f"cache-{time.time_ns()}")}
+    return subprocess.run(
+        [str(ROOT / "deploy/update-kit.sh"), "--index", index, "--prefix", str(prefix),
+         "--check", check],
+        env=env, capture_output=True, text=True, check=False, timeout=scaled(600),
+    )  # fmt: skip
+
+
+def running_version(prefix: Path) -> str:
+    done = subprocess.run(
+        [str(prefix / "venv/bin/python"), "-I", "-c",
+         "import importlib.metadata as m; print(m.version('rummikub-tablekit'))"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout.strip()
+
+
+def test_an_update_switches_at_once_and_a_broken_one_goes_back(
+    house: House, tmp_path: Path, wait_until: Any
+) -> None:
+    folder, prefix = tmp_path / "wheelhouse", tmp_path / "opt"
+    with hall_index(house, folder, wait_until) as index:
+        first = update_kit(prefix, index)
+        assert first.returncode == 0, first.stdout + first.stderr
+        assert running_version(prefix) == "0.1.0" and (prefix / "venv").is_symlink()
+        old = (prefix / "venv").resolve()
+
+        kit_version_wheel(tmp_path, "0.1.1", folder / "wheels", broken=True)
+        write_index(folder)
+        broken = update_kit(prefix, index)
+        assert broken.returncode == 3, broken.stdout + broken.stderr
+        assert "0.1.1 did not come up; back on 0.1.0" in broken.stdout
+        assert (prefix / "venv").resolve() == old and running_version(prefix) == "0.1.0"
+        assert list((prefix / "venvs").iterdir()) == [old]
+
+        kit_version_wheel(tmp_path, "0.1.2", folder / "wheels")
+        write_index(folder)
+        good = update_kit(prefix, index)
+        assert good.returncode == 0, good.stdout + good.stderr
+        assert running_version(prefix) == "0.1.2" and "was 0.1.0" in good.stdout
+        kept = sorted(p.name for p in (prefix / "venvs").iterdir())
+        assert len(kept) == 2 and old.name in kept  # the one left, for a switch back
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as page:
+            return b"rummikub-tablekit" in page.read()
+    except OSError:
+        return False
+
+
+def kit_version_wheel(tmp: Path, version: str, out: Path, *, broken: bool = False) -> Path:
+    """The kit's wheel as ``version`` (a copy of the source); ``broken``: its table
+    program cannot start."""
+    source = tmp / f"source-{version}"
+    source.mkdir()
+    for name in ("tablekit", "hub"):
+        (source / name).symlink_to(ROOT / name)
+    (source / "README.md").symlink_to(ROOT / "README.md")
+    project = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    project = project.replace('version = "0.1.0"', f'version = "{version}"', 1)
+    (source / "pyproject.toml").write_text(project)
+    wheel = kit_wheel(source, tmp / f"work-{version}", tmp / f"built-{version}",
+                      env=clean_env(os.environ))  # fmt: skip
+    if broken:
+        repacked = out / wheel.name
+        with zipfile.ZipFile(wheel) as whole, zipfile.ZipFile(repacked, "w") as bad:
+            for item in whole.infolist():
+                data = whole.read(item)
+                if item.filename == "tablekit/app.py":
+                    data = b'raise RuntimeError("this kit is broken")\n' + data
+                bad.writestr(item, data)
+        return repacked
+    return Path(shutil.copy(wheel, out))

@@ -20,6 +20,7 @@ from hub.service import HubService
 from tablekit.core.clock import ClockState, Phase
 from tablekit.core.topics import Topics
 from tablekit.journal import Journal
+from tablekit.shared.version import kit_version
 
 pytestmark = [pytest.mark.mqtt, pytest.mark.slow]
 
@@ -135,6 +136,8 @@ def test_a_dead_unit_goes_offline_within_the_keepalive_bound(
     keepalive = 2
     unit = procs.unit(7, events=100_000, pace=0.2, keepalive=keepalive)
     wait_until(lambda: hub.live.table(7).online is True, 10, "unit online")
+    status = hub.live.table(7).status
+    assert status is not None and status.kit == kit_version() != ""  # the hall board shows it
     unit.send_signal(how)
     stopped = time.monotonic()
     # MQTT says the broker gives up after 1.5 x keepalive without a packet and then
@@ -145,5 +148,7 @@ def test_a_dead_unit_goes_offline_within_the_keepalive_bound(
     wait_until(lambda: hub.live.table(7).online is False, 10 * keepalive, "the Last Will")
     print(f"offline after {time.monotonic() - stopped:.2f} s (keepalive {keepalive} s)")
     assert 7 in hub.live.offline
+    will = hub.live.table(7).status
+    assert will is not None and will.kit == kit_version()  # its Last Will says it too
     unit.kill()
     unit.wait()

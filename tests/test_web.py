@@ -14,7 +14,6 @@ import re
 import socket
 import time
 from collections.abc import Iterator
-from html import unescape
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -22,7 +21,7 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 from starlette.testclient import TestClient
 from test_cli_support import Cli, play_round, school_round_playing
-from web_console import EventStream, school_hall, serve_console, snapshot
+from web_console import EventStream, school_hall, serve_console, snapshot, text_of
 
 from hub.config import HubConfigError, resolve
 from hub.exports.words import ABOUT_ONE
@@ -48,11 +47,6 @@ PAGES = ("/", "/find?q=nowak", "/standings", "/tables", "/live")
 def client_for(db: Path) -> TestClient:
     reader = EventReader(db)
     return TestClient(make_app(Console(reader, LiveTables(None, TOPICS, reader.version))))
-
-
-def text_of(html: str) -> str:
-    """The words a reader sees: tags dropped, spaces joined."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 @pytest.fixture

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
 from test_cli_support import Cli
-from web_console import form_token, signed_in
+from web_console import form_token, signed_in, text_of
 
 from hub.competition import NameShown
 from hub.store import EventStore
@@ -39,10 +38,6 @@ BAD_FILE = (
     "Jan Nowak;SP 3 Łódź;dużo\r\n"
     "Anna Kowalska;SP 3 Łódź;5\r\n"
 ).encode()
-
-
-def text_of(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ import pytest
 from starlette.testclient import TestClient
 from test_cli_support import Cli, play_round
 from test_cli_ties import league_top8_with_a_tie_at_table_1
-from web_console import PLAYERS, form_token, school_hall, signed_in
+from web_console import PLAYERS, form_token, school_hall, signed_in, text_of
 
 from hub.backup import BackupStatus, status_lines, status_path
 from hub.competition import Competition, OrganizerFact, RoundStarted, StarterChosen
@@ -80,11 +80,6 @@ def organizer_client(db: Path) -> Iterator[TestClient]:
     with client_for(db) as client:
         signed_in(client, WebRole.ORGANIZER)
         yield client
-
-
-def text_of(html: str) -> str:
-    """The words a reader sees: tags dropped, spaces joined."""
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def post(client: TestClient, path: str, **fields: str) -> tuple[int, str, str]:

@@ -19,10 +19,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from html import unescape
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
+from pace import scaled
 from paho.mqtt.enums import CallbackAPIVersion
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
@@ -219,7 +221,9 @@ class EventStream:
                     kind, data = "", ""
 
     def next(self, kind: str, accept: object = None, timeout: float = 20.0) -> dict[str, object]:
-        """The next event ``kind`` whose data ``accept(data)`` takes (any, without one)."""
+        """The next event ``kind`` whose data ``accept(data)`` takes (any, without one),
+        within ``timeout`` as long as this machine needs (tests/pace.py)."""
+        timeout = scaled(timeout)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -308,6 +312,11 @@ def web_bundle_accounts() -> Path:
     folder = Path(tempfile.mkdtemp(prefix="rummikub-web-accounts-"))
     atexit.register(shutil.rmtree, folder, True)
     return write_web_accounts(folder / "web-accounts.toml")
+
+
+def text_of(html: str) -> str:
+    """The words a reader sees: tags dropped, spaces joined."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def form_token(html: str) -> str:

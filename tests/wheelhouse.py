@@ -14,9 +14,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import os
-import shutil
-import subprocess
-import sys
 import zipfile
 from collections.abc import Iterable, Mapping
 from email.parser import Parser
@@ -25,6 +22,8 @@ from pathlib import Path
 
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
+
+from hub.wheelhouse import kit_wheel
 
 KIT = "rummikub-tablekit"
 SKIPPED_INFO = {"RECORD", "INSTALLER", "REQUESTED", "direct_url.json"}
@@ -41,20 +40,8 @@ def clean_env(base: Mapping[str, str]) -> dict[str, str]:
 
 
 def build_kit_wheel(source: Path, work: Path, out: Path) -> Path:
-    """The kit's wheel, built from a copy of ``source`` (the tree stays untouched)."""
-    copy = work / "source"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info", "build")
-    for name in ("tablekit", "hub"):
-        shutil.copytree(source / name, copy / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy(source / name, copy / name)
-    subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-index",
-         "--no-build-isolation", "--wheel-dir", str(out), str(copy)],
-        check=True, capture_output=True, text=True, env=clean_env(os.environ),
-    )
-    (wheel,) = out.glob("rummikub_tablekit-*.whl")
-    return wheel
+    """The kit's wheel, built as ``./kit wheelhouse`` builds it, from a copy of ``source``."""
+    return kit_wheel(source, work, out, env=clean_env(os.environ))
 
 
 def wheel_requirements(wheel: Path) -> list[Requirement]:

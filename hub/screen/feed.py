@@ -307,6 +307,7 @@ class HallTracker:
         first = info.first_game if info is not None else 1
         online = live.online is not False
         offline_since = live.status_at if not online else None
+        kit = None if live.status is None else live.status.kit
         if snap is None:
             game = first if assignment is None or assignment.game is None else assignment.game
             return TableCell(
@@ -318,6 +319,7 @@ class HallTracker:
                 online=online,
                 offline_since=offline_since,
                 known=False,
+                kit=kit,
             )
         result, refused = ResultState.NONE, Phrase("")
         ack = self.results.get(number)
@@ -374,6 +376,7 @@ class HallTracker:
             pace_moves=pace.moves if pace is not None else 0,
             unstored=unstored,
             unstored_since=unstored_since,
+            kit=kit,
         )
 
 

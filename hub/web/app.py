@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hub.web import (
     auth,
+    hall_cards,
     judge,
     judge_decisions,
     organizer,
@@ -68,6 +69,7 @@ def make_app(console: Console) -> Starlette:
         *rounds_exports.routes(pages),
         *judge_decisions.routes(pages),
         *rounds_season.routes(pages),
+        *hall_cards.routes(pages),
         *players.routes(pages),
         Mount("/static", StaticFiles(packages=[("hub.web", "static")]), name="static"),
     ]

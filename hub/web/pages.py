@@ -195,6 +195,9 @@ class Console:
     season: Path | None = None
     """The folder where the league season's finished events' files are kept (the
     organizer's season page reads them); None: no season page."""
+    cards: Path | None = None
+    """The tables' own files (``table-07/unit.toml``, ``mqtt-password``) the organizer's
+    cards page writes every table's SD card from; None: no cards to write."""
 
 
 class PageError(Exception):

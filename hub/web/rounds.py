@@ -30,6 +30,7 @@ from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text, repeats_text
 from hub.exports.standings import ranking_grid, standings_grid
 from hub.exports.words import stage_label
+from hub.hall import HallView
 from hub.hall_board import (
     HallRow,
     expected_tables,
@@ -52,6 +53,7 @@ from tablekit.core.seats import SEATS, Seat
 from tablekit.core.words import N_
 from tablekit.shared import forms
 from tablekit.shared.i18n import Words
+from tablekit.shared.version import kit_version
 
 T = TypeVar("T")
 
@@ -73,6 +75,22 @@ class ConsolationChoice:
 
 class FormError(KitError):
     """A field of a form that cannot be read (the page shows it next to the field)."""
+
+
+def other_kits_text(hall: HallView | None, hub_kit: str, w: Words) -> str:
+    """The tables whose unit runs another kit version than the hub's ``hub_kit``, in one
+    sentence ("" when none does, or when the console does not hear the tables)."""
+    others = [] if hall is None else hall.other_kits(hub_kit)
+    if not others:
+        return ""
+    tables = ", ".join(
+        w.gettext("{table} ({version})").format(table=t, version=v or w.gettext("too old to say"))
+        for t, v in others
+    )
+    return w.gettext(
+        "Another version of the kit than the hub's ({hub}) at tables: {tables}. Update "
+        "them between games."
+    ).format(hub=hub_kit, tables=tables)
 
 
 def routes(pages: Pages) -> list[BaseRoute]:
@@ -316,6 +334,9 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(
             request, "rounds_hall.html", rows=rows, grid=hall_grid(rows, w, _clock),
             ready=sum(r.ready for r in rows), parts=unchecked_parts(rows, w),
+            other_kits=other_kits_text(
+                console.live.hall if console.live.live else None, kit_version(), w
+            ),
         )
 
     def standings(request: Request) -> Response:

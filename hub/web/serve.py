@@ -138,6 +138,7 @@ class WebSettings:
     certificate: Path | None = None
     key: Path | None = None
     season: Path | None = None
+    cards: Path | None = None
 
     @property
     def url(self) -> str:
@@ -173,6 +174,7 @@ def web_settings(args: argparse.Namespace, settings: HubSettings) -> WebSettings
         None if own.certificate is None else Path(own.certificate),
         None if own.key is None else Path(own.key),
         season,
+        None if own.cards is None else Path(own.cards),
     )
 
 
@@ -307,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         live = LiveTables(None if args.no_broker else settings.broker, settings.topics,
                           reader.version, streams=web.streams)
-        app = make_app(Console(reader, live, gate=web.gate(), season=web.season))
+        app = make_app(Console(reader, live, gate=web.gate(), season=web.season,
+                                       cards=web.cards))
         log.info("web console on %s (event store %s)", web.url, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")

@@ -59,5 +59,7 @@ URL_PATTERN: Final = r"^https?://[^\s\x00-\x1f\x7f/?#]+(/[^\s\x00-\x1f\x7f]*)?$"
 """An ``http://`` or ``https://`` address with a host, no spaces or control characters."""
 WebAddress = Annotated[str, msgspec.Meta(min_length=8, max_length=200, pattern=URL_PATTERN)]
 """An address a phone opens (the web console's)."""
+KitVersion = Annotated[str, msgspec.Meta(max_length=32, pattern=r"^[0-9A-Za-z.+!-]*$")]
+"""The kit's version as its package names it (PEP 440: ``0.2.0``, ``0.2.0rc1``)."""
 """A language's ISO 639 code in lower case (``pl``, ``en``)."""
 Points = Annotated[int, msgspec.Meta(ge=-1_000_000, le=1_000_000)]

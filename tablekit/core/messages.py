@@ -27,6 +27,7 @@ from tablekit.core.fields import (
     Count,
     Epoch,
     GameNo,
+    KitVersion,
     Label,
     LanguageCode,
     MoveNo,
@@ -168,7 +169,7 @@ class StatusReason(enum.StrEnum):
     """The Last Will: the broker lost the connection."""
 
 
-class UnitStatus(_Message, frozen=True):
+class UnitStatus(_Message, frozen=True, omit_defaults=True):
     """Retained online/offline status of a table unit; the offline form is its Last Will."""
 
     unit: UnitId
@@ -178,6 +179,9 @@ class UnitStatus(_Message, frozen=True):
     """``connected``, ``shutdown`` (a clean stop), ``lost`` (the Last Will)."""
     ts: Wall
     """Unit's wall time when composed (for a Last Will: when the unit connected)."""
+    kit: KitVersion = ""
+    """The kit's version the unit runs (empty: a unit of a release before it said so;
+    left out then). The hall board names every table whose version is not the hub's."""
 
 
 class HubStatus(_HubMessage, frozen=True, omit_defaults=True):
