@@ -72,7 +72,7 @@ class CardSettings:
                 N_("a Wi-Fi password (WPA2) has 8 to 63 characters, this one {n}; "
                    "leave it empty for an open network"),
                 n=len(self.wifi_password),
-            )  # fmt: skip
+            )
         if self.wifi_password and not self.wifi_password.isprintable():
             raise CardError(N_("the Wi-Fi password holds a character that cannot be typed"))
         if not re.fullmatch(r"[A-Z]{2}", self.wifi_country):
@@ -85,7 +85,7 @@ class CardSettings:
                 N_("the user's name {user}: small letters, digits, '_' and '-', starting "
                    "with a letter, at most 32"),
                 user=repr(self.user),
-            )  # fmt: skip
+            )
         if self.ssh_key and not _SSH_KEY.fullmatch(self.ssh_key.strip()):
             raise CardError(
                 N_("the SSH key is one line of a public key file (id_ed25519.pub: "
@@ -93,7 +93,7 @@ class CardSettings:
             )
         if not re.fullmatch(r"[A-Za-z0-9.-]{1,253}", self.hub_host):
             raise CardError(N_("the hub's address {host}: a host name or an IP address"),
-                            host=repr(self.hub_host))  # fmt: skip
+                            host=repr(self.hub_host))
 
     @property
     def index(self) -> str:

@@ -725,7 +725,7 @@ def renew_bundle(
     if (out / CA_FILE).is_file():
         web_tls = web_certificate(out, [host], topics.venue, rotate=False)
     bundle = make_bundle(topics, accounts, host=host, web_tls=web_tls,
-                         web_hashes=earlier_web_hashes(out / "hub/web-accounts.toml"))  # fmt: skip
+                         web_hashes=earlier_web_hashes(out / "hub/web-accounts.toml"))
     write_bundle(bundle, out)
     return bundle
 

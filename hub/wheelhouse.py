@@ -100,7 +100,7 @@ def kit_wheel(source: Path, work: Path, out: Path, env: Mapping[str, str] | None
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(source / name, copy / name)
     _pip("wheel", "--quiet", "--no-deps", "--no-index", "--no-build-isolation",
-         "--wheel-dir", str(out), str(copy), env=env)  # fmt: skip
+         "--wheel-dir", str(out), str(copy), env=env)
     (wheel,) = out.glob("rummikub_tablekit-*.whl")
     return wheel
 
@@ -126,7 +126,7 @@ def build(source: Path, folder: Path, pythons: Sequence[str]) -> list[str]:
             "--find-links", str(wheels), *platforms,
             "--python-version", python, "--implementation", "cp", "--abi", abi,
             f"{kit}[{ROLES}]",
-        )  # fmt: skip
+        )
     pack_deploy(source, folder)
     return write_index(folder)
 
@@ -134,7 +134,7 @@ def build(source: Path, folder: Path, pythons: Sequence[str]) -> list[str]:
 def _pip(*args: str, env: Mapping[str, str] | None = None) -> None:
     base = os.environ if env is None else env
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
-                   check=True, env={**base, "PIP_REQUIRE_VIRTUALENV": "0"})  # fmt: skip
+                   check=True, env={**base, "PIP_REQUIRE_VIRTUALENV": "0"})
 
 
 def build_parser(words: Words) -> argparse.ArgumentParser:
@@ -143,15 +143,15 @@ def build_parser(words: Words) -> argparse.ArgumentParser:
         prog="./kit wheelhouse",
         description=_("The kit and every package the Raspberry Pis need, made with internet "
                       "before the day, for the hub to serve to the hall."),
-    )  # fmt: skip
+    )
     p.add_argument("--out", type=Path, default=Path("wheelhouse"), metavar=_("FOLDER"),
-                   help=_("where to make it (default ./wheelhouse)"))  # fmt: skip
+                   help=_("where to make it (default ./wheelhouse)"))
     p.add_argument(
         "--python", action="append", choices=sorted(PYTHONS), dest="pythons",
         help=_("only for this Python of the Pis (3.13: Trixie, 3.11: Bookworm; default both)"),
-    )  # fmt: skip
+    )
     p.add_argument("--lang", choices=LANGUAGES,
-                   help=_("the language of this help and of the program's messages"))  # fmt: skip
+                   help=_("the language of this help and of the program's messages"))
     return p
 
 
@@ -165,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(words.gettext(
         "{out}: {n} packages for Python {pythons} on the Raspberry Pi (aarch64); give the "
         "folder to rummikub hall cards (--wheelhouse)"
-    ).format(out=args.out, n=len(projects), pythons=", ".join(pythons)))  # fmt: skip
+    ).format(out=args.out, n=len(projects), pythons=", ".join(pythons)))
     return 0
 
 

@@ -150,7 +150,7 @@ def _pin_kind(board: int, uses: dict[int, tuple[str, str]], w: Words) -> tuple[s
 
 def _header(uses: dict[int, tuple[str, str]], w: Words) -> Iterator[Shape]:
     yield Box(LEFT_PIN_X - 28, TOP - 24, RIGHT_PIN_X - LEFT_PIN_X + 56, ROW * 20 + 18,
-              BOARD_GREEN, radius=8)  # fmt: skip
+              BOARD_GREEN, radius=8)
     for row in range(20):
         y = TOP + row * ROW
         for board, x, side in ((2 * row + 1, LEFT_PIN_X, -1), (2 * row + 2, RIGHT_PIN_X, 1)):
@@ -165,41 +165,41 @@ def _header(uses: dict[int, tuple[str, str]], w: Words) -> Iterator[Shape]:
             else:
                 yield Dot(x, y, PIN_R, fill, rim)
             yield Label(x, y + 4, str(board), 11, "middle", True,
-                         "#ffffff" if fill in (INK, COLOURS["5v"]) or used else INK)  # fmt: skip
+                         "#ffffff" if fill in (INK, COLOURS["5v"]) or used else INK)
             yield Label(end + side * 8, y + 5, label, 15, "start" if side > 0 else "end",
-                         used, colour if used else "#6a6a6a")  # fmt: skip
+                         used, colour if used else "#6a6a6a")
     yield Label((LEFT_PIN_X + RIGHT_PIN_X) / 2, TOP - 34, w.gettext(N_(
         "the 40-pin header seen from above: pin 1 (square) nearest the SD card, the even "
-        "pins along the board's edge")), 13, "middle")  # fmt: skip
+        "pins along the board's edge")), 13, "middle")
 
 
 def _circuits(pins: PinSettings, w: Words) -> list[tuple[str, str]]:
     """How each part is wired, in one line each: (colour key, words)."""
     lines: list[tuple[str, str]] = []
     buttons = [w.gettext(DEVICES[f]) for f in ("pass_button", "judge_key", "call_button")
-               if getattr(pins, f) is not None]  # fmt: skip
+               if getattr(pins, f) is not None]
     if buttons:
         how = (N_("{parts}: pin → switch (NO tab) → GND; the Pi's own pull-up, no resistor")
                if pins.pull_up else
-               N_("{parts}: pin → switch → 3.3 V, and 10 kΩ from the pin to GND"))  # fmt: skip
+               N_("{parts}: pin → switch → 3.3 V, and 10 kΩ from the pin to GND"))
         text = w.gettext(how).format(parts=", ".join(buttons))
         lines.append(("pass_button", text[:1].upper() + text[1:]))
     if pins.led_bar:
         lines.append(("led_bar", w.gettext(N_(
             "LED bar: pin → 330 Ω → LED (long leg) → GND; LED 1 at the bottom, LED {n} at "
-            "the top")).format(n=len(pins.led_bar))))  # fmt: skip
+            "the top")).format(n=len(pins.led_bar))))
     if pins.status_led is not None:
         common = (N_("common cathode to GND") if pins.active_high
-                  else N_("common anode to 3.3 V"))  # fmt: skip
+                  else N_("common anode to 3.3 V"))
         lines.append(("status_led", w.gettext(N_(
             "Status light (RGB LED, {common}): red through 330 Ω, green and blue through "
-            "100 Ω")).format(common=w.gettext(common))))  # fmt: skip
+            "100 Ω")).format(common=w.gettext(common))))
     if pins.buzzer is not None:
         lines.append(("buzzer", w.gettext(N_(
             "Buzzer: a small 3.3 V one straight from GPIO{n}; a loud 5 V one through an NPN "
             "transistor (1 kΩ to its base, 1N4148 across the buzzer)")).format(n=pins.buzzer)))
     lines.append(("ground", w.gettext(N_(
-        "Never let 5 V reach a GPIO pin: the pins take 3.3 V only"))))  # fmt: skip
+        "Never let 5 V reach a GPIO pin: the pins take 3.3 V only"))))
     return lines
 
 
@@ -208,7 +208,7 @@ def diagram(pins: PinSettings, w: Words) -> Drawing:
     uses = pin_uses(pins, w)
     title = w.gettext(N_("Wiring a table unit: the Raspberry Pi's pins"))
     subtitle = w.gettext(N_("The kit's default pins; header pin numbers in the circles, "
-                            "GPIO numbers as the unit's config names them"))  # fmt: skip
+                            "GPIO numbers as the unit's config names them"))
     shapes: list[Shape] = [
         Box(0, 0, WIDTH, 0, "#ffffff"),  # the height is set below
         Label(WIDTH / 2, 34, title, 24, "middle", True),
@@ -248,16 +248,16 @@ def _svg_shape(s: Shape) -> str:
     if isinstance(s, Box):
         stroke = f' stroke="{s.stroke}"' if s.stroke else ""
         return (f'<rect x="{_n(s.x)}" y="{_n(s.y)}" width="{_n(s.w)}" height="{_n(s.h)}" '
-                f'rx="{_n(s.radius)}" fill="{s.fill}"{stroke}/>')  # fmt: skip
+                f'rx="{_n(s.radius)}" fill="{s.fill}"{stroke}/>')
     if isinstance(s, Dot):
         return (f'<circle cx="{_n(s.x)}" cy="{_n(s.y)}" r="{_n(s.r)}" fill="{s.fill}" '
-                f'stroke="{s.stroke}" stroke-width="1.5"/>')  # fmt: skip
+                f'stroke="{s.stroke}" stroke-width="1.5"/>')
     if isinstance(s, Wire):
         return (f'<line x1="{_n(s.x1)}" y1="{_n(s.y1)}" x2="{_n(s.x2)}" y2="{_n(s.y2)}" '
-                f'stroke="{s.colour}" stroke-width="{_n(s.width)}"/>')  # fmt: skip
+                f'stroke="{s.colour}" stroke-width="{_n(s.width)}"/>')
     weight = ' font-weight="bold"' if s.bold else ""
     return (f'<text x="{_n(s.x)}" y="{_n(s.y)}" font-size="{s.size}" text-anchor="{s.anchor}" '
-            f'fill="{s.colour}"{weight}>{escape(s.text, quote=False)}</text>')  # fmt: skip
+            f'fill="{s.colour}"{weight}>{escape(s.text, quote=False)}</text>')
 
 
 # --- PNG ---------------------------------------------------------------------------------
@@ -289,7 +289,7 @@ def png(drawing: Drawing, path: Path) -> None:
             font = fonts[key]
             image = font.render(s.text, True, s.colour)
             x = {"start": s.x, "middle": s.x - image.get_width() / 2,
-                 "end": s.x - image.get_width()}[s.anchor]  # fmt: skip
+                 "end": s.x - image.get_width()}[s.anchor]
             surface.blit(image, (x, s.y - font.get_ascent()))
     pygame.image.save(surface, str(path))
 
@@ -303,9 +303,9 @@ def write(stem: Path, drawing: Drawing) -> list[Path]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tablekit.wiring",
-                                description=__doc__.split("\n\n")[0])  # fmt: skip
+                                description=__doc__.split("\n\n")[0])
     p.add_argument("--write", action="store_true",
-                   help="write the drawings of the default pins into docs/")  # fmt: skip
+                   help="write the drawings of the default pins into docs/")
     args = p.parse_args(argv)
     if not args.write:
         print(svg(diagram(PinSettings(), words("en"))), end="")

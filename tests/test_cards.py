@@ -59,7 +59,7 @@ def netplan_connection(network_config: Path, root: Path) -> str:
     plan.write_bytes(network_config.read_bytes())
     plan.chmod(0o600)
     done = subprocess.run(["netplan", "generate", "--root-dir", str(root)], capture_output=True,
-                          text=True, check=False)  # fmt: skip
+                          text=True, check=False)
     assert done.returncode == 0, done.stderr
     (made,) = (root / "run/NetworkManager/system-connections").glob("*.nmconnection")
     return made.read_text()
@@ -76,7 +76,7 @@ def make_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> 
     out = tmp_path / "hall"
     argv = ["--lang", "en", "hall", "cards", "--tables", "3", "--out", str(out),
             "--wifi", "Sala Żółta", "--ssh-key", str(key), "--wheelhouse", str(wheelhouse),
-            *extra]  # fmt: skip
+            *extra]
     assert cli.main(argv, out=io.StringIO()) == 0
     return out
 
@@ -93,14 +93,14 @@ def test_every_card_file_passes_cloud_inits_own_checks(
         schema = subprocess.run(
             ["cloud-init", "schema", "--config-file", str(card / "user-data")],
             capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        )
         assert schema.returncode == 0, schema.stdout + schema.stderr
         assert "Valid cloud-config" in schema.stdout
         parsed = subprocess.run(
             ["/usr/bin/python3", "-c", CLOUD_INIT_CHECK, str(card / "network-config"),
              str(card / "meta-data"), str(card / "user-data")],
             capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        )
         assert parsed.returncode == 0, parsed.stderr
         wlan, script = eval(parsed.stdout)
         assert wlan["access-points"] == {"Sala Żółta": {"password": WIFI_PASSWORD}}
@@ -141,7 +141,7 @@ def test_a_second_run_keeps_every_secret_and_no_ssh_key_means_no_ssh(
     secret = (out / "cards/table-01/rummikub/mqtt-password").read_text()
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))  # an open network
     argv = ["hall", "cards", "--tables", "4", "--out", str(out), "--wifi", "Sala",
-            "--wheelhouse", str(tmp_path / "wheelhouse")]  # fmt: skip
+            "--wheelhouse", str(tmp_path / "wheelhouse")]
     printed = io.StringIO()
     assert cli.main(argv, out=printed) == 0
     assert "karty" in printed.getvalue()  # Polish by default
@@ -175,7 +175,7 @@ def test_the_wifi_password_and_the_wheelhouse_are_asked_for_in_polish(
 ) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("12345678\n"))
     argv = ["hall", "cards", "--tables", "2", "--out", str(tmp_path / "hall"), "--wifi", "Sala",
-            "--wheelhouse", str(tmp_path / "none")]  # fmt: skip
+            "--wheelhouse", str(tmp_path / "none")]
     assert cli.main(argv, out=io.StringIO()) == 2
     err = capsys.readouterr().err
     assert "./kit wheelhouse" in err and "--wheelhouse" in err and "pakiet" in err
@@ -188,7 +188,7 @@ def firstboot(card: Path, root: Path, role: str, base: str) -> subprocess.Comple
     return subprocess.run(
         ["sh", str(script), role, base, str(card)], capture_output=True, text=True, env=env,
         check=False,
-    )  # fmt: skip
+    )
 
 
 def test_a_tables_first_boot_takes_the_secrets_off_the_card_and_installs_from_the_hub(
@@ -270,14 +270,14 @@ def test_the_organizer_downloads_every_tables_card_as_one_zip(
         assert page.status_code == 200 and "3 stoliki" in text_of(page.text)
         assert "Karty SD stolików" in client.get("/organizer").text
         form = {"csrf": form_token(page.text), "wifi": "Sala Żółta", "wifi_password": "krótkie",
-                "wifi_country": "PL", "host": "hub.local", "ssh_key": ""}  # fmt: skip
+                "wifi_country": "PL", "host": "hub.local", "ssh_key": ""}
         refused = client.post("/organizer/cards/karty-stolikow.zip", data=form)
         assert refused.status_code == 400
         assert "od 8 do 63 znaków" in text_of(refused.text) and "Sala Żółta" in refused.text
         assert "krótkie" not in refused.text  # a password is never shown back
         for _ in range(2):  # a download leaves the page as it is: the form is sent again
             answer = client.post("/organizer/cards/karty-stolikow.zip",
-                                 data=form | {"wifi_password": WIFI_PASSWORD})  # fmt: skip
+                                 data=form | {"wifi_password": WIFI_PASSWORD})
             assert answer.status_code == 200, answer.text
         assert answer.headers["content-type"] == "application/zip"
         assert answer.headers["cache-control"] == "no-store"

@@ -510,7 +510,7 @@ def test_the_tables_running_another_kit_than_the_hubs_are_named() -> None:
     tr = HallTracker()
     for table, kit in ((1, "0.2.0"), (2, "0.1.0"), (3, "")):
         tr.apply(UnitStatus(v=1, unit=f"table-0{table}", table=table, online=True,
-                            reason=StatusReason.CONNECTED, ts=NOW, kit=kit), NOW)  # fmt: skip
+                            reason=StatusReason.CONNECTED, ts=NOW, kit=kit), NOW)
     tr.apply(snapshot(4, NOW), NOW)  # no status yet: nothing known of its kit
     hall = tr.view()
     assert hall.other_kits("0.2.0") == [(2, "0.1.0"), (3, "")]

@@ -335,7 +335,7 @@ def served_index(folder: Path, port: int) -> subprocess.Popen[str]:
     command[command.index("--bind") + 1] = "127.0.0.1"
     command[command.index("--directory") + 1] = str(folder)
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            text=True)  # fmt: skip
+                            text=True)
 
 
 def index_pip(env: dict[str, str], index: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -343,7 +343,7 @@ def index_pip(env: dict[str, str], index: str, *args: str) -> subprocess.Complet
     return subprocess.run(
         [sys.executable, "-m", "pip", *args, "--index-url", index],
         env=env, capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    )
 
 
 @contextmanager
@@ -376,12 +376,12 @@ def test_a_table_installs_the_kit_from_the_hubs_index_alone(
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
         env = clean_env(os.environ)
         done = index_pip(env, index, "--python", str(venv / "bin/python"), "install",
-                         "--quiet", "rummikub-tablekit[unit]")  # fmt: skip
+                         "--quiet", "rummikub-tablekit[unit]")
         assert done.returncode == 0, done.stdout + done.stderr
         help_text = subprocess.run(
             [str(venv / "bin/tablekit-unit"), "--help"], env=env, cwd=tmp_path,
             capture_output=True, text=True, check=False,
-        )  # fmt: skip
+        )
         assert help_text.returncode == 0 and "tablekit-unit" in help_text.stdout
         # Read-only: nothing can be sent to it.
         with pytest.raises(urllib.error.HTTPError) as refused:
@@ -391,7 +391,7 @@ def test_a_table_installs_the_kit_from_the_hubs_index_alone(
         (kit,) = (folder / "wheels").glob("rummikub_tablekit-*.whl")
         kit.write_bytes(kit.read_bytes() + b"\0")
         tampered = index_pip(env, index, "download", "--no-deps", "--dest",
-                             str(tmp_path / "got"), "rummikub-tablekit")  # fmt: skip
+                             str(tmp_path / "got"), "rummikub-tablekit")
         assert tampered.returncode != 0 and "HASH" in tampered.stdout + tampered.stderr
 
 
@@ -405,7 +405,7 @@ def update_kit(prefix: Path, index: str) -> subprocess.CompletedProcess[str]:
         [str(ROOT / "deploy/update-kit.sh"), "--index", index, "--prefix", str(prefix),
          "--check", check],
         env=env, capture_output=True, text=True, check=False, timeout=scaled(600),
-    )  # fmt: skip
+    )
 
 
 def running_version(prefix: Path) -> str:
@@ -413,7 +413,7 @@ def running_version(prefix: Path) -> str:
         [str(prefix / "venv/bin/python"), "-I", "-c",
          "import importlib.metadata as m; print(m.version('rummikub-tablekit'))"],
         capture_output=True, text=True, check=True,
-    )  # fmt: skip
+    )
     return done.stdout.strip()
 
 
@@ -464,7 +464,7 @@ def kit_version_wheel(tmp: Path, version: str, out: Path, *, broken: bool = Fals
     project = project.replace('version = "0.1.0"', f'version = "{version}"', 1)
     (source / "pyproject.toml").write_text(project)
     wheel = kit_wheel(source, tmp / f"work-{version}", tmp / f"built-{version}",
-                      env=clean_env(os.environ))  # fmt: skip
+                      env=clean_env(os.environ))
     if broken:
         repacked = out / wheel.name
         with zipfile.ZipFile(wheel) as whole, zipfile.ZipFile(repacked, "w") as bad:

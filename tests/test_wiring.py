@@ -25,7 +25,7 @@ def labels_by_pin(svg_text: str) -> dict[int, str]:
     """Header pin → the words beside it: on the same line as the number drawn in the pin,
     on that pin's side of the header."""
     texts = [(float(t.get("x", 0)), float(t.get("y", 0)), t.text or "")
-             for t in ET.fromstring(svg_text).iter(f"{SVG_NS}text")]  # fmt: skip
+             for t in ET.fromstring(svg_text).iter(f"{SVG_NS}text")]
     numbers = [(x, y, int(text)) for x, y, text in texts if text.isdigit()]
     found: dict[int, str] = {}
     for x, y, text in texts:
@@ -95,7 +95,7 @@ def bills(path: Path) -> list[tuple[list[tuple[int, int, int]], int]]:
 
 
 @pytest.mark.parametrize("path", [ROOT / "docs/wiring.md", ROOT / "docs/pl/okablowanie.md"],
-                         ids=lambda p: p.name)  # fmt: skip
+                         ids=lambda p: p.name)
 def test_every_bill_of_materials_adds_up(path: Path) -> None:
     found = bills(path)
     assert len(found) == 2, "a table unit's and the hub's"

@@ -42,7 +42,7 @@ def cmd_hall_cards(ctx: Ctx, args: argparse.Namespace) -> int:
             N_("{folder}: no package index in it; make it with ./kit wheelhouse (with "
                "internet), then give it with --wheelhouse"),
             folder=wheelhouse,
-        )  # fmt: skip
+        )
     try:
         topics = Topics(args.venue, args.event)
     except TopicNameError as err:
@@ -50,7 +50,7 @@ def cmd_hall_cards(ctx: Ctx, args: argparse.Namespace) -> int:
     settings = CardSettings(
         wifi_ssid=args.wifi, wifi_password=wifi_password(ctx), wifi_country=args.wifi_country,
         user=args.user, ssh_key=ssh_key(args.ssh_key), hub_host=args.host,
-    )  # fmt: skip
+    )
     out: Path = args.out
     bundle = renew_bundle(out / "bundle", topics, args.tables, host=args.host)
     files = table_cards(units_of(bundle.files), settings) | hub_card(bundle.files, settings)
@@ -64,5 +64,5 @@ def cmd_hall_cards(ctx: Ctx, args: argparse.Namespace) -> int:
           "on the hall check"),
         _("  {bundle}: every secret (accounts.tsv); keep it, and give the same folder "
           "again for more tables").format(bundle=out / "bundle"),
-    )  # fmt: skip
+    )
     return 0

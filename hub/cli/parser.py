@@ -345,23 +345,23 @@ def _build(w: Words) -> argparse.ArgumentParser:
         hall, "cards", cmd_hall_cards,
         _("write the SD card files of the hub and of every table (Raspberry Pi OS Lite "
           "64-bit): the Pi's name, the Wi-Fi, the broker's accounts, the kit from the hub"),
-    )  # fmt: skip
+    )
     p.add_argument("--tables", type=positive_int, required=True, help=_("how many tables"))
     p.add_argument(
         "--out", type=Path, required=True,
         help=_("the folder to write them in: cards/ (one folder a card) and bundle/ (every "
                "secret; the same folder again keeps them)"),
-    )  # fmt: skip
+    )
     p.add_argument("--wifi", required=True, metavar="SSID", help=_("the venue's Wi-Fi name"))
     p.add_argument(
         "--wifi-country", default="PL", metavar=_("COUNTRY"),
         help=_("the Wi-Fi's country, two letters (default PL)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--ssh-key", type=Path, metavar=_("FILE"),
         help=_("a public key file (id_ed25519.pub) that may log in over SSH; left out: no "
                "SSH at all"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--user", default="rummikub", help=_("the Pi's user for SSH (default rummikub)")
     )
@@ -369,13 +369,13 @@ def _build(w: Words) -> argparse.ArgumentParser:
         "--wheelhouse", type=Path, default=Path("wheelhouse"), metavar=_("FOLDER"),
         help=_("the kit and its packages for the Pis (./kit wheelhouse makes it; default "
                "./wheelhouse): the hub serves it to the tables"),
-    )  # fmt: skip
+    )
     p.add_argument("--venue", default="hall", help=_("the venue's topic level (default hall)"))
     p.add_argument(
         "--event", default="event",
         help=_("the event the hub serves first (default event; later ones: the hub's "
                "config file)"),
-    )  # fmt: skip
+    )
     p.add_argument(
         "--host", default="hub.local", help=_("the hub as the tables reach it (default hub.local)")
     )

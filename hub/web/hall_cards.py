@@ -62,7 +62,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         return pages.render(
             request, "hall_cards.html", status, tables=units(), problem=problem,
             typed=typed or {}, csrf_field=field,
-        )  # fmt: skip
+        )
 
     def show(request: Request) -> Response:
         return page(request)
