@@ -83,7 +83,7 @@ class _Gather:
     ) -> None:
         if getattr(reason, "is_failure", False):
             self.refused = BrokerReadError(
-                N_("round status: the MQTT broker at {where} refused the connection ({reason})"),
+                N_("the MQTT broker at {where} refused the connection ({reason})"),
                 where=self.where,
                 reason=str(reason),
             )
@@ -96,7 +96,7 @@ class _Gather:
     ) -> None:
         if any(getattr(r, "is_failure", False) for r in reasons):
             self.refused = BrokerReadError(
-                N_("round status: the MQTT broker at {where} refused the subscription to the "
+                N_("the MQTT broker at {where} refused the subscription to the "
                    "tables' topics"),
                 where=self.where,
             )
@@ -130,7 +130,7 @@ def gather_retained(
         where,
     )
     closed = BrokerReadError(
-        N_("round status: the MQTT broker at {where} closed the connection"), where=where
+        N_("the MQTT broker at {where} closed the connection"), where=where
     )
     client = make_client(source.broker, f"rk-status-{secrets.token_hex(6)}")
     client.connect_timeout = connect_timeout
@@ -142,7 +142,7 @@ def gather_retained(
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) and err.strerror else str(err)
         raise BrokerReadError(
-            N_("round status: cannot reach the MQTT broker at {where}: {reason}"),
+            N_("cannot reach the MQTT broker at {where}: {reason}"),
             where=where,
             reason=reason,
         ) from None
@@ -154,13 +154,13 @@ def gather_retained(
             if time.monotonic() > deadline:
                 if gather.connected:
                     raise BrokerReadError(
-                        N_("round status: the MQTT broker at {where} did not confirm the "
+                        N_("the MQTT broker at {where} did not confirm the "
                            "subscription within {seconds} s"),
                         where=where,
                         seconds=f"{connect_timeout:g}",
                     )
                 raise BrokerReadError(
-                    N_("round status: the MQTT broker at {where} did not confirm the "
+                    N_("the MQTT broker at {where} did not confirm the "
                        "connection within {seconds} s"),
                     where=where,
                     seconds=f"{connect_timeout:g}",
@@ -186,11 +186,13 @@ def season_board(source: LiveSource) -> SeasonBoard:
     got = dict(gather_retained(source, filters=[topic]))
     if not got.get(topic):
         raise BrokerReadError(
-            N_("season seeds --league: the broker at {where} has no season table from the "
+            N_("the broker at {where} has no season table from the "
                "league yet (the bridge to the central has not brought it)"),
             where=source.broker.where,
         )
     try:
         return board_decoder.decode(got[topic])
     except (msgspec.DecodeError, ValueError) as err:
-        raise BrokerReadError(N_("season seeds --league: {error}"), error=str(err)) from None
+        raise BrokerReadError(
+            N_("the season table from the league cannot be read: {error}"), error=str(err)
+        ) from None

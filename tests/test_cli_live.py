@@ -180,10 +180,8 @@ def test_without_a_broker_it_says_what_it_needs(playing: Cli) -> None:
 
 def test_unreachable_broker_is_one_line_and_exit_2(playing: Cli) -> None:
     port = free_port()
-    started = time.monotonic()
     err = playing.fails("round", "status", "--broker", f"127.0.0.1:{port}")
-    assert time.monotonic() - started < 5.0
-    assert err.startswith("rummikub: round status: cannot reach the MQTT broker at 127.0.0.1:")
+    assert err.startswith("rummikub: cannot reach the MQTT broker at 127.0.0.1:")
     err = playing.fails("round", "status", "--broker", "127.0.0.1:99999")
     assert "port must be 1-65535" in err
 
