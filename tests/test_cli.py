@@ -66,7 +66,7 @@ def test_school_contest_end_to_end(tmp_path: Path) -> None:
 
     for round_no in range(1, 5):
         out = c.ok("round", "draw", "--seed", str(100 + round_no))
-        assert f"Round {round_no} (round-{round_no}): 4 tables (2 of 3 players)" in out
+        assert f"Round {round_no}: 4 tables (2 of 3 players)" in out
         assert REPEATS.search(out)
         assert "1A" in out and "4C" in out and "4D" not in out
         c.ok("round", "start")

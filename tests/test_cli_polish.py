@@ -34,31 +34,34 @@ DAY: dict[str, dict[str, str]] = {
         "ignored": "Pominięte kolumny: Uwagi",
         "checked in": "Potwierdzono obecność (14):",
         "present": "obecni: 14",
-        "drawn": "Runda 1 (round-1): 4 stoliki (3-osobowe: 2), ziarno losowania 11",
+        "drawn": "Runda 1: 4 stoliki (3-osobowe: 2), ziarno losowania 11",
         "rotation": "Zaczyna kolejno — gra 1: miejsce A, gra 2: miejsce B",
         "hall": "Test sali: nie sprawdzono: stoliki 1, 2, 3, 4 (rummikub event hall)",
-        "started": "Rozpoczęto: runda 1 (round-1), ",
+        "started": "Rozpoczęto: runda 1, ",
         "deadline": "wtedy każdy stolik, który jeszcze gra, rozgrywa ostatnią kolejkę",
-        "status": "runda 1 (round-1): zakończone stoliki: 0 z 4",
+        "status": "runda 1: zakończone stoliki: 0 z 4",
         "missing": "Brakuje: stolik 1 (gra 2), stolik 2 (gra 2)",
         "live hint": "Stany zegarów na żywo (gra, pauza, wezwania sędziego, brak połączenia)",
         "first version": "Wersja 1 (wynik, sędzia) zapisana",
         "correction": "Wersja 2 (poprawka, sędzia) zapisana",
         "why": "; powód: źle odczytana karta",
         "ending": "zakończenie: ktoś wyłożył wszystkie kostki",
-        "no result": "Stolik 1, gra 2, runda 1 (round-1): jeszcze bez wyniku",
-        "closed": "Zamknięto: runda 1 (round-1)",
-        "next": "Następny etap: runda 2 (round-2) — losowanie: rummikub round draw",
+        "no result": "Stolik 1, gra 2, runda 1: jeszcze bez wyniku",
+        "closed": "Zamknięto: runda 1",
+        "next": "Następny etap: runda 2 — losowanie: rummikub round draw",
         "corrections": "Nie zapisano żadnej poprawki wyniku",
         "no sanctions": "Nie zapisano żadnej sankcji",
         "no ties": "Brak remisów na granicy awansu do rozstrzygnięcia i rozstrzygniętych",
-        "warned": "upomnienie, etap: runda 2 (round-2); zapisano",
-        "deducted": "odjęto 2 duże punkty, etap: runda 2 (round-2)",
+        "warned": "upomnienie, etap: runda 2; zapisano",
+        "deducted": "odjęto 2 duże punkty, etap: runda 2",
         "archive": "plików,",
         "closed late": "rummikub: round close: --why podaje się razem z --force",
         "unknown player": "rummikub: nieznany gracz „P999”: rummikub players list pokazuje "
         "imię, nazwisko i numer każdego gracza",
         "bad table": "rummikub: stolik 9: runda 2 ma stoliki 1–4",
+        "stage typed": "1|runda 1|Runda  1",
+        "stage not drawn": "rummikub: --stage: etap „runda 3” nie jest rozlosowany "
+        "(rozlosowane: runda 1, runda 2)",
         "bad racks": "rummikub: --racks:",
         "refused file": "rummikub: {path} to plik; podaj folder, w którym zapisać pliki",
     },
@@ -72,7 +75,7 @@ DAY: dict[str, dict[str, str]] = {
         "ignored": "Ignored columns: Uwagi",
         "checked in": "Checked in 14:",
         "present": "14 present",
-        "drawn": "Round 1 (round-1): 4 tables (2 of 3 players), seed 11",
+        "drawn": "Round 1: 4 tables (2 of 3 players), seed 11",
         "rotation": "Starting seat by rotation — game 1: seat A, game 2: seat B",
         "hall": "Hall check: not checked: tables 1, 2, 3, 4 (rummikub event hall)",
         "started": "Started round-1 at",
@@ -97,6 +100,8 @@ DAY: dict[str, dict[str, str]] = {
         "unknown player": "rummikub: unknown player 'P999': rummikub players list shows every "
         "player's name and ID",
         "bad table": "rummikub: table 9: round-2 has tables 1–4",
+        "stage typed": "1|Round 1",
+        "stage not drawn": "rummikub: --stage: 'round 3' is not drawn (drawn: round-1, round-2)",
         "bad racks": "rummikub: --racks:",
         "refused file": "rummikub: {path} is a file; give a folder to write the files in",
     },
@@ -159,7 +164,12 @@ def test_the_whole_organizer_day_in_each_language(tmp_path: Path, lang: str) -> 
     assert said["warned"] in c.ok("sanction", "warn", player, "--why", "telefon")
     out = c.ok("sanction", "deduct", player, "--big", "2", "--why", "znowu telefon")
     assert said["deducted"] in out
-    assert "Łukasz Żółkiewski" in c.ok("standings", "--stage", "round-1")
+    standings = c.ok("standings", "--stage", "round-1")  # the format's name, for scripts
+    assert "Łukasz Żółkiewski" in standings
+    for typed in said["stage typed"].split("|"):  # or as the organizer reads it
+        assert c.ok("standings", "--stage", typed) == standings
+    typed = "runda 3" if lang == "pl" else "round 3"
+    assert c.fails("standings", "--stage", typed) == said["stage not drawn"]
 
     written = c.ok("export", "csv", str(tmp_path / "wyniki")).split()
     assert written and all(Path(path).is_file() for path in written)

@@ -209,7 +209,7 @@ def test_round_undo_on_the_command_line(tmp_path: Path) -> None:
     comp = c.competition()
     assert comp.event.stages_played == ("round-1",)
     redrawn = c.ok("round", "draw", "--seed", "2")
-    assert "Round 2 (round-2)" in redrawn
+    assert "Round 2: " in redrawn
 
 
 

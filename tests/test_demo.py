@@ -55,7 +55,7 @@ def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, brok
     assert proc.returncode == 0, proc.stdout + proc.stderr
     out = proc.stdout
     assert "Traceback" not in proc.stderr, proc.stderr
-    assert "demo: runda 1 (round-1): rozlosowano (3 stoliki, 0 powtórzonych par) i rozpoczęto" \
+    assert "demo: runda 1: rozlosowano (3 stoliki, 0 powtórzonych par) i rozpoczęto" \
         in out
     assert "; 10 graczy\n" in out and "stan sali:" in out
     assert "  stolik 1: A " in out  # the seating
@@ -196,7 +196,7 @@ def test_the_demo_stops_on_sigterm_and_sigint_within_seconds_leaving_nothing(
          "--every", "1", "--seed", "3", "--dir", str(tmp_path), "--lang", "pl"],
         env,
     )
-    demo.wait_for("runda 1 (round-1): rozlosowano", 60)
+    demo.wait_for("runda 1: rozlosowano", 60)
     if mode == "headless":
         demo.wait_for("stan sali:", 30)
     else:

@@ -15,7 +15,7 @@ from typing import Final, TextIO
 
 from hub.competition import Competition
 from hub.exports.grid import Grid
-from hub.exports.words import phase_label
+from hub.exports.words import phase_label, stage_label, stage_title
 from hub.organizer import Organizer
 from hub.store import EventStore
 from hub.tournament import EventPhase, SeatingMethod
@@ -209,16 +209,23 @@ def table_seats(comp: Competition, stage: str, table: int) -> tuple[str, ...]:
     return seating[table - 1].players
 
 
-def stage_arg(comp: Competition, stage: str | None) -> str:
+def stage_arg(comp: Competition, stage: str | None, words: Words) -> str:
+    """The drawn stage ``--stage`` names (default: the latest): by its name as a person
+    reads it (*runda 2*, *półfinał*), by its number (*2*), or by its name in the format
+    (``round-2``, what scripts pass)."""
     played = comp.event.stages_played
     if not played:
         raise CliError(N_("nothing is drawn yet: rummikub round draw"))
     if stage is None:
         return played[-1]
-    if stage not in played:
-        raise CliError(
-            N_("--stage: {stage} is not drawn (drawn: {drawn})"),
-            stage=quoted(stage),
-            drawn=", ".join(played),
-        )
-    return stage
+    wanted = " ".join(stage.split()).casefold()
+    for name in played:
+        number = comp.round_number(name)
+        said = (name, str(number), stage_label(name, words), stage_title(name, number, words))
+        if wanted in (s.casefold() for s in said):
+            return name
+    raise CliError(
+        N_("--stage: {stage} is not drawn (drawn: {drawn})"),
+        stage=quoted(stage),
+        drawn=", ".join(stage_label(name, words) for name in played),
+    )

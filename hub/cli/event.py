@@ -14,7 +14,7 @@ from hub.cli.live import live_source
 from hub.cli.refusals import replaced_lines
 from hub.competition import Competition
 from hub.exports.grid import Grid
-from hub.exports.words import stage_named
+from hub.exports.words import stage_label
 from hub.hall_board import (
     expected_tables,
     hall_board,
@@ -182,25 +182,25 @@ def _entry_text(stage: Stage, words: Words) -> str:
         if isinstance(entry, Everyone):
             who = _("everyone present")
         elif isinstance(entry, TopOverall):
-            who = _("top {k} of {stage}").format(k=entry.k, stage=stage_named(entry.of, words))
+            who = _("top {k} of {stage}").format(k=entry.k, stage=stage_label(entry.of, words))
         elif isinstance(entry, TablePlaces):
             who = _("places {first}–{last} at each table of {stage}").format(
-                first=entry.first, last=entry.last, stage=stage_named(entry.of, words)
+                first=entry.first, last=entry.last, stage=stage_label(entry.of, words)
             )
         elif isinstance(entry, TopAcrossTables):
             if entry.k is None:
                 who = _("all of {stage} by table place").format(
-                    stage=stage_named(entry.of, words)
+                    stage=stage_label(entry.of, words)
                 )
             else:
                 who = _("best {k} of {stage} by table place").format(
-                    k=entry.k, stage=stage_named(entry.of, words)
+                    k=entry.k, stage=stage_label(entry.of, words)
                 )
             if entry.group is not None:
                 who += _(" ({group} tables)").format(group=entry.group)
         elif isinstance(entry, Rest):
             who = _("everyone else of {stage} (consolation games, 2 or 5: asked)").format(
-                stage=stage_named(entry.of, words)
+                stage=stage_label(entry.of, words)
             )
         else:
             who = str(entry)
@@ -263,7 +263,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     if phase is EventPhase.PLAYING and open_stage is not None:
         lines.append(
             _("Phase:    playing {stage} (round {number} of {rounds})").format(
-                stage=stage_named(open_stage.name, w),
+                stage=stage_label(open_stage.name, w),
                 number=comp.round_number(open_stage.name),
                 rounds=len(fmt.stages),
             )
@@ -271,7 +271,7 @@ def cmd_event_show(ctx: Ctx, args: argparse.Namespace) -> int:
     elif phase is EventPhase.BETWEEN_ROUNDS and event.current_stage is not None:
         lines.append(
             _("Phase:    between rounds; next {stage}").format(
-                stage=stage_named(event.current_stage.name, w)
+                stage=stage_label(event.current_stage.name, w)
             )
         )
     else:

@@ -139,7 +139,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
     _ = w.gettext
     comp = org.competition
     pid = resolve_player(comp, args.id)
-    stage = None if args.stage is None else stage_arg(comp, args.stage)
+    stage = None if args.stage is None else stage_arg(comp, args.stage, ctx.words)
     draft = org.sanction_record(pid, kind, why=args.why, big=big, stage=stage)
     confirmed = confirm(ctx, org, draft, f"sanction {args.command}", pid, yes=args.yes)
     if confirmed is None:
@@ -148,7 +148,7 @@ def _sanction(ctx: Ctx, args: argparse.Namespace, kind: SanctionKind, big: int =
     comp = org.competition
     ctx.print(sanction_given_text(comp, record, w, when))
     if kind is SanctionKind.DEDUCTION and comp.event.stages_played:
-        ctx.print(render(standings_grid(comp, stage_arg(comp, None), words=w), w))
+        ctx.print(render(standings_grid(comp, stage_arg(comp, None, ctx.words), words=w), w))
     return 0
 
 
@@ -189,7 +189,7 @@ def cmd_sanction_list(ctx: Ctx, args: argparse.Namespace) -> int:
 def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
     org = ctx.organizer()
     comp = org.competition
-    stage = stage_arg(comp, args.stage)
+    stage = stage_arg(comp, args.stage, ctx.words)
     table_seats(comp, stage, args.table)
     call = None if args.game else org.open_call(args.table, stage)
     if not args.game and call is None:
@@ -216,7 +216,10 @@ def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_call_list(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    stage = None if args.stage is None and args.table is None else stage_arg(comp, args.stage)
+    stage = (
+        None if args.stage is None and args.table is None
+        else stage_arg(comp, args.stage, ctx.words)
+    )
     grid = judge_calls_grid(comp, stage, args.table, words=ctx.words)
     ctx.print(render(grid, ctx.words) if grid.rows else ctx.words.gettext(
         "No judge call resolved yet"))

@@ -47,7 +47,7 @@ from tablekit.shared.i18n import Words
 
 def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
-    stage = stage_arg(comp, args.stage)
+    stage = stage_arg(comp, args.stage, ctx.words)
     if args.table is not None:
         table_seats(comp, stage, args.table)
     ctx.print(render(
@@ -111,7 +111,7 @@ def _exported(ctx: Ctx, args: argparse.Namespace) -> Competition:
 
 def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    stage_arg(comp, None)
+    stage_arg(comp, None, ctx.words)
     files = csv_files(comp, Sheet(ctx.words, ";" if args.semicolon else None))
     _folder(args.dir, ctx.words)
     for name, text in files.items():
@@ -121,7 +121,7 @@ def cmd_export_csv(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage), ctx.console_url)
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage, ctx.words), ctx.console_url)
     _folder(args.dir, ctx.words)
     for stem, doc in docs.items():
         ctx.print(str(_write(args.dir, f"{stem}.html", doc.encode("utf-8"), ctx.words)))
@@ -130,7 +130,7 @@ def cmd_export_html(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage), ctx.console_url)
+    docs = printouts(comp, ctx.words, stage_arg(comp, args.stage, ctx.words), ctx.console_url)
     pdfs = {f"{stem}.pdf": printing.pdf(doc) for stem, doc in docs.items()}
     _folder(args.dir, ctx.words)
     for name, data in pdfs.items():
@@ -140,7 +140,7 @@ def cmd_export_pdf(ctx: Ctx, args: argparse.Namespace) -> int:
 
 def cmd_export_archive(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = _exported(ctx, args)
-    stage_arg(comp, None)
+    stage_arg(comp, None, ctx.words)
     sheet = Sheet(ctx.words, ";" if args.semicolon else None)
     data = archive.event_archive(comp, pdf=printing.pdf, at=ctx.clock(), sheet=sheet)
     target: Path = args.file

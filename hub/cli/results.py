@@ -21,7 +21,7 @@ from hub.exports.results import (
     version_grid,
     version_header,
 )
-from hub.exports.words import stage_named
+from hub.exports.words import stage_label
 from hub.organizer import Organizer
 from hub.table_play import GameNotEndedError
 from tablekit.core.racks import RackNotationError, parse_rack
@@ -55,7 +55,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
     w = ctx.words
     _ = w.gettext
     comp = org.competition
-    stage = stage_arg(comp, args.stage)
+    stage = stage_arg(comp, args.stage, ctx.words)
     players = table_seats(comp, stage, args.table)
     interactive = args.racks is None
     if interactive:
@@ -77,7 +77,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
         elif open_stage is None or open_stage.name != stage:
             why = input(
                 _("{stage} is not the round being played: reason for the late result: ").format(
-                    stage=stage_named(stage, w)
+                    stage=stage_label(stage, w)
                 )
             )
         elif args.force:
@@ -88,7 +88,7 @@ def cmd_result_enter(ctx: Ctx, args: argparse.Namespace) -> int:
             args.table, report, why=why, stage=stage, not_ended=args.force
         )
         subject = _("table {table} game {game} of {stage}").format(
-            table=args.table, game=args.game, stage=stage_named(stage, w)
+            table=args.table, game=args.game, stage=stage_label(stage, w)
         )
         confirmed = confirm(ctx, org, record, "result enter", subject, yes=args.yes)
         if confirmed is None:
@@ -150,14 +150,14 @@ def confirm(
 def cmd_result_history(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = ctx.competition()
     w = ctx.words
-    stage = stage_arg(comp, args.stage)
+    stage = stage_arg(comp, args.stage, ctx.words)
     table_seats(comp, stage, args.table)
     comp.table_playing(stage, args.table, args.game)
     versions = comp.history(stage, args.table, args.game)
     if not versions:
         ctx.print(
             w.gettext("Table {table} game {game} of {stage}: no result yet").format(
-                table=args.table, game=args.game, stage=stage_named(stage, w)
+                table=args.table, game=args.game, stage=stage_label(stage, w)
             )
         )
         return 0

@@ -11,7 +11,7 @@ from hub.competition import Competition
 from hub.exports.lists import seating_grid
 from hub.exports.notes import consolation_text, repeats_text
 from hub.exports.standings import standings_grid
-from hub.exports.words import stage_named
+from hub.exports.words import stage_label, stage_title
 from hub.hall_board import expected_tables, hall_board, latest_checks, unchecked_warning
 from hub.organizer import ConsentMissingError
 from hub.tournament import (
@@ -41,14 +41,13 @@ def seating_text(comp: Competition, seated: RoundSeated, words: Words) -> str:
     return "\n".join(
         [
             words.ngettext(
-                "Round {number} ({stage}): {n} table ({three} of 3 players), seed {seed}, "
+                "{stage}: {n} table ({three} of 3 players), seed {seed}, "
                 "repeated pairs: {repeats}",
-                "Round {number} ({stage}): {n} tables ({three} of 3 players), seed {seed}, "
+                "{stage}: {n} tables ({three} of 3 players), seed {seed}, "
                 "repeated pairs: {repeats}",
                 len(seated.tables),
             ).format(
-                number=comp.round_number(seated.stage),
-                stage=seated.stage,
+                stage=stage_title(seated.stage, comp.round_number(seated.stage), words),
                 n=len(seated.tables),
                 three=three,
                 seed=seated.seed,
@@ -120,7 +119,7 @@ def cmd_round_start(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = org.competition
     ctx.print(
         _("Started {stage} at {at}").format(
-            stage=stage_named(started.stage, ctx.words), at=when(started.at)
+            stage=stage_label(started.stage, ctx.words), at=when(started.at)
         )
     )
     deadline = comp.round_deadline()
@@ -140,7 +139,7 @@ def cmd_round_starter(ctx: Ctx, args: argparse.Namespace) -> int:
             "Table {table}, game {game} of {stage}: seat {seat} starts (sent to the table "
             "with its seating; the table can still choose before the first press)"
         ).format(
-            table=chosen.table, game=chosen.game, stage=stage_named(chosen.stage, ctx.words),
+            table=chosen.table, game=chosen.game, stage=stage_label(chosen.stage, ctx.words),
             seat=chosen.seat,
         )
     )
@@ -154,7 +153,7 @@ def cmd_round_undo(ctx: Ctx, args: argparse.Namespace) -> int:
     comp = org.competition
     ctx.print(
         _("Draw of {stage} undone: its tables are told they have no assignment; draw it "
-          "again with rummikub round draw").format(stage=stage_named(undone.stage, ctx.words))
+          "again with rummikub round draw").format(stage=stage_label(undone.stage, ctx.words))
     )
     if comp.event.phase is EventPhase.REGISTRATION:
         ctx.print(
@@ -182,17 +181,17 @@ def cmd_round_close(ctx: Ctx, args: argparse.Namespace) -> int:
     if closed.forced:
         ctx.print(
             _("Closed {stage} (forced: missing games count as not played)").format(
-                stage=stage_named(closed.stage, ctx.words)
+                stage=stage_label(closed.stage, ctx.words)
             )
         )
     else:
-        ctx.print(_("Closed {stage}").format(stage=stage_named(closed.stage, ctx.words)))
+        ctx.print(_("Closed {stage}").format(stage=stage_label(closed.stage, ctx.words)))
     ctx.print(render(standings_grid(comp, closed.stage, words=ctx.words), ctx.words))
     nxt = comp.event.current_stage
     if comp.event.phase is EventPhase.FINISHED:
         ctx.print(_("The event is finished: rummikub ranking"))
     elif nxt is not None:
         ctx.print(
-            _("Next: {stage} (rummikub round draw)").format(stage=stage_named(nxt.name, ctx.words))
+            _("Next: {stage} (rummikub round draw)").format(stage=stage_label(nxt.name, ctx.words))
         )
     return 0

@@ -13,7 +13,7 @@ from hub.cli.live import live_source
 from hub.cli.refusals import refusals_summary, replaced_lines
 from hub.competition import Competition, TableProgress
 from hub.exports.grid import Grid
-from hub.exports.words import stage_named
+from hub.exports.words import stage_label
 from hub.hall import countdown_text
 from hub.live import LiveView, TableLive
 from hub.retained import fold_retained, gather_retained
@@ -151,7 +151,7 @@ def status_grid(
     done = sum(t.finished for t in progress)
     return Grid(
         _("{stage}: {done} of {tables} tables done").format(
-            stage=stage_named(stage, words), done=done, tables=len(progress)
+            stage=stage_label(stage, words), done=done, tables=len(progress)
         ),
         headers,
         rows,
@@ -232,10 +232,10 @@ def round_clock_text(comp: Competition, now: float, words: Words) -> str:
     started = comp.started.get(stage.name)
     if started is None:
         return _("{stage} is drawn, not started (rummikub round start)").format(
-            stage=stage_named(stage.name, words)
+            stage=stage_label(stage.name, words)
         )
     text = _("{stage} started {at} by {by}").format(
-        stage=stage_named(stage.name, words), at=when(started.at), by=started.by or "-"
+        stage=stage_label(stage.name, words), at=when(started.at), by=started.by or "-"
     )
     deadline = comp.round_deadline()
     if deadline is None:

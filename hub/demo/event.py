@@ -19,7 +19,7 @@ from hub.competition import LanguageChosen, new_event
 from hub.demo.options import Length
 from hub.demo.report import print_ranking, print_seating, print_standings
 from hub.exports.notes import consolation_text, tie_decision_text
-from hub.exports.words import stage_named
+from hub.exports.words import stage_label
 from hub.organizer import ConsentMissingError, Organizer
 from hub.store import EventStore
 from hub.tournament import (
@@ -147,7 +147,7 @@ def first_round(org: Organizer, seed: int | None, words: Words) -> None:
     pairs = w.ngettext("{n} repeated pair", "{n} repeated pairs", seated.repeats)
     print(
         w.gettext("demo: {stage} drawn ({tables}, {pairs}) and started; the seating:").format(
-            stage=stage_named(seated.stage, words),
+            stage=stage_label(seated.stage, words),
             tables=tables.format(n=len(seated.tables)),
             pairs=pairs.format(n=seated.repeats),
         ),
@@ -176,7 +176,7 @@ def organize(org: Organizer, seed: int | None, words: Words) -> bool:
             stage = state.current_stage.name if state.current_stage else ""
             org.close_round()
             print(_("demo: {stage} closed: every result is in").format(
-                stage=stage_named(stage, words)), flush=True)
+                stage=stage_label(stage, words)), flush=True)
             judge_orders_lots(org, words)
             if org.competition.event.phase is EventPhase.FINISHED:
                 print_ranking(org, words)
@@ -186,7 +186,7 @@ def organize(org: Organizer, seed: int | None, words: Words) -> bool:
             seated = draw_admitting(org, seed, words)
             org.start_round()
             print(_("demo: {stage} drawn and started; the new seating:").format(
-                stage=stage_named(seated.stage, words)), flush=True)
+                stage=stage_label(seated.stage, words)), flush=True)
             print_seating(org, seated.tables, words)
     except KitError as err:
         log.warning("demo organizer: %s", err)

@@ -16,7 +16,6 @@ from hub.exports.words import (
     csv_value,
     gender_word,
     stage_label,
-    stage_named,
     status_word,
     word,
 )
@@ -407,7 +406,7 @@ def sanction_given_text(
     else:
         what = _("disqualified: not seated in any later round")
     if fact.stage:
-        what += _(" in {stage}").format(stage=stage_named(fact.stage, words))
+        what += _(" in {stage}").format(stage=stage_label(fact.stage, words))
     return _("{id} {name}: {what}; recorded {at} by {by}").format(
         id=fact.player_id, name=player_of(comp, fact.player_id).name, what=what,
         at=stamp(record.at), by=record.by or "-",

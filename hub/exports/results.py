@@ -14,7 +14,6 @@ from hub.exports.words import (
     csv_value,
     rack_words,
     stage_label,
-    stage_named,
     stage_title,
     title_label,
 )
@@ -392,7 +391,7 @@ def undone_lines(comp: Competition, words: Words, stamp: Callable[[float], str])
                 "Draw of {stage} undone {at} by {by} ({n} table); why: {why}",
                 "Draw of {stage} undone {at} by {by} ({n} tables); why: {why}",
                 len(tables),
-            ).format(stage=stage_named(stage, words), at=stamp(record.at), by=record.by or "-",
+            ).format(stage=stage_label(stage, words), at=stamp(record.at), by=record.by or "-",
                      n=len(tables), why=record.why)
         )
     return lines

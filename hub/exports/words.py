@@ -41,14 +41,6 @@ def stage_title(name: str, number: int, words: Words) -> str:
     return words.gettext("Stage {n} ({name})").format(n=number, name=stage_label(name, words))
 
 
-def stage_named(name: str, words: Words) -> str:
-    """A stage as the organizer's command line names it: the name a person reads first,
-    then in parentheses the name ``--stage`` takes, ``runda 2 (round-2)``; the one name
-    alone where they are the same (English; a stage the organizer's own format names)."""
-    label = stage_label(name, words)
-    return name if label == name else f"{label} ({name})"
-
-
 # Translators: the titles of a final ranking, each said of a woman, of a man, and without
 # gender (the player's gender unknown: the title as a noun); docs/glossary.md
 TITLES: Final[Mapping[str, Gendered]] = {
