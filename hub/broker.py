@@ -135,7 +135,12 @@ class MosquittoBroker(_Reachable):
         max_queued_messages: int = 100_000,
         max_inflight_messages: int = 100,
         extra: Sequence[str] = (),
+        config: str | None = None,
+        log_file: Path | None = None,
     ) -> None:
+        """``config``: the whole config to run instead of one made here (a venue's,
+        :func:`hub.credentials.broker_config`, listening on ``host`` and ``port``), its
+        ``log_file`` named."""
         found = binary or mosquitto_binary()
         if found is None:
             raise BrokerError(N_("mosquitto is not installed (apt install mosquitto)"))
@@ -148,13 +153,16 @@ class MosquittoBroker(_Reachable):
         self.max_queued_messages = max_queued_messages
         self.max_inflight_messages = max_inflight_messages
         self.extra = list(extra)
+        self.config = config
         self.conf_path = self.workdir / "mosquitto.conf"
-        self.log_path = self.workdir / "mosquitto.log"
+        self.log_path = log_file or self.workdir / "mosquitto.log"
         self.data_dir = self.workdir / "data"
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
 
     def config_text(self) -> str:
+        if self.config is not None:
+            return self.config
         lines = [
             f"listener {self.port} {self.host}",
             "allow_anonymous true",

@@ -75,3 +75,17 @@ def session_left(sid: int) -> list[str]:
         except (OSError, ProcessLookupError):
             continue
     return left
+
+
+def processes_naming(path: Path, program: str = "") -> list[int]:
+    """Pids of the processes whose command line names ``path`` (and ``program``)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if program in cmd and str(path) in cmd:
+                pids.append(int(entry.name))
+    return pids

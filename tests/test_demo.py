@@ -20,7 +20,7 @@ import msgspec
 import paho.mqtt.client as mqtt
 import pytest
 from paho.mqtt.enums import CallbackAPIVersion
-from running import Running, session_left
+from running import Running, processes_naming, session_left
 from test_cli_support import play_round
 from web_console import school_hall
 
@@ -72,16 +72,7 @@ def test_demo_plays_on_every_table_and_draws_the_hub_screen(tmp_path: Path, brok
 
 def brokers_in(workdir: Path) -> list[int]:
     """Pids of the Mosquitto processes whose command line names ``workdir``."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-            except OSError:
-                continue
-            if "mosquitto" in cmd and str(workdir) in cmd:
-                pids.append(int(entry.name))
-    return pids
+    return processes_naming(workdir, "mosquitto")
 
 
 def test_an_event_that_cannot_start_is_refused_in_one_line_and_leaves_no_broker(

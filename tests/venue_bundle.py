@@ -1,15 +1,13 @@
-"""A venue as ``hub.credentials`` makes it, run for real: Mosquitto started from the
-generated config (the same generator as ``deploy/mosquitto/rummikub.conf``, pointed at free
-loopback ports and a tmp directory, with the opt-in anonymous loopback listener and the
-websockets listener switched on), its password file and ACL; and the hub's and the units'
-config files as provisioned, their secrets' paths moved into the bundle."""
+"""A venue as ``hub.credentials`` makes it, run for real (:mod:`hub.local_venue`):
+Mosquitto started from the generated config (the same generator as
+``deploy/mosquitto/rummikub.conf``, pointed at free loopback ports and a tmp directory,
+with the opt-in anonymous loopback listener and the websockets listener switched on), its
+password file and ACL; and the hub's and the units' config files as provisioned, their
+files named where the bundle has them."""
 
 from __future__ import annotations
 
 import argparse
-import getpass
-import os
-import subprocess
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -17,15 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from hub.broker import free_port, mosquitto_binary, wait_for_port
+from hub.broker import BrokerError, free_port, wait_for_port
 from hub.config import HubSettings, Program, add_config_options, resolve
-from hub.credentials import (
-    MosquittoSettings,
-    broker_config,
-    make_accounts,
-    make_bundle,
-    write_bundle,
-)
+from hub.local_venue import make_local_venue
 from hub.service import HubService
 from tablekit.config import UnitConfig, parse_config
 from tablekit.core.topics import Topics
@@ -45,58 +37,32 @@ class Venue:
 def venue_broker(tmp: Path, topics: Topics, tables: int) -> Iterator[Venue]:
     """The bundle of ``tables`` tables for ``topics`` (its venue, and the event its hub
     serves first) in ``tmp``, and its Mosquitto running."""
-    binary = mosquitto_binary()
-    assert binary is not None, "mosquitto is not installed (apt-get install mosquitto)"
-    accounts = make_accounts(tables, screens=1, dashboards=1)
     ports = [free_port() for _ in range(3)]
     while len(set(ports)) < 3:
         ports = [free_port() for _ in range(3)]
-    bundle = tmp / "bundle"
-    settings = MosquittoSettings(
-        port=ports[0],
-        bind="127.0.0.1",
-        local_port=ports[1],
-        websockets_port=ports[2],
-        password_file=str(bundle / "mosquitto" / "rummikub.passwd"),
-        acl_file=str(bundle / "mosquitto" / "rummikub.acl"),
-        persistence_location=f"{tmp / 'data'}/",
-        log_file=str(tmp / "mosquitto.log"),
-        autosave_interval=5,
-        run_as=getpass.getuser() if os.geteuid() == 0 else "",
-    )
-    write_bundle(make_bundle(topics, accounts, host="127.0.0.1", broker=settings), bundle)
-    (tmp / "data").mkdir()
-    conf = tmp / "mosquitto.conf"
-    conf.write_text(broker_config(settings), encoding="utf-8")
-    proc = subprocess.Popen(
-        [binary, "-c", str(conf)], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
+    venue = make_local_venue(tmp, topics, tables, judges=2, port=ports[0], local_port=ports[1],
+                             websockets_port=ports[2], autosave_interval=5)  # fmt: skip
+    broker = venue.mosquitto()
+    try:
+        broker.start()
+    except BrokerError as err:
+        pytest.fail(f"mosquitto did not start with the generated config: {err}")
     try:
         ok = all(wait_for_port("127.0.0.1", p, 10) for p in ports)
-        if not ok or proc.poll() is not None:
-            err = proc.stderr.read().decode() if proc.poll() is not None and proc.stderr else ""
-            log = (tmp / "mosquitto.log").read_text() if (tmp / "mosquitto.log").exists() else ""
-            pytest.fail(f"mosquitto did not start with the generated config: {err}\n{log}")
+        assert ok, f"mosquitto does not listen on {ports}: {broker.log_tail()}"
         yield Venue(
-            ports[0], ports[1], ports[2], {a.username: a.secret for a in accounts}, bundle,
-            tmp / "mosquitto.log",
-        )
+            ports[0], ports[1], ports[2], {a.username: a.secret for a in venue.accounts},
+            venue.bundle, broker.log_path,
+        )  # fmt: skip
     finally:
-        proc.kill()
-        proc.wait()
-        if proc.stderr is not None:
-            proc.stderr.close()
+        broker.kill()
 
 
 def bundle_config(venue: Venue, **changed: str) -> Path:
-    """The bundle's hub.toml as provisioned to /etc/rummikub/hub.toml, the secrets' paths
-    moved into the bundle; ``changed`` top-level keys edited as an organizer would
+    """The bundle's hub.toml as provisioned to /etc/rummikub/hub.toml (its files named
+    where the bundle has them); ``changed`` top-level keys edited as an organizer would
     (``event``, ``db``: a new event)."""
-    text = (venue.bundle / "hub" / "hub.toml").read_text()
-    for name in ("hub-password", "screen-password", "admin-password"):
-        text = text.replace(f"/etc/tablekit/{name}", str(venue.bundle / "hub" / name))
-    lines = text.splitlines()
+    lines = (venue.bundle / "hub" / "hub.toml").read_text().splitlines()
     for key, value in changed.items():
         [at] = [i for i, line in enumerate(lines) if line.startswith(f"{key} = ")]
         lines[at] = f'{key} = "{value}"'
@@ -124,11 +90,7 @@ def bundle_hub(venue: Venue, db: Path, **changed: str) -> HubService:
 def bundle_unit_config(venue: Venue, table: int, *, extra: str = "") -> UnitConfig:
     """Table ``table``'s unit.toml as provisioned to /etc/tablekit/unit.toml (``extra``
     lines added to its ``[link]``)."""
-    name = f"table-{table:02d}"
-    text = (venue.bundle / "units" / name / "unit.toml").read_text()
-    password_file = venue.bundle / "units" / name / "mqtt-password"
-    text = text.replace("/etc/tablekit/mqtt-password", str(password_file))
-    text = text.replace(f"port = {1883}", f"port = {venue.port}")
+    text = (venue.bundle / "units" / f"table-{table:02d}" / "unit.toml").read_text()
     config = parse_config(text + extra, "unit.toml")
     assert config.link is not None and config.link.port == venue.port
     return config
