@@ -44,7 +44,8 @@ class BotStyle:
     games: int | None = None
     """Stop after this many games (None: play on until stopped)."""
     start_games: bool = True
-    """Start the next game from the judge menu; False when the hub's assignments do."""
+    """Start the next game from the judge menu; False when the hub's assignments do (and
+    nobody presses before the hub has seated the table)."""
 
 
 _TYPING = frozenset({Step.TILES, Step.CONFIRM, Step.REJECTED})
@@ -91,6 +92,9 @@ class TableBot:
             elif c.phase is Phase.READY:
                 if self.style.games is not None and self.games_started >= self.style.games:
                     return
+                if not self.style.start_games and not v.names:
+                    self._sleep(0.2)  # no seating yet: the players wait for the draw
+                    continue
                 self._sleep(self._human(1.0, 3.0))
                 self._press_pass()
                 self.games_started += 1

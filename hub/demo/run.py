@@ -86,7 +86,7 @@ class Demo:
         self._create_event()  # an event that cannot start fails before any broker runs
         prefer = {"embedded": "amqtt"}.get(self.args.broker, self.args.broker)
         if self.args.port is not None:
-            _check_port_free("127.0.0.1", self.args.port, self.words)
+            check_port_free("127.0.0.1", self.args.port, self.words)
         self.broker = start_broker(self.workdir / "broker", self.args.port, prefer=prefer)
         self.host, self.port = "127.0.0.1", self.broker.port
         mosquitto = isinstance(self.broker, MosquittoBroker)
@@ -126,11 +126,11 @@ class Demo:
         """The web console on the demo's event (the players' phones' pages)."""
         asked = self.args.web_port
         if asked is not None:
-            _check_port_free("127.0.0.1", asked, self.words, "--web-port")
+            check_port_free("127.0.0.1", asked, self.words, "--web-port")
         self.web_reader = reader = EventReader(db)
         logins = self._web_accounts()
         ports = [asked] if asked is not None else [WEB_PORT, free_port()]
-        if asked is None and _bind_error("127.0.0.1", WEB_PORT) is not None:
+        if asked is None and bind_error("127.0.0.1", WEB_PORT) is not None:
             ports = ports[1:]  # taken: a free one at once (the retry is for a race)
         for port in ports:
             live = LiveTables(self.client_settings, self.topics, reader.version)
@@ -238,7 +238,7 @@ class Demo:
         if self.organizer is not None:
             self.organizer.store.close()
 
-def _bind_error(host: str, port: int) -> OSError | None:
+def bind_error(host: str, port: int) -> OSError | None:
     """Why nothing could listen on ``port`` now (None: it is free)."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -249,11 +249,11 @@ def _bind_error(host: str, port: int) -> OSError | None:
     return None
 
 
-def _check_port_free(host: str, port: int, words: Words, flag: str = "--port") -> None:
+def check_port_free(host: str, port: int, words: Words, flag: str = "--port") -> None:
     """BrokerError when something listens on ``port`` (given as ``flag``) already: a
     broker or the web console would fail to start there, and the demo would talk to
     whatever listens."""
-    err = _bind_error(host, port)
+    err = bind_error(host, port)
     if err is not None:
         raise BrokerError(
             words.gettext(

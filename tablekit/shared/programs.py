@@ -39,6 +39,7 @@ PROGRAMS: Final[dict[str, Program]] = {
     "rummikub-hub": Program("hub.serve:main", "hub"),
     "rummikub": Program("hub.cli:main", "hub"),
     "rummikub-demo": Program("hub.demo:main", "demo"),
+    "rummikub-rehearsal": Program("hub.demo.rehearsal:main", "demo"),
     "rummikub-screen": Program("hub.screen:main", "hub"),
     "rummikub-web": Program("hub.web.serve:main", "web"),
     "rummikub-league": Program("hub.league.cli:main", "league"),
@@ -92,6 +93,10 @@ def rummikub() -> object:
 
 def rummikub_demo() -> object:
     return run("rummikub-demo")
+
+
+def rummikub_rehearsal() -> object:
+    return run("rummikub-rehearsal")
 
 
 def rummikub_screen() -> object:
