@@ -439,6 +439,29 @@ def test_tracker_ignores_a_verdict_of_an_earlier_round():
     assert state_of(tr.view().table(1)) is TableState.ENTERING_RESULT
 
 
+def test_a_table_still_at_the_last_rounds_game_misses_no_result_of_the_new_round() -> None:
+    """A table misses a result only when a game of its round has ended: seated for round
+    3, its clock shows round 2's last game until the unit moves on to round 3."""
+    tr = HallTracker()
+    over: dict[str, object] = {"phase": Phase.GAME_OVER, "active": None}
+    for number in (1, 2):
+        tr.apply(msgspec.structs.replace(assignment(number), game=2, round=2), NOW)
+        tr.apply(snapshot(number, NOW, game=2, **over), NOW)
+        tr.apply(ResultAck(v=1, unit=f"u{number}", game=2, accepted=True, round=2), NOW, number)
+    tr.apply(info(round=3, games=2), NOW + 1)
+    for number in (1, 2):  # round 3 drawn: the hub expects game 1 there
+        tr.apply(msgspec.structs.replace(assignment(number), game=1, round=3), NOW + 1)
+    hall = tr.view()
+    assert [(state_of(hall.table(n)), hall.table(n).missing) for n in (1, 2)] == [
+        (TableState.RESULT_IN, 0), (TableState.RESULT_IN, 0)
+    ]
+    # table 1 moves on to round 3 and plays game 2 while the hub lacks game 1: missing
+    tr.apply(snapshot(1, NOW + 2, game=1, phase=Phase.READY), NOW + 2)
+    tr.apply(snapshot(1, NOW + 3, game=2), NOW + 3)
+    assert tr.view().table(1).missing == 1
+    assert state_of(tr.view().table(2)) is TableState.RESULT_IN
+
+
 def test_tracker_forgets_the_boards_of_a_draw_taken_back():
     tr = HallTracker()
     tr.apply(info(round=1, games=2), NOW)

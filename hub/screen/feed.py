@@ -149,6 +149,11 @@ class HallTracker:
         self.paces: dict[int, _Pace] = {}
         self.deliveries: dict[int, dict[tuple[str, str], _Delivery]] = {}
         """Per table, per (unit, journal epoch): its events against the hub's acks."""
+        self.seated_rounds: dict[int, int] = {}
+        """Per table, the round of the latest assignment seen (kept when it is cleared)."""
+        self.earlier_round: set[int] = set()
+        """Tables seated for a new round whose clock still shows an earlier round's game:
+        no game of the new round has ended there yet."""
         self.round: RoundInfo | None = None
         self.progress: RoundProgress | None = None
         self.standings: StandingsBoard | None = None
@@ -171,8 +176,9 @@ class HallTracker:
                 self.live = self.live.with_status(message, at)
             case Assignment(idle=True):
                 self.assignments.pop(message.table, None)  # no game at this table
+                self.seated_rounds[message.table] = message.round
             case Assignment():
-                self.assignments[message.table] = message
+                self._seat(message)
             case ResultAck() if table is not None:
                 self.results[table] = message
             case EventEnvelope():
@@ -227,8 +233,31 @@ class HallTracker:
             self.language = code
             self._view = None
 
+    def _seat(self, assignment: Assignment) -> None:
+        """A table's seating; one for a later round than its clock shows until the unit
+        shows a game of it (a unit takes a new round's seating between games only)."""
+        number = assignment.table
+        before = self.seated_rounds.get(number)
+        if before is not None and before != assignment.round:
+            self.earlier_round.add(number)
+        self.seated_rounds[number] = assignment.round
+        self.assignments[number] = assignment
+        self._take_round(number)
+
+    def _take_round(self, number: int) -> None:
+        """The table shows a game of its seating's round once its clock is at or before
+        the hub's next game (a unit moving on to the round starts at that game)."""
+        snap = self.live.table(number).snapshot
+        assignment = self.assignments.get(number)
+        if (
+            number in self.earlier_round and snap is not None and assignment is not None
+            and assignment.game is not None and snap.game <= assignment.game
+        ):
+            self.earlier_round.discard(number)
+
     def _snapshot(self, snap: TableSnapshot, at: float, retained: bool) -> None:
         self.live = self.live.with_snapshot(snap, at, retained=retained)
+        self._take_round(snap.table)
         measured = snap.measured_at + self.live.table(snap.table).skew
         number = snap.table
         if snap.paused is None:
@@ -323,7 +352,10 @@ class HallTracker:
             )
         result, refused = ResultState.NONE, Phrase("")
         ack = self.results.get(number)
-        same_round = ack is not None and (info is None or ack.round in (0, info.round))
+        # a table still at an earlier round's game shows that game's answer
+        same_round = ack is not None and (
+            number in self.earlier_round or info is None or ack.round in (0, info.round)
+        )
         answered = ack is not None and same_round and ack.game == snap.game
         if ack is not None and answered and ack.accepted:
             result = ResultState.IN
@@ -342,7 +374,8 @@ class HallTracker:
         )
         missing = 0
         if (
-            assignment is not None and assignment.game is not None
+            number not in self.earlier_round
+            and assignment is not None and assignment.game is not None
             and info is not None and assignment.round == info.round
         ):
             last = games > 0 and snap.game - first + 1 >= games
