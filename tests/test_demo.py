@@ -388,5 +388,6 @@ def test_the_demo_organizer_goes_on_when_a_minor_without_consent_is_marked(
         org.store.close()
     said = capsys.readouterr().out
     assert "niepełnoletni bez pisemnej zgody opiekuna: P003; organizator demo dopuszcza" in said
+    assert "demo: klasyfikacja po etapie „runda 1”:" in said  # the stage as people name it
     assert len(comp.event.stages_played) == 2 and "P003" in comp.admitted
     assert "round-2" in comp.started

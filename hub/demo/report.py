@@ -7,7 +7,7 @@ import shutil
 from collections.abc import Sequence
 from pathlib import Path
 
-from hub.exports.words import title_label
+from hub.exports.words import stage_label, title_label
 from hub.organizer import Organizer
 from hub.tournament import SeatedTable
 from tablekit.core.errors import quoted
@@ -27,7 +27,8 @@ def print_standings(org: Organizer, stage: str, words: Words) -> None:
     state = org.competition.event
     w = words
     big, small = points(words)
-    print(w.gettext("demo: standings after {stage}:").format(stage=stage), flush=True)
+    print(w.gettext("demo: standings after {stage}:").format(stage=stage_label(stage, words)),
+          flush=True)
     for row in state.standings(stage).rows:
         name = state.players[row.player_id].name
         games = w.ngettext("{n} game", "{n} games", row.games).format(n=row.games)
