@@ -120,7 +120,7 @@ def test_a_demo_failing_half_way_stops_what_it_started(
     assert demo.broker is not None and not demo.broker.running
     assert not wait_for_port(demo.host, demo.port, 0.5)
     assert brokers_in(tmp_path) == []
-    assert not any(thread.is_alive() for thread in demo.threads)
+    assert not any(thread.is_alive() for thread in demo.tables.threads)
     assert demo.director is None
 
 

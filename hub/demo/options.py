@@ -49,15 +49,12 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     :func:`tablekit.shared.commandline.speaking`, argparse's own words are in it too."""
     w = words if words is not None else i18n.words(choose(None, os.environ))
     _ = w.gettext
-
-    p = argparse.ArgumentParser(
-        prog="rummikub-demo",
-        description=_("A whole Rummikub tournament played by simulated table units: broker, "
-                      "hub, tables with bots, and the hub screen."),
-        add_help=False,
-    )
-    o = p.add_argument_group(_("options"))
-    o.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
+    p, o = program_parser(
+        "rummikub-demo",
+        _("A whole Rummikub tournament played by simulated table units: broker, hub, tables "
+          "with bots, and the hub screen."),
+        w,
+    )  # fmt: skip
     o.add_argument("--players", type=int, default=14,
                    help=_("players (default 14: 2 tables of 4 and 2 of 3)"))
     o.add_argument("--preset", default="school",
@@ -80,11 +77,7 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                    help=_("round time before the last lap (default {short}, with --full "
                           "{full})").format(
                        short=f"{SHORT.round_minutes:g}", full=f"{FULL.round_minutes:g}"))
-    o.add_argument("--port", type=option_type(port_number, w), default=None,
-                   help=_("the broker's port on 127.0.0.1 (default: a free one)"))
-    o.add_argument("--web-port", type=option_type(port_number, w), default=None,
-                   help=_("the web console's port on 127.0.0.1 (default {port}, or a free one "
-                          "when it is taken)").format(port=WEB_PORT))
+    add_port_options(o, w)
     o.add_argument("--no-web", action="store_true",
                    help=_("do not start the web console"))
     o.add_argument("--seed", type=int, default=None,
@@ -107,14 +100,35 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
                    help=_("headless: seconds between hub screen PNGs"))
     o.add_argument("--duration", type=float, default=None,
                    help=_("stop after this many seconds (default: when the event is finished)"))
-    o.add_argument("--lang", type=_language, default=w.language,
+    o.add_argument("--lang", type=language_type, default=w.language,
                    help=_("the event's language, which the tables and the hub screen speak, "
                           "and of what it prints: pl or en (default: Polish, or English when "
                           "LANG names it)"))
     return p
 
 
-def _language(text: str) -> str:
+def program_parser(
+    prog: str, description: str, words: Words
+) -> tuple[argparse.ArgumentParser, argparse._ArgumentGroup]:
+    """A program's parser and its group of options, its help in ``words``' language."""
+    _ = words.gettext
+    p = argparse.ArgumentParser(prog=prog, description=description, add_help=False)
+    o = p.add_argument_group(_("options"))
+    o.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
+    return p, o
+
+
+def add_port_options(o: argparse._ArgumentGroup, words: Words) -> None:
+    """``--port`` (the broker's) and ``--web-port`` (the web console's)."""
+    _ = words.gettext
+    o.add_argument("--port", type=option_type(port_number, words), default=None,
+                   help=_("the broker's port on 127.0.0.1 (default: a free one)"))
+    o.add_argument("--web-port", type=option_type(port_number, words), default=None,
+                   help=_("the web console's port on 127.0.0.1 (default {port}, or a free one "
+                          "when it is taken)").format(port=WEB_PORT))  # fmt: skip
+
+
+def language_type(text: str) -> str:
     try:
         return choose(text)
     except ValueError as err:

@@ -38,11 +38,11 @@ from typing import Final
 
 from hub.broker import BrokerError, MosquittoBroker, free_port, wait_for_port
 from hub.credentials import WEB_ROLES, Role
-from hub.demo.options import WEB_PORT, HelpFormatter, language_type, port_type
+from hub.demo.options import WEB_PORT, add_port_options, language_type, program_parser
 from hub.demo.run import bind_error, check_port_free
+from hub.demo.tables import SimulatedTables
 from hub.local_venue import LocalVenue, make_local_venue
-from tablekit.app import build
-from tablekit.bot import BotStyle, TableBot
+from tablekit.bot import BotStyle
 from tablekit.config import load_config
 from tablekit.core.errors import KitError
 from tablekit.core.fields import MAX_TABLE
@@ -51,7 +51,6 @@ from tablekit.core.words import N_
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words
 from tablekit.shared.stopping import stop_on_signals
-from tablekit.unit import Quit, TableUnit
 
 log = logging.getLogger("hub.demo.rehearsal")
 
@@ -92,29 +91,19 @@ def build_parser(words: Words | None = None) -> argparse.ArgumentParser:
     w = words if words is not None else i18n.words(i18n.choose(None, os.environ))
     _ = w.gettext
 
-    class Formatter(HelpFormatter):
-        usage_heading = _("usage: ")
-
-    p = argparse.ArgumentParser(
-        prog="rummikub-rehearsal",
-        description=_("A rehearsal of the tournament day on this computer: the broker, the "
-                      "hub, the web console and simulated tables that play whatever you "
-                      "draw. You run the event yourself, on the web console's pages."),
-        formatter_class=Formatter,
-        add_help=False,
+    p, o = program_parser(
+        "rummikub-rehearsal",
+        _("A rehearsal of the tournament day on this computer: the broker, the hub, the web "
+          "console and simulated tables that play whatever you draw. You run the event "
+          "yourself, on the web console's pages."),
+        w,
     )  # fmt: skip
-    o = p.add_argument_group(_("options"))
-    o.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
     o.add_argument("--tables", type=_tables(w), default=TABLES,
                    help=_("simulated tables (default {n})").format(n=TABLES))  # fmt: skip
     o.add_argument("--dir", type=Path, default=None,
                    help=_("the folder of the rehearsal's hall and event (default: a new one; "
                           "the same folder again goes on where it stopped)"))  # fmt: skip
-    o.add_argument("--port", type=port_type(w), default=None,
-                   help=_("the broker's port on 127.0.0.1 (default: a free one)"))
-    o.add_argument("--web-port", type=port_type(w), default=None,
-                   help=_("the web console's port on 127.0.0.1 (default {port}, or a free one "
-                          "when it is taken)").format(port=WEB_PORT))
+    add_port_options(o, w)
     o.add_argument("--no-browser", action="store_true",
                    help=_("do not open the web console in the browser (its address is "
                           "printed)"))  # fmt: skip
@@ -230,9 +219,7 @@ class Rehearsal:
         self.venue: LocalVenue | None = None
         self.broker: MosquittoBroker | None = None
         self.programs: list[Program] = []
-        self.units: list[TableUnit] = []
-        self.bots: list[TableBot] = []
-        self.loops: list[threading.Thread] = []
+        self.tables = SimulatedTables()
         self.url = ""
 
     def signalled(self, signum: int) -> None:
@@ -294,21 +281,15 @@ class Rehearsal:
         config = load_config(self.venue.unit_config(table))
         journals = self.folder / "tables"
         journals.mkdir(exist_ok=True)
-        unit = build(config, journals / f"table-{table:02d}.sqlite3")
         seed = None if self.args.seed is None else self.args.seed + table
-        bot = TableBot(unit.put, lambda: unit.view, self.players.style(), seed=seed)
-        loop = threading.Thread(target=unit.run, name=f"table-{table}", daemon=True)
-        loop.start()
-        bot.start()
-        self.units.append(unit)
-        self.bots.append(bot)
-        self.loops.append(loop)
+        self.tables.start(config, journals / f"table-{table:02d}.sqlite3", self.players.style(),
+                          seed)  # fmt: skip
 
     def _wait_for_tables(self) -> None:
         """Until every table follows the event the hub announces: the broker, the hub and
         the tables' links work."""
         deadline = time.monotonic() + STARTING
-        while any(u.event != TOPICS.event for u in self.units):
+        while any(u.event != TOPICS.event for u in self.tables.units):
             hub = self.programs[0]
             if not hub.running or time.monotonic() > deadline:
                 raise RehearsalError(
@@ -321,18 +302,7 @@ class Rehearsal:
     def stop(self) -> None:
         """Stop everything that was started; safe for a partly started rehearsal."""
         self.stop_event.set()
-        for bot in self.bots:
-            bot.stop_event.set()
-        for unit in self.units:
-            unit.put(Quit())
-        for bot in self.bots:
-            bot.stop()
-        for loop in self.loops:
-            loop.join(timeout=5)
-        for unit in self.units:
-            stop_link = getattr(unit.uplink, "stop", None)
-            if stop_link is not None:
-                stop_link()
+        self.tables.stop()
         for program in reversed(self.programs):
             program.stop()
         if self.broker is not None:

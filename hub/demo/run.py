@@ -10,7 +10,6 @@ import signal
 import socket
 import tempfile
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from hub.broker import BrokerError, EmbeddedBroker, MosquittoBroker, free_port, 
 from hub.demo.event import EVENT, VENUE, create_event, direct
 from hub.demo.options import WEB_PORT, fill_length
 from hub.demo.report import follow_text
+from hub.demo.tables import SimulatedTables
 from hub.hall import HallView
 from hub.organizer import Organizer
 from hub.service import HubService
@@ -27,14 +27,11 @@ from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
 from hub.web.serve import ConsoleThread, WebConsoleError
 from hub.web.sessions import Gate
-from tablekit.app import build
-from tablekit.bot import BotStyle, TableBot
+from tablekit.bot import BotStyle
 from tablekit.config import LinkSettings, UnitConfig, UnitSettings
 from tablekit.core.topics import Topics
 from tablekit.shared import i18n
 from tablekit.shared.i18n import Words, choose
-from tablekit.unit import Quit, TableUnit
-from tablekit.view import TableView
 
 WEB_CONNECT = 10.0
 """Seconds the demo waits for the web console's broker feed to subscribe."""
@@ -49,9 +46,7 @@ class Demo:
         self.workdir.mkdir(parents=True, exist_ok=True)
         self.topics = Topics(VENUE, EVENT)
         self.stop_event = threading.Event()
-        self.units: list[TableUnit] = []
-        self.bots: list[TableBot] = []
-        self.threads: list[threading.Thread] = []
+        self.tables = SimulatedTables()
         self.organizer: Organizer | None = None
         self.broker: MosquittoBroker | EmbeddedBroker | None = None
         self.hub: HubService | None = None
@@ -184,17 +179,11 @@ class Demo:
                 mqtt_version=self.client_settings.mqtt_version,
             ),
         )
-        unit = build(config, self.workdir / f"table-{number:02d}.sqlite3")
         style = BotStyle(pace=args.pace, start_games=False, judge_chance=0.02)
         if self.length.moves_per_game is not None:
             style = replace(style, moves_per_game=self.length.moves_per_game)
-        bot = TableBot(unit.put, _viewer(unit), style, seed=(args.seed or 0) + number)
-        loop = threading.Thread(target=unit.run, name=f"table-{number}", daemon=True)
-        loop.start()
-        bot.start()
-        self.units.append(unit)
-        self.bots.append(bot)
-        self.threads.append(loop)
+        journal = self.workdir / f"table-{number:02d}.sqlite3"
+        self.tables.start(config, journal, style, (args.seed or 0) + number)
 
     def _direct(self) -> None:
         """The organizer's loop, on the thread it runs in."""
@@ -213,20 +202,9 @@ class Demo:
     def stop(self) -> None:
         """Stop everything that was started; safe for a partly started demo."""
         self.stop_event.set()
-        for bot in self.bots:
-            bot.stop_event.set()
-        for unit in self.units:
-            unit.put(Quit())
-        for bot in self.bots:
-            bot.stop()
-        for thread in self.threads:
-            thread.join(timeout=5)
+        self.tables.stop()
         if self.director is not None and self.director.ident is not None:
             self.director.join(timeout=5)
-        for unit in self.units:
-            stop_link = getattr(unit.uplink, "stop", None)
-            if stop_link is not None:
-                stop_link()
         if self.web is not None:
             self.web.stop()
         if self.web_reader is not None:
@@ -261,8 +239,4 @@ def check_port_free(host: str, port: int, words: Words, flag: str = "--port") ->
                 "leave it out for a free one"
             ).format(port=port, host=host, why=err.strerror, flag=flag)
         )
-
-
-def _viewer(unit: TableUnit) -> Callable[[], TableView]:
-    return lambda: unit.view
 
