@@ -30,6 +30,10 @@ SHOWN = {
     },
     "hub/demo/options.py": {},
     "hub/demo/report.py": {},
+    "hub/demo/rehearsal.py": {
+        "rummikub-rehearsal: ": "the program's name, before its error",
+    },
+    "hub/local_venue.py": {},
     "hub/demo/run.py": {"Mosquitto": "the broker's product name"},
     "hub/demo/views.py": {},
     "hub/web/accounts.py": {},
