@@ -92,13 +92,15 @@ install_file "$BUNDLE/hub/admin-password" /etc/tablekit/admin-password "$SERVICE
 if [ "$SCREEN" -eq 1 ]; then
     install_file "$BUNDLE/hub/screen-password" /etc/tablekit/screen-password "$SERVICE_USER:$SERVICE_USER" 0600
 fi
-# The web console's accounts (organizer, judges): hashes only, for the service user alone.
+# The web console's accounts (organizer, judges): hashes only, for the service user alone,
+# in the hub's state folder, where the console's first start page writes them too.
+install_dir /var/lib/rummikub-hub "$SERVICE_USER:$SERVICE_USER" 0750
 if [ -f "$BUNDLE/hub/web-accounts.toml" ]; then
-    install_file "$BUNDLE/hub/web-accounts.toml" /etc/rummikub/web-accounts.toml \
+    install_file "$BUNDLE/hub/web-accounts.toml" /var/lib/rummikub-hub/web-accounts.toml \
         "$SERVICE_USER:$SERVICE_USER" 0600
 else
-    say "   (no hub/web-accounts.toml in the bundle: nobody can sign in to the web console;"
-    say "    rerun python -m hub.credentials with the same --out to add the web accounts)"
+    say "   (no hub/web-accounts.toml in the bundle: the web console's first start page"
+    say "    makes the organizer's and the judges' accounts, with the code the hub screen shows)"
 fi
 # A bundle made with --https: the web console's certificate and key (docs/deployment.md,
 # "HTTPS for the console"); hub.toml's [web] certificate and key name these paths.

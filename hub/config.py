@@ -48,7 +48,7 @@ below is what ``python -m hub.credentials`` writes for a hub Pi (docs/deployment
     key = "/etc/rummikub/web-key.pem"
     username = "screen"             # a read-only broker account, as the hub screen's
     password_file = "/etc/tablekit/screen-password"
-    accounts = "/etc/rummikub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
+    accounts = "/var/lib/rummikub-hub/web-accounts.toml"  # RUMMIKUB_WEB_ACCOUNTS, --accounts
     session_idle_minutes = 120      # a sign-in ends after this long without a page
     session_hours = 16              # and after this long in all
     # season = "/var/lib/rummikub-hub/season"  # RUMMIKUB_WEB_SEASON, --season: league events

@@ -108,11 +108,12 @@ MAX_QUEUED_MESSAGES: Final = 100_000
 """Per client; the hub's durable session queues every table's events while it is away."""
 
 PROG: Final = "python -m hub.credentials"
-WEB_ACCOUNTS_FILE: Final = "/etc/rummikub/web-accounts.toml"
+WEB_ACCOUNTS_FILE: Final = "/var/lib/rummikub-hub/web-accounts.toml"
 """Where deploy/provision-hub.sh installs the web console's accounts."""
 UNITS_DIR: Final = "/etc/rummikub/units"
 """Where deploy/provision-hub.sh installs the tables' own files of the bundle (units/)."""
 WEB_ORGANIZER: Final = "organizer"
+WEB_HEAD_JUDGE: Final = "head-judge"
 ADMIN_USER: Final = "hub-admin"
 HUB_USER: Final = "hub"
 READER_PREFIXES: Final = ("screen", "dashboard")
@@ -134,6 +135,9 @@ class Role(enum.StrEnum):
     """The web console's organizer: no broker account."""
     WEB_JUDGE = "web-judge"
     """A judge of the web console: no broker account."""
+    WEB_HEAD_JUDGE = "web-head-judge"
+    """The head judge on the web console (a judge who records the head judge's
+    decisions): no broker account."""
     WEB_LEAGUE = "web-league"
     """The league organizer on the central league service's pages: no broker account."""
     WEB_PARTNER = "web-partner"
@@ -143,6 +147,7 @@ class Role(enum.StrEnum):
 WEB_ROLES: Final = {
     Role.WEB_ORGANIZER: WebRole.ORGANIZER,
     Role.WEB_JUDGE: WebRole.JUDGE,
+    Role.WEB_HEAD_JUDGE: WebRole.HEAD_JUDGE,
     Role.WEB_LEAGUE: WebRole.LEAGUE,
     Role.WEB_PARTNER: WebRole.PARTNER,
 }
@@ -214,10 +219,10 @@ def make_web_accounts(
     known: dict[str, str] | None = None,
     password: Callable[[], str] = new_password,
 ) -> list[Account]:
-    """The web console's accounts: the organizer and ``judges`` judges; a name in
-    ``known`` keeps its password."""
+    """The web console's accounts: the organizer, the head judge and ``judges`` judges;
+    a name in ``known`` keeps its password."""
     known = known or {}
-    names = [(WEB_ORGANIZER, Role.WEB_ORGANIZER)]
+    names = [(WEB_ORGANIZER, Role.WEB_ORGANIZER), (WEB_HEAD_JUDGE, Role.WEB_HEAD_JUDGE)]
     names += [(name, Role.WEB_JUDGE) for name in judge_names(judges)]
     out = [Account(name, role, known.get(name) or password()) for name, role in names]
     for acc in out:
@@ -941,8 +946,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     )
     print(
-        _("  web console: the organizer and {judges} judge(s); their passwords are in "
-          "{file} (roles web-organizer, web-judge)").format(
+        _("  web console: the organizer, the head judge and {judges} judge(s); their "
+          "passwords are in {file} (roles web-organizer, web-head-judge, web-judge)").format(
             judges=args.judges, file=out / "accounts.tsv"
         )
     )

@@ -199,6 +199,9 @@ class HallView:
     console_url: str = ""
     """Where phones open the web console (the hub's ``hub/console``); the list pages show
     it as a QR code. "": none."""
+    first_start: str = ""
+    """The web console's first start's code while it has no organizer's account
+    (:mod:`hub.web.first_start`): the header says where to make the accounts. "": none."""
 
     def other_kits(self, hub_kit: str) -> list[tuple[int, str]]:
         """Tables whose unit runs another kit version than ``hub_kit``: (table, its

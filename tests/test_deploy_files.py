@@ -289,10 +289,10 @@ def test_the_command_line_speaks_polish_by_default(
     argv = ["--tables", "3", "--venue", "h", "--event", "e", "--out", str(out)]
     assert credentials.main(argv) == 0
     said = capsys.readouterr().out
-    assert f"{out}: 11 kont (stoliki: 3; zachowane hasła: 0, nowe: 11) dla rummikub/v1/h/" in said
+    assert f"{out}: 12 kont (stoliki: 3; zachowane hasła: 0, nowe: 12) dla rummikub/v1/h/" in said
     assert "Pi centrali:" in said and "stolik N:" in said
     assert credentials.main([*argv, "--lang", "en"]) == 0
-    assert "11 accounts (3 tables; 11 secrets kept, 0 new)" in capsys.readouterr().out
+    assert "12 accounts (3 tables; 12 secrets kept, 0 new)" in capsys.readouterr().out
 
 
 
@@ -416,7 +416,8 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
         "/etc/systemd/system/mosquitto.service.d/rummikub.conf": ("root:root", "0644"),
         "/etc/rummikub": ("root:tablekit", "0750"),
         "/etc/rummikub/hub.toml": ("root:tablekit", "0640"),
-        "/etc/rummikub/web-accounts.toml": ("tablekit:tablekit", "0600"),
+        "/var/lib/rummikub-hub": ("tablekit:tablekit", "0750"),
+        "/var/lib/rummikub-hub/web-accounts.toml": ("tablekit:tablekit", "0600"),
         "/etc/tablekit": ("root:tablekit", "0750"),
         "/etc/tablekit/hub-password": ("tablekit:tablekit", "0600"),
         "/etc/tablekit/admin-password": ("tablekit:tablekit", "0600"),
@@ -462,8 +463,8 @@ def test_provision_hub_into_a_root(tmp_path: Path) -> None:
     (pre_web / "hub/web-accounts.toml").unlink()
     no_web = provision("provision-hub.sh", "--bundle", str(pre_web), "--root", str(tmp_path / "r6"))
     assert no_web.returncode == 0, no_web.stderr
-    assert "/etc/rummikub/web-accounts.toml" not in listed(no_web.stdout)
-    assert "nobody can sign in to the web console" in no_web.stdout
+    assert "/var/lib/rummikub-hub/web-accounts.toml" not in listed(no_web.stdout)
+    assert "the web console's first start page" in no_web.stdout
 
     # A bundle from before the hub's config file: told how to remake it, nothing installed.
     (tmp_path / "old").mkdir()

@@ -375,3 +375,22 @@ def test_the_wall_shows_each_result_in_missing_or_refused_and_who_finished(count
     results = sidebar[sidebar.index("RESULTS · 2") + 1 :]
     assert results[:2] == ["T12", results[1]] and results[1].startswith("refused: jokers")
     assert results[2:4] == ["T14", "1 result missing"]
+
+
+def test_a_first_start_shows_its_code_and_where_to_type_it_on_every_page():
+    """The web console has no organizer's account yet: the header says its code and the
+    address of the page that makes the accounts, in the hall's language."""
+    hall = replace(sample_hall(9, NOW, 7), language="pl", first_start="4821-0937",
+                   console_url="http://192.168.8.2:8080")  # fmt: skip
+    screen = HallScreen(pygame.Surface((1280, 720)))
+    for page in screen.sequence(hall):
+        screen.draw_page(hall, page, NOW)
+        said = texts_in(screen, "header")
+        assert said == ["PIERWSZE URUCHOMIENIE — KOD 4821-0937",
+                        "Otwórz 192.168.8.2:8080/setup w przeglądarce i utwórz konta "
+                        "organizatora i sędziów, wpisując ten kod"], said  # fmt: skip
+        check_texts_fit(screen)
+        if page.kind is PageKind.WALL:
+            out = ARTIFACTS / "first-start"
+            out.mkdir(parents=True, exist_ok=True)
+            pygame.image.save(screen.surface, str(out / "pl-1280x720.png"))

@@ -394,17 +394,17 @@ def test_the_bundle_makes_web_accounts_whose_passwords_verify_and_a_rerun_keeps_
 ) -> None:
     out = tmp_path / "bundle"
     first = make_bundle_at(out, "--judges", "3")
-    assert "konsola WWW: organizator i sędziowie (3)" in capsys.readouterr().out
+    assert "konsola WWW: organizator, sędzia główny i sędziowie (3)" in capsys.readouterr().out
     web = {n: v for n, v in first.items() if v[0].startswith("web-")}
     assert {n: role for n, (role, _) in web.items()} == {
-        "organizer": "web-organizer", "judge-1": "web-judge", "judge-2": "web-judge",
-        "judge-3": "web-judge",
-    }
+        "organizer": "web-organizer", "head-judge": "web-head-judge", "judge-1": "web-judge",
+        "judge-2": "web-judge", "judge-3": "web-judge",
+    }  # fmt: skip
     accounts = read_accounts(out / "hub/web-accounts.toml")
     assert {n: a.role for n, a in accounts.items()} == {
-        "organizer": WebRole.ORGANIZER, "judge-1": WebRole.JUDGE, "judge-2": WebRole.JUDGE,
-        "judge-3": WebRole.JUDGE,
-    }
+        "organizer": WebRole.ORGANIZER, "head-judge": WebRole.HEAD_JUDGE,
+        "judge-1": WebRole.JUDGE, "judge-2": WebRole.JUDGE, "judge-3": WebRole.JUDGE,
+    }  # fmt: skip
     for name, (_, password) in web.items():
         assert verify_password(password, accounts[name].hash), name
         assert password not in (out / "hub/web-accounts.toml").read_text()
@@ -415,7 +415,7 @@ def test_the_bundle_makes_web_accounts_whose_passwords_verify_and_a_rerun_keeps_
     for name in web:
         assert f"\n{name}:" not in f"\n{passwd}" and f"user {name}\n" not in acl
     hub = parse_hub_config((out / "hub/hub.toml").read_text())
-    assert hub.web.accounts == "/etc/rummikub/web-accounts.toml"
+    assert hub.web.accounts == "/var/lib/rummikub-hub/web-accounts.toml"
     assert (hub.web.session_idle_minutes, hub.web.session_hours) == (120, 16)
     assert oct(stat.S_IMODE((out / "hub/web-accounts.toml").stat().st_mode)) == "0o600"
 

@@ -395,6 +395,11 @@ def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> Non
     with client_for(c.db) as client:
         signed_in(client, WebRole.JUDGE)
         html = client.get("/judge/ties").text
+        # a judge sees the tie, only the head judge records its decision
+        refused = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
+                            how="lot")  # fmt: skip
+        assert refused.status_code == 403 and "tylko sędzia główny" in refused.text
+        signed_in(client, WebRole.HEAD_JUDGE)
         page = text_of(html)
         names = {pid: c.competition().event.players[pid].name for pid in (b, d)}
         # the cut, the players and what is at stake are named; no order is proposed
@@ -417,8 +422,8 @@ def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> Non
                          how="judge", why="mniej kar", **{"place-1": d, "place-2": b})
         assert done.status_code == 303
         shown = text_of(client.get(done.headers["location"]).text)
-        assert f"{names[d]} ({d})" in shown and "judge-1" in shown and "mniej kar" in shown
+        assert f"{names[d]} ({d})" in shown and "head-judge" in shown and "mniej kar" in shown
     (record,) = c.competition().ties
-    assert record.by == "judge-1" and record.why == "mniej kar"
+    assert record.by == "head-judge" and record.why == "mniej kar"
     listed = c.ok("tie", "list")
-    assert "recorded by judge-1" in listed and "why: mniej kar" in listed
+    assert "recorded by head-judge" in listed and "why: mniej kar" in listed

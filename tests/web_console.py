@@ -293,6 +293,7 @@ def snapshot(table: int, **fields: object) -> TableSnapshot:
 
 WEB_ACCOUNTS = {
     "organizer": (WebRole.ORGANIZER, "tq7k-mx3p-9vtr-w2hn"),
+    "head-judge": (WebRole.HEAD_JUDGE, "m6xs-2kqe-p8tn-c3wd"),
     "judge-1": (WebRole.JUDGE, "b4zc-ka8e-r6ny-fu5s"),
     "judge-2": (WebRole.JUDGE, "h3wd-p9gm-x2eq-v7ja"),
 }
@@ -342,7 +343,9 @@ def signed_in(client: TestClient, role: WebRole = WebRole.JUDGE, name: str = "")
     gate = client.app.state.pages.console.gate  # type: ignore[attr-defined]
     if gate.accounts is None:
         gate.accounts = web_bundle_accounts()
-    name = name or ("organizer" if role is WebRole.ORGANIZER else "judge-1")
+    name = name or {WebRole.ORGANIZER: "organizer", WebRole.HEAD_JUDGE: "head-judge"}.get(
+        role, "judge-1"
+    )
     token = form_token(client.get("/login").text)
     answer = client.post(
         "/login",

@@ -328,6 +328,8 @@ class Rehearsal:
         said = {
             Role.WEB_ORGANIZER: _("rehearsal: sign in as the organizer: name {name}, password "
                                   "{password}"),
+            Role.WEB_HEAD_JUDGE: _("rehearsal: the head judge (who records the ties at a "
+                                   "cut) signs in with name {name}, password {password}"),
             Role.WEB_JUDGE: _("rehearsal: a judge signs in with name {name}, password "
                               "{password}"),
         }  # fmt: skip

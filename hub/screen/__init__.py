@@ -244,9 +244,16 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         )
         feed.start()
 
+    from hub.web.accounts import FirstStartCode
+
+    accounts = None if feed is None else settings.config.web.accounts
+    first_start = FirstStartCode(Path(accounts)) if accounts else None
+
     def hall_at(now: float) -> HallView:
         if feed is not None:
-            return feed.hall(now)
+            hall = feed.hall(now)
+            code = first_start.at(now) if first_start is not None else ""
+            return replace(hall, first_start=code) if code else hall
         # The sample hall restarts its moves every DEMO_PERIOD seconds: live countdowns.
         anchor = start + (now - start) // DEMO_PERIOD * DEMO_PERIOD
         hall = sample_hall(args.demo, anchor, seed=7)

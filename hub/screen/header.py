@@ -5,6 +5,8 @@ banner saying so. Every word in the hall's language (the canvas's ``words``)."""
 
 from __future__ import annotations
 
+from typing import Final
+
 import pygame
 
 from hub.exports.words import stage_label
@@ -20,7 +22,7 @@ from hub.hall import (
 from hub.screen.canvas import Canvas
 from hub.screen.geometry import WallGrid
 from hub.screen.lists import standings_title
-from hub.screen.theme import ACTIVE_FG, HEADER_BG, MUTED, TEXT, URGENT
+from hub.screen.theme import ACTIVE_BG, ACTIVE_FG, HEADER_BG, MUTED, TEXT, URGENT
 from tablekit.core.status import TableState, look, word
 from tablekit.shared.i18n import Words
 
@@ -95,12 +97,27 @@ def page_title(words: Words, hall: HallView, page: Page, wall: WallGrid | None) 
     return title
 
 
+def first_start_text(code: str, console: str, words: Words) -> tuple[str, str]:
+    """The header of a hall whose web console has no organizer's account yet: its first
+    start's ``code`` and where to type it (``console``: the console's address, "": not
+    known)."""
+    _ = words.gettext
+    headline = _("FIRST START — CODE {code}").format(code=code)
+    if not console:
+        return headline, _("Open the web console in a browser and make the organizer's "
+                           "and the judges' accounts with this code")  # fmt: skip
+    address = f"{console.rstrip('/')}/setup".split("://", 1)[-1]
+    detail = _("Open {address} in a browser and make the organizer's and the judges' "
+               "accounts with this code").format(address=address)  # fmt: skip
+    return headline, detail
+
+
 def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object) -> None:
-    """The header in ``rect``: ``content`` from :func:`header_content`, or ``("lost",
-    headline, detail)``."""
+    """The header in ``rect``: ``content`` from :func:`header_content`, or a banner
+    ``("lost" | "first", headline, detail)``."""
     assert isinstance(content, tuple)
-    if content[0] == "lost":
-        draw_lost_banner(canvas, region, rect, content[1], content[2])
+    if content[0] in BANNERS:
+        draw_banner(canvas, region, rect, content[1], content[2], colour=BANNERS[content[0]])
         return
     title, stage, page_title, clock, over = content
     lay = canvas.layout
@@ -129,12 +146,18 @@ def draw_header(canvas: Canvas, region: str, rect: pygame.Rect, content: object)
             canvas.text(region, time_over, "cond", lay.text, TEXT, label, "right")
 
 
-def draw_lost_banner(
-    canvas: Canvas, region: str, rect: pygame.Rect, headline: str, detail: str
+BANNERS: Final = {"lost": URGENT, "first": ACTIVE_BG}
+"""The banners the header turns into on every page: no broker (red), the web console's
+first start (yellow)."""
+
+
+def draw_banner(
+    canvas: Canvas, region: str, rect: pygame.Rect, headline: str, detail: str, *,
+    colour: tuple[int, int, int],
 ) -> None:
-    """No broker: the whole header turns into a red banner saying so (every page)."""
+    """The whole header turned into a banner: a headline and a line below it."""
     lay = canvas.layout
-    canvas.surface.fill(URGENT, rect)
+    canvas.surface.fill(colour, rect)
     line = canvas.texts.font("bold", lay.text).get_height()
     inner = rect.inflate(-2 * lay.margin, -2 * max(2, (rect.height - 2 * line) // 3))
     top = pygame.Rect(inner.left, inner.top, inner.width, line)

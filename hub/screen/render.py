@@ -39,7 +39,7 @@ from hub.screen.geometry import (
     plan_wall,
     screen_layout,
 )
-from hub.screen.header import draw_header, header_content
+from hub.screen.header import draw_header, first_start_text, header_content
 from hub.screen.lists import (
     draw_seating,
     draw_standings,
@@ -187,6 +187,9 @@ class HallScreen:
         dirty: list[pygame.Rect] = []
         if hall.link_lost is not None:
             header: object = ("lost", *link_lost_text(hall.link_lost, now, self.canvas.words))
+        elif hall.first_start:
+            said = first_start_text(hall.first_start, hall.console_url, self.canvas.words)
+            header = ("first", *said)
         else:
             wall = self.grid(len(hall.tables)) if page.kind is PageKind.WALL else None
             header = header_content(self.canvas.words, hall, page, now, wall)

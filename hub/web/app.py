@@ -25,6 +25,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from hub.web import (
     auth,
+    first_start,
     hall_cards,
     judge,
     judge_decisions,
@@ -63,6 +64,7 @@ def make_app(console: Console) -> Starlette:
         *public.routes(pages),
         *player.routes(pages),
         *auth.routes(pages),
+        *first_start.routes(pages),
         *judge.routes(pages),
         *organizer.routes(pages),
         *rounds.routes(pages),

@@ -52,7 +52,9 @@ __all__ = ["WebRole", "WebUser", "needs", "posted_form", "routes", "signed_in"]
 
 LOGIN_COOKIE: Final = "rummikub_login"
 """The login form's own CSRF token, repeated in this cookie (no session exists yet)."""
-START_PAGES: Final = {WebRole.JUDGE: "/judge", WebRole.ORGANIZER: "/organizer"}
+START_PAGES: Final = {
+    WebRole.JUDGE: "/judge", WebRole.HEAD_JUDGE: "/judge", WebRole.ORGANIZER: "/organizer"
+}
 """Where the home page's "Judge" and "Organizer" lead, through the login."""
 READING: Final = frozenset({"GET", "HEAD"})
 
@@ -90,6 +92,11 @@ def needs(role: WebRole) -> Callable[[Endpoint], Endpoint]:
         sign_in = login_url(request, target)
         if user is None:
             message = w.gettext("Sign in first: this page is for the organizer and the judges.")
+        elif role is WebRole.HEAD_JUDGE:
+            message = w.gettext(
+                "Signed in as {name}: only the head judge records this decision (the "
+                "head judge's account)."
+            ).format(name=user.name)
         elif role is WebRole.ORGANIZER:
             message = w.gettext(
                 "Signed in as {name} (judge): only the organizer may do this."
@@ -213,7 +220,7 @@ def _routed(request: Request, target: str) -> bool:
     return any(route.matches(scope)[0] is Match.FULL for route in request.app.routes)
 
 
-def _cookie_options(request: Request) -> dict[str, object]:
+def cookie_options(request: Request) -> dict[str, object]:
     return {"httponly": True, "samesite": "strict", "secure": request.url.scheme == "https"}
 
 
@@ -232,13 +239,13 @@ def routes(pages: Pages) -> list[BaseRoute]:
         response = pages.render(
             request, "auth_login.html", status, name=name, problem=problem, target=target,
             csrf_field=lambda: csrf_input(token),
-        )
-        response.set_cookie(LOGIN_COOKIE, token, path="/login", **_cookie_options(request))  # type: ignore[arg-type]
+        )  # fmt: skip
+        response.set_cookie(LOGIN_COOKIE, token, path="/login", **cookie_options(request))  # type: ignore[arg-type]
         return response
 
     def login_form(request: Request) -> Response:
         target = safe_next(request.query_params.get("next", "/"))
-        return login_page(request, request.cookies.get(LOGIN_COOKIE) or _new_token(), target)
+        return login_page(request, request.cookies.get(LOGIN_COOKIE) or new_token(), target)
 
     async def login(request: Request) -> Response:
         form = await request.form()
@@ -275,8 +282,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
         response = RedirectResponse(target, 303)
         response.set_cookie(
             SESSION_COOKIE, session_token, path="/", max_age=int(gate.sessions.longest),
-            **_cookie_options(request),  # type: ignore[arg-type]
-        )
+            **cookie_options(request),  # type: ignore[arg-type]
+        )  # fmt: skip
         response.delete_cookie(LOGIN_COOKIE, path="/login")
         return response
 
@@ -285,7 +292,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
         gate.sessions.close(request.cookies.get(SESSION_COOKIE))
         lang = request.query_params.get("lang")
         response = RedirectResponse(f"/?{urlencode({'lang': lang})}" if lang else "/", 303)
-        response.delete_cookie(SESSION_COOKIE, path="/", **_cookie_options(request))  # type: ignore[arg-type]
+        response.delete_cookie(SESSION_COOKIE, path="/", **cookie_options(request))  # type: ignore[arg-type]
         return response
 
     return [
@@ -295,5 +302,5 @@ def routes(pages: Pages) -> list[BaseRoute]:
     ]
 
 
-def _new_token() -> str:
+def new_token() -> str:
     return secrets.token_urlsafe(32)

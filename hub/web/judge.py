@@ -118,7 +118,7 @@ def judge_name(request: Request) -> str:
     """The signed-in judge's (or organizer's) name, recorded with what they do."""
     user = signed_in(request)
     assert user is not None  # needs() let only a signed-in judge through
-    return user.name
+    return user.signature
 
 
 def see_other(request: Request, path: str, **query: object) -> Response:
@@ -134,16 +134,17 @@ FormAction = Callable[[Request, Mapping[str, str]], Response]
 """What a posted form does, given its text fields (run in the thread pool)."""
 
 
-def judges_form(action: FormAction) -> Endpoint:
-    """The endpoint of a judges' form: a signed-in judge (or the organizer) only, its CSRF
-    token checked before anything is done, then ``action`` with the form's text fields."""
+def judges_form(action: FormAction, role: WebRole = WebRole.JUDGE) -> Endpoint:
+    """The endpoint of a judges' form: a signed-in judge (or the organizer; ``role``: who
+    else may) only, its CSRF token checked before anything is done, then ``action`` with
+    the form's text fields."""
 
     async def endpoint(request: Request) -> Response:
         form = await posted_form(request)
         values = {k: v for k, v in form.items() if isinstance(v, str)}
         return await run_in_threadpool(action, request, values)
 
-    return needs(WebRole.JUDGE)(endpoint)
+    return needs(role)(endpoint)
 
 
 def routes(pages: Pages) -> list[BaseRoute]:

@@ -266,5 +266,6 @@ def routes(pages: Pages) -> list[BaseRoute]:
         Route("/judge/sanctions", pages.guarded(judges_form(give_sanction)), methods=["POST"]),
         Route("/judge/sanctions/lift", pages.guarded(judges_form(lift_sanction)), methods=["POST"]),
         Route("/judge/ties", pages.guarded(ties), methods=["GET"]),
-        Route("/judge/ties", pages.guarded(judges_form(record_tie)), methods=["POST"]),
+        Route("/judge/ties", pages.guarded(judges_form(record_tie, WebRole.HEAD_JUDGE)),
+              methods=["POST"]),
     ]

@@ -136,7 +136,7 @@ class PlayersArea:
         """The event store opened as the command line opens it, with the signed-in
         organizer as who acts (the record says who)."""
         user = signed_in(request)
-        by = user.name if user is not None else ""
+        by = user.signature if user is not None else ""
         return Organizer(EventStore(self.pages.console.reader.db), by=by)
 
     async def act(self, request: Request, action: Callable[[Organizer], T]) -> T:

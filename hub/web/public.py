@@ -47,7 +47,8 @@ def routes(pages: Pages) -> list[BaseRoute]:
     console = pages.console
 
     def home(request: Request) -> Response:
-        return pages.render(request, "home.html", min_query=MIN_QUERY)
+        first_start = console.gate.accounts is not None and not console.gate.has_organizer()
+        return pages.render(request, "home.html", min_query=MIN_QUERY, first_start=first_start)
 
     def find(request: Request) -> Response:
         comp = console.reader.published()

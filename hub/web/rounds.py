@@ -99,7 +99,7 @@ def routes(pages: Pages) -> list[BaseRoute]:
     def who(request: Request) -> str:
         """The signed-in organizer's name (the pages are only theirs: :func:`needs`)."""
         user = signed_in(request)
-        return "" if user is None else user.name
+        return "" if user is None else user.signature
 
     def language(request: Request) -> tuple[str, str]:
         default = event_language(console.reader.competition())

@@ -4,7 +4,7 @@
 
     rummikub-web [--config /etc/rummikub/hub.toml] [--db hub.sqlite3]
         [--host 0.0.0.0] [--port 8080] [--broker 127.0.0.1:1883] [--no-broker]
-        [--accounts /etc/rummikub/web-accounts.toml]
+        [--accounts /var/lib/rummikub-hub/web-accounts.toml]
 
 Every setting comes from the hub's config file (``[web]``, the top level's ``db`` and
 the shared ``[broker]``), the environment and the flags, in that order
@@ -40,6 +40,7 @@ from hub.config import (
     add_config_options,
     resolve,
 )
+from hub.web.accounts import first_start_code
 from hub.web.app import make_app
 from hub.web.live import LiveTables
 from hub.web.pages import Console, EventReader
@@ -314,6 +315,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         log.info("web console on %s (event store %s)", web.url, web.db)
         if web.accounts is None:
             log.warning("no web accounts ([web] accounts): nobody can sign in")
+        elif (code := first_start_code(web.accounts)) is not None:
+            # the hub screen shows it too; here for whoever reads the service's log
+            log.warning("first start: no organizer's account; %s/setup makes the accounts "
+                        "with the code %s", web.url.rstrip("/"), code)  # fmt: skip
         room_for(web.connections)
         config = server_config(app, web.host, web.port, connections=web.connections,
                                certificate=web.certificate, key=web.key)

@@ -31,6 +31,7 @@ from typing import Final
 from hub.web.accounts import (
     WebAccount,
     WebAccountsError,
+    WebRole,
     WebUser,
     dummy_hash,
     read_accounts,
@@ -248,6 +249,10 @@ class Gate:
             return None
         return session
 
+    def has_organizer(self) -> bool:
+        """Whether the accounts file (as last read) has an organizer's account."""
+        return any(a.role is WebRole.ORGANIZER for a in self._current().values())
+
     def _current(self) -> dict[str, WebAccount]:
         """The accounts file now, read again only when it changed (a missing file: no
         accounts; one that cannot be read or parsed keeps what was read before)."""
@@ -294,5 +299,5 @@ class Gate:
             self.limiter.failed(address, name)
             return Refused()
         self.limiter.succeeded(address, name)
-        user = WebUser(account.name, account.role, account.venue)
+        user = WebUser(account.name, account.role, account.venue, account.person)
         return self.sessions.open(user, account.hash)
