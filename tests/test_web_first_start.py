@@ -13,7 +13,8 @@ from test_web_auth import console_app, login
 from test_web_judge import post_form
 from web_console import form_token, school_hall
 
-from hub.web.accounts import CODE_FILE, WebRole, first_start_code, read_accounts
+from hub.first_start import CODE_FILE
+from hub.web.accounts import WebRole, first_start_code, read_accounts
 from hub.web.sessions import Gate
 
 PEOPLE = {"organizer": "Maria Zielińska", "head_judge": "Maria Zielińska",

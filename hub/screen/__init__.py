@@ -244,7 +244,7 @@ def _main(args: argparse.Namespace, stop: threading.Event) -> int:
         )
         feed.start()
 
-    from hub.web.accounts import FirstStartCode
+    from hub.first_start import FirstStartCode
 
     accounts = None if feed is None else settings.config.web.accounts
     first_start = FirstStartCode(Path(accounts)) if accounts else None

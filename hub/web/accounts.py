@@ -32,6 +32,7 @@ from typing import Final
 
 import msgspec
 
+from hub.first_start import CODE_FILE
 from tablekit.core.errors import KitError
 from tablekit.core.words import N_
 from tablekit.shared.tomlfile import SettingsFileError, decode_toml
@@ -49,11 +50,6 @@ NAME: Final = re.compile(r"[a-z0-9][a-z0-9._-]{0,31}")
 PASSWORD_ALPHABET: Final = "abcdefghjkmnpqrstuvwxyz23456789"
 """A web password is typed on a phone: lower case and digits, none that look alike
 (no i, l, o, 0, 1)."""
-CODE_FILE: Final = "first-start-code"
-"""The console's first start's code (:mod:`hub.web.first_start`), beside the accounts
-file until the organizer's account is made; the hub screen shows it."""
-CODE_LOOKS: Final = 2.0
-"""Seconds between the hub screen's looks at the first start's code."""
 PASSWORD_GROUPS: Final = 4
 PASSWORD_GROUP: Final = 4
 """Four groups of four (``k7mq-x3pd-9vtr-w2hn``): about 79 bits."""
@@ -276,23 +272,3 @@ def first_start_code(path: Path) -> str | None:
     with os.fdopen(descriptor, "w", encoding="ascii") as out:
         out.write(code + "\n")
     return code
-
-
-class FirstStartCode:
-    """The first start's code beside an accounts file, as the hub screen shows it: read
-    again every :data:`CODE_LOOKS` seconds ("": none, the accounts are made or the
-    console has not started)."""
-
-    def __init__(self, accounts: Path) -> None:
-        self.path = accounts.with_name(CODE_FILE)
-        self._code = ""
-        self._read_at: float | None = None
-
-    def at(self, now: float) -> str:
-        if self._read_at is None or not 0 <= now - self._read_at < CODE_LOOKS:
-            self._read_at = now
-            try:
-                self._code = self.path.read_text(encoding="ascii").strip()[:20]
-            except (OSError, UnicodeDecodeError):
-                self._code = ""
-        return self._code

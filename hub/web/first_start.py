@@ -22,8 +22,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from hub.first_start import CODE_FILE
 from hub.web.accounts import (
-    CODE_FILE,
     WebRole,
     accounts_text,
     first_start_code,
