@@ -58,8 +58,10 @@ from tablekit.core.topics import Topics
 LOCALE = Path(__file__).resolve().parents[1] / "tablekit" / "locale"
 PUBLIC = ("/", "/find", "/standings", "/tables")
 """The public pages every page links."""
-NOT_PAGES = ("/live", "/states.css", "/static", "/logout")
-"""Routes that are not pages to read: the live stream, style sheets, the sign-out post."""
+NOT_PAGES = ("/live", "/states.css", "/static", "/logout", "/setup")
+"""Routes that are not pages to read: the live stream, style sheets, the sign-out post,
+the first start's page (offered only before the accounts exist:
+tests/test_web_first_start_browser.py)."""
 AFTER_A_FORM = {
     "judge": ["/judge/result/stored?stage=round-1&table=1&game=1"],
     "organizer": ["/organizer/round/seating"],

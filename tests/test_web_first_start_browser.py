@@ -9,7 +9,18 @@ from typing import Any
 
 from selenium.webdriver.common.by import By
 from test_web_rounds_browser import fits, press
-from web_console import LAPTOP, PHONE, browser, school_hall, serve_console, shot, text, waiting
+from web_console import (
+    LAPTOP,
+    PHONE,
+    SERIOUS,
+    axe_violations,
+    browser,
+    school_hall,
+    serve_console,
+    shot,
+    text,
+    waiting,
+)
 
 from hub.web.accounts import first_start_code
 from hub.web.sessions import Gate
@@ -31,6 +42,7 @@ def test_the_accounts_are_made_from_the_first_page_in_the_browser(
         phone.get(f"{served.url}/setup")
         assert fits(phone)
         shot(phone, "phone-pl-setup", AREA)
+        assert [v for v in axe_violations(phone) if v.split()[0] in SERIOUS] == []
         laptop.get(served.url)
         press(laptop, ".first-start a")
         wait = waiting(laptop)
@@ -45,5 +57,6 @@ def test_the_accounts_are_made_from_the_first_page_in_the_browser(
         table = text(laptop, "table.accounts")
         assert "Anna Nowak" in table and "head-judge" in table, table
         shot(laptop, "laptop-pl-accounts-made", AREA)
+        assert [v for v in axe_violations(laptop) if v.split()[0] in SERIOUS] == []
         press(laptop, "main a.button")
         wait.until(lambda d: d.find_elements(By.ID, "password"))

@@ -194,7 +194,7 @@ def test_the_head_judge_decides_a_tie_in_a_browser(
         for size, name in ((PHONE, "phone"), (LAPTOP, "laptop")):
             driver = browser(size)
             chromium.append(driver)
-            sign_in(driver, served.url)
+            sign_in(driver, served.url, "head-judge")
             for lang in ("pl", "en"):
                 driver.get(f"{served.url}/judge/ties" + ("?lang=en" if lang == "en" else ""))
                 section = text(driver, ".tie")
@@ -209,4 +209,4 @@ def test_the_head_judge_decides_a_tie_in_a_browser(
         assert f"{names[d]} ({d}) ahead of {names[b]} ({b})" in text(driver, ".done")
         shot(driver, "laptop-en-ties-decided", "judge")
     (record,) = c.competition().ties
-    assert record.by == "judge-1" and record.why == "head judge: fewer penalties"
+    assert record.by == "head-judge" and record.why == "head judge: fewer penalties"

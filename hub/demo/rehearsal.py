@@ -49,6 +49,7 @@ from tablekit.core.fields import MAX_TABLE
 from tablekit.core.topics import Topics
 from tablekit.core.words import N_
 from tablekit.shared import i18n
+from tablekit.shared.commandline import parse_in_language
 from tablekit.shared.i18n import Words
 from tablekit.shared.stopping import stop_on_signals
 
@@ -364,8 +365,7 @@ def _display() -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    w = i18n.words(i18n.asked_language(argv, os.environ))
-    args = build_parser(w).parse_args(argv)
+    _w, _parser, args = parse_in_language(argv, build_parser)
     rehearsal = Rehearsal(args)
     _ = rehearsal.words.gettext
     rehearsal.logs.mkdir(parents=True, exist_ok=True)
