@@ -1,10 +1,9 @@
 """``rummikub-rehearsal`` (``./kit rehearsal``): a hall on one computer set up from the
 venue's own bundle, whose simulated tables play whatever the person draws.
 
-The day itself, clicked through in the browser from the first page, is
-``tests/test_teachers_day_browser.py``; here the command: what it prints, that an event
-made after it started reaches the tables with nothing done on them, that it stops
-everything it started on Ctrl-C and SIGTERM, and that the same folder goes on.
+Here the command: what it prints, that an event made after it started reaches the
+tables with nothing done on them, that it stops everything it started on Ctrl-C and
+SIGTERM, and that the same folder goes on.
 """
 
 from __future__ import annotations
