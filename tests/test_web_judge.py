@@ -63,6 +63,10 @@ def test_a_judge_call_resolved_is_recorded_with_who_when_and_the_note(hall: Cli)
     assert "Judge calls resolved at table 2" in listed
     assert "B took back a tile; warned" in listed and "judge Ala" in listed
     assert "No judge call resolved yet" in hall.ok("call", "list", "--table", "1")
+    hall.lang = "pl"  # the stage by its name, never the format's id
+    out = hall.ok("call", "resolve", "--table", "1", "--game", "1", "--note", "upomnienie",
+                  by="judge Ala")
+    assert "Wezwanie sędziego przy stoliku 1 (runda 1) rozstrzygnięte" in out
 
 
 def test_a_refused_resolution_says_why_and_stores_nothing(hall: Cli) -> None:

@@ -25,6 +25,7 @@ from hub.exports.lists import (
 )
 from hub.exports.notes import consolation_text, tie_decision_text
 from hub.exports.standings import standings_grid
+from hub.exports.words import stage_label
 from hub.tournament import RANKING_SCOPE, SanctionKind, Tie, TieHow
 from hub.tournament.cuts import scope_phrase
 from hub.tournament.standings import signed
@@ -207,7 +208,8 @@ def cmd_call_resolve(ctx: Ctx, args: argparse.Namespace) -> int:
         ctx.words.gettext(
             "Judge call at table {table} ({stage}) resolved; recorded {at} by {by}: {note}"
         ).format(
-            table=record.table, stage=record.stage, at=when(record.at), by=record.by or "-",
+            table=record.table, stage=stage_label(record.stage, ctx.words), at=when(record.at),
+            by=record.by or "-",
             note=record.note,
         )
     )

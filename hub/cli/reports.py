@@ -58,7 +58,7 @@ def cmd_standings(ctx: Ctx, args: argparse.Namespace) -> int:
     if args.stage is None and round_progress(comp, stage) and closed and not args.overall:
         ctx.print(
             ctx.words.gettext("The last closed round: rummikub standings --stage {stage}").format(
-                stage=closed
+                stage=comp.round_number(closed)
             )
         )
     return 0
