@@ -70,7 +70,8 @@ def test_a_decision_on_players_not_level_names_their_points_in_polish() -> None:
     with pytest.raises(TournamentError) as caught:
         state.check_tie("elimination-3", ("p07", "p08"))
     assert said(caught.value)[0] == (
-        "rozstrzygnięcie remisu w „elimination-3”: ci gracze tam nie remisują "
+        "rozstrzygnięcie remisu (w klasyfikacji po 3. rundzie eliminacji): ci gracze tam nie "
+        "remisują "
         "(p07 0 DP -42 MP, p08 0 DP -48 MP)"
     )
 

@@ -18,6 +18,7 @@ from hub.tournament.cuts import (
     TieDecided,
     TieHow,
     lot_order,
+    scope_phrase,
 )
 from hub.tournament.errors import (
     DuplicatePlayerError,
@@ -361,7 +362,7 @@ class EventState(DrawingState):
         self._rounds.append(DrawnRound(stage, fact.seed, fact.tables))
 
     def _decide(self, fact: TieDecided) -> None:
-        what = Phrase(N_("tie decision in {scope!r}"), scope=fact.scope)
+        what = Phrase(N_("tie decision ({where})"), where=scope_phrase(fact.scope))
         for pid in fact.order:
             self._player(pid, what)
         if len(fact.order) < 2 or len(set(fact.order)) != len(fact.order):

@@ -21,6 +21,7 @@ from hub.tournament.cuts import (
     Tie,
     TieAtCutError,
     resolve,
+    scope_phrase,
     split_scope,
     table_scope,
 )
@@ -361,8 +362,8 @@ class DrawingState(RankedState):
         unknown = [pid for pid in players if pid not in keys]
         if unknown:
             raise UnknownPlayerError(
-                N_("tie decision in {scope!r}: {players} not ranked there"),
-                scope=scope, players=", ".join(unknown),
+                N_("tie decision ({where}): {players} not ranked there"),
+                where=scope_phrase(scope), players=", ".join(unknown),
             )
         if len({keys[pid] for pid in players}) != 1:
             shown = [
@@ -371,8 +372,8 @@ class DrawingState(RankedState):
                 for pid in players
             ]
             raise TournamentError(
-                N_("tie decision in {scope!r}: the players are not level there ({players})"),
-                scope=scope, players=joined(shown, ", "),
+                N_("tie decision ({where}): the players are not level there ({players})"),
+                where=scope_phrase(scope), players=joined(shown, ", "),
             )
         level = {pid for pid, key in keys.items() if key == keys[players[0]]}
         if scope != RANKING_SCOPE:  # a draw leaves withdrawn players out
@@ -380,9 +381,9 @@ class DrawingState(RankedState):
         missing = sorted(level - set(players))
         if missing:
             raise TournamentError(
-                N_("tie decision in {scope!r}: name every player level there, best first: "
+                N_("tie decision ({where}): name every player level there, best first: "
                    "also {players}"),
-                scope=scope, players=", ".join(missing),
+                where=scope_phrase(scope), players=", ".join(missing),
             )
 
     def _level_keys(self, scope: str) -> dict[str, tuple[int, int, int]]:
@@ -391,16 +392,16 @@ class DrawingState(RankedState):
         if scope == RANKING_SCOPE:
             if self.phase is not EventPhase.FINISHED:
                 raise RoundStateError(
-                    N_("tie decision in {scope!r}: the event is not finished ({phase})"),
-                    scope=scope, phase=self.phase,
+                    N_("tie decision ({where}): the event is not finished ({phase})"),
+                    where=scope_phrase(scope), phase=self.phase,
                 )
             return {r.player_id: (r.place, r.big, r.small) for r in self._raw_ranking()}
         if scope == OVERALL_SCOPE:
             if self.phase is not EventPhase.BETWEEN_ROUNDS:
                 raise RoundStateError(
-                    N_("tie decision in {scope!r}: decided between rounds, before the draw "
+                    N_("tie decision ({where}): decided between rounds, before the draw "
                        "({phase})"),
-                    scope=scope, phase=self.phase,
+                    where=scope_phrase(scope), phase=self.phase,
                 )
             standings = self.overall_standings()
             return {r.player_id: (r.place, r.big, r.small) for r in standings.rows}
@@ -408,8 +409,8 @@ class DrawingState(RankedState):
         rnd = self._round(stage)
         if not rnd.closed:
             raise RoundStateError(
-                N_("tie decision in {scope!r}: stage {stage} is still being played"),
-                scope=scope, stage=stage_phrase(stage),
+                N_("tie decision ({where}): stage {stage} is still being played"),
+                where=scope_phrase(scope), stage=stage_phrase(stage),
             )
         if table is not None:
             standings = self.table_standings(stage, table)
