@@ -47,6 +47,7 @@ from hub.tournament import (
     seeding_statement,
     table_sizes,
 )
+from hub.tournament.format_words import describe
 from hub.tournament.standings import place_labels
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.names import match_key
@@ -107,7 +108,7 @@ def counted(comp: Competition, created: bytes, source: str) -> Counted:
             N_("{source}: {name!r} is not a league event ({preset})"),
             source=source,
             name=made.name,
-            preset=made.preset,
+            preset=describe(event.format),
         )
     if event.phase is not EventPhase.FINISHED:
         raise SeasonError(

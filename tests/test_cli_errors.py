@@ -262,7 +262,7 @@ def test_rack_syntax() -> None:
 
 def test_season_needs_finished_league_events(school: Cli, tmp_path: Path) -> None:
     err = school.fails("season", "table", str(school.db))
-    assert "'Szkoła' is not a league event (school)" in err
+    assert "'Szkoła' is not a league event (Inter-school contest (004): " in err
     err = school.fails("season", "table", str(tmp_path / "nope.sqlite3"))
     assert "nope.sqlite3: no such event file" in err
     assert not (tmp_path / "nope.sqlite3").exists()

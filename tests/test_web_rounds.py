@@ -589,6 +589,7 @@ def test_the_season_table_over_the_season_folders_finished_league_events(
         words = text_of(page.text)
         assert "Liga 1 (liga-1.sqlite3)" in words
         assert "szkola.sqlite3:" in words and "nie jest turniejem ligowym" in words
+        assert "(Międzyszkolny konkurs: " in words and "school" not in words  # not its id
         assert "notes.txt" not in words
         assert 'name="event" value="liga-1.sqlite3" checked' in page.text
         points = liga.competition().event.league_points()

@@ -20,6 +20,7 @@ from hub.tournament.errors import (
     TournamentError,
 )
 from hub.tournament.facts import SeatedTable
+from hub.tournament.format_words import describe
 from hub.tournament.formats import (
     RankRule,
 )
@@ -37,7 +38,7 @@ from hub.tournament.standings import (
     totals,
 )
 from hub.tournament.state import DrawnRound, EventPhase, StateBase
-from tablekit.core.errors import Phrase
+from tablekit.core.errors import Phrase, quoted
 from tablekit.core.words import N_
 
 
@@ -224,7 +225,8 @@ class RankedState(StateBase):
         each gets the better place's points)."""
         if not self.format.league:
             raise TournamentError(
-                N_("league points: format {format!r} is not a league"), format=self.format.name
+                N_("league points: format {format} is not a league"),
+                format=quoted(describe(self.format)),
             )
         undecided = self.ranking_ties()
         if undecided:
@@ -237,7 +239,8 @@ class RankedState(StateBase):
         shared place the head judge has not decided yet (to show, not to count)."""
         if not self.format.league:
             raise TournamentError(
-                N_("league points: format {format!r} is not a league"), format=self.format.name
+                N_("league points: format {format} is not a league"),
+                format=quoted(describe(self.format)),
             )
         undecided = {pid for tie in self.ranking_ties() for pid in tie.players}
         ranking = self.final_ranking()
