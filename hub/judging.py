@@ -40,7 +40,9 @@ from hub.tournament import (
     TieHow,
     lot_order,
 )
+from hub.tournament.cuts import scope_phrase
 from hub.tournament.progress import SANCTION_WORDS
+from hub.tournament.stage_words import stage_phrase
 from tablekit.core.clock_events import ClockPaused, ClockResumed, GameStarted, PauseReason
 from tablekit.core.errors import KitError, Phrase
 from tablekit.core.messages import Wording
@@ -115,7 +117,7 @@ class JudgeCommands(OrganizerBase):
     def lift_record(self, number: int, *, why: str) -> OrganizerFact:
         """The record taking back sanction ``number`` (not stored; see :meth:`sanction`)."""
         if not why.strip():
-            raise ReasonNeededError(N_("lift sanction {number}: say why (--why)"), number=number)
+            raise ReasonNeededError(N_("lift sanction {number}: say why"), number=number)
         fact = SanctionLifted(number)
         return OrganizerFact(at=self.clock(), by=self.by, fact=fact, why=why.strip())
 
@@ -133,7 +135,7 @@ class JudgeCommands(OrganizerBase):
         in); always with the reason, recorded with who and when."""
         if not why.strip():
             raise ReasonNeededError(
-                N_("{kind} for {player}: say why (--why)"),
+                N_("{kind} for {player}: say why"),
                 kind=Phrase(SANCTION_WORDS[kind]),
                 player=player_id,
             )
@@ -172,7 +174,8 @@ class JudgeCommands(OrganizerBase):
         else:
             if not why.strip():
                 raise ReasonNeededError(
-                    N_("tie in {scope}: say why the judge decided so (--why)"), scope=scope
+                    N_("tie decision ({where}): say why the judge decided so"),
+                    where=scope_phrase(scope),
                 )
             order, seed = tuple(players), None
         fact = TieDecided(scope, order, how, seed)
@@ -187,7 +190,7 @@ class JudgeCommands(OrganizerBase):
         sit at tables of 3 or 4 (003 §10e): the best ``promote`` of them join the
         qualifiers, or ``none`` of them plays more games; always with the reason."""
         if not why.strip():
-            raise CompetitionError(N_("consolation games: say why (--why)"))
+            raise ReasonNeededError(N_("consolation games: say why"))
         if promote < 0 or (promote == 0) == (not none):
             raise CompetitionError(N_("consolation games: give --promote N (1 or more) or --none"))
         at = self.clock()
@@ -391,7 +394,7 @@ def _check_entry(competition: Competition, record: ResultRecorded) -> None:
     if versions:
         raise ReasonNeededError(
             N_("table {table} game {game}: a result is recorded; a correction needs a "
-               "reason (--why)"),
+               "reason"),
             table=table,
             game=game,
         )
@@ -399,10 +402,10 @@ def _check_entry(competition: Competition, record: ResultRecorded) -> None:
     if open_stage is None or open_stage.name != record.stage:
         raise ReasonNeededError(
             N_("table {table} game {game}: {stage} is not the round being played; a "
-               "late result needs a reason (--why)"),
+               "late result needs a reason"),
             table=table,
             game=game,
-            stage=record.stage,
+            stage=stage_phrase(record.stage),
         )
 
 

@@ -39,6 +39,7 @@ from hub.competition import (
     StarterChosen,
     new_event,
 )
+from hub.effects import ReasonNeededError
 from hub.erasure import Erasure
 from hub.judging import GAME_STARTED, JudgeCommands
 from hub.organizer_base import record_kind_of
@@ -428,7 +429,7 @@ class Organizer(JudgeCommands):
         """
         what = Phrase(N_("change of {player}"), player=player_id)
         if not why.strip():
-            raise CompetitionError(N_("{what}: say why (--why)"), what=what)
+            raise ReasonNeededError(N_("{what}: say why"), what=what)
         at = self.clock()
 
         def changed(competition: Competition) -> list[OrganizerFact]:
@@ -527,7 +528,7 @@ class Organizer(JudgeCommands):
         reports in the store), its time not over. The tables are then told they have
         no assignment, and the round is drawn again with ``round draw``."""
         if not why.strip():
-            raise CompetitionError(N_("undo the draw: say why (--why)"))
+            raise ReasonNeededError(N_("undo the draw: say why"))
         at = self.clock()
 
         def undone(competition: Competition) -> list[OrganizerFact]:

@@ -417,7 +417,10 @@ def test_the_head_judge_decides_a_tie_at_a_cut_on_the_web(tmp_path: Path) -> Non
         no_reason = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
                               how="judge", **{"place-1": d, "place-2": b})
         assert no_reason.status_code == 400
-        assert "sędzia tak zdecydował" in field_error(no_reason.text, "tie-1-why")
+        asked = field_error(no_reason.text, "tie-1-why")
+        # In the page's words: where the tie is, and no command-line option.
+        assert "sędzia tak zdecydował" in asked and "przy stoliku 1" in asked
+        assert "--why" not in asked and "table-1" not in asked
         twice = post_form(client, "/judge/ties", "/judge/ties", scope="tables/table-1",
                           how="judge", why="mniej kar", **{"place-1": d, "place-2": d})
         assert "każdego" in field_error(twice.text, "tie-1-order")

@@ -70,6 +70,7 @@ from typing import TextIO
 from hub.cli.common import DEFAULT_DB, PROG, Ctx
 from hub.cli.parser import build_parser
 from hub.config import load_hub_config, public_url
+from hub.effects import ReasonNeededError
 from tablekit.core.errors import KitError
 from tablekit.shared import i18n
 from tablekit.shared.commandline import refused, speaking
@@ -111,6 +112,9 @@ def main(
         if out is None:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except ReasonNeededError as err:
+        # The judges' commands ask for the reason in words; the command line names its option.
+        return refused(PROG, err, asked if ctx is None else ctx.words, option="--why")
     except (KitError, OSError) as err:
         return refused(PROG, err, asked if ctx is None else ctx.words)
     except KeyboardInterrupt:

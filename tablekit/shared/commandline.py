@@ -161,9 +161,10 @@ def option_type(check: Callable[[str], T], words: Words) -> Callable[[str], T]:
     return parse
 
 
-def refused(prog: str, err: KitError | OSError, words: Words) -> int:
+def refused(prog: str, err: KitError | OSError, words: Words, option: str = "") -> int:
     """A refused command: its one line on stderr, ``prog: …`` (:func:`error_text`), and
-    the exit code every program of the kit gives it, 2 (as argparse does a refused option)."""
-    message = error_text(err, words)
+    the exit code every program of the kit gives it, 2 (as argparse does a refused option).
+    ``option``: the option that supplies what was missing, named after the message."""
+    message = error_text(err, words) + (f" ({option})" if option else "")
     print(message if message.startswith(prog) else f"{prog}: {message}", file=sys.stderr)
     return 2
