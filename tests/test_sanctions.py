@@ -120,7 +120,8 @@ def test_sanctions_need_a_reason_a_player_and_a_stage_they_played(tmp_path: Path
     assert "--why" in c.fails("sanction", "deduct", "P001", "--big", "1")
     assert "say why" in c.fails("sanction", "warn", "P001", "--why", "  ")
     assert "unknown player" in c.fails("sanction", "warn", "P042", "--why", "x")
-    assert "whole number from 1" in c.fails("sanction", "deduct", "P001", "--big", "0", "--why", "x")
+    refused = c.fails("sanction", "deduct", "P001", "--big", "0", "--why", "x")
+    assert "whole number from 1" in refused
     assert "'round-2' is not drawn" in c.fails(
         "sanction", "deduct", "P001", "--big", "1", "--why", "x", "--stage", "round-2"
     )

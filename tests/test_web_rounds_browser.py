@@ -128,7 +128,7 @@ def test_the_organizer_closes_draws_and_starts_a_round_in_the_browser(
         # a refusal: closing with results missing, said next to the button
         press(laptop, "#close-form button")
         waiting(laptop).until(lambda d: text(d, "#close-error") != "")
-        assert "brak wyniku" in text(laptop, "#close-error").lower()
+        assert "brak wyników" in text(laptop, "#close-error").lower()
         shot(laptop, "laptop-pl-close-refused", AREA)
 
         # the exports
