@@ -34,7 +34,7 @@ from tablekit.ringboard import (
     proto,
     ring_frame,
 )
-from tablekit.signals import Signals
+from tablekit.signals import TICK_LENGTH, Signals
 from tablekit.view import TableView
 
 FAST = {"ping_interval": 0.1, "silence": 0.5, "retry_min": 0.05, "retry_max": 0.2}
@@ -225,8 +225,8 @@ def test_show_sends_a_frame_only_when_the_ring_changes(
     clock = MoveClock()
     clock.press(now)  # the game starts: 40 s, 16 LEDs x 8 steps -> a step every 0.31 s
     running = TableView(clock=clock.state)
-    for i in range(10):
-        board.show(running, now + i * 0.02)  # all within the first bar step
+    for i in range(10):  # after the press's tick, all within the first bar step
+        board.show(running, now + TICK_LENGTH + i * 0.02)
     wait_for(lambda: len(sim.frames("R")) == sent + 1)
     assert sim.frames("R")[-1] == ["1000", "0", "255", "204", "0", "0"]  # full, turquoise
     board.show(running, now + 20.0)  # half the time gone

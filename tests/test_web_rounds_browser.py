@@ -43,10 +43,16 @@ ZOOMED = (LAPTOP[0] // 2, LAPTOP[1] // 2)
 
 def press(driver: webdriver.Chrome, css: str) -> None:
     """Click the button ``css`` as a person does: scrolled to the middle of the window
-    first (the live state's bar is fixed at the bottom)."""
-    button = driver.find_element(By.CSS_SELECTOR, css)
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
-    button.click()
+    first (the live state's bar is fixed at the bottom); found again if a live update
+    replaced it meanwhile."""
+
+    def pressed(d: webdriver.Chrome) -> bool:
+        button = d.find_element(By.CSS_SELECTOR, css)
+        d.execute_script("arguments[0].scrollIntoView({block: 'center'})", button)
+        button.click()
+        return True
+
+    waiting(driver).until(pressed)
 
 
 def fits(driver: webdriver.Chrome) -> bool:
